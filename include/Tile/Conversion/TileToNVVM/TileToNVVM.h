@@ -1,0 +1,29 @@
+//===- TileToNVVM.h - Lower tile ops to NVVM --------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_CONVERSION_TILETONVVM_TILETONVVM_H
+#define TILE_CONVERSION_TILETONVVM_TILETONVVM_H
+
+namespace mlir {
+class LLVMTypeConverter;
+class RewritePatternSet;
+
+namespace tile {
+
+/// Teaches `converter` the tile types: `!tile.async_group` becomes an unused
+/// i32; gpu address spaces become NVPTX numbers.
+void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
+
+/// Patterns lowering the cp.async family (tile.async_*) to NVVM.
+void populateAsyncCopyToNVVMPatterns(const LLVMTypeConverter &converter,
+                                     RewritePatternSet &patterns);
+
+/// Every tile-to-NVVM pattern.
+void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_CONVERSION_TILETONVVM_TILETONVVM_H

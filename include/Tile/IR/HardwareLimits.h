@@ -1,0 +1,44 @@
+//===- HardwareLimits.h - Numbers behind the tile invariants ----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Each constant is cited by an invariant in docs/Rationale/RationaleTile.md.
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_HARDWARELIMITS_H
+#define TILE_IR_HARDWARELIMITS_H
+
+#include <cstdint>
+
+namespace mlir::tile {
+
+/// Shared memory one CTA can address on sm_90 (227 KB, CUDA C++ Programming
+/// Guide, "Technical Specifications per Compute Capability").
+inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
+/// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA 9.7.13.15.1).
+inline constexpr int64_t kMBarrierBytes = 8;
+/// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).
+inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;
+
+/// cuTensorMapEncodeTiled: tensorRank in [1, 5] (T-TMA-1).
+inline constexpr int64_t kMaxTmaRank = 5;
+/// With interleave, tensorRank in [3, 5] (T-TMA-1).
+inline constexpr int64_t kMinTmaInterleavedRank = 3;
+/// boxDim[i] in [1, 256] (T-TMA-3).
+inline constexpr int64_t kMaxTmaBoxDim = 256;
+/// boxDim[0] * elementSize a multiple of 16 bytes without interleave (T-TMA-5).
+inline constexpr int64_t kTmaInnerBoxBytesMultiple = 16;
+/// globalStrides[i] a multiple of 16 bytes (T-TMA-9).
+inline constexpr int64_t kTmaGlobalStrideMultiple = 16;
+/// globalStrides[i] < 2^40 bytes (T-TMA-9).
+inline constexpr int64_t kTmaMaxGlobalStride = int64_t(1) << 40;
+/// globalDim[i] in [1, 2^32] (T-TMA-9).
+inline constexpr int64_t kTmaMaxGlobalDim = int64_t(1) << 32;
+
+/// PTX memory spaces as LLVM NVPTX address spaces.
+inline constexpr unsigned kGenericAddressSpace = 0;
+inline constexpr unsigned kGlobalAddressSpace = 1;
+inline constexpr unsigned kSharedAddressSpace = 3;
+
+} // namespace mlir::tile
+
+#endif // TILE_IR_HARDWARELIMITS_H

@@ -1,0 +1,25 @@
+//===- MemorySpace.h - Which PTX state space a memref lives in --*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_MEMORYSPACE_H
+#define TILE_IR_MEMORYSPACE_H
+
+#include "mlir/IR/BuiltinTypes.h"
+
+namespace mlir::tile {
+
+/// True for shared memory: address space 3 or `#gpu.address_space<workgroup>`.
+bool isSharedMemory(MemRefType type);
+
+/// True for global memory: no memory space, address space 0 or 1, or
+/// `#gpu.address_space<global>` (generic pointers into global memory).
+bool isGlobalMemory(MemRefType type);
+
+/// True when the innermost dimension is contiguous (unit stride), so that a
+/// vector of bytes starting at an element stays inside one row.
+bool hasContiguousInnerDim(MemRefType type);
+
+} // namespace mlir::tile
+
+#endif // TILE_IR_MEMORYSPACE_H

@@ -1,0 +1,90 @@
+//===- TileEnums.td - Enumerations of the tile dialect -----*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_TILEENUMS_TD
+#define TILE_IR_TILEENUMS_TD
+
+include "Tile/IR/TileDialect.td"
+include "mlir/IR/EnumAttr.td"
+
+/// cp.async cache operator (PTX ISA 9.7.9.25.3.1, "cp.async"): `.ca` caches at
+/// all levels (L1 and L2), `.cg` caches in L2 only and requires cp-size 16.
+def Tile_CacheModeCA : I32EnumAttrCase<"ca", 0>;
+def Tile_CacheModeCG : I32EnumAttrCase<"cg", 1>;
+def Tile_CacheMode : I32EnumAttr<"CacheMode", "cp.async cache operator",
+    [Tile_CacheModeCA, Tile_CacheModeCG]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_CacheModeAttr : EnumAttr<Tile_Dialect, Tile_CacheMode, "cache_mode"> {
+  let assemblyFormat = "$value";
+}
+
+/// `.level::prefetch_size` of cp.async / L2 promotion of a TMA descriptor:
+/// fetch this many extra bytes into L2.
+def Tile_L2Size64 : I32EnumAttrCase<"b64", 64>;
+def Tile_L2Size128 : I32EnumAttrCase<"b128", 128>;
+def Tile_L2Size256 : I32EnumAttrCase<"b256", 256>;
+def Tile_L2PrefetchSize : I32EnumAttr<"L2PrefetchSize", "L2 prefetch size in bytes",
+    [Tile_L2Size64, Tile_L2Size128, Tile_L2Size256]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_L2PrefetchSizeAttr
+    : EnumAttr<Tile_Dialect, Tile_L2PrefetchSize, "l2_prefetch_size"> {
+  let assemblyFormat = "$value";
+}
+
+/// CUtensorMapL2promotion.
+def Tile_L2PromoNone : I32EnumAttrCase<"none", 0>;
+def Tile_L2Promo64 : I32EnumAttrCase<"b64", 1>;
+def Tile_L2Promo128 : I32EnumAttrCase<"b128", 2>;
+def Tile_L2Promo256 : I32EnumAttrCase<"b256", 3>;
+def Tile_TmaL2Promotion : I32EnumAttr<"TmaL2Promotion", "TMA L2 promotion",
+    [Tile_L2PromoNone, Tile_L2Promo64, Tile_L2Promo128, Tile_L2Promo256]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+/// CUtensorMapFloatOOBfill: what a TMA load writes for out-of-bounds elements.
+def Tile_OobZero : I32EnumAttrCase<"zero", 0>;
+def Tile_OobNan : I32EnumAttrCase<"nan", 1>;
+def Tile_TmaOobFill : I32EnumAttr<"TmaOobFill", "TMA out-of-bounds fill",
+    [Tile_OobZero, Tile_OobNan]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+/// CUtensorMapInterleave.
+def Tile_InterleaveNone : I32EnumAttrCase<"none", 0>;
+def Tile_Interleave16 : I32EnumAttrCase<"b16", 1>;
+def Tile_Interleave32 : I32EnumAttrCase<"b32", 2>;
+def Tile_TmaInterleave : I32EnumAttr<"TmaInterleave", "TMA interleave",
+    [Tile_InterleaveNone, Tile_Interleave16, Tile_Interleave32]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+/// The TMA swizzle modes (CUtensorMapSwizzle) that a `#tile.swizzle` may name.
+def Tile_TmaSwizzleNone : I32EnumAttrCase<"none", 0>;
+def Tile_TmaSwizzle32 : I32EnumAttrCase<"b32", 1>;
+def Tile_TmaSwizzle64 : I32EnumAttrCase<"b64", 2>;
+def Tile_TmaSwizzle128 : I32EnumAttrCase<"b128", 3>;
+def Tile_TmaSwizzleMode : I32EnumAttr<"TmaSwizzleMode", "TMA swizzle mode",
+    [Tile_TmaSwizzleNone, Tile_TmaSwizzle32, Tile_TmaSwizzle64, Tile_TmaSwizzle128]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+/// Scope of an mbarrier: the barrier is used by one CTA, or by the CTAs of a
+/// cluster (remote arrives through DSMEM).
+def Tile_ScopeCta : I32EnumAttrCase<"cta", 0>;
+def Tile_ScopeCluster : I32EnumAttrCase<"cluster", 1>;
+def Tile_MBarrierScope : I32EnumAttr<"MBarrierScope", "mbarrier scope",
+    [Tile_ScopeCta, Tile_ScopeCluster]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+
+#endif // TILE_IR_TILEENUMS_TD

@@ -1,0 +1,90 @@
+//===- TileTypes.td - Types of the tile dialect ------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_TILETYPES_TD
+#define TILE_IR_TILETYPES_TD
+
+include "Tile/IR/TileAttrs.td"
+
+class Tile_Type<string name, string typeMnemonic, list<Trait> traits = []>
+    : TypeDef<Tile_Dialect, name, traits> {
+  let mnemonic = typeMnemonic;
+}
+
+def Tile_AsyncGroupType : Tile_Type<"AsyncGroup", "async_group"> {
+  let summary = "a committed group of cp.async copies";
+  let description = [{
+    The token produced by `tile.async_commit_group`. It names the group of
+    cp.async copies committed at that point, so that waits and the protocol
+    verifier can refer to it. It has no run-time value (it lowers to an i32
+    that is never read).
+  }];
+}
+
+def Tile_MBarrierType : Tile_Type<"MBarrier", "mbarrier"> {
+  let summary = "a group of mbarrier objects in shared memory";
+  let description = [{
+    `count` mbarrier objects (8 bytes each, 8-byte aligned, in shared memory)
+    used at `scope` `cta` (one CTA) or `cluster` (CTAs of a cluster arrive
+    remotely). A ring of N pipeline stages uses `count = N`. Defaults: count 1,
+    scope cta. Invariant T-MBAR-1.
+
+    Example:
+    ```mlir
+    !tile.mbarrier
+    !tile.mbarrier<count = 4, scope = cluster>
+    ```
+  }];
+  let parameters = (ins "unsigned":$count, "MBarrierScope":$scope);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    TypeBuilder<(ins CArg<"unsigned", "1">:$count,
+                     CArg<"MBarrierScope", "MBarrierScope::cta">:$scope), [{
+      return $_get($_ctxt, count, scope);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Bytes of shared memory the group occupies.
+    int64_t getSizeInBytes() const { return 8 * int64_t(getCount()); }
+  }];
+}
+
+def Tile_TmaDescType : Tile_Type<"TmaDesc", "tma_desc"> {
+  let summary = "a TMA tensor map: a global tensor, a box and its shared layout";
+  let description = [{
+    Describes a `CUtensorMap` in tiled mode: the global `tensor` (a memref type
+    whose dynamic sizes are known only at encode time), the `box` copied per TMA
+    operation (innermost dimension last, as in the memref), the `swizzle` of the
+    shared-memory tile, L2 promotion, out-of-bounds fill and interleave.
+    Defaults: swizzle none, l2promo none, oob zero, interleave none.
+    Invariants T-TMA-1..9.
+
+    Example:
+    ```mlir
+    !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>
+    !tile.tma_desc<memref<1024xf32>, box = [256], l2promo = b128, oob = nan>
+    ```
+  }];
+  let parameters = (ins "MemRefType":$tensor,
+                        ArrayRefParameter<"int64_t", "box shape">:$box,
+                        "SwizzleAttr":$swizzle,
+                        "TmaL2Promotion":$l2promo,
+                        "TmaOobFill":$oob,
+                        "TmaInterleave":$interleave);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Element type of the tensor.
+    Type getElementType() const { return getTensor().getElementType(); }
+    /// Bytes copied by one TMA operation with this descriptor (the box).
+    int64_t getBoxBytes() const;
+    /// The shared-memory tile one TMA load writes: a memref of the box shape
+    /// in address space 3.
+    MemRefType getSharedTileType() const;
+  }];
+}
+
+#endif // TILE_IR_TILETYPES_TD

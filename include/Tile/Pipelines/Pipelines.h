@@ -1,0 +1,54 @@
+//===- Pipelines.h - Named tile pipelines -----------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_PIPELINES_PIPELINES_H
+#define TILE_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+
+namespace tile {
+
+/// Options of `tile-to-ptx-pipeline`.
+struct TileToPTXPipelineOptions
+    : public PassPipelineOptions<TileToPTXPipelineOptions> {
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("target chip: sm_80, sm_86, sm_89, sm_90, "
+                                    "sm_90a, ... (default sm_90a)"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX ISA version as an LLVM feature, e.g. +ptx80; empty "
+                     "selects +ptx80 or the chip's minimum if newer"),
+      llvm::cl::init("")};
+  PassOptions::Option<int> optLevel{
+      *this, "opt-level", llvm::cl::desc("NVVM optimization level (0..3)"),
+      llvm::cl::init(3)};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("what gpu.binary holds: isa (PTX text), bin (cubin, "
+                     "needs ptxas), fatbin, offload (LLVM bitcode)"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> indexBitWidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("bitwidth of the index type on host and device"),
+      llvm::cl::init(64)};
+};
+
+/// Builds `tile-to-ptx-pipeline`: checks the target, lowers tile (and nvgpu)
+/// ops to NVVM, outlines and lowers `gpu.module`s to NVVM/LLVM, serializes
+/// them to `format` for `chip`, and lowers the host code to the LLVM dialect
+/// calling the `mgpu*` runtime entry points.
+void buildTileToPTXPipeline(OpPassManager &pm,
+                            const TileToPTXPipelineOptions &options);
+
+/// Registers the named tile pipelines with the pass registry.
+void registerTilePipelines();
+
+} // namespace tile
+} // namespace mlir
+
+#endif // TILE_PIPELINES_PIPELINES_H

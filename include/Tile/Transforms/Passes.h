@@ -1,0 +1,28 @@
+//===- Passes.h - Tile transformation passes --------------------*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_PASSES_H
+#define TILE_TRANSFORMS_PASSES_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::tile {
+
+#define GEN_PASS_DECL
+#include "Tile/Transforms/Passes.h.inc"
+
+/// Checks `chip` and `features` (T-TARGET-1, T-TARGET-2), that every
+/// target-dependent tile op in `module` runs on the chip (T-TARGET-3), and the
+/// optimization level and output format (T-TARGET-4). Diagnostics are attached
+/// to the module or to the offending op.
+LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
+                          int optLevel = 3, StringRef format = "isa");
+
+#define GEN_PASS_REGISTRATION
+#include "Tile/Transforms/Passes.h.inc"
+
+} // namespace mlir::tile
+
+#endif // TILE_TRANSFORMS_PASSES_H

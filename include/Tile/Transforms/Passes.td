@@ -1,0 +1,38 @@
+//===- Passes.td - Tile transformation passes --------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TRANSFORMS_PASSES_TD
+#define TILE_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
+  let summary = "check the chip, the PTX level and that every tile op exists on the chip";
+  let description = [{
+    Validates a target before any lowering runs, so that a bad option is a
+    diagnostic and not an LLVM abort (LLVM 22 aborts with "PTX version 6.0 does
+    not support target" for its own default `+ptx60` and sm_80):
+
+    - T-TARGET-1: `chip` is one tile knows (sm_75 ... sm_120a).
+    - T-TARGET-2: `features` names one PTX ISA version (`+ptxNN`) that LLVM 22
+      can emit, that ptxas 13 accepts, and that the chip supports.
+    - T-TARGET-3: every op implementing TargetDependentOpInterface runs on
+      the chip (e.g. cp.async needs sm_80).
+    - T-TARGET-4: `opt-level` is 0..3 and `format` one that
+      `gpu-module-to-binary` knows (isa, bin, fatbin, offload).
+
+    `tile-to-ptx-pipeline` runs it first.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90a\"",
+           "target chip, e.g. sm_80 or sm_90a">,
+    Option<"features", "features", "std::string", "\"\"",
+           "PTX feature, e.g. +ptx80; empty selects the chip's default">,
+    Option<"optLevel", "opt-level", "int", "3", "NVVM optimization level, 0..3">,
+    Option<"format", "format", "std::string", "\"isa\"",
+           "what gpu-module-to-binary produces: isa (PTX), bin, fatbin, offload">,
+  ];
+}
+
+#endif // TILE_TRANSFORMS_PASSES_TD

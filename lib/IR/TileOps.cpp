@@ -1,0 +1,171 @@
+//===- TileOps.cpp - Operations of the tile dialect -----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileOps.h"
+#include "Tile/IR/MemorySpace.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Returns the constant value of `value`, if it is one.
+static std::optional<int64_t> getConstantIndex(Value value) {
+  APInt constant;
+  if (value && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+/// Returns the byte offset of `memref[indices]` from the memref's base
+/// pointer when the layout and all indices are static.
+static std::optional<int64_t> getStaticByteOffset(MemRefType type,
+                                                  ValueRange indices) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset))
+    return std::nullopt;
+  int64_t linear = offset;
+  for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
+    std::optional<int64_t> constant = getConstantIndex(index);
+    if (!constant || ShapedType::isDynamic(stride))
+      return std::nullopt;
+    linear += *constant * stride;
+  }
+  return linear * (type.getElementTypeBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncCopyOp
+//===----------------------------------------------------------------------===//
+
+int64_t AsyncCopyOp::getNumElements() {
+  return getSize() * 8 / getDst().getType().getElementTypeBitWidth();
+}
+
+/// Checks one side of the copy: index count, contiguity, bounds and
+/// alignment of the `size`-byte vector at `memref[indices]`.
+static LogicalResult verifyCopyOperand(AsyncCopyOp op, StringRef name,
+                                       MemRefType type, ValueRange indices,
+                                       int64_t size, int64_t numElements) {
+  if (int64_t(indices.size()) != type.getRank())
+    return op.emitOpError() << "expected " << type.getRank() << " " << name
+                            << " indices for " << type << ", got "
+                            << indices.size();
+  if (type.getRank() == 0)
+    return op.emitOpError() << "expected a ranked " << name
+                            << " memref with at least one dimension, got "
+                            << type;
+  // T-CPASYNC-5: the bytes of one copy are consecutive in memory.
+  if (!hasContiguousInnerDim(type))
+    return op.emitOpError() << "expected the innermost dimension of the "
+                            << name << " " << type
+                            << " to have unit stride (T-CPASYNC-5)";
+  int64_t innerSize = type.getShape().back();
+  std::optional<int64_t> innerIndex = getConstantIndex(indices.back());
+  if (!ShapedType::isDynamic(innerSize)) {
+    if (numElements > innerSize)
+      return op.emitOpError() << "copies " << numElements << " elements but the "
+                              << name << " innermost dimension has only "
+                              << innerSize << " (T-CPASYNC-5)";
+    if (innerIndex && (*innerIndex < 0 || *innerIndex + numElements > innerSize))
+      return op.emitOpError() << name << " elements [" << *innerIndex << ", "
+                              << *innerIndex + numElements
+                              << ") are out of bounds of the innermost "
+                                 "dimension of size "
+                              << innerSize << " (T-CPASYNC-5)";
+  }
+  // T-CPASYNC-4: src and dst are aligned to cp-size; checked where the address
+  // is static (a misaligned cp.async is a run-time "misaligned address" trap).
+  if (std::optional<int64_t> byteOffset = getStaticByteOffset(type, indices))
+    if (*byteOffset % size != 0)
+      return op.emitOpError() << name << " byte offset " << *byteOffset
+                              << " is not aligned to the " << size
+                              << "-byte copy size (T-CPASYNC-4)";
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  int64_t size = getSize();
+  // T-CPASYNC-1: cp-size is 4, 8 or 16.
+  if (size != 4 && size != 8 && size != 16)
+    return emitOpError() << "expected a copy size of 4, 8 or 16 bytes, got "
+                         << size << " (T-CPASYNC-1)";
+  // T-CPASYNC-2: .cg caches in L2 only, in 16-byte units.
+  if (getCache() == CacheMode::cg && size != 16)
+    return emitOpError() << "cache = cg requires a 16-byte copy, got " << size
+                         << " bytes (T-CPASYNC-2)";
+  MemRefType srcType = getSrc().getType();
+  MemRefType dstType = getDst().getType();
+  // T-CPASYNC-3: cp.async copies global -> shared::cta.
+  if (!isGlobalMemory(srcType))
+    return emitOpError() << "expected the source in global memory, got "
+                         << srcType << " (T-CPASYNC-3)";
+  if (!isSharedMemory(dstType))
+    return emitOpError()
+           << "expected the destination in shared memory (address space 3 or "
+              "#gpu.address_space<workgroup>), got "
+           << dstType << " (T-CPASYNC-3)";
+  Type elementType = srcType.getElementType();
+  if (elementType != dstType.getElementType())
+    return emitOpError() << "expected equal element types, got " << elementType
+                         << " and " << dstType.getElementType();
+  if (!elementType.isIntOrFloat() || elementType.getIntOrFloatBitWidth() % 8)
+    return emitOpError() << "expected a byte-sized integer or float element "
+                            "type, got "
+                         << elementType;
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  // T-CPASYNC-4 (sizes): a copy moves whole elements.
+  if (elementBytes > size || size % elementBytes != 0)
+    return emitOpError() << "a " << size << "-byte copy does not hold a whole "
+                         << "number of " << elementType << " elements "
+                         << "(T-CPASYNC-4)";
+  int64_t numElements = size / elementBytes;
+  if (failed(verifyCopyOperand(*this, "source", srcType, getSrcIndices(), size,
+                               numElements)) ||
+      failed(verifyCopyOperand(*this, "destination", dstType, getDstIndices(),
+                               size, numElements)))
+    return failure();
+  // T-CPASYNC-6: src-size in [0, cp-size]; src-size and ignore-src are
+  // alternative forms of the instruction.
+  if (getSrcBytes() && getIgnoreSrc())
+    return emitOpError() << "src_bytes and ignore_src are exclusive "
+                            "(T-CPASYNC-6)";
+  if (std::optional<int64_t> srcBytes = getConstantIndex(getSrcBytes()))
+    if (*srcBytes < 0 || *srcBytes > size)
+      return emitOpError() << "src_bytes must be in [0, " << size << "], got "
+                           << *srcBytes << " (T-CPASYNC-6)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AsyncWaitGroupOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AsyncWaitGroupOp::verify() {
+  // T-CPASYNC-7: N counts groups; it is a non-negative constant.
+  if (getPending() < 0)
+    return emitOpError() << "expected a non-negative number of pending groups, "
+                            "got "
+                         << getPending() << " (T-CPASYNC-7)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Target requirements (T-TARGET-3)
+//===----------------------------------------------------------------------===//
+
+/// cp.async and its group ops were introduced with sm_80.
+static constexpr unsigned kCpAsyncMinSm = 80;
+unsigned AsyncCopyOp::getMinSmVersion() { return kCpAsyncMinSm; }
+unsigned AsyncCommitGroupOp::getMinSmVersion() { return kCpAsyncMinSm; }
+unsigned AsyncWaitGroupOp::getMinSmVersion() { return kCpAsyncMinSm; }
+unsigned AsyncWaitAllOp::getMinSmVersion() { return kCpAsyncMinSm; }
+
+#include "Tile/IR/TileInterfaces.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "Tile/IR/TileOps.cpp.inc"

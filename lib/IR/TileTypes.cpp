@@ -1,0 +1,288 @@
+//===- TileTypes.cpp - Types of the tile dialect --------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileTypes.h"
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_TYPEDEF_CLASSES
+#include "Tile/IR/TileOpsTypes.cpp.inc"
+
+void TileDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "Tile/IR/TileOpsTypes.cpp.inc"
+      >();
+}
+
+/// Parses `key = <enum keyword>` values with the generated symbolizer.
+template <typename EnumT>
+static ParseResult
+parseEnumKeyword(AsmParser &parser, StringRef key, EnumT &value,
+                 std::optional<EnumT> (*symbolize)(StringRef)) {
+  StringRef keyword;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<EnumT> parsed = symbolize(keyword);
+  if (!parsed)
+    return parser.emitError(loc) << "unknown " << key << " '" << keyword << "'";
+  value = *parsed;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MBarrierType
+//===----------------------------------------------------------------------===//
+
+/// `!tile.mbarrier` or `!tile.mbarrier<count = N, scope = cta|cluster>`,
+/// either key optional.
+Type MBarrierType::parse(AsmParser &parser) {
+  unsigned count = 1;
+  MBarrierScope scope = MBarrierScope::cta;
+  SMLoc loc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalLess())) {
+    auto parseEntry = [&]() -> ParseResult {
+      StringRef key;
+      SMLoc keyLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&key) || parser.parseEqual())
+        return failure();
+      if (key == "count")
+        return parser.parseInteger(count);
+      if (key == "scope")
+        return parseEnumKeyword(parser, key, scope, symbolizeMBarrierScope);
+      return parser.emitError(keyLoc)
+             << "unknown mbarrier parameter '" << key
+             << "', expected 'count' or 'scope'";
+    };
+    if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
+      return {};
+  }
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    count, scope);
+}
+
+void MBarrierType::print(AsmPrinter &printer) const {
+  SmallVector<std::string> entries;
+  if (getCount() != 1)
+    entries.push_back("count = " + std::to_string(getCount()));
+  if (getScope() != MBarrierScope::cta)
+    entries.push_back("scope = " + stringifyMBarrierScope(getScope()).str());
+  if (entries.empty())
+    return;
+  printer << '<' << llvm::join(entries, ", ") << '>';
+}
+
+LogicalResult MBarrierType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   unsigned count, MBarrierScope) {
+  // T-MBAR-1: N barriers take 8*N bytes of shared memory.
+  if (count < 1 || int64_t(count) > kMaxMBarriers)
+    return emitError() << "mbarrier count must be in [1, " << kMaxMBarriers
+                       << "] so that 8-byte barriers fit in "
+                       << kMaxSharedMemoryBytes
+                       << " bytes of shared memory, got " << count
+                       << " (T-MBAR-1)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TmaDescType
+//===----------------------------------------------------------------------===//
+
+/// `!tile.tma_desc<memref<...>, box = [d0, ...] (, key = value)*>` with keys
+/// swizzle (none|b32|b64|b128|#tile.swizzle<...>), l2promo, oob, interleave.
+Type TmaDescType::parse(AsmParser &parser) {
+  MLIRContext *ctx = parser.getContext();
+  SMLoc loc = parser.getCurrentLocation();
+  MemRefType tensor;
+  SmallVector<int64_t> box;
+  SwizzleAttr swizzle = SwizzleAttr::get(ctx, TmaSwizzleMode::none);
+  TmaL2Promotion l2promo = TmaL2Promotion::none;
+  TmaOobFill oob = TmaOobFill::zero;
+  TmaInterleave interleave = TmaInterleave::none;
+  if (parser.parseLess() || parser.parseType(tensor) || parser.parseComma() ||
+      parser.parseKeyword("box") || parser.parseEqual() ||
+      parser.parseLSquare())
+    return {};
+  if (failed(parser.parseOptionalRSquare())) {
+    if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          return parser.parseInteger(box.emplace_back());
+        }) ||
+        parser.parseRSquare())
+      return {};
+  }
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc keyLoc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return {};
+    ParseResult result = success();
+    if (key == "swizzle") {
+      Attribute attr;
+      TmaSwizzleMode mode;
+      OptionalParseResult parsedAttr = parser.parseOptionalAttribute(attr);
+      if (parsedAttr.has_value()) {
+        if (failed(*parsedAttr))
+          return {};
+        swizzle = dyn_cast<SwizzleAttr>(attr);
+        if (!swizzle)
+          return parser.emitError(keyLoc, "expected a #tile.swizzle, got ")
+                     << attr,
+                 Type();
+      } else if (succeeded(parseEnumKeyword(parser, key, mode,
+                                            symbolizeTmaSwizzleMode))) {
+        swizzle = SwizzleAttr::get(ctx, mode);
+      } else {
+        return {};
+      }
+    } else if (key == "l2promo") {
+      result = parseEnumKeyword(parser, key, l2promo, symbolizeTmaL2Promotion);
+    } else if (key == "oob") {
+      result = parseEnumKeyword(parser, key, oob, symbolizeTmaOobFill);
+    } else if (key == "interleave") {
+      result = parseEnumKeyword(parser, key, interleave, symbolizeTmaInterleave);
+    } else {
+      return parser.emitError(keyLoc)
+                 << "unknown tma_desc parameter '" << key
+                 << "', expected swizzle, l2promo, oob or interleave",
+             Type();
+    }
+    if (failed(result))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); }, ctx, tensor, box,
+                    swizzle, l2promo, oob, interleave);
+}
+
+void TmaDescType::print(AsmPrinter &printer) const {
+  printer << '<' << getTensor() << ", box = [";
+  llvm::interleaveComma(getBox(), printer);
+  printer << ']';
+  SwizzleAttr swizzle = getSwizzle();
+  if (!swizzle.isIdentity()) {
+    std::optional<TmaSwizzleMode> mode = swizzle.getTmaMode();
+    printer << ", swizzle = ";
+    if (mode && SwizzleAttr::get(getContext(), *mode) == swizzle)
+      printer << stringifyTmaSwizzleMode(*mode);
+    else
+      printer << swizzle;
+  }
+  if (getL2promo() != TmaL2Promotion::none)
+    printer << ", l2promo = " << stringifyTmaL2Promotion(getL2promo());
+  if (getOob() != TmaOobFill::zero)
+    printer << ", oob = " << stringifyTmaOobFill(getOob());
+  if (getInterleave() != TmaInterleave::none)
+    printer << ", interleave = " << stringifyTmaInterleave(getInterleave());
+  printer << '>';
+}
+
+/// True for the element types CUtensorMapDataType can describe.
+static bool isTmaElementType(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
+  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+}
+
+LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  MemRefType tensor, ArrayRef<int64_t> box,
+                                  SwizzleAttr swizzle, TmaL2Promotion,
+                                  TmaOobFill oob, TmaInterleave interleave) {
+  int64_t rank = tensor.getRank();
+  bool interleaved = interleave != TmaInterleave::none;
+  int64_t minRank = interleaved ? kMinTmaInterleavedRank : 1;
+  // T-TMA-1: tensorRank in [1, 5], [3, 5] with interleave.
+  if (rank < minRank || rank > kMaxTmaRank)
+    return emitError() << "tensor rank must be in [" << minRank << ", "
+                       << kMaxTmaRank << "]"
+                       << (interleaved ? " with interleave" : "") << ", got "
+                       << rank << " (T-TMA-1)";
+  // T-TMA-2: one box extent per tensor dimension.
+  if (int64_t(box.size()) != rank)
+    return emitError() << "box rank " << box.size()
+                       << " does not match tensor rank " << rank
+                       << " (T-TMA-2)";
+  // T-TMA-3: boxDim[i] in [1, 256].
+  for (auto [i, extent] : llvm::enumerate(box))
+    if (extent < 1 || extent > kMaxTmaBoxDim)
+      return emitError() << "box dimension " << i << " must be in [1, "
+                         << kMaxTmaBoxDim << "], got " << extent
+                         << " (T-TMA-3)";
+  // T-TMA-4: the element type is a CUtensorMapDataType.
+  Type elementType = tensor.getElementType();
+  if (!isTmaElementType(elementType))
+    return emitError() << "element type " << elementType
+                       << " is not a TMA data type (i8/i16/i32/i64, f16, bf16, "
+                          "f32, f64) (T-TMA-4)";
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  int64_t innerBoxBytes = box.back() * elementBytes;
+  // T-TMA-5: without interleave the inner box is a whole number of 16 B.
+  if (!interleaved && innerBoxBytes % kTmaInnerBoxBytesMultiple != 0)
+    return emitError() << "inner box dimension spans " << innerBoxBytes
+                       << " bytes, which is not a multiple of "
+                       << kTmaInnerBoxBytesMultiple << " (T-TMA-5)";
+  // T-TMA-7: the swizzle is one the tensor map can encode.
+  std::optional<TmaSwizzleMode> mode = swizzle.getTmaMode();
+  if (!mode)
+    return emitError() << "swizzle " << swizzle
+                       << " is not a TMA swizzle mode (none, b32, b64, b128) "
+                          "(T-TMA-7)";
+  // T-TMA-6: a swizzled inner box may not exceed the swizzle span. Narrower
+  // boxes are legal (MLIR 22's nvgpu verifier wrongly demands equality).
+  if (!interleaved && !swizzle.isIdentity() &&
+      innerBoxBytes > swizzle.getSpanBytes())
+    return emitError() << "inner box dimension spans " << innerBoxBytes
+                       << " bytes, more than the " << swizzle.getSpanBytes()
+                       << "-byte span of swizzle "
+                       << stringifyTmaSwizzleMode(*mode) << " (T-TMA-6)";
+  // T-TMA-8: NaN fill exists only for floating-point data.
+  if (oob == TmaOobFill::nan && !isa<FloatType>(elementType))
+    return emitError() << "oob = nan requires a floating-point element type, got "
+                       << elementType << " (T-TMA-8)";
+  // T-TMA-9: static global sizes and strides the tensor map can encode.
+  for (auto [i, size] : llvm::enumerate(tensor.getShape()))
+    if (!ShapedType::isDynamic(size) && (size < 1 || size > kTmaMaxGlobalDim))
+      return emitError() << "tensor dimension " << i << " must be in [1, 2^32], got "
+                         << size << " (T-TMA-9)";
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(tensor.getStridesAndOffset(strides, offset)))
+    return emitError() << "tensor " << tensor
+                       << " has no strided layout (T-TMA-9)";
+  if (!ShapedType::isDynamic(strides.back()) && strides.back() != 1)
+    return emitError() << "tensor innermost stride must be 1, got "
+                       << strides.back() << " (T-TMA-9)";
+  for (auto [i, stride] : llvm::enumerate(ArrayRef(strides).drop_back())) {
+    if (ShapedType::isDynamic(stride))
+      continue;
+    int64_t strideBytes = stride * elementBytes;
+    if (strideBytes % kTmaGlobalStrideMultiple != 0 ||
+        strideBytes >= kTmaMaxGlobalStride)
+      return emitError() << "tensor stride of dimension " << i << " is "
+                         << strideBytes << " bytes; it must be a multiple of "
+                         << kTmaGlobalStrideMultiple
+                         << " and less than 2^40 (T-TMA-9)";
+  }
+  return success();
+}
+
+int64_t TmaDescType::getBoxBytes() const {
+  int64_t elements = 1;
+  for (int64_t extent : getBox())
+    elements *= extent;
+  return elements * (getElementType().getIntOrFloatBitWidth() / 8);
+}
+
+MemRefType TmaDescType::getSharedTileType() const {
+  return MemRefType::get(getBox(), getElementType(), MemRefLayoutAttrInterface(),
+                         IntegerAttr::get(IntegerType::get(getContext(), 64),
+                                          kSharedAddressSpace));
+}

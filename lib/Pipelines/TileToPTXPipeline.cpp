@@ -1,0 +1,141 @@
+//===- TileToPTXPipeline.cpp - tile IR to PTX/cubin -----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Staged like upstream's gpu-lower-to-nvvm-pipeline, with tile's own stages in
+// front. Each stage states what holds after it.
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Pipelines/Pipelines.h"
+#include "Tile/Conversion/Passes.h"
+#include "Tile/Target/Chip.h"
+#include "Tile/Transforms/Passes.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// The PTX feature actually used: the user's, or the chip's default. An
+/// unknown chip keeps the user's string; tile-check-target rejects it first.
+static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
+  if (!options.features.empty())
+    return options.features;
+  if (std::optional<ChipInfo> chip = lookupChip(options.chip))
+    return getDefaultPtxFeature(*chip);
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 1: check the target and lower tile ops.
+// Post-conditions: the chip, PTX level, opt level and format are valid for
+// every op in the module; no tile or nvgpu op remains (NVVM/LLVM ops on memref
+// descriptors via unrealized casts).
+//===----------------------------------------------------------------------===//
+static void buildTileStage(OpPassManager &pm,
+                           const TileToPTXPipelineOptions &options) {
+  TileCheckTargetPassOptions check;
+  check.chip = options.chip;
+  check.features = options.features;
+  check.optLevel = options.optLevel;
+  check.format = options.format;
+  pm.addPass(createTileCheckTargetPass(check));
+  ConvertTileToNVVMPassOptions toNVVM;
+  toNVVM.indexBitwidth = options.indexBitWidth;
+  pm.addPass(createConvertTileToNVVMPass(toNVVM));
+  pm.addPass(createConvertNVGPUToNVVMPass());
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 2: common lowering (host and device).
+// Post-conditions: kernels are outlined into gpu.modules that carry an
+// #nvvm.target; scf/func/arith/index/affine are LLVM on the host.
+//===----------------------------------------------------------------------===//
+static void buildCommonStage(OpPassManager &pm,
+                             const TileToPTXPipelineOptions &options) {
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertNVVMToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = resolveFeatures(options);
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  ConvertIndexToLLVMPassOptions index;
+  index.indexBitwidth = options.indexBitWidth;
+  pm.addPass(createConvertIndexToLLVMPass(index));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 3: device code.
+// Post-conditions: every gpu.module holds only LLVM and NVVM ops.
+//===----------------------------------------------------------------------===//
+static void buildDeviceStage(OpPassManager &pm,
+                             const TileToPTXPipelineOptions &options) {
+  OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
+  device.addPass(createStripDebugInfoPass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = options.indexBitWidth;
+  device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  device.addPass(LLVM::createNVVMOptimizeForTargetPass());
+  device.addPass(createCanonicalizerPass());
+  device.addPass(createCSEPass());
+  device.addPass(createReconcileUnrealizedCastsPass());
+}
+
+//===----------------------------------------------------------------------===//
+// Stage 4: host code and serialization.
+// Post-conditions: gpu.modules are gpu.binary ops holding `format`; the host is
+// LLVM dialect calling mgpu* entry points; no unrealized cast remains.
+//===----------------------------------------------------------------------===//
+static void buildHostStage(OpPassManager &pm,
+                           const TileToPTXPipelineOptions &options) {
+  pm.addPass(createGpuToLLVMConversionPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void tile::buildTileToPTXPipeline(OpPassManager &pm,
+                                  const TileToPTXPipelineOptions &options) {
+  buildTileStage(pm, options);
+  buildCommonStage(pm, options);
+  buildDeviceStage(pm, options);
+  buildHostStage(pm, options);
+}
+
+void tile::registerTilePipelines() {
+  PassPipelineRegistration<TileToPTXPipelineOptions>(
+      "tile-to-ptx-pipeline",
+      "Lower a module with gpu.modules of tile IR to PTX (format=isa) or a "
+      "cubin for a chip, and its host code to the LLVM dialect",
+      buildTileToPTXPipeline);
+}

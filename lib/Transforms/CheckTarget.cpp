@@ -1,0 +1,90 @@
+//===- CheckTarget.cpp - Validate the chip and the ops that need it -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileOps.h"
+#include "Tile/Target/Chip.h"
+#include "Tile/Transforms/Passes.h"
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILECHECKTARGETPASS
+#include "Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Formats a PTX version (times ten) as PTX writes it: 80 -> "8.0".
+static std::string formatPtxVersion(unsigned version) {
+  return std::to_string(version / 10) + "." + std::to_string(version % 10);
+}
+
+LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
+                                StringRef features, int optLevel,
+                                StringRef format) {
+  // T-TARGET-4: options of the NVVM serializer.
+  if (optLevel < 0 || optLevel > 3)
+    return module.emitError() << "opt-level must be in [0, 3], got "
+                              << optLevel << " (T-TARGET-4)";
+  if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
+                           "offload"},
+                          format))
+    return module.emitError() << "unknown format '" << format
+                              << "'; expected isa, bin, fatbin or offload "
+                                 "(T-TARGET-4)";
+  // T-TARGET-1: a chip we know the PTX requirements of.
+  std::optional<ChipInfo> chip = lookupChip(chipName);
+  if (!chip)
+    return module.emitError() << "unknown chip '" << chipName
+                              << "'; expected one of " << getKnownChipNames()
+                              << " (T-TARGET-1)";
+  // T-TARGET-2: one PTX version that LLVM emits, ptxas accepts and the chip
+  // supports; LLVM itself aborts on a version the chip lacks.
+  std::string featureString =
+      features.empty() ? getDefaultPtxFeature(*chip) : features.str();
+  std::string error;
+  std::optional<unsigned> ptx = parsePtxFeature(featureString, error);
+  if (!ptx)
+    return module.emitError() << error << " (T-TARGET-2)";
+  if (*ptx < chip->minPtxVersion)
+    return module.emitError()
+           << "PTX ISA " << formatPtxVersion(*ptx) << " ('" << featureString
+           << "') does not support " << chip->name << "; it needs PTX "
+           << formatPtxVersion(chip->minPtxVersion) << " ('+ptx"
+           << chip->minPtxVersion << "') or later (T-TARGET-2)";
+  if (*ptx > kMaxPtxVersion)
+    return module.emitError()
+           << "PTX ISA " << formatPtxVersion(*ptx)
+           << " is newer than ptxas 13.0 and the CUDA 13.0 driver accept (max '+ptx"
+           << kMaxPtxVersion << "') (T-TARGET-2)";
+
+  // T-TARGET-3: every op exists on the chip.
+  WalkResult result = module.walk([&](TargetDependentOpInterface op) {
+    if (chip->smVersion < op.getMinSmVersion()) {
+      op->emitOpError() << "requires sm_" << op.getMinSmVersion()
+                        << " or newer, but the target chip is " << chip->name
+                        << " (T-TARGET-3)";
+      return WalkResult::interrupt();
+    }
+    if (op.requiresArchSpecificTarget() && !chip->archSpecific) {
+      op->emitOpError() << "requires an arch-specific target such as sm_"
+                        << chip->smVersion << "a, got " << chip->name
+                        << " (T-TARGET-3)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+namespace {
+/// Pass shell around checkTarget.
+struct TileCheckTargetPass
+    : tile::impl::TileCheckTargetPassBase<TileCheckTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (failed(checkTarget(getOperation(), chip, features, optLevel, format)))
+      signalPassFailure();
+  }
+};
+} // namespace

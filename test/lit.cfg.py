@@ -1,0 +1,55 @@
+# -*- Python -*-
+# lit configuration of the tile test suite.
+
+import ctypes
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TILE"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["CMakeLists.txt", "README.md", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tile_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
+llvm_config.add_tool_substitutions(["tile-opt", "tile-translate"], tool_dirs)
+
+# ptxas: configured by CMake (TILE_PTXAS), else $TILE_PTXAS, else PATH.
+ptxas = config.tile_ptxas or os.environ.get("TILE_PTXAS") or shutil.which("ptxas")
+if ptxas and os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+    # gpu-module-to-binary{format=bin} finds ptxas through PATH.
+    llvm_config.with_environment("PATH", os.path.dirname(ptxas), append_path=True)
+else:
+    lit_config.note("ptxas not found: RUN lines guarded by %if ptxas are skipped "
+                    "(configure with -DTILE_PTXAS=... or set TILE_PTXAS)")
+    config.substitutions.append(("%ptxas", "false"))
+
+
+def _cuda_gpu_present():
+    """True when a CUDA driver loads and reports at least one device."""
+    if os.environ.get("TILE_DISABLE_GPU_TESTS"):
+        return False
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
+        return False
+    return count.value > 0
+
+
+if _cuda_gpu_present():
+    config.available_features.add("cuda-gpu")
+else:
+    lit_config.note("no CUDA GPU/driver: Integration/GPU tests are UNSUPPORTED")
