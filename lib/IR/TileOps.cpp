@@ -42,6 +42,68 @@ static std::optional<int64_t> getStaticByteOffset(MemRefType type,
 // AsyncCopyOp
 //===----------------------------------------------------------------------===//
 
+/// Parses `ca|cg` followed by the optional `, l2_prefetch = b128`,
+/// `, src_bytes = %n` and `, ignore_src = %p` clauses, in any order.
+static ParseResult
+parseCopyModifiers(OpAsmParser &parser, CacheModeAttr &cache,
+                   L2PrefetchSizeAttr &l2Prefetch,
+                   std::optional<OpAsmParser::UnresolvedOperand> &srcBytes,
+                   std::optional<OpAsmParser::UnresolvedOperand> &ignoreSrc) {
+  StringRef keyword;
+  SMLoc cacheLoc = parser.getCurrentLocation();
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<CacheMode> mode = symbolizeCacheMode(keyword);
+  if (!mode)
+    return parser.emitError(cacheLoc) << "expected cache mode ca or cg, got '"
+                                      << keyword << "'";
+  cache = CacheModeAttr::get(parser.getContext(), *mode);
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc loc = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "l2_prefetch" && !l2Prefetch) {
+      StringRef size;
+      SMLoc sizeLoc = parser.getCurrentLocation();
+      if (parser.parseKeyword(&size))
+        return failure();
+      std::optional<L2PrefetchSize> parsed = symbolizeL2PrefetchSize(size);
+      if (!parsed)
+        return parser.emitError(sizeLoc)
+               << "expected an L2 prefetch size (b64, b128, b256), got '"
+               << size << "'";
+      l2Prefetch = L2PrefetchSizeAttr::get(parser.getContext(), *parsed);
+    } else if (key == "src_bytes" && !srcBytes) {
+      if (parser.parseOperand(srcBytes.emplace()))
+        return failure();
+    } else if (key == "ignore_src" && !ignoreSrc) {
+      if (parser.parseOperand(ignoreSrc.emplace()))
+        return failure();
+    } else {
+      return parser.emitError(loc)
+             << "expected one of l2_prefetch, src_bytes, ignore_src (each at "
+                "most once), got '"
+             << key << "'";
+    }
+  }
+  return success();
+}
+
+/// Prints what parseCopyModifiers parses.
+static void printCopyModifiers(OpAsmPrinter &printer, AsyncCopyOp,
+                               CacheModeAttr cache,
+                               L2PrefetchSizeAttr l2Prefetch, Value srcBytes,
+                               Value ignoreSrc) {
+  printer << stringifyCacheMode(cache.getValue());
+  if (l2Prefetch)
+    printer << ", l2_prefetch = " << stringifyL2PrefetchSize(l2Prefetch.getValue());
+  if (srcBytes)
+    printer << ", src_bytes = " << srcBytes;
+  if (ignoreSrc)
+    printer << ", ignore_src = " << ignoreSrc;
+}
+
 int64_t AsyncCopyOp::getNumElements() {
   return getSize() * 8 / getDst().getType().getElementTypeBitWidth();
 }
@@ -147,10 +209,11 @@ LogicalResult AsyncCopyOp::verify() {
 
 LogicalResult AsyncWaitGroupOp::verify() {
   // T-CPASYNC-7: N counts groups; it is a non-negative constant.
-  if (getPending() < 0)
+  int64_t pending = getPendingAttr().getValue().getSExtValue();
+  if (pending < 0)
     return emitOpError() << "expected a non-negative number of pending groups, "
                             "got "
-                         << getPending() << " (T-CPASYNC-7)";
+                         << pending << " (T-CPASYNC-7)";
   return success();
 }
 

@@ -125,22 +125,27 @@ Type TmaDescType::parse(AsmParser &parser) {
       return {};
     ParseResult result = success();
     if (key == "swizzle") {
-      Attribute attr;
+      // A TMA mode keyword, or a full #tile.swizzle<...> attribute.
       TmaSwizzleMode mode;
-      OptionalParseResult parsedAttr = parser.parseOptionalAttribute(attr);
-      if (parsedAttr.has_value()) {
-        if (failed(*parsedAttr))
+      Attribute attr;
+      StringRef keyword;
+      if (succeeded(parser.parseOptionalKeyword(&keyword))) {
+        std::optional<TmaSwizzleMode> parsed = symbolizeTmaSwizzleMode(keyword);
+        if (!parsed)
+          return parser.emitError(keyLoc)
+                     << "unknown swizzle '" << keyword
+                     << "', expected none, b32, b64, b128 or a #tile.swizzle",
+                 Type();
+        mode = *parsed;
+        swizzle = SwizzleAttr::get(ctx, mode);
+      } else {
+        if (parser.parseAttribute(attr))
           return {};
         swizzle = dyn_cast<SwizzleAttr>(attr);
         if (!swizzle)
           return parser.emitError(keyLoc, "expected a #tile.swizzle, got ")
                      << attr,
                  Type();
-      } else if (succeeded(parseEnumKeyword(parser, key, mode,
-                                            symbolizeTmaSwizzleMode))) {
-        swizzle = SwizzleAttr::get(ctx, mode);
-      } else {
-        return {};
       }
     } else if (key == "l2promo") {
       result = parseEnumKeyword(parser, key, l2promo, symbolizeTmaL2Promotion);

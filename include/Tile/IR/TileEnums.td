@@ -17,9 +17,7 @@ def Tile_CacheMode : I32EnumAttr<"CacheMode", "cp.async cache operator",
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::tile";
 }
-def Tile_CacheModeAttr : EnumAttr<Tile_Dialect, Tile_CacheMode, "cache_mode"> {
-  let assemblyFormat = "$value";
-}
+def Tile_CacheModeAttr : EnumAttr<Tile_Dialect, Tile_CacheMode, "cache_mode">;
 
 /// `.level::prefetch_size` of cp.async / L2 promotion of a TMA descriptor:
 /// fetch this many extra bytes into L2.
@@ -32,9 +30,7 @@ def Tile_L2PrefetchSize : I32EnumAttr<"L2PrefetchSize", "L2 prefetch size in byt
   let cppNamespace = "::mlir::tile";
 }
 def Tile_L2PrefetchSizeAttr
-    : EnumAttr<Tile_Dialect, Tile_L2PrefetchSize, "l2_prefetch_size"> {
-  let assemblyFormat = "$value";
-}
+    : EnumAttr<Tile_Dialect, Tile_L2PrefetchSize, "l2_prefetch_size">;
 
 /// CUtensorMapL2promotion.
 def Tile_L2PromoNone : I32EnumAttrCase<"none", 0>;

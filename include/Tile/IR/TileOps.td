@@ -50,8 +50,8 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm8
                        Optional<I1>:$ignoreSrc);
   let assemblyFormat = [{
     $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $size `bytes`
-    `,` `cache` `=` $cache (`,` `l2_prefetch` `=` $l2Prefetch^)?
-    (`,` `src_bytes` `=` $srcBytes^)? (`,` `ignore_src` `=` $ignoreSrc^)?
+    `,` `cache` `=` custom<CopyModifiers>($cache, $l2Prefetch, $srcBytes,
+    $ignoreSrc)
     attr-dict `:` type($src) `to` type($dst)
   }];
   let hasVerifier = 1;
