@@ -13,7 +13,7 @@
 // RUN: not tile-opt %t/valid.mlir --tile-to-ptx-pipeline=chip=bogus 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: unknown chip 'bogus'
 // RUN: not tile-opt %t/missing.mlir 2>&1 | FileCheck %s --check-prefix=MISSING
-// MISSING: could not open input file
+// MISSING: No such file or directory
 
 //--- malformed.mlir
 func.func @f( {
