@@ -4,6 +4,7 @@
 import ctypes
 import os
 import shutil
+import sys
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -21,6 +22,7 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
 llvm_config.add_tool_substitutions(["tile-opt", "tile-translate"], tool_dirs)
+config.substitutions.append(("%python", sys.executable))
 
 # ptxas: configured by CMake (TILE_PTXAS), else $TILE_PTXAS, else PATH.
 ptxas = config.tile_ptxas or os.environ.get("TILE_PTXAS") or shutil.which("ptxas")

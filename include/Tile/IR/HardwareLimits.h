@@ -14,7 +14,7 @@ namespace mlir::tile {
 /// Shared memory one CTA can address on sm_90 (227 KB, CUDA C++ Programming
 /// Guide, "Technical Specifications per Compute Capability").
 inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
-/// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA 9.7.13.15.1).
+/// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment of mbarrier object").
 inline constexpr int64_t kMBarrierBytes = 8;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).
 inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;

@@ -8,7 +8,7 @@
 include "Tile/IR/TileDialect.td"
 include "mlir/IR/EnumAttr.td"
 
-/// cp.async cache operator (PTX ISA 9.7.9.25.3.1, "cp.async"): `.ca` caches at
+/// cp.async cache operator (PTX ISA, "cp.async"): `.ca` caches at
 /// all levels (L1 and L2), `.cg` caches in L2 only and requires cp-size 16.
 def Tile_CacheModeCA : I32EnumAttrCase<"ca", 0>;
 def Tile_CacheModeCG : I32EnumAttrCase<"cg", 1>;

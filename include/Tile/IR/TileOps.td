@@ -10,10 +10,10 @@ include "Tile/IR/TileInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
-// cp.async (PTX ISA 9.7.9.25.3, "Non-bulk copy"; seeds 000 and 002)
+// cp.async (PTX ISA, "Data Movement and Conversion Instructions: cp.async"; seeds 000, 002)
 //===----------------------------------------------------------------------===//
 
-/// cp.async exists from sm_80 on (PTX ISA 9.7.9.25.3.1, "Target ISA notes").
+/// cp.async exists from sm_80 on (PTX ISA, "cp.async", target ISA notes).
 defvar Tile_Sm80Op = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
 
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm80Op]> {
@@ -67,7 +67,7 @@ def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [Tile_Sm80Op]> {
     Commits every cp.async issued by the executing thread since the previous
     commit into one group, in FIFO order, and returns a token naming it. An
     empty group is legal and completes at once. Lowers to
-    `cp.async.commit_group` (PTX ISA 9.7.9.25.3.2).
+    `cp.async.commit_group` (PTX ISA, "cp.async.commit_group").
 
     Example:
     ```mlir
@@ -86,7 +86,7 @@ def Tile_AsyncWaitGroupOp : Tile_Op<"async_wait_group", [Tile_Sm80Op]> {
     complete and their shared-memory data is visible to this thread. A K-stage
     ring waits with `pending = K - 2` (seed 002). The optional `for` tokens
     name the groups the wait is meant to complete, for the protocol verifier.
-    Lowers to `cp.async.wait_group N` (PTX ISA 9.7.9.25.3.3). Invariant
+    Lowers to `cp.async.wait_group N` (PTX ISA, "cp.async.wait_group"). Invariant
     T-CPASYNC-7.
 
     Example:
@@ -103,7 +103,7 @@ def Tile_AsyncWaitAllOp : Tile_Op<"async_wait_all", [Tile_Sm80Op]> {
   let summary = "commit pending cp.async copies and wait for all groups";
   let description = [{
     Equivalent to `tile.async_commit_group` followed by
-    `tile.async_wait_group 0` (PTX ISA 9.7.9.25.3.3, `cp.async.wait_all`).
+    `tile.async_wait_group 0` (PTX ISA, "cp.async.wait_group / cp.async.wait_all").
 
     Example:
     ```mlir

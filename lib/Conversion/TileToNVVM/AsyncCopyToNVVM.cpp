@@ -5,7 +5,7 @@
 //                           an L2 prefetch size, which NVVM cannot express)
 // tile.async_commit_group -> nvvm.cp.async.commit.group
 // tile.async_wait_group   -> nvvm.cp.async.wait.group N
-// tile.async_wait_all     -> commit + wait 0 (PTX ISA 9.7.9.25.3.3)
+// tile.async_wait_all     -> commit + wait 0 (PTX ISA, "cp.async.wait_group")
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
@@ -70,7 +70,7 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
     StringRef cache = stringifyCacheMode(op.getCache());
     if (std::optional<L2PrefetchSize> prefetch = op.getL2Prefetch()) {
       // NVVM's cp.async op has no prefetch-size qualifier: emit the
-      // instruction (PTX ISA 9.7.9.25.3.1) as inline PTX.
+      // instruction (PTX ISA, "cp.async", .level::prefetch_size) as inline PTX.
       std::string ptx = ("cp.async." + cache + ".shared.global" +
                          getPrefetchQualifier(*prefetch) + " [$0], [$1], " +
                          Twine(size) + (srcSize ? ", $2;" : ";"))
