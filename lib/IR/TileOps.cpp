@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/TileOps.h"
+#include "Tile/IR/EnumParsing.h"
 #include "Tile/IR/MemorySpace.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
@@ -49,31 +50,21 @@ parseCopyModifiers(OpAsmParser &parser, CacheModeAttr &cache,
                    L2PrefetchSizeAttr &l2Prefetch,
                    std::optional<OpAsmParser::UnresolvedOperand> &srcBytes,
                    std::optional<OpAsmParser::UnresolvedOperand> &ignoreSrc) {
-  StringRef keyword;
-  SMLoc cacheLoc = parser.getCurrentLocation();
-  if (parser.parseKeyword(&keyword))
+  CacheMode mode;
+  if (parseEnumKeyword(parser, "cache mode ca or cg", mode, symbolizeCacheMode))
     return failure();
-  std::optional<CacheMode> mode = symbolizeCacheMode(keyword);
-  if (!mode)
-    return parser.emitError(cacheLoc) << "expected cache mode ca or cg, got '"
-                                      << keyword << "'";
-  cache = CacheModeAttr::get(parser.getContext(), *mode);
+  cache = CacheModeAttr::get(parser.getContext(), mode);
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     SMLoc loc = parser.getCurrentLocation();
     if (parser.parseKeyword(&key) || parser.parseEqual())
       return failure();
     if (key == "l2_prefetch" && !l2Prefetch) {
-      StringRef size;
-      SMLoc sizeLoc = parser.getCurrentLocation();
-      if (parser.parseKeyword(&size))
+      L2PrefetchSize size;
+      if (parseEnumKeyword(parser, "an L2 prefetch size (b64, b128, b256)",
+                           size, symbolizeL2PrefetchSize))
         return failure();
-      std::optional<L2PrefetchSize> parsed = symbolizeL2PrefetchSize(size);
-      if (!parsed)
-        return parser.emitError(sizeLoc)
-               << "expected an L2 prefetch size (b64, b128, b256), got '"
-               << size << "'";
-      l2Prefetch = L2PrefetchSizeAttr::get(parser.getContext(), *parsed);
+      l2Prefetch = L2PrefetchSizeAttr::get(parser.getContext(), size);
     } else if (key == "src_bytes" && !srcBytes) {
       if (parser.parseOperand(srcBytes.emplace()))
         return failure();

@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/TileTypes.h"
+#include "Tile/IR/EnumParsing.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileDialect.h"
 #include "mlir/IR/Builders.h"
@@ -20,22 +21,6 @@ void TileDialect::registerTypes() {
 #define GET_TYPEDEF_LIST
 #include "Tile/IR/TileOpsTypes.cpp.inc"
       >();
-}
-
-/// Parses `key = <enum keyword>` values with the generated symbolizer.
-template <typename EnumT>
-static ParseResult
-parseEnumKeyword(AsmParser &parser, StringRef key, EnumT &value,
-                 std::optional<EnumT> (*symbolize)(StringRef)) {
-  StringRef keyword;
-  SMLoc loc = parser.getCurrentLocation();
-  if (parser.parseKeyword(&keyword))
-    return failure();
-  std::optional<EnumT> parsed = symbolize(keyword);
-  if (!parsed)
-    return parser.emitError(loc) << "unknown " << key << " '" << keyword << "'";
-  value = *parsed;
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -57,7 +42,8 @@ Type MBarrierType::parse(AsmParser &parser) {
       if (key == "count")
         return parser.parseInteger(count);
       if (key == "scope")
-        return parseEnumKeyword(parser, key, scope, symbolizeMBarrierScope);
+        return parseEnumKeyword(parser, "scope cta or cluster", scope,
+                                symbolizeMBarrierScope);
       return parser.emitError(keyLoc)
              << "unknown mbarrier parameter '" << key
              << "', expected 'count' or 'scope'";
@@ -148,11 +134,14 @@ Type TmaDescType::parse(AsmParser &parser) {
                  Type();
       }
     } else if (key == "l2promo") {
-      result = parseEnumKeyword(parser, key, l2promo, symbolizeTmaL2Promotion);
+      result = parseEnumKeyword(parser, "l2promo none, b64, b128 or b256",
+                                l2promo, symbolizeTmaL2Promotion);
     } else if (key == "oob") {
-      result = parseEnumKeyword(parser, key, oob, symbolizeTmaOobFill);
+      result = parseEnumKeyword(parser, "oob zero or nan", oob,
+                                symbolizeTmaOobFill);
     } else if (key == "interleave") {
-      result = parseEnumKeyword(parser, key, interleave, symbolizeTmaInterleave);
+      result = parseEnumKeyword(parser, "interleave none, b16 or b32",
+                                interleave, symbolizeTmaInterleave);
     } else {
       return parser.emitError(keyLoc)
                  << "unknown tma_desc parameter '" << key

@@ -35,24 +35,21 @@ TEST_F(SwizzleTest, Tma128BTable) {
       }
 }
 
-/// 64B: rows of 64 bytes pair up; chunk c of row r goes to c ^ ((r / 2) % 4).
-TEST_F(SwizzleTest, Tma64BTable) {
-  SwizzleAttr swizzle = SwizzleAttr::get(&context, TmaSwizzleMode::b64);
-  for (int64_t row = 0; row < 8; ++row)
-    for (int64_t chunk = 0; chunk < 4; ++chunk) {
-      int64_t offset = row * 64 + chunk * 16;
-      EXPECT_EQ(swizzle.apply(offset), row * 64 + (chunk ^ ((row / 2) % 4)) * 16);
-    }
-}
-
-/// 32B: chunk c of 32-byte row r goes to c ^ ((r / 4) % 2).
-TEST_F(SwizzleTest, Tma32BTable) {
-  SwizzleAttr swizzle = SwizzleAttr::get(&context, TmaSwizzleMode::b32);
-  for (int64_t row = 0; row < 16; ++row)
-    for (int64_t chunk = 0; chunk < 2; ++chunk) {
-      int64_t offset = row * 32 + chunk * 16;
-      EXPECT_EQ(swizzle.apply(offset), row * 32 + (chunk ^ ((row / 4) % 2)) * 16);
-    }
+/// 64B and 32B: a row of R bytes holds R/16 chunks, and 128/R consecutive
+/// rows share one XOR key, so chunk c of row r goes to c ^ (r / (128/R)).
+TEST_F(SwizzleTest, Tma64BAnd32BTables) {
+  for (auto [mode, rowBytes] : {std::pair(TmaSwizzleMode::b64, 64),
+                                std::pair(TmaSwizzleMode::b32, 32)}) {
+    SwizzleAttr swizzle = SwizzleAttr::get(&context, mode);
+    int64_t chunks = rowBytes / 16, rowsPerKey = 128 / rowBytes;
+    for (int64_t row = 0; row < 8 * rowsPerKey; ++row)
+      for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+        int64_t key = (row / rowsPerKey) % chunks;
+        EXPECT_EQ(swizzle.apply(row * rowBytes + chunk * 16),
+                  row * rowBytes + (chunk ^ key) * 16)
+            << rowBytes << "B row " << row << " chunk " << chunk;
+      }
+  }
 }
 
 /// Every swizzle is a bijection on each period of 2^(B+M+|S|) bytes.

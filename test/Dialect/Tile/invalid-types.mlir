@@ -12,7 +12,7 @@ func.func private @mbarrier_too_many(!tile.mbarrier<count = 40000>)
 
 // -----
 
-// expected-error @below {{unknown scope 'grid'}}
+// expected-error @below {{expected scope cta or cluster, got 'grid'}}
 func.func private @mbarrier_scope(!tile.mbarrier<scope = grid>)
 
 // -----
@@ -132,5 +132,15 @@ func.func private @tma_swizzle_keyword(!tile.tma_desc<memref<64x64xf16>, box = [
 
 // -----
 
-// expected-error @below {{unknown l2promo 'b512'}}
+// expected-error @below {{expected l2promo none, b64, b128 or b256, got 'b512'}}
 func.func private @tma_l2promo(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], l2promo = b512>)
+
+// -----
+
+// expected-error @below {{expected oob zero or nan, got 'inf'}}
+func.func private @tma_oob(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], oob = inf>)
+
+// -----
+
+// expected-error @below {{expected interleave none, b16 or b32, got 'b64'}}
+func.func private @tma_interleave(!tile.tma_desc<memref<8x64x64xf16>, box = [8, 64, 64], interleave = b64>)
