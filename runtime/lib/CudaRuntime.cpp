@@ -1,0 +1,654 @@
+//===- CudaRuntime.cpp - mgpu* and tileRt* over the CUDA driver API -------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The driver is loaded with dlopen("libcuda.so.1") on first use and every
+// entry point is resolved through cuGetProcAddress for the CUDA 12.0 ABI, so
+// this file needs cuda.h at build time but no libcuda to link or to start.
+// All work runs in device 0's primary context (or mgpuSetDefaultDevice's).
+//===----------------------------------------------------------------------===//
+
+#include "tile/Runtime.h"
+#include "tile/TensorMapChecks.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace tile::runtime;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+void defaultErrorHandler(const char *message) {
+  std::fprintf(stderr, "tile-runtime: %s\n", message);
+  std::fflush(stderr);
+  std::exit(1);
+}
+
+TileRtErrorHandler errorHandler = defaultErrorHandler;
+
+/// Formats a message and hands it to the error handler.
+[[gnu::format(printf, 1, 2)]] void reportError(const char *format, ...) {
+  char message[2048];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  errorHandler(message);
+}
+
+//===----------------------------------------------------------------------===//
+// The driver, loaded on first use
+//===----------------------------------------------------------------------===//
+
+/// Driver entry points, resolved by name for the CUDA 12.0 ABI.
+struct Driver {
+#define TILE_CU_FUNCTIONS(X)                                                   \
+  X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGet)               \
+  X(cuDeviceGetCount) X(cuDeviceGetName) X(cuDeviceGetAttribute)               \
+  X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuCtxSynchronize)           \
+  X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
+  X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute)           \
+  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuStreamCreate) X(cuStreamDestroy)   \
+  X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate)                 \
+  X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord)                     \
+  X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree)        \
+  X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD32Async) X(cuMemsetD16Async)         \
+  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)
+#define TILE_CU_MEMBER(name) decltype(&::name) name = nullptr;
+  TILE_CU_FUNCTIONS(TILE_CU_MEMBER)
+#undef TILE_CU_MEMBER
+
+  /// Empty when the driver loaded and a context is current; else why not.
+  std::string unavailable;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+};
+
+/// CUDA version whose ABI the function pointers above follow.
+constexpr int kDriverAbiVersion = 12000;
+
+std::mutex driverMutex;
+Driver *driverInstance = nullptr;
+int defaultDevice = 0;
+
+/// Loads libcuda.so.1, resolves the entry points, initializes the driver and
+/// makes the device's primary context current. Records failures in
+/// `unavailable` rather than reporting them.
+Driver *loadDriver() {
+  std::lock_guard<std::mutex> lock(driverMutex);
+  if (driverInstance)
+    return driverInstance;
+  auto *driver = new Driver();
+  driverInstance = driver;
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char *why = dlerror();
+    driver->unavailable = std::string("no CUDA driver: cannot load libcuda.so.1 (") +
+                          (why ? why : "not found") + ")";
+    return driver;
+  }
+  using GetProcAddress = CUresult (*)(const char *, void **, int, cuuint64_t,
+                                      CUdriverProcAddressQueryResult *);
+  auto getProc =
+      reinterpret_cast<GetProcAddress>(dlsym(library, "cuGetProcAddress_v2"));
+  if (!getProc) {
+    driver->unavailable = "CUDA driver too old: no cuGetProcAddress_v2 "
+                          "(a CUDA 12 driver or newer is needed)";
+    return driver;
+  }
+#define TILE_CU_RESOLVE(name)                                                  \
+  {                                                                            \
+    void *pfn = nullptr;                                                       \
+    CUdriverProcAddressQueryResult status;                                     \
+    if (getProc(#name, &pfn, kDriverAbiVersion, CU_GET_PROC_ADDRESS_DEFAULT,   \
+                &status) != CUDA_SUCCESS ||                                    \
+        !pfn) {                                                                \
+      driver->unavailable = "CUDA driver lacks " #name;                        \
+      return driver;                                                           \
+    }                                                                          \
+    driver->name = reinterpret_cast<decltype(driver->name)>(pfn);              \
+  }
+  TILE_CU_FUNCTIONS(TILE_CU_RESOLVE)
+#undef TILE_CU_RESOLVE
+  CUresult result = driver->cuInit(0);
+  if (result != CUDA_SUCCESS) {
+    const char *name = nullptr;
+    driver->cuGetErrorName(result, &name);
+    driver->unavailable = std::string("no CUDA device: cuInit failed with ") +
+                          (name ? name : "an unknown error");
+    return driver;
+  }
+  int count = 0;
+  if (driver->cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+    driver->unavailable = "no CUDA device: the driver reports none";
+    return driver;
+  }
+  if (defaultDevice >= count) {
+    driver->unavailable = "no CUDA device " + std::to_string(defaultDevice) +
+                          " (the driver reports " + std::to_string(count) + ")";
+    return driver;
+  }
+  if (driver->cuDeviceGet(&driver->device, defaultDevice) != CUDA_SUCCESS ||
+      driver->cuDevicePrimaryCtxRetain(&driver->context, driver->device) !=
+          CUDA_SUCCESS ||
+      driver->cuCtxSetCurrent(driver->context) != CUDA_SUCCESS)
+    driver->unavailable = "cannot create a context on CUDA device " +
+                          std::to_string(defaultDevice);
+  return driver;
+}
+
+/// The loaded driver with its context current on this thread; reports an
+/// error (exiting by default) when there is none.
+Driver &driver() {
+  Driver *d = loadDriver();
+  if (!d->unavailable.empty()) {
+    reportError("%s", d->unavailable.c_str());
+    std::exit(1); // a handler that returns leaves nothing to run on
+  }
+  static thread_local bool current = false;
+  if (!current) {
+    d->cuCtxSetCurrent(d->context);
+    current = true;
+  }
+  return *d;
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels: names for diagnostics, timing
+//===----------------------------------------------------------------------===//
+
+std::mutex kernelMutex;
+std::map<CUfunction, std::string> kernelNames;
+std::string lastKernel;
+char lastKernelBuffer[256] = "";
+
+struct TimedLaunch {
+  std::string kernel;
+  CUevent start, stop;
+};
+bool timingEnabled = false;
+std::vector<TimedLaunch> timedLaunches;
+
+std::string kernelName(CUfunction function) {
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  auto it = kernelNames.find(function);
+  return it == kernelNames.end() ? "<unknown kernel>" : it->second;
+}
+
+/// Checks a driver result; on failure reports the call, the CUDA error name
+/// and description, and `context` (e.g. the kernel launched last).
+void check(CUresult result, const char *call, const std::string &context = "") {
+  if (result == CUDA_SUCCESS)
+    return;
+  Driver &d = *loadDriver();
+  const char *name = nullptr, *text = nullptr;
+  if (d.cuGetErrorName)
+    d.cuGetErrorName(result, &name);
+  if (d.cuGetErrorString)
+    d.cuGetErrorString(result, &text);
+  reportError("%s failed: %s (%s)%s%s", call, name ? name : "CUDA error",
+              text ? text : "no description", context.empty() ? "" : "; ",
+              context.c_str());
+}
+
+/// Context for errors of calls that synchronize: asynchronous kernel faults
+/// surface there.
+std::string afterLastKernel() {
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  return lastKernel.empty() ? "" : "last kernel launched: '" + lastKernel + "'";
+}
+
+void noteLaunch(CUfunction function) {
+  std::string name = kernelName(function);
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  lastKernel = name;
+  std::snprintf(lastKernelBuffer, sizeof(lastKernelBuffer), "%s", name.c_str());
+}
+
+/// Raises the kernel's dynamic shared memory limit when it asks for more than
+/// the 48 KB a launch gets by default, checking the device's opt-in maximum.
+void prepareSharedMemory(Driver &d, CUfunction function, int32_t bytes,
+                         const std::string &name) {
+  constexpr int32_t kDefaultDynamicSharedBytes = 48 * 1024;
+  if (bytes <= kDefaultDynamicSharedBytes)
+    return;
+  int optIn = 0, staticBytes = 0;
+  check(d.cuDeviceGetAttribute(
+            &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            d.device),
+        "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+  check(d.cuFuncGetAttribute(&staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             function),
+        "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
+  if (bytes + staticBytes > optIn)
+    reportError("kernel '%s' asks for %d bytes of dynamic + %d bytes of static "
+                "shared memory; the device allows %d per block",
+                name.c_str(), bytes, staticBytes, optIn);
+  check(d.cuFuncSetAttribute(function,
+                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             bytes),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", "kernel '" + name + "'");
+}
+
+/// Starts timing a launch on `stream` when timing is on.
+CUevent beginTimedLaunch(Driver &d, CUstream stream) {
+  if (!timingEnabled)
+    return nullptr;
+  CUevent start;
+  check(d.cuEventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+  check(d.cuEventRecord(start, stream), "cuEventRecord");
+  return start;
+}
+
+void endTimedLaunch(Driver &d, CUstream stream, CUevent start,
+                    const std::string &name) {
+  if (!start)
+    return;
+  CUevent stop;
+  check(d.cuEventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  check(d.cuEventRecord(stop, stream), "cuEventRecord");
+  timedLaunches.push_back({name, start, stop});
+}
+
+/// Tensor maps copied to device memory; freed at exit (freeTensorMapCopies).
+std::vector<CUdeviceptr> tensorMapCopies;
+
+void freeTensorMapCopies() {
+  Driver *d = driverInstance;
+  if (!d || !d->unavailable.empty())
+    return;
+  for (CUdeviceptr copy : tensorMapCopies)
+    d->cuMemFree(copy);
+  tensorMapCopies.clear();
+}
+
+/// A ranked memref descriptor as MLIR passes it: allocated and aligned
+/// pointers, offset, then `rank` sizes and `rank` strides.
+struct MemRefDescriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[];
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// tileRt* API
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+void tileRtSetErrorHandler(TileRtErrorHandler handler) {
+  errorHandler = handler ? handler : defaultErrorHandler;
+}
+
+int tileRtProbe(char *message, size_t size) {
+  Driver *d = loadDriver();
+  if (d->unavailable.empty())
+    return 0;
+  if (message && size)
+    std::snprintf(message, size, "%s", d->unavailable.c_str());
+  return 1;
+}
+
+int tileRtDeviceDescription(char *buffer, size_t size) {
+  if (tileRtProbe(buffer, size))
+    return 1;
+  Driver &d = driver();
+  char name[256] = "";
+  int major = 0, minor = 0, sms = 0;
+  d.cuDeviceGetName(name, sizeof(name), d.device);
+  d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.device);
+  d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.device);
+  d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d.device);
+  std::snprintf(buffer, size, "%s (sm_%d%d, %d SMs)", name, major, minor, sms);
+  return 0;
+}
+
+const char *tileRtLastKernelName(void) { return lastKernelBuffer; }
+
+void tileRtEnableKernelTiming(int enable) { timingEnabled = enable != 0; }
+
+void tileRtPrintKernelTimes(void) {
+  if (timedLaunches.empty())
+    return;
+  Driver &d = driver();
+  std::map<std::string, std::vector<float>> times;
+  for (TimedLaunch &launch : timedLaunches) {
+    check(d.cuEventSynchronize(launch.stop), "cuEventSynchronize", afterLastKernel());
+    float ms = 0;
+    check(d.cuEventElapsedTime(&ms, launch.start, launch.stop), "cuEventElapsedTime");
+    times[launch.kernel].push_back(ms);
+    d.cuEventDestroy(launch.start);
+    d.cuEventDestroy(launch.stop);
+  }
+  timedLaunches.clear();
+  for (auto &[name, samples] : times) {
+    std::sort(samples.begin(), samples.end());
+    std::printf("kernel %s: %zu launches, median %.4f ms, min %.4f ms, max %.4f ms\n",
+                name.c_str(), samples.size(), samples[samples.size() / 2],
+                samples.front(), samples.back());
+  }
+  std::fflush(stdout);
+}
+
+void tileRtSynchronize(void) {
+  check(driver().cuCtxSynchronize(), "cuCtxSynchronize", afterLastKernel());
+}
+
+//===----------------------------------------------------------------------===//
+// mgpu* ABI of MLIR 22's gpu-to-llvm lowering
+//===----------------------------------------------------------------------===//
+
+CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
+  Driver &d = driver();
+  CUmodule module = nullptr;
+  check(d.cuModuleLoadData(&module, data), "cuModuleLoadData (cubin/fatbin)");
+  return module;
+}
+
+CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
+  Driver &d = driver();
+  CUmodule module = nullptr;
+  char log[8192] = "";
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_OPTIMIZATION_LEVEL};
+  void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
+                    reinterpret_cast<void *>(static_cast<intptr_t>(
+                        std::clamp(optLevel, 0, 4)))};
+  CUresult result = d.cuModuleLoadDataEx(&module, data, 3, options, values);
+  if (result != CUDA_SUCCESS && log[0])
+    std::fprintf(stderr, "tile-runtime: PTX JIT log:\n%s\n", log);
+  check(result, "cuModuleLoadDataEx (PTX JIT)");
+  return module;
+}
+
+void mgpuModuleUnload(CUmodule module) {
+  check(driver().cuModuleUnload(module), "cuModuleUnload");
+}
+
+CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
+  CUfunction function = nullptr;
+  check(driver().cuModuleGetFunction(&function, module, name),
+        "cuModuleGetFunction", std::string("kernel '") + name + "'");
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  kernelNames[function] = name;
+  return function;
+}
+
+void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
+                      intptr_t gridZ, intptr_t blockX, intptr_t blockY,
+                      intptr_t blockZ, int32_t smem, CUstream stream,
+                      void **params, void **extra, size_t /*paramsCount*/) {
+  Driver &d = driver();
+  std::string name = kernelName(function);
+  prepareSharedMemory(d, function, smem, name);
+  noteLaunch(function);
+  CUevent start = beginTimedLaunch(d, stream);
+  check(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                         smem, stream, params, extra),
+        "cuLaunchKernel",
+        "kernel '" + name + "', grid (" + std::to_string(gridX) + ", " +
+            std::to_string(gridY) + ", " + std::to_string(gridZ) + "), block (" +
+            std::to_string(blockX) + ", " + std::to_string(blockY) + ", " +
+            std::to_string(blockZ) + "), " + std::to_string(smem) +
+            " bytes of dynamic shared memory");
+  endTimedLaunch(d, stream, start, name);
+}
+
+/// MLIR passes the total grid in blocks (gridX = number of blocks along x),
+/// which must be a multiple of the cluster shape.
+void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
+                             intptr_t clusterY, intptr_t clusterZ,
+                             intptr_t gridX, intptr_t gridY, intptr_t gridZ,
+                             intptr_t blockX, intptr_t blockY, intptr_t blockZ,
+                             int32_t smem, CUstream stream, void **params,
+                             void **extra, size_t /*paramsCount*/) {
+  Driver &d = driver();
+  std::string name = kernelName(function);
+  if (clusterX < 1 || clusterY < 1 || clusterZ < 1 || gridX % clusterX ||
+      gridY % clusterY || gridZ % clusterZ)
+    reportError("kernel '%s': grid (%ld, %ld, %ld) is not a multiple of the "
+                "cluster shape (%ld, %ld, %ld)",
+                name.c_str(), long(gridX), long(gridY), long(gridZ),
+                long(clusterX), long(clusterY), long(clusterZ));
+  constexpr intptr_t kPortableClusterSize = 8;
+  if (clusterX * clusterY * clusterZ > kPortableClusterSize)
+    check(d.cuFuncSetAttribute(function,
+                               CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+          "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
+          "kernel '" + name + "'");
+  prepareSharedMemory(d, function, smem, name);
+
+  CUlaunchAttribute attribute;
+  std::memset(&attribute, 0, sizeof(attribute));
+  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attribute.value.clusterDim.x = clusterX;
+  attribute.value.clusterDim.y = clusterY;
+  attribute.value.clusterDim.z = clusterZ;
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = gridX;
+  config.gridDimY = gridY;
+  config.gridDimZ = gridZ;
+  config.blockDimX = blockX;
+  config.blockDimY = blockY;
+  config.blockDimZ = blockZ;
+  config.sharedMemBytes = smem;
+  config.hStream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  noteLaunch(function);
+  CUevent start = beginTimedLaunch(d, stream);
+  check(d.cuLaunchKernelEx(&config, function, params, extra), "cuLaunchKernelEx",
+        "kernel '" + name + "', cluster (" + std::to_string(clusterX) + ", " +
+            std::to_string(clusterY) + ", " + std::to_string(clusterZ) +
+            "), grid (" + std::to_string(gridX) + ", " + std::to_string(gridY) +
+            ", " + std::to_string(gridZ) + ")");
+  endTimedLaunch(d, stream, start, name);
+}
+
+CUstream mgpuStreamCreate() {
+  CUstream stream = nullptr;
+  check(driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return stream;
+}
+
+void mgpuStreamDestroy(CUstream stream) {
+  check(driver().cuStreamDestroy(stream), "cuStreamDestroy");
+}
+
+void mgpuStreamSynchronize(CUstream stream) {
+  check(driver().cuStreamSynchronize(stream), "cuStreamSynchronize",
+        afterLastKernel());
+}
+
+void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
+  check(driver().cuStreamWaitEvent(stream, event, 0), "cuStreamWaitEvent");
+}
+
+CUevent mgpuEventCreate() {
+  CUevent event = nullptr;
+  check(driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  return event;
+}
+
+void mgpuEventDestroy(CUevent event) {
+  check(driver().cuEventDestroy(event), "cuEventDestroy");
+}
+
+void mgpuEventSynchronize(CUevent event) {
+  check(driver().cuEventSynchronize(event), "cuEventSynchronize", afterLastKernel());
+}
+
+void mgpuEventRecord(CUevent event, CUstream stream) {
+  check(driver().cuEventRecord(event, stream), "cuEventRecord");
+}
+
+void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
+  Driver &d = driver();
+  CUdeviceptr pointer = 0;
+  if (sizeBytes == 0)
+    return nullptr;
+  if (isHostShared)
+    check(d.cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
+          "cuMemAllocManaged", std::to_string(sizeBytes) + " bytes");
+  else
+    check(d.cuMemAlloc(&pointer, sizeBytes), "cuMemAlloc",
+          std::to_string(sizeBytes) + " bytes");
+  return reinterpret_cast<void *>(pointer);
+}
+
+void mgpuMemFree(void *pointer, CUstream stream) {
+  if (!pointer)
+    return;
+  Driver &d = driver();
+  // Frees must not race with kernels still using the memory on `stream`.
+  if (stream)
+    check(d.cuStreamSynchronize(stream), "cuStreamSynchronize (before cuMemFree)",
+          afterLastKernel());
+  check(d.cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
+}
+
+void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
+  check(driver().cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst),
+                               reinterpret_cast<CUdeviceptr>(src), sizeBytes,
+                               stream),
+        "cuMemcpyAsync", afterLastKernel());
+}
+
+void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream) {
+  check(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                  count, stream),
+        "cuMemsetD32Async");
+}
+
+void mgpuMemset16(void *dst, unsigned short value, size_t count, CUstream stream) {
+  check(driver().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
+                                  count, stream),
+        "cuMemsetD16Async");
+}
+
+void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
+  check(driver().cuMemHostRegister(pointer, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE),
+        "cuMemHostRegister");
+}
+
+void mgpuMemHostUnregister(void *pointer) {
+  check(driver().cuMemHostUnregister(pointer), "cuMemHostUnregister");
+}
+
+/// Bytes spanned by a ranked memref (its largest size * stride).
+static uint64_t memRefSpanBytes(int64_t rank, MemRefDescriptor *descriptor,
+                                int64_t elementBytes) {
+  int64_t elements = 1;
+  for (int64_t i = 0; i < rank; ++i)
+    elements = std::max<int64_t>(elements, descriptor->sizesAndStrides[i] *
+                                               descriptor->sizesAndStrides[rank + i]);
+  return uint64_t(elements) * uint64_t(elementBytes);
+}
+
+void mgpuMemHostRegisterMemRef(int64_t rank, MemRefDescriptor *descriptor,
+                               int64_t elementBytes) {
+  char *base = descriptor->aligned + descriptor->offset * elementBytes;
+  mgpuMemHostRegister(base, memRefSpanBytes(rank, descriptor, elementBytes));
+}
+
+void mgpuMemHostUnregisterMemRef(int64_t, MemRefDescriptor *descriptor,
+                                 int64_t elementBytes) {
+  mgpuMemHostUnregister(descriptor->aligned + descriptor->offset * elementBytes);
+}
+
+void mgpuSetDefaultDevice(int32_t device) {
+  std::lock_guard<std::mutex> lock(driverMutex);
+  if (driverInstance) {
+    if (device != defaultDevice)
+      std::fprintf(stderr, "tile-runtime: mgpuSetDefaultDevice(%d) after the "
+                           "driver started on device %d is ignored\n",
+                   device, defaultDevice);
+    return;
+  }
+  defaultDevice = device;
+}
+
+/// Encodes a tiled tensor map for the memref `descriptor` (outermost
+/// dimension first, as MLIR orders it; the driver wants innermost first),
+/// after checking every precondition, and returns a device copy of it.
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  TiledTensorMapRequest request;
+  request.dataType = int(dataType);
+  request.rank = unsigned(rank);
+  request.interleave = int(interleave);
+  request.swizzle = int(swizzle);
+  request.l2Promotion = int(l2Promotion);
+  request.oobFill = int(oobFill);
+  unsigned elementBytes = getTensorMapElementBytes(request.dataType);
+  if (rank >= 1 && rank <= 5 && elementBytes) {
+    request.globalAddress = reinterpret_cast<uint64_t>(
+        descriptor->aligned + descriptor->offset * int64_t(elementBytes));
+    for (int64_t i = 0; i < rank; ++i) {
+      int64_t memrefDim = rank - 1 - i;
+      request.globalDim[i] = uint64_t(descriptor->sizesAndStrides[memrefDim]);
+      request.boxDim[i] = uint32_t(boxDims[memrefDim]);
+      if (i > 0)
+        request.globalStrides[i - 1] =
+            uint64_t(descriptor->sizesAndStrides[rank + memrefDim]) * elementBytes;
+    }
+    // The innermost memref stride must be 1: TMA has no element stride in
+    // global memory (elementStrides only subsample the box).
+    if (descriptor->sizesAndStrides[2 * rank - 1] != 1)
+      reportError("cannot encode tensor map: the innermost memref stride is "
+                  "%ld, TMA needs 1 (T-TMA-9); %s",
+                  long(descriptor->sizesAndStrides[2 * rank - 1]),
+                  describeTiledTensorMap(request).c_str());
+  }
+  if (std::optional<std::string> broken = checkTiledTensorMap(request))
+    reportError("cannot encode tensor map: %s", broken->c_str());
+
+  Driver &d = driver();
+  alignas(128) CUtensorMap map;
+  check(d.cuTensorMapEncodeTiled(
+            &map, CUtensorMapDataType(request.dataType), request.rank,
+            reinterpret_cast<void *>(request.globalAddress), request.globalDim,
+            request.globalStrides, request.boxDim, request.elementStrides,
+            CUtensorMapInterleave(request.interleave),
+            CUtensorMapSwizzle(request.swizzle),
+            CUtensorMapL2promotion(request.l2Promotion),
+            CUtensorMapFloatOOBfill(request.oobFill)),
+        "cuTensorMapEncodeTiled", describeTiledTensorMap(request));
+  CUdeviceptr copy = 0;
+  check(d.cuMemAlloc(&copy, sizeof(map)), "cuMemAlloc (tensor map)");
+  check(d.cuMemcpy(copy, reinterpret_cast<CUdeviceptr>(&map), sizeof(map)),
+        "cuMemcpy (tensor map)");
+  if (tensorMapCopies.empty())
+    std::atexit(freeTensorMapCopies);
+  tensorMapCopies.push_back(copy);
+  return reinterpret_cast<void *>(copy);
+}
+
+void tileRtForEachSymbol(void (*callback)(const char *, void *, void *),
+                         void *user) {
+#define TILE_RT_SYMBOL(name)                                                   \
+  callback(#name, reinterpret_cast<void *>(&name), user);
+#include "RuntimeSymbols.def"
+}
+
+} // extern "C"

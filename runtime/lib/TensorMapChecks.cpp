@@ -1,0 +1,142 @@
+//===- TensorMapChecks.cpp - cuTensorMapEncodeTiled preconditions ---------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Rules from the CUDA Driver API reference of cuTensorMapEncodeTiled; the
+// T-TMA numbers are those of docs/Rationale/RationaleTile.md, shared with the
+// compile-time verifier of !tile.tma_desc where a rule is the same.
+//===----------------------------------------------------------------------===//
+
+#include "tile/TensorMapChecks.h"
+
+#include <sstream>
+
+using namespace tile::runtime;
+
+namespace {
+// CUtensorMapInterleave / CUtensorMapSwizzle / CUtensorMapFloatOOBfill values.
+constexpr int kInterleaveNone = 0, kInterleave32B = 2, kInterleaveMax = 2;
+constexpr int kSwizzleNone = 0, kSwizzleMax = 3;
+constexpr int kL2PromotionMax = 3, kOobNan = 1;
+constexpr uint64_t kMaxGlobalDim = uint64_t(1) << 32;
+constexpr uint64_t kMaxGlobalStride = uint64_t(1) << 40;
+
+const char *dataTypeName(int dataType) {
+  static const char *names[] = {"u8",  "u16", "u32",  "i32",     "u64",
+                                "i64", "f16", "f32",  "f64",     "bf16",
+                                "f32_ftz", "tf32", "tf32_ftz"};
+  return dataType >= 0 && dataType <= 12 ? names[dataType] : "unknown";
+}
+
+bool isFloatType(int dataType) { return dataType >= 6; }
+
+template <typename T>
+void printList(std::ostringstream &os, const T *values, unsigned count) {
+  os << '[';
+  for (unsigned i = 0; i < count; ++i)
+    os << (i ? ", " : "") << values[i];
+  os << ']';
+}
+} // namespace
+
+unsigned tile::runtime::getTensorMapElementBytes(int dataType) {
+  static const unsigned bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+  return dataType >= 0 && dataType <= 12 ? bytes[dataType] : 0;
+}
+
+std::string tile::runtime::describeTiledTensorMap(const TiledTensorMapRequest &r) {
+  std::ostringstream os;
+  unsigned rank = r.rank <= 5 ? r.rank : 5;
+  os << "rank " << r.rank << ", " << dataTypeName(r.dataType) << ", dims ";
+  printList(os, r.globalDim, rank);
+  os << ", strides ";
+  printList(os, r.globalStrides, rank ? rank - 1 : 0);
+  os << " bytes, box ";
+  printList(os, r.boxDim, rank);
+  static const char *swizzles[] = {"none", "32B", "64B", "128B"};
+  os << ", swizzle "
+     << (r.swizzle >= 0 && r.swizzle <= kSwizzleMax ? swizzles[r.swizzle] : "?")
+     << " (dimension 0 is innermost)";
+  return os.str();
+}
+
+std::optional<std::string>
+tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
+  std::ostringstream os;
+  auto fail = [&]() -> std::optional<std::string> {
+    os << "; " << describeTiledTensorMap(r);
+    return os.str();
+  };
+  // T-TMA-4: a data type the driver knows.
+  unsigned elementBytes = getTensorMapElementBytes(r.dataType);
+  if (!elementBytes)
+    return os << "data type " << r.dataType
+              << " is not a CUtensorMapDataType in [0, 12] (T-TMA-4)",
+           fail();
+  if (r.interleave < 0 || r.interleave > kInterleaveMax || r.swizzle < 0 ||
+      r.swizzle > kSwizzleMax || r.l2Promotion < 0 ||
+      r.l2Promotion > kL2PromotionMax || r.oobFill < 0 || r.oobFill > kOobNan)
+    return os << "interleave " << r.interleave << ", swizzle " << r.swizzle
+              << ", l2 promotion " << r.l2Promotion << " or oob fill "
+              << r.oobFill << " is out of range (T-TMA-7)",
+           fail();
+  bool interleaved = r.interleave != kInterleaveNone;
+  // T-TMA-1: rank.
+  unsigned minRank = interleaved ? 3 : 1;
+  if (r.rank < minRank || r.rank > 5)
+    return os << "rank " << r.rank << " is not in [" << minRank << ", 5]"
+              << (interleaved ? " with interleave" : "") << " (T-TMA-1)",
+           fail();
+  // T-TMA-10: the global base address alignment.
+  uint64_t alignment = r.interleave == kInterleave32B ? 32 : 16;
+  if (r.globalAddress % alignment)
+    return os << "global address 0x" << std::hex << r.globalAddress << std::dec
+              << " is not " << alignment << "-byte aligned (T-TMA-10)",
+           fail();
+  for (unsigned i = 0; i < r.rank; ++i) {
+    // T-TMA-9: sizes.
+    if (r.globalDim[i] < 1 || r.globalDim[i] > kMaxGlobalDim)
+      return os << "global dimension " << i << " is " << r.globalDim[i]
+                << ", not in [1, 2^32] (T-TMA-9)",
+             fail();
+    // T-TMA-3: box extents.
+    if (r.boxDim[i] < 1 || r.boxDim[i] > 256)
+      return os << "box dimension " << i << " is " << r.boxDim[i]
+                << ", not in [1, 256] (T-TMA-3)",
+             fail();
+    // T-TMA-11: element strides (traversal strides).
+    if (r.elementStrides[i] < 1 || r.elementStrides[i] > 8)
+      return os << "element stride " << i << " is " << r.elementStrides[i]
+                << ", not in [1, 8] (T-TMA-11)",
+             fail();
+  }
+  // T-TMA-9: strides (dimension 0's stride is the element size).
+  uint64_t strideMultiple = r.interleave == kInterleave32B ? 32 : 16;
+  for (unsigned i = 0; i + 1 < r.rank; ++i) {
+    uint64_t stride = r.globalStrides[i];
+    if (stride % strideMultiple || stride >= kMaxGlobalStride)
+      return os << "global stride of dimension " << i + 1 << " is " << stride
+                << " bytes; it must be a multiple of " << strideMultiple
+                << " and less than 2^40 (T-TMA-9)",
+             fail();
+  }
+  uint64_t innerBoxBytes = uint64_t(r.boxDim[0]) * elementBytes;
+  // T-TMA-5: a whole number of 16-byte units per inner box row.
+  if (!interleaved && innerBoxBytes % 16)
+    return os << "inner box dimension spans " << innerBoxBytes
+              << " bytes, not a multiple of 16 (T-TMA-5)",
+           fail();
+  // T-TMA-6: the swizzle span bounds the inner box.
+  if (!interleaved && r.swizzle != kSwizzleNone) {
+    uint64_t span = uint64_t(16) << r.swizzle; // 32, 64, 128
+    if (innerBoxBytes > span)
+      return os << "inner box dimension spans " << innerBoxBytes
+                << " bytes, more than the " << span << "-byte swizzle span (T-TMA-6)",
+             fail();
+  }
+  // T-TMA-8: NaN fill only for floating-point data.
+  if (r.oobFill == kOobNan && !isFloatType(r.dataType))
+    return os << "oob fill NaN needs a floating-point data type, got "
+              << dataTypeName(r.dataType) << " (T-TMA-8)",
+           fail();
+  return std::nullopt;
+}
