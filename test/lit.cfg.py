@@ -21,7 +21,11 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tile_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tile-opt", "tile-translate"], tool_dirs)
+tools = ["tile-opt", "tile-translate"]
+if config.tile_enable_cuda_runner:
+    tools.append("tile-run")
+    config.available_features.add("tile-run")
+llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
 
 # ptxas: configured by CMake (TILE_PTXAS), else $TILE_PTXAS, else PATH.
@@ -51,6 +55,8 @@ def _cuda_gpu_present():
     return count.value > 0
 
 
+if not config.tile_enable_cuda_runner:
+    lit_config.note("tile-run not built (no cuda.h): tile-run tests are UNSUPPORTED")
 if _cuda_gpu_present():
     config.available_features.add("cuda-gpu")
 else:
