@@ -1,24 +1,7 @@
 //===- tile-opt.cpp - The tile optimizer driver ---------------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
-//
-// mlir-opt with the tile dialect, its passes and its named pipelines.
 //===----------------------------------------------------------------------===//
 
-#include "Tile/InitAllTile.h"
-#include "mlir/InitAllDialects.h"
-#include "mlir/InitAllExtensions.h"
-#include "mlir/InitAllPasses.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
-#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "../ToolMains.h"
 
-int main(int argc, char **argv) {
-  mlir::registerAllPasses();
-  mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates gpu.modules to LLVM IR in process.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  mlir::tile::registerAllTile(registry);
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "tile optimizer driver\n", registry));
-}
+int main(int argc, char **argv) { return tile::tileOptMain(argc, argv); }

@@ -1,0 +1,123 @@
+//===- TensorMapChecksTest.cpp - Tests of the tensor-map preconditions ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "tile/TensorMapChecks.h"
+#include "gtest/gtest.h"
+
+using namespace tile::runtime;
+
+namespace {
+
+constexpr int kF16 = 6, kI32 = 3;
+
+/// A valid map: a 1024x4096 f16 row-major matrix, 64x64 boxes, 128B swizzle.
+TiledTensorMapRequest validRequest() {
+  TiledTensorMapRequest r;
+  r.dataType = kF16;
+  r.rank = 2;
+  r.globalAddress = 0x7f0000000000;
+  r.globalDim[0] = 4096;
+  r.globalDim[1] = 1024;
+  r.globalStrides[0] = 4096 * 2;
+  r.boxDim[0] = 64;
+  r.boxDim[1] = 64;
+  r.swizzle = 3;
+  return r;
+}
+
+/// Expects `r` to fail with a message containing every string in `parts`.
+void expectBroken(const TiledTensorMapRequest &r,
+                  std::initializer_list<const char *> parts) {
+  std::optional<std::string> message = checkTiledTensorMap(r);
+  ASSERT_TRUE(message) << "expected a broken rule";
+  for (const char *part : parts)
+    EXPECT_NE(message->find(part), std::string::npos)
+        << "'" << part << "' not in: " << *message;
+}
+
+TEST(TensorMapChecksTest, ValidMapPasses) {
+  EXPECT_EQ(checkTiledTensorMap(validRequest()), std::nullopt);
+  TiledTensorMapRequest narrow = validRequest();
+  narrow.boxDim[0] = 32; // 64 bytes under a 128-byte swizzle is legal
+  EXPECT_EQ(checkTiledTensorMap(narrow), std::nullopt);
+}
+
+TEST(TensorMapChecksTest, Rank) {
+  TiledTensorMapRequest r = validRequest();
+  r.rank = 6;
+  expectBroken(r, {"rank 6 is not in [1, 5]", "(T-TMA-1)"});
+  r = validRequest();
+  r.interleave = 1;
+  expectBroken(r, {"rank 2 is not in [3, 5] with interleave", "(T-TMA-1)"});
+}
+
+TEST(TensorMapChecksTest, AddressAlignment) {
+  TiledTensorMapRequest r = validRequest();
+  r.globalAddress += 8;
+  expectBroken(r, {"is not 16-byte aligned", "(T-TMA-10)"});
+}
+
+TEST(TensorMapChecksTest, DimsAndBox) {
+  TiledTensorMapRequest r = validRequest();
+  r.globalDim[1] = 0;
+  expectBroken(r, {"global dimension 1 is 0", "(T-TMA-9)"});
+  r = validRequest();
+  r.boxDim[1] = 300;
+  expectBroken(r, {"box dimension 1 is 300, not in [1, 256]", "(T-TMA-3)"});
+  r = validRequest();
+  r.elementStrides[0] = 9;
+  expectBroken(r, {"element stride 0 is 9, not in [1, 8]", "(T-TMA-11)"});
+}
+
+TEST(TensorMapChecksTest, Strides) {
+  TiledTensorMapRequest r = validRequest();
+  r.globalStrides[0] = 200;
+  expectBroken(r, {"global stride of dimension 1 is 200 bytes", "multiple of 16",
+                   "(T-TMA-9)", "strides [200] bytes"});
+  r = validRequest();
+  r.globalStrides[0] = uint64_t(1) << 40;
+  expectBroken(r, {"less than 2^40", "(T-TMA-9)"});
+}
+
+TEST(TensorMapChecksTest, InnerBoxBytes) {
+  TiledTensorMapRequest r = validRequest();
+  r.swizzle = 0;
+  r.boxDim[0] = 6; // 12 bytes
+  expectBroken(r, {"inner box dimension spans 12 bytes, not a multiple of 16",
+                   "(T-TMA-5)"});
+  r = validRequest();
+  r.boxDim[0] = 128; // 256 bytes under 128B swizzle
+  expectBroken(r, {"spans 256 bytes, more than the 128-byte swizzle span",
+                   "(T-TMA-6)"});
+  r = validRequest();
+  r.swizzle = 1;     // 32B
+  r.boxDim[0] = 32;  // 64 bytes
+  expectBroken(r, {"more than the 32-byte swizzle span", "(T-TMA-6)"});
+}
+
+TEST(TensorMapChecksTest, TypesAndEnums) {
+  TiledTensorMapRequest r = validRequest();
+  r.dataType = 13;
+  expectBroken(r, {"data type 13", "(T-TMA-4)"});
+  r = validRequest();
+  r.dataType = kI32;
+  r.boxDim[0] = 32;
+  r.oobFill = 1;
+  expectBroken(r, {"oob fill NaN needs a floating-point data type, got i32",
+                   "(T-TMA-8)"});
+  r = validRequest();
+  r.swizzle = 7;
+  expectBroken(r, {"swizzle 7", "(T-TMA-7)"});
+}
+
+TEST(TensorMapChecksTest, ElementBytes) {
+  EXPECT_EQ(getTensorMapElementBytes(0), 1u);  // u8
+  EXPECT_EQ(getTensorMapElementBytes(6), 2u);  // f16
+  EXPECT_EQ(getTensorMapElementBytes(8), 8u);  // f64
+  EXPECT_EQ(getTensorMapElementBytes(9), 2u);  // bf16
+  EXPECT_EQ(getTensorMapElementBytes(11), 4u); // tf32
+  EXPECT_EQ(getTensorMapElementBytes(42), 0u);
+}
+
+} // namespace
