@@ -26,4 +26,5 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld "${launcher[@]}" "${ptxas[@]}" "$@"
 fi
-ninja -C "$BUILD_DIR" -j "$JOBS" tile-opt tile-translate TileUnitTests
+# The default target: tools, libtile_runtime, unit tests (not tile-tools).
+ninja -C "$BUILD_DIR" -j "$JOBS"
