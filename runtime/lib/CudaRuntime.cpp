@@ -66,7 +66,8 @@ struct Driver {
   X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord)                     \
   X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree)        \
   X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD32Async) X(cuMemsetD16Async)         \
-  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)
+  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)       \
+  X(cuTensorMapEncodeIm2col) X(cuDriverGetVersion)
 #define TILE_CU_MEMBER(name) decltype(&::name) name = nullptr;
   TILE_CU_FUNCTIONS(TILE_CU_MEMBER)
 #undef TILE_CU_MEMBER
@@ -283,6 +284,56 @@ struct MemRefDescriptor {
   int64_t offset;
   int64_t sizesAndStrides[];
 };
+
+/// Fills `request` from the driver-style arguments (dimension 0 innermost).
+void fillTensor(TiledTensorMapRequest &request, int dataType, unsigned rank,
+                void *globalAddress, const uint64_t *globalDim,
+                const uint64_t *globalStrides, const uint32_t *elementStrides,
+                int interleave, int swizzle, int l2Promotion, int oobFill) {
+  request.dataType = dataType;
+  request.rank = rank;
+  request.globalAddress = reinterpret_cast<uint64_t>(globalAddress);
+  for (unsigned i = 0; i < rank && i < 5; ++i) {
+    request.globalDim[i] = globalDim[i];
+    request.elementStrides[i] = elementStrides ? elementStrides[i] : 1;
+    if (i + 1 < rank)
+      request.globalStrides[i] = globalStrides[i];
+  }
+  request.interleave = interleave;
+  request.swizzle = swizzle;
+  request.l2Promotion = l2Promotion;
+  request.oobFill = oobFill;
+}
+
+/// T-TMA-14: the CUtensorMap object's alignment, 64 bytes (128 bytes from the
+/// CUDA 13 driver on). Empty when fine.
+std::string checkTensorMapObject(Driver &d, const void *tensorMap) {
+  int version = 0;
+  d.cuDriverGetVersion(&version);
+  uintptr_t alignment = version >= 13000 ? 128 : 64;
+  if (reinterpret_cast<uintptr_t>(tensorMap) % alignment == 0)
+    return "";
+  char text[160];
+  std::snprintf(text, sizeof(text),
+                "the CUtensorMap at %p is not %zu-byte aligned (driver %d) "
+                "(T-TMA-14)",
+                tensorMap, size_t(alignment), version);
+  return text;
+}
+
+/// Writes `text` into the caller's message buffer and returns 1.
+int failWith(const std::string &text, char *message, size_t size) {
+  if (message && size)
+    std::snprintf(message, size, "%s", text.c_str());
+  return 1;
+}
+
+/// Describes a failed driver call for the message buffers of tileRt*.
+std::string driverError(Driver &d, CUresult result, const char *call) {
+  const char *name = nullptr;
+  d.cuGetErrorName(result, &name);
+  return std::string(call) + " failed: " + (name ? name : "CUDA error");
+}
 
 } // namespace
 
@@ -620,20 +671,16 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
                   long(descriptor->sizesAndStrides[2 * rank - 1]),
                   describeTiledTensorMap(request).c_str());
   }
-  if (std::optional<std::string> broken = checkTiledTensorMap(request))
-    reportError("cannot encode tensor map: %s", broken->c_str());
-
-  Driver &d = driver();
   alignas(128) CUtensorMap map;
-  check(d.cuTensorMapEncodeTiled(
-            &map, CUtensorMapDataType(request.dataType), request.rank,
-            reinterpret_cast<void *>(request.globalAddress), request.globalDim,
-            request.globalStrides, request.boxDim, request.elementStrides,
-            CUtensorMapInterleave(request.interleave),
-            CUtensorMapSwizzle(request.swizzle),
-            CUtensorMapL2promotion(request.l2Promotion),
-            CUtensorMapFloatOOBfill(request.oobFill)),
-        "cuTensorMapEncodeTiled", describeTiledTensorMap(request));
+  char message[1024];
+  if (tileRtTensorMapEncodeTiled(
+          &map, request.dataType, request.rank,
+          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
+          request.globalStrides, request.boxDim, request.elementStrides,
+          request.interleave, request.swizzle, request.l2Promotion,
+          request.oobFill, message, sizeof(message)))
+    reportError("%s", message);
+  Driver &d = driver();
   CUdeviceptr copy = 0;
   check(d.cuMemAlloc(&copy, sizeof(map)), "cuMemAlloc (tensor map)");
   check(d.cuMemcpy(copy, reinterpret_cast<CUdeviceptr>(&map), sizeof(map)),
@@ -642,6 +689,78 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
     std::atexit(freeTensorMapCopies);
   tensorMapCopies.push_back(copy);
   return reinterpret_cast<void *>(copy);
+}
+
+int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
+                               void *globalAddress, const uint64_t *globalDim,
+                               const uint64_t *globalStrides,
+                               const uint32_t *boxDim,
+                               const uint32_t *elementStrides, int interleave,
+                               int swizzle, int l2Promotion, int oobFill,
+                               char *message, size_t messageSize) {
+  TiledTensorMapRequest request;
+  fillTensor(request, dataType, rank, globalAddress, globalDim, globalStrides,
+             elementStrides, interleave, swizzle, l2Promotion, oobFill);
+  for (unsigned i = 0; i < rank && i < 5; ++i)
+    request.boxDim[i] = boxDim[i];
+  if (std::optional<std::string> broken = checkTiledTensorMap(request))
+    return failWith("cannot encode tensor map: " + *broken, message, messageSize);
+  if (tileRtProbe(message, messageSize))
+    return 1;
+  Driver &d = driver();
+  std::string object = checkTensorMapObject(d, tensorMap);
+  if (!object.empty())
+    return failWith("cannot encode tensor map: " + object, message, messageSize);
+  CUresult result = d.cuTensorMapEncodeTiled(
+      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
+      globalAddress, request.globalDim, request.globalStrides, request.boxDim,
+      request.elementStrides, CUtensorMapInterleave(interleave),
+      CUtensorMapSwizzle(swizzle), CUtensorMapL2promotion(l2Promotion),
+      CUtensorMapFloatOOBfill(oobFill));
+  if (result != CUDA_SUCCESS)
+    return failWith(driverError(d, result, "cuTensorMapEncodeTiled") + "; " +
+                        describeTiledTensorMap(request),
+                    message, messageSize);
+  return 0;
+}
+
+int tileRtTensorMapEncodeIm2col(
+    void *tensorMap, int dataType, unsigned rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner,
+    unsigned channelsPerPixel, unsigned pixelsPerColumn,
+    const uint32_t *elementStrides, int interleave, int swizzle,
+    int l2Promotion, int oobFill, char *message, size_t messageSize) {
+  Im2colTensorMapRequest request;
+  fillTensor(request.tensor, dataType, rank, globalAddress, globalDim,
+             globalStrides, elementStrides, interleave, swizzle, l2Promotion,
+             oobFill);
+  for (unsigned i = 0; rank >= 3 && i < rank - 2 && i < 3; ++i) {
+    request.pixelBoxLowerCorner[i] = pixelBoxLowerCorner[i];
+    request.pixelBoxUpperCorner[i] = pixelBoxUpperCorner[i];
+  }
+  request.channelsPerPixel = channelsPerPixel;
+  request.pixelsPerColumn = pixelsPerColumn;
+  if (std::optional<std::string> broken = checkIm2colTensorMap(request))
+    return failWith("cannot encode tensor map: " + *broken, message, messageSize);
+  if (tileRtProbe(message, messageSize))
+    return 1;
+  Driver &d = driver();
+  std::string object = checkTensorMapObject(d, tensorMap);
+  if (!object.empty())
+    return failWith("cannot encode tensor map: " + object, message, messageSize);
+  CUresult result = d.cuTensorMapEncodeIm2col(
+      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
+      globalAddress, request.tensor.globalDim, request.tensor.globalStrides,
+      request.pixelBoxLowerCorner, request.pixelBoxUpperCorner, channelsPerPixel,
+      pixelsPerColumn, request.tensor.elementStrides,
+      CUtensorMapInterleave(interleave), CUtensorMapSwizzle(swizzle),
+      CUtensorMapL2promotion(l2Promotion), CUtensorMapFloatOOBfill(oobFill));
+  if (result != CUDA_SUCCESS)
+    return failWith(driverError(d, result, "cuTensorMapEncodeIm2col") +
+                        "; im2col, " + describeTiledTensorMap(request.tensor),
+                    message, messageSize);
+  return 0;
 }
 
 void tileRtForEachSymbol(void (*callback)(const char *, void *, void *),

@@ -8,6 +8,7 @@
 
 #include "tile/TensorMapChecks.h"
 
+#include <algorithm>
 #include <sstream>
 
 using namespace tile::runtime;
@@ -59,55 +60,48 @@ std::string tile::runtime::describeTiledTensorMap(const TiledTensorMapRequest &r
   return os.str();
 }
 
-std::optional<std::string>
-tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
-  std::ostringstream os;
-  auto fail = [&]() -> std::optional<std::string> {
-    os << "; " << describeTiledTensorMap(r);
-    return os.str();
-  };
+namespace {
+/// Checks what tiled and im2col maps share: data type, enums, rank, address,
+/// sizes, element strides and global strides. `minRank` is 3 for im2col.
+/// Appends the first broken rule to `os` and returns false.
+bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
+                 std::ostringstream &os) {
   // T-TMA-4: a data type the driver knows.
-  unsigned elementBytes = getTensorMapElementBytes(r.dataType);
-  if (!elementBytes)
+  if (!getTensorMapElementBytes(r.dataType))
     return os << "data type " << r.dataType
               << " is not a CUtensorMapDataType in [0, 12] (T-TMA-4)",
-           fail();
+           false;
   if (r.interleave < 0 || r.interleave > kInterleaveMax || r.swizzle < 0 ||
       r.swizzle > kSwizzleMax || r.l2Promotion < 0 ||
       r.l2Promotion > kL2PromotionMax || r.oobFill < 0 || r.oobFill > kOobNan)
     return os << "interleave " << r.interleave << ", swizzle " << r.swizzle
               << ", l2 promotion " << r.l2Promotion << " or oob fill "
               << r.oobFill << " is out of range (T-TMA-7)",
-           fail();
+           false;
   bool interleaved = r.interleave != kInterleaveNone;
   // T-TMA-1: rank.
-  unsigned minRank = interleaved ? 3 : 1;
+  minRank = std::max(minRank, interleaved ? 3u : 1u);
   if (r.rank < minRank || r.rank > 5)
     return os << "rank " << r.rank << " is not in [" << minRank << ", 5]"
               << (interleaved ? " with interleave" : "") << " (T-TMA-1)",
-           fail();
+           false;
   // T-TMA-10: the global base address alignment.
   uint64_t alignment = r.interleave == kInterleave32B ? 32 : 16;
   if (r.globalAddress % alignment)
     return os << "global address 0x" << std::hex << r.globalAddress << std::dec
               << " is not " << alignment << "-byte aligned (T-TMA-10)",
-           fail();
+           false;
   for (unsigned i = 0; i < r.rank; ++i) {
     // T-TMA-9: sizes.
     if (r.globalDim[i] < 1 || r.globalDim[i] > kMaxGlobalDim)
       return os << "global dimension " << i << " is " << r.globalDim[i]
                 << ", not in [1, 2^32] (T-TMA-9)",
-             fail();
-    // T-TMA-3: box extents.
-    if (r.boxDim[i] < 1 || r.boxDim[i] > 256)
-      return os << "box dimension " << i << " is " << r.boxDim[i]
-                << ", not in [1, 256] (T-TMA-3)",
-             fail();
+             false;
     // T-TMA-11: element strides (traversal strides).
     if (r.elementStrides[i] < 1 || r.elementStrides[i] > 8)
       return os << "element stride " << i << " is " << r.elementStrides[i]
                 << ", not in [1, 8] (T-TMA-11)",
-             fail();
+             false;
   }
   // T-TMA-9: strides (dimension 0's stride is the element size).
   uint64_t strideMultiple = r.interleave == kInterleave32B ? 32 : 16;
@@ -117,26 +111,93 @@ tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
       return os << "global stride of dimension " << i + 1 << " is " << stride
                 << " bytes; it must be a multiple of " << strideMultiple
                 << " and less than 2^40 (T-TMA-9)",
-             fail();
-  }
-  uint64_t innerBoxBytes = uint64_t(r.boxDim[0]) * elementBytes;
-  // T-TMA-5: a whole number of 16-byte units per inner box row.
-  if (!interleaved && innerBoxBytes % 16)
-    return os << "inner box dimension spans " << innerBoxBytes
-              << " bytes, not a multiple of 16 (T-TMA-5)",
-           fail();
-  // T-TMA-6: the swizzle span bounds the inner box.
-  if (!interleaved && r.swizzle != kSwizzleNone) {
-    uint64_t span = uint64_t(16) << r.swizzle; // 32, 64, 128
-    if (innerBoxBytes > span)
-      return os << "inner box dimension spans " << innerBoxBytes
-                << " bytes, more than the " << span << "-byte swizzle span (T-TMA-6)",
-             fail();
+             false;
   }
   // T-TMA-8: NaN fill only for floating-point data.
   if (r.oobFill == kOobNan && !isFloatType(r.dataType))
     return os << "oob fill NaN needs a floating-point data type, got "
               << dataTypeName(r.dataType) << " (T-TMA-8)",
-           fail();
-  return std::nullopt;
+           false;
+  return true;
+}
+
+/// T-TMA-5/6: the bytes of one box row against 16 B and the swizzle span.
+bool checkInnerBoxBytes(const TiledTensorMapRequest &r, uint64_t innerBoxBytes,
+                        std::ostringstream &os) {
+  if (r.interleave != kInterleaveNone)
+    return true;
+  if (innerBoxBytes % 16)
+    return os << "inner box dimension spans " << innerBoxBytes
+              << " bytes, not a multiple of 16 (T-TMA-5)",
+           false;
+  if (r.swizzle != kSwizzleNone) {
+    uint64_t span = uint64_t(16) << r.swizzle; // 32, 64, 128
+    if (innerBoxBytes > span)
+      return os << "inner box dimension spans " << innerBoxBytes
+                << " bytes, more than the " << span
+                << "-byte swizzle span (T-TMA-6)",
+             false;
+  }
+  return true;
+}
+} // namespace
+
+std::optional<std::string>
+tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
+  std::ostringstream os;
+  bool ok = checkTensor(r, 1, os);
+  // T-TMA-3: box extents.
+  for (unsigned i = 0; ok && i < r.rank; ++i)
+    if (r.boxDim[i] < 1 || r.boxDim[i] > 256) {
+      os << "box dimension " << i << " is " << r.boxDim[i]
+         << ", not in [1, 256] (T-TMA-3)";
+      ok = false;
+    }
+  if (ok)
+    ok = checkInnerBoxBytes(
+        r, uint64_t(r.boxDim[0]) * getTensorMapElementBytes(r.dataType), os);
+  if (ok)
+    return std::nullopt;
+  os << "; " << describeTiledTensorMap(r);
+  return os.str();
+}
+
+std::optional<std::string>
+tile::runtime::checkIm2colTensorMap(const Im2colTensorMapRequest &r) {
+  std::ostringstream os;
+  bool ok = checkTensor(r.tensor, 3, os);
+  unsigned spatial = ok ? r.tensor.rank - 2 : 0;
+  // T-TMA-12: the pixel box corners fit the signed range of their rank:
+  // 16 bits for rank 3, 8 for rank 4, 5 for rank 5.
+  int bits = spatial == 1 ? 16 : spatial == 2 ? 8 : 5;
+  int low = -(1 << (bits - 1)), high = (1 << (bits - 1)) - 1;
+  for (unsigned i = 0; ok && i < spatial; ++i)
+    for (int corner : {r.pixelBoxLowerCorner[i], r.pixelBoxUpperCorner[i]})
+      if (corner < low || corner > high) {
+        os << "pixel box corner " << corner << " of spatial dimension " << i
+           << " is not in [" << low << ", " << high << "] for rank "
+           << r.tensor.rank << " (T-TMA-12)";
+        ok = false;
+        break;
+      }
+  // T-TMA-13: channels per pixel in [1, 256], pixels per column in [1, 1024].
+  if (ok && (r.channelsPerPixel < 1 || r.channelsPerPixel > 256)) {
+    os << "channelsPerPixel is " << r.channelsPerPixel
+       << ", not in [1, 256] (T-TMA-13)";
+    ok = false;
+  }
+  if (ok && (r.pixelsPerColumn < 1 || r.pixelsPerColumn > 1024)) {
+    os << "pixelsPerColumn is " << r.pixelsPerColumn
+       << ", not in [1, 1024] (T-TMA-13)";
+    ok = false;
+  }
+  if (ok)
+    ok = checkInnerBoxBytes(r.tensor,
+                            uint64_t(r.channelsPerPixel) *
+                                getTensorMapElementBytes(r.tensor.dataType),
+                            os);
+  if (ok)
+    return std::nullopt;
+  os << "; im2col, " << describeTiledTensorMap(r.tensor);
+  return os.str();
 }

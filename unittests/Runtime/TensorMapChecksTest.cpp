@@ -111,6 +111,53 @@ TEST(TensorMapChecksTest, TypesAndEnums) {
   expectBroken(r, {"swizzle 7", "(T-TMA-7)"});
 }
 
+/// A valid NHWC im2col map: 8x32x32x64 f16, 64 channels, 128 pixels.
+Im2colTensorMapRequest validIm2col() {
+  Im2colTensorMapRequest r;
+  r.tensor.dataType = kF16;
+  r.tensor.rank = 4;
+  r.tensor.globalAddress = 0x7f0000000000;
+  uint64_t dims[] = {64, 32, 32, 8};
+  for (int i = 0; i < 4; ++i)
+    r.tensor.globalDim[i] = dims[i];
+  r.tensor.globalStrides[0] = 64 * 2;
+  r.tensor.globalStrides[1] = 64 * 32 * 2;
+  r.tensor.globalStrides[2] = 64 * 32 * 32 * 2;
+  r.tensor.swizzle = 3;
+  r.pixelBoxLowerCorner[0] = r.pixelBoxLowerCorner[1] = -1;
+  r.pixelBoxUpperCorner[0] = r.pixelBoxUpperCorner[1] = -1;
+  r.channelsPerPixel = 64;
+  r.pixelsPerColumn = 128;
+  return r;
+}
+
+TEST(TensorMapChecksTest, Im2col) {
+  EXPECT_EQ(checkIm2colTensorMap(validIm2col()), std::nullopt);
+  Im2colTensorMapRequest r = validIm2col();
+  r.tensor.rank = 2;
+  std::optional<std::string> message = checkIm2colTensorMap(r);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("rank 2 is not in [3, 5] (T-TMA-1)"), std::string::npos);
+  r = validIm2col();
+  r.pixelBoxLowerCorner[1] = -129; // rank 4: 8-bit corners
+  message = checkIm2colTensorMap(r);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("pixel box corner -129 of spatial dimension 1 is not in "
+                          "[-128, 127] for rank 4 (T-TMA-12)"),
+            std::string::npos);
+  r = validIm2col();
+  r.pixelsPerColumn = 2048;
+  message = checkIm2colTensorMap(r);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("pixelsPerColumn is 2048, not in [1, 1024] (T-TMA-13)"),
+            std::string::npos);
+  r = validIm2col();
+  r.channelsPerPixel = 128; // 256 bytes under the 128-byte swizzle
+  message = checkIm2colTensorMap(r);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("(T-TMA-6)"), std::string::npos);
+}
+
 TEST(TensorMapChecksTest, ElementBytes) {
   EXPECT_EQ(getTensorMapElementBytes(0), 1u);  // u8
   EXPECT_EQ(getTensorMapElementBytes(6), 2u);  // f16

@@ -51,6 +51,30 @@ void tileRtPrintKernelTimes(void);
 /// Waits for all work on the device; reports errors like any other call.
 void tileRtSynchronize(void);
 
+/// Encodes a tiled tensor map into the 128-byte `tensorMap` (64-byte
+/// aligned; 128-byte with a CUDA 13 driver) after checking every
+/// cuTensorMapEncodeTiled precondition. Arguments are the driver's
+/// (dimension 0 innermost; enum values of CUtensorMapDataType, ...). Returns 0
+/// on success; otherwise 1 and writes the broken rule (T-TMA-n) with the
+/// values, or the driver's error, to `message`. Never calls the error handler.
+int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
+                               void *globalAddress, const uint64_t *globalDim,
+                               const uint64_t *globalStrides,
+                               const uint32_t *boxDim,
+                               const uint32_t *elementStrides, int interleave,
+                               int swizzle, int l2Promotion, int oobFill,
+                               char *message, size_t messageSize);
+
+/// The same for cuTensorMapEncodeIm2col (rank 3..5; corners have rank - 2
+/// entries).
+int tileRtTensorMapEncodeIm2col(
+    void *tensorMap, int dataType, unsigned rank, void *globalAddress,
+    const uint64_t *globalDim, const uint64_t *globalStrides,
+    const int *pixelBoxLowerCorner, const int *pixelBoxUpperCorner,
+    unsigned channelsPerPixel, unsigned pixelsPerColumn,
+    const uint32_t *elementStrides, int interleave, int swizzle,
+    int l2Promotion, int oobFill, char *message, size_t messageSize);
+
 /// Calls `callback` with the name and address of every mgpu* entry point (and
 /// tileRtSynchronize), so that a JIT can resolve lowered host code to this
 /// library without dlopen'ing it.

@@ -31,6 +31,17 @@ struct TiledTensorMapRequest {
   int oobFill = 0;
 };
 
+/// The extra arguments of cuTensorMapEncodeIm2col (rank 3..5): the pixel
+/// bounding box corners of the rank-2 spatial dimensions, and the box of
+/// `pixelsPerColumn` x `channelsPerPixel` elements one copy brings.
+struct Im2colTensorMapRequest {
+  TiledTensorMapRequest tensor; ///< boxDim is unused
+  int pixelBoxLowerCorner[3] = {};
+  int pixelBoxUpperCorner[3] = {};
+  uint32_t channelsPerPixel = 0;
+  uint32_t pixelsPerColumn = 0;
+};
+
 /// Bytes of one element of CUtensorMapDataType `dataType` (0..12), or 0 for
 /// a type this check does not know.
 unsigned getTensorMapElementBytes(int dataType);
@@ -38,6 +49,9 @@ unsigned getTensorMapElementBytes(int dataType);
 /// Returns std::nullopt when `request` satisfies every rule, else one line
 /// naming the first broken rule (T-TMA-n) and the values involved.
 std::optional<std::string> checkTiledTensorMap(const TiledTensorMapRequest &request);
+
+/// As checkTiledTensorMap, for cuTensorMapEncodeIm2col.
+std::optional<std::string> checkIm2colTensorMap(const Im2colTensorMapRequest &request);
 
 /// One-line description of `request` (dims, strides, box, type, swizzle) for
 /// error messages.
