@@ -195,6 +195,26 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// FenceProxyAsyncOp (verified in MBarrierOps.cpp; its format lives here,
+// where the generated parser is compiled)
+//===----------------------------------------------------------------------===//
+
+/// Parses the state space keyword of tile.fence_proxy_async.
+static ParseResult parseProxySpace(OpAsmParser &parser, ProxySpaceAttr &space) {
+  ProxySpace value;
+  if (parseEnumKeyword(parser, "a proxy fence space (shared_cta, global, all)",
+                       value, symbolizeProxySpace))
+    return failure();
+  space = ProxySpaceAttr::get(parser.getContext(), value);
+  return success();
+}
+
+static void printProxySpace(OpAsmPrinter &printer, FenceProxyAsyncOp,
+                            ProxySpaceAttr space) {
+  printer << stringifyProxySpace(space.getValue());
+}
+
+//===----------------------------------------------------------------------===//
 // AsyncWaitGroupOp
 //===----------------------------------------------------------------------===//
 

@@ -15,6 +15,9 @@ class LLVMDialect;
 namespace NVVM {
 class NVVMDialect;
 } // namespace NVVM
+namespace scf {
+class SCFDialect;
+} // namespace scf
 
 namespace tile {
 #define GEN_PASS_DECL

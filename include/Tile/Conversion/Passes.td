@@ -19,7 +19,8 @@ def ConvertTileToNVVMPass : Pass<"convert-tile-to-nvvm"> {
     without a lowering is a "failed to legalize" error.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect"];
   let options = [
     Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
            "bitwidth of the index type, 0 to use the data layout's">,

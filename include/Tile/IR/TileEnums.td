@@ -83,4 +83,16 @@ def Tile_MBarrierScope : I32EnumAttr<"MBarrierScope", "mbarrier scope",
   let cppNamespace = "::mlir::tile";
 }
 
+/// The state space a `fence.proxy.async` orders: shared::cta, global, or
+/// all of them.
+def Tile_ProxySpaceSharedCta : I32EnumAttrCase<"shared_cta", 0>;
+def Tile_ProxySpaceGlobal : I32EnumAttrCase<"global", 1>;
+def Tile_ProxySpaceAll : I32EnumAttrCase<"all", 2>;
+def Tile_ProxySpace : I32EnumAttr<"ProxySpace", "state space of a proxy fence",
+    [Tile_ProxySpaceSharedCta, Tile_ProxySpaceGlobal, Tile_ProxySpaceAll]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_ProxySpaceAttr : EnumAttr<Tile_Dialect, Tile_ProxySpace, "proxy_space">;
+
 #endif // TILE_IR_TILEENUMS_TD

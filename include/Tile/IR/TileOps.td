@@ -16,6 +16,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 /// cp.async exists from sm_80 on (PTX ISA, "cp.async", target ISA notes).
 defvar Tile_Sm80Op = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
 
+
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm80Op]> {
   let summary = "copy 4, 8 or 16 bytes from global to shared memory with cp.async";
   let description = [{
@@ -112,5 +113,7 @@ def Tile_AsyncWaitAllOp : Tile_Op<"async_wait_all", [Tile_Sm80Op]> {
   }];
   let assemblyFormat = "attr-dict";
 }
+
+include "Tile/IR/MBarrierOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

@@ -22,6 +22,15 @@ def Tile_AsyncGroupType : Tile_Type<"AsyncGroup", "async_group"> {
   }];
 }
 
+def Tile_MBarrierTokenType : Tile_Type<"MBarrierToken", "mbarrier_token"> {
+  let summary = "the state of an mbarrier phase, returned by an arrive";
+  let description = [{
+    The opaque 64-bit state that `mbarrier.arrive` returns and
+    `mbarrier.test_wait`/`try_wait` take (PTX ISA, "mbarrier.arrive"). Lowers to
+    i64.
+  }];
+}
+
 def Tile_MBarrierType : Tile_Type<"MBarrier", "mbarrier"> {
   let summary = "a group of mbarrier objects in shared memory";
   let description = [{

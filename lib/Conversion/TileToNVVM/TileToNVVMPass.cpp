@@ -16,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tile {
@@ -43,11 +44,18 @@ void tile::populateTileToNVVMTypeConversions(LLVMTypeConverter &converter) {
   converter.addConversion([](AsyncGroupType type) -> Type {
     return IntegerType::get(type.getContext(), 32);
   });
+  converter.addConversion([](MBarrierType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext(), kSharedAddressSpace);
+  });
+  converter.addConversion([](MBarrierTokenType type) -> Type {
+    return IntegerType::get(type.getContext(), 64);
+  });
 }
 
 void tile::populateTileToNVVMConversionPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   populateAsyncCopyToNVVMPatterns(converter, patterns);
+  populateMBarrierToNVVMPatterns(converter, patterns);
 }
 
 namespace {
@@ -70,6 +78,7 @@ struct ConvertTileToNVVMPass
     LLVMConversionTarget target(*ctx);
     target.addLegalDialect<NVVM::NVVMDialect>();
     target.addIllegalDialect<TileDialect>();
+    target.addLegalDialect<scf::SCFDialect>(); // the loop of mbarrier_wait_parity
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

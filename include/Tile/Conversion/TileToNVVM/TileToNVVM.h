@@ -12,12 +12,17 @@ class RewritePatternSet;
 namespace tile {
 
 /// Teaches `converter` the tile types: `!tile.async_group` becomes an unused
-/// i32; gpu address spaces become NVPTX numbers.
+/// i32, `!tile.mbarrier` the `!llvm.ptr<3>` of its first barrier,
+/// `!tile.mbarrier_token` an i64; gpu address spaces become NVPTX numbers.
 void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
 
 /// Patterns lowering the cp.async family (tile.async_*) to NVVM.
 void populateAsyncCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
+
+/// Patterns lowering the mbarrier family and the fences to NVVM.
+void populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 
 /// Every tile-to-NVVM pattern.
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,

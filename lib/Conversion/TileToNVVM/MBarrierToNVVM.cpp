@@ -1,0 +1,311 @@
+//===- MBarrierToNVVM.cpp - Lower mbarrier and fence ops to NVVM ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// A `!tile.mbarrier<count = N>` value becomes the `!llvm.ptr<3>` of the first
+// of N i64 objects in a private `.shared` array; `%bars[%i]` is a GEP to the
+// i-th. Each op maps to the NVVM op of the same PTX instruction, with the
+// barrier's scope (cta or cluster) as the NVVM scope. The blocking
+// `mbarrier_wait_parity` becomes an scf.while around `mbarrier.try_wait`
+// (lowered to control flow by the pipeline's scf-to-cf), so it is safe
+// inside structured loops.
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <string>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The NVVM memory scope of a barrier group.
+NVVM::MemScopeKindAttr getScope(MBarrierType type) {
+  return NVVM::MemScopeKindAttr::get(
+      type.getContext(), type.getScope() == MBarrierScope::cluster
+                             ? NVVM::MemScopeKind::CLUSTER
+                             : NVVM::MemScopeKind::CTA);
+}
+
+/// The address of barrier `index` of the group starting at `base`.
+Value getBarrierAddress(ConversionPatternRewriter &rewriter, Location loc,
+                        Value base, Value index) {
+  return LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                             rewriter.getI64Type(), base, ValueRange{index});
+}
+
+/// Base of the patterns below: knows the group's type and computes the
+/// address of the addressed barrier.
+template <typename OpT>
+struct MBarrierOpLowering : ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+  using OpAdaptor = typename OpT::Adaptor;
+
+  Value address(OpT op, OpAdaptor adaptor,
+                ConversionPatternRewriter &rewriter) const {
+    return getBarrierAddress(rewriter, op.getLoc(), adaptor.getBarriers(),
+                             adaptor.getIndex());
+  }
+};
+
+/// Lowers `tile.mbarrier_alloc` to a private shared array of i64 in the
+/// enclosing symbol table (the gpu.module) and its address.
+struct MBarrierAllocOpLowering : ConvertOpToLLVMPattern<MBarrierAllocOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(MBarrierAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Operation *symbolTableOp = op->getParentWithTrait<OpTrait::SymbolTable>();
+    if (!symbolTableOp)
+      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
+    MBarrierType type = op.getBarriers().getType();
+    auto arrayType =
+        LLVM::LLVMArrayType::get(rewriter.getI64Type(), type.getCount());
+    // A fresh name: __tile_mbarriers, __tile_mbarriers_0, ...
+    std::string name = "__tile_mbarriers";
+    for (unsigned i = 0; SymbolTable::lookupSymbolIn(symbolTableOp, name); ++i)
+      name = "__tile_mbarriers_" + std::to_string(i);
+    LLVM::GlobalOp global;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
+      global = LLVM::GlobalOp::create(
+          rewriter, op.getLoc(), arrayType, /*isConstant=*/false,
+          LLVM::Linkage::Internal, name, Attribute(),
+          /*alignment=*/kMBarrierBytes, kSharedAddressSpace);
+    }
+    rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(op, global);
+    return success();
+  }
+};
+
+struct MBarrierInitOpLowering : MBarrierOpLowering<MBarrierInitOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierInitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierInitOp>(
+        op, address(op, adaptor, rewriter), adaptor.getCount(),
+        adaptor.getPredicate());
+    return success();
+  }
+};
+
+struct MBarrierArriveOpLowering : MBarrierOpLowering<MBarrierArriveOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
+        op, rewriter.getI64Type(), address(op, adaptor, rewriter),
+        adaptor.getCount(), getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+struct MBarrierArriveDropOpLowering : MBarrierOpLowering<MBarrierArriveDropOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveDropOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveDropOp>(
+        op, rewriter.getI64Type(), address(op, adaptor, rewriter), Value(),
+        getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+struct MBarrierArriveExpectTxOpLowering
+    : MBarrierOpLowering<MBarrierArriveExpectTxOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierArriveExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveExpectTxOp>(
+        op, rewriter.getI64Type(), address(op, adaptor, rewriter),
+        adaptor.getBytes(), getScope(op.getBarriers().getType()),
+        rewriter.getBoolAttr(false), Value());
+    return success();
+  }
+};
+
+struct MBarrierExpectTxOpLowering : MBarrierOpLowering<MBarrierExpectTxOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierExpectTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierExpectTxOp>(
+        op, address(op, adaptor, rewriter), adaptor.getBytes(),
+        getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+struct MBarrierCompleteTxOpLowering : MBarrierOpLowering<MBarrierCompleteTxOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierCompleteTxOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierCompleteTxOp>(
+        op, address(op, adaptor, rewriter), adaptor.getBytes(),
+        getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+struct MBarrierTestWaitOpLowering : MBarrierOpLowering<MBarrierTestWaitOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierTestWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierTestWaitOp>(
+        op, rewriter.getI1Type(), address(op, adaptor, rewriter),
+        adaptor.getToken(), getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+struct MBarrierTryWaitOpLowering : MBarrierOpLowering<MBarrierTryWaitOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierTryWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierTryWaitOp>(
+        op, rewriter.getI1Type(), address(op, adaptor, rewriter),
+        adaptor.getToken(), Value(), getScope(op.getBarriers().getType()));
+    return success();
+  }
+};
+
+/// `mbarrier.try_wait.parity` takes the phase parity as a 32-bit operand.
+Value createTryWaitParity(ConversionPatternRewriter &rewriter, Location loc,
+                          Value address, Value phase, MBarrierType type) {
+  Value parity =
+      LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), phase);
+  return NVVM::MBarrierTryWaitOp::create(rewriter, loc, rewriter.getI1Type(),
+                                         address, parity, Value(),
+                                         getScope(type));
+}
+
+struct MBarrierTryWaitParityOpLowering
+    : MBarrierOpLowering<MBarrierTryWaitParityOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierTryWaitParityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, createTryWaitParity(
+                               rewriter, op.getLoc(),
+                               address(op, adaptor, rewriter),
+                               adaptor.getPhase(), op.getBarriers().getType()));
+    return success();
+  }
+};
+
+/// Lowers the blocking wait to `scf.while (!try_wait.parity) {}`.
+struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierWaitParityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = address(op, adaptor, rewriter);
+    Value phase = adaptor.getPhase();
+    MBarrierType type = op.getBarriers().getType();
+    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
+    Block *before = rewriter.createBlock(&loop.getBefore());
+    rewriter.setInsertionPointToStart(before);
+    Value done = createTryWaitParity(rewriter, loc, barrier, phase, type);
+    Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                         rewriter.getBoolAttr(true));
+    Value pending = LLVM::XOrOp::create(rewriter, loc, done, one);
+    scf::ConditionOp::create(rewriter, loc, pending, ValueRange());
+    Block *after = rewriter.createBlock(&loop.getAfter());
+    rewriter.setInsertionPointToStart(after);
+    scf::YieldOp::create(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MBarrierInvalOpLowering : MBarrierOpLowering<MBarrierInvalOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(MBarrierInvalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::MBarrierInvalOp>(
+        op, address(op, adaptor, rewriter));
+    return success();
+  }
+};
+
+struct AsyncCopyMBarrierArriveOpLowering
+    : MBarrierOpLowering<AsyncCopyMBarrierArriveOp> {
+  using MBarrierOpLowering::MBarrierOpLowering;
+  LogicalResult
+  matchAndRewrite(AsyncCopyMBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncMBarrierArriveOp>(
+        op, address(op, adaptor, rewriter),
+        rewriter.getBoolAttr(op.getNoinc()));
+    return success();
+  }
+};
+
+struct FenceMBarrierInitOpLowering
+    : ConvertOpToLLVMPattern<FenceMBarrierInitOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FenceMBarrierInitOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::FenceMbarrierInitOp>(op);
+    return success();
+  }
+};
+
+/// fence.proxy.async{.shared::cta|.global|} (PTX ISA, "membar/fence").
+struct FenceProxyAsyncOpLowering : ConvertOpToLLVMPattern<FenceProxyAsyncOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(FenceProxyAsyncOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    MLIRContext *ctx = op.getContext();
+    NVVM::ProxyKind kind = NVVM::ProxyKind::async;
+    NVVM::SharedSpaceAttr space;
+    switch (op.getSpace()) {
+    case ProxySpace::shared_cta:
+      kind = NVVM::ProxyKind::async_shared;
+      space = NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta);
+      break;
+    case ProxySpace::global:
+      kind = NVVM::ProxyKind::async_global;
+      break;
+    case ProxySpace::all:
+      break;
+    }
+    rewriter.replaceOpWithNewOp<NVVM::FenceProxyOp>(
+        op, NVVM::ProxyKindAttr::get(ctx, kind), space);
+    return success();
+  }
+};
+
+} // namespace
+
+void tile::populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<MBarrierAllocOpLowering, MBarrierInitOpLowering,
+               MBarrierArriveOpLowering, MBarrierArriveDropOpLowering,
+               MBarrierArriveExpectTxOpLowering, MBarrierExpectTxOpLowering,
+               MBarrierCompleteTxOpLowering, MBarrierTestWaitOpLowering,
+               MBarrierTryWaitOpLowering, MBarrierTryWaitParityOpLowering,
+               MBarrierWaitParityOpLowering, MBarrierInvalOpLowering,
+               AsyncCopyMBarrierArriveOpLowering, FenceMBarrierInitOpLowering,
+               FenceProxyAsyncOpLowering>(converter);
+}

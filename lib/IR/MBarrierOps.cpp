@@ -1,0 +1,150 @@
+//===- MBarrierOps.cpp - Verifiers of the mbarrier and fence ops ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// mbarrier.init count and arrive counts: [1, 2^20 - 1] (PTX ISA,
+/// "mbarrier.init": count is a 20-bit pending arrival count).
+static constexpr int64_t kMaxArrivalCount = (int64_t(1) << 20) - 1;
+/// expect_tx / complete_tx byte counts: [0, 2^20 - 1] (PTX ISA, "tx-count").
+static constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
+static constexpr unsigned kSm80 = 80, kSm90 = 90;
+
+/// Returns the constant value of `value`, if it is one.
+static std::optional<int64_t> getConstant(Value value) {
+  APInt constant;
+  if (value && matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  return std::nullopt;
+}
+
+/// T-MBAR-4: a static index selects one of the group's barriers.
+static LogicalResult verifyIndex(Operation *op, MBarrierType type, Value index) {
+  std::optional<int64_t> value = getConstant(index);
+  if (value && (*value < 0 || *value >= int64_t(type.getCount())))
+    return op->emitOpError() << "barrier index " << *value
+                             << " is out of range for " << type
+                             << " (T-MBAR-4)";
+  return success();
+}
+
+/// T-MBAR-2 / T-MBAR-3: a static count within the hardware's range.
+static LogicalResult verifyCount(Operation *op, Value count, StringRef what,
+                                 int64_t min, int64_t max, StringRef rule) {
+  std::optional<int64_t> value = getConstant(count);
+  if (value && (*value < min || *value > max))
+    return op->emitOpError() << what << " must be in [" << min << ", 2^20 - 1]"
+                             << ", got " << *value << " (" << rule << ")";
+  return success();
+}
+
+/// The smallest SM of an op on `type`: cluster-scope barriers need sm_90.
+static unsigned minSm(MBarrierType type, unsigned op) {
+  return type.getScope() == MBarrierScope::cluster ? std::max(op, kSm90) : op;
+}
+
+LogicalResult MBarrierInitOp::verify() {
+  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+    return failure();
+  return verifyCount(*this, getCount(), "arrival count", 1, kMaxArrivalCount,
+                     "T-MBAR-2");
+}
+
+LogicalResult MBarrierArriveOp::verify() {
+  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+    return failure();
+  return verifyCount(*this, getCount(), "arrival count", 1, kMaxArrivalCount,
+                     "T-MBAR-2");
+}
+
+LogicalResult MBarrierArriveDropOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierArriveExpectTxOp::verify() {
+  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+    return failure();
+  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
+                     "T-MBAR-3");
+}
+
+LogicalResult MBarrierExpectTxOp::verify() {
+  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+    return failure();
+  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
+                     "T-MBAR-3");
+}
+
+LogicalResult MBarrierCompleteTxOp::verify() {
+  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+    return failure();
+  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
+                     "T-MBAR-3");
+}
+
+LogicalResult MBarrierTestWaitOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierTryWaitOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierTryWaitParityOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierWaitParityOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult MBarrierInvalOp::verify() {
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+LogicalResult AsyncCopyMBarrierArriveOp::verify() {
+  if (getBarriers().getType().getScope() == MBarrierScope::cluster)
+    return emitOpError() << "tracks cp.async copies on a barrier of this CTA; "
+                            "got a cluster-scope "
+                         << getBarriers().getType() << " (T-MBAR-5)";
+  return verifyIndex(*this, getBarriers().getType(), getIndex());
+}
+
+//===----------------------------------------------------------------------===//
+// Target requirements (T-TARGET-3). PTX ISA target notes: mbarrier and
+// cp.async.mbarrier.arrive need sm_80; transaction counts, try_wait, cluster
+// scope, arrive counts and the proxy/init fences need sm_90.
+//===----------------------------------------------------------------------===//
+
+unsigned MBarrierAllocOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), kSm80);
+}
+unsigned MBarrierInitOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), kSm80);
+}
+unsigned MBarrierArriveOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), getCount() ? kSm90 : kSm80);
+}
+unsigned MBarrierArriveDropOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), kSm80);
+}
+unsigned MBarrierArriveExpectTxOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierExpectTxOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierCompleteTxOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierTestWaitOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), kSm80);
+}
+unsigned MBarrierTryWaitOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierTryWaitParityOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierWaitParityOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierInvalOp::getMinSmVersion() {
+  return minSm(getBarriers().getType(), kSm80);
+}
+unsigned AsyncCopyMBarrierArriveOp::getMinSmVersion() { return kSm80; }
+unsigned FenceMBarrierInitOp::getMinSmVersion() { return kSm90; }
+unsigned FenceProxyAsyncOp::getMinSmVersion() { return kSm90; }

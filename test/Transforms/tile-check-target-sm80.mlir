@@ -1,0 +1,60 @@
+// T-TARGET-3 for the mbarrier family on Ampere: the Hopper-only forms are
+// rejected for sm_80, the Ampere subset passes, and everything passes on sm_90a.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-check-target="chip=sm_80"
+// RUN: tile-opt %s -split-input-file -tile-check-target="chip=sm_90a" | FileCheck %s --check-prefix=SM90
+
+// SM90-LABEL: func.func @ampere_subset
+func.func @ampere_subset(%i: index, %n: i32) {
+  %b = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+  tile.mbarrier_init %b[%i], %n : !tile.mbarrier<count = 2>
+  tile.async_copy_mbarrier_arrive %b[%i] : !tile.mbarrier<count = 2>
+  %t = tile.mbarrier_arrive %b[%i] : !tile.mbarrier<count = 2> -> !tile.mbarrier_token
+  %d = tile.mbarrier_test_wait %b[%i], %t : !tile.mbarrier<count = 2>
+  tile.mbarrier_inval %b[%i] : !tile.mbarrier<count = 2>
+  return
+}
+
+// -----
+
+// SM90-LABEL: func.func @expect_tx
+func.func @expect_tx(%b: !tile.mbarrier, %i: index, %n: i32) {
+  // expected-error @below {{'tile.mbarrier_arrive_expect_tx' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  %t = tile.mbarrier_arrive_expect_tx %b[%i], %n : !tile.mbarrier -> !tile.mbarrier_token
+  return
+}
+
+// -----
+
+// SM90-LABEL: func.func @arrive_count
+func.func @arrive_count(%b: !tile.mbarrier, %i: index, %n: i32) {
+  // expected-error @below {{'tile.mbarrier_arrive' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  %t = tile.mbarrier_arrive %b[%i], %n : !tile.mbarrier -> !tile.mbarrier_token
+  return
+}
+
+// -----
+
+// SM90-LABEL: func.func @cluster_scope
+func.func @cluster_scope(%i: index, %n: i32) {
+  // expected-error @below {{'tile.mbarrier_alloc' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  %b = tile.mbarrier_alloc : !tile.mbarrier<scope = cluster>
+  return
+}
+
+// -----
+
+// SM90-LABEL: func.func @wait_parity
+func.func @wait_parity(%b: !tile.mbarrier, %i: index, %p: i1) {
+  // expected-error @below {{'tile.mbarrier_wait_parity' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  tile.mbarrier_wait_parity %b[%i], %p : !tile.mbarrier
+  return
+}
+
+// -----
+
+// SM90-LABEL: func.func @fence
+func.func @fence() {
+  // expected-error @below {{'tile.fence_proxy_async' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  tile.fence_proxy_async shared_cta
+  return
+}
