@@ -26,7 +26,7 @@ def Tile_MBarrierAllocOp : Tile_Op<"mbarrier_alloc", [Tile_TargetDependent]> {
     ```
   }];
   let results = (outs Tile_MBarrierType:$barriers);
-  let assemblyFormat = "attr-dict `:` type($barriers)";
+  let assemblyFormat = "attr-dict `:` qualified(type($barriers))";
 }
 
 /// Base of the ops that address one barrier of a group: `%bars[%index]`.
@@ -50,7 +50,7 @@ def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init"> {
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I32:$count,
                        Optional<I1>:$predicate);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $count (`if` $predicate^)? attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $count (`if` $predicate^)? attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -70,7 +70,7 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
                        Optional<I32>:$count);
   let results = (outs Tile_MBarrierTokenType:$token);
   let assemblyFormat = [{
-    $barriers `[` $index `]` (`,` $count^)? attr-dict `:` type($barriers) `->` type($token)
+    $barriers `[` $index `]` (`,` $count^)? attr-dict `:` qualified(type($barriers)) `->` qualified(type($token))
   }];
 }
 
@@ -88,7 +88,7 @@ def Tile_MBarrierArriveDropOp : Tile_MBarrierOp<"mbarrier_arrive_drop"> {
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index);
   let results = (outs Tile_MBarrierTokenType:$token);
   let assemblyFormat = [{
-    $barriers `[` $index `]` attr-dict `:` type($barriers) `->` type($token)
+    $barriers `[` $index `]` attr-dict `:` qualified(type($barriers)) `->` qualified(type($token))
   }];
 }
 
@@ -108,7 +108,7 @@ def Tile_MBarrierArriveExpectTxOp : Tile_MBarrierOp<"mbarrier_arrive_expect_tx">
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I32:$bytes);
   let results = (outs Tile_MBarrierTokenType:$token);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers) `->` type($token)
+    $barriers `[` $index `]` `,` $bytes attr-dict `:` qualified(type($barriers)) `->` qualified(type($token))
   }];
 }
 
@@ -125,7 +125,7 @@ def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"mbarrier_expect_tx"> {
   }];
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I32:$bytes);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $bytes attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -142,7 +142,7 @@ def Tile_MBarrierCompleteTxOp : Tile_MBarrierOp<"mbarrier_complete_tx"> {
   }];
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I32:$bytes);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $bytes attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -160,7 +160,7 @@ def Tile_MBarrierTestWaitOp : Tile_MBarrierOp<"mbarrier_test_wait"> {
                        Tile_MBarrierTokenType:$token);
   let results = (outs I1:$done);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $token attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $token attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -180,7 +180,7 @@ def Tile_MBarrierTryWaitOp : Tile_MBarrierOp<"mbarrier_try_wait"> {
                        Tile_MBarrierTokenType:$token);
   let results = (outs I1:$done);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $token attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $token attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -199,7 +199,7 @@ def Tile_MBarrierTryWaitParityOp : Tile_MBarrierOp<"mbarrier_try_wait_parity"> {
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I1:$phase);
   let results = (outs I1:$done);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $phase attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -216,7 +216,7 @@ def Tile_MBarrierWaitParityOp : Tile_MBarrierOp<"mbarrier_wait_parity"> {
   }];
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, I1:$phase);
   let assemblyFormat = [{
-    $barriers `[` $index `]` `,` $phase attr-dict `:` type($barriers)
+    $barriers `[` $index `]` `,` $phase attr-dict `:` qualified(type($barriers))
   }];
 }
 
@@ -232,7 +232,7 @@ def Tile_MBarrierInvalOp : Tile_MBarrierOp<"mbarrier_inval"> {
     ```
   }];
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index);
-  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` qualified(type($barriers))";
 }
 
 def Tile_AsyncCopyMBarrierArriveOp : Tile_MBarrierOp<"async_copy_mbarrier_arrive"> {
@@ -251,7 +251,7 @@ def Tile_AsyncCopyMBarrierArriveOp : Tile_MBarrierOp<"async_copy_mbarrier_arrive
   }];
   let arguments = (ins Tile_MBarrierType:$barriers, Index:$index, UnitAttr:$noinc);
   let assemblyFormat = [{
-    $barriers `[` $index `]` (`noinc` $noinc^)? attr-dict `:` type($barriers)
+    $barriers `[` $index `]` (`noinc` $noinc^)? attr-dict `:` qualified(type($barriers))
   }];
 }
 
