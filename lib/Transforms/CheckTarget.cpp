@@ -5,6 +5,7 @@
 #include "Tile/IR/TileOps.h"
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECHECKTARGETPASS
@@ -17,6 +18,57 @@ using namespace mlir::tile;
 /// Formats a PTX version (times ten) as PTX writes it: 80 -> "8.0".
 static std::string formatPtxVersion(unsigned version) {
   return std::to_string(version / 10) + "." + std::to_string(version % 10);
+}
+
+/// The first op in `region` that needs a cluster launch, or null.
+static Operation *findClusterOp(Region &region) {
+  Operation *found = nullptr;
+  region.walk([&](TargetDependentOpInterface op) {
+    if (!op.requiresClusterLaunch())
+      return WalkResult::advance();
+    found = op;
+    return WalkResult::interrupt();
+  });
+  return found;
+}
+
+/// Reports a launch without a cluster shape of code that needs one.
+static LogicalResult reportClusterless(Operation *launch, StringRef kernel,
+                                       Operation *clusterOp) {
+  InFlightDiagnostic diag = launch->emitOpError()
+                            << "launches " << kernel
+                            << " without a cluster shape, but it uses '"
+                            << clusterOp->getName()
+                            << "', which needs a cluster launch (T-CLUSTER-1)";
+  diag.attachNote(clusterOp->getLoc()) << "cluster operation here";
+  return diag;
+}
+
+/// T-CLUSTER-1: kernels using cluster operations are launched with clusters
+/// (`gpu.launch_func ... clusters in (...)` or `gpu.launch clusters(...)`).
+static LogicalResult checkClusterLaunches(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (launch.hasClusterSize())
+        return WalkResult::advance();
+      auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+          launch, launch.getKernel());
+      if (!kernel)
+        return WalkResult::advance();
+      if (Operation *clusterOp = findClusterOp(kernel.getBody()))
+        if (failed(reportClusterless(
+                launch, ("kernel '" + kernel.getName() + "'").str(), clusterOp)))
+          return WalkResult::interrupt();
+    } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      if (launch.hasClusterSize())
+        return WalkResult::advance();
+      if (Operation *clusterOp = findClusterOp(launch.getBody()))
+        if (failed(reportClusterless(launch, "its body", clusterOp)))
+          return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
@@ -74,7 +126,9 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
     }
     return WalkResult::advance();
   });
-  return failure(result.wasInterrupted());
+  if (result.wasInterrupted())
+    return failure();
+  return checkClusterLaunches(module);
 }
 
 namespace {

@@ -38,6 +38,8 @@ inline constexpr int64_t kTmaMaxGlobalDim = int64_t(1) << 32;
 inline constexpr unsigned kGenericAddressSpace = 0;
 inline constexpr unsigned kGlobalAddressSpace = 1;
 inline constexpr unsigned kSharedAddressSpace = 3;
+/// shared::cluster: shared memory of any CTA of the cluster (DSMEM).
+inline constexpr unsigned kSharedClusterAddressSpace = 7;
 
 } // namespace mlir::tile
 

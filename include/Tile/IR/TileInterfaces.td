@@ -20,6 +20,10 @@ def Tile_TargetDependentOpInterface : OpInterface<"TargetDependentOpInterface"> 
     InterfaceMethod<"whether the op needs an arch-specific target (sm_90a)",
                     "bool", "requiresArchSpecificTarget", (ins), "",
                     "return false;">,
+    InterfaceMethod<"whether the op is only meaningful in a kernel launched "
+                    "with a cluster (T-CLUSTER-1)",
+                    "bool", "requiresClusterLaunch", (ins), "",
+                    "return false;">,
   ];
 }
 

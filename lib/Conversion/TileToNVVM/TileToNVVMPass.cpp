@@ -56,6 +56,7 @@ void tile::populateTileToNVVMConversionPatterns(
     const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   populateAsyncCopyToNVVMPatterns(converter, patterns);
   populateMBarrierToNVVMPatterns(converter, patterns);
+  populateClusterToNVVMPatterns(converter, patterns);
 }
 
 namespace {

@@ -24,6 +24,11 @@ void populateAsyncCopyToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// Patterns lowering the cluster ops (rank, barrier, mapa, remote arrive,
+/// elect.sync) to NVVM.
+void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+
 /// Every tile-to-NVVM pattern.
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns);

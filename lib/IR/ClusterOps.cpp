@@ -1,0 +1,65 @@
+//===- ClusterOps.cpp - Verifiers of the cluster ops ----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Clusters, DSMEM and elect.sync exist from sm_90 on.
+static constexpr unsigned kSm90 = 90;
+
+unsigned ClusterCtaRankOp::getMinSmVersion() { return kSm90; }
+unsigned ClusterSizeOp::getMinSmVersion() { return kSm90; }
+unsigned ClusterArriveOp::getMinSmVersion() { return kSm90; }
+unsigned ClusterWaitOp::getMinSmVersion() { return kSm90; }
+unsigned ClusterMapSharedOp::getMinSmVersion() { return kSm90; }
+unsigned MBarrierArriveRemoteOp::getMinSmVersion() { return kSm90; }
+unsigned ElectSyncOp::getMinSmVersion() { return kSm90; }
+
+bool ClusterCtaRankOp::requiresClusterLaunch() { return true; }
+bool ClusterSizeOp::requiresClusterLaunch() { return true; }
+bool ClusterArriveOp::requiresClusterLaunch() { return true; }
+bool ClusterWaitOp::requiresClusterLaunch() { return true; }
+bool ClusterMapSharedOp::requiresClusterLaunch() { return true; }
+bool MBarrierArriveRemoteOp::requiresClusterLaunch() { return true; }
+
+LogicalResult ClusterMapSharedOp::verify() {
+  auto source = cast<MemRefType>(getSource().getType());
+  auto result = cast<MemRefType>(getResult().getType());
+  // T-CLUSTER-2: mapa maps shared::cta to shared::cluster, same buffer shape.
+  if (!isSharedMemory(source))
+    return emitOpError() << "expected a shared-memory source, got " << source
+                         << " (T-CLUSTER-2)";
+  auto space = dyn_cast_or_null<IntegerAttr>(result.getMemorySpace());
+  if (!space || space.getInt() != kSharedClusterAddressSpace)
+    return emitOpError() << "expected a result in shared::cluster memory "
+                            "(address space 7), got "
+                         << result << " (T-CLUSTER-2)";
+  if (source.getShape() != result.getShape() ||
+      source.getElementType() != result.getElementType() ||
+      source.getLayout() != result.getLayout())
+    return emitOpError() << "expected the result to view the source's buffer "
+                            "(same shape, element type and layout), got "
+                         << source << " and " << result << " (T-CLUSTER-2)";
+  return success();
+}
+
+LogicalResult MBarrierArriveRemoteOp::verify() {
+  MBarrierType type = getBarriers().getType();
+  // T-MBAR-6: a barrier other CTAs arrive on must have cluster scope.
+  if (type.getScope() != MBarrierScope::cluster)
+    return emitOpError() << "arrives from another CTA, so the group needs "
+                            "scope = cluster, got "
+                         << type << " (T-MBAR-6)";
+  APInt index;
+  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
+      (index.getSExtValue() < 0 || index.getSExtValue() >= type.getCount()))
+    return emitOpError() << "barrier index " << index.getSExtValue()
+                         << " is out of range for " << type << " (T-MBAR-4)";
+  return success();
+}
