@@ -45,7 +45,8 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 //===----------------------------------------------------------------------===//
 // Stage 1: check the target and lower tile ops.
 // Post-conditions: the chip, PTX level, opt level and format are valid for
-// every op in the module; no tile or nvgpu op remains (NVVM/LLVM ops on memref
+// every op in the module, which has no cp.async/mbarrier protocol error;
+// no tile or nvgpu op remains (NVVM/LLVM ops on memref
 // descriptors via unrealized casts).
 //===----------------------------------------------------------------------===//
 static void buildTileStage(OpPassManager &pm,
@@ -56,6 +57,8 @@ static void buildTileStage(OpPassManager &pm,
   check.optLevel = options.optLevel;
   check.format = options.format;
   pm.addPass(createTileCheckTargetPass(check));
+  if (options.verifyProtocol)
+    pm.addPass(createTileVerifyAsyncProtocolPass());
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
   pm.addPass(createConvertTileToNVVMPass(toNVVM));

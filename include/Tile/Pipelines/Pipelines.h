@@ -32,13 +32,18 @@ struct TileToPTXPipelineOptions
       llvm::cl::desc("what gpu.binary holds: isa (PTX text), bin (cubin, "
                      "needs ptxas), fatbin, offload (LLVM bitcode)"),
       llvm::cl::init("isa")};
+  PassOptions::Option<bool> verifyProtocol{
+      *this, "verify-protocol",
+      llvm::cl::desc("run tile-verify-async-protocol first (T-PROTO-n)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> indexBitWidth{
       *this, "index-bitwidth",
       llvm::cl::desc("bitwidth of the index type on host and device"),
       llvm::cl::init(64)};
 };
 
-/// Builds `tile-to-ptx-pipeline`: checks the target, lowers tile (and nvgpu)
+/// Builds `tile-to-ptx-pipeline`: checks the target and the async protocol,
+/// lowers tile (and nvgpu)
 /// ops to NVVM, outlines and lowers `gpu.module`s to NVVM/LLVM, serializes
 /// them to `format` for `chip`, and lowers the host code to the LLVM dialect
 /// calling the `mgpu*` runtime entry points.

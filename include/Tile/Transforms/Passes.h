@@ -5,7 +5,9 @@
 #ifndef TILE_TRANSFORMS_PASSES_H
 #define TILE_TRANSFORMS_PASSES_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::tile {
@@ -19,6 +21,10 @@ namespace mlir::tile {
 /// to the module or to the offending op.
 LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
                           int optLevel = 3, StringRef format = "isa");
+
+/// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..6);
+/// fails when an error (not a warning) was reported.
+LogicalResult verifyAsyncProtocol(FunctionOpInterface function);
 
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"

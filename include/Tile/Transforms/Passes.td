@@ -35,4 +35,29 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
   ];
 }
 
+def TileVerifyAsyncProtocolPass
+    : Pass<"tile-verify-async-protocol", "mlir::ModuleOp"> {
+  let summary = "statically check the cp.async group and mbarrier protocols";
+  let description = [{
+    Interprets each function (func.func, gpu.func) in program order, simulating loops with
+    constant bounds, and reports protocol errors that otherwise show up as
+    wrong numbers or hangs on the GPU:
+
+    - T-PROTO-1 (error): a shared-memory read of a slot (buffer, ring stage)
+      that a cp.async group may still be writing, given the wait_group counts
+      in between (seed 002's FIFO rule);
+    - T-PROTO-2 (warning): scf.if branches that commit different numbers of
+      groups (seed 003's commit-inside-if bug);
+    - T-PROTO-3 (warning): copies still in flight when the kernel returns;
+    - T-PROTO-4 (error): an mbarrier used before any mbarrier_init;
+    - T-PROTO-5 (error): a barrier initialized twice without mbarrier_inval;
+    - T-PROTO-6 (warning): a cluster-scope barrier exposed to other CTAs
+      (cluster_arrive, remote arrive) before fence_mbarrier_init.
+
+    Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
+    wait on that barrier. `tile-to-ptx-pipeline` runs this pass.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD
