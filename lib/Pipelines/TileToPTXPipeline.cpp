@@ -61,6 +61,7 @@ static void buildTileStage(OpPassManager &pm,
     pm.addPass(createTileVerifyAsyncProtocolPass());
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
+  toNVVM.debugWaitLimit = options.debugWaitLimit;
   pm.addPass(createConvertTileToNVVMPass(toNVVM));
   pm.addPass(createConvertNVGPUToNVVMPass());
 }

@@ -71,6 +71,11 @@ struct RunOptions {
       gpuFormat{"gpu-format",
                 cl::desc("isa (PTX, JIT-compiled by the driver), bin, fatbin"),
                 cl::init("isa")};
+  cl::opt<uint64_t> debugWaitLimit{
+      "debug-wait-limit",
+      cl::desc("lowering: bound mbarrier waits to N try_wait rounds, then "
+               "print what they waited for and trap (0: off)"),
+      cl::init(0)};
   cl::opt<unsigned> hostOptLevel{"O", cl::desc("host JIT optimization (0-3)"),
                                         cl::init(2), cl::Prefix};
   cl::opt<unsigned>
@@ -202,6 +207,9 @@ int ::tile::tileRunMain(int argc, char **argv) {
     std::string pipeline = "tile-to-ptx-pipeline{chip=" + opts.chip +
                            " format=" + opts.gpuFormat +
                            (opts.features.empty() ? "" : " features=" + opts.features) +
+                           (opts.debugWaitLimit ? " debug-wait-limit=" +
+                                                      std::to_string(opts.debugWaitLimit)
+                                                : "") +
                            "}";
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))

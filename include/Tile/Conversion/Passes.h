@@ -18,6 +18,9 @@ class NVVMDialect;
 namespace scf {
 class SCFDialect;
 } // namespace scf
+namespace gpu {
+class GPUDialect;
+} // namespace gpu
 
 namespace tile {
 #define GEN_PASS_DECL

@@ -20,10 +20,15 @@ def ConvertTileToNVVMPass : Pass<"convert-tile-to-nvvm"> {
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
   let options = [
     Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
            "bitwidth of the index type, 0 to use the data layout's">,
+    Option<"debugWaitLimit", "debug-wait-limit", "uint64_t", "0",
+           "bound every tile.mbarrier_wait_parity to this many try_wait "
+           "rounds, then print the barrier, phase, block and thread and "
+           "trap (0: wait forever)">,
   ];
 }
 

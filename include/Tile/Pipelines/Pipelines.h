@@ -36,6 +36,11 @@ struct TileToPTXPipelineOptions
       *this, "verify-protocol",
       llvm::cl::desc("run tile-verify-async-protocol first (T-PROTO-n)"),
       llvm::cl::init(true)};
+  PassOptions::Option<uint64_t> debugWaitLimit{
+      *this, "debug-wait-limit",
+      llvm::cl::desc("bound mbarrier waits to this many try_wait rounds, then "
+                     "print barrier/phase/block/thread and trap (0: off)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> indexBitWidth{
       *this, "index-bitwidth",
       llvm::cl::desc("bitwidth of the index type on host and device"),

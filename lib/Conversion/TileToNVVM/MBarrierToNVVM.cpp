@@ -16,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -209,9 +210,16 @@ struct MBarrierTryWaitParityOpLowering
   }
 };
 
-/// Lowers the blocking wait to `scf.while (!try_wait.parity) {}`.
+/// Lowers the blocking wait to `scf.while (!try_wait.parity) {}`. With a
+/// limit, the loop counts its rounds; past the limit one thread of the hang
+/// prints the barrier, the phase it waits for, its block and thread and the
+/// source location, then traps, so that a protocol bug is a diagnosis
+/// instead of a hung GPU (the runtime watchdog is the last resort).
 struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
-  using MBarrierOpLowering::MBarrierOpLowering;
+  MBarrierWaitParityOpLowering(const LLVMTypeConverter &converter,
+                               uint64_t limit)
+      : MBarrierOpLowering(converter), limit(limit) {}
+
   LogicalResult
   matchAndRewrite(MBarrierWaitParityOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -219,20 +227,65 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
     Value barrier = address(op, adaptor, rewriter);
     Value phase = adaptor.getPhase();
     MBarrierType type = op.getBarriers().getType();
-    auto loop = scf::WhileOp::create(rewriter, loc, TypeRange(), ValueRange());
-    Block *before = rewriter.createBlock(&loop.getBefore());
+    Type i64 = rewriter.getI64Type();
+    Value zero = LLVM::ConstantOp::create(rewriter, loc, i64, 0);
+    SmallVector<Value> inits;
+    if (limit)
+      inits.push_back(zero);
+    auto loop = scf::WhileOp::create(rewriter, loc, ValueRange(inits).getTypes(),
+                                     inits);
+    Block *before = rewriter.createBlock(&loop.getBefore(), {},
+                                         ValueRange(inits).getTypes(),
+                                         SmallVector<Location>(inits.size(), loc));
     rewriter.setInsertionPointToStart(before);
     Value done = createTryWaitParity(rewriter, loc, barrier, phase, type);
     Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
                                          rewriter.getBoolAttr(true));
     Value pending = LLVM::XOrOp::create(rewriter, loc, done, one);
-    scf::ConditionOp::create(rewriter, loc, pending, ValueRange());
-    Block *after = rewriter.createBlock(&loop.getAfter());
+    SmallVector<Value> carried;
+    if (limit) {
+      Value rounds = LLVM::AddOp::create(
+          rewriter, loc, before->getArgument(0),
+          LLVM::ConstantOp::create(rewriter, loc, i64, 1));
+      Value exhausted = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::uge, rounds,
+          LLVM::ConstantOp::create(rewriter, loc, i64, int64_t(limit)));
+      Value stuck = LLVM::AndOp::create(rewriter, loc, pending, exhausted);
+      auto report = scf::IfOp::create(rewriter, loc, stuck, /*withElse=*/false);
+      {
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&report.getThenRegion().front());
+        std::string where;
+        llvm::raw_string_ostream os(where);
+        loc.print(os);
+        Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, barrier);
+        Value phaseBit = LLVM::ZExtOp::create(rewriter, loc,
+                                              rewriter.getI32Type(), phase);
+        Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
+        Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+        gpu::PrintfOp::create(
+            rewriter, loc,
+            rewriter.getStringAttr(
+                "tile: mbarrier_wait_parity gave up after %lu rounds: barrier "
+                "at shared address 0x%lx, waiting for phase parity %u, block "
+                "%lu, thread %lu, " + where + "\n"),
+            ValueRange{rounds, address, phaseBit, block, thread});
+        LLVM::Trap::create(rewriter, loc);
+      }
+      carried.push_back(rounds);
+    }
+    scf::ConditionOp::create(rewriter, loc, pending, carried);
+    Block *after = rewriter.createBlock(&loop.getAfter(), {},
+                                        ValueRange(carried).getTypes(),
+                                        SmallVector<Location>(carried.size(), loc));
     rewriter.setInsertionPointToStart(after);
-    scf::YieldOp::create(rewriter, loc);
+    scf::YieldOp::create(rewriter, loc, after->getArguments());
     rewriter.eraseOp(op);
     return success();
   }
+
+private:
+  uint64_t limit;
 };
 
 struct MBarrierInvalOpLowering : MBarrierOpLowering<MBarrierInvalOp> {
@@ -299,13 +352,15 @@ struct FenceProxyAsyncOpLowering : ConvertOpToLLVMPattern<FenceProxyAsyncOp> {
 } // namespace
 
 void tile::populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
-                                          RewritePatternSet &patterns) {
+                                          RewritePatternSet &patterns,
+                                          uint64_t debugWaitLimit) {
+  patterns.add<MBarrierWaitParityOpLowering>(converter, debugWaitLimit);
   patterns.add<MBarrierAllocOpLowering, MBarrierInitOpLowering,
                MBarrierArriveOpLowering, MBarrierArriveDropOpLowering,
                MBarrierArriveExpectTxOpLowering, MBarrierExpectTxOpLowering,
                MBarrierCompleteTxOpLowering, MBarrierTestWaitOpLowering,
                MBarrierTryWaitOpLowering, MBarrierTryWaitParityOpLowering,
-               MBarrierWaitParityOpLowering, MBarrierInvalOpLowering,
+               MBarrierInvalOpLowering,
                AsyncCopyMBarrierArriveOpLowering, FenceMBarrierInitOpLowering,
                FenceProxyAsyncOpLowering>(converter);
 }

@@ -53,9 +53,10 @@ void tile::populateTileToNVVMTypeConversions(LLVMTypeConverter &converter) {
 }
 
 void tile::populateTileToNVVMConversionPatterns(
-    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns,
+    uint64_t debugWaitLimit) {
   populateAsyncCopyToNVVMPatterns(converter, patterns);
-  populateMBarrierToNVVMPatterns(converter, patterns);
+  populateMBarrierToNVVMPatterns(converter, patterns, debugWaitLimit);
   populateClusterToNVVMPatterns(converter, patterns);
 }
 
@@ -74,12 +75,14 @@ struct ConvertTileToNVVMPass
     populateTileToNVVMTypeConversions(converter);
 
     RewritePatternSet patterns(ctx);
-    populateTileToNVVMConversionPatterns(converter, patterns);
+    populateTileToNVVMConversionPatterns(converter, patterns, debugWaitLimit);
 
     LLVMConversionTarget target(*ctx);
     target.addLegalDialect<NVVM::NVVMDialect>();
     target.addIllegalDialect<TileDialect>();
-    target.addLegalDialect<scf::SCFDialect>(); // the loop of mbarrier_wait_parity
+    // The loop of mbarrier_wait_parity and, with debug-wait-limit, its
+    // gpu.printf; later passes of the pipeline lower both.
+    target.addLegalDialect<scf::SCFDialect, gpu::GPUDialect>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

@@ -5,6 +5,8 @@
 #ifndef TILE_CONVERSION_TILETONVVM_TILETONVVM_H
 #define TILE_CONVERSION_TILETONVVM_TILETONVVM_H
 
+#include <cstdint>
+
 namespace mlir {
 class LLVMTypeConverter;
 class RewritePatternSet;
@@ -20,9 +22,12 @@ void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
 void populateAsyncCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                      RewritePatternSet &patterns);
 
-/// Patterns lowering the mbarrier family and the fences to NVVM.
+/// Patterns lowering the mbarrier family and the fences to NVVM. With a
+/// non-zero `debugWaitLimit`, blocking waits give up after that many
+/// try_wait rounds, print what they waited for and trap.
 void populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
-                                    RewritePatternSet &patterns);
+                                    RewritePatternSet &patterns,
+                                    uint64_t debugWaitLimit = 0);
 
 /// Patterns lowering the cluster ops (rank, barrier, mapa, remote arrive,
 /// elect.sync) to NVVM.
@@ -31,7 +36,8 @@ void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
 
 /// Every tile-to-NVVM pattern.
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
-                                          RewritePatternSet &patterns);
+                                          RewritePatternSet &patterns,
+                                          uint64_t debugWaitLimit = 0);
 
 } // namespace tile
 } // namespace mlir
