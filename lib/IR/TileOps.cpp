@@ -44,12 +44,14 @@ static std::optional<int64_t> getStaticByteOffset(MemRefType type,
 //===----------------------------------------------------------------------===//
 
 /// Parses `ca|cg` followed by the optional `, l2_prefetch = b128`,
-/// `, src_bytes = %n` and `, ignore_src = %p` clauses, in any order.
+/// `, src_bytes = %n`, `, ignore_src = %p` and `, cache_policy = %pol`
+/// clauses, in any order.
 static ParseResult
 parseCopyModifiers(OpAsmParser &parser, CacheModeAttr &cache,
                    L2PrefetchSizeAttr &l2Prefetch,
                    std::optional<OpAsmParser::UnresolvedOperand> &srcBytes,
-                   std::optional<OpAsmParser::UnresolvedOperand> &ignoreSrc) {
+                   std::optional<OpAsmParser::UnresolvedOperand> &ignoreSrc,
+                   std::optional<OpAsmParser::UnresolvedOperand> &cachePolicy) {
   CacheMode mode;
   if (parseEnumKeyword(parser, "cache mode ca or cg", mode, symbolizeCacheMode))
     return failure();
@@ -71,10 +73,13 @@ parseCopyModifiers(OpAsmParser &parser, CacheModeAttr &cache,
     } else if (key == "ignore_src" && !ignoreSrc) {
       if (parser.parseOperand(ignoreSrc.emplace()))
         return failure();
+    } else if (key == "cache_policy" && !cachePolicy) {
+      if (parser.parseOperand(cachePolicy.emplace()))
+        return failure();
     } else {
       return parser.emitError(loc)
-             << "expected one of l2_prefetch, src_bytes, ignore_src (each at "
-                "most once), got '"
+             << "expected one of l2_prefetch, src_bytes, ignore_src, "
+                "cache_policy (each at most once), got '"
              << key << "'";
     }
   }
@@ -85,7 +90,7 @@ parseCopyModifiers(OpAsmParser &parser, CacheModeAttr &cache,
 static void printCopyModifiers(OpAsmPrinter &printer, AsyncCopyOp,
                                CacheModeAttr cache,
                                L2PrefetchSizeAttr l2Prefetch, Value srcBytes,
-                               Value ignoreSrc) {
+                               Value ignoreSrc, Value cachePolicy) {
   printer << stringifyCacheMode(cache.getValue());
   if (l2Prefetch)
     printer << ", l2_prefetch = " << stringifyL2PrefetchSize(l2Prefetch.getValue());
@@ -93,6 +98,8 @@ static void printCopyModifiers(OpAsmPrinter &printer, AsyncCopyOp,
     printer << ", src_bytes = " << srcBytes;
   if (ignoreSrc)
     printer << ", ignore_src = " << ignoreSrc;
+  if (cachePolicy)
+    printer << ", cache_policy = " << cachePolicy;
 }
 
 int64_t AsyncCopyOp::getNumElements() {

@@ -29,6 +29,8 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm8
     - `l2_prefetch`: also fetch 64/128/256 bytes around the source into L2.
     - `src_bytes`: copy only that many bytes (0..size) and zero-fill the rest.
     - `ignore_src`: when true, ignore the source and write `size` zero bytes.
+    - `cache_policy`: a 64-bit L2 cache policy (from `createpolicy`), emitted
+      as `.L2::cache_hint`.
 
     Lowers to PTX `cp.async.{ca,cg}.shared.global{.L2::NB} [dst], [src],
     size{, src-size}` (`nvvm.cp.async.shared.global`). Requires sm_80.
@@ -48,11 +50,12 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm8
                        Tile_CacheModeAttr:$cache,
                        OptionalAttr<Tile_L2PrefetchSizeAttr>:$l2Prefetch,
                        Optional<I32>:$srcBytes,
-                       Optional<I1>:$ignoreSrc);
+                       Optional<I1>:$ignoreSrc,
+                       Optional<I64>:$cachePolicy);
   let assemblyFormat = [{
     $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $size `bytes`
     `,` `cache` `=` custom<CopyModifiers>($cache, $l2Prefetch, $srcBytes,
-    $ignoreSrc)
+    $ignoreSrc, $cachePolicy)
     attr-dict `:` type($src) `to` type($dst)
   }];
   let hasVerifier = 1;

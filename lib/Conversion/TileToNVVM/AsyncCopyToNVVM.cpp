@@ -68,16 +68,28 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
     }
 
     StringRef cache = stringifyCacheMode(op.getCache());
-    if (std::optional<L2PrefetchSize> prefetch = op.getL2Prefetch()) {
-      // NVVM's cp.async op has no prefetch-size qualifier: emit the
-      // instruction (PTX ISA, "cp.async", .level::prefetch_size) as inline PTX.
-      std::string ptx = ("cp.async." + cache + ".shared.global" +
-                         getPrefetchQualifier(*prefetch) + " [$0], [$1], " +
-                         Twine(size) + (srcSize ? ", $2;" : ";"))
-                            .str();
+    std::optional<L2PrefetchSize> prefetch = op.getL2Prefetch();
+    Value policy = adaptor.getCachePolicy();
+    if (prefetch || policy) {
+      // NVVM's cp.async op has neither the prefetch-size nor the cache-hint
+      // qualifier: emit the instruction (PTX ISA, "cp.async":
+      // .level::cache_hint, .level::prefetch_size) as inline PTX.
       SmallVector<Value> operands = {dst, src};
-      if (srcSize)
+      std::string ptx = ("cp.async." + cache + ".shared.global").str();
+      if (policy)
+        ptx += ".L2::cache_hint";
+      if (prefetch)
+        ptx += getPrefetchQualifier(*prefetch).str();
+      ptx += " [$0], [$1], " + std::to_string(size);
+      if (srcSize) {
+        ptx += ", $" + std::to_string(operands.size());
         operands.push_back(srcSize);
+      }
+      if (policy) {
+        ptx += ", $" + std::to_string(operands.size());
+        operands.push_back(policy);
+      }
+      ptx += ";";
       NVVM::InlinePtxOp::create(rewriter, loc, TypeRange(), operands,
                                 ValueRange(), rewriter.getStringAttr(ptx),
                                 Value());

@@ -69,6 +69,19 @@ func.func @async_copy_l2_prefetch(%g: memref<256xf32>, %s: memref<256xf32, 3>, %
 
 // -----
 
+// A cache policy is the .L2::cache_hint qualifier and a trailing operand.
+// CHECK-LABEL: func.func @async_copy_cache_policy(
+//  CHECK-SAME:     %[[N:[a-zA-Z0-9_]+]]: i32, %[[POL:[a-zA-Z0-9_]+]]: i64)
+func.func @async_copy_cache_policy(%g: memref<256xf32>, %s: memref<256xf32, 3>, %i: index, %n: i32, %pol: i64) {
+  //       CHECK: nvvm.inline_ptx "cp.async.cg.shared.global.L2::cache_hint [$0], [$1], 16, $2;" ro(%{{.*}}, %{{.*}}, %[[POL]] : !llvm.ptr<3>, !llvm.ptr<1>, i64)
+  tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg, cache_policy = %pol : memref<256xf32> to memref<256xf32, 3>
+  //       CHECK: nvvm.inline_ptx "cp.async.ca.shared.global.L2::cache_hint.L2::128B [$0], [$1], 8, $2, $3;" ro(%{{.*}}, %{{.*}}, %[[N]], %[[POL]] : !llvm.ptr<3>, !llvm.ptr<1>, i32, i64)
+  tile.async_copy %g[%i] to %s[%i], 8 bytes, cache = ca, l2_prefetch = b128, src_bytes = %n, cache_policy = %pol : memref<256xf32> to memref<256xf32, 3>
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @groups(
 func.func @groups() {
   //       CHECK: nvvm.cp.async.commit.group

@@ -161,7 +161,7 @@ func.func @cp_async_bad_prefetch(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: 
 // -----
 
 func.func @cp_async_repeated_clause(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %n: i32) {
-  // expected-error @below {{expected one of l2_prefetch, src_bytes, ignore_src (each at most once), got 'src_bytes'}}
+  // expected-error @below {{expected one of l2_prefetch, src_bytes, ignore_src, cache_policy (each at most once), got 'src_bytes'}}
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg, src_bytes = %n, src_bytes = %n : memref<64xf32> to memref<64xf32, 3>
   return
 }

@@ -19,6 +19,10 @@ func.func @async_copy_forms(%g: memref<128x128xf16>, %s: memref<64x32xf16, 3>,
   // CHECK: tile.async_copy {{.*}}, 16 bytes, cache = cg, l2_prefetch = b128, ignore_src = %[[P]] :
   tile.async_copy %g[%i, %i] to %s[%i, %i], 16 bytes, cache = cg, l2_prefetch = b128, ignore_src = %p
       : memref<128x128xf16> to memref<64x32xf16, 3>
+  // CHECK: tile.async_copy {{.*}}, 16 bytes, cache = cg, l2_prefetch = b64, src_bytes = %[[N]], cache_policy = %{{.*}} :
+  %pol = arith.constant 0 : i64
+  tile.async_copy %g[%i, %i] to %s[%i, %i], 16 bytes, cache = cg, cache_policy = %pol, src_bytes = %n, l2_prefetch = b64
+      : memref<128x128xf16> to memref<64x32xf16, 3>
   return
 }
 

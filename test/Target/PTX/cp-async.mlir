@@ -20,6 +20,7 @@
 //       CHECK: cp.async.commit_group;
 //       CHECK: cp.async.cg.shared.global.L2::128B [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}], 16;
 //       CHECK: cp.async.ca.shared.global.L2::256B [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}], 4, %r{{[0-9]+}};
+//       CHECK: cp.async.cg.shared.global.L2::cache_hint.L2::256B [%r{{d?[0-9]+}}], [%rd{{[0-9]+}}], 16, %rd{{[0-9]+}};
 //       CHECK: cp.async.commit_group;
 //       CHECK: cp.async.wait_group 1;
 //       CHECK: cp.async.wait_group 0;
@@ -48,6 +49,10 @@ module attributes {gpu.container_module} {
       tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg, l2_prefetch = b128
           : memref<1024xf32> to memref<256xf32, #gpu.address_space<workgroup>>
       tile.async_copy %g[%i] to %s[%i], 4 bytes, cache = ca, l2_prefetch = b256, src_bytes = %n
+          : memref<1024xf32> to memref<256xf32, #gpu.address_space<workgroup>>
+      // An evict-last L2 policy (PTX ISA, "createpolicy") as a cache hint.
+      %policy = nvvm.inline_ptx "createpolicy.fractional.L2::evict_last.b64 $0, 1.0;" -> i64
+      tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg, l2_prefetch = b256, cache_policy = %policy
           : memref<1024xf32> to memref<256xf32, #gpu.address_space<workgroup>>
       %g1 = tile.async_commit_group
       tile.async_wait_group 1 for %g0
