@@ -96,12 +96,15 @@ struct State {
   /// Slots whose copies an mbarrier tracks (cp.async.mbarrier.arrive): a
   /// wait on that barrier completes them.
   std::map<void *, std::set<Slot>> trackedBy;
+  /// Blocking parity waits so far per barrier (group, static index): the
+  /// n-th wait of a thread is for phase n, so its parity must be n mod 2.
+  std::map<std::pair<void *, int64_t>, int64_t> waitsDone;
 
   bool operator==(const State &o) const {
     return open == o.open && pending == o.pending &&
            initialized == o.initialized &&
            unfencedClusterInits == o.unfencedClusterInits &&
-           trackedBy == o.trackedBy;
+           trackedBy == o.trackedBy && waitsDone == o.waitsDone;
   }
 };
 
@@ -127,6 +130,13 @@ void join(State &a, const State &b) {
       a.unfencedClusterInits.push_back(op);
   for (const auto &[barrier, slots] : b.trackedBy)
     a.trackedBy[barrier].insert(slots.begin(), slots.end());
+  // Wait counts that differ between paths are unknown from here on.
+  for (auto it = a.waitsDone.begin(); it != a.waitsDone.end();) {
+    auto other = b.waitsDone.find(it->first);
+    it = (other != b.waitsDone.end() && other->second == it->second)
+             ? std::next(it)
+             : a.waitsDone.erase(it);
+  }
 }
 
 class ProtocolChecker {
@@ -174,6 +184,10 @@ private:
       return *l % *r;
     if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *r != 0)
       return *l / *r;
+    if (isa<arith::XOrIOp>(def))
+      return *l ^ *r;
+    if (isa<arith::AndIOp>(def))
+      return *l & *r;
     return std::nullopt;
   }
 
@@ -460,8 +474,11 @@ private:
     }
     if (isa<MBarrierInvalOp>(op)) {
       state.initialized.erase(key);
+      state.waitsDone.erase(key);
       return;
     }
+    if (auto wait = dyn_cast<MBarrierWaitParityOp>(op))
+      checkPhase(wait, key, slot.has_value(), state);
     // Any other barrier op needs an init of the group first (T-PROTO-4).
     // Inits under conditions (one thread) count: `anyInit` looks at the
     // group, and joins keep inits made on every path.
@@ -470,6 +487,31 @@ private:
       diag << "uses an mbarrier before it is initialized with "
               "tile.mbarrier_init (T-PROTO-4)";
     }
+  }
+
+  /// T-PROTO-7: the n-th blocking wait of a thread on a barrier waits for
+  /// phase n, i.e. parity n mod 2 (the phase bit flips each time a ring
+  /// wraps). Checked where the index and the parity are known.
+  void checkPhase(MBarrierWaitParityOp wait, std::pair<void *, int64_t> key,
+                  bool staticIndex, State &state) {
+    std::optional<int64_t> parity = evaluate(wait.getPhase());
+    auto it = state.waitsDone.find(key);
+    if (!staticIndex || !parity) {
+      if (it != state.waitsDone.end())
+        state.waitsDone.erase(it);
+      return;
+    }
+    int64_t done = it == state.waitsDone.end() ? 0 : it->second;
+    int64_t expected = done % 2, got = *parity & 1;
+    if (got != expected && !reported.contains(wait)) {
+      InFlightDiagnostic diag = report(wait, /*error=*/false);
+      diag << "waits for phase parity " << got << " of barrier " << key.second
+           << ", but this is wait " << done + 1
+           << " on it, which completes with parity " << expected
+           << ": the phase bit must flip each time the ring returns to this "
+              "barrier (T-PROTO-7)";
+    }
+    state.waitsDone[key] = done + 1;
   }
 
   /// True when some init of `barriers` precedes `op` in its function (e.g.

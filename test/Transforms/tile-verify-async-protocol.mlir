@@ -221,3 +221,49 @@ func.func @cluster_init_fenced(%n: i32) {
   tile.cluster_wait
   return
 }
+
+// -----
+
+// A 4-stage full-barrier ring: stage = k mod 4, phase = (k / 4) mod 2. The
+// phase bit flips each time the ring wraps: silent.
+func.func @ring_phases(%n: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %b = tile.mbarrier_alloc : !tile.mbarrier<count = 4>
+  scf.for %s = %c0 to %c4 step %c1 {
+    tile.mbarrier_init %b[%s], %n : !tile.mbarrier<count = 4>
+  }
+  scf.for %k = %c0 to %c12 step %c1 {
+    %stage = arith.remui %k, %c4 : index
+    %round = arith.divui %k, %c4 : index
+    %bit = arith.remui %round, %c2 : index
+    %bit32 = arith.index_cast %bit : index to i32
+    %phase = arith.trunci %bit32 : i32 to i1
+    tile.mbarrier_wait_parity %b[%stage], %phase : !tile.mbarrier<count = 4>
+  }
+  return
+}
+
+// -----
+
+// T-PROTO-7: the same ring with a phase that never flips.
+func.func @ring_phase_stuck(%n: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c12 = arith.constant 12 : index
+  %false = arith.constant false
+  %b = tile.mbarrier_alloc : !tile.mbarrier<count = 4>
+  scf.for %s = %c0 to %c4 step %c1 {
+    tile.mbarrier_init %b[%s], %n : !tile.mbarrier<count = 4>
+  }
+  scf.for %k = %c0 to %c12 step %c1 {
+    %stage = arith.remui %k, %c4 : index
+    // expected-warning @below {{waits for phase parity 0 of barrier 0, but this is wait 2 on it, which completes with parity 1: the phase bit must flip each time the ring returns to this barrier (T-PROTO-7)}}
+    tile.mbarrier_wait_parity %b[%stage], %false : !tile.mbarrier<count = 4>
+  }
+  return
+}

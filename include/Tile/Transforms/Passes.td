@@ -52,7 +52,10 @@ def TileVerifyAsyncProtocolPass
     - T-PROTO-4 (error): an mbarrier used before any mbarrier_init;
     - T-PROTO-5 (error): a barrier initialized twice without mbarrier_inval;
     - T-PROTO-6 (warning): a cluster-scope barrier exposed to other CTAs
-      (cluster_arrive, remote arrive) before fence_mbarrier_init.
+      (cluster_arrive, remote arrive) before fence_mbarrier_init;
+    - T-PROTO-7 (warning): the n-th wait_parity on a barrier does not wait
+      for parity n mod 2 (the phase bit of an N-stage ring does not flip when
+      the ring wraps).
 
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
     wait on that barrier. `tile-to-ptx-pipeline` runs this pass.
