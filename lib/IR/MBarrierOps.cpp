@@ -66,26 +66,20 @@ LogicalResult MBarrierArriveDropOp::verify() {
   return verifyIndex(*this, getBarriers().getType(), getIndex());
 }
 
+/// The ops that move a transaction count: index and byte range.
+template <typename OpT>
+static LogicalResult verifyTxCountOp(OpT op) {
+  if (failed(verifyIndex(op, op.getBarriers().getType(), op.getIndex())))
+    return failure();
+  return verifyCount(op, op.getBytes(), "transaction bytes", 0, kMaxTxCount,
+                     "T-MBAR-3");
+}
+
 LogicalResult MBarrierArriveExpectTxOp::verify() {
-  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
-    return failure();
-  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
-                     "T-MBAR-3");
+  return verifyTxCountOp(*this);
 }
-
-LogicalResult MBarrierExpectTxOp::verify() {
-  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
-    return failure();
-  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
-                     "T-MBAR-3");
-}
-
-LogicalResult MBarrierCompleteTxOp::verify() {
-  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
-    return failure();
-  return verifyCount(*this, getBytes(), "transaction bytes", 0, kMaxTxCount,
-                     "T-MBAR-3");
-}
+LogicalResult MBarrierExpectTxOp::verify() { return verifyTxCountOp(*this); }
+LogicalResult MBarrierCompleteTxOp::verify() { return verifyTxCountOp(*this); }
 
 LogicalResult MBarrierTestWaitOp::verify() {
   return verifyIndex(*this, getBarriers().getType(), getIndex());

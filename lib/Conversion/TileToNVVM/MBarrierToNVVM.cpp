@@ -138,26 +138,17 @@ struct MBarrierArriveExpectTxOpLowering
   }
 };
 
-struct MBarrierExpectTxOpLowering : MBarrierOpLowering<MBarrierExpectTxOp> {
-  using MBarrierOpLowering::MBarrierOpLowering;
+/// Lowers `tile.mbarrier_expect_tx` / `tile.mbarrier_complete_tx`, which
+/// differ only in the NVVM op they become.
+template <typename TileOp, typename NVVMOp>
+struct MBarrierTxCountOpLowering : MBarrierOpLowering<TileOp> {
+  using MBarrierOpLowering<TileOp>::MBarrierOpLowering;
   LogicalResult
-  matchAndRewrite(MBarrierExpectTxOp op, OpAdaptor adaptor,
+  matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierExpectTxOp>(
-        op, address(op, adaptor, rewriter), adaptor.getBytes(),
-        getScope(op.getBarriers().getType()));
-    return success();
-  }
-};
-
-struct MBarrierCompleteTxOpLowering : MBarrierOpLowering<MBarrierCompleteTxOp> {
-  using MBarrierOpLowering::MBarrierOpLowering;
-  LogicalResult
-  matchAndRewrite(MBarrierCompleteTxOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::MBarrierCompleteTxOp>(
-        op, address(op, adaptor, rewriter), adaptor.getBytes(),
-        getScope(op.getBarriers().getType()));
+    rewriter.replaceOpWithNewOp<NVVMOp>(op, this->address(op, adaptor, rewriter),
+                                        adaptor.getBytes(),
+                                        getScope(op.getBarriers().getType()));
     return success();
   }
 };
@@ -357,8 +348,11 @@ void tile::populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
   patterns.add<MBarrierWaitParityOpLowering>(converter, debugWaitLimit);
   patterns.add<MBarrierAllocOpLowering, MBarrierInitOpLowering,
                MBarrierArriveOpLowering, MBarrierArriveDropOpLowering,
-               MBarrierArriveExpectTxOpLowering, MBarrierExpectTxOpLowering,
-               MBarrierCompleteTxOpLowering, MBarrierTestWaitOpLowering,
+               MBarrierArriveExpectTxOpLowering,
+               MBarrierTxCountOpLowering<MBarrierExpectTxOp, NVVM::MBarrierExpectTxOp>,
+               MBarrierTxCountOpLowering<MBarrierCompleteTxOp,
+                                         NVVM::MBarrierCompleteTxOp>,
+               MBarrierTestWaitOpLowering,
                MBarrierTryWaitOpLowering, MBarrierTryWaitParityOpLowering,
                MBarrierInvalOpLowering,
                AsyncCopyMBarrierArriveOpLowering, FenceMBarrierInitOpLowering,
