@@ -30,7 +30,7 @@ void TileDialect::registerTypes() {
 /// `!tile.mbarrier` or `!tile.mbarrier<count = N, scope = cta|cluster>`,
 /// either key optional.
 Type MBarrierType::parse(AsmParser &parser) {
-  unsigned count = 1;
+  int64_t count = 1;
   MBarrierScope scope = MBarrierScope::cta;
   SMLoc loc = parser.getCurrentLocation();
   if (succeeded(parser.parseOptionalLess())) {
@@ -51,8 +51,13 @@ Type MBarrierType::parse(AsmParser &parser) {
     if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
       return {};
   }
+  if (count < 1 || count > kMaxMBarriers) {
+    parser.emitError(loc) << "mbarrier count must be in [1, " << kMaxMBarriers
+                          << "], got " << count << " (T-MBAR-1)";
+    return {};
+  }
   return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
-                    count, scope);
+                    unsigned(count), scope);
 }
 
 void MBarrierType::print(AsmPrinter &printer) const {

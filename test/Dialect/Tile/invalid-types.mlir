@@ -12,6 +12,11 @@ func.func private @mbarrier_too_many(!tile.mbarrier<count = 40000>)
 
 // -----
 
+// expected-error @below {{mbarrier count must be in [1, 29056], got -1 (T-MBAR-1)}}
+func.func private @mbarrier_negative(!tile.mbarrier<count = -1>)
+
+// -----
+
 // expected-error @below {{expected scope cta or cluster, got 'grid'}}
 func.func private @mbarrier_scope(!tile.mbarrier<scope = grid>)
 
