@@ -10,6 +10,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -51,7 +53,8 @@ Type MBarrierType::parse(AsmParser &parser) {
     if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
       return {};
   }
-  if (count < 1 || count > kMaxMBarriers) {
+  // Out of the unsigned range: report here, the verifier covers the rest.
+  if (count < 0 || count > int64_t(std::numeric_limits<unsigned>::max())) {
     parser.emitError(loc) << "mbarrier count must be in [1, " << kMaxMBarriers
                           << "], got " << count << " (T-MBAR-1)";
     return {};
