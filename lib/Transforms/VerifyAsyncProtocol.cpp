@@ -37,6 +37,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -531,6 +532,162 @@ private:
   }
 };
 
+/// Threads of a block of `kernel`: its known_block_size, else the constant
+/// block size shared by every launch of it in the module.
+std::optional<int64_t> getBlockThreads(gpu::GPUFuncOp kernel) {
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+    return int64_t((*known)[0]) * (*known)[1] * (*known)[2];
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module)
+    return std::nullopt;
+  std::optional<int64_t> threads;
+  bool consistent = true;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelName() != kernel.getName())
+      return;
+    int64_t product = 1;
+    for (Value dim : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                      launch.getBlockSizeZ()}) {
+      APInt value;
+      if (!matchPattern(dim, m_ConstantInt(&value))) {
+        consistent = false;
+        return;
+      }
+      product *= value.getSExtValue();
+    }
+    if (threads && *threads != product)
+      consistent = false;
+    threads = product;
+  });
+  return consistent ? threads : std::nullopt;
+}
+
+/// How many threads of a block of `threads` execute `op`: one under
+/// `scf.if (thread_id x == c)` or `scf.if (elect_sync)`, else all of them.
+/// std::nullopt for other conditions and for ops inside loops.
+std::optional<int64_t> getExecutingThreads(Operation *op, Operation *function,
+                                           int64_t threads) {
+  int64_t count = threads;
+  for (Operation *parent = op->getParentOp(); parent && parent != function;
+       parent = parent->getParentOp()) {
+    if (isa<LoopLikeOpInterface>(parent))
+      return std::nullopt;
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    if (!ifOp.getThenRegion().isAncestor(op->getParentRegion()))
+      return std::nullopt; // else branches: many threads, unknown count
+    Value condition = ifOp.getCondition();
+    if (condition.getDefiningOp<ElectSyncOp>()) {
+      count = std::min<int64_t>(count, (threads + 31) / 32);
+      continue;
+    }
+    auto cmp = condition.getDefiningOp<arith::CmpIOp>();
+    APInt constant;
+    if (cmp && cmp.getPredicate() == arith::CmpIPredicate::eq &&
+        matchPattern(cmp.getRhs(), m_ConstantInt(&constant))) {
+      if (auto tid = cmp.getLhs().getDefiningOp<gpu::ThreadIdOp>();
+          tid && tid.getDimension() == gpu::Dimension::x) {
+        count = 1;
+        continue;
+      }
+    }
+    return std::nullopt;
+  }
+  return count;
+}
+
+/// T-PROTO-8: in a kernel of known block size, a barrier whose waits can
+/// never complete because all the arrivals a phase can get (counted over
+/// the threads that execute each arrive) stay below its init count.
+/// Skipped for barriers with arrivals in loops, under other conditions, or
+/// from other CTAs.
+LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
+  std::optional<int64_t> threads = getBlockThreads(kernel);
+  if (!threads)
+    return success();
+  bool failed = false;
+  kernel.walk([&](MBarrierAllocOp alloc) {
+    // (index) -> (init count, init op), arrivals, first wait, analyzable.
+    struct Barrier {
+      int64_t expected = -1;
+      Operation *init = nullptr;
+      int64_t arrivals = 0;
+      Operation *wait = nullptr;
+      bool known = true;
+    };
+    std::map<int64_t, Barrier> barriers;
+    bool groupKnown = true;
+    for (Operation *user : alloc.getBarriers().getUsers()) {
+      APInt index;
+      if (user->getNumOperands() < 2 ||
+          !matchPattern(user->getOperand(1), m_ConstantInt(&index))) {
+        groupKnown = false;
+        continue;
+      }
+      Barrier &barrier = barriers[index.getSExtValue()];
+      std::optional<int64_t> executing =
+          getExecutingThreads(user, kernel, *threads);
+      if (auto init = dyn_cast<MBarrierInitOp>(user)) {
+        APInt count;
+        if (barrier.init || !matchPattern(init.getCount(), m_ConstantInt(&count)))
+          barrier.known = false;
+        else {
+          barrier.expected = count.getSExtValue();
+          barrier.init = init;
+        }
+        continue;
+      }
+      int64_t perThread = 0;
+      if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
+        APInt count;
+        perThread = 1;
+        if (arrive.getCount()) {
+          if (matchPattern(arrive.getCount(), m_ConstantInt(&count)))
+            perThread = count.getSExtValue();
+          else
+            barrier.known = false;
+        }
+      } else if (isa<MBarrierArriveExpectTxOp, MBarrierArriveDropOp>(user)) {
+        perThread = 1;
+      } else if (auto copyArrive = dyn_cast<AsyncCopyMBarrierArriveOp>(user)) {
+        perThread = copyArrive.getNoinc() ? 1 : 0;
+      } else if (isa<MBarrierArriveRemoteOp>(user)) {
+        barrier.known = false; // other CTAs arrive too
+      } else if (isa<MBarrierWaitParityOp, MBarrierTryWaitOp,
+                     MBarrierTryWaitParityOp, MBarrierTestWaitOp>(user)) {
+        if (!barrier.wait)
+          barrier.wait = user;
+        continue;
+      } else {
+        continue;
+      }
+      if (!executing)
+        barrier.known = false;
+      else
+        barrier.arrivals += perThread * *executing;
+    }
+    if (!groupKnown)
+      return;
+    for (auto &[index, barrier] : barriers) {
+      if (!barrier.known || !barrier.init || !barrier.wait ||
+          barrier.arrivals >= barrier.expected)
+        continue;
+      InFlightDiagnostic diag = barrier.wait->emitError()
+                                << "waits on barrier " << index
+                                << ", which expects " << barrier.expected
+                                << " arrivals per phase, but the " << *threads
+                                << " threads of a block arrive at most "
+                                << barrier.arrivals
+                                << " times: the phase never completes "
+                                   "(T-PROTO-8)";
+      diag.attachNote(barrier.init->getLoc()) << "initialized here";
+      failed = true;
+    }
+  });
+  return failure(failed);
+}
+
 /// Pass shell around ProtocolChecker.
 struct TileVerifyAsyncProtocolPass
     : tile::impl::TileVerifyAsyncProtocolPassBase<TileVerifyAsyncProtocolPass> {
@@ -539,6 +696,10 @@ struct TileVerifyAsyncProtocolPass
     bool failed = false;
     getOperation().walk([&](FunctionOpInterface function) {
       if (!function.isExternal() && mlir::failed(verifyAsyncProtocol(function)))
+        failed = true;
+    });
+    getOperation().walk([&](gpu::GPUFuncOp kernel) {
+      if (kernel.isKernel() && mlir::failed(checkArrivalCounts(kernel)))
         failed = true;
     });
     if (failed)

@@ -55,7 +55,9 @@ def TileVerifyAsyncProtocolPass
       (cluster_arrive, remote arrive) before fence_mbarrier_init;
     - T-PROTO-7 (warning): the n-th wait_parity on a barrier does not wait
       for parity n mod 2 (the phase bit of an N-stage ring does not flip when
-      the ring wraps).
+      the ring wraps);
+    - T-PROTO-8 (error): with a known block size, the arrivals a waited
+      barrier can get per phase stay below its init count.
 
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
     wait on that barrier. `tile-to-ptx-pipeline` runs this pass.
