@@ -97,6 +97,11 @@ struct State {
   /// Slots whose copies an mbarrier tracks (cp.async.mbarrier.arrive): a
   /// wait on that barrier completes them.
   std::map<void *, std::set<Slot>> trackedBy;
+  /// Bulk copies into shared memory that complete on a barrier (complete_tx).
+  std::map<void *, Group> barrierCopies;
+  /// Shared buffers written by generic stores since the last proxy fence,
+  /// with one such store (T-PROTO-10).
+  std::map<void *, Operation *> unfencedWrites;
   /// Blocking parity waits so far per barrier (group, static index): the
   /// n-th wait of a thread is for phase n, so its parity must be n mod 2.
   std::map<std::pair<void *, int64_t>, int64_t> waitsDone;
@@ -105,7 +110,9 @@ struct State {
     return open == o.open && pending == o.pending &&
            initialized == o.initialized &&
            unfencedClusterInits == o.unfencedClusterInits &&
-           trackedBy == o.trackedBy && waitsDone == o.waitsDone;
+           trackedBy == o.trackedBy && waitsDone == o.waitsDone &&
+           barrierCopies == o.barrierCopies &&
+           unfencedWrites == o.unfencedWrites;
   }
 };
 
@@ -131,6 +138,14 @@ void join(State &a, const State &b) {
       a.unfencedClusterInits.push_back(op);
   for (const auto &[barrier, slots] : b.trackedBy)
     a.trackedBy[barrier].insert(slots.begin(), slots.end());
+  for (const auto &[barrier, group] : b.barrierCopies) {
+    Group &target = a.barrierCopies[barrier];
+    target.slots.insert(group.slots.begin(), group.slots.end());
+    if (!target.firstCopy)
+      target.firstCopy = group.firstCopy;
+  }
+  for (const auto &[buffer, store] : b.unfencedWrites)
+    a.unfencedWrites.emplace(buffer, store);
   // Wait counts that differ between paths are unknown from here on.
   for (auto it = a.waitsDone.begin(); it != a.waitsDone.end();) {
     auto other = b.waitsDone.find(it->first);
@@ -233,6 +248,28 @@ private:
         state.open.firstCopy = op;
       return;
     }
+    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
+      Group &group =
+          state.barrierCopies[bulk.getBarriers().getAsOpaquePointer()];
+      group.slots.insert(slotOf(bulk.getDst(), bulk.getDstIndices()));
+      if (!group.firstCopy)
+        group.firstCopy = op;
+      return;
+    }
+    if (auto bulk = dyn_cast<BulkCopySharedToGlobalOp>(op))
+      return checkProxyFence(bulk, state);
+    if (auto fence = dyn_cast<FenceProxyAsyncOp>(op)) {
+      if (fence.getSpace() != ProxySpace::global)
+        state.unfencedWrites.clear();
+      return;
+    }
+    if (isa<memref::StoreOp, vector::StoreOp>(op)) {
+      Value memref = op->getOperand(1);
+      auto type = dyn_cast<MemRefType>(memref.getType());
+      if (type && isSharedMemory(type))
+        state.unfencedWrites.emplace(rootBuffer(memref).getAsOpaquePointer(), op);
+      return;
+    }
     if (isa<AsyncCommitGroupOp>(op)) {
       state.pending.push_back(state.open);
       state.open = Group();
@@ -282,6 +319,16 @@ private:
       return llvm::any_of(group.slots,
                           [&](const Slot &s) { return s.overlaps(slot); });
     };
+    for (const auto &[barrier, group] : state.barrierCopies) {
+      if (!writes(group))
+        continue;
+      InFlightDiagnostic diag = report(op, /*error=*/true);
+      diag << "reads shared memory that a bulk copy may still be writing: "
+              "wait on the mbarrier it completes first (T-PROTO-1)";
+      if (group.firstCopy)
+        diag.attachNote(group.firstCopy->getLoc()) << "copy issued here";
+      return;
+    }
     const Group *culprit = writes(state.open) ? &state.open : nullptr;
     size_t newer = 0;
     for (size_t i = 0; !culprit && i < state.pending.size(); ++i)
@@ -303,6 +350,20 @@ private:
     diag << " (T-PROTO-1)";
     if (culprit->firstCopy)
       diag.attachNote(culprit->firstCopy->getLoc()) << "copy issued here";
+  }
+
+  /// T-PROTO-10: a bulk copy (async proxy) reads shared memory that generic
+  /// stores wrote with no fence.proxy.async in between.
+  void checkProxyFence(BulkCopySharedToGlobalOp bulk, State &state) {
+    auto it =
+        state.unfencedWrites.find(rootBuffer(bulk.getSrc()).getAsOpaquePointer());
+    if (it == state.unfencedWrites.end() || reported.contains(bulk))
+      return;
+    InFlightDiagnostic diag = report(bulk, /*error=*/true);
+    diag << "reads shared memory written by generic stores without "
+            "tile.fence_proxy_async shared_cta in between: the async proxy may "
+            "read stale data (T-PROTO-10)";
+    diag.attachNote(it->second->getLoc()) << "generic store here";
   }
 
   /// T-PROTO-3: copies left behind at a return.
@@ -412,6 +473,7 @@ private:
     if (!isa<MBarrierWaitParityOp, MBarrierTryWaitOp, MBarrierTryWaitParityOp,
              MBarrierTestWaitOp>(op))
       return;
+    state.barrierCopies.erase(op->getOperand(0).getAsOpaquePointer());
     auto it = state.trackedBy.find(op->getOperand(0).getAsOpaquePointer());
     if (it == state.trackedBy.end())
       return;
@@ -615,13 +677,22 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
       int64_t arrivals = 0;
       Operation *wait = nullptr;
       bool known = true;
+      // Transaction bytes per phase: expected (expect_tx) and delivered
+      // (bulk copies, complete_tx); T-PROTO-9.
+      int64_t expectBytes = 0, deliveredBytes = 0;
+      Operation *expectOp = nullptr, *deliverOp = nullptr;
+      bool bytesKnown = true;
     };
     std::map<int64_t, Barrier> barriers;
     bool groupKnown = true;
     for (Operation *user : alloc.getBarriers().getUsers()) {
       APInt index;
-      if (user->getNumOperands() < 2 ||
-          !matchPattern(user->getOperand(1), m_ConstantInt(&index))) {
+      Value indexValue;
+      if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user))
+        indexValue = bulk.getBarrierIndex();
+      else if (user->getNumOperands() >= 2)
+        indexValue = user->getOperand(1);
+      if (!indexValue || !matchPattern(indexValue, m_ConstantInt(&index))) {
         groupKnown = false;
         continue;
       }
@@ -637,6 +708,29 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.init = init;
         }
         continue;
+      }
+      // Transaction bytes (T-PROTO-9).
+      Value txBytes;
+      bool delivers = false;
+      if (auto op = dyn_cast<MBarrierArriveExpectTxOp>(user))
+        txBytes = op.getBytes();
+      else if (auto op = dyn_cast<MBarrierExpectTxOp>(user))
+        txBytes = op.getBytes();
+      else if (auto op = dyn_cast<MBarrierCompleteTxOp>(user))
+        txBytes = op.getBytes(), delivers = true;
+      else if (auto op = dyn_cast<BulkCopyGlobalToSharedOp>(user))
+        txBytes = op.getBytes(), delivers = true;
+      if (txBytes) {
+        APInt value;
+        if (!executing || !matchPattern(txBytes, m_ConstantInt(&value))) {
+          barrier.bytesKnown = false;
+        } else {
+          int64_t total = value.getSExtValue() * *executing;
+          (delivers ? barrier.deliveredBytes : barrier.expectBytes) += total;
+          (delivers ? barrier.deliverOp : barrier.expectOp) = user;
+        }
+        if (delivers)
+          continue;
       }
       int64_t perThread = 0;
       if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
@@ -670,6 +764,23 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
     if (!groupKnown)
       return;
     for (auto &[index, barrier] : barriers) {
+      if (barrier.bytesKnown && (barrier.expectOp || barrier.deliverOp) &&
+          barrier.expectBytes != barrier.deliveredBytes) {
+        Operation *at = barrier.expectOp ? barrier.expectOp : barrier.deliverOp;
+        InFlightDiagnostic diag =
+            at->emitError() << "barrier " << index << " expects "
+                            << barrier.expectBytes
+                            << " transaction bytes per phase, but the copies "
+                               "and complete_tx that signal it deliver "
+                            << barrier.deliveredBytes
+                            << (barrier.expectBytes > barrier.deliveredBytes
+                                    ? ": the phase never completes"
+                                    : ": the transaction count underflows")
+                            << " (T-PROTO-9)";
+        if (barrier.deliverOp && barrier.deliverOp != at)
+          diag.attachNote(barrier.deliverOp->getLoc()) << "bytes delivered here";
+        failed = true;
+      }
       if (!barrier.known || !barrier.init || !barrier.wait ||
           barrier.arrivals >= barrier.expected)
         continue;

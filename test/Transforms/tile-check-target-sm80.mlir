@@ -58,3 +58,12 @@ func.func @fence() {
   tile.fence_proxy_async shared_cta
   return
 }
+
+// -----
+
+// SM90-LABEL: func.func @bulk
+func.func @bulk(%s: memref<64xf32, 3>, %g: memref<64xf32>, %n: i32, %i: index) {
+  // expected-error @below {{'tile.bulk_copy_shared_to_global' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+  tile.bulk_copy_shared_to_global %s[%i] to %g[%i], %n : memref<64xf32, 3> to memref<64xf32>
+  return
+}

@@ -58,6 +58,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateAsyncCopyToNVVMPatterns(converter, patterns);
   populateMBarrierToNVVMPatterns(converter, patterns, debugWaitLimit);
   populateClusterToNVVMPatterns(converter, patterns);
+  populateBulkCopyToNVVMPatterns(converter, patterns);
 }
 
 namespace {

@@ -34,6 +34,10 @@ void populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// Patterns lowering the 1D bulk copies and bulk groups to NVVM.
+void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 /// Every tile-to-NVVM pattern.
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,

@@ -1,0 +1,103 @@
+//===- BulkCopyToNVVM.cpp - Lower 1D bulk copies to NVVM ------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// tile.bulk_copy_global_to_shared -> nvvm.cp.async.bulk.shared.cluster.global
+//                                    (mbarrier::complete_tx::bytes)
+// tile.bulk_copy_shared_to_global -> nvvm.cp.async.bulk.global.shared.cta
+//                                    (bulk_group)
+// tile.bulk_commit_group / bulk_wait_group -> nvvm.cp.async.bulk.*group
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Casts a generic pointer into global memory to the .global space.
+Value toGlobal(ConversionPatternRewriter &rewriter, Location loc, Value ptr) {
+  auto global = LLVM::LLVMPointerType::get(ptr.getContext(), kGlobalAddressSpace);
+  if (ptr.getType() == global)
+    return ptr;
+  return LLVM::AddrSpaceCastOp::create(rewriter, loc, global, ptr);
+}
+
+struct BulkCopyGlobalToSharedOpLowering
+    : ConvertOpToLLVMPattern<BulkCopyGlobalToSharedOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BulkCopyGlobalToSharedOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dst = getStridedElementPtr(rewriter, loc, op.getDst().getType(),
+                                     adaptor.getDst(), adaptor.getDstIndices());
+    Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
+                                     adaptor.getSrc(), adaptor.getSrcIndices());
+    Value barrier = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
+        adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
+    // The shared::cta destination form needs PTX 8.6; the shared::cluster
+    // form (PTX 8.0, sm_90) takes this CTA's address as a cluster address.
+    auto cluster = LLVM::LLVMPointerType::get(op.getContext(),
+                                              kSharedClusterAddressSpace);
+    dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, cluster, dst);
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(
+        op, dst, toGlobal(rewriter, loc, src), barrier, adaptor.getBytes(),
+        Value(), Value());
+    return success();
+  }
+};
+
+struct BulkCopySharedToGlobalOpLowering
+    : ConvertOpToLLVMPattern<BulkCopySharedToGlobalOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BulkCopySharedToGlobalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value dst = getStridedElementPtr(rewriter, loc, op.getDst().getType(),
+                                     adaptor.getDst(), adaptor.getDstIndices());
+    Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
+                                     adaptor.getSrc(), adaptor.getSrcIndices());
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(
+        op, toGlobal(rewriter, loc, dst), src, adaptor.getBytes(), Value(),
+        Value());
+    return success();
+  }
+};
+
+struct BulkCommitGroupOpLowering : ConvertOpToLLVMPattern<BulkCommitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BulkCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op, TypeRange());
+    return success();
+  }
+};
+
+struct BulkWaitGroupOpLowering : ConvertOpToLLVMPattern<BulkWaitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BulkWaitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
+        op, op.getPendingAttr(), op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
+    return success();
+  }
+};
+
+} // namespace
+
+void tile::populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns) {
+  patterns.add<BulkCopyGlobalToSharedOpLowering,
+               BulkCopySharedToGlobalOpLowering, BulkCommitGroupOpLowering,
+               BulkWaitGroupOpLowering>(converter);
+}

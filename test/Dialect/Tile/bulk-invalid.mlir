@@ -1,0 +1,40 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+
+// T-BULK-1: bulk copies move a positive multiple of 16 bytes.
+func.func @bulk_size(%g: memref<4096xf32>, %s: memref<1024xf32, 3>, %i: index, %b: !tile.mbarrier) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 100 : i32
+  // expected-error @below {{'tile.bulk_copy_global_to_shared' op expected a positive multiple of 16 bytes, got 100 (T-BULK-1)}}
+  tile.bulk_copy_global_to_shared %g[%i] to %s[%i], %n, %b[%c0] : memref<4096xf32> to memref<1024xf32, 3>, !tile.mbarrier
+  return
+}
+
+// -----
+
+// T-BULK-2: 16-byte-aligned addresses where static.
+func.func @bulk_align(%g: memref<4096xf32>, %s: memref<1024xf32, 3>, %i: index) {
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 64 : i32
+  // expected-error @below {{'tile.bulk_copy_shared_to_global' op source byte offset 8 is not 16-byte aligned (T-BULK-2)}}
+  tile.bulk_copy_shared_to_global %s[%c2] to %g[%i], %n : memref<1024xf32, 3> to memref<4096xf32>
+  return
+}
+
+// -----
+
+// T-BULK-3: the state spaces of the direction.
+func.func @bulk_spaces(%g: memref<4096xf32>, %s: memref<1024xf32>, %i: index, %b: !tile.mbarrier) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 64 : i32
+  // expected-error @below {{'tile.bulk_copy_global_to_shared' op expected the destination in shared memory, got 'memref<1024xf32>' (T-BULK-3)}}
+  tile.bulk_copy_global_to_shared %g[%i] to %s[%i], %n, %b[%c0] : memref<4096xf32> to memref<1024xf32>, !tile.mbarrier
+  return
+}
+
+// -----
+
+func.func @bulk_wait_negative() {
+  // expected-error @below {{'tile.bulk_wait_group' op expected a non-negative number of pending groups, got -2 (T-CPASYNC-7)}}
+  tile.bulk_wait_group -2
+  return
+}
