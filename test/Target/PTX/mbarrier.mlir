@@ -16,7 +16,8 @@
 //       CHECK: mbarrier.arrive.expect_tx.shared.b64
 //       CHECK: mbarrier.expect_tx
 //       CHECK: mbarrier.complete_tx
-//       CHECK: mbarrier.arrive
+//       CHECK: mbarrier.arrive.shared.b64
+//       CHECK: mbarrier.arrive.shared.b64 {{.*}}, [__tile_mbarriers+24], %r{{[0-9]+}};
 //       CHECK: mbarrier.try_wait.parity
 //       CHECK: mbarrier.try_wait
 //       CHECK: mbarrier.test_wait
@@ -43,6 +44,7 @@ module attributes {gpu.container_module} {
       tile.mbarrier_expect_tx %bars[%c1], %bytes : !tile.mbarrier<count = 4>
       tile.mbarrier_complete_tx %bars[%c1], %bytes : !tile.mbarrier<count = 4>
       %t1 = tile.mbarrier_arrive %bars[%c1] : !tile.mbarrier<count = 4> -> !tile.mbarrier_token
+      %t4 = tile.mbarrier_arrive %bars[%c3], %one : !tile.mbarrier<count = 4> -> !tile.mbarrier_token
       tile.mbarrier_wait_parity %bars[%c0], %false : !tile.mbarrier<count = 4>
       %d0 = tile.mbarrier_try_wait %bars[%c1], %t1 : !tile.mbarrier<count = 4>
       %d1 = tile.mbarrier_test_wait %bars[%c1], %t1 : !tile.mbarrier<count = 4>
