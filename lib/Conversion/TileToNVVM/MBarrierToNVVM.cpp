@@ -252,9 +252,6 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
         Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, barrier);
         Value phaseBit = LLVM::ZExtOp::create(rewriter, loc,
                                               rewriter.getI32Type(), phase);
-        // The raw 64-bit barrier object: its pending arrival and transaction
-        // counts are in there, in a layout PTX does not document.
-        Value stateWord = LLVM::LoadOp::create(rewriter, loc, i64, barrier);
         Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
         Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
         gpu::PrintfOp::create(
@@ -262,10 +259,8 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
             rewriter.getStringAttr(
                 "tile: mbarrier_wait_parity gave up after %lu rounds: barrier "
                 "at shared address 0x%lx, waiting for phase parity %u, block "
-                "%lu, thread %lu, " + where +
-                " (raw mbarrier state 0x%lx: pending arrivals and transaction "
-                "bytes, layout not architected)\n"),
-            ValueRange{rounds, address, phaseBit, block, thread, stateWord});
+                "%lu, thread %lu, " + where + "\n"),
+            ValueRange{rounds, address, phaseBit, block, thread});
         LLVM::Trap::create(rewriter, loc);
       }
       carried.push_back(rounds);
