@@ -19,25 +19,6 @@ unsigned BulkCopySharedToGlobalOp::getMinSmVersion() { return kSm90; }
 unsigned BulkCommitGroupOp::getMinSmVersion() { return kSm90; }
 unsigned BulkWaitGroupOp::getMinSmVersion() { return kSm90; }
 
-/// The byte offset of `memref[indices]` when layout and indices are static.
-static std::optional<int64_t> staticByteOffset(MemRefType type,
-                                               ValueRange indices) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset))
-    return std::nullopt;
-  int64_t linear = offset;
-  for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
-    APInt value;
-    if (!matchPattern(index, m_ConstantInt(&value)) ||
-        ShapedType::isDynamic(stride))
-      return std::nullopt;
-    linear += value.getSExtValue() * stride;
-  }
-  return linear * (type.getElementTypeBitWidth() / 8);
-}
-
 /// T-BULK-1..3 for both directions.
 static LogicalResult verifyBulkCopy(Operation *op, MemRefType src,
                                     ValueRange srcIndices, MemRefType dst,
@@ -68,7 +49,7 @@ static LogicalResult verifyBulkCopy(Operation *op, MemRefType src,
   for (auto [name, type, indices] :
        {std::tuple<StringRef, MemRefType, ValueRange>{"source", src, srcIndices},
         {"destination", dst, dstIndices}})
-    if (std::optional<int64_t> offset = staticByteOffset(type, indices))
+    if (std::optional<int64_t> offset = getStaticByteOffset(type, indices))
       if (*offset % kBulkGranule)
         return op->emitOpError() << name << " byte offset " << *offset
                                  << " is not 16-byte aligned (T-BULK-2)";

@@ -5,6 +5,7 @@
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -46,4 +47,22 @@ bool tile::hasContiguousInnerDim(MemRefType type) {
   if (failed(type.getStridesAndOffset(strides, offset)))
     return false;
   return strides.back() == 1;
+}
+
+std::optional<int64_t> tile::getStaticByteOffset(MemRefType type,
+                                                 ValueRange indices) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset))
+    return std::nullopt;
+  int64_t linear = offset;
+  for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
+    APInt constant;
+    if (!matchPattern(index, m_ConstantInt(&constant)) ||
+        ShapedType::isDynamic(stride))
+      return std::nullopt;
+    linear += constant.getSExtValue() * stride;
+  }
+  return linear * (type.getElementTypeBitWidth() / 8);
 }

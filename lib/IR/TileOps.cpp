@@ -20,25 +20,6 @@ static std::optional<int64_t> getConstantIndex(Value value) {
   return std::nullopt;
 }
 
-/// Returns the byte offset of `memref[indices]` from the memref's base
-/// pointer when the layout and all indices are static.
-static std::optional<int64_t> getStaticByteOffset(MemRefType type,
-                                                  ValueRange indices) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset))
-    return std::nullopt;
-  int64_t linear = offset;
-  for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
-    std::optional<int64_t> constant = getConstantIndex(index);
-    if (!constant || ShapedType::isDynamic(stride))
-      return std::nullopt;
-    linear += *constant * stride;
-  }
-  return linear * (type.getElementTypeBitWidth() / 8);
-}
-
 //===----------------------------------------------------------------------===//
 // AsyncCopyOp
 //===----------------------------------------------------------------------===//

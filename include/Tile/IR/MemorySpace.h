@@ -6,6 +6,9 @@
 #define TILE_IR_MEMORYSPACE_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/ValueRange.h"
+
+#include <optional>
 
 namespace mlir::tile {
 
@@ -19,6 +22,10 @@ bool isGlobalMemory(MemRefType type);
 /// True when the innermost dimension is contiguous (unit stride), so that a
 /// vector of bytes starting at an element stays inside one row.
 bool hasContiguousInnerDim(MemRefType type);
+
+/// The byte offset of `memref[indices]` from the memref's base pointer when
+/// its layout and all indices are static (constants).
+std::optional<int64_t> getStaticByteOffset(MemRefType type, ValueRange indices);
 
 } // namespace mlir::tile
 
