@@ -5,6 +5,7 @@
 #ifndef TILE_TRANSFORMS_PASSES_H
 #define TILE_TRANSFORMS_PASSES_H
 
+#include "Tile/IR/TileDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"

@@ -65,4 +65,19 @@ def TileVerifyAsyncProtocolPass
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def TileAnalyzeBankConflictsPass
+    : Pass<"tile-analyze-bank-conflicts", "mlir::ModuleOp"> {
+  let summary = "report shared-memory bank conflicts of a warp as remarks";
+  let description = [{
+    For each shared-memory load/store inside a gpu.func whose addresses are
+    statically known for lanes 0..31 of warp 0 (thread_id x = lane, loop
+    induction variables at their first value), computes the n-way bank
+    conflict per 128-byte phase of the access width (seed 003, "Bank
+    Conflict") and, for n > 1, emits a remark with the swizzle of seed 003's
+    "General Methods" (on byte offsets) and the conflict degree it leaves.
+    Accesses whose addresses are not static are not reported.
+  }];
+  let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

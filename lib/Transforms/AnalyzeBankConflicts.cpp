@@ -1,0 +1,195 @@
+//===- AnalyzeBankConflicts.cpp - Shared-memory bank conflicts of a warp --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// For each shared-memory load/store in a GPU kernel, evaluates the byte
+// address every lane of warp 0 touches (thread_id x = 0..31, loop induction
+// variables at their first value), splits the warp into the phases the
+// hardware serves together (32 lanes for 4-byte accesses, 16 for 8-byte, 8
+// for 16-byte: 128 bytes per phase), and counts the distinct 4-byte words
+// each of the 32 banks must deliver in a phase (seed 003, "Bank Conflict").
+// A conflict (n > 1) is reported as a remark together with the swizzle that
+// seed 003's "General Methods" propose, re-checked on the swizzled addresses:
+//   M = log2(access bytes), S = log2(max(128, row bytes) / 2^M),
+//   B = log2(128 / 2^M)            (all on byte offsets, #tile.swizzle<B,M,S>)
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/TileOps.h"
+#include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <map>
+
+namespace mlir::tile {
+#define GEN_PASS_DEF_TILEANALYZEBANKCONFLICTSPASS
+#include "Tile/Transforms/Passes.h.inc"
+} // namespace mlir::tile
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kBanks = 32;
+constexpr int64_t kBankBytes = 4;
+constexpr int64_t kPhaseBytes = kBanks * kBankBytes; // 128
+
+/// Evaluates index arithmetic for one lane: thread_id x is the lane, loop
+/// induction variables take their lower bound, constants are constants.
+std::optional<int64_t> evaluate(Value value, int64_t lane, int depth = 0) {
+  if (depth > 64)
+    return std::nullopt;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (arg == forOp.getInductionVar())
+        return evaluate(forOp.getLowerBound(), lane, depth + 1);
+    return std::nullopt;
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto tid = dyn_cast<gpu::ThreadIdOp>(def))
+    return tid.getDimension() == gpu::Dimension::x ? std::optional(lane)
+                                                   : std::optional<int64_t>(0);
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
+          arith::ExtSIOp, arith::TruncIOp>(def))
+    return evaluate(def->getOperand(0), lane, depth + 1);
+  if (def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> l = evaluate(def->getOperand(0), lane, depth + 1);
+  std::optional<int64_t> r = evaluate(def->getOperand(1), lane, depth + 1);
+  if (!l || !r)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return *l + *r;
+  if (isa<arith::SubIOp>(def))
+    return *l - *r;
+  if (isa<arith::MulIOp>(def))
+    return *l * *r;
+  if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *r)
+    return *l / *r;
+  if (isa<arith::RemUIOp, arith::RemSIOp>(def) && *r)
+    return *l % *r;
+  if (isa<arith::XOrIOp>(def))
+    return *l ^ *r;
+  if (isa<arith::AndIOp>(def))
+    return *l & *r;
+  if (isa<arith::ShLIOp>(def))
+    return *l << *r;
+  if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
+    return *l >> *r;
+  return std::nullopt;
+}
+
+/// The n-way conflict of the warp's accesses of `width` bytes at `addresses`
+/// (one per lane), optionally through `swizzle`.
+int64_t conflictDegree(ArrayRef<int64_t> addresses, int64_t width,
+                       SwizzleAttr swizzle) {
+  int64_t lanesPerPhase = std::max<int64_t>(1, kPhaseBytes / width);
+  int64_t worst = 1;
+  for (size_t first = 0; first < addresses.size(); first += lanesPerPhase) {
+    std::map<int64_t, llvm::DenseSet<int64_t>> wordsPerBank;
+    for (size_t lane = first;
+         lane < std::min(addresses.size(), size_t(first + lanesPerPhase));
+         ++lane)
+      for (int64_t byte = 0; byte < width; byte += kBankBytes) {
+        int64_t address = addresses[lane] + byte;
+        if (swizzle)
+          address = swizzle.apply(address);
+        int64_t word = address / kBankBytes;
+        wordsPerBank[word % kBanks].insert(word);
+      }
+    for (auto &[bank, words] : wordsPerBank)
+      worst = std::max<int64_t>(worst, words.size());
+  }
+  return worst;
+}
+
+/// Analyzes one access: `memref[indices]` of `width` bytes per lane.
+void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !isSharedMemory(type) || width < 1)
+    return;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return;
+  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  SmallVector<int64_t> addresses;
+  for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+    int64_t linear = offset;
+    for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
+      std::optional<int64_t> value = evaluate(index, lane);
+      if (!value)
+        return; // not statically known: say nothing
+      linear += *value * stride;
+    }
+    addresses.push_back(linear * elementBytes);
+  }
+  int64_t degree = conflictDegree(addresses, width, SwizzleAttr());
+  if (degree <= 1)
+    return;
+  // Seed 003's formula, in bytes.
+  int64_t unit = llvm::PowerOf2Ceil(std::max<int64_t>(width, 1));
+  int64_t rowBytes = type.getRank() >= 1 && !type.isDynamicDim(type.getRank() - 1)
+                         ? type.getShape().back() * elementBytes
+                         : kPhaseBytes;
+  int32_t m = llvm::Log2_64(unit);
+  int32_t s = llvm::Log2_64(
+      llvm::PowerOf2Ceil(std::max<int64_t>(kPhaseBytes, rowBytes)) / unit);
+  int32_t b = llvm::Log2_64(std::max<int64_t>(1, kPhaseBytes / unit));
+  MLIRContext *ctx = op->getContext();
+  SwizzleAttr proposal = SwizzleAttr::getChecked(
+      [&] { return op->emitRemark(); }, ctx, b, m, s);
+  InFlightDiagnostic remark = op->emitRemark()
+                              << degree << "-way bank conflict: " << width
+                              << "-byte accesses, "
+                              << std::min<int64_t>(kWarpSize, kPhaseBytes / width)
+                              << " lanes per 128-byte phase";
+  if (proposal) {
+    int64_t after = conflictDegree(addresses, width, proposal);
+    remark << "; " << proposal << " on the buffer's byte offsets makes it "
+           << (after <= 1 ? std::string("conflict-free")
+                          : std::to_string(after) + "-way");
+  }
+}
+
+/// Pass shell: every shared load/store in gpu.func kernels.
+struct TileAnalyzeBankConflictsPass
+    : tile::impl::TileAnalyzeBankConflictsPassBase<
+          TileAnalyzeBankConflictsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation().walk([](Operation *op) {
+      if (!op->getParentOfType<gpu::GPUFuncOp>())
+        return;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        analyze(op, load.getMemRef(), load.getIndices(),
+                load.getType().getIntOrFloatBitWidth() / 8);
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        analyze(op, store.getMemRef(), store.getIndices(),
+                store.getValueToStore().getType().getIntOrFloatBitWidth() / 8);
+      else if (auto load = dyn_cast<vector::LoadOp>(op))
+        analyze(op, load.getBase(), load.getIndices(),
+                load.getVectorType().getNumElements() *
+                    load.getVectorType().getElementTypeBitWidth() / 8);
+      else if (auto store = dyn_cast<vector::StoreOp>(op))
+        analyze(op, store.getBase(), store.getIndices(),
+                store.getVectorType().getNumElements() *
+                    store.getVectorType().getElementTypeBitWidth() / 8);
+    });
+  }
+};
+
+} // namespace
