@@ -11,8 +11,9 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @copy_tile(%src: memref<?x64xf16>, %dst: memref<?x64xf16>)
-        workgroup(%smem: memref<64x64xf16, #gpu.address_space<workgroup>>)
         kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
+      // 128-byte aligned, as 16-byte cp.async destinations need.
+      %smem = tile.shared_alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index

@@ -59,6 +59,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateMBarrierToNVVMPatterns(converter, patterns, debugWaitLimit);
   populateClusterToNVVMPatterns(converter, patterns);
   populateBulkCopyToNVVMPatterns(converter, patterns);
+  populateSharedMemoryToNVVMPatterns(converter, patterns);
 }
 
 namespace {

@@ -9,8 +9,6 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    memref.global "private" @buffer : memref<1024xf32, #gpu.address_space<workgroup>> {alignment = 128}
-
     gpu.func @bulk_round_trip(%src: memref<1024xf32>, %dst: memref<1024xf32>) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -21,7 +19,7 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %two = arith.constant 2.0 : f32
       %tid = gpu.thread_id x
-      %s = memref.get_global @buffer : memref<1024xf32, #gpu.address_space<workgroup>>
+      %s = tile.shared_alloc : memref<1024xf32, #gpu.address_space<workgroup>>
       %bars = tile.mbarrier_alloc : !tile.mbarrier
       %leader = arith.cmpi eq, %tid, %c0 : index
       scf.if %leader {

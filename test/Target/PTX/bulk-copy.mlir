@@ -7,10 +7,10 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
 // CHECK-LABEL: .visible .entry bulk_round_trip(
-//       CHECK: .shared .align 128 .b8 buffer[4096];
+//       CHECK: .shared .align 128 .b8 __tile_shared[4096];
 //       CHECK: mbarrier.arrive.expect_tx.shared.b64
 //       CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [__tile_mbarriers];
 //       CHECK: fence.proxy.async.shared::cta;
-//       CHECK: cp.async.bulk.global.shared::cta.bulk_group [%rd{{[0-9]+}}], [buffer], %r{{[0-9]+}};
+//       CHECK: cp.async.bulk.global.shared::cta.bulk_group [%rd{{[0-9]+}}], [__tile_shared], %r{{[0-9]+}};
 //       CHECK: cp.async.bulk.commit_group;
 //       CHECK: cp.async.bulk.wait_group 0;

@@ -38,6 +38,10 @@ void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// Pattern placing tile.shared_alloc buffers in aligned .shared arrays.
+void populateSharedMemoryToNVVMPatterns(const LLVMTypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
 /// Every tile-to-NVVM pattern.
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,

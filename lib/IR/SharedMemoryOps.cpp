@@ -1,0 +1,46 @@
+//===- SharedMemoryOps.cpp - Shared-memory buffers ------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/TileOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// TMA needs 128-byte-aligned shared destinations without swizzle (CUDA C++
+/// Programming Guide, "Tensor Memory Access"); it also covers cp.async and
+/// bulk copies (16 bytes).
+static constexpr int64_t kMinSharedAlignment = 128;
+
+int64_t SharedAllocOp::getRequiredAlignment() {
+  int64_t alignment = kMinSharedAlignment;
+  if (std::optional<SwizzleAttr> swizzle = getSwizzle())
+    alignment = std::max(alignment, swizzle->getRepeatBytes());
+  if (std::optional<uint64_t> explicitAlignment = getAlignment())
+    alignment = std::max(alignment, int64_t(*explicitAlignment));
+  return alignment;
+}
+
+LogicalResult SharedAllocOp::verify() {
+  MemRefType type = getBuffer().getType();
+  // T-SWZ-4: a dense static buffer in shared memory.
+  if (!isSharedMemory(type) || !type.getLayout().isIdentity())
+    return emitOpError() << "expected a shared-memory memref with the identity "
+                            "layout, got "
+                         << type << " (T-SWZ-4)";
+  if (std::optional<uint64_t> alignment = getAlignment()) {
+    if (!llvm::isPowerOf2_64(*alignment))
+      return emitOpError() << "alignment must be a power of two, got "
+                           << *alignment << " (T-SWZ-4)";
+    // T-SWZ-3: a swizzled buffer starts at a multiple of the swizzle repeat.
+    if (std::optional<SwizzleAttr> swizzle = getSwizzle())
+      if (int64_t(*alignment) < swizzle->getRepeatBytes())
+        return emitOpError() << "swizzle " << *swizzle << " needs the buffer "
+                             << swizzle->getRepeatBytes()
+                             << "-byte aligned, got " << *alignment
+                             << " (T-SWZ-3)";
+  }
+  return success();
+}

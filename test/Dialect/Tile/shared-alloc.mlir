@@ -1,0 +1,39 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @buffers(
+func.func @buffers() {
+  // CHECK: tile.shared_alloc : memref<1024xf32, 3>
+  %a = tile.shared_alloc : memref<1024xf32, 3>
+  // CHECK: tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+  // CHECK: tile.shared_alloc {alignment = 2048 : i64, swizzle = #tile.swizzle<b64>} : memref<32x32xf16, #gpu.address_space<workgroup>>
+  %c = tile.shared_alloc {alignment = 2048, swizzle = #tile.swizzle<b64>} : memref<32x32xf16, #gpu.address_space<workgroup>>
+  return
+}
+
+// -----
+
+// T-SWZ-3: a swizzled buffer starts at a multiple of the swizzle's repeat.
+func.func @misaligned_swizzle() {
+  // expected-error @below {{'tile.shared_alloc' op swizzle #tile.swizzle<b128> needs the buffer 1024-byte aligned, got 128 (T-SWZ-3)}}
+  %b = tile.shared_alloc {alignment = 128, swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+  return
+}
+
+// -----
+
+// T-SWZ-4: alignments are powers of two.
+func.func @odd_alignment() {
+  // expected-error @below {{'tile.shared_alloc' op alignment must be a power of two, got 96 (T-SWZ-4)}}
+  %b = tile.shared_alloc {alignment = 96} : memref<64xf32, 3>
+  return
+}
+
+// -----
+
+// T-SWZ-4: a dense shared-memory buffer.
+func.func @global_buffer() {
+  // expected-error @below {{'tile.shared_alloc' op expected a shared-memory memref with the identity layout, got 'memref<64xf32>' (T-SWZ-4)}}
+  %b = tile.shared_alloc : memref<64xf32>
+  return
+}
