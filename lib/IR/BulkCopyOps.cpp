@@ -4,7 +4,8 @@
 
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
-#include "mlir/IR/Matchers.h"
+#include "VerifierUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -40,11 +41,10 @@ static LogicalResult verifyBulkCopy(Operation *op, MemRefType src,
     return op->emitOpError() << "expected contiguous innermost dimensions, got "
                              << src << " and " << dst << " (T-BULK-3)";
   // T-BULK-1: a positive multiple of 16 bytes.
-  APInt size;
-  if (matchPattern(bytes, m_ConstantInt(&size)) &&
-      (size.getSExtValue() <= 0 || size.getSExtValue() % kBulkGranule))
+  std::optional<int64_t> size = getConstantIntValue(bytes);
+  if (size && (*size <= 0 || *size % kBulkGranule))
     return op->emitOpError() << "expected a positive multiple of 16 bytes, got "
-                             << size.getSExtValue() << " (T-BULK-1)";
+                             << *size << " (T-BULK-1)";
   // T-BULK-2: both addresses 16-byte aligned, where static.
   for (auto [name, type, indices] :
        {std::tuple<StringRef, MemRefType, ValueRange>{"source", src, srcIndices},
@@ -69,10 +69,5 @@ LogicalResult BulkCopySharedToGlobalOp::verify() {
 }
 
 LogicalResult BulkWaitGroupOp::verify() {
-  int64_t pending = getPendingAttr().getValue().getSExtValue();
-  if (pending < 0)
-    return emitOpError() << "expected a non-negative number of pending groups, "
-                            "got "
-                         << pending << " (T-CPASYNC-7)";
-  return success();
+  return verifyPendingGroups(*this, getPendingAttr());
 }

@@ -5,7 +5,7 @@
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
-#include "mlir/IR/Matchers.h"
+#include "VerifierUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -56,10 +56,5 @@ LogicalResult MBarrierArriveRemoteOp::verify() {
     return emitOpError() << "arrives from another CTA, so the group needs "
                             "scope = cluster, got "
                          << type << " (T-MBAR-6)";
-  APInt index;
-  if (matchPattern(getIndex(), m_ConstantInt(&index)) &&
-      (index.getSExtValue() < 0 || index.getSExtValue() >= type.getCount()))
-    return emitOpError() << "barrier index " << index.getSExtValue()
-                         << " is out of range for " << type << " (T-MBAR-4)";
-  return success();
+  return verifyBarrierIndex(*this, type, getIndex());
 }

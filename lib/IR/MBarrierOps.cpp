@@ -3,7 +3,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/TileOps.h"
-#include "mlir/IR/Matchers.h"
+#include "VerifierUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -15,28 +16,11 @@ static constexpr int64_t kMaxArrivalCount = (int64_t(1) << 20) - 1;
 static constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
 static constexpr unsigned kSm80 = 80, kSm90 = 90;
 
-/// Returns the constant value of `value`, if it is one.
-static std::optional<int64_t> getConstant(Value value) {
-  APInt constant;
-  if (value && matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
-  return std::nullopt;
-}
-
-/// T-MBAR-4: a static index selects one of the group's barriers.
-static LogicalResult verifyIndex(Operation *op, MBarrierType type, Value index) {
-  std::optional<int64_t> value = getConstant(index);
-  if (value && (*value < 0 || *value >= int64_t(type.getCount())))
-    return op->emitOpError() << "barrier index " << *value
-                             << " is out of range for " << type
-                             << " (T-MBAR-4)";
-  return success();
-}
-
 /// T-MBAR-2 / T-MBAR-3: a static count within the hardware's range.
 static LogicalResult verifyCount(Operation *op, Value count, StringRef what,
                                  int64_t min, int64_t max, StringRef rule) {
-  std::optional<int64_t> value = getConstant(count);
+  std::optional<int64_t> value =
+      count ? getConstantIntValue(count) : std::nullopt;
   if (value && (*value < min || *value > max))
     return op->emitOpError() << what << " must be in [" << min << ", 2^20 - 1]"
                              << ", got " << *value << " (" << rule << ")";
@@ -49,27 +33,27 @@ static unsigned minSm(MBarrierType type, unsigned op) {
 }
 
 LogicalResult MBarrierInitOp::verify() {
-  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+  if (failed(verifyBarrierIndex(*this, getBarriers().getType(), getIndex())))
     return failure();
   return verifyCount(*this, getCount(), "arrival count", 1, kMaxArrivalCount,
                      "T-MBAR-2");
 }
 
 LogicalResult MBarrierArriveOp::verify() {
-  if (failed(verifyIndex(*this, getBarriers().getType(), getIndex())))
+  if (failed(verifyBarrierIndex(*this, getBarriers().getType(), getIndex())))
     return failure();
   return verifyCount(*this, getCount(), "arrival count", 1, kMaxArrivalCount,
                      "T-MBAR-2");
 }
 
 LogicalResult MBarrierArriveDropOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 /// The ops that move a transaction count: index and byte range.
 template <typename OpT>
 static LogicalResult verifyTxCountOp(OpT op) {
-  if (failed(verifyIndex(op, op.getBarriers().getType(), op.getIndex())))
+  if (failed(verifyBarrierIndex(op, op.getBarriers().getType(), op.getIndex())))
     return failure();
   return verifyCount(op, op.getBytes(), "transaction bytes", 0, kMaxTxCount,
                      "T-MBAR-3");
@@ -82,23 +66,23 @@ LogicalResult MBarrierExpectTxOp::verify() { return verifyTxCountOp(*this); }
 LogicalResult MBarrierCompleteTxOp::verify() { return verifyTxCountOp(*this); }
 
 LogicalResult MBarrierTestWaitOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierTryWaitOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierTryWaitParityOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierWaitParityOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult MBarrierInvalOp::verify() {
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 LogicalResult AsyncCopyMBarrierArriveOp::verify() {
@@ -106,7 +90,7 @@ LogicalResult AsyncCopyMBarrierArriveOp::verify() {
     return emitOpError() << "tracks cp.async copies on a barrier of this CTA; "
                             "got a cluster-scope "
                          << getBarriers().getType() << " (T-MBAR-5)";
-  return verifyIndex(*this, getBarriers().getType(), getIndex());
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,7 +5,7 @@
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -58,11 +58,10 @@ std::optional<int64_t> tile::getStaticByteOffset(MemRefType type,
     return std::nullopt;
   int64_t linear = offset;
   for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
-    APInt constant;
-    if (!matchPattern(index, m_ConstantInt(&constant)) ||
-        ShapedType::isDynamic(stride))
+    std::optional<int64_t> constant = getConstantIntValue(index);
+    if (!constant || ShapedType::isDynamic(stride))
       return std::nullopt;
-    linear += constant.getSExtValue() * stride;
+    linear += *constant * stride;
   }
   return linear * (type.getElementTypeBitWidth() / 8);
 }

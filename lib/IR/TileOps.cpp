@@ -6,19 +6,12 @@
 #include "Tile/IR/EnumParsing.h"
 #include "Tile/IR/MemorySpace.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/Matchers.h"
+#include "VerifierUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
 using namespace mlir::tile;
-
-/// Returns the constant value of `value`, if it is one.
-static std::optional<int64_t> getConstantIndex(Value value) {
-  APInt constant;
-  if (value && matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
-  return std::nullopt;
-}
 
 //===----------------------------------------------------------------------===//
 // AsyncCopyOp
@@ -106,7 +99,7 @@ static LogicalResult verifyCopyOperand(AsyncCopyOp op, StringRef name,
                             << name << " " << type
                             << " to have unit stride (T-CPASYNC-5)";
   int64_t innerSize = type.getShape().back();
-  std::optional<int64_t> innerIndex = getConstantIndex(indices.back());
+  std::optional<int64_t> innerIndex = getConstantIntValue(indices.back());
   if (!ShapedType::isDynamic(innerSize)) {
     if (numElements > innerSize)
       return op.emitOpError() << "copies " << numElements << " elements but the "
@@ -175,8 +168,9 @@ LogicalResult AsyncCopyOp::verify() {
   if (getSrcBytes() && getIgnoreSrc())
     return emitOpError() << "src_bytes and ignore_src are exclusive "
                             "(T-CPASYNC-6)";
-  if (std::optional<int64_t> srcBytes = getConstantIndex(getSrcBytes()))
-    if (*srcBytes < 0 || *srcBytes > size)
+  std::optional<int64_t> srcBytes =
+      getSrcBytes() ? getConstantIntValue(getSrcBytes()) : std::nullopt;
+  if (srcBytes && (*srcBytes < 0 || *srcBytes > size))
       return emitOpError() << "src_bytes must be in [0, " << size << "], got "
                            << *srcBytes << " (T-CPASYNC-6)";
   return success();
@@ -207,13 +201,7 @@ static void printProxySpace(OpAsmPrinter &printer, FenceProxyAsyncOp,
 //===----------------------------------------------------------------------===//
 
 LogicalResult AsyncWaitGroupOp::verify() {
-  // T-CPASYNC-7: N counts groups; it is a non-negative constant.
-  int64_t pending = getPendingAttr().getValue().getSExtValue();
-  if (pending < 0)
-    return emitOpError() << "expected a non-negative number of pending groups, "
-                            "got "
-                         << pending << " (T-CPASYNC-7)";
-  return success();
+  return verifyPendingGroups(*this, getPendingAttr());
 }
 
 //===----------------------------------------------------------------------===//

@@ -120,8 +120,6 @@ Type TmaDescType::parse(AsmParser &parser) {
     ParseResult result = success();
     if (key == "swizzle") {
       // A TMA mode keyword, or a full #tile.swizzle<...> attribute.
-      TmaSwizzleMode mode;
-      Attribute attr;
       StringRef keyword;
       if (succeeded(parser.parseOptionalKeyword(&keyword))) {
         std::optional<TmaSwizzleMode> parsed = symbolizeTmaSwizzleMode(keyword);
@@ -130,9 +128,9 @@ Type TmaDescType::parse(AsmParser &parser) {
                      << "unknown swizzle '" << keyword
                      << "', expected none, b32, b64, b128 or a #tile.swizzle",
                  Type();
-        mode = *parsed;
-        swizzle = SwizzleAttr::get(ctx, mode);
+        swizzle = SwizzleAttr::get(ctx, *parsed);
       } else {
+        Attribute attr;
         if (parser.parseAttribute(attr))
           return {};
         swizzle = dyn_cast<SwizzleAttr>(attr);

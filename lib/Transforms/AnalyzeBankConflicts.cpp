@@ -13,6 +13,7 @@
 //   B = log2(128 / 2^M)            (all on byte offsets, #tile.swizzle<B,M,S>)
 //===----------------------------------------------------------------------===//
 
+#include "IndexEvaluation.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
@@ -25,6 +26,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <map>
 
 namespace mlir::tile {
@@ -42,52 +44,22 @@ constexpr int64_t kBanks = 32;
 constexpr int64_t kBankBytes = 4;
 constexpr int64_t kPhaseBytes = kBanks * kBankBytes; // 128
 
-/// Evaluates index arithmetic for one lane: thread_id x is the lane, loop
-/// induction variables take their lower bound, constants are constants.
-std::optional<int64_t> evaluate(Value value, int64_t lane, int depth = 0) {
-  if (depth > 64)
+/// Evaluates index arithmetic for one lane: thread_id x is the lane (other
+/// dimensions 0), loop induction variables take their lower bound.
+std::optional<int64_t> evaluateForLane(Value value, int64_t lane) {
+  std::function<std::optional<int64_t>(Value)> leaf =
+      [&](Value v) -> std::optional<int64_t> {
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (forOp && arg == forOp.getInductionVar())
+        return evaluateIndex(forOp.getLowerBound(), leaf);
+      return std::nullopt;
+    }
+    if (auto tid = v.getDefiningOp<gpu::ThreadIdOp>())
+      return tid.getDimension() == gpu::Dimension::x ? lane : 0;
     return std::nullopt;
-  APInt constant;
-  if (matchPattern(value, m_ConstantInt(&constant)))
-    return constant.getSExtValue();
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (auto forOp = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
-      if (arg == forOp.getInductionVar())
-        return evaluate(forOp.getLowerBound(), lane, depth + 1);
-    return std::nullopt;
-  }
-  Operation *def = value.getDefiningOp();
-  if (auto tid = dyn_cast<gpu::ThreadIdOp>(def))
-    return tid.getDimension() == gpu::Dimension::x ? std::optional(lane)
-                                                   : std::optional<int64_t>(0);
-  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-          arith::ExtSIOp, arith::TruncIOp>(def))
-    return evaluate(def->getOperand(0), lane, depth + 1);
-  if (def->getNumOperands() != 2)
-    return std::nullopt;
-  std::optional<int64_t> l = evaluate(def->getOperand(0), lane, depth + 1);
-  std::optional<int64_t> r = evaluate(def->getOperand(1), lane, depth + 1);
-  if (!l || !r)
-    return std::nullopt;
-  if (isa<arith::AddIOp>(def))
-    return *l + *r;
-  if (isa<arith::SubIOp>(def))
-    return *l - *r;
-  if (isa<arith::MulIOp>(def))
-    return *l * *r;
-  if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *r)
-    return *l / *r;
-  if (isa<arith::RemUIOp, arith::RemSIOp>(def) && *r)
-    return *l % *r;
-  if (isa<arith::XOrIOp>(def))
-    return *l ^ *r;
-  if (isa<arith::AndIOp>(def))
-    return *l & *r;
-  if (isa<arith::ShLIOp>(def))
-    return *l << *r;
-  if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
-    return *l >> *r;
-  return std::nullopt;
+  };
+  return evaluateIndex(value, leaf);
 }
 
 /// The n-way conflict of the warp's accesses of `width` bytes at `addresses`
@@ -130,7 +102,7 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
   for (int64_t lane = 0; lane < kWarpSize; ++lane) {
     int64_t linear = offset;
     for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
-      std::optional<int64_t> value = evaluate(index, lane);
+      std::optional<int64_t> value = evaluateForLane(index, lane);
       if (!value)
         return; // not statically known: say nothing
       linear += *value * stride;
@@ -149,9 +121,11 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
   int32_t s = llvm::Log2_64(
       llvm::PowerOf2Ceil(std::max<int64_t>(kPhaseBytes, rowBytes)) / unit);
   int32_t b = llvm::Log2_64(std::max<int64_t>(1, kPhaseBytes / unit));
-  MLIRContext *ctx = op->getContext();
-  SwizzleAttr proposal = SwizzleAttr::getChecked(
-      [&] { return op->emitRemark(); }, ctx, b, m, s);
+  // Rows wider than 2^31 bytes cannot be swizzled on 32-bit offsets
+  // (T-SWZ-2); b <= s holds by construction (T-SWZ-1).
+  SwizzleAttr proposal;
+  if (b + m + s <= 31)
+    proposal = SwizzleAttr::get(op->getContext(), b, m, s);
   InFlightDiagnostic remark = op->emitRemark()
                               << degree << "-way bank conflict: " << width
                               << "-byte accesses, "

@@ -26,6 +26,7 @@
 // analysis cannot follow is preferred over noise.
 //===----------------------------------------------------------------------===//
 
+#include "IndexEvaluation.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
@@ -171,40 +172,13 @@ private:
   llvm::DenseSet<Operation *> reported;
   bool hadError = false;
 
+  /// Concrete value of index arithmetic under the simulated loop variables.
   std::optional<int64_t> evaluate(Value value) {
-    if (!value)
+    return evaluateIndex(value, [&](Value v) -> std::optional<int64_t> {
+      if (auto it = values.find(v); it != values.end())
+        return it->second;
       return std::nullopt;
-    if (auto it = values.find(value); it != values.end())
-      return it->second;
-    APInt constant;
-    if (matchPattern(value, m_ConstantInt(&constant)))
-      return constant.getSExtValue();
-    Operation *def = value.getDefiningOp();
-    if (!def || def->getNumOperands() != 2) {
-      if (def && isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
-                     arith::ExtSIOp, arith::TruncIOp>(def))
-        return evaluate(def->getOperand(0));
-      return std::nullopt;
-    }
-    std::optional<int64_t> l = evaluate(def->getOperand(0));
-    std::optional<int64_t> r = evaluate(def->getOperand(1));
-    if (!l || !r)
-      return std::nullopt;
-    if (isa<arith::AddIOp>(def))
-      return *l + *r;
-    if (isa<arith::SubIOp>(def))
-      return *l - *r;
-    if (isa<arith::MulIOp>(def))
-      return *l * *r;
-    if (isa<arith::RemUIOp, arith::RemSIOp>(def) && *r != 0)
-      return *l % *r;
-    if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *r != 0)
-      return *l / *r;
-    if (isa<arith::XOrIOp>(def))
-      return *l ^ *r;
-    if (isa<arith::AndIOp>(def))
-      return *l & *r;
-    return std::nullopt;
+    });
   }
 
   /// The buffer a shared memref view comes from.
@@ -387,9 +361,13 @@ private:
     State thenState = state, elseState = state;
     visitRegion(ifOp.getThenRegion(), thenState);
     visitRegion(ifOp.getElseRegion(), elseState);
-    int64_t thenCount = countCommits(ifOp.getThenRegion());
-    int64_t elseCount = countCommits(ifOp.getElseRegion());
-    if (thenCount != elseCount && !reported.contains(ifOp)) {
+    // Loop simulation revisits the if: count commits until it is reported.
+    int64_t thenCount = 0, elseCount = 0;
+    if (!reported.contains(ifOp)) {
+      thenCount = countCommits(ifOp.getThenRegion());
+      elseCount = countCommits(ifOp.getElseRegion());
+    }
+    if (thenCount != elseCount) {
       InFlightDiagnostic diag = report(ifOp, /*error=*/false);
       diag << "commits " << thenCount << " cp.async group(s) on one branch and "
            << elseCount << " on the other: later wait_group counts name "

@@ -205,6 +205,14 @@ void check(CUresult result, const char *call, const std::string &context = "") {
               context.c_str());
 }
 
+/// As check, building the context text only when the call failed (launches
+/// and allocations are on the hot path).
+template <typename ContextFn>
+void checkWith(CUresult result, const char *call, ContextFn &&context) {
+  if (result != CUDA_SUCCESS)
+    check(result, call, context());
+}
+
 /// Context for errors of calls that synchronize: asynchronous kernel faults
 /// surface there.
 std::string afterLastKernel() {
@@ -212,8 +220,8 @@ std::string afterLastKernel() {
   return lastKernel.empty() ? "" : "last kernel launched: '" + lastKernel + "'";
 }
 
-void noteLaunch(CUfunction function) {
-  std::string name = kernelName(function);
+/// Records `name` as the kernel launched last (for errors and the watchdog).
+void noteLaunch(const std::string &name) {
   std::lock_guard<std::mutex> lock(kernelMutex);
   lastKernel = name;
   std::snprintf(lastKernelBuffer, sizeof(lastKernelBuffer), "%s", name.c_str());
@@ -226,6 +234,14 @@ void prepareSharedMemory(Driver &d, CUfunction function, int32_t bytes,
   constexpr int32_t kDefaultDynamicSharedBytes = 48 * 1024;
   if (bytes <= kDefaultDynamicSharedBytes)
     return;
+  // The attribute stays set: only raise it when a launch needs more.
+  static std::map<CUfunction, int32_t> raisedTo;
+  {
+    std::lock_guard<std::mutex> lock(kernelMutex);
+    auto it = raisedTo.find(function);
+    if (it != raisedTo.end() && it->second >= bytes)
+      return;
+  }
   int optIn = 0, staticBytes = 0;
   check(d.cuDeviceGetAttribute(
             &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
@@ -242,6 +258,8 @@ void prepareSharedMemory(Driver &d, CUfunction function, int32_t bytes,
                              CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              bytes),
         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", "kernel '" + name + "'");
+  std::lock_guard<std::mutex> lock(kernelMutex);
+  raisedTo[function] = bytes;
 }
 
 /// Starts timing a launch on `stream` when timing is on.
@@ -449,16 +467,17 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   Driver &d = driver();
   std::string name = kernelName(function);
   prepareSharedMemory(d, function, smem, name);
-  noteLaunch(function);
+  noteLaunch(name);
   CUevent start = beginTimedLaunch(d, stream);
-  check(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                         smem, stream, params, extra),
-        "cuLaunchKernel",
-        "kernel '" + name + "', grid (" + std::to_string(gridX) + ", " +
+  checkWith(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
+                             blockZ, smem, stream, params, extra),
+            "cuLaunchKernel", [&] {
+      return "kernel '" + name + "', grid (" + std::to_string(gridX) + ", " +
             std::to_string(gridY) + ", " + std::to_string(gridZ) + "), block (" +
             std::to_string(blockX) + ", " + std::to_string(blockY) + ", " +
             std::to_string(blockZ) + "), " + std::to_string(smem) +
-            " bytes of dynamic shared memory");
+            " bytes of dynamic shared memory";
+    });
   endTimedLaunch(d, stream, start, name);
 }
 
@@ -504,13 +523,15 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  noteLaunch(function);
+  noteLaunch(name);
   CUevent start = beginTimedLaunch(d, stream);
-  check(d.cuLaunchKernelEx(&config, function, params, extra), "cuLaunchKernelEx",
-        "kernel '" + name + "', cluster (" + std::to_string(clusterX) + ", " +
-            std::to_string(clusterY) + ", " + std::to_string(clusterZ) +
-            "), grid (" + std::to_string(gridX) + ", " + std::to_string(gridY) +
-            ", " + std::to_string(gridZ) + ")");
+  checkWith(d.cuLaunchKernelEx(&config, function, params, extra),
+            "cuLaunchKernelEx", [&] {
+    return "kernel '" + name + "', cluster (" + std::to_string(clusterX) +
+           ", " + std::to_string(clusterY) + ", " + std::to_string(clusterZ) +
+           "), grid (" + std::to_string(gridX) + ", " + std::to_string(gridY) +
+           ", " + std::to_string(gridZ) + ")";
+  });
   endTimedLaunch(d, stream, start, name);
 }
 
@@ -557,11 +578,12 @@ void *mgpuMemAlloc(uint64_t sizeBytes, CUstream /*stream*/, bool isHostShared) {
   if (sizeBytes == 0)
     return nullptr;
   if (isHostShared)
-    check(d.cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
-          "cuMemAllocManaged", std::to_string(sizeBytes) + " bytes");
+    checkWith(d.cuMemAllocManaged(&pointer, sizeBytes, CU_MEM_ATTACH_GLOBAL),
+              "cuMemAllocManaged",
+              [&] { return std::to_string(sizeBytes) + " bytes"; });
   else
-    check(d.cuMemAlloc(&pointer, sizeBytes), "cuMemAlloc",
-          std::to_string(sizeBytes) + " bytes");
+    checkWith(d.cuMemAlloc(&pointer, sizeBytes), "cuMemAlloc",
+              [&] { return std::to_string(sizeBytes) + " bytes"; });
   return reinterpret_cast<void *>(pointer);
 }
 

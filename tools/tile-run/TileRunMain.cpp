@@ -100,18 +100,19 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// True when every op is already LLVM dialect, a gpu.binary or the module.
-static bool isLowered(ModuleOp module) {
-  WalkResult result = module.walk([](Operation *op) {
-    if (isa<ModuleOp, gpu::BinaryOp>(op) ||
+/// The first op (in post-order) that the JIT cannot translate: anything but
+/// the module, LLVM dialect ops, gpu.binary and gpu.launch_func (which
+/// survives gpu-to-llvm and is translated to mgpu* calls); null if none.
+static Operation *findUnlowered(ModuleOp module) {
+  Operation *unlowered = nullptr;
+  module.walk([&](Operation *op) {
+    if (isa<ModuleOp, gpu::BinaryOp, gpu::LaunchFuncOp>(op) ||
         isa<LLVM::LLVMDialect>(op->getDialect()))
       return WalkResult::advance();
-    // gpu.launch_func survives gpu-to-llvm and is translated to mgpu* calls.
-    if (isa<gpu::LaunchFuncOp>(op))
-      return WalkResult::advance();
+    unlowered = op;
     return WalkResult::interrupt();
   });
-  return !result.wasInterrupted();
+  return unlowered;
 }
 
 /// Stops the process when the entry point runs longer than the timeout,
@@ -203,7 +204,7 @@ int ::tile::tileRunMain(int argc, char **argv) {
 
   // Lower with the named pipeline, exactly as tile-opt would.
   if (opts.lowerMode == "always" ||
-      (opts.lowerMode == "auto" && !isLowered(*module))) {
+      (opts.lowerMode == "auto" && findUnlowered(*module))) {
     std::string pipeline = "tile-to-ptx-pipeline{chip=" + opts.chip +
                            " format=" + opts.gpuFormat +
                            (opts.features.empty() ? "" : " features=" + opts.features) +
@@ -224,12 +225,7 @@ int ::tile::tileRunMain(int argc, char **argv) {
     module->print(llvm::outs());
 
   // Refuse what the JIT cannot translate, naming the first offending op.
-  Operation *unlowered = nullptr;
-  module->walk([&](Operation *op) {
-    if (!unlowered && !isa<ModuleOp, gpu::BinaryOp, gpu::LaunchFuncOp>(op) &&
-        !isa<LLVM::LLVMDialect>(op->getDialect()))
-      unlowered = op;
-  });
+  Operation *unlowered = findUnlowered(*module);
   if (unlowered) {
     unlowered->emitError() << "'" << unlowered->getName()
                            << "' is not lowered to the LLVM dialect; run "

@@ -28,17 +28,33 @@ Value toGlobal(ConversionPatternRewriter &rewriter, Location loc, Value ptr) {
   return LLVM::AddrSpaceCastOp::create(rewriter, loc, global, ptr);
 }
 
+/// Base of the two copy directions: the element addresses of the source
+/// and the destination.
+template <typename OpT>
+struct BulkCopyLowering : ConvertOpToLLVMPattern<OpT> {
+  using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
+
+  std::pair<Value, Value> addresses(OpT op, typename OpT::Adaptor adaptor,
+                                    ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    Value src = this->getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
+                                           adaptor.getSrc(),
+                                           adaptor.getSrcIndices());
+    Value dst = this->getStridedElementPtr(rewriter, loc, op.getDst().getType(),
+                                           adaptor.getDst(),
+                                           adaptor.getDstIndices());
+    return {src, dst};
+  }
+};
+
 struct BulkCopyGlobalToSharedOpLowering
-    : ConvertOpToLLVMPattern<BulkCopyGlobalToSharedOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : BulkCopyLowering<BulkCopyGlobalToSharedOp> {
+  using BulkCopyLowering::BulkCopyLowering;
   LogicalResult
   matchAndRewrite(BulkCopyGlobalToSharedOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value dst = getStridedElementPtr(rewriter, loc, op.getDst().getType(),
-                                     adaptor.getDst(), adaptor.getDstIndices());
-    Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
-                                     adaptor.getSrc(), adaptor.getSrcIndices());
+    auto [src, dst] = addresses(op, adaptor, rewriter);
     Value barrier = LLVM::GEPOp::create(
         rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
         adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
@@ -55,16 +71,13 @@ struct BulkCopyGlobalToSharedOpLowering
 };
 
 struct BulkCopySharedToGlobalOpLowering
-    : ConvertOpToLLVMPattern<BulkCopySharedToGlobalOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+    : BulkCopyLowering<BulkCopySharedToGlobalOp> {
+  using BulkCopyLowering::BulkCopyLowering;
   LogicalResult
   matchAndRewrite(BulkCopySharedToGlobalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value dst = getStridedElementPtr(rewriter, loc, op.getDst().getType(),
-                                     adaptor.getDst(), adaptor.getDstIndices());
-    Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
-                                     adaptor.getSrc(), adaptor.getSrcIndices());
+    auto [src, dst] = addresses(op, adaptor, rewriter);
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(
         op, toGlobal(rewriter, loc, dst), src, adaptor.getBytes(), Value(),
         Value());

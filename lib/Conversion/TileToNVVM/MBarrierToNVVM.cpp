@@ -10,6 +10,7 @@
 // inside structured loops.
 //===----------------------------------------------------------------------===//
 
+#include "SharedGlobals.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
@@ -18,9 +19,6 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/SymbolTable.h"
-
-#include <string>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -64,25 +62,13 @@ struct MBarrierAllocOpLowering : ConvertOpToLLVMPattern<MBarrierAllocOp> {
   LogicalResult
   matchAndRewrite(MBarrierAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Operation *symbolTableOp = op->getParentWithTrait<OpTrait::SymbolTable>();
-    if (!symbolTableOp)
-      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
     MBarrierType type = op.getBarriers().getType();
     auto arrayType =
         LLVM::LLVMArrayType::get(rewriter.getI64Type(), type.getCount());
-    // A fresh name: __tile_mbarriers, __tile_mbarriers_0, ...
-    std::string name = "__tile_mbarriers";
-    for (unsigned i = 0; SymbolTable::lookupSymbolIn(symbolTableOp, name); ++i)
-      name = "__tile_mbarriers_" + std::to_string(i);
-    LLVM::GlobalOp global;
-    {
-      OpBuilder::InsertionGuard guard(rewriter);
-      rewriter.setInsertionPointToStart(&symbolTableOp->getRegion(0).front());
-      global = LLVM::GlobalOp::create(
-          rewriter, op.getLoc(), arrayType, /*isConstant=*/false,
-          LLVM::Linkage::Internal, name, Attribute(),
-          /*alignment=*/kMBarrierBytes, kSharedAddressSpace);
-    }
+    LLVM::GlobalOp global = createPrivateSharedGlobal(
+        rewriter, op, arrayType, kMBarrierBytes, "__tile_mbarriers");
+    if (!global)
+      return rewriter.notifyMatchFailure(op, "no enclosing symbol table");
     rewriter.replaceOpWithNewOp<LLVM::AddressOfOp>(op, global);
     return success();
   }

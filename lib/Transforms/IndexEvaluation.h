@@ -1,0 +1,28 @@
+//===- IndexEvaluation.h - Concrete values of index arithmetic -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Shared by the analyses that simulate a kernel on concrete values
+// (tile-verify-async-protocol, tile-analyze-bank-conflicts).
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
+#define TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
+
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+
+namespace mlir::tile {
+
+/// Supplies values the evaluator cannot compute itself (loop induction
+/// variables, thread ids); std::nullopt for unknown.
+using IndexLeaf = llvm::function_ref<std::optional<int64_t>(Value)>;
+
+/// Evaluates `value`: first `leaf`, then integer constants, integer casts and
+/// arith add/sub/mul/div/rem/xor/and/shl/shr of evaluable operands.
+std::optional<int64_t> evaluateIndex(Value value, IndexLeaf leaf);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
