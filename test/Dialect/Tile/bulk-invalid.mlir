@@ -38,3 +38,33 @@ func.func @bulk_wait_negative() {
   tile.bulk_wait_group -2
   return
 }
+
+// -----
+
+// T-BULK-3: the store direction reads shared and writes global memory.
+func.func @bulk_store_spaces(%s: memref<1024xf32, 3>, %g: memref<4096xf32, 3>, %i: index) {
+  %n = arith.constant 64 : i32
+  // expected-error @below {{'tile.bulk_copy_shared_to_global' op expected the destination in global memory, got 'memref<4096xf32, 3>' (T-BULK-3)}}
+  tile.bulk_copy_shared_to_global %s[%i] to %g[%i], %n : memref<1024xf32, 3> to memref<4096xf32, 3>
+  return
+}
+
+// -----
+
+// T-BULK-3: the copied bytes are contiguous.
+func.func @bulk_strided(%g: memref<64x64xf32, strided<[1, 64]>>, %s: memref<64x64xf32, 3>, %i: index, %b: !tile.mbarrier) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 64 : i32
+  // expected-error @below {{'tile.bulk_copy_global_to_shared' op expected contiguous innermost dimensions, got 'memref<64x64xf32, strided<[1, 64]>>' and 'memref<64x64xf32, 3>' (T-BULK-3)}}
+  tile.bulk_copy_global_to_shared %g[%i, %i] to %s[%i, %i], %n, %b[%c0] : memref<64x64xf32, strided<[1, 64]>> to memref<64x64xf32, 3>, !tile.mbarrier
+  return
+}
+
+// -----
+
+func.func @bulk_index_count(%g: memref<64x64xf32>, %s: memref<64x64xf32, 3>, %i: index) {
+  %n = arith.constant 64 : i32
+  // expected-error @below {{'tile.bulk_copy_shared_to_global' op expected one index per dimension of 'memref<64x64xf32, 3>' and 'memref<64x64xf32>'}}
+  tile.bulk_copy_shared_to_global %s[%i] to %g[%i, %i], %n : memref<64x64xf32, 3> to memref<64x64xf32>
+  return
+}
