@@ -6,6 +6,7 @@
 #define TILE_INITALLTILE_H
 
 #include "Tile/Conversion/Passes.h"
+#include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Pipelines/Pipelines.h"
 #include "Tile/Transforms/Passes.h"
@@ -13,9 +14,10 @@
 
 namespace mlir::tile {
 
-/// Registers the tile dialect.
+/// Registers the tile dialect and its conversion-to-LLVM interface.
 inline void registerAllTileDialects(DialectRegistry &registry) {
   registry.insert<TileDialect>();
+  registerConvertTileToLLVMInterface(registry);
 }
 
 /// Registers the tile transformation and conversion passes.

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "llvm/Support/MathExtras.h"
@@ -9,13 +10,9 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// TMA needs 128-byte-aligned shared destinations without swizzle (CUDA C++
-/// Programming Guide, "Tensor Memory Access"); it also covers cp.async and
-/// bulk copies (16 bytes).
-static constexpr int64_t kMinSharedAlignment = 128;
-
 int64_t SharedAllocOp::getRequiredAlignment() {
-  int64_t alignment = kMinSharedAlignment;
+  // TMA's minimum also covers cp.async and bulk copies (16 bytes).
+  int64_t alignment = kTmaSharedAlignment;
   if (std::optional<SwizzleAttr> swizzle = getSwizzle())
     alignment = std::max(alignment, swizzle->getRepeatBytes());
   if (std::optional<uint64_t> explicitAlignment = getAlignment())

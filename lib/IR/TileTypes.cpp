@@ -281,8 +281,18 @@ int64_t TmaDescType::getBoxBytes() const {
   return elements * (getElementType().getIntOrFloatBitWidth() / 8);
 }
 
+SmallVector<int64_t> TmaDescType::getSharedTileShape() const {
+  SmallVector<int64_t> shape(getBox());
+  if (!getSwizzle().isIdentity()) {
+    int64_t elementBytes = getElementType().getIntOrFloatBitWidth() / 8;
+    shape.back() =
+        std::max(shape.back(), getSwizzle().getSpanBytes() / elementBytes);
+  }
+  return shape;
+}
+
 MemRefType TmaDescType::getSharedTileType() const {
-  return MemRefType::get(getBox(), getElementType(), MemRefLayoutAttrInterface(),
+  return MemRefType::get(getSharedTileShape(), getElementType(), MemRefLayoutAttrInterface(),
                          IntegerAttr::get(IntegerType::get(getContext(), 64),
                                           kSharedAddressSpace));
 }

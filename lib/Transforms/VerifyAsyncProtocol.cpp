@@ -230,8 +230,19 @@ private:
         group.firstCopy = op;
       return;
     }
+    if (auto tma = dyn_cast<TmaLoadOp>(op)) {
+      Group &group = state.barrierCopies[tma.getBarriers().getAsOpaquePointer()];
+      group.slots.insert(slotOf(tma.getDst(), tma.getDstIndices()));
+      if (!group.firstCopy)
+        group.firstCopy = op;
+      return;
+    }
     if (auto bulk = dyn_cast<BulkCopySharedToGlobalOp>(op))
-      return checkProxyFence(bulk, state);
+      return checkProxyFence(bulk, bulk.getSrc(), state);
+    if (auto tma = dyn_cast<TmaStoreOp>(op))
+      return checkProxyFence(tma, tma.getSrc(), state);
+    if (auto tma = dyn_cast<TmaReduceOp>(op))
+      return checkProxyFence(tma, tma.getSrc(), state);
     if (auto fence = dyn_cast<FenceProxyAsyncOp>(op)) {
       if (fence.getSpace() != ProxySpace::global)
         state.unfencedWrites.clear();
@@ -326,11 +337,10 @@ private:
       diag.attachNote(culprit->firstCopy->getLoc()) << "copy issued here";
   }
 
-  /// T-PROTO-10: a bulk copy (async proxy) reads shared memory that generic
-  /// stores wrote with no fence.proxy.async in between.
-  void checkProxyFence(BulkCopySharedToGlobalOp bulk, State &state) {
-    auto it =
-        state.unfencedWrites.find(rootBuffer(bulk.getSrc()).getAsOpaquePointer());
+  /// T-PROTO-10: a bulk copy or TMA store/reduce (async proxy) reads shared
+  /// memory that generic stores wrote with no fence.proxy.async in between.
+  void checkProxyFence(Operation *bulk, Value src, State &state) {
+    auto it = state.unfencedWrites.find(rootBuffer(src).getAsOpaquePointer());
     if (it == state.unfencedWrites.end() || reported.contains(bulk))
       return;
     InFlightDiagnostic diag = report(bulk, /*error=*/true);
@@ -668,6 +678,8 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
       Value indexValue;
       if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user))
         indexValue = bulk.getBarrierIndex();
+      else if (auto tma = dyn_cast<TmaLoadOp>(user))
+        indexValue = tma.getBarrierIndex();
       else if (user->getNumOperands() >= 2)
         indexValue = user->getOperand(1);
       if (!indexValue || !matchPattern(indexValue, m_ConstantInt(&index))) {
@@ -698,6 +710,18 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
         txBytes = op.getBytes(), delivers = true;
       else if (auto op = dyn_cast<BulkCopyGlobalToSharedOp>(user))
         txBytes = op.getBytes(), delivers = true;
+      if (auto tma = dyn_cast<TmaLoadOp>(user)) {
+        // A box delivers its bytes; multicast loads of other CTAs deliver
+        // to this barrier too, so their total is not known here.
+        if (!executing || tma.getMulticastMask()) {
+          barrier.bytesKnown = false;
+        } else {
+          barrier.deliveredBytes +=
+              tma.getDescriptor().getType().getBoxBytes() * *executing;
+          barrier.deliverOp = user;
+        }
+        continue;
+      }
       if (txBytes) {
         APInt value;
         if (!executing || !matchPattern(txBytes, m_ConstantInt(&value))) {

@@ -21,6 +21,9 @@ inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;
 
 /// cuTensorMapEncodeTiled: tensorRank in [1, 5] (T-TMA-1).
 inline constexpr int64_t kMaxTmaRank = 5;
+/// TMA's shared-memory tiles start 128-byte aligned without swizzle (CUDA C++
+/// Programming Guide, "Tensor Memory Access"); swizzled ones at the repeat.
+inline constexpr int64_t kTmaSharedAlignment = 128;
 /// With interleave, tensorRank in [3, 5] (T-TMA-1).
 inline constexpr int64_t kMinTmaInterleavedRank = 3;
 /// boxDim[i] in [1, 256] (T-TMA-3).

@@ -95,4 +95,25 @@ def Tile_ProxySpace : I32EnumAttr<"ProxySpace", "state space of a proxy fence",
 }
 def Tile_ProxySpaceAttr : EnumAttr<Tile_Dialect, Tile_ProxySpace, "proxy_space">;
 
+// TMA tensor reductions (PTX ISA, "cp.reduce.async.bulk.tensor").
+def Tile_TmaReduceAdd : I32EnumAttrCase<"add", 0>;
+def Tile_TmaReduceMin : I32EnumAttrCase<"min", 1>;
+def Tile_TmaReduceMax : I32EnumAttrCase<"max", 2>;
+def Tile_TmaReduceInc : I32EnumAttrCase<"inc", 3>;
+def Tile_TmaReduceDec : I32EnumAttrCase<"dec", 4>;
+def Tile_TmaReduceAnd : I32EnumAttrCase<"bitAnd", 5, "and">;
+def Tile_TmaReduceOr : I32EnumAttrCase<"bitOr", 6, "or">;
+def Tile_TmaReduceXor : I32EnumAttrCase<"bitXor", 7, "xor">;
+def Tile_TmaReduceKind : I32EnumAttr<"TmaReduceKind", "TMA reduction",
+    [Tile_TmaReduceAdd, Tile_TmaReduceMin, Tile_TmaReduceMax, Tile_TmaReduceInc,
+     Tile_TmaReduceDec, Tile_TmaReduceAnd, Tile_TmaReduceOr, Tile_TmaReduceXor]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_TmaReduceKindAttr
+    : EnumAttr<Tile_Dialect, Tile_TmaReduceKind, "tma_reduce_kind"> {
+  let assemblyFormat = "$value";
+}
+
+
 #endif // TILE_IR_TILEENUMS_TD

@@ -121,5 +121,6 @@ include "Tile/IR/MBarrierOps.td"
 include "Tile/IR/ClusterOps.td"
 include "Tile/IR/BulkCopyOps.td"
 include "Tile/IR/SharedMemoryOps.td"
+include "Tile/IR/TmaOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

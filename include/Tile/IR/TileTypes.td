@@ -90,8 +90,11 @@ def Tile_TmaDescType : Tile_Type<"TmaDesc", "tma_desc"> {
     Type getElementType() const { return getTensor().getElementType(); }
     /// Bytes copied by one TMA operation with this descriptor (the box).
     int64_t getBoxBytes() const;
-    /// The shared-memory tile one TMA load writes: a memref of the box shape
-    /// in address space 3.
+    /// The shape of the shared-memory tile one TMA load writes: the box, with
+    /// a swizzled inner dimension padded to the swizzle span (the hardware
+    /// pads each row; seed 000's 32x16 box with 128B swizzle).
+    SmallVector<int64_t> getSharedTileShape() const;
+    /// That tile as a memref in address space 3.
     MemRefType getSharedTileType() const;
   }];
 }

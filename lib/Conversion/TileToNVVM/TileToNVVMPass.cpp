@@ -11,6 +11,7 @@
 #include "Tile/Conversion/Passes.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMInterface.h"
 #include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -50,6 +51,9 @@ void tile::populateTileToNVVMTypeConversions(LLVMTypeConverter &converter) {
   converter.addConversion([](MBarrierTokenType type) -> Type {
     return IntegerType::get(type.getContext(), 64);
   });
+  converter.addConversion([](TmaDescType type) -> Type {
+    return LLVM::LLVMPointerType::get(type.getContext());
+  });
 }
 
 void tile::populateTileToNVVMConversionPatterns(
@@ -60,6 +64,26 @@ void tile::populateTileToNVVMConversionPatterns(
   populateClusterToNVVMPatterns(converter, patterns);
   populateBulkCopyToNVVMPatterns(converter, patterns);
   populateSharedMemoryToNVVMPatterns(converter, patterns);
+  populateTmaToNVVMPatterns(converter, patterns);
+}
+
+namespace {
+/// Lets the generic LLVM conversions convert tile types and ops.
+struct TileToLLVMDialectInterface : ConvertToLLVMPatternInterface {
+  using ConvertToLLVMPatternInterface::ConvertToLLVMPatternInterface;
+  void populateConvertToLLVMConversionPatterns(
+      ConversionTarget &, LLVMTypeConverter &converter,
+      RewritePatternSet &patterns) const final {
+    populateTileToNVVMTypeConversions(converter);
+    populateTileToNVVMConversionPatterns(converter, patterns);
+  }
+};
+} // namespace
+
+void tile::registerConvertTileToLLVMInterface(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *, TileDialect *dialect) {
+    dialect->addInterfaces<TileToLLVMDialectInterface>();
+  });
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 namespace mlir {
+class DialectRegistry;
 class LLVMTypeConverter;
 class RewritePatternSet;
 
@@ -15,7 +16,7 @@ namespace tile {
 
 /// Teaches `converter` the tile types: `!tile.async_group` becomes an unused
 /// i32, `!tile.mbarrier` the `!llvm.ptr<3>` of its first barrier,
-/// `!tile.mbarrier_token` an i64; gpu address spaces become NVPTX numbers.
+/// `!tile.mbarrier_token` an i64, `!tile.tma_desc` a generic `!llvm.ptr`; gpu address spaces become NVPTX numbers.
 void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
 
 /// Patterns lowering the cp.async family (tile.async_*) to NVVM.
@@ -38,6 +39,11 @@ void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// Patterns lowering the TMA tensor ops (device) and descriptor creation
+/// (host) to NVVM and runtime calls.
+void populateTmaToNVVMPatterns(const LLVMTypeConverter &converter,
+                               RewritePatternSet &patterns);
+
 /// Pattern placing tile.shared_alloc buffers in aligned .shared arrays.
 void populateSharedMemoryToNVVMPatterns(const LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns);
@@ -46,6 +52,12 @@ void populateSharedMemoryToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateTileToNVVMConversionPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           uint64_t debugWaitLimit = 0);
+
+/// Registers the tile dialect's ConvertToLLVMPatternInterface, so that the
+/// generic conversions (convert-gpu-to-nvvm, gpu-to-llvm, convert-to-llvm)
+/// convert tile types that cross their ops: a `!tile.tma_desc` kernel
+/// argument becomes `!llvm.ptr` in both the gpu.func and the launch.
+void registerConvertTileToLLVMInterface(DialectRegistry &registry);
 
 } // namespace tile
 } // namespace mlir

@@ -1,0 +1,39 @@
+//===- SharedBuffer.h - Where a shared-memory memref comes from -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The alignment and swizzle of a shared-memory buffer are properties of its
+// allocation (tile.shared_alloc, memref.global, a gpu.func workgroup
+// attribution), not of its memref type; verifiers and passes that need them
+// trace the value back to it.
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_SHAREDBUFFER_H
+#define TILE_IR_SHAREDBUFFER_H
+
+#include "Tile/IR/TileAttrs.h"
+#include "mlir/IR/Value.h"
+#include <optional>
+#include <string>
+
+namespace mlir::tile {
+
+/// What is known about the allocation of a shared-memory memref value.
+struct SharedBufferInfo {
+  /// The guaranteed byte alignment of the buffer's start, if known.
+  std::optional<int64_t> alignment;
+  /// The buffer's swizzle (identity when it has none), if known.
+  std::optional<SwizzleAttr> swizzle;
+  /// The allocating op, or null for a workgroup attribution / unknown source.
+  Operation *allocation = nullptr;
+  /// What the allocation is, for diagnostics: " (buffer from ...)" or "".
+  std::string describe() const;
+  std::string kind;
+};
+
+/// Traces `buffer` to its allocation. Unknown sources (function arguments,
+/// views) give an info with nothing known.
+SharedBufferInfo getSharedBufferInfo(Value buffer);
+
+} // namespace mlir::tile
+
+#endif // TILE_IR_SHAREDBUFFER_H

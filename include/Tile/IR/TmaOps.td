@@ -1,0 +1,203 @@
+//===- TmaOps.td - TMA tensor copies and descriptors -------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// PTX ISA, "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
+// "cp.async.bulk.prefetch.tensor", "prefetch{.tensormap}", "Tensor Map";
+// seeds 000 (TMA, swizzle) and 001 (multicast).
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_TMAOPS_TD
+#define TILE_IR_TMAOPS_TD
+
+include "Tile/IR/TileTypes.td"
+include "Tile/IR/TileInterfaces.td"
+
+defvar Tile_TmaOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
+defvar Tile_TmaClusterOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                                                     ["requiresClusterLaunch"]>;
+
+def Tile_TmaCreateDescriptorOp : Tile_Op<"tma_create_descriptor"> {
+  let summary = "encode a TMA tensor map for a global memref (host code)";
+  let description = [{
+    Host code: encodes a tiled `CUtensorMap` for `tensor` with the box,
+    swizzle, L2 promotion, out-of-bounds fill and interleave of the result
+    type, and returns it as a kernel argument. Lowers to the runtime's
+    `mgpuTensorMapEncodeTiledMemref`, which checks every driver precondition
+    (T-TMA-1..14) and reports a broken one by name and value instead of
+    `CUDA_ERROR_INVALID_VALUE`; the map lives in device memory until exit.
+    `tensor` must match the descriptor's memref type where that is static
+    (T-TMA-15).
+
+    Example:
+    ```mlir
+    %d = tile.tma_create_descriptor %a : memref<1024x1024xf32>
+        -> !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "global tensor">:$tensor);
+  let results = (outs Tile_TmaDescType:$descriptor);
+  let assemblyFormat = [{
+    $tensor attr-dict `:` type($tensor) `->` qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaLoadOp
+    : Tile_Op<"tma_load", [AttrSizedOperandSegments, Tile_TmaClusterOp]> {
+  let summary = "copy a box of a tensor into shared memory (cp.async.bulk.tensor)";
+  let description = [{
+    One thread starts the copy of the box at `coordinates` (one per tensor
+    dimension, outermost first as in the memref; out-of-bounds elements get
+    the descriptor's fill) into the shared tile `dst[dstIndices]`. `dst` ends
+    with the box shape (innermost extent padded to the swizzle span, which the
+    hardware fills); `dstIndices` select among its leading dimensions (ring
+    stages). Completion: complete_tx of the box bytes on
+    `barriers[barrierIndex]`.
+
+    - `multicast %mask`: the box lands at the same offset in every CTA of the
+      cluster whose rank bit is set, signalling each one's barrier at the same
+      offset (needs a cluster launch; mask bits within the cluster, T-TMA-19).
+    - `cache_hint %policy`: a 64-bit L2 cache policy (`.L2::cache_hint`).
+
+    The shared tile must carry the descriptor's swizzle and its alignment:
+    allocate it with `tile.shared_alloc {swizzle = ...}` (T-TMA-17/18,
+    T-SWZ-5). Lowers to `cp.async.bulk.tensor.Nd.shared::cluster.global.tile
+    .mbarrier::complete_tx::bytes`. Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_load %d[%row, %col] to %ring[%stage], %full[%stage]
+        : !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>,
+          memref<4x128x64xf16, 3>, !tile.mbarrier<count = 4>
+    ```
+  }];
+  let arguments = (ins Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
+                       Tile_MBarrierType:$barriers, Index:$barrierIndex,
+                       Optional<I16>:$multicastMask,
+                       Optional<I64>:$cachePolicy);
+  let assemblyFormat = [{
+    $descriptor `[` $coordinates `]` `to` $dst (`[` $dstIndices^ `]`)? `,`
+    $barriers `[` $barrierIndex `]` (`multicast` $multicastMask^)?
+    (`cache_hint` $cachePolicy^)? attr-dict `:` qualified(type($descriptor))
+    `,` type($dst) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaStoreOp : Tile_Op<"tma_store", [AttrSizedOperandSegments, Tile_TmaOp]> {
+  let summary = "copy a shared tile to a box of a tensor (bulk async-group)";
+  let description = [{
+    One thread starts `cp.async.bulk.tensor.Nd.global.shared::cta.tile
+    .bulk_group`: the shared tile `src[srcIndices]` goes to the box at
+    `coordinates` (outermost first; out-of-bounds elements are not written).
+    Completes with the thread's bulk async-group (`tile.bulk_commit_group`,
+    `tile.bulk_wait_group`). Generic writes to the tile need a
+    `tile.fence_proxy_async` first (T-PROTO-10). Same tile rules as
+    `tile.tma_load`. Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_store %tile to %d[%row, %col]
+        : memref<64x64xf16, 3>, !tile.tma_desc<memref<256x64xf16>, box = [64, 64]>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "shared source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       Optional<I64>:$cachePolicy);
+  let assemblyFormat = [{
+    $src (`[` $srcIndices^ `]`)? `to` $descriptor `[` $coordinates `]`
+    (`cache_hint` $cachePolicy^)? attr-dict `:` type($src) `,`
+    qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaReduceOp : Tile_Op<"tma_reduce", [AttrSizedOperandSegments, Tile_TmaOp]> {
+  let summary = "reduce a shared tile into a box of a tensor (bulk async-group)";
+  let description = [{
+    Like `tile.tma_store`, but combines each element with the global one:
+    `cp.reduce.async.bulk.tensor.Nd.global.shared::cta.<kind>.tile.bulk_group`.
+    The kinds an element type allows (T-TMA-20): add for f16/bf16/f32/i32/i64,
+    min/max for f16/bf16/i32/i64, inc/dec for i32, and/or/xor for i32/i64.
+    Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_reduce add %tile to %d[%row, %col]
+        : memref<64x64xf32, 3>, !tile.tma_desc<memref<256x64xf32>, box = [64, 64]>
+    ```
+  }];
+  let arguments = (ins Tile_TmaReduceKindAttr:$kind,
+                       Arg<AnyMemRef, "shared source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       Optional<I64>:$cachePolicy);
+  let assemblyFormat = [{
+    $kind $src (`[` $srcIndices^ `]`)? `to` $descriptor `[` $coordinates `]`
+    (`cache_hint` $cachePolicy^)? attr-dict `:` type($src) `,`
+    qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaPrefetchOp : Tile_Op<"tma_prefetch", [AttrSizedOperandSegments, Tile_TmaOp]> {
+  let summary = "prefetch a box of a tensor into L2";
+  let description = [{
+    `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile`: warms L2 with the box
+    at `coordinates` (outermost first); nothing completes or needs a wait.
+    Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_prefetch %d[%row, %col] : !tile.tma_desc<memref<256x64xf16>, box = [64, 64]>
+    ```
+  }];
+  let arguments = (ins Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       Optional<I64>:$cachePolicy);
+  let assemblyFormat = [{
+    $descriptor `[` $coordinates `]` (`cache_hint` $cachePolicy^)? attr-dict
+    `:` qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_TmaPrefetchDescriptorOp : Tile_Op<"tma_prefetch_descriptor", [Tile_TmaOp]> {
+  let summary = "prefetch a tensor map into the descriptor cache";
+  let description = [{
+    `prefetch.tensormap [desc]`: hides the first TMA's descriptor fetch; CUTLASS
+    issues it once per kernel from the producer thread. Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_prefetch_descriptor %d : !tile.tma_desc<memref<256x64xf16>, box = [64, 64]>
+    ```
+  }];
+  let arguments = (ins Tile_TmaDescType:$descriptor);
+  let assemblyFormat = "$descriptor attr-dict `:` qualified(type($descriptor))";
+}
+
+def Tile_TmaFenceDescriptorOp : Tile_Op<"tma_fence_descriptor", [Tile_TmaOp]> {
+  let summary = "order generic writes to a tensor map before its TMA uses";
+  let description = [{
+    `fence.proxy.tensormap::generic.acquire.gpu [desc], 128`: needed only when
+    the tensor map in global memory was written by device code (or by the
+    host while kernels that use it run); maps from `tile.tma_create_descriptor`
+    are complete before the launch and need none. Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_fence_descriptor %d : !tile.tma_desc<memref<256x64xf16>, box = [64, 64]>
+    ```
+  }];
+  let arguments = (ins Tile_TmaDescType:$descriptor);
+  let assemblyFormat = "$descriptor attr-dict `:` qualified(type($descriptor))";
+}
+
+#endif // TILE_IR_TMAOPS_TD

@@ -1,0 +1,59 @@
+//===- SharedBuffer.cpp - Where a shared-memory memref comes from ---------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+std::string SharedBufferInfo::describe() const {
+  return kind.empty() ? std::string() : " (buffer from " + kind + ")";
+}
+
+/// Alignment LLVM gives a global without an explicit one: its element's.
+static int64_t getElementAlignment(MemRefType type) {
+  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+SharedBufferInfo tile::getSharedBufferInfo(Value buffer) {
+  SharedBufferInfo info;
+  MLIRContext *ctx = buffer.getContext();
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type)
+    return info;
+  SwizzleAttr none = SwizzleAttr::get(ctx, 0, 0, 0);
+  if (auto alloc = buffer.getDefiningOp<SharedAllocOp>()) {
+    info.alignment = alloc.getRequiredAlignment();
+    info.swizzle = alloc.getSwizzle().value_or(none);
+    info.allocation = alloc;
+    info.kind = "tile.shared_alloc";
+    return info;
+  }
+  if (auto getGlobal = buffer.getDefiningOp<memref::GetGlobalOp>()) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        getGlobal, getGlobal.getNameAttr());
+    if (!global)
+      return info;
+    info.alignment = global.getAlignment().value_or(getElementAlignment(type));
+    info.swizzle = none;
+    info.allocation = getGlobal;
+    info.kind = "memref.global @" + global.getSymName().str() +
+                "; use tile.shared_alloc";
+    return info;
+  }
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    auto func = dyn_cast<gpu::GPUFuncOp>(arg.getOwner()->getParentOp());
+    if (func && arg.getOwner()->isEntryBlock() &&
+        llvm::is_contained(func.getWorkgroupAttributions(), arg)) {
+      info.alignment = getElementAlignment(type);
+      info.swizzle = none;
+      info.kind = "a workgroup attribution; use tile.shared_alloc";
+    }
+  }
+  return info;
+}

@@ -1,0 +1,189 @@
+//===- TmaOps.cpp - Verifiers of the TMA tensor ops -----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The shared-tile rules (T-TMA-16..18, T-SWZ-5) are shared by loads, stores
+// and reductions; the rules of the descriptor itself are its type's verifier
+// (T-TMA-1..9).
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
+#include "VerifierUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr unsigned kSm90 = 90;
+
+unsigned TmaLoadOp::getMinSmVersion() { return kSm90; }
+unsigned TmaStoreOp::getMinSmVersion() { return kSm90; }
+unsigned TmaReduceOp::getMinSmVersion() { return kSm90; }
+unsigned TmaPrefetchOp::getMinSmVersion() { return kSm90; }
+unsigned TmaPrefetchDescriptorOp::getMinSmVersion() { return kSm90; }
+unsigned TmaFenceDescriptorOp::getMinSmVersion() { return kSm90; }
+bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }
+
+//===----------------------------------------------------------------------===//
+// Shared rules
+//===----------------------------------------------------------------------===//
+
+/// T-TMA-16: one coordinate per tensor dimension.
+static LogicalResult verifyCoordinates(Operation *op, TmaDescType desc,
+                                       ValueRange coordinates) {
+  int64_t rank = desc.getTensor().getRank();
+  if (int64_t(coordinates.size()) != rank)
+    return op->emitOpError() << "expected " << rank
+                             << " coordinates (one per tensor dimension), got "
+                             << coordinates.size() << " (T-TMA-16)";
+  return success();
+}
+
+/// The byte alignment TMA needs of a shared tile with this descriptor: 128,
+/// or the swizzle's repeat (PTX ISA, "Tensor Map", shared memory alignment).
+static int64_t getRequiredTileAlignment(TmaDescType desc) {
+  return std::max<int64_t>(kTmaSharedAlignment,
+                           desc.getSwizzle().getRepeatBytes());
+}
+
+/// T-TMA-17, T-TMA-18 and T-SWZ-5 for the shared tile `tile[indices]` that a
+/// TMA op with `desc` writes or reads.
+static LogicalResult verifySharedTile(Operation *op, TmaDescType desc,
+                                      Value tile, ValueRange indices,
+                                      StringRef role) {
+  auto type = cast<MemRefType>(tile.getType());
+  ArrayRef<int64_t> box = desc.getBox();
+  SmallVector<int64_t> expected = desc.getSharedTileShape();
+  // T-TMA-17: a dense shared tile of the descriptor's element type whose
+  // trailing dimensions are the box (rows padded to the swizzle span).
+  if (!isSharedMemory(type) || !type.getLayout().isIdentity())
+    return op->emitOpError() << "expected the " << role
+                             << " to be a dense shared-memory memref, got "
+                             << type << " (T-TMA-17)";
+  if (type.getElementType() != desc.getElementType())
+    return op->emitOpError() << role << " element type " << type.getElementType()
+                             << " differs from the descriptor's "
+                             << desc.getElementType() << " (T-TMA-17)";
+  int64_t leading = type.getRank() - int64_t(box.size());
+  if (leading < 0 ||
+      type.getShape().take_back(box.size()) != ArrayRef<int64_t>(expected)) {
+    InFlightDiagnostic diag = op->emitOpError();
+    diag << role << " " << type << " does not end with the box shape [";
+    llvm::interleaveComma(expected, diag);
+    diag << "]";
+    if (expected.back() != box.back())
+      diag << " (the " << box.back() << "-element inner box rows are padded to the "
+           << desc.getSwizzle().getSpanBytes() << "-byte swizzle span)";
+    return diag << " (T-TMA-17)";
+  }
+  if (int64_t(indices.size()) != leading)
+    return op->emitOpError() << "expected " << leading << " " << role
+                             << " indices (one per dimension before the box), got "
+                             << indices.size() << " (T-TMA-17)";
+  // T-TMA-18: every tile of the buffer starts at the required alignment.
+  int64_t required = getRequiredTileAlignment(desc);
+  int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)type.getStridesAndOffset(strides, offset);
+  for (int64_t dim = 0; dim < leading; ++dim)
+    if ((strides[dim] * elementBytes) % required)
+      return op->emitOpError() << role << " dimension " << dim << " steps "
+                               << strides[dim] * elementBytes
+                               << " bytes, not a multiple of the " << required
+                               << "-byte alignment TMA needs (T-TMA-18)";
+  SharedBufferInfo buffer = getSharedBufferInfo(tile);
+  if (buffer.alignment && *buffer.alignment < required)
+    return op->emitOpError()
+           << "swizzle " << stringifyTmaSwizzleMode(*desc.getSwizzle().getTmaMode())
+           << " needs the " << role << " " << required
+           << "-byte aligned, got " << *buffer.alignment << buffer.describe()
+           << " (T-TMA-18)";
+  // T-SWZ-5: the buffer's layout is the one the TMA unit writes/reads.
+  if (buffer.swizzle && *buffer.swizzle != desc.getSwizzle())
+    return op->emitOpError() << "descriptor swizzle " << desc.getSwizzle()
+                             << " disagrees with the " << role << "'s swizzle "
+                             << *buffer.swizzle << buffer.describe()
+                             << "; generic accesses would read other elements "
+                                "than TMA wrote (T-SWZ-5)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult TmaCreateDescriptorOp::verify() {
+  MemRefType source = getTensor().getType();
+  MemRefType tensor = getDescriptor().getType().getTensor();
+  // T-TMA-15: the memref is the descriptor's tensor, in global memory.
+  if (!isGlobalMemory(source))
+    return emitOpError() << "expected a global-memory tensor, got " << source
+                         << " (T-TMA-15)";
+  bool compatible = source.getElementType() == tensor.getElementType() &&
+                    source.getRank() == tensor.getRank();
+  for (auto [have, want] : llvm::zip(source.getShape(), tensor.getShape()))
+    compatible &= ShapedType::isDynamic(want) || have == want;
+  if (!compatible)
+    return emitOpError() << "tensor " << source
+                         << " does not match the descriptor's " << tensor
+                         << " (T-TMA-15)";
+  return success();
+}
+
+LogicalResult TmaLoadOp::verify() {
+  TmaDescType desc = getDescriptor().getType();
+  if (failed(verifyCoordinates(*this, desc, getCoordinates())) ||
+      failed(verifySharedTile(*this, desc, getDst(), getDstIndices(),
+                              "destination")))
+    return failure();
+  return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
+}
+
+LogicalResult TmaStoreOp::verify() {
+  TmaDescType desc = getDescriptor().getType();
+  if (failed(verifyCoordinates(*this, desc, getCoordinates())))
+    return failure();
+  return verifySharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
+}
+
+/// T-TMA-20: the element types each reduction exists for (PTX ISA,
+/// "cp.reduce.async.bulk.tensor").
+static bool isReducible(TmaReduceKind kind, Type type) {
+  bool isFloat16 = isa<Float16Type, BFloat16Type>(type);
+  unsigned intWidth = 0;
+  if (auto intType = dyn_cast<IntegerType>(type))
+    intWidth = intType.getWidth();
+  bool isWideInt = intWidth == 32 || intWidth == 64;
+  switch (kind) {
+  case TmaReduceKind::add:
+    return isFloat16 || type.isF32() || isWideInt;
+  case TmaReduceKind::min:
+  case TmaReduceKind::max:
+    return isFloat16 || isWideInt;
+  case TmaReduceKind::inc:
+  case TmaReduceKind::dec:
+    return intWidth == 32;
+  case TmaReduceKind::bitAnd:
+  case TmaReduceKind::bitOr:
+  case TmaReduceKind::bitXor:
+    return isWideInt;
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+LogicalResult TmaReduceOp::verify() {
+  TmaDescType desc = getDescriptor().getType();
+  if (!isReducible(getKind(), desc.getElementType()))
+    return emitOpError() << "reduction " << stringifyTmaReduceKind(getKind())
+                         << " does not exist for " << desc.getElementType()
+                         << " (T-TMA-20)";
+  if (failed(verifyCoordinates(*this, desc, getCoordinates())))
+    return failure();
+  return verifySharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
+}
+
+LogicalResult TmaPrefetchOp::verify() {
+  return verifyCoordinates(*this, getDescriptor().getType(), getCoordinates());
+}
