@@ -6,7 +6,8 @@
 # scripts/device-pack.sh here and with carry/ carried there. Unpacks the tools,
 # points a lit site configuration at them and runs the whole suite (the
 # Integration/GPU tests run there, the rest as on CI) plus the unit tests.
-# Extra arguments go to lit (e.g. a test path under test/). Writes the lit
+# Arguments name tests to run instead (paths under test/, e.g.
+# test/Integration/GPU/tma-multicast.mlir) or are lit options. Writes the lit
 # results to $OUT/lit.json when $OUT is set.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,7 +39,16 @@ CFG
 
 "$DEST/bin/tile-run" --version >/dev/null
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || true
+# Tests named by their source path run through the configured tree.
+args=() tests=()
+for arg in "$@"; do
+  case "$arg" in
+    test/*) tests+=("$DEST/build/$arg") ;;
+    *) args+=("$arg") ;;
+  esac
+done
+[ ${#tests[@]} -gt 0 ] || tests=("$DEST/build/test" "$DEST/unittests")
 rc=0
 PYTHONPATH="$DEST/lit" python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' \
-  -sv ${OUT:+--output "$OUT/lit.json"} "$@" "$DEST/build/test" "$DEST/unittests" || rc=$?
+  -sv ${OUT:+--output "$OUT/lit.json"} "${args[@]}" "${tests[@]}" || rc=$?
 exit $rc

@@ -26,7 +26,7 @@ SharedBufferInfo tile::getSharedBufferInfo(Value buffer) {
   auto type = dyn_cast<MemRefType>(buffer.getType());
   if (!type)
     return info;
-  SwizzleAttr none = SwizzleAttr::get(ctx, 0, 0, 0);
+  SwizzleAttr none = SwizzleAttr::get(ctx, TmaSwizzleMode::none);
   if (auto alloc = buffer.getDefiningOp<SharedAllocOp>()) {
     info.alignment = alloc.getRequiredAlignment();
     info.swizzle = alloc.getSwizzle().value_or(none);

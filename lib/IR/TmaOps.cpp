@@ -101,7 +101,9 @@ static LogicalResult verifySharedTile(Operation *op, TmaDescType desc,
            << "-byte aligned, got " << *buffer.alignment << buffer.describe()
            << " (T-TMA-18)";
   // T-SWZ-5: the buffer's layout is the one the TMA unit writes/reads.
-  if (buffer.swizzle && *buffer.swizzle != desc.getSwizzle())
+  SwizzleAttr want = desc.getSwizzle();
+  if (buffer.swizzle && *buffer.swizzle != want &&
+      !(buffer.swizzle->isIdentity() && want.isIdentity()))
     return op->emitOpError() << "descriptor swizzle " << desc.getSwizzle()
                              << " disagrees with the " << role << "'s swizzle "
                              << *buffer.swizzle << buffer.describe()

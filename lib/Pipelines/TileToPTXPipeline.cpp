@@ -21,6 +21,7 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
@@ -46,6 +47,7 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 // Stage 1: check the target and lower tile ops.
 // Post-conditions: the chip, PTX level, opt level and format are valid for
 // every op in the module, which has no cp.async/mbarrier protocol error;
+// generic accesses of swizzled buffers address their swizzled elements;
 // no tile or nvgpu op remains (NVVM/LLVM ops on memref
 // descriptors via unrealized casts).
 //===----------------------------------------------------------------------===//
@@ -59,6 +61,7 @@ static void buildTileStage(OpPassManager &pm,
   pm.addPass(createTileCheckTargetPass(check));
   if (options.verifyProtocol)
     pm.addPass(createTileVerifyAsyncProtocolPass());
+  pm.addPass(createTileSwizzleAccessesPass());
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
   toNVVM.debugWaitLimit = options.debugWaitLimit;
@@ -69,11 +72,14 @@ static void buildTileStage(OpPassManager &pm,
 //===----------------------------------------------------------------------===//
 // Stage 2: common lowering (host and device).
 // Post-conditions: kernels are outlined into gpu.modules that carry an
-// #nvvm.target; scf/func/arith/index/affine are LLVM on the host.
+// #nvvm.target; host gpu ops are async (token-chained); scf/func/arith/index/affine are LLVM on the host.
 //===----------------------------------------------------------------------===//
 static void buildCommonStage(OpPassManager &pm,
                              const TileToPTXPipelineOptions &options) {
   pm.addPass(createGpuKernelOutliningPass());
+  // Host gpu.alloc/memcpy/launch_func written without async tokens become
+  // async ones on one stream, which gpu-to-llvm can lower.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());

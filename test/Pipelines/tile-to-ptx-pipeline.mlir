@@ -21,10 +21,13 @@
 // RUN: %if ptxas %{ tile-opt %s --tile-to-ptx-pipeline="format=bin" | FileCheck %s --check-prefix=BIN %}
 // BIN: gpu.binary @kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx80">, {{.*}}bin = "\7FELF
 //
-// The host code is lowered too: the launch stays for the LLVM IR translation.
+// The host code is lowered too: the launch stays for the LLVM IR translation;
+// written without async tokens, it runs on a stream that is then synchronized.
 // RUN: tile-opt %s --tile-to-ptx-pipeline | FileCheck %s --check-prefix=HOST
 // HOST: llvm.func @launch(
-// HOST: gpu.launch_func @kernels::@copy
+// HOST: %[[STREAM:.*]] = llvm.call @mgpuStreamCreate()
+// HOST: gpu.launch_func <%[[STREAM]] : !llvm.ptr> @kernels::@copy
+// HOST: llvm.call @mgpuStreamSynchronize(%[[STREAM]])
 //
 // Bad options are diagnostics with a non-zero exit, not LLVM aborts.
 // RUN: not tile-opt %s --tile-to-ptx-pipeline="chip=sm_80 features=+ptx60" 2>&1 | FileCheck %s --check-prefix=BADPTX

@@ -75,9 +75,40 @@ def TileAnalyzeBankConflictsPass
     conflict per 128-byte phase of the access width (seed 003, "Bank
     Conflict") and, for n > 1, emits a remark with the swizzle of seed 003's
     "General Methods" (on byte offsets) and the conflict degree it leaves.
-    Accesses whose addresses are not static are not reported.
+    Accesses whose addresses are not static are not reported. Accesses of a
+    swizzled `tile.shared_alloc` buffer are analyzed on their swizzled
+    addresses.
+
+    With `apply`, the proposal is set as the `swizzle` of the accessed
+    `tile.shared_alloc` buffer when it has none and the proposal removes the
+    conflict (`tile-swizzle-accesses` then rewrites every access of it).
   }];
+  let options = [
+    Option<"apply", "apply", "bool", "false",
+           "set the proposed swizzle on unswizzled tile.shared_alloc buffers">,
+  ];
   let dependentDialects = ["::mlir::tile::TileDialect"];
+}
+
+def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {
+  let summary = "route generic accesses of swizzled shared buffers through their swizzle";
+  let description = [{
+    A `tile.shared_alloc {swizzle = #tile.swizzle<B,M,S>}` buffer is indexed
+    logically (its memref shape) but stored physically swizzled, as TMA writes
+    and reads it. This pass rewrites every generic access of such a buffer
+    (memref.load/store, vector.load/store, tile.async_copy's shared operand)
+    into an access of a flat view of the buffer at the element whose byte
+    offset is the swizzle of the logical one. TMA ops keep the logical buffer
+    (the hardware swizzles); bulk copies move physical bytes.
+
+    - T-SWZ-6 (error): an access wider than the swizzle's 2^M-byte unit (the
+      swizzle would split it), or an op that cannot apply the swizzle (a view,
+      a call) uses the buffer.
+
+    `tile-to-ptx-pipeline` runs it before convert-tile-to-nvvm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // TILE_TRANSFORMS_PASSES_TD
