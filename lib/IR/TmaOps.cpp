@@ -23,6 +23,8 @@ unsigned TmaReduceOp::getMinSmVersion() { return kSm90; }
 unsigned TmaPrefetchOp::getMinSmVersion() { return kSm90; }
 unsigned TmaPrefetchDescriptorOp::getMinSmVersion() { return kSm90; }
 unsigned TmaFenceDescriptorOp::getMinSmVersion() { return kSm90; }
+/// fence.proxy.tensormap::generic arrived in PTX ISA 8.3.
+unsigned TmaFenceDescriptorOp::getMinPtxVersion() { return 83; }
 bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }
 
 //===----------------------------------------------------------------------===//

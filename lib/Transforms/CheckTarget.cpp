@@ -6,6 +6,9 @@
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECHECKTARGETPASS
@@ -44,24 +47,76 @@ static LogicalResult reportClusterless(Operation *launch, StringRef kernel,
   return diag;
 }
 
+/// The number of CTAs of a cluster shape, if all its sizes are constants.
+static std::optional<int64_t> getClusterCtas(ValueRange sizes) {
+  int64_t ctas = 1;
+  for (Value size : sizes) {
+    std::optional<int64_t> value = getConstantIntValue(size);
+    if (!value)
+      return std::nullopt;
+    ctas *= *value;
+  }
+  return ctas;
+}
+
+/// T-TMA-19: a constant multicast mask names at least one CTA and only CTAs
+/// of the cluster (bit i is the CTA of rank i).
+static LogicalResult checkMulticastMasks(Region &body, int64_t ctas,
+                                         Operation *launch) {
+  WalkResult result = body.walk([&](TmaLoadOp load) {
+    if (!load.getMulticastMask())
+      return WalkResult::advance();
+    std::optional<int64_t> mask = getConstantIntValue(load.getMulticastMask());
+    if (!mask)
+      return WalkResult::advance();
+    uint64_t bits = uint64_t(*mask) & 0xffff;
+    if (bits != 0 && (ctas >= 16 || (bits >> ctas) == 0))
+      return WalkResult::advance();
+    InFlightDiagnostic diag = load.emitOpError();
+    if (bits == 0)
+      diag << "multicast mask 0 names no CTA: the box is never delivered";
+    else
+      diag << "multicast mask 0x" << llvm::utohexstr(bits) << " names CTA "
+           << llvm::Log2_64(bits) << ", but the cluster has " << ctas
+           << " CTA(s)";
+    diag << " (T-TMA-19)";
+    diag.attachNote(launch->getLoc()) << "launched here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// T-CLUSTER-1: kernels using cluster operations are launched with clusters
-/// (`gpu.launch_func ... clusters in (...)` or `gpu.launch clusters(...)`).
+/// (`gpu.launch_func ... clusters in (...)` or `gpu.launch clusters(...)`),
+/// and T-TMA-19 for the multicasts of those launched with constant shapes.
 static LogicalResult checkClusterLaunches(ModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
-      if (launch.hasClusterSize())
-        return WalkResult::advance();
       auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
           launch, launch.getKernel());
       if (!kernel)
         return WalkResult::advance();
+      if (launch.hasClusterSize()) {
+        gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues();
+        if (std::optional<int64_t> ctas =
+                getClusterCtas({cluster.x, cluster.y, cluster.z}))
+          if (failed(checkMulticastMasks(kernel.getBody(), *ctas, launch)))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
       if (Operation *clusterOp = findClusterOp(kernel.getBody()))
         if (failed(reportClusterless(
                 launch, ("kernel '" + kernel.getName() + "'").str(), clusterOp)))
           return WalkResult::interrupt();
     } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
-      if (launch.hasClusterSize())
+      if (launch.hasClusterSize()) {
+        gpu::KernelDim3 cluster = launch.getClusterSizeOperandValues().value();
+        if (std::optional<int64_t> ctas =
+                getClusterCtas({cluster.x, cluster.y, cluster.z}))
+          if (failed(checkMulticastMasks(launch.getBody(), *ctas, launch)))
+            return WalkResult::interrupt();
         return WalkResult::advance();
+      }
       if (Operation *clusterOp = findClusterOp(launch.getBody()))
         if (failed(reportClusterless(launch, "its body", clusterOp)))
           return WalkResult::interrupt();
@@ -116,6 +171,14 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
       op->emitOpError() << "requires sm_" << op.getMinSmVersion()
                         << " or newer, but the target chip is " << chip->name
                         << " (T-TARGET-3)";
+      return WalkResult::interrupt();
+    }
+    if (*ptx < op.getMinPtxVersion()) {
+      op->emitOpError() << "requires PTX ISA "
+                        << formatPtxVersion(op.getMinPtxVersion()) << " ('+ptx"
+                        << op.getMinPtxVersion() << "') or newer, but the target "
+                        << "uses PTX " << formatPtxVersion(*ptx) << " ('"
+                        << featureString << "') (T-TARGET-3)";
       return WalkResult::interrupt();
     }
     if (op.requiresArchSpecificTarget() && !chip->archSpecific) {

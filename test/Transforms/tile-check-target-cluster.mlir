@@ -56,3 +56,74 @@ module attributes {gpu.container_module} {
     return
   }
 }
+
+// -----
+
+// T-TMA-19: a constant multicast mask names CTAs of the launch's cluster.
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @multicast(%d: !d) kernel {
+      %c0 = arith.constant 0 : index
+      %mask = arith.constant 5 : i16
+      %s = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x32xf32, 3>
+      %bars = tile.mbarrier_alloc : !tile.mbarrier
+      // expected-error @below {{'tile.tma_load' op multicast mask 0x5 names CTA 2, but the cluster has 2 CTA(s) (T-TMA-19)}}
+      tile.tma_load %d[%c0, %c0] to %s, %bars[%c0] multicast %mask : !d, memref<16x32xf32, 3>, !tile.mbarrier
+      gpu.return
+    }
+  }
+  func.func @launch(%d: !d) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    // expected-note @below {{launched here}}
+    gpu.launch_func @kernels::@multicast clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : !d)
+    return
+  }
+}
+
+// -----
+
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+module attributes {gpu.container_module} {
+  func.func @empty_mask(%d: !d) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    // expected-note @below {{launched here}}
+    gpu.launch clusters(%cx, %cy, %cz) in (%nx = %c4, %ny = %c1, %nz = %c1)
+               blocks(%bx, %by, %bz) in (%gx = %c4, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+      %c0 = arith.constant 0 : index
+      %mask = arith.constant 0 : i16
+      %s = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x32xf32, 3>
+      %bars = tile.mbarrier_alloc : !tile.mbarrier
+      // expected-error @below {{'tile.tma_load' op multicast mask 0 names no CTA: the box is never delivered (T-TMA-19)}}
+      tile.tma_load %d[%c0, %c0] to %s, %bars[%c0] multicast %mask : !d, memref<16x32xf32, 3>, !tile.mbarrier
+      gpu.terminator
+    }
+    return
+  }
+}
+
+// -----
+
+// A mask within a 4-CTA cluster is accepted.
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @multicast(%d: !d) kernel {
+      %c0 = arith.constant 0 : index
+      %mask = arith.constant 15 : i16
+      %s = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x32xf32, 3>
+      %bars = tile.mbarrier_alloc : !tile.mbarrier
+      tile.tma_load %d[%c0, %c0] to %s, %bars[%c0] multicast %mask : !d, memref<16x32xf32, 3>, !tile.mbarrier
+      gpu.return
+    }
+  }
+  func.func @launch(%d: !d) {
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    gpu.launch_func @kernels::@multicast clusters in (%c4, %c1, %c1) blocks in (%c4, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : !d)
+    return
+  }
+}

@@ -17,6 +17,11 @@ def Tile_TargetDependentOpInterface : OpInterface<"TargetDependentOpInterface"> 
   let methods = [
     InterfaceMethod<"the smallest SM version (80 for sm_80) the op runs on",
                     "unsigned", "getMinSmVersion", (ins)>,
+    InterfaceMethod<"the oldest PTX ISA version (times ten, 83 for 8.3) "
+                    "that has the op's instruction; 0 when the chip's "
+                    "minimum suffices",
+                    "unsigned", "getMinPtxVersion", (ins), "",
+                    "return 0;">,
     InterfaceMethod<"whether the op needs an arch-specific target (sm_90a)",
                     "bool", "requiresArchSpecificTarget", (ins), "",
                     "return false;">,

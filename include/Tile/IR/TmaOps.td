@@ -183,13 +183,15 @@ def Tile_TmaPrefetchDescriptorOp : Tile_Op<"tma_prefetch_descriptor", [Tile_TmaO
   let assemblyFormat = "$descriptor attr-dict `:` qualified(type($descriptor))";
 }
 
-def Tile_TmaFenceDescriptorOp : Tile_Op<"tma_fence_descriptor", [Tile_TmaOp]> {
+def Tile_TmaFenceDescriptorOp : Tile_Op<"tma_fence_descriptor",
+    [DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface, ["getMinPtxVersion"]>]> {
   let summary = "order generic writes to a tensor map before its TMA uses";
   let description = [{
     `fence.proxy.tensormap::generic.acquire.gpu [desc], 128`: needed only when
     the tensor map in global memory was written by device code (or by the
     host while kernels that use it run); maps from `tile.tma_create_descriptor`
-    are complete before the launch and need none. Requires sm_90.
+    are complete before the launch and need none. Requires sm_90 and PTX
+    8.3 (`features=+ptx83`; LLVM 22 cannot select it for older PTX).
 
     Example:
     ```mlir
