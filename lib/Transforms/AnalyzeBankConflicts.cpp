@@ -15,6 +15,7 @@
 
 #include "IndexEvaluation.h"
 #include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,8 +87,41 @@ int64_t conflictDegree(ArrayRef<int64_t> addresses, int64_t width,
   return worst;
 }
 
+/// The bytes one lane accesses with `op`, if it is a load/store the pass
+/// analyzes.
+std::optional<int64_t> getAccessWidth(Operation *op) {
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return load.getType().getIntOrFloatBitWidth() / 8;
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return store.getValueToStore().getType().getIntOrFloatBitWidth() / 8;
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return load.getVectorType().getNumElements() *
+           load.getVectorType().getElementTypeBitWidth() / 8;
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return store.getVectorType().getNumElements() *
+           store.getVectorType().getElementTypeBitWidth() / 8;
+  if (auto copy = dyn_cast<AsyncCopyOp>(op))
+    return int64_t(copy.getSize());
+  return std::nullopt;
+}
+
+/// An access of `alloc`'s buffer that `swizzle` would split (T-SWZ-6), or
+/// null when the swizzle can be applied to the buffer.
+Operation *findSplitAccess(SharedAllocOp alloc, SwizzleAttr swizzle) {
+  int64_t unit = int64_t(1) << swizzle.getBase();
+  for (Operation *user : alloc.getBuffer().getUsers())
+    if (std::optional<int64_t> width = getAccessWidth(user))
+      if (*width > unit)
+        return user;
+  return nullptr;
+}
+
 /// Analyzes one access: `memref[indices]` of `width` bytes per lane.
-void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
+/// Accesses of a swizzled buffer are measured on their swizzled addresses;
+/// with `apply`, a conflict-free proposal becomes the swizzle of an
+/// unswizzled tile.shared_alloc buffer.
+void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
+             bool apply) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || !isSharedMemory(type) || width < 1)
     return;
@@ -109,7 +143,11 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
     }
     addresses.push_back(linear * elementBytes);
   }
-  int64_t degree = conflictDegree(addresses, width, SwizzleAttr());
+  SharedBufferInfo buffer = getSharedBufferInfo(memref);
+  SwizzleAttr current;
+  if (buffer.swizzle && !buffer.swizzle->isIdentity())
+    current = *buffer.swizzle;
+  int64_t degree = conflictDegree(addresses, width, current);
   if (degree <= 1)
     return;
   // Seed 003's formula, in bytes.
@@ -131,12 +169,25 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width) {
                               << "-byte accesses, "
                               << std::min<int64_t>(kWarpSize, kPhaseBytes / width)
                               << " lanes per 128-byte phase";
-  if (proposal) {
-    int64_t after = conflictDegree(addresses, width, proposal);
-    remark << "; " << proposal << " on the buffer's byte offsets makes it "
-           << (after <= 1 ? std::string("conflict-free")
-                          : std::to_string(after) + "-way");
+  if (current)
+    remark << " under the buffer's swizzle " << current;
+  if (!proposal)
+    return;
+  int64_t after = conflictDegree(addresses, width, proposal);
+  remark << "; " << proposal << " on the buffer's byte offsets makes it "
+         << (after <= 1 ? std::string("conflict-free")
+                        : std::to_string(after) + "-way");
+  auto alloc = dyn_cast_or_null<SharedAllocOp>(buffer.allocation);
+  if (!apply || after > 1 || current || !alloc)
+    return;
+  if (Operation *split = findSplitAccess(alloc, proposal)) {
+    remark << "; not applied: a '" << split->getName() << "' of the buffer "
+           << "accesses " << *getAccessWidth(split) << " bytes, more than the "
+           << (int64_t(1) << proposal.getBase()) << "-byte unit (T-SWZ-6)";
+    return;
   }
+  alloc.setSwizzleAttr(proposal);
+  remark << "; applied to the buffer";
 }
 
 /// Pass shell: every shared load/store in gpu.func kernels.
@@ -145,23 +196,18 @@ struct TileAnalyzeBankConflictsPass
           TileAnalyzeBankConflictsPass> {
   using Base::Base;
   void runOnOperation() override {
-    getOperation().walk([](Operation *op) {
+    getOperation().walk([&](Operation *op) {
       if (!op->getParentOfType<gpu::GPUFuncOp>())
         return;
+      std::optional<int64_t> width = getAccessWidth(op);
       if (auto load = dyn_cast<memref::LoadOp>(op))
-        analyze(op, load.getMemRef(), load.getIndices(),
-                load.getType().getIntOrFloatBitWidth() / 8);
+        analyze(op, load.getMemRef(), load.getIndices(), *width, apply);
       else if (auto store = dyn_cast<memref::StoreOp>(op))
-        analyze(op, store.getMemRef(), store.getIndices(),
-                store.getValueToStore().getType().getIntOrFloatBitWidth() / 8);
+        analyze(op, store.getMemRef(), store.getIndices(), *width, apply);
       else if (auto load = dyn_cast<vector::LoadOp>(op))
-        analyze(op, load.getBase(), load.getIndices(),
-                load.getVectorType().getNumElements() *
-                    load.getVectorType().getElementTypeBitWidth() / 8);
+        analyze(op, load.getBase(), load.getIndices(), *width, apply);
       else if (auto store = dyn_cast<vector::StoreOp>(op))
-        analyze(op, store.getBase(), store.getIndices(),
-                store.getVectorType().getNumElements() *
-                    store.getVectorType().getElementTypeBitWidth() / 8);
+        analyze(op, store.getBase(), store.getIndices(), *width, apply);
     });
   }
 };
