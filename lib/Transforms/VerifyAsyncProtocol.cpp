@@ -239,6 +239,8 @@ private:
     }
     if (auto bulk = dyn_cast<BulkCopySharedToGlobalOp>(op))
       return checkProxyFence(bulk, bulk.getSrc(), state);
+    if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(op))
+      return checkProxyFence(bulk, bulk.getSrc(), state);
     if (auto tma = dyn_cast<TmaStoreOp>(op))
       return checkProxyFence(tma, tma.getSrc(), state);
     if (auto tma = dyn_cast<TmaReduceOp>(op))
@@ -678,6 +680,8 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
       Value indexValue;
       if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user))
         indexValue = bulk.getBarrierIndex();
+      else if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(user))
+        indexValue = bulk.getBarrierIndex();
       else if (auto tma = dyn_cast<TmaLoadOp>(user))
         indexValue = tma.getBarrierIndex();
       else if (user->getNumOperands() >= 2)
@@ -710,6 +714,14 @@ LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel) {
         txBytes = op.getBytes(), delivers = true;
       else if (auto op = dyn_cast<BulkCopyGlobalToSharedOp>(user))
         txBytes = op.getBytes(), delivers = true;
+      // Copies into other CTAs (multicast, shared::cluster) signal their
+      // barriers, and other CTAs' copies signal this one: unknown totals.
+      auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user);
+      if ((bulk && bulk.getMulticastMask()) ||
+          isa<BulkCopySharedToClusterOp>(user)) {
+        barrier.bytesKnown = false;
+        continue;
+      }
       if (auto tma = dyn_cast<TmaLoadOp>(user)) {
         // A box delivers its bytes; multicast loads of other CTAs deliver
         // to this barrier too, so their total is not known here.

@@ -14,7 +14,9 @@ include "Tile/IR/TileInterfaces.td"
 defvar Tile_Sm90Op = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
 
 def Tile_BulkCopyGlobalToSharedOp
-    : Tile_Op<"bulk_copy_global_to_shared", [AttrSizedOperandSegments, Tile_Sm90Op]> {
+    : Tile_Op<"bulk_copy_global_to_shared", [AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                                  ["requiresClusterLaunch"]>]> {
   let summary = "copy contiguous bytes from global to shared memory with the TMA unit";
   let description = [{
     One thread starts `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -22,6 +24,11 @@ def Tile_BulkCopyGlobalToSharedOp
     signalling completion on `barriers[barrierIndex]` with complete_tx (so
     someone must expect_tx the same bytes on that phase). Requires sm_90.
     Invariants T-BULK-1..3.
+
+    - `multicast %mask`: the bytes land at the same offset in every CTA of
+      the cluster whose rank bit is set, each signalling its own barrier at
+      the same offset (needs a cluster launch).
+    - `cache_hint %policy`: a 64-bit L2 cache policy (`.L2::cache_hint`).
 
     Example:
     ```mlir
@@ -34,17 +41,22 @@ def Tile_BulkCopyGlobalToSharedOp
                        Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
                        I32:$bytes,
-                       Tile_MBarrierType:$barriers, Index:$barrierIndex);
+                       Tile_MBarrierType:$barriers, Index:$barrierIndex,
+                       Optional<I16>:$multicastMask,
+                       Optional<I64>:$cachePolicy);
   let assemblyFormat = [{
     $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $bytes `,`
-    $barriers `[` $barrierIndex `]` attr-dict `:` type($src) `to` type($dst)
+    $barriers `[` $barrierIndex `]` (`multicast` $multicastMask^)?
+    (`cache_hint` $cachePolicy^)? attr-dict `:` type($src) `to` type($dst)
     `,` qualified(type($barriers))
   }];
   let hasVerifier = 1;
 }
 
 def Tile_BulkCopySharedToGlobalOp
-    : Tile_Op<"bulk_copy_shared_to_global", [AttrSizedOperandSegments, Tile_Sm90Op]> {
+    : Tile_Op<"bulk_copy_shared_to_global", [AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                                  ["getMinPtxVersion"]>]> {
   let summary = "copy contiguous bytes from shared to global memory with the TMA unit";
   let description = [{
     One thread starts `cp.async.bulk.global.shared::cta.bulk_group`: `bytes`
@@ -53,6 +65,10 @@ def Tile_BulkCopySharedToGlobalOp
     `tile.bulk_wait_group`). Generic writes to the source need a
     `tile.fence_proxy_async` first (T-PROTO-10). Requires sm_90. Invariants
     T-BULK-1..3.
+
+    - `cache_hint %policy`: a 64-bit L2 cache policy (`.L2::cache_hint`).
+    - `byte_mask %mask`: bit i of the 16-bit mask enables byte i of every
+      16-byte chunk (`.cp_mask`, sm_100 and PTX 8.6).
 
     Example:
     ```mlir
@@ -64,10 +80,71 @@ def Tile_BulkCopySharedToGlobalOp
                        Variadic<Index>:$srcIndices,
                        Arg<AnyMemRef, "global destination", [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
-                       I32:$bytes);
+                       I32:$bytes,
+                       Optional<I64>:$cachePolicy,
+                       Optional<I16>:$byteMask);
   let assemblyFormat = [{
-    $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $bytes attr-dict
+    $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $bytes
+    (`cache_hint` $cachePolicy^)? (`byte_mask` $byteMask^)? attr-dict
     `:` type($src) `to` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BulkCopySharedToClusterOp
+    : Tile_Op<"bulk_copy_shared_to_cluster", [AttrSizedOperandSegments,
+        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                                  ["requiresClusterLaunch"]>]> {
+  let summary = "copy contiguous bytes into another CTA's shared memory";
+  let description = [{
+    One thread starts `cp.async.bulk.shared::cluster.shared::cta
+    .mbarrier::complete_tx::bytes`: `bytes` contiguous bytes from this CTA's
+    `src[srcIndices]` to `dst[dstIndices]` **in the CTA of cluster rank
+    `rank`** (`dst` and `barriers` name this CTA's buffer and barrier; the
+    copy targets the same offsets there, mapped with mapa), signalling
+    complete_tx on that CTA's `barriers[barrierIndex]`. Generic writes to
+    the source need a `tile.fence_proxy_async` first (T-PROTO-10). Requires
+    sm_90 and a cluster launch. Invariants T-BULK-1..3.
+
+    Example:
+    ```mlir
+    tile.bulk_copy_shared_to_cluster %s[%c0] to %s[%c0], %bytes, %bars[%c0] rank %peer
+        : memref<1024xf32, 3> to memref<1024xf32, 3>, !tile.mbarrier<scope = cluster>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "shared source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Arg<AnyMemRef, "shared destination (in CTA `rank`)", [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
+                       I32:$bytes,
+                       Tile_MBarrierType:$barriers, Index:$barrierIndex,
+                       I32:$rank);
+  let assemblyFormat = [{
+    $src `[` $srcIndices `]` `to` $dst `[` $dstIndices `]` `,` $bytes `,`
+    $barriers `[` $barrierIndex `]` `rank` $rank attr-dict `:` type($src)
+    `to` type($dst) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BulkPrefetchOp : Tile_Op<"bulk_prefetch", [AttrSizedOperandSegments, Tile_Sm90Op]> {
+  let summary = "prefetch contiguous global bytes into L2";
+  let description = [{
+    `cp.async.bulk.prefetch.L2.global [src], bytes`: warms L2 with `bytes`
+    (a multiple of 16) from the 16-byte-aligned `src[indices]`; nothing
+    completes or needs a wait. Requires sm_90. Invariants T-BULK-1..2.
+
+    Example:
+    ```mlir
+    tile.bulk_prefetch %g[%i], %bytes : memref<4096xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "global source">:$src,
+                       Variadic<Index>:$indices, I32:$bytes,
+                       Optional<I64>:$cachePolicy);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `,` $bytes (`cache_hint` $cachePolicy^)? attr-dict
+    `:` type($src)
   }];
   let hasVerifier = 1;
 }

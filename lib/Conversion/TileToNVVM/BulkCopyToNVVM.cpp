@@ -5,6 +5,9 @@
 //                                    (mbarrier::complete_tx::bytes)
 // tile.bulk_copy_shared_to_global -> nvvm.cp.async.bulk.global.shared.cta
 //                                    (bulk_group)
+// tile.bulk_copy_shared_to_cluster -> mapa + inline cp.async.bulk
+//                                    .shared::cluster.shared::cta
+// tile.bulk_prefetch -> nvvm.cp.async.bulk.prefetch
 // tile.bulk_commit_group / bulk_wait_group -> nvvm.cp.async.bulk.*group
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +68,7 @@ struct BulkCopyGlobalToSharedOpLowering
     dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, cluster, dst);
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(
         op, dst, toGlobal(rewriter, loc, src), barrier, adaptor.getBytes(),
-        Value(), Value());
+        adaptor.getMulticastMask(), adaptor.getCachePolicy());
     return success();
   }
 };
@@ -79,8 +82,57 @@ struct BulkCopySharedToGlobalOpLowering
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(
-        op, toGlobal(rewriter, loc, dst), src, adaptor.getBytes(), Value(),
+        op, toGlobal(rewriter, loc, dst), src, adaptor.getBytes(),
+        adaptor.getCachePolicy(), adaptor.getByteMask());
+    return success();
+  }
+};
+
+/// shared::cta -> another CTA's shared memory. NVVM's op takes the remote
+/// barrier as a shared::cta pointer, which a mapa result is not: emit the
+/// instruction (PTX ISA, "cp.async.bulk", shared::cluster destination from
+/// shared::cta source) as inline PTX on the mapped addresses.
+struct BulkCopySharedToClusterOpLowering
+    : BulkCopyLowering<BulkCopySharedToClusterOp> {
+  using BulkCopyLowering::BulkCopyLowering;
+  LogicalResult
+  matchAndRewrite(BulkCopySharedToClusterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [src, dst] = addresses(op, adaptor, rewriter);
+    Value barrier = LLVM::GEPOp::create(
+        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
+        adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
+    auto cluster = LLVM::LLVMPointerType::get(op.getContext(),
+                                              kSharedClusterAddressSpace);
+    Value remoteDst =
+        NVVM::MapaOp::create(rewriter, loc, cluster, dst, adaptor.getRank());
+    Value remoteBarrier =
+        NVVM::MapaOp::create(rewriter, loc, cluster, barrier, adaptor.getRank());
+    NVVM::InlinePtxOp::create(
+        rewriter, loc, TypeRange(),
+        ValueRange{remoteDst, src, adaptor.getBytes(), remoteBarrier},
+        ValueRange(),
+        rewriter.getStringAttr("cp.async.bulk.shared::cluster.shared::cta."
+                               "mbarrier::complete_tx::bytes [$0], [$1], $2, "
+                               "[$3];"),
         Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BulkPrefetchOpLowering : ConvertOpToLLVMPattern<BulkPrefetchOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(BulkPrefetchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
+                                     adaptor.getSrc(), adaptor.getIndices());
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkPrefetchOp>(
+        op, toGlobal(rewriter, loc, src), adaptor.getBytes(),
+        adaptor.getCachePolicy());
     return success();
   }
 };
@@ -111,6 +163,7 @@ struct BulkWaitGroupOpLowering : ConvertOpToLLVMPattern<BulkWaitGroupOp> {
 void tile::populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns) {
   patterns.add<BulkCopyGlobalToSharedOpLowering,
-               BulkCopySharedToGlobalOpLowering, BulkCommitGroupOpLowering,
-               BulkWaitGroupOpLowering>(converter);
+               BulkCopySharedToGlobalOpLowering,
+               BulkCopySharedToClusterOpLowering, BulkPrefetchOpLowering,
+               BulkCommitGroupOpLowering, BulkWaitGroupOpLowering>(converter);
 }

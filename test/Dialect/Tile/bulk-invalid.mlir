@@ -68,3 +68,55 @@ func.func @bulk_index_count(%g: memref<64x64xf32>, %s: memref<64x64xf32, 3>, %i:
   tile.bulk_copy_shared_to_global %s[%i] to %g[%i, %i], %n : memref<64x64xf32, 3> to memref<64x64xf32>
   return
 }
+
+// -----
+
+func.func @cluster_copy_from_global(%g: memref<4096xf32>, %s: memref<1024xf32, 3>, %n: i32,
+                                    %b: !tile.mbarrier, %peer: i32) {
+  %c0 = arith.constant 0 : index
+  // expected-error @below {{'tile.bulk_copy_shared_to_cluster' op expected the source in shared memory, got 'memref<4096xf32>' (T-BULK-3)}}
+  tile.bulk_copy_shared_to_cluster %g[%c0] to %s[%c0], %n, %b[%c0] rank %peer
+      : memref<4096xf32> to memref<1024xf32, 3>, !tile.mbarrier
+  return
+}
+
+// -----
+
+func.func @cluster_copy_barrier(%s: memref<1024xf32, 3>, %n: i32, %b: !tile.mbarrier, %peer: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @below {{'tile.bulk_copy_shared_to_cluster' op barrier index 1 is out of range for '!tile.mbarrier' (T-MBAR-4)}}
+  tile.bulk_copy_shared_to_cluster %s[%c0] to %s[%c0], %n, %b[%c1] rank %peer
+      : memref<1024xf32, 3> to memref<1024xf32, 3>, !tile.mbarrier
+  return
+}
+
+// -----
+
+func.func @prefetch_size(%g: memref<4096xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 24 : i32
+  // expected-error @below {{'tile.bulk_prefetch' op expected a positive multiple of 16 bytes, got 24 (T-BULK-1)}}
+  tile.bulk_prefetch %g[%c0], %n : memref<4096xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_alignment(%g: memref<4096xf32>) {
+  %c2 = arith.constant 2 : index
+  %n = arith.constant 32 : i32
+  // expected-error @below {{'tile.bulk_prefetch' op source byte offset 8 is not 16-byte aligned (T-BULK-2)}}
+  tile.bulk_prefetch %g[%c2], %n : memref<4096xf32>
+  return
+}
+
+// -----
+
+func.func @prefetch_shared(%s: memref<1024xf32, 3>) {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 32 : i32
+  // expected-error @below {{'tile.bulk_prefetch' op expected the source in global memory, got 'memref<1024xf32, 3>' (T-BULK-3)}}
+  tile.bulk_prefetch %s[%c0], %n : memref<1024xf32, 3>
+  return
+}
