@@ -4,6 +4,7 @@
 
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -20,6 +21,25 @@ int64_t SharedAllocOp::getRequiredAlignment() {
   return alignment;
 }
 
+int64_t SharedAllocOp::getSizeInBytes() {
+  MemRefType type = getBuffer().getType();
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+DynamicSharedLayout tile::layoutDynamicSharedMemory(Region &body) {
+  DynamicSharedLayout layout;
+  body.walk<WalkOrder::PreOrder>([&](SharedAllocOp alloc) {
+    if (!alloc.getDynamic())
+      return;
+    int64_t alignment = alloc.getRequiredAlignment();
+    int64_t offset = llvm::alignTo(layout.totalBytes, alignment);
+    layout.offsets.emplace_back(alloc, offset);
+    layout.totalBytes = offset + alloc.getSizeInBytes();
+    layout.maxAlignment = std::max(layout.maxAlignment, alignment);
+  });
+  return layout;
+}
+
 LogicalResult SharedAllocOp::verify() {
   MemRefType type = getBuffer().getType();
   // T-SWZ-4: a dense static buffer in shared memory.
@@ -27,6 +47,11 @@ LogicalResult SharedAllocOp::verify() {
     return emitOpError() << "expected a shared-memory memref with the identity "
                             "layout, got "
                          << type << " (T-SWZ-4)";
+  // T-SMEM-2: a dynamic buffer's alignment is one the base guarantees.
+  if (getDynamic() && getRequiredAlignment() > kDynamicSharedBaseAlignment)
+    return emitOpError() << "dynamic shared buffers can be aligned to at most "
+                         << kDynamicSharedBaseAlignment << " bytes, got "
+                         << getRequiredAlignment() << " (T-SMEM-2)";
   if (std::optional<uint64_t> alignment = getAlignment()) {
     if (!llvm::isPowerOf2_64(*alignment))
       return emitOpError() << "alignment must be a power of two, got "

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
@@ -126,6 +128,55 @@ static LogicalResult checkClusterLaunches(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// T-SMEM-1: a launch provides the dynamic shared memory its kernel's
+/// dynamic tile.shared_alloc buffers need; T-SMEM-2: they fit in a CTA.
+static LogicalResult checkDynamicSharedMemory(Operation *launch, Region &body,
+                                              Value provided) {
+  DynamicSharedLayout layout = layoutDynamicSharedMemory(body);
+  if (layout.offsets.empty())
+    return success();
+  Operation *first = layout.offsets.front().first;
+  if (layout.totalBytes > kMaxSharedMemoryBytes) {
+    InFlightDiagnostic diag = first->emitOpError()
+                              << "dynamic shared buffers take "
+                              << layout.totalBytes << " bytes, more than the "
+                              << kMaxSharedMemoryBytes
+                              << " a CTA can address (T-SMEM-2)";
+    return diag;
+  }
+  std::optional<int64_t> bytes =
+      provided ? getConstantIntValue(provided) : std::optional<int64_t>(0);
+  if (bytes && *bytes >= layout.totalBytes)
+    return success();
+  if (!bytes && provided)
+    return success(); // known only at run time
+  InFlightDiagnostic diag = launch->emitOpError()
+                            << "provides " << *bytes
+                            << " bytes of dynamic shared memory, but the "
+                               "kernel's dynamic buffers need "
+                            << layout.totalBytes
+                            << " (dynamic_shared_memory_size) (T-SMEM-1)";
+  diag.attachNote(first->getLoc()) << "first dynamic buffer here";
+  return diag;
+}
+
+static LogicalResult checkDynamicSharedLaunches(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    LogicalResult checked = success();
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      if (auto kernel = SymbolTable::lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+              launch, launch.getKernel()))
+        checked = checkDynamicSharedMemory(launch, kernel.getBody(),
+                                           launch.getDynamicSharedMemorySize());
+    } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      checked = checkDynamicSharedMemory(launch, launch.getBody(),
+                                         launch.getDynamicSharedMemorySize());
+    }
+    return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
                                 StringRef features, int optLevel,
                                 StringRef format) {
@@ -190,6 +241,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
+    return failure();
+  if (failed(checkDynamicSharedLaunches(module)))
     return failure();
   return checkClusterLaunches(module);
 }

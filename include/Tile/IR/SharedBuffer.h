@@ -11,7 +11,9 @@
 #define TILE_IR_SHAREDBUFFER_H
 
 #include "Tile/IR/TileAttrs.h"
+#include "mlir/IR/Region.h"
 #include "mlir/IR/Value.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 
@@ -29,6 +31,24 @@ struct SharedBufferInfo {
   std::string describe() const;
   std::string kind;
 };
+
+/// Where the dynamic `tile.shared_alloc` buffers of one kernel body go.
+struct DynamicSharedLayout {
+  /// Byte offset of each dynamic buffer from the base, in program order.
+  llvm::SmallVector<std::pair<Operation *, int64_t>> offsets;
+  /// Bytes the kernel needs at launch.
+  int64_t totalBytes = 0;
+  /// The largest alignment of a buffer (the base is aligned to it).
+  int64_t maxAlignment = 1;
+};
+
+/// Places the dynamic buffers allocated in `body` (a gpu.func or gpu.launch
+/// body) in program order, each at its required alignment.
+DynamicSharedLayout layoutDynamicSharedMemory(Region &body);
+
+/// Alignment of the base of the dynamic shared memory tile declares: enough
+/// for any swizzle repeat of a TMA mode.
+inline constexpr int64_t kDynamicSharedBaseAlignment = 1024;
 
 /// Traces `buffer` to its allocation. Unknown sources (function arguments,
 /// views) give an info with nothing known.

@@ -18,6 +18,15 @@ LLVM::GlobalOp createPrivateSharedGlobal(ConversionPatternRewriter &rewriter,
                                          Operation *op, Type type,
                                          int64_t alignment, StringRef baseName);
 
+/// The module's `.extern .shared .align 1024 .b8 __tile_dynamic_shared[]`
+/// (created on first use), the base of dynamic tile.shared_alloc buffers.
+LLVM::GlobalOp getOrCreateDynamicSharedBase(ConversionPatternRewriter &rewriter,
+                                            Operation *op);
+
+/// The attribute on a dynamic tile.shared_alloc holding its byte offset.
+inline constexpr llvm::StringLiteral kDynamicOffsetAttrName =
+    "tile.dynamic_offset";
+
 } // namespace mlir::tile
 
 #endif // TILE_LIB_CONVERSION_TILETONVVM_SHAREDGLOBALS_H

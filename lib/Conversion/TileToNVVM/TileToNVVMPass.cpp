@@ -100,6 +100,7 @@ struct ConvertTileToNVVMPass
     LLVMTypeConverter converter(ctx, options);
     populateTileToNVVMTypeConversions(converter);
 
+    layoutDynamicSharedBuffers(getOperation());
     RewritePatternSet patterns(ctx);
     populateTileToNVVMConversionPatterns(converter, patterns, debugWaitLimit);
 

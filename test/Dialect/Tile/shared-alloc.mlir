@@ -8,6 +8,8 @@ func.func @buffers() {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
   // CHECK: tile.shared_alloc {alignment = 2048 : i64, swizzle = #tile.swizzle<b64>} : memref<32x32xf16, #gpu.address_space<workgroup>>
   %c = tile.shared_alloc {alignment = 2048, swizzle = #tile.swizzle<b64>} : memref<32x32xf16, #gpu.address_space<workgroup>>
+  // CHECK: tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<6x128x64xf16, 3>
+  %d = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<6x128x64xf16, 3>
   return
 }
 
@@ -35,5 +37,15 @@ func.func @odd_alignment() {
 func.func @global_buffer() {
   // expected-error @below {{'tile.shared_alloc' op expected a shared-memory memref with the identity layout, got 'memref<64xf32>' (T-SWZ-4)}}
   %b = tile.shared_alloc : memref<64xf32>
+  return
+}
+
+// -----
+
+// T-SMEM-2: the dynamic base is 1024-byte aligned, so no dynamic buffer can
+// need more (seed 003's <5, 2, 7> repeats every 16 KB).
+func.func @dynamic_over_aligned() {
+  // expected-error @below {{'tile.shared_alloc' op dynamic shared buffers can be aligned to at most 1024 bytes, got 16384 (T-SMEM-2)}}
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<5, 2, 7>} : memref<32x128xf32, 3>
   return
 }

@@ -9,6 +9,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class Operation;
 class LLVMTypeConverter;
 class RewritePatternSet;
 
@@ -43,6 +44,10 @@ void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
 /// (host) to NVVM and runtime calls.
 void populateTmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
+
+/// Records the offset of every dynamic tile.shared_alloc under `root` in its
+/// kernel's dynamic shared memory; the shared_alloc pattern needs it.
+void layoutDynamicSharedBuffers(Operation *root);
 
 /// Pattern placing tile.shared_alloc buffers in aligned .shared arrays.
 void populateSharedMemoryToNVVMPatterns(const LLVMTypeConverter &converter,
