@@ -101,6 +101,12 @@ Type TmaDescType::parse(AsmParser &parser) {
   TmaL2Promotion l2promo = TmaL2Promotion::none;
   TmaOobFill oob = TmaOobFill::zero;
   TmaInterleave interleave = TmaInterleave::none;
+  SmallVector<int64_t> im2colLower, im2colUpper;
+  auto parseIntList = [&](SmallVectorImpl<int64_t> &list) -> ParseResult {
+    return parser.parseCommaSeparatedList(
+        AsmParser::Delimiter::Square,
+        [&]() -> ParseResult { return parser.parseInteger(list.emplace_back()); });
+  };
   if (parser.parseLess() || parser.parseType(tensor) || parser.parseComma() ||
       parser.parseKeyword("box") || parser.parseEqual() ||
       parser.parseLSquare())
@@ -148,10 +154,15 @@ Type TmaDescType::parse(AsmParser &parser) {
     } else if (key == "interleave") {
       result = parseEnumKeyword(parser, "interleave none, b16 or b32",
                                 interleave, symbolizeTmaInterleave);
+    } else if (key == "im2col_lower") {
+      result = parseIntList(im2colLower);
+    } else if (key == "im2col_upper") {
+      result = parseIntList(im2colUpper);
     } else {
       return parser.emitError(keyLoc)
                  << "unknown tma_desc parameter '" << key
-                 << "', expected swizzle, l2promo, oob or interleave",
+                 << "', expected swizzle, l2promo, oob, interleave, "
+                    "im2col_lower or im2col_upper",
              Type();
     }
     if (failed(result))
@@ -160,13 +171,20 @@ Type TmaDescType::parse(AsmParser &parser) {
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, tensor, box,
-                    swizzle, l2promo, oob, interleave);
+                    swizzle, l2promo, oob, interleave, im2colLower, im2colUpper);
 }
 
 void TmaDescType::print(AsmPrinter &printer) const {
   printer << '<' << getTensor() << ", box = [";
   llvm::interleaveComma(getBox(), printer);
   printer << ']';
+  if (isIm2col()) {
+    printer << ", im2col_lower = [";
+    llvm::interleaveComma(getIm2colLower(), printer);
+    printer << "], im2col_upper = [";
+    llvm::interleaveComma(getIm2colUpper(), printer);
+    printer << ']';
+  }
   SwizzleAttr swizzle = getSwizzle();
   if (!swizzle.isIdentity()) {
     std::optional<TmaSwizzleMode> mode = swizzle.getTmaMode();
@@ -195,27 +213,58 @@ static bool isTmaElementType(Type type) {
 LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   MemRefType tensor, ArrayRef<int64_t> box,
                                   SwizzleAttr swizzle, TmaL2Promotion,
-                                  TmaOobFill oob, TmaInterleave interleave) {
+                                  TmaOobFill oob, TmaInterleave interleave,
+                                  ArrayRef<int64_t> im2colLower,
+                                  ArrayRef<int64_t> im2colUpper) {
   int64_t rank = tensor.getRank();
   bool interleaved = interleave != TmaInterleave::none;
-  int64_t minRank = interleaved ? kMinTmaInterleavedRank : 1;
-  // T-TMA-1: tensorRank in [1, 5], [3, 5] with interleave.
+  bool im2col = !im2colLower.empty() || !im2colUpper.empty();
+  int64_t minRank = interleaved || im2col ? kMinTmaInterleavedRank : 1;
+  // T-TMA-1: tensorRank in [1, 5], [3, 5] with interleave or im2col.
   if (rank < minRank || rank > kMaxTmaRank)
     return emitError() << "tensor rank must be in [" << minRank << ", "
                        << kMaxTmaRank << "]"
-                       << (interleaved ? " with interleave" : "") << ", got "
-                       << rank << " (T-TMA-1)";
-  // T-TMA-2: one box extent per tensor dimension.
-  if (int64_t(box.size()) != rank)
-    return emitError() << "box rank " << box.size()
-                       << " does not match tensor rank " << rank
-                       << " (T-TMA-2)";
-  // T-TMA-3: boxDim[i] in [1, 256].
-  for (auto [i, extent] : llvm::enumerate(box))
-    if (extent < 1 || extent > kMaxTmaBoxDim)
-      return emitError() << "box dimension " << i << " must be in [1, "
-                         << kMaxTmaBoxDim << "], got " << extent
-                         << " (T-TMA-3)";
+                       << (interleaved ? " with interleave"
+                                       : im2col ? " in im2col mode" : "")
+                       << ", got " << rank << " (T-TMA-1)";
+  if (im2col) {
+    // T-TMA-21: corners for every spatial dimension, box = [pixels, channels].
+    int64_t spatial = rank - 2;
+    if (int64_t(im2colLower.size()) != spatial ||
+        int64_t(im2colUpper.size()) != spatial)
+      return emitError() << "im2col corners need " << spatial
+                         << " entries (one per spatial dimension of the rank-"
+                         << rank << " tensor), got " << im2colLower.size()
+                         << " and " << im2colUpper.size() << " (T-TMA-21)";
+    if (box.size() != 2)
+      return emitError() << "an im2col box is [pixels, channels], got "
+                         << box.size() << " extents (T-TMA-21)";
+    // T-TMA-12: corners within the signed range the rank allows.
+    int64_t bits = rank == 3 ? 16 : rank == 4 ? 8 : 5;
+    int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+    for (int64_t corner : llvm::concat<const int64_t>(im2colLower, im2colUpper))
+      if (corner < lo || corner > hi)
+        return emitError() << "im2col corner " << corner << " is outside ["
+                           << lo << ", " << hi << "] for a rank-" << rank
+                           << " tensor (T-TMA-12)";
+    // T-TMA-13: pixels per column in [1, 1024], channels in [1, 256].
+    if (box[0] < 1 || box[0] > 1024 || box[1] < 1 || box[1] > kMaxTmaBoxDim)
+      return emitError() << "im2col box [" << box[0] << ", " << box[1]
+                         << "] needs 1..1024 pixels and 1..256 channels "
+                            "(T-TMA-13)";
+  } else {
+    // T-TMA-2: one box extent per tensor dimension.
+    if (int64_t(box.size()) != rank)
+      return emitError() << "box rank " << box.size()
+                         << " does not match tensor rank " << rank
+                         << " (T-TMA-2)";
+    // T-TMA-3: boxDim[i] in [1, 256].
+    for (auto [i, extent] : llvm::enumerate(box))
+      if (extent < 1 || extent > kMaxTmaBoxDim)
+        return emitError() << "box dimension " << i << " must be in [1, "
+                           << kMaxTmaBoxDim << "], got " << extent
+                           << " (T-TMA-3)";
+  }
   // T-TMA-4: the element type is a CUtensorMapDataType.
   Type elementType = tensor.getElementType();
   if (!isTmaElementType(elementType))

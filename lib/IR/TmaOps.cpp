@@ -31,14 +31,28 @@ bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }
 // Shared rules
 //===----------------------------------------------------------------------===//
 
-/// T-TMA-16: one coordinate per tensor dimension.
+/// T-TMA-16: one coordinate per tensor dimension; T-TMA-21: im2col offsets
+/// (one per spatial dimension) exactly with an im2col descriptor, which only
+/// loads and prefetches take.
 static LogicalResult verifyCoordinates(Operation *op, TmaDescType desc,
-                                       ValueRange coordinates) {
+                                       ValueRange coordinates,
+                                       ValueRange im2colOffsets = {},
+                                       bool allowsIm2col = false) {
   int64_t rank = desc.getTensor().getRank();
   if (int64_t(coordinates.size()) != rank)
     return op->emitOpError() << "expected " << rank
                              << " coordinates (one per tensor dimension), got "
                              << coordinates.size() << " (T-TMA-16)";
+  if (desc.isIm2col() && !allowsIm2col)
+    return op->emitOpError() << "takes a tiled descriptor; im2col descriptors "
+                                "are for loads and prefetches (T-TMA-21)";
+  int64_t expected = desc.isIm2col() ? rank - 2 : 0;
+  if (int64_t(im2colOffsets.size()) != expected)
+    return op->emitOpError()
+           << "expected " << expected << " im2col offsets"
+           << (desc.isIm2col() ? " (one per spatial dimension)"
+                               : " with a tiled descriptor")
+           << ", got " << im2colOffsets.size() << " (T-TMA-21)";
   return success();
 }
 
@@ -138,7 +152,8 @@ LogicalResult TmaCreateDescriptorOp::verify() {
 
 LogicalResult TmaLoadOp::verify() {
   TmaDescType desc = getDescriptor().getType();
-  if (failed(verifyCoordinates(*this, desc, getCoordinates())) ||
+  if (failed(verifyCoordinates(*this, desc, getCoordinates(),
+                               getIm2colOffsets(), /*allowsIm2col=*/true)) ||
       failed(verifySharedTile(*this, desc, getDst(), getDstIndices(),
                               "destination")))
     return failure();
@@ -189,5 +204,6 @@ LogicalResult TmaReduceOp::verify() {
 }
 
 LogicalResult TmaPrefetchOp::verify() {
-  return verifyCoordinates(*this, getDescriptor().getType(), getCoordinates());
+  return verifyCoordinates(*this, getDescriptor().getType(), getCoordinates(),
+                           getIm2colOffsets(), /*allowsIm2col=*/true);
 }

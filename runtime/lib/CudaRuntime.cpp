@@ -659,14 +659,14 @@ void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
 }
 
-/// Encodes a tiled tensor map for the memref `descriptor` (outermost
-/// dimension first, as MLIR orders it; the driver wants innermost first),
-/// after checking every precondition, and returns a device copy of it.
-void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
-                                     int64_t dataType, int64_t interleave,
-                                     int64_t swizzle, int64_t l2Promotion,
-                                     int64_t oobFill, int64_t *boxDims) {
-  TiledTensorMapRequest request;
+/// Fills the tensor part of a request from the memref `descriptor`
+/// (outermost dimension first, as MLIR orders it; the driver wants innermost
+/// first); box dimensions from `boxDims` when given.
+static void fillFromMemRef(TiledTensorMapRequest &request, int64_t rank,
+                           MemRefDescriptor *descriptor, int64_t dataType,
+                           int64_t interleave, int64_t swizzle,
+                           int64_t l2Promotion, int64_t oobFill,
+                           const int64_t *boxDims) {
   request.dataType = int(dataType);
   request.rank = unsigned(rank);
   request.interleave = int(interleave);
@@ -674,34 +674,31 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
   request.l2Promotion = int(l2Promotion);
   request.oobFill = int(oobFill);
   unsigned elementBytes = getTensorMapElementBytes(request.dataType);
-  if (rank >= 1 && rank <= 5 && elementBytes) {
-    request.globalAddress = reinterpret_cast<uint64_t>(
-        descriptor->aligned + descriptor->offset * int64_t(elementBytes));
-    for (int64_t i = 0; i < rank; ++i) {
-      int64_t memrefDim = rank - 1 - i;
-      request.globalDim[i] = uint64_t(descriptor->sizesAndStrides[memrefDim]);
+  if (rank < 1 || rank > 5 || !elementBytes)
+    return;
+  request.globalAddress = reinterpret_cast<uint64_t>(
+      descriptor->aligned + descriptor->offset * int64_t(elementBytes));
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t memrefDim = rank - 1 - i;
+    request.globalDim[i] = uint64_t(descriptor->sizesAndStrides[memrefDim]);
+    if (boxDims)
       request.boxDim[i] = uint32_t(boxDims[memrefDim]);
-      if (i > 0)
-        request.globalStrides[i - 1] =
-            uint64_t(descriptor->sizesAndStrides[rank + memrefDim]) * elementBytes;
-    }
-    // The innermost memref stride must be 1: TMA has no element stride in
-    // global memory (elementStrides only subsample the box).
-    if (descriptor->sizesAndStrides[2 * rank - 1] != 1)
-      reportError("cannot encode tensor map: the innermost memref stride is "
-                  "%ld, TMA needs 1 (T-TMA-9); %s",
-                  long(descriptor->sizesAndStrides[2 * rank - 1]),
-                  describeTiledTensorMap(request).c_str());
+    if (i > 0)
+      request.globalStrides[i - 1] =
+          uint64_t(descriptor->sizesAndStrides[rank + memrefDim]) * elementBytes;
   }
-  alignas(128) CUtensorMap map;
-  char message[1024];
-  if (tileRtTensorMapEncodeTiled(
-          &map, request.dataType, request.rank,
-          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
-          request.globalStrides, request.boxDim, request.elementStrides,
-          request.interleave, request.swizzle, request.l2Promotion,
-          request.oobFill, message, sizeof(message)))
-    reportError("%s", message);
+  // The innermost memref stride must be 1: TMA has no element stride in
+  // global memory (elementStrides only subsample the box).
+  if (descriptor->sizesAndStrides[2 * rank - 1] != 1)
+    reportError("cannot encode tensor map: the innermost memref stride is "
+                "%ld, TMA needs 1 (T-TMA-9); %s",
+                long(descriptor->sizesAndStrides[2 * rank - 1]),
+                describeTiledTensorMap(request).c_str());
+}
+
+/// Copies an encoded map to device memory (freed at exit) for kernels that
+/// take it as a global-memory pointer.
+static void *copyTensorMapToDevice(const CUtensorMap &map) {
   Driver &d = driver();
   CUdeviceptr copy = 0;
   check(d.cuMemAlloc(&copy, sizeof(map)), "cuMemAlloc (tensor map)");
@@ -711,6 +708,55 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
     std::atexit(freeTensorMapCopies);
   tensorMapCopies.push_back(copy);
   return reinterpret_cast<void *>(copy);
+}
+
+/// Encodes a tiled tensor map for the memref `descriptor` after checking
+/// every precondition, and returns a device copy of it.
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
+                                     int64_t dataType, int64_t interleave,
+                                     int64_t swizzle, int64_t l2Promotion,
+                                     int64_t oobFill, int64_t *boxDims) {
+  TiledTensorMapRequest request;
+  fillFromMemRef(request, rank, descriptor, dataType, interleave, swizzle,
+                 l2Promotion, oobFill, boxDims);
+  alignas(128) CUtensorMap map;
+  char message[1024];
+  if (tileRtTensorMapEncodeTiled(
+          &map, request.dataType, request.rank,
+          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
+          request.globalStrides, request.boxDim, request.elementStrides,
+          request.interleave, request.swizzle, request.l2Promotion,
+          request.oobFill, message, sizeof(message)))
+    reportError("%s", message);
+  return copyTensorMapToDevice(map);
+}
+
+/// The same in im2col mode: `lowerCorner`/`upperCorner` hold rank - 2
+/// spatial offsets, outermost first like the memref.
+void *tileRtTensorMapEncodeIm2colMemref(
+    int64_t rank, MemRefDescriptor *descriptor, int64_t dataType,
+    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+    int64_t *lowerCorner, int64_t *upperCorner, int64_t channelsPerPixel,
+    int64_t pixelsPerColumn) {
+  TiledTensorMapRequest request;
+  fillFromMemRef(request, rank, descriptor, dataType, interleave, swizzle,
+                 l2Promotion, oobFill, nullptr);
+  int lower[3] = {}, upper[3] = {};
+  for (int64_t i = 0; rank >= 3 && i < rank - 2 && i < 3; ++i) {
+    lower[i] = int(lowerCorner[rank - 3 - i]);
+    upper[i] = int(upperCorner[rank - 3 - i]);
+  }
+  alignas(128) CUtensorMap map;
+  char message[1024];
+  if (tileRtTensorMapEncodeIm2col(
+          &map, request.dataType, request.rank,
+          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
+          request.globalStrides, lower, upper, unsigned(channelsPerPixel),
+          unsigned(pixelsPerColumn), request.elementStrides, request.interleave,
+          request.swizzle, request.l2Promotion, request.oobFill, message,
+          sizeof(message)))
+    reportError("%s", message);
+  return copyTensorMapToDevice(map);
 }
 
 int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,

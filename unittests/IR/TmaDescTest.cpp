@@ -18,7 +18,8 @@ TEST(TmaDescTest, BoxBytesAndSharedTile) {
   auto tensor = MemRefType::get({ShapedType::kDynamic, 4096}, f16);
   auto desc = TmaDescType::get(
       &context, tensor, {128, 64}, SwizzleAttr::get(&context, TmaSwizzleMode::b128),
-      TmaL2Promotion::b128, TmaOobFill::zero, TmaInterleave::none);
+      TmaL2Promotion::b128, TmaOobFill::zero, TmaInterleave::none,
+      /*im2colLower=*/{}, /*im2colUpper=*/{});
   EXPECT_EQ(desc.getBoxBytes(), 128 * 64 * 2);
   MemRefType tile = desc.getSharedTileType();
   EXPECT_EQ(tile.getShape(), ArrayRef<int64_t>({128, 64}));

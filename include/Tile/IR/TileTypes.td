@@ -71,10 +71,18 @@ def Tile_TmaDescType : Tile_Type<"TmaDesc", "tma_desc"> {
     Defaults: swizzle none, l2promo none, oob zero, interleave none.
     Invariants T-TMA-1..9.
 
+    **im2col mode** (convolutions): with `im2col_lower`/`im2col_upper` (the
+    pixel bounding box corners, one per spatial dimension, outermost first,
+    e.g. `[-pad_h, -pad_w]`), the tensor is NHWC-like (rank 3..5) and the box
+    is `[pixels, channels]`: pixelsPerColumn pixels of channelsPerPixel
+    channels each, the shared tile's shape (T-TMA-12, T-TMA-13, T-TMA-21).
+
     Example:
     ```mlir
     !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>
     !tile.tma_desc<memref<1024xf32>, box = [256], l2promo = b128, oob = nan>
+    !tile.tma_desc<memref<1x8x8x64xf16>, box = [64, 64], im2col_lower = [-1, -1],
+                   im2col_upper = [-1, -1], swizzle = b128>
     ```
   }];
   let parameters = (ins "MemRefType":$tensor,
@@ -82,12 +90,16 @@ def Tile_TmaDescType : Tile_Type<"TmaDesc", "tma_desc"> {
                         "SwizzleAttr":$swizzle,
                         "TmaL2Promotion":$l2promo,
                         "TmaOobFill":$oob,
-                        "TmaInterleave":$interleave);
+                        "TmaInterleave":$interleave,
+                        OptionalArrayRefParameter<"int64_t", "im2col lower corner">:$im2colLower,
+                        OptionalArrayRefParameter<"int64_t", "im2col upper corner">:$im2colUpper);
   let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Element type of the tensor.
     Type getElementType() const { return getTensor().getElementType(); }
+    /// True in im2col mode (box = [pixels, channels]).
+    bool isIm2col() const { return !getIm2colLower().empty(); }
     /// Bytes copied by one TMA operation with this descriptor (the box).
     int64_t getBoxBytes() const;
     /// The shape of the shared-memory tile one TMA load writes: the box, with

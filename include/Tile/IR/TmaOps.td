@@ -58,6 +58,9 @@ def Tile_TmaLoadOp
       cluster whose rank bit is set, signalling each one's barrier at the same
       offset (needs a cluster launch; mask bits within the cluster, T-TMA-19).
     - `cache_hint %policy`: a 64-bit L2 cache policy (`.L2::cache_hint`).
+    - `im2col [%o...]`: with an im2col descriptor, the filter offsets (i16,
+      one per spatial dimension, outermost first) added to the pixel box;
+      the coordinates name the first pixel and channel (T-TMA-21).
 
     The shared tile must carry the descriptor's swizzle and its alignment:
     allocate it with `tile.shared_alloc {swizzle = ...}` (T-TMA-17/18,
@@ -73,13 +76,15 @@ def Tile_TmaLoadOp
   }];
   let arguments = (ins Tile_TmaDescType:$descriptor,
                        Variadic<Index>:$coordinates,
+                       Variadic<I16>:$im2colOffsets,
                        Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
                        Tile_MBarrierType:$barriers, Index:$barrierIndex,
                        Optional<I16>:$multicastMask,
                        Optional<I64>:$cachePolicy);
   let assemblyFormat = [{
-    $descriptor `[` $coordinates `]` `to` $dst (`[` $dstIndices^ `]`)? `,`
+    $descriptor `[` $coordinates `]` (`im2col` `[` $im2colOffsets^ `]`)?
+    `to` $dst (`[` $dstIndices^ `]`)? `,`
     $barriers `[` $barrierIndex `]` (`multicast` $multicastMask^)?
     (`cache_hint` $cachePolicy^)? attr-dict `:` qualified(type($descriptor))
     `,` type($dst) `,` qualified(type($barriers))
@@ -150,7 +155,8 @@ def Tile_TmaPrefetchOp : Tile_Op<"tma_prefetch", [AttrSizedOperandSegments, Tile
   let summary = "prefetch a box of a tensor into L2";
   let description = [{
     `cp.async.bulk.prefetch.tensor.Nd.L2.global.tile`: warms L2 with the box
-    at `coordinates` (outermost first); nothing completes or needs a wait.
+    at `coordinates` (outermost first; with an im2col descriptor and its
+    `im2col` offsets, `.im2col`); nothing completes or needs a wait.
     Requires sm_90.
 
     Example:
@@ -160,10 +166,11 @@ def Tile_TmaPrefetchOp : Tile_Op<"tma_prefetch", [AttrSizedOperandSegments, Tile
   }];
   let arguments = (ins Tile_TmaDescType:$descriptor,
                        Variadic<Index>:$coordinates,
+                       Variadic<I16>:$im2colOffsets,
                        Optional<I64>:$cachePolicy);
   let assemblyFormat = [{
-    $descriptor `[` $coordinates `]` (`cache_hint` $cachePolicy^)? attr-dict
-    `:` qualified(type($descriptor))
+    $descriptor `[` $coordinates `]` (`im2col` `[` $im2colOffsets^ `]`)?
+    (`cache_hint` $cachePolicy^)? attr-dict `:` qualified(type($descriptor))
   }];
   let hasVerifier = 1;
 }

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Host:   tile.tma_create_descriptor -> call @mgpuTensorMapEncodeTiledMemref
-//         (the runtime's checked encoder; returns the map in device memory)
+//         or @tileRtTensorMapEncodeIm2colMemref (the runtime's checked
+//         encoders; they return the map in device memory)
 // Device: tile.tma_load   -> nvvm.cp.async.bulk.tensor.shared.cluster.global
 //         tile.tma_store  -> nvvm.cp.async.bulk.tensor.global.shared.cta
 //         tile.tma_reduce -> nvvm.cp.async.bulk.tensor.reduce
@@ -35,6 +36,15 @@ SmallVector<Value> toPtxCoordinates(OpBuilder &builder, Location loc,
     result.push_back(
         LLVM::TruncOp::create(builder, loc, builder.getI32Type(), coordinate));
   return result;
+}
+
+/// PTX im2col offsets: innermost spatial dimension first.
+SmallVector<Value> toPtxOffsets(ValueRange offsets) {
+  return llvm::to_vector(llvm::reverse(offsets));
+}
+
+NVVM::TMALoadMode getLoadMode(TmaDescType desc) {
+  return desc.isIm2col() ? NVVM::TMALoadMode::IM2COL : NVVM::TMALoadMode::TILE;
 }
 
 /// Base of the device patterns: the address of a shared tile (leading
@@ -70,34 +80,52 @@ struct TmaCreateDescriptorOpLowering
     auto constant = [&](int64_t value) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64, value);
     };
-    // The memref descriptor and the box, passed by pointer.
+    // The memref descriptor, passed by pointer.
     Value one = constant(1);
     Type descriptorType = adaptor.getTensor().getType();
     Value descriptorPtr =
         LLVM::AllocaOp::create(rewriter, loc, ptrType, descriptorType, one);
     LLVM::StoreOp::create(rewriter, loc, adaptor.getTensor(), descriptorPtr);
-    auto boxType = LLVM::LLVMArrayType::get(i64, rank);
-    Value boxPtr = LLVM::AllocaOp::create(rewriter, loc, ptrType, boxType, one);
-    for (auto [i, extent] : llvm::enumerate(desc.getBox())) {
-      Value slot = LLVM::GEPOp::create(rewriter, loc, ptrType, i64, boxPtr,
-                                       ArrayRef<LLVM::GEPArg>{int32_t(i)});
-      LLVM::StoreOp::create(rewriter, loc, constant(extent), slot);
-    }
+    // Small i64 arrays the encoders take by pointer.
+    auto storeList = [&](ArrayRef<int64_t> values) -> Value {
+      auto arrayType = LLVM::LLVMArrayType::get(i64, values.size());
+      Value ptr = LLVM::AllocaOp::create(rewriter, loc, ptrType, arrayType, one);
+      for (auto [i, value] : llvm::enumerate(values)) {
+        Value slot = LLVM::GEPOp::create(rewriter, loc, ptrType, i64, ptr,
+                                         ArrayRef<LLVM::GEPArg>{int32_t(i)});
+        LLVM::StoreOp::create(rewriter, loc, constant(value), slot);
+      }
+      return ptr;
+    };
     auto module = op->getParentOfType<ModuleOp>();
+    std::optional<int64_t> dataType = getTensorMapDataType(desc.getElementType());
+    SmallVector<Value> args = {constant(rank),
+                               descriptorPtr,
+                               constant(*dataType),
+                               constant(int64_t(desc.getInterleave())),
+                               constant(int64_t(*desc.getSwizzle().getTmaMode())),
+                               constant(int64_t(desc.getL2promo())),
+                               constant(int64_t(desc.getOob()))};
+    if (!desc.isIm2col()) {
+      FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
+          rewriter, module, "mgpuTensorMapEncodeTiledMemref",
+          {i64, ptrType, i64, i64, i64, i64, i64, ptrType}, ptrType);
+      if (failed(encode))
+        return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
+      args.push_back(storeList(desc.getBox()));
+      rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, *encode, args);
+      return success();
+    }
+    // im2col: the corners by pointer, then channels and pixels per column.
     FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
-        rewriter, module, "mgpuTensorMapEncodeTiledMemref",
-        {i64, ptrType, i64, i64, i64, i64, i64, ptrType}, ptrType);
+        rewriter, module, "tileRtTensorMapEncodeIm2colMemref",
+        {i64, ptrType, i64, i64, i64, i64, i64, ptrType, ptrType, i64, i64},
+        ptrType);
     if (failed(encode))
       return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
-    std::optional<int64_t> dataType = getTensorMapDataType(desc.getElementType());
-    Value args[] = {constant(rank),
-                    descriptorPtr,
-                    constant(*dataType),
-                    constant(int64_t(desc.getInterleave())),
-                    constant(int64_t(*desc.getSwizzle().getTmaMode())),
-                    constant(int64_t(desc.getL2promo())),
-                    constant(int64_t(desc.getOob())),
-                    boxPtr};
+    args.append({storeList(desc.getIm2colLower()),
+                 storeList(desc.getIm2colUpper()), constant(desc.getBox()[1]),
+                 constant(desc.getBox()[0])});
     rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, *encode, args);
     return success();
   }
@@ -141,9 +169,9 @@ struct TmaLoadOpLowering : TmaLowering<TmaLoadOp> {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, dst, adaptor.getDescriptor(),
         toPtxCoordinates(rewriter, loc, adaptor.getCoordinates()), barrier,
-        ValueRange{}, adaptor.getMulticastMask(), adaptor.getCachePolicy(),
-        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(),
-        /*predicate=*/Value());
+        toPtxOffsets(adaptor.getIm2colOffsets()), adaptor.getMulticastMask(),
+        adaptor.getCachePolicy(), getLoadMode(op.getDescriptor().getType()),
+        /*isCTAOnly=*/false, NVVM::CTAGroupKindAttr(), /*predicate=*/Value());
     return success();
   }
 };
@@ -191,7 +219,8 @@ struct TmaPrefetchOpLowering : ConvertOpToLLVMPattern<TmaPrefetchOp> {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorPrefetchOp>(
         op, adaptor.getDescriptor(),
         toPtxCoordinates(rewriter, op.getLoc(), adaptor.getCoordinates()),
-        ValueRange{}, NVVM::TMALoadMode::TILE, adaptor.getCachePolicy());
+        toPtxOffsets(adaptor.getIm2colOffsets()),
+        getLoadMode(op.getDescriptor().getType()), adaptor.getCachePolicy());
     return success();
   }
 };

@@ -127,7 +127,7 @@ func.func private @tma_empty(!tile.tma_desc<memref<0x64xf16>, box = [64, 64]>)
 
 // -----
 
-// expected-error @below {{unknown tma_desc parameter 'multicast', expected swizzle, l2promo, oob or interleave}}
+// expected-error @below {{unknown tma_desc parameter 'multicast', expected swizzle, l2promo, oob, interleave, im2col_lower or im2col_upper}}
 func.func private @tma_key(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], multicast = b2>)
 
 // -----
@@ -149,3 +149,29 @@ func.func private @tma_oob(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], oob
 
 // expected-error @below {{expected interleave none, b16 or b32, got 'b64'}}
 func.func private @tma_interleave(!tile.tma_desc<memref<8x64x64xf16>, box = [8, 64, 64], interleave = b64>)
+
+// -----
+
+// T-TMA-1: im2col needs an NHWC-like tensor of rank 3..5.
+// expected-error @below {{tensor rank must be in [3, 5] in im2col mode, got 2 (T-TMA-1)}}
+func.func private @im2col_rank(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], im2col_lower = [], im2col_upper = [0]>)
+
+// -----
+
+// expected-error @below {{im2col corners need 2 entries (one per spatial dimension of the rank-4 tensor), got 1 and 2 (T-TMA-21)}}
+func.func private @im2col_corners(!tile.tma_desc<memref<1x8x8x64xf16>, box = [64, 64], im2col_lower = [-1], im2col_upper = [-1, -1]>)
+
+// -----
+
+// expected-error @below {{an im2col box is [pixels, channels], got 4 extents (T-TMA-21)}}
+func.func private @im2col_box(!tile.tma_desc<memref<1x8x8x64xf16>, box = [1, 8, 8, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1]>)
+
+// -----
+
+// expected-error @below {{im2col corner -200 is outside [-128, 127] for a rank-4 tensor (T-TMA-12)}}
+func.func private @im2col_corner_range(!tile.tma_desc<memref<1x8x8x64xf16>, box = [64, 64], im2col_lower = [-200, -1], im2col_upper = [-1, -1]>)
+
+// -----
+
+// expected-error @below {{im2col box [2048, 64] needs 1..1024 pixels and 1..256 channels (T-TMA-13)}}
+func.func private @im2col_pixels(!tile.tma_desc<memref<1x64x64x64xf16>, box = [2048, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1]>)

@@ -218,3 +218,42 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!d = !tile.tma_desc<memref<1x8x8x16xf32>, box = [64, 16], im2col_lower = [-1, -1], im2col_upper = [-1, -1]>
+gpu.module @k {
+  gpu.func @im2col_offsets(%d: !d, %o: i16) kernel {
+    %c0 = arith.constant 0 : index
+    %s = tile.shared_alloc : memref<64x16xf32, 3>
+    %bars = tile.mbarrier_alloc : !tile.mbarrier
+    // expected-error @below {{expected 2 im2col offsets (one per spatial dimension), got 1 (T-TMA-21)}}
+    tile.tma_load %d[%c0, %c0, %c0, %c0] im2col [%o] to %s, %bars[%c0] : !d, memref<64x16xf32, 3>, !tile.mbarrier
+    gpu.return
+  }
+}
+
+// -----
+
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32]>
+gpu.module @k {
+  gpu.func @offsets_with_tiled(%d: !d, %o: i16) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-error @below {{expected 0 im2col offsets with a tiled descriptor, got 1 (T-TMA-21)}}
+    tile.tma_prefetch %d[%c0, %c0] im2col [%o] : !d
+    gpu.return
+  }
+}
+
+// -----
+
+!d = !tile.tma_desc<memref<1x8x8x16xf32>, box = [64, 16], im2col_lower = [-1, -1], im2col_upper = [-1, -1]>
+gpu.module @k {
+  gpu.func @im2col_store(%d: !d) kernel {
+    %c0 = arith.constant 0 : index
+    %s = tile.shared_alloc : memref<64x16xf32, 3>
+    // expected-error @below {{takes a tiled descriptor; im2col descriptors are for loads and prefetches (T-TMA-21)}}
+    tile.tma_store %s to %d[%c0, %c0, %c0, %c0] : memref<64x16xf32, 3>, !d
+    gpu.return
+  }
+}

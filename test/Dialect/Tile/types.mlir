@@ -51,3 +51,11 @@ func.func private @swizzles() attributes {
   f = #tile.swizzle<0, 3, 3>,
   g = #tile.swizzle<2, 0, -4>,
   h = #tile.swizzle<3, 4, 3>}
+
+// im2col descriptors: box = [pixels, channels] and the pixel box corners.
+// CHECK-LABEL: func.func private @tma_im2col(
+// CHECK-SAME: !tile.tma_desc<memref<2x8x8x64xf16>, box = [128, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1], swizzle = b128>,
+// CHECK-SAME: !tile.tma_desc<memref<4x32x16xf32>, box = [32, 16], im2col_lower = [-2], im2col_upper = [0]>)
+func.func private @tma_im2col(
+  !tile.tma_desc<memref<2x8x8x64xf16>, box = [128, 64], swizzle = b128, im2col_lower = [-1, -1], im2col_upper = [-1, -1]>,
+  !tile.tma_desc<memref<4x32x16xf32>, box = [32, 16], im2col_lower = [-2], im2col_upper = [0]>)

@@ -13,7 +13,8 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
-// HOST: llvm.func @mgpuTensorMapEncodeTiledMemref(i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
+// HOST-DAG: llvm.func @mgpuTensorMapEncodeTiledMemref(i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
+// HOST-DAG: llvm.func @tileRtTensorMapEncodeIm2colMemref(i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64) -> !llvm.ptr
 // HOST-LABEL: llvm.func @host(
 //       HOST: %[[MAP:.*]] = llvm.call @mgpuTensorMapEncodeTiledMemref(
 //       HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @kernels::@tma clusters in {{.*}} args(%[[MAP]] : !llvm.ptr,
@@ -27,6 +28,7 @@
 //       CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //       CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //       CHECK: cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}]
+//       CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+32], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
 //       CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_shared];
 //       CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint
 //       CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
@@ -40,6 +42,7 @@
 //       CHECK: cp.async.bulk.commit_group;
 //       CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}];
 //       CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global.tile.L2::cache_hint
+//       CHECK: cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
 //       CHECK: fence.proxy.tensormap::generic.acquire.gpu [%rd{{[0-9]+}}], 128;
 
 !d2 = !tile.tma_desc<memref<1024x1024xf16>, box = [64, 64], swizzle = b128>
@@ -48,11 +51,12 @@
 !d4 = !tile.tma_desc<memref<4x8x64x64xbf16>, box = [1, 2, 8, 64], swizzle = b128>
 !d5 = !tile.tma_desc<memref<4x4x8x16x64xbf16>, box = [1, 2, 4, 8, 64], swizzle = b128>
 !di = !tile.tma_desc<memref<256x256xi32>, box = [32, 32]>
+!dc = !tile.tma_desc<memref<2x8x8x64xf16>, box = [64, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1], swizzle = b128>
 !bars = !tile.mbarrier<count = 6>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @tma(%d: !d2, %e: !d1, %f3: !d3, %f4: !d4, %f5: !d5, %i: !di,
-                  %r: index, %c: index, %policy: i64) kernel {
+                  %r: index, %c: index, %policy: i64, %conv: !dc, %off: i16) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -74,6 +78,8 @@ module attributes {gpu.container_module} {
       tile.tma_load %f3[%c0, %r, %c] to %b3, %bars[%c3] : !d3, memref<2x8x32xf32, 3>, !bars
       tile.tma_load %f4[%c0, %c0, %r, %c] to %b4, %bars[%c4] : !d4, memref<1x2x8x64xbf16, 3>, !bars
       tile.tma_load %f5[%c0, %c0, %c0, %r, %c] to %b5, %bars[%c4] : !d5, memref<1x2x4x8x64xbf16, 3>, !bars
+      tile.tma_load %conv[%c0, %r, %c, %c0] im2col [%off, %off] to %ring[%c1], %bars[%c4]
+          : !dc, memref<2x64x64xf16, 3>, !bars
       tile.tma_store %ring[%c0] to %d[%r, %c] : memref<2x64x64xf16, 3>, !d2
       tile.tma_store %ring[%c1] to %d[%r, %c] cache_hint %policy : memref<2x64x64xf16, 3>, !d2
       tile.tma_reduce add %ring[%c0] to %d[%r, %c] : memref<2x64x64xf16, 3>, !d2
@@ -87,6 +93,7 @@ module attributes {gpu.container_module} {
       tile.bulk_commit_group
       tile.tma_prefetch %d[%r, %c] : !d2
       tile.tma_prefetch %d[%r, %c] cache_hint %policy : !d2
+      tile.tma_prefetch %conv[%c0, %r, %c, %c0] im2col [%off, %off] : !dc
       tile.tma_fence_descriptor %d : !d2
       tile.bulk_wait_group 0
       gpu.return
@@ -94,7 +101,8 @@ module attributes {gpu.container_module} {
   }
 
   func.func @host(%a: memref<1024x1024xf16>, %b: memref<4096xf32>, %t3: memref<8x64x64xf32>,
-                  %t4: memref<4x8x64x64xbf16>, %t5: memref<4x4x8x16x64xbf16>, %ti: memref<256x256xi32>) {
+                  %t4: memref<4x8x64x64xbf16>, %t5: memref<4x4x8x16x64xbf16>, %ti: memref<256x256xi32>,
+                  %tc: memref<2x8x8x64xf16>) {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c128 = arith.constant 128 : index
@@ -105,8 +113,10 @@ module attributes {gpu.container_module} {
     %f4 = tile.tma_create_descriptor %t4 : memref<4x8x64x64xbf16> -> !d4
     %f5 = tile.tma_create_descriptor %t5 : memref<4x4x8x16x64xbf16> -> !d5
     %i = tile.tma_create_descriptor %ti : memref<256x256xi32> -> !di
+    %conv = tile.tma_create_descriptor %tc : memref<2x8x8x64xf16> -> !dc
+    %off = arith.constant 1 : i16
     gpu.launch_func @kernels::@tma clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1) threads in (%c128, %c1, %c1)
-        args(%d : !d2, %e : !d1, %f3 : !d3, %f4 : !d4, %f5 : !d5, %i : !di, %c1 : index, %c2 : index, %p : i64)
+        args(%d : !d2, %e : !d1, %f3 : !d3, %f4 : !d4, %f5 : !d5, %i : !di, %c1 : index, %c2 : index, %p : i64, %conv : !dc, %off : i16)
     return
   }
 }
