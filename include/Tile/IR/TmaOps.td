@@ -58,9 +58,13 @@ def Tile_TmaLoadOp
       cluster whose rank bit is set, signalling each one's barrier at the same
       offset (needs a cluster launch; mask bits within the cluster, T-TMA-19).
     - `cache_hint %policy`: a 64-bit L2 cache policy (`.L2::cache_hint`).
-    - `im2col [%o...]`: with an im2col descriptor, the filter offsets (i16,
-      one per spatial dimension, outermost first) added to the pixel box;
-      the coordinates name the first pixel and channel (T-TMA-21).
+    - `im2col [%o...]`: with an im2col descriptor, the filter tap offsets
+      (i16, one per spatial dimension, outermost first). The coordinates
+      name the first pixel's position in the tensor, inside the pixel box
+      [lower, dim - 1 + upper] (output pixel 0 of a padded convolution is
+      at `lower`, e.g. -1), and its first channel; the load walks the box
+      W first and reads each position plus the offsets, filling outside the
+      tensor (T-TMA-21).
 
     The shared tile must carry the descriptor's swizzle and its alignment:
     allocate it with `tile.shared_alloc {swizzle = ...}` (T-TMA-17/18,

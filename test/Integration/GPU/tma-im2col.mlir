@@ -1,11 +1,15 @@
 // TMA im2col mode (a 3x3 convolution with padding 1 on a 1x4x4x16 f32 NHWC
 // tensor): the descriptor's pixel box corners are -pad = -1 and
 // pad - (3 - 1) = -1, so for output pixel (h, w) the filter tap (r, s)
-// (the im2col offsets) reads input (h - 1 + r, w - 1 + s). Each TMA load
-// fetches the 16 output pixels x 16 channels of one tap starting at output
-// pixel (0, 0); the host prints which input pixel (h * 4 + w, or "pad" for
-// the zero fill) each loaded row came from, and counts rows whose 16
-// channels are not one input pixel's.
+// (the im2col offsets) reads input (h - 1 + r, w - 1 + s). The coordinates
+// name a position in the tensor inside the pixel box [lower, dim - 1 +
+// upper] = [-1, 2]: output pixel (0, 0) is position (-1, -1), and the
+// pixels of a load walk that box W first. Each TMA load fetches the 16
+// output pixels x 16 channels of one tap; the host prints which input pixel
+// (h * 4 + w, or "pad" for the zero fill) each loaded row came from, and
+// counts rows whose 16 channels are not one input pixel's. (Starting at
+// position (0, 0) instead walks output pixels (1, 1) ... and runs off the
+// box after 11 pixels, as measured on the H100.)
 //
 // RUN: tile-run %s --chip=sm_90a --timeout=60 | FileCheck %s
 // CHECK-LABEL: centre tap
@@ -30,6 +34,7 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %o0 = arith.constant 0 : i16
       %o1 = arith.constant 1 : i16
+      %first = arith.constant -1 : index
       %tid = gpu.thread_id x
       %tiles = tile.shared_alloc : memref<2x16x16xf32, 3>
       %bars = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
@@ -41,10 +46,10 @@ module attributes {gpu.container_module} {
       gpu.barrier
       scf.if %leader {
         %t0 = tile.mbarrier_arrive_expect_tx %bars[%c0], %bytes : !tile.mbarrier<count = 2> -> !tile.mbarrier_token
-        tile.tma_load %d[%c0, %c0, %c0, %c0] im2col [%o1, %o1] to %tiles[%c0], %bars[%c0]
+        tile.tma_load %d[%c0, %first, %first, %c0] im2col [%o1, %o1] to %tiles[%c0], %bars[%c0]
             : !desc, memref<2x16x16xf32, 3>, !tile.mbarrier<count = 2>
         %t1 = tile.mbarrier_arrive_expect_tx %bars[%c1], %bytes : !tile.mbarrier<count = 2> -> !tile.mbarrier_token
-        tile.tma_load %d[%c0, %c0, %c0, %c0] im2col [%o0, %o0] to %tiles[%c1], %bars[%c1]
+        tile.tma_load %d[%c0, %first, %first, %c0] im2col [%o0, %o0] to %tiles[%c1], %bars[%c1]
             : !desc, memref<2x16x16xf32, 3>, !tile.mbarrier<count = 2>
       }
       tile.mbarrier_wait_parity %bars[%c0], %false : !tile.mbarrier<count = 2>
