@@ -18,9 +18,13 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
     - T-TARGET-2: `features` names one PTX ISA version (`+ptxNN`) that LLVM 22
       can emit, that ptxas 13 accepts, and that the chip supports.
     - T-TARGET-3: every op implementing TargetDependentOpInterface runs on
-      the chip (e.g. cp.async needs sm_80).
+      the chip and PTX version (e.g. cp.async needs sm_80).
     - T-TARGET-4: `opt-level` is 0..3 and `format` one that
       `gpu-module-to-binary` knows (isa, bin, fatbin, offload).
+
+    It also checks launches against their kernels: T-CLUSTER-1 (cluster
+    ops need a cluster launch), T-TMA-19 (multicast masks within the
+    cluster), T-SMEM-1/2 (dynamic shared memory provided and in range).
 
     `tile-to-ptx-pipeline` runs it first.
   }];
@@ -57,7 +61,12 @@ def TileVerifyAsyncProtocolPass
       for parity n mod 2 (the phase bit of an N-stage ring does not flip when
       the ring wraps);
     - T-PROTO-8 (error): with a known block size, the arrivals a waited
-      barrier can get per phase stay below its init count.
+      barrier can get per phase stay below its init count;
+    - T-PROTO-9 (error): the transaction bytes a barrier expects per phase
+      differ from what its bulk copies, TMA loads (box bytes) and
+      complete_tx deliver;
+    - T-PROTO-10 (error): an async-proxy read (bulk or TMA store/reduce) of
+      shared memory written by generic stores without fence_proxy_async.
 
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
     wait on that barrier. `tile-to-ptx-pipeline` runs this pass.
