@@ -13,6 +13,8 @@
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <limits>
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILESWIZZLEACCESSESPASS
 #include "Tile/Transforms/Passes.h.inc"
@@ -100,10 +102,34 @@ private:
     return arith::DivUIOp::create(builder, loc, swizzled, constant(elementBytes));
   }
 
+  /// Bytes of a 1-D vector access; vectors of higher rank are not
+  /// contiguous in general and count as too wide.
+  int64_t getVectorBytes(VectorType type) {
+    if (type.getRank() != 1)
+      return std::numeric_limits<int64_t>::max();
+    return type.getNumElements() * elementBytes;
+  }
+
+  /// Points `base[indices]` of an access of `bytes` at the flat view's
+  /// swizzled element.
+  LogicalResult reroute(OpBuilder &builder, Operation *user, int64_t bytes,
+                        MutableOperandRange base, MutableOperandRange indices) {
+    if (bytes == std::numeric_limits<int64_t>::max())
+      return user->emitOpError() << "accesses a buffer with swizzle " << swizzle
+                                 << " with a multi-dimensional vector, which "
+                                    "the swizzle would split (T-SWZ-6)";
+    if (failed(checkWidth(user, bytes)))
+      return failure();
+    Value index = physicalIndex(builder, user->getLoc(),
+                                OperandRange(indices));
+    base.assign(getFlat(builder));
+    indices.assign(index);
+    return success();
+  }
+
   LogicalResult rewrite(OpOperand &use) {
     Operation *user = use.getOwner();
     OpBuilder builder(user);
-    Location loc = user->getLoc();
     // The TMA unit applies the swizzle itself; bulk copies and barriers do
     // not address elements.
     if (isa<TmaLoadOp, TmaStoreOp, TmaReduceOp, BulkCopyGlobalToSharedOp,
@@ -111,53 +137,22 @@ private:
       return success();
     if (user == flat.getDefiningOp())
       return success();
-    if (auto load = dyn_cast<memref::LoadOp>(user)) {
-      if (failed(checkWidth(user, elementBytes)))
-        return failure();
-      Value index = physicalIndex(builder, loc, load.getIndices());
-      load.getMemrefMutable().assign(getFlat(builder));
-      load.getIndicesMutable().assign(index);
-      return success();
-    }
-    if (auto store = dyn_cast<memref::StoreOp>(user)) {
-      if (failed(checkWidth(user, elementBytes)))
-        return failure();
-      Value index = physicalIndex(builder, loc, store.getIndices());
-      store.getMemrefMutable().assign(getFlat(builder));
-      store.getIndicesMutable().assign(index);
-      return success();
-    }
-    if (auto load = dyn_cast<vector::LoadOp>(user)) {
-      VectorType vector = load.getVectorType();
-      if (vector.getRank() != 1 ||
-          failed(checkWidth(user, vector.getNumElements() * elementBytes)))
-        return failure();
-      Value index = physicalIndex(builder, loc, load.getIndices());
-      load.getBaseMutable().assign(getFlat(builder));
-      load.getIndicesMutable().assign(index);
-      return success();
-    }
-    if (auto store = dyn_cast<vector::StoreOp>(user)) {
-      VectorType vector = store.getVectorType();
-      if (vector.getRank() != 1 ||
-          failed(checkWidth(user, vector.getNumElements() * elementBytes)))
-        return failure();
-      Value index = physicalIndex(builder, loc, store.getIndices());
-      store.getBaseMutable().assign(getFlat(builder));
-      store.getIndicesMutable().assign(index);
-      return success();
-    }
-    if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
-      if (failed(checkWidth(user, copy.getSize())))
-        return failure();
-      if (use.get() == copy.getDst() && use.getOperandNumber() ==
-                                            copy.getDstMutable().getOperandNumber()) {
-        Value index = physicalIndex(builder, loc, copy.getDstIndices());
-        copy.getDstMutable().assign(getFlat(builder));
-        copy.getDstIndicesMutable().assign(index);
-        return success();
-      }
-    }
+    if (auto load = dyn_cast<memref::LoadOp>(user))
+      return reroute(builder, user, elementBytes, load.getMemrefMutable(),
+                     load.getIndicesMutable());
+    if (auto store = dyn_cast<memref::StoreOp>(user))
+      return reroute(builder, user, elementBytes, store.getMemrefMutable(),
+                     store.getIndicesMutable());
+    if (auto load = dyn_cast<vector::LoadOp>(user))
+      return reroute(builder, user, getVectorBytes(load.getVectorType()),
+                     load.getBaseMutable(), load.getIndicesMutable());
+    if (auto store = dyn_cast<vector::StoreOp>(user))
+      return reroute(builder, user, getVectorBytes(store.getVectorType()),
+                     store.getBaseMutable(), store.getIndicesMutable());
+    auto copy = dyn_cast<AsyncCopyOp>(user);
+    if (copy && use.get() == copy.getDst())
+      return reroute(builder, user, copy.getSize(), copy.getDstMutable(),
+                     copy.getDstIndicesMutable());
     return user->emitOpError()
            << "uses a buffer with swizzle " << swizzle
            << " but cannot apply the swizzle to its accesses; index the buffer "

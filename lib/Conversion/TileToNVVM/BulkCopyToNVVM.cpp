@@ -11,6 +11,7 @@
 // tile.bulk_commit_group / bulk_wait_group -> nvvm.cp.async.bulk.*group
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
@@ -22,14 +23,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// Casts a generic pointer into global memory to the .global space.
-Value toGlobal(ConversionPatternRewriter &rewriter, Location loc, Value ptr) {
-  auto global = LLVM::LLVMPointerType::get(ptr.getContext(), kGlobalAddressSpace);
-  if (ptr.getType() == global)
-    return ptr;
-  return LLVM::AddrSpaceCastOp::create(rewriter, loc, global, ptr);
-}
 
 /// Base of the two copy directions: the element addresses of the source
 /// and the destination.
@@ -58,16 +51,10 @@ struct BulkCopyGlobalToSharedOpLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
-    Value barrier = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
-    // The shared::cta destination form needs PTX 8.6; the shared::cluster
-    // form (PTX 8.0, sm_90) takes this CTA's address as a cluster address.
-    auto cluster = LLVM::LLVMPointerType::get(op.getContext(),
-                                              kSharedClusterAddressSpace);
-    dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, cluster, dst);
+    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                      adaptor.getBarrierIndex());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(
-        op, dst, toGlobal(rewriter, loc, src), barrier, adaptor.getBytes(),
+        op, toSharedCluster(rewriter, loc, dst), toGlobalPointer(rewriter, loc, src), barrier, adaptor.getBytes(),
         adaptor.getMulticastMask(), adaptor.getCachePolicy());
     return success();
   }
@@ -82,7 +69,7 @@ struct BulkCopySharedToGlobalOpLowering
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkSharedCTAToGlobalOp>(
-        op, toGlobal(rewriter, loc, dst), src, adaptor.getBytes(),
+        op, toGlobalPointer(rewriter, loc, dst), src, adaptor.getBytes(),
         adaptor.getCachePolicy(), adaptor.getByteMask());
     return success();
   }
@@ -100,15 +87,10 @@ struct BulkCopySharedToClusterOpLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
-    Value barrier = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
-    auto cluster = LLVM::LLVMPointerType::get(op.getContext(),
-                                              kSharedClusterAddressSpace);
-    Value remoteDst =
-        NVVM::MapaOp::create(rewriter, loc, cluster, dst, adaptor.getRank());
-    Value remoteBarrier =
-        NVVM::MapaOp::create(rewriter, loc, cluster, barrier, adaptor.getRank());
+    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                      adaptor.getBarrierIndex());
+    Value remoteDst = mapToCta(rewriter, loc, dst, adaptor.getRank());
+    Value remoteBarrier = mapToCta(rewriter, loc, barrier, adaptor.getRank());
     NVVM::InlinePtxOp::create(
         rewriter, loc, TypeRange(),
         ValueRange{remoteDst, src, adaptor.getBytes(), remoteBarrier},
@@ -131,7 +113,7 @@ struct BulkPrefetchOpLowering : ConvertOpToLLVMPattern<BulkPrefetchOp> {
     Value src = getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
                                      adaptor.getSrc(), adaptor.getIndices());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkPrefetchOp>(
-        op, toGlobal(rewriter, loc, src), adaptor.getBytes(),
+        op, toGlobalPointer(rewriter, loc, src), adaptor.getBytes(),
         adaptor.getCachePolicy());
     return success();
   }

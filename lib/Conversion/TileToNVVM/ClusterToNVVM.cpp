@@ -6,6 +6,7 @@
 // descriptor with both pointers moved into shared::cluster (address space 7).
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
@@ -71,20 +72,16 @@ struct ClusterMapSharedOpLowering : ConvertOpToLLVMPattern<ClusterMapSharedOp> {
     Type descriptorType = getTypeConverter()->convertType(resultType);
     if (!descriptorType)
       return rewriter.notifyMatchFailure(op, "result type does not convert");
-    auto clusterPtr =
-        LLVM::LLVMPointerType::get(op.getContext(), kSharedClusterAddressSpace);
     MemRefDescriptor source(adaptor.getSource());
     MemRefDescriptor result =
         MemRefDescriptor::poison(rewriter, loc, descriptorType);
-    result.setAllocatedPtr(
-        rewriter, loc,
-        NVVM::MapaOp::create(rewriter, loc, clusterPtr,
-                             source.allocatedPtr(rewriter, loc),
-                             adaptor.getRank()));
-    result.setAlignedPtr(
-        rewriter, loc,
-        NVVM::MapaOp::create(rewriter, loc, clusterPtr,
-                             source.alignedPtr(rewriter, loc), adaptor.getRank()));
+    result.setAllocatedPtr(rewriter, loc,
+                           mapToCta(rewriter, loc,
+                                    source.allocatedPtr(rewriter, loc),
+                                    adaptor.getRank()));
+    result.setAlignedPtr(rewriter, loc,
+                         mapToCta(rewriter, loc, source.alignedPtr(rewriter, loc),
+                                  adaptor.getRank()));
     result.setOffset(rewriter, loc, source.offset(rewriter, loc));
     for (unsigned i = 0, e = resultType.getRank(); i < e; ++i) {
       result.setSize(rewriter, loc, i, source.size(rewriter, loc, i));
@@ -104,13 +101,9 @@ struct MBarrierArriveRemoteOpLowering
   matchAndRewrite(MBarrierArriveRemoteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value local = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getIndex()});
-    auto clusterPtr =
-        LLVM::LLVMPointerType::get(op.getContext(), kSharedClusterAddressSpace);
-    Value remote =
-        NVVM::MapaOp::create(rewriter, loc, clusterPtr, local, adaptor.getRank());
+    Value local = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                    adaptor.getIndex());
+    Value remote = mapToCta(rewriter, loc, local, adaptor.getRank());
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
         op, Type(), remote, Value(),
         NVVM::MemScopeKindAttr::get(op.getContext(),

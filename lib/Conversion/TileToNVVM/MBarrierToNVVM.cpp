@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedGlobals.h"
+#include "Addresses.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
@@ -31,13 +32,6 @@ NVVM::MemScopeKindAttr getScope(MBarrierType type) {
       type.getContext(), type.getScope() == MBarrierScope::cluster
                              ? NVVM::MemScopeKind::CLUSTER
                              : NVVM::MemScopeKind::CTA);
-}
-
-/// The address of barrier `index` of the group starting at `base`.
-Value getBarrierAddress(ConversionPatternRewriter &rewriter, Location loc,
-                        Value base, Value index) {
-  return LLVM::GEPOp::create(rewriter, loc, base.getType(),
-                             rewriter.getI64Type(), base, ValueRange{index});
 }
 
 /// Base of the patterns below: knows the group's type and computes the

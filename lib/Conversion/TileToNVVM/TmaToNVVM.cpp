@@ -15,6 +15,7 @@
 // outermost first, like memref indices; PTX wants them innermost first.
 //===----------------------------------------------------------------------===//
 
+#include "Addresses.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
@@ -157,15 +158,11 @@ struct TmaLoadOpLowering : TmaLowering<TmaLoadOp> {
     Location loc = op.getLoc();
     Value dst = tileAddress(rewriter, loc, op.getDst().getType(),
                             adaptor.getDst(), adaptor.getDstIndices());
-    // The shared::cta destination form needs PTX 8.6; the shared::cluster
-    // form (PTX 8.0) takes this CTA's address, which multicast reuses as the
-    // offset in every destination CTA.
-    auto cluster = LLVM::LLVMPointerType::get(op.getContext(),
-                                              kSharedClusterAddressSpace);
-    dst = LLVM::AddrSpaceCastOp::create(rewriter, loc, cluster, dst);
-    Value barrier = LLVM::GEPOp::create(
-        rewriter, loc, adaptor.getBarriers().getType(), rewriter.getI64Type(),
-        adaptor.getBarriers(), ValueRange{adaptor.getBarrierIndex()});
+    // This CTA's address, which multicast reuses as the offset in every
+    // destination CTA.
+    dst = toSharedCluster(rewriter, loc, dst);
+    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                      adaptor.getBarrierIndex());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, dst, adaptor.getDescriptor(),
         toPtxCoordinates(rewriter, loc, adaptor.getCoordinates()), barrier,
