@@ -124,3 +124,97 @@ int64_t SwizzleAttr::getRepeatBytes() const {
 int64_t SwizzleAttr::getSpanBytes() const {
   return int64_t(1) << (getBase() + getBits());
 }
+
+//===----------------------------------------------------------------------===//
+// LayoutAttr
+//===----------------------------------------------------------------------===//
+
+/// Parses an IntTuple: an integer or `(` tuple (`,` tuple)* `)`, as an
+/// IntegerAttr or an ArrayAttr of them.
+static ParseResult parseIntTupleAttr(AsmParser &parser, Attribute &result) {
+  MLIRContext *ctx = parser.getContext();
+  if (succeeded(parser.parseOptionalLParen())) {
+    SmallVector<Attribute> elements;
+    if (parser.parseCommaSeparatedList([&]() -> ParseResult {
+          return parseIntTupleAttr(parser, elements.emplace_back());
+        }) ||
+        parser.parseRParen())
+      return failure();
+    result = ArrayAttr::get(ctx, elements);
+    return success();
+  }
+  int64_t value;
+  if (parser.parseInteger(value))
+    return failure();
+  result = IntegerAttr::get(IntegerType::get(ctx, 64), value);
+  return success();
+}
+
+/// The IntTuple of a parsed attribute (verified to be IntegerAttr/ArrayAttr).
+static IntTuple toIntTuple(Attribute attr) {
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return IntTuple(integer.getInt());
+  SmallVector<IntTuple> elements;
+  for (Attribute element : cast<ArrayAttr>(attr))
+    elements.push_back(toIntTuple(element));
+  return IntTuple::tuple(elements);
+}
+
+static Attribute toAttr(MLIRContext *ctx, const IntTuple &tuple) {
+  if (tuple.isInt())
+    return IntegerAttr::get(IntegerType::get(ctx, 64), tuple.getInt());
+  SmallVector<Attribute> elements;
+  for (const IntTuple &element : tuple.getElements())
+    elements.push_back(toAttr(ctx, element));
+  return ArrayAttr::get(ctx, elements);
+}
+
+/// True when `attr` is an integer or a tuple of such attributes.
+static bool isIntTupleAttr(Attribute attr) {
+  if (isa<IntegerAttr>(attr))
+    return true;
+  auto array = dyn_cast<ArrayAttr>(attr);
+  return array && llvm::all_of(array, isIntTupleAttr);
+}
+
+Attribute LayoutAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  Attribute shape, stride;
+  if (parser.parseLess() || parseIntTupleAttr(parser, shape))
+    return {};
+  if (succeeded(parser.parseOptionalColon())) {
+    if (parseIntTupleAttr(parser, stride))
+      return {};
+  } else {
+    stride = toAttr(parser.getContext(), Layout(toIntTuple(shape)).getStride());
+  }
+  if (parser.parseGreater())
+    return {};
+  return getChecked([&] { return parser.emitError(loc); },
+                    parser.getContext(), shape, stride);
+}
+
+void LayoutAttr::print(AsmPrinter &printer) const {
+  printer << '<' << getLayout().str() << '>';
+}
+
+LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Attribute shape, Attribute stride) {
+  if (!isIntTupleAttr(shape) || !isIntTupleAttr(stride))
+    return emitError() << "layout shape and stride must be integers or "
+                          "tuples of them";
+  llvm::Expected<Layout> layout =
+      Layout::get(toIntTuple(shape), toIntTuple(stride));
+  if (!layout)
+    return emitError() << "invalid layout: " << llvm::toString(layout.takeError());
+  return success();
+}
+
+Layout LayoutAttr::getLayout() const {
+  return Layout(toIntTuple(getShape()), toIntTuple(getStride()));
+}
+
+LayoutAttr LayoutAttr::get(MLIRContext *context, const Layout &layout) {
+  return get(context, toAttr(context, layout.getShape()),
+             toAttr(context, layout.getStride()));
+}

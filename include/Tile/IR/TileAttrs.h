@@ -5,6 +5,7 @@
 #ifndef TILE_IR_TILEATTRS_H
 #define TILE_IR_TILEATTRS_H
 
+#include "Tile/Layout/Layout.h"
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"

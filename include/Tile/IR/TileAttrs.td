@@ -69,4 +69,34 @@ def Tile_SwizzleAttr : Tile_Attr<"Swizzle", "swizzle"> {
   }];
 }
 
+def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
+  let summary = "a CuTe layout: a hierarchical shape and a congruent stride";
+  let description = [{
+    `#tile.layout<shape:stride>` is CuTe's layout (seed 003, "Layout
+    Algebra"): the function from a coordinate in `shape` (nested tuples of
+    positive integers, colexicographic) to the sum of coordinate times
+    stride. `getLayout()` gives the C++ layout algebra of
+    `Tile/Layout/Layout.h` (composition, complement, divides, products,
+    right inverse). A stride may be omitted for the compact column-major
+    layout of the shape.
+
+    Example:
+    ```mlir
+    #tile.layout<(4,2,2):(2,1,8)>
+    #tile.layout<((2,2),(3,2)):((1,4),(8,24))>
+    #tile.layout<(8,64)>        // (8,64):(1,8)
+    ```
+  }];
+  let parameters = (ins "Attribute":$shape, "Attribute":$stride);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The layout as a value of the layout algebra.
+    ::mlir::tile::Layout getLayout() const;
+    /// The attribute of a layout.
+    static LayoutAttr get(::mlir::MLIRContext *context,
+                          const ::mlir::tile::Layout &layout);
+  }];
+}
+
 #endif // TILE_IR_TILEATTRS_TD
