@@ -25,6 +25,9 @@ using namespace mlir::tile;
 
 namespace {
 
+/// The bytes of one ldmatrix/stmatrix row.
+constexpr int64_t kMatrixRowBytes = 16;
+
 /// Rewrites the accesses of one swizzled buffer.
 class BufferRewriter {
 public:
@@ -149,6 +152,13 @@ private:
     if (auto store = dyn_cast<vector::StoreOp>(user))
       return reroute(builder, user, getVectorBytes(store.getVectorType()),
                      store.getBaseMutable(), store.getIndicesMutable());
+    // ldmatrix/stmatrix: each thread addresses one 16-byte matrix row.
+    if (auto load = dyn_cast<LdMatrixOp>(user))
+      return reroute(builder, user, kMatrixRowBytes, load.getSrcMutable(),
+                     load.getIndicesMutable());
+    if (auto store = dyn_cast<StMatrixOp>(user))
+      return reroute(builder, user, kMatrixRowBytes, store.getDstMutable(),
+                     store.getIndicesMutable());
     auto copy = dyn_cast<AsyncCopyOp>(user);
     if (copy && use.get() == copy.getDst())
       return reroute(builder, user, copy.getSize(), copy.getDstMutable(),
@@ -156,8 +166,8 @@ private:
     return user->emitOpError()
            << "uses a buffer with swizzle " << swizzle
            << " but cannot apply the swizzle to its accesses; index the buffer "
-              "directly with memref/vector loads and stores, tile.async_copy or "
-              "TMA ops (T-SWZ-6)";
+              "directly with memref/vector loads and stores, ldmatrix/stmatrix, "
+              "tile.async_copy or TMA ops (T-SWZ-6)";
   }
 };
 

@@ -250,7 +250,7 @@ private:
         state.unfencedWrites.clear();
       return;
     }
-    if (isa<memref::StoreOp, vector::StoreOp>(op)) {
+    if (isa<memref::StoreOp, vector::StoreOp, StMatrixOp>(op)) {
       Value memref = op->getOperand(1);
       auto type = dyn_cast<MemRefType>(memref.getType());
       if (type && isSharedMemory(type))
@@ -294,6 +294,9 @@ private:
       indices = load.getIndices();
     } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
       memref = load.getBase();
+      indices = load.getIndices();
+    } else if (auto load = dyn_cast<LdMatrixOp>(op)) {
+      memref = load.getSrc();
       indices = load.getIndices();
     } else {
       return;

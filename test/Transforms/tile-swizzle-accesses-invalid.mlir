@@ -28,7 +28,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @view(%i: index) kernel {
     %buf = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<16x16xf32, 3>
-    // expected-error @below {{'memref.subview' op uses a buffer with swizzle #tile.swizzle<b64> but cannot apply the swizzle to its accesses; index the buffer directly with memref/vector loads and stores, tile.async_copy or TMA ops (T-SWZ-6)}}
+    // expected-error @below {{'memref.subview' op uses a buffer with swizzle #tile.swizzle<b64> but cannot apply the swizzle to its accesses; index the buffer directly with memref/vector loads and stores, ldmatrix/stmatrix, tile.async_copy or TMA ops (T-SWZ-6)}}
     %sub = memref.subview %buf[0, 0] [8, 16] [1, 1] : memref<16x16xf32, 3> to memref<8x16xf32, strided<[16, 1]>, 3>
     gpu.return
   }

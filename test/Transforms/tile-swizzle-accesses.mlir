@@ -14,6 +14,7 @@
 //       CHECK:   memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<512xf32, 3>
 //       CHECK:   vector.load %[[FLAT]][%{{.*}}] : memref<512xf32, 3>, vector<4xf32>
 //       CHECK:   tile.async_copy %{{.*}}[%{{.*}}] to %[[FLAT]][%{{.*}}], 16 bytes
+//       CHECK:   tile.ldmatrix %[[FLAT16:.*]][%{{.*}}] x4 : memref<1024xf16, 3>
 // TMA ops keep the logical buffer: the hardware swizzles.
 //       CHECK:   tile.tma_store %[[BUF]] to
 // Constant indices fold to the swizzled element: (1, 0) is byte 128, which
@@ -32,6 +33,8 @@ gpu.module @k {
     %w = vector.load %buf[%i, %j] : memref<16x32xf32, 3>, vector<4xf32>
     tile.async_copy %g[%i] to %buf[%i, %j], 16 bytes, cache = cg : memref<1024xf32> to memref<16x32xf32, 3>
     tile.tma_store %buf to %d[%c0, %c0] : memref<16x32xf32, 3>, !d
+    %h = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x64xf16, 3>
+    %frag = tile.ldmatrix %h[%i, %j] x4 : memref<16x64xf16, 3> -> vector<4x2xf16>
     gpu.return
   }
 }

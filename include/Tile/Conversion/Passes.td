@@ -21,7 +21,8 @@ def ConvertTileToNVVMPass : Pass<"convert-tile-to-nvvm"> {
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::nvgpu::NVGPUDialect"];
   let options = [
     Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
            "bitwidth of the index type, 0 to use the data layout's">,

@@ -10,7 +10,14 @@
 #include "Tile/IR/TileInterfaces.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::tile {
+/// The `x1`/`x2`/`x4` matrix count of ldmatrix/stmatrix.
+ParseResult parseMatrixCount(OpAsmParser &parser, IntegerAttr &num);
+void printMatrixCount(OpAsmPrinter &printer, Operation *op, IntegerAttr num);
+} // namespace mlir::tile
 
 #define GET_OP_CLASSES
 #include "Tile/IR/TileOps.h.inc"

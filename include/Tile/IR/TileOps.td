@@ -122,5 +122,6 @@ include "Tile/IR/ClusterOps.td"
 include "Tile/IR/BulkCopyOps.td"
 include "Tile/IR/SharedMemoryOps.td"
 include "Tile/IR/TmaOps.td"
+include "Tile/IR/MatrixOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

@@ -17,6 +17,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -65,6 +66,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateBulkCopyToNVVMPatterns(converter, patterns);
   populateSharedMemoryToNVVMPatterns(converter, patterns);
   populateTmaToNVVMPatterns(converter, patterns);
+  populateMatrixToNVVMPatterns(converter, patterns);
 }
 
 namespace {
@@ -110,6 +112,8 @@ struct ConvertTileToNVVMPass
     // The loop of mbarrier_wait_parity and, with debug-wait-limit, its
     // gpu.printf; later passes of the pipeline lower both.
     target.addLegalDialect<scf::SCFDialect, gpu::GPUDialect>();
+    // ldmatrix and mma.sync go through NVGPU, which the pipeline lowers next.
+    target.addLegalDialect<nvgpu::NVGPUDialect>();
     if (failed(applyPartialConversion(getOperation(), target,
                                       std::move(patterns))))
       signalPassFailure();

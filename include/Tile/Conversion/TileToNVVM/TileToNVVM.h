@@ -45,6 +45,11 @@ void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateTmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                RewritePatternSet &patterns);
 
+/// Patterns lowering ldmatrix/mma.sync (to NVGPU), stmatrix and setmaxnreg
+/// (to NVVM).
+void populateMatrixToNVVMPatterns(const LLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
+
 /// Records the offset of every dynamic tile.shared_alloc under `root` in its
 /// kernel's dynamic shared memory; the shared_alloc pattern needs it.
 void layoutDynamicSharedBuffers(Operation *root);
