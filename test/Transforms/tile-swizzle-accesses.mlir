@@ -14,9 +14,10 @@
 //       CHECK:   memref.store %{{.*}}, %[[FLAT]][%{{.*}}] : memref<512xf32, 3>
 //       CHECK:   vector.load %[[FLAT]][%{{.*}}] : memref<512xf32, 3>, vector<4xf32>
 //       CHECK:   tile.async_copy %{{.*}}[%{{.*}}] to %[[FLAT]][%{{.*}}], 16 bytes
-//       CHECK:   tile.ldmatrix %[[FLAT16:.*]][%{{.*}}] x4 : memref<1024xf16, 3>
 // TMA ops keep the logical buffer: the hardware swizzles.
 //       CHECK:   tile.tma_store %[[BUF]] to
+// ldmatrix: each thread's 16-byte row address follows the swizzle.
+//       CHECK:   tile.ldmatrix %{{.*}}[%{{.*}}] x4 : memref<1024xf16, 3>
 // Constant indices fold to the swizzled element: (1, 0) is byte 128, which
 // b128 sends to 128 ^ 16 = 144, element 36.
 // FOLD-LABEL: gpu.func @swizzled
