@@ -137,4 +137,39 @@ def TileTestLayoutAlgebraPass
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TilePipelineAsyncCopiesPass
+    : Pass<"tile-pipeline-async-copies", "mlir::ModuleOp"> {
+  let summary = "turn a copy-then-compute K loop into an N-stage cp.async ring";
+  let description = [{
+    Rewrites each `scf.for` marked `{tile.pipeline_stages = N}` (N >= 2)
+    whose body is
+
+    ```
+    <index arithmetic; tile.async_copy ... to %buf[...]>    // producer
+    tile.async_commit_group
+    tile.async_wait_group 0 (or tile.async_wait_all)
+    gpu.barrier
+    <reads of %buf>                                          // consumer
+    [gpu.barrier]
+    ```
+
+    with `%buf` a `tile.shared_alloc` defined outside the loop, into seed
+    002's ring: the buffer gains a leading stage dimension of N (same
+    swizzle and alignment); a prologue issues and commits the copies of the
+    first N - 1 iterations; each iteration waits with `wait_group(N - 2)`,
+    synchronizes the CTA, computes on stage `i % N` (i the iteration
+    number), issues the copies of iteration `i + N - 1` into stage
+    `(i + N - 1) % N` when it exists, and commits a (possibly empty) group so
+    that the count stays uniform; `wait_group 0` follows the loop. The
+    result passes `tile-verify-async-protocol`.
+
+    - T-PIPE-1 (error): a marked loop that does not have this shape, or
+      whose buffer is used outside it or by an op that cannot take a stage
+      index; the message says which.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

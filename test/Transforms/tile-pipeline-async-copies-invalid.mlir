@@ -1,0 +1,122 @@
+// T-PIPE-1: loops marked for pipelining that do not have the copy / commit /
+// wait / barrier / compute shape.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-pipeline-async-copies
+
+gpu.module @k {
+  gpu.func @no_wait(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: expected tile.async_wait_group 0 after the commit (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<512xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @buffer_escapes(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: its buffer is also used outside the loop (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<512xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    %w = memref.load %buf[%i] : memref<512xf32, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @side_effect(%src: memref<4096xf32>, %out: memref<4xf32>, %i: index, %f: f32) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: the producer part has 'memref.store', which has side effects (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      memref.store %f, %out[%c0] : memref<4xf32>
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<512xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @one_stage(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{needs at least 2 pipeline stages, got 1 (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<512xf32, 3>
+    } {tile.pipeline_stages = 1 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @unaligned_stages(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<20xf32, 3>
+    // expected-error @below {{cannot be pipelined: the buffer's 80 bytes are not a multiple of its 128-byte alignment, so stages would misalign (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<20xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<20xf32, 3>
+    } {tile.pipeline_stages = 2 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @view_of_buffer(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      // expected-error @below {{'memref.subview' op uses the pipelined buffer but cannot take a stage index (T-PIPE-1)}}
+      %v = memref.subview %buf[0] [16] [1] : memref<512xf32, 3> to memref<16xf32, strided<[1]>, 3>
+    } {tile.pipeline_stages = 2 : i64}
+    gpu.return
+  }
+}
