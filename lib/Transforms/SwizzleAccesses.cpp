@@ -133,10 +133,10 @@ private:
   LogicalResult rewrite(OpOperand &use) {
     Operation *user = use.getOwner();
     OpBuilder builder(user);
-    // The TMA unit applies the swizzle itself; bulk copies and barriers do
-    // not address elements.
+    // The TMA unit and wgmma (through its descriptor) apply the swizzle
+    // themselves; bulk copies do not address elements.
     if (isa<TmaLoadOp, TmaStoreOp, TmaReduceOp, BulkCopyGlobalToSharedOp,
-            BulkCopySharedToGlobalOp>(user))
+            BulkCopySharedToGlobalOp, WgmmaDescriptorOp>(user))
       return success();
     if (user == flat.getDefiningOp())
       return success();

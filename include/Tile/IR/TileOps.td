@@ -123,5 +123,6 @@ include "Tile/IR/BulkCopyOps.td"
 include "Tile/IR/SharedMemoryOps.td"
 include "Tile/IR/TmaOps.td"
 include "Tile/IR/MatrixOps.td"
+include "Tile/IR/WgmmaOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

@@ -67,6 +67,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateSharedMemoryToNVVMPatterns(converter, patterns);
   populateTmaToNVVMPatterns(converter, patterns);
   populateMatrixToNVVMPatterns(converter, patterns);
+  populateWgmmaToNVVMPatterns(converter, patterns);
 }
 
 namespace {

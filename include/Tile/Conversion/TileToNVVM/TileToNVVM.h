@@ -50,6 +50,10 @@ void populateTmaToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateMatrixToNVVMPatterns(const LLVMTypeConverter &converter,
                                   RewritePatternSet &patterns);
 
+/// Patterns lowering the warpgroup MMA ops and descriptors to NVVM.
+void populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
 /// Records the offset of every dynamic tile.shared_alloc under `root` in its
 /// kernel's dynamic shared memory; the shared_alloc pattern needs it.
 void layoutDynamicSharedBuffers(Operation *root);

@@ -1,0 +1,123 @@
+//===- WgmmaOps.td - Warpgroup MMA (Hopper) ----------------*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate":
+// wgmma.mma_async, the matrix descriptor, wgmma.fence/commit_group/wait_group.
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_WGMMAOPS_TD
+#define TILE_IR_WGMMAOPS_TD
+
+include "Tile/IR/TileTypes.td"
+include "Tile/IR/TileInterfaces.td"
+
+defvar Tile_Sm90aOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                                                ["requiresArchSpecificTarget"]>;
+
+def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
+  let summary = "the shared-memory matrix descriptor of a swizzled K-major tile";
+  let description = [{
+    The 64-bit descriptor `wgmma.mma_async` reads an operand through, for
+    the tile starting at `buffer[indices]` of a K-major (K innermost)
+    operand in a `tile.shared_alloc` buffer. Everything is derived from the
+    buffer's swizzle: the layout type (128B = 1, 64B = 2, 32B = 3), the
+    stride byte offset between 8-row groups (8 rows of the swizzle span:
+    1024/512/256 bytes) and the leading byte offset (unused for swizzled
+    K-major tiles, 1). Bits: start address >> 4 in [0, 14), LBO >> 4 in
+    [16, 30), SBO >> 4 in [32, 46), base offset 0 (the buffer is aligned to
+    the swizzle repeat, T-SWZ-3), layout type in [62, 64). Advancing K by
+    16 elements inside the swizzle span is advancing `indices`.
+    Invariant T-WGMMA-1. Requires sm_90a.
+
+    Example:
+    ```mlir
+    %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x64xf16, 3>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "swizzled shared tile">:$buffer,
+                       Variadic<Index>:$indices);
+  let results = (outs I64:$descriptor);
+  let assemblyFormat = [{
+    $buffer `[` $indices `]` attr-dict `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The swizzle of the buffer (verified to be a TMA swizzle).
+    SwizzleAttr getSwizzle();
+  }];
+}
+
+def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "warpgroup D += A * B from shared-memory descriptors";
+  let description = [{
+    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`: the
+    128 threads of a warpgroup multiply the 64x16 A and the 16xN B that
+    `descA` and `descB` describe (both K-major) and add the product to the
+    accumulator, `vector<N/2 x f32>` per thread in the PTX ISA's D layout:
+    warp w holds rows 16w .. 16w + 15; for each 8-column block j, elements
+    4j, 4j+1 are row lane/4, columns 8j + 2(lane%4) + {0, 1}, and 4j+2,
+    4j+3 the same columns of row lane/4 + 8. The op is asynchronous: fence
+    before (`tile.wgmma_fence`), commit after (`tile.wgmma_commit_group`)
+    and wait (`tile.wgmma_wait_group`) before reading the result.
+    Invariant T-WGMMA-2. Requires sm_90a.
+
+    Example:
+    ```mlir
+    %d = tile.wgmma %da, %db, %acc {n = 64 : i64, inputType = f16} : vector<32xf32>
+    ```
+  }];
+  let arguments = (ins I64:$descA, I64:$descB,
+                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       I64Attr:$n, TypeAttr:$inputType);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = "$descA `,` $descB `,` $acc attr-dict `:` type($acc)";
+  let hasVerifier = 1;
+}
+
+def Tile_WgmmaFenceOp : Tile_Op<"wgmma_fence", [Tile_Sm90aOp]> {
+  let summary = "order register and shared-memory writes before wgmma";
+  let description = [{
+    `wgmma.fence.sync.aligned`: required before the first wgmma of a
+    warpgroup and whenever its accumulator registers were touched by other
+    instructions. Requires sm_90a.
+
+    Example:
+    ```mlir
+    tile.wgmma_fence
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_WgmmaCommitGroupOp : Tile_Op<"wgmma_commit_group", [Tile_Sm90aOp]> {
+  let summary = "close the current wgmma-group";
+  let description = [{
+    `wgmma.commit_group.sync.aligned`. Requires sm_90a.
+
+    Example:
+    ```mlir
+    tile.wgmma_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_WgmmaWaitGroupOp : Tile_Op<"wgmma_wait_group", [Tile_Sm90aOp]> {
+  let summary = "wait until at most N wgmma-groups are pending";
+  let description = [{
+    `wgmma.wait_group.sync.aligned N`; the accumulators of the completed
+    groups may be read afterwards. Requires sm_90a. Invariant T-CPASYNC-7
+    applies to N.
+
+    Example:
+    ```mlir
+    tile.wgmma_wait_group 0
+    ```
+  }];
+  let arguments = (ins I32Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
+#endif // TILE_IR_WGMMAOPS_TD

@@ -1,0 +1,151 @@
+//===- WgmmaToNVVM.cpp - Lower warpgroup MMA ops --------------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// tile.wgmma_descriptor -> the 64-bit matrix descriptor (integer arithmetic)
+// tile.wgmma            -> nvvm.wgmma.mma_async (accumulators as a struct)
+// tile.wgmma_fence/commit_group/wait_group -> nvvm.wgmma.*
+//===----------------------------------------------------------------------===//
+
+#include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// The layout-type field (bits 62..63) of a swizzled operand.
+int64_t getLayoutType(TmaSwizzleMode mode) {
+  switch (mode) {
+  case TmaSwizzleMode::b128:
+    return 1;
+  case TmaSwizzleMode::b64:
+    return 2;
+  case TmaSwizzleMode::b32:
+    return 3;
+  case TmaSwizzleMode::none:
+    return 0;
+  }
+  llvm_unreachable("unknown swizzle mode");
+}
+
+struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaDescriptorOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SwizzleAttr swizzle = op.getSwizzle();
+    Type i64 = rewriter.getI64Type();
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64, value);
+    };
+    Value ptr = getStridedElementPtr(rewriter, loc, op.getBuffer().getType(),
+                                     adaptor.getBuffer(), adaptor.getIndices());
+    Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr);
+    // Start address: bits [4, 18) of the shared address, in [0, 14).
+    Value start = LLVM::LShrOp::create(
+        rewriter, loc, LLVM::AndOp::create(rewriter, loc, address, constant(0x3FFFF)),
+        constant(4));
+    // Leading byte offset 16 (unused for swizzled K-major), stride byte
+    // offset 8 rows of the swizzle span, layout type from the swizzle.
+    int64_t leading = 16 >> 4;
+    int64_t stride = (8 * swizzle.getSpanBytes()) >> 4;
+    int64_t fields = (leading << 16) | (stride << 32) |
+                     (getLayoutType(*swizzle.getTmaMode()) << 62);
+    rewriter.replaceOpWithNewOp<LLVM::OrOp>(op, start, constant(fields));
+    return success();
+  }
+};
+
+struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    int64_t count = op.getAcc().getType().getNumElements();
+    Type f32 = rewriter.getF32Type();
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(count, f32));
+    // The accumulator vector as the struct of registers the op updates.
+    Value inouts = LLVM::UndefOp::create(rewriter, loc, structType);
+    for (int64_t i = 0; i < count; ++i) {
+      Value index = LLVM::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI64Type(), i);
+      Value element = LLVM::ExtractElementOp::create(rewriter, loc,
+                                                     adaptor.getAcc(), index);
+      inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, element,
+                                           ArrayRef<int64_t>{i});
+    }
+    auto inputType = op.getInputType().isF16() ? NVVM::WGMMATypes::f16
+                                               : NVVM::WGMMATypes::bf16;
+    auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, inputType);
+    auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
+    // Both operands K-major: A "row", B "col" in PTX's terms.
+    Value result = NVVM::WgmmaMmaAsyncOp::create(
+        rewriter, loc, structType, inouts, adaptor.getDescA(),
+        adaptor.getDescB(),
+        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), typeAttr, typeAttr,
+        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
+        scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+        NVVM::MMAIntOverflowAttr());
+    Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
+    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    for (int64_t i = 0; i < count; ++i) {
+      Value element = LLVM::ExtractValueOp::create(rewriter, loc, result,
+                                                   ArrayRef<int64_t>{i});
+      Value index = LLVM::ConstantOp::create(rewriter, loc,
+                                             rewriter.getI64Type(), i);
+      vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
+                                             index);
+    }
+    rewriter.replaceOp(op, vector);
+    return success();
+  }
+};
+
+struct WgmmaFenceOpLowering : ConvertOpToLLVMPattern<WgmmaFenceOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaFenceOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaFenceAlignedOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaCommitGroupOpLowering : ConvertOpToLLVMPattern<WgmmaCommitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaCommitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaGroupSyncAlignedOp>(op);
+    return success();
+  }
+};
+
+struct WgmmaWaitGroupOpLowering : ConvertOpToLLVMPattern<WgmmaWaitGroupOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaWaitGroupOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<NVVM::WgmmaWaitGroupSyncOp>(op,
+                                                            op.getPending());
+    return success();
+  }
+};
+
+} // namespace
+
+void tile::populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
+                                       RewritePatternSet &patterns) {
+  patterns.add<WgmmaDescriptorOpLowering, WgmmaOpLowering, WgmmaFenceOpLowering,
+               WgmmaCommitGroupOpLowering, WgmmaWaitGroupOpLowering>(converter);
+}

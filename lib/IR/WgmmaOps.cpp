@@ -1,0 +1,72 @@
+//===- WgmmaOps.cpp - Verifiers of the warpgroup MMA ops ------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
+#include "VerifierUtils.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static constexpr unsigned kSm90 = 90;
+
+unsigned WgmmaDescriptorOp::getMinSmVersion() { return kSm90; }
+unsigned WgmmaOp::getMinSmVersion() { return kSm90; }
+unsigned WgmmaFenceOp::getMinSmVersion() { return kSm90; }
+unsigned WgmmaCommitGroupOp::getMinSmVersion() { return kSm90; }
+unsigned WgmmaWaitGroupOp::getMinSmVersion() { return kSm90; }
+bool WgmmaDescriptorOp::requiresArchSpecificTarget() { return true; }
+bool WgmmaOp::requiresArchSpecificTarget() { return true; }
+bool WgmmaFenceOp::requiresArchSpecificTarget() { return true; }
+bool WgmmaCommitGroupOp::requiresArchSpecificTarget() { return true; }
+bool WgmmaWaitGroupOp::requiresArchSpecificTarget() { return true; }
+
+SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
+  return *getSharedBufferInfo(getBuffer()).swizzle;
+}
+
+LogicalResult WgmmaDescriptorOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (int64_t(getIndices().size()) != type.getRank())
+    return emitOpError() << "expected one index per dimension of " << type;
+  // T-WGMMA-1: a swizzled (TMA-mode) K-major tile of a tile.shared_alloc,
+  // rows exactly one swizzle span wide.
+  SharedBufferInfo info = getSharedBufferInfo(getBuffer());
+  if (!info.swizzle || info.swizzle->isIdentity() ||
+      !info.swizzle->getTmaMode())
+    return emitOpError() << "needs a tile.shared_alloc buffer with a 32B, "
+                            "64B or 128B swizzle (T-WGMMA-1)";
+  int64_t rowBytes =
+      type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
+      rowBytes != info.swizzle->getSpanBytes())
+    return emitOpError() << "expected K-major rows of exactly the "
+                         << info.swizzle->getSpanBytes()
+                         << "-byte swizzle span, got " << rowBytes
+                         << "-byte rows in " << type << " (T-WGMMA-1)";
+  return success();
+}
+
+LogicalResult WgmmaOp::verify() {
+  // T-WGMMA-2: m64nNk16, N a multiple of 8 in [8, 256], f16/bf16 inputs,
+  // N/2 f32 accumulators per thread.
+  int64_t n = getN();
+  if (n < 8 || n > 256 || n % 8)
+    return emitOpError() << "N must be a multiple of 8 in [8, 256], got " << n
+                         << " (T-WGMMA-2)";
+  Type input = getInputType();
+  if (!isa<Float16Type, BFloat16Type>(input))
+    return emitOpError() << "supports f16 and bf16 inputs, got " << input
+                         << " (T-WGMMA-2)";
+  if (getAcc().getType().getNumElements() != n / 2)
+    return emitOpError() << "m64n" << n << "k16 needs " << n / 2
+                         << " f32 accumulators per thread, got "
+                         << getAcc().getType() << " (T-WGMMA-2)";
+  return success();
+}
+
+LogicalResult WgmmaWaitGroupOp::verify() {
+  return verifyPendingGroups(*this, getPendingAttr());
+}
