@@ -1,0 +1,71 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: gpu.func @wgmma
+gpu.module @k {
+  gpu.func @wgmma(%acc: vector<32xf32>, %k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<64x32xbf16, 3>
+    // CHECK: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x64xf16, 3>
+    %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x64xf16, 3>
+    // CHECK: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x32xbf16, 3>
+    %db = tile.wgmma_descriptor %b[%c0, %k] : memref<64x32xbf16, 3>
+    // CHECK: tile.wgmma_fence
+    tile.wgmma_fence
+    // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 64 : i64} : vector<32xf32>
+    %d = tile.wgmma %da, %da, %acc {n = 64 : i64, inputType = f16} : vector<32xf32>
+    // CHECK: tile.wgmma_commit_group
+    tile.wgmma_commit_group
+    // CHECK: tile.wgmma_wait_group 1
+    tile.wgmma_wait_group 1
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @unswizzled(%k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %a = tile.shared_alloc : memref<64x64xf16, 3>
+    // expected-error @below {{needs a tile.shared_alloc buffer with a 32B, 64B or 128B swizzle (T-WGMMA-1)}}
+    %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x64xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @row_not_span(%k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x32xf16, 3>
+    // expected-error @below {{expected K-major rows of exactly the 128-byte swizzle span, got 64-byte rows in 'memref<64x32xf16, 3>' (T-WGMMA-1)}}
+    %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x32xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @n_range(%d: i64, %acc: vector<4xf32>) {
+  // expected-error @below {{N must be a multiple of 8 in [8, 256], got 12 (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 12 : i64, inputType = f16} : vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @accumulators(%d: i64, %acc: vector<16xf32>) {
+  // expected-error @below {{m64n64k16 needs 32 f32 accumulators per thread, got 'vector<16xf32>' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f16} : vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @input_type(%d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{supports f16 and bf16 inputs, got 'f32' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f32} : vector<32xf32>
+  return
+}
