@@ -46,7 +46,8 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 //===----------------------------------------------------------------------===//
 // Stage 1: check the target and lower tile ops.
 // Post-conditions: the chip, PTX level, opt level and format are valid for
-// every op in the module, which has no cp.async/mbarrier protocol error;
+// every op in the module; tile-level ops are expanded into instruction-level
+// ones, which have no cp.async/mbarrier protocol error;
 // generic accesses of swizzled buffers address their swizzled elements;
 // no tile or nvgpu op remains (NVVM/LLVM ops on memref
 // descriptors via unrealized casts).
@@ -59,6 +60,7 @@ static void buildTileStage(OpPassManager &pm,
   check.optLevel = options.optLevel;
   check.format = options.format;
   pm.addPass(createTileCheckTargetPass(check));
+  pm.addPass(createTileLowerTileOpsPass());
   if (options.verifyProtocol)
     pm.addPass(createTileVerifyAsyncProtocolPass());
   pm.addPass(createTileSwizzleAccessesPass());

@@ -172,4 +172,19 @@ def TilePipelineAsyncCopiesPass
                            "::mlir::gpu::GPUDialect"];
 }
 
+def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
+  let summary = "expand tile-level ops into per-thread instruction-level ops";
+  let description = [{
+    `tile.copy` becomes, for thread `t = gpu.thread_id x` below the thread
+    layout's size, one `tile.async_copy` per tiler repeat at the (m, n) that
+    the copy's thread-value layout (right inverse of the raked product of
+    the thread and value layouts) gives `t`'s first value; the layout
+    function is emitted as index arithmetic. `tile-to-ptx-pipeline` runs it
+    before the protocol check.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::gpu::GPUDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD

@@ -52,7 +52,7 @@ struct StMatrixOpLowering : ConvertOpToLLVMPattern<StMatrixOp> {
                                      adaptor.getDst(), adaptor.getIndices());
     // Each matrix's two 16-bit elements travel as one b32 register.
     SmallVector<Value> sources;
-    for (int32_t i = 0; i < op.getNum(); ++i) {
+    for (int64_t i = 0, e = op.getNum(); i < e; ++i) {
       Value pair = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(),
                                                 ArrayRef<int64_t>{i});
       sources.push_back(

@@ -1,0 +1,46 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @copy
+// CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}} {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8):(1,1)>} : memref<?x?xf16> to memref<128x32xf16, 3>
+func.func @copy(%a: memref<?x?xf16>, %s: memref<128x32xf16, 3>, %i: index) {
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<128x32xf16, 3>
+  return
+}
+
+// -----
+
+func.func @not_whole_tilers(%a: memref<?x?xf16>, %s: memref<48x32xf16, 3>, %i: index) {
+  // expected-error @below {{destination 'memref<48x32xf16, 3>' is not a whole number of 32x32 tilers (T-TILE-1)}}
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<48x32xf16, 3>
+  return
+}
+
+// -----
+
+// Values down a column are not contiguous in a row-major tile.
+func.func @column_values(%a: memref<?x?xf16>, %s: memref<64x64xf16, 3>, %i: index) {
+  // expected-error @below {{thread 0's values are not contiguous along the rows, so one cp.async cannot copy them (T-TILE-1)}}
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(8,16):(16,1)>, values = #tile.layout<(8,1)>}
+      : memref<?x?xf16> to memref<64x64xf16, 3>
+  return
+}
+
+// -----
+
+func.func @copy_size(%a: memref<?x?xf16>, %s: memref<32x48xf16, 3>, %i: index) {
+  // expected-error @below {{each thread copies 12 bytes; cp.async copies 4, 8 or 16 (T-TILE-1)}}
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,8):(8,1)>, values = #tile.layout<(1,6)>}
+      : memref<?x?xf16> to memref<32x48xf16, 3>
+  return
+}
+
+// -----
+
+func.func @to_global(%a: memref<?x?xf16>, %g: memref<32x32xf16>, %i: index) {
+  // expected-error @below {{expected a global source and a dense shared destination of one element type, got 'memref<?x?xf16>' and 'memref<32x32xf16>' (T-TILE-1)}}
+  tile.copy %a[%i, %i] to %g {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<32x32xf16>
+  return
+}
