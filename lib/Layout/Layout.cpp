@@ -219,20 +219,30 @@ llvm::Expected<Layout> mlir::tile::composition(const Layout &a, const Layout &b)
   return Layout::concat(modes);
 }
 
-llvm::Expected<Layout> mlir::tile::composition(const Layout &a,
-                                               llvm::ArrayRef<Layout> tiler) {
+/// Applies `apply` to mode i of A and tiler[i]; modes beyond the tiler stay.
+static llvm::Expected<Layout>
+byMode(const Layout &a, llvm::ArrayRef<Layout> tiler,
+       llvm::function_ref<llvm::Expected<Layout>(const Layout &, const Layout &)>
+           apply) {
   if (tiler.size() > a.rank())
     return fail("a tiler of rank " + std::to_string(tiler.size()) +
                 " does not fit " + a.str() + " of rank " +
                 std::to_string(a.rank()));
   std::vector<Layout> modes = a.getModes();
   for (auto [i, tile] : llvm::enumerate(tiler)) {
-    llvm::Expected<Layout> composed = composition(modes[i], tile);
-    if (!composed)
-      return composed.takeError();
-    modes[i] = *composed;
+    llvm::Expected<Layout> result = apply(modes[i], tile);
+    if (!result)
+      return result.takeError();
+    modes[i] = *result;
   }
   return Layout::concat(modes);
+}
+
+llvm::Expected<Layout> mlir::tile::composition(const Layout &a,
+                                               llvm::ArrayRef<Layout> tiler) {
+  return byMode(a, tiler, [](const Layout &mode, const Layout &tile) {
+    return composition(mode, tile);
+  });
 }
 
 Layout mlir::tile::rightInverse(const Layout &layout) {
@@ -274,18 +284,9 @@ llvm::Expected<Layout> mlir::tile::logicalDivide(const Layout &a,
 
 llvm::Expected<Layout> mlir::tile::logicalDivide(const Layout &a,
                                                  llvm::ArrayRef<Layout> tiler) {
-  if (tiler.size() > a.rank())
-    return fail("a tiler of rank " + std::to_string(tiler.size()) +
-                " does not fit " + a.str() + " of rank " +
-                std::to_string(a.rank()));
-  std::vector<Layout> modes = a.getModes();
-  for (auto [i, tile] : llvm::enumerate(tiler)) {
-    llvm::Expected<Layout> divided = logicalDivide(modes[i], tile);
-    if (!divided)
-      return divided.takeError();
-    modes[i] = *divided;
-  }
-  return Layout::concat(modes);
+  return byMode(a, tiler, [](const Layout &mode, const Layout &tile) {
+    return logicalDivide(mode, tile);
+  });
 }
 
 /// The tile and rest modes of a by-mode logical divide.
