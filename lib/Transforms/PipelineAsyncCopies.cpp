@@ -89,19 +89,30 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
     return loop.emitOpError() << "cannot be pipelined: " << message
                               << " (T-PIPE-1)";
   };
-  for (; it != body.end() && !isa<AsyncCommitGroupOp>(&*it); ++it) {
-    if (auto copy = dyn_cast<AsyncCopyOp>(&*it)) {
+  // The producer: pure ops and cp.async copies into one buffer, also nested
+  // in pure control flow (as tile-lower-tile-ops emits for tile.copy).
+  std::optional<std::string> problem;
+  auto visitProducerOp = [&](Operation *op) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       auto alloc = copy.getDst().getDefiningOp<SharedAllocOp>();
       if (!alloc || loop->isAncestor(alloc))
-        return fail("its copies must target a tile.shared_alloc buffer "
-                    "defined outside the loop");
-      if (shape.buffer && shape.buffer != alloc)
-        return fail("its copies target more than one buffer");
-      shape.buffer = alloc;
-    } else if (!isMemoryEffectFree(&*it)) {
-      return fail("the producer part has '" + it->getName().getStringRef() +
-                  "', which has side effects");
+        problem = "its copies must target a tile.shared_alloc buffer defined "
+                  "outside the loop";
+      else if (shape.buffer && shape.buffer != alloc)
+        problem = "its copies target more than one buffer";
+      else
+        shape.buffer = alloc;
+      return;
     }
+    bool controlFlow = isa<scf::IfOp, scf::ForOp, scf::YieldOp>(op);
+    if (!controlFlow && !isMemoryEffectFree(op))
+      problem = "the producer part has '" + op->getName().getStringRef().str() +
+                "', which has side effects";
+  };
+  for (; it != body.end() && !isa<AsyncCommitGroupOp>(&*it); ++it) {
+    it->walk([&](Operation *op) { visitProducerOp(op); });
+    if (problem)
+      return fail(*problem);
     shape.producer.push_back(&*it);
   }
   if (!shape.buffer)
@@ -218,7 +229,7 @@ LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), k);
   for (Operation *op : shape->producer)
-    if (!isa<AsyncCopyOp>(op))
+    if (isMemoryEffectFree(op))
       builder.clone(*op, mapping);
   for (Operation *op : shape->consumer) {
     Operation *clone = builder.clone(*op, mapping);
