@@ -6,6 +6,7 @@
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -56,4 +57,49 @@ SharedBufferInfo tile::getSharedBufferInfo(Value buffer) {
     }
   }
   return info;
+}
+
+/// The bytes of one ldmatrix/stmatrix row.
+static constexpr int64_t kMatrixRowBytes = 16;
+
+std::optional<ElementAccess> tile::getElementAccess(OpOperand &use) {
+  Operation *op = use.getOwner();
+  auto access = [&](OpOperand &memref, MutableOperandRange indices,
+                    int64_t bytes,
+                    bool multiDimensional = false) -> std::optional<ElementAccess> {
+    if (&memref != &use)
+      return std::nullopt;
+    return ElementAccess{&memref, indices, bytes, multiDimensional};
+  };
+  auto elementBytes = [](Value memref) {
+    return int64_t(cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8);
+  };
+  auto vectorAccess = [&](OpOperand &memref, MutableOperandRange indices,
+                          VectorType type) {
+    return access(memref, indices,
+                  type.getNumElements() * elementBytes(memref.get()),
+                  type.getRank() != 1);
+  };
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return access(load.getMemrefMutable(), load.getIndicesMutable(),
+                  elementBytes(load.getMemRef()));
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return access(store.getMemrefMutable(), store.getIndicesMutable(),
+                  elementBytes(store.getMemRef()));
+  if (auto load = dyn_cast<vector::LoadOp>(op))
+    return vectorAccess(load.getBaseMutable(), load.getIndicesMutable(),
+                        load.getVectorType());
+  if (auto store = dyn_cast<vector::StoreOp>(op))
+    return vectorAccess(store.getBaseMutable(), store.getIndicesMutable(),
+                        store.getVectorType());
+  if (auto load = dyn_cast<LdMatrixOp>(op))
+    return access(load.getSrcMutable(), load.getIndicesMutable(),
+                  kMatrixRowBytes);
+  if (auto store = dyn_cast<StMatrixOp>(op))
+    return access(store.getDstMutable(), store.getIndicesMutable(),
+                  kMatrixRowBytes);
+  if (auto copy = dyn_cast<AsyncCopyOp>(op))
+    return access(copy.getDstMutable(), copy.getDstIndicesMutable(),
+                  copy.getSize());
+  return std::nullopt;
 }

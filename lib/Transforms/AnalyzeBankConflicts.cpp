@@ -87,33 +87,16 @@ int64_t conflictDegree(ArrayRef<int64_t> addresses, int64_t width,
   return worst;
 }
 
-/// The bytes one lane accesses with `op`, if it is a load/store the pass
-/// analyzes.
-std::optional<int64_t> getAccessWidth(Operation *op) {
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return load.getType().getIntOrFloatBitWidth() / 8;
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return store.getValueToStore().getType().getIntOrFloatBitWidth() / 8;
-  if (auto load = dyn_cast<vector::LoadOp>(op))
-    return load.getVectorType().getNumElements() *
-           load.getVectorType().getElementTypeBitWidth() / 8;
-  if (auto store = dyn_cast<vector::StoreOp>(op))
-    return store.getVectorType().getNumElements() *
-           store.getVectorType().getElementTypeBitWidth() / 8;
-  if (auto copy = dyn_cast<AsyncCopyOp>(op))
-    return int64_t(copy.getSize());
-  return std::nullopt;
-}
-
 /// An access of `alloc`'s buffer that `swizzle` would split (T-SWZ-6), or
 /// null when the swizzle can be applied to the buffer.
-Operation *findSplitAccess(SharedAllocOp alloc, SwizzleAttr swizzle) {
+std::optional<ElementAccess> findSplitAccess(SharedAllocOp alloc,
+                                             SwizzleAttr swizzle) {
   int64_t unit = int64_t(1) << swizzle.getBase();
-  for (Operation *user : alloc.getBuffer().getUsers())
-    if (std::optional<int64_t> width = getAccessWidth(user))
-      if (*width > unit)
-        return user;
-  return nullptr;
+  for (OpOperand &use : alloc.getBuffer().getUses())
+    if (std::optional<ElementAccess> access = getElementAccess(use))
+      if (access->bytes > unit)
+        return access;
+  return std::nullopt;
 }
 
 /// Analyzes one access: `memref[indices]` of `width` bytes per lane.
@@ -180,9 +163,9 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
   auto alloc = dyn_cast_or_null<SharedAllocOp>(buffer.allocation);
   if (!apply || after > 1 || current || !alloc)
     return;
-  if (Operation *split = findSplitAccess(alloc, proposal)) {
-    remark << "; not applied: a '" << split->getName() << "' of the buffer "
-           << "accesses " << *getAccessWidth(split) << " bytes, more than the "
+  if (std::optional<ElementAccess> split = findSplitAccess(alloc, proposal)) {
+    remark << "; not applied: a '" << split->memref->getOwner()->getName()
+           << "' of the buffer accesses " << split->bytes << " bytes, more than the "
            << (int64_t(1) << proposal.getBase()) << "-byte unit (T-SWZ-6)";
     return;
   }
@@ -199,15 +182,14 @@ struct TileAnalyzeBankConflictsPass
     getOperation().walk([&](Operation *op) {
       if (!op->getParentOfType<gpu::GPUFuncOp>())
         return;
-      std::optional<int64_t> width = getAccessWidth(op);
-      if (auto load = dyn_cast<memref::LoadOp>(op))
-        analyze(op, load.getMemRef(), load.getIndices(), *width, apply);
-      else if (auto store = dyn_cast<memref::StoreOp>(op))
-        analyze(op, store.getMemRef(), store.getIndices(), *width, apply);
-      else if (auto load = dyn_cast<vector::LoadOp>(op))
-        analyze(op, load.getBase(), load.getIndices(), *width, apply);
-      else if (auto store = dyn_cast<vector::StoreOp>(op))
-        analyze(op, store.getBase(), store.getIndices(), *width, apply);
+      // Warp-wide loads and stores (cp.async and ldmatrix rows are served
+      // differently and are not modelled).
+      if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(op))
+        return;
+      for (OpOperand &use : op->getOpOperands())
+        if (std::optional<ElementAccess> access = getElementAccess(use))
+          analyze(op, use.get(), OperandRange(access->indices), access->bytes,
+                  apply);
     });
   }
 };

@@ -10,6 +10,7 @@
 // stage (i - 1) % N = (i + N - 1) % N before the copies that overwrite it.
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -28,47 +29,26 @@ namespace {
 
 constexpr StringLiteral kStagesAttr = "tile.pipeline_stages";
 
-/// The memref and index operands of an op that addresses a buffer element,
-/// if it is one the pipeliner can give a stage index.
-std::optional<std::pair<OpOperand *, MutableOperandRange>>
-getAddressOperands(Operation *op, Value buffer) {
-  auto match = [&](OpOperand &memref, MutableOperandRange indices)
-      -> std::optional<std::pair<OpOperand *, MutableOperandRange>> {
-    if (memref.get() != buffer)
-      return std::nullopt;
-    return std::make_pair(&memref, indices);
-  };
-  if (auto load = dyn_cast<memref::LoadOp>(op))
-    return match(load.getMemrefMutable(), load.getIndicesMutable());
-  if (auto store = dyn_cast<memref::StoreOp>(op))
-    return match(store.getMemrefMutable(), store.getIndicesMutable());
-  if (auto load = dyn_cast<vector::LoadOp>(op))
-    return match(load.getBaseMutable(), load.getIndicesMutable());
-  if (auto store = dyn_cast<vector::StoreOp>(op))
-    return match(store.getBaseMutable(), store.getIndicesMutable());
-  if (auto load = dyn_cast<LdMatrixOp>(op))
-    return match(load.getSrcMutable(), load.getIndicesMutable());
-  if (auto copy = dyn_cast<AsyncCopyOp>(op))
-    return match(copy.getDstMutable(), copy.getDstIndicesMutable());
-  return std::nullopt;
-}
-
 /// Points every access of `buffer` under `root` at `ring[stage, ...]`.
 LogicalResult retarget(Operation *root, Value buffer, Value ring, Value stage) {
   WalkResult result = root->walk([&](Operation *op) {
-    if (!llvm::is_contained(op->getOperands(), buffer))
-      return WalkResult::advance();
-    auto operands = getAddressOperands(op, buffer);
-    if (!operands) {
-      op->emitOpError() << "uses the pipelined buffer but cannot take a "
-                           "stage index (T-PIPE-1)";
-      return WalkResult::interrupt();
+    for (OpOperand &use : op->getOpOperands()) {
+      if (use.get() != buffer)
+        continue;
+      std::optional<ElementAccess> access = getElementAccess(use);
+      if (!access) {
+        op->emitOpError() << "uses the pipelined buffer but cannot take a "
+                             "stage index (T-PIPE-1)";
+        return WalkResult::interrupt();
+      }
+      SmallVector<Value> staged = {stage};
+      llvm::append_range(staged, OperandRange(access->indices));
+      access->memref->set(ring);
+      access->indices.assign(staged);
+      // The operand list changed; an op accesses the buffer through one
+      // operand.
+      break;
     }
-    auto [memref, indices] = *operands;
-    SmallVector<Value> staged = {stage};
-    llvm::append_range(staged, OperandRange(indices));
-    memref->set(ring);
-    indices.assign(staged);
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

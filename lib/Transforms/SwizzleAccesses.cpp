@@ -9,11 +9,10 @@
 // addresses' low bits, as the hardware sees them.
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-
-#include <limits>
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILESWIZZLEACCESSESPASS
@@ -24,9 +23,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// The bytes of one ldmatrix/stmatrix row.
-constexpr int64_t kMatrixRowBytes = 16;
 
 /// Rewrites the accesses of one swizzled buffer.
 class BufferRewriter {
@@ -105,28 +101,19 @@ private:
     return arith::DivUIOp::create(builder, loc, swizzled, constant(elementBytes));
   }
 
-  /// Bytes of a 1-D vector access; vectors of higher rank are not
-  /// contiguous in general and count as too wide.
-  int64_t getVectorBytes(VectorType type) {
-    if (type.getRank() != 1)
-      return std::numeric_limits<int64_t>::max();
-    return type.getNumElements() * elementBytes;
-  }
-
-  /// Points `base[indices]` of an access of `bytes` at the flat view's
-  /// swizzled element.
-  LogicalResult reroute(OpBuilder &builder, Operation *user, int64_t bytes,
-                        MutableOperandRange base, MutableOperandRange indices) {
-    if (bytes == std::numeric_limits<int64_t>::max())
+  /// Points the access at the flat view's swizzled element.
+  LogicalResult reroute(OpBuilder &builder, Operation *user,
+                        ElementAccess &access) {
+    if (access.multiDimensional)
       return user->emitOpError() << "accesses a buffer with swizzle " << swizzle
                                  << " with a multi-dimensional vector, which "
                                     "the swizzle would split (T-SWZ-6)";
-    if (failed(checkWidth(user, bytes)))
+    if (failed(checkWidth(user, access.bytes)))
       return failure();
     Value index = physicalIndex(builder, user->getLoc(),
-                                OperandRange(indices));
-    base.assign(getFlat(builder));
-    indices.assign(index);
+                                OperandRange(access.indices));
+    access.memref->set(getFlat(builder));
+    access.indices.assign(index);
     return success();
   }
 
@@ -140,29 +127,8 @@ private:
       return success();
     if (user == flat.getDefiningOp())
       return success();
-    if (auto load = dyn_cast<memref::LoadOp>(user))
-      return reroute(builder, user, elementBytes, load.getMemrefMutable(),
-                     load.getIndicesMutable());
-    if (auto store = dyn_cast<memref::StoreOp>(user))
-      return reroute(builder, user, elementBytes, store.getMemrefMutable(),
-                     store.getIndicesMutable());
-    if (auto load = dyn_cast<vector::LoadOp>(user))
-      return reroute(builder, user, getVectorBytes(load.getVectorType()),
-                     load.getBaseMutable(), load.getIndicesMutable());
-    if (auto store = dyn_cast<vector::StoreOp>(user))
-      return reroute(builder, user, getVectorBytes(store.getVectorType()),
-                     store.getBaseMutable(), store.getIndicesMutable());
-    // ldmatrix/stmatrix: each thread addresses one 16-byte matrix row.
-    if (auto load = dyn_cast<LdMatrixOp>(user))
-      return reroute(builder, user, kMatrixRowBytes, load.getSrcMutable(),
-                     load.getIndicesMutable());
-    if (auto store = dyn_cast<StMatrixOp>(user))
-      return reroute(builder, user, kMatrixRowBytes, store.getDstMutable(),
-                     store.getIndicesMutable());
-    auto copy = dyn_cast<AsyncCopyOp>(user);
-    if (copy && use.get() == copy.getDst())
-      return reroute(builder, user, copy.getSize(), copy.getDstMutable(),
-                     copy.getDstIndicesMutable());
+    if (std::optional<ElementAccess> access = getElementAccess(use))
+      return reroute(builder, user, *access);
     return user->emitOpError()
            << "uses a buffer with swizzle " << swizzle
            << " but cannot apply the swizzle to its accesses; index the buffer "

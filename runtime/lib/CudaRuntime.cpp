@@ -759,6 +759,18 @@ void *tileRtTensorMapEncodeIm2colMemref(
   return copyTensorMapToDevice(map);
 }
 
+/// What both encoders check once the request is valid: a usable driver and
+/// a tensor-map object it accepts (T-TMA-14). Returns 1 with `message` set.
+static int checkEncodePreconditions(void *tensorMap, char *message,
+                                    size_t messageSize) {
+  if (tileRtProbe(message, messageSize))
+    return 1;
+  std::string object = checkTensorMapObject(driver(), tensorMap);
+  if (!object.empty())
+    return failWith("cannot encode tensor map: " + object, message, messageSize);
+  return 0;
+}
+
 int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
                                void *globalAddress, const uint64_t *globalDim,
                                const uint64_t *globalStrides,
@@ -773,12 +785,9 @@ int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
     request.boxDim[i] = boxDim[i];
   if (std::optional<std::string> broken = checkTiledTensorMap(request))
     return failWith("cannot encode tensor map: " + *broken, message, messageSize);
-  if (tileRtProbe(message, messageSize))
+  if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
   Driver &d = driver();
-  std::string object = checkTensorMapObject(d, tensorMap);
-  if (!object.empty())
-    return failWith("cannot encode tensor map: " + object, message, messageSize);
   CUresult result = d.cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
       globalAddress, request.globalDim, request.globalStrides, request.boxDim,
@@ -811,12 +820,9 @@ int tileRtTensorMapEncodeIm2col(
   request.pixelsPerColumn = pixelsPerColumn;
   if (std::optional<std::string> broken = checkIm2colTensorMap(request))
     return failWith("cannot encode tensor map: " + *broken, message, messageSize);
-  if (tileRtProbe(message, messageSize))
+  if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
   Driver &d = driver();
-  std::string object = checkTensorMapObject(d, tensorMap);
-  if (!object.empty())
-    return failWith("cannot encode tensor map: " + object, message, messageSize);
   CUresult result = d.cuTensorMapEncodeIm2col(
       static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
       globalAddress, request.tensor.globalDim, request.tensor.globalStrides,

@@ -11,6 +11,7 @@
 #define TILE_IR_SHAREDBUFFER_H
 
 #include "Tile/IR/TileAttrs.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Region.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
@@ -49,6 +50,23 @@ DynamicSharedLayout layoutDynamicSharedMemory(Region &body);
 /// Alignment of the base of the dynamic shared memory tile declares: enough
 /// for any swizzle repeat of a TMA mode.
 inline constexpr int64_t kDynamicSharedBaseAlignment = 1024;
+
+/// An op's access of elements of a buffer through one of its operands: the
+/// memref operand, the index operands, and the bytes one thread accesses.
+struct ElementAccess {
+  OpOperand *memref;
+  MutableOperandRange indices;
+  int64_t bytes;
+  /// A vector access of rank > 1, which need not be contiguous.
+  bool multiDimensional = false;
+};
+
+/// The element access `use` is, for the ops that index a shared buffer
+/// element by element: memref.load/store, vector.load/store, ldmatrix and
+/// stmatrix (one 16-byte row per thread) and the destination of
+/// tile.async_copy. Passes that rewrite such accesses (swizzle, pipeline
+/// stages) share this list.
+std::optional<ElementAccess> getElementAccess(OpOperand &use);
 
 /// Traces `buffer` to its allocation. Unknown sources (function arguments,
 /// views) give an info with nothing known.
