@@ -4,6 +4,7 @@
 
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
+#include "VerifierUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -67,4 +68,15 @@ LogicalResult CopyOp::verify() {
     return fail() << "each thread copies " << bytes
                   << " bytes; cp.async copies 4, 8 or 16 (T-TILE-1)";
   return success();
+}
+
+unsigned TmaCopyOp::getMinSmVersion() { return 90; }
+
+LogicalResult TmaCopyOp::verify() {
+  TmaDescType desc = getDescriptor().getType();
+  if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())) ||
+      failed(verifyTmaSharedTile(*this, desc, getDst(), getDstIndices(),
+                                 "destination")))
+    return failure();
+  return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
 }

@@ -31,13 +31,10 @@ bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }
 // Shared rules
 //===----------------------------------------------------------------------===//
 
-/// T-TMA-16: one coordinate per tensor dimension; T-TMA-21: im2col offsets
-/// (one per spatial dimension) exactly with an im2col descriptor, which only
-/// loads and prefetches take.
-static LogicalResult verifyCoordinates(Operation *op, TmaDescType desc,
-                                       ValueRange coordinates,
-                                       ValueRange im2colOffsets = {},
-                                       bool allowsIm2col = false) {
+LogicalResult mlir::tile::verifyTmaCoordinates(Operation *op, TmaDescType desc,
+                                              ValueRange coordinates,
+                                              ValueRange im2colOffsets,
+                                              bool allowsIm2col) {
   int64_t rank = desc.getTensor().getRank();
   if (int64_t(coordinates.size()) != rank)
     return op->emitOpError() << "expected " << rank
@@ -63,11 +60,9 @@ static int64_t getRequiredTileAlignment(TmaDescType desc) {
                            desc.getSwizzle().getRepeatBytes());
 }
 
-/// T-TMA-17, T-TMA-18 and T-SWZ-5 for the shared tile `tile[indices]` that a
-/// TMA op with `desc` writes or reads.
-static LogicalResult verifySharedTile(Operation *op, TmaDescType desc,
-                                      Value tile, ValueRange indices,
-                                      StringRef role) {
+LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
+                                             Value tile, ValueRange indices,
+                                             StringRef role) {
   auto type = cast<MemRefType>(tile.getType());
   ArrayRef<int64_t> box = desc.getBox();
   SmallVector<int64_t> expected = desc.getSharedTileShape();
@@ -152,9 +147,9 @@ LogicalResult TmaCreateDescriptorOp::verify() {
 
 LogicalResult TmaLoadOp::verify() {
   TmaDescType desc = getDescriptor().getType();
-  if (failed(verifyCoordinates(*this, desc, getCoordinates(),
+  if (failed(verifyTmaCoordinates(*this, desc, getCoordinates(),
                                getIm2colOffsets(), /*allowsIm2col=*/true)) ||
-      failed(verifySharedTile(*this, desc, getDst(), getDstIndices(),
+      failed(verifyTmaSharedTile(*this, desc, getDst(), getDstIndices(),
                               "destination")))
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
@@ -162,9 +157,9 @@ LogicalResult TmaLoadOp::verify() {
 
 LogicalResult TmaStoreOp::verify() {
   TmaDescType desc = getDescriptor().getType();
-  if (failed(verifyCoordinates(*this, desc, getCoordinates())))
+  if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())))
     return failure();
-  return verifySharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
+  return verifyTmaSharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
 }
 
 /// T-TMA-20: the element types each reduction exists for (PTX ISA,
@@ -198,12 +193,12 @@ LogicalResult TmaReduceOp::verify() {
     return emitOpError() << "reduction " << stringifyTmaReduceKind(getKind())
                          << " does not exist for " << desc.getElementType()
                          << " (T-TMA-20)";
-  if (failed(verifyCoordinates(*this, desc, getCoordinates())))
+  if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())))
     return failure();
-  return verifySharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
+  return verifyTmaSharedTile(*this, desc, getSrc(), getSrcIndices(), "source");
 }
 
 LogicalResult TmaPrefetchOp::verify() {
-  return verifyCoordinates(*this, getDescriptor().getType(), getCoordinates(),
+  return verifyTmaCoordinates(*this, getDescriptor().getType(), getCoordinates(),
                            getIm2colOffsets(), /*allowsIm2col=*/true);
 }

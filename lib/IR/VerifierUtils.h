@@ -17,6 +17,18 @@ LogicalResult verifyPendingGroups(Operation *op, IntegerAttr pending);
 /// T-MBAR-4: a static barrier index selects one of the group's barriers.
 LogicalResult verifyBarrierIndex(Operation *op, MBarrierType type, Value index);
 
+/// T-TMA-16/21: one coordinate per tensor dimension; im2col offsets exactly
+/// with an im2col descriptor, which only ops that allow it take.
+LogicalResult verifyTmaCoordinates(Operation *op, TmaDescType desc,
+                                   ValueRange coordinates,
+                                   ValueRange im2colOffsets = {},
+                                   bool allowsIm2col = false);
+
+/// T-TMA-17, T-TMA-18 and T-SWZ-5 for the shared tile `tile[indices]` that a
+/// TMA op with `desc` writes or reads (`role` names it in messages).
+LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
+                                  ValueRange indices, StringRef role);
+
 } // namespace mlir::tile
 
 #endif // TILE_LIB_IR_VERIFIERUTILS_H

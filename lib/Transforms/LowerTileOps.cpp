@@ -9,6 +9,7 @@
 
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
+#include "ThreadPredicates.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILELOWERTILEOPSPASS
@@ -90,6 +91,23 @@ LogicalResult lowerCopy(CopyOp op) {
   return success();
 }
 
+/// tile.tma_copy: thread 0 announces the box bytes and starts the load.
+void lowerTmaCopy(TmaCopyOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto ifOp = scf::IfOp::create(builder, loc, isFirstThread(builder, loc));
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  Value bytes = arith::ConstantIntOp::create(
+      builder, loc, op.getDescriptor().getType().getBoxBytes(), 32);
+  MBarrierArriveExpectTxOp::create(
+      builder, loc, MBarrierTokenType::get(op.getContext()), op.getBarriers(),
+      op.getBarrierIndex(), bytes);
+  TmaLoadOp::create(builder, loc, op.getDescriptor(), op.getCoordinates(),
+                    ValueRange(), op.getDst(), op.getDstIndices(),
+                    op.getBarriers(), op.getBarrierIndex(), Value(), Value());
+  op.erase();
+}
+
 struct TileLowerTileOpsPass
     : tile::impl::TileLowerTileOpsPassBase<TileLowerTileOpsPass> {
   using Base::Base;
@@ -99,6 +117,7 @@ struct TileLowerTileOpsPass
     for (CopyOp op : copies)
       if (failed(lowerCopy(op)))
         return signalPassFailure();
+    getOperation().walk([&](TmaCopyOp op) { lowerTmaCopy(op); });
   }
 };
 

@@ -67,3 +67,18 @@ func.func @bulk(%s: memref<64xf32, 3>, %g: memref<64xf32>, %n: i32, %i: index) {
   tile.bulk_copy_shared_to_global %s[%i] to %g[%i], %n : memref<64xf32, 3> to memref<64xf32>
   return
 }
+
+// -----
+
+// The tile-level TMA copy is checked before tile-lower-tile-ops expands it.
+// SM90-LABEL: gpu.func @tma_copy
+!desc = !tile.tma_desc<memref<?x256xf16>, box = [64, 64], swizzle = b128>
+gpu.module @tma {
+  gpu.func @tma_copy(%d: !desc, %i: index) kernel {
+    %bars = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+    %s = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    // expected-error @below {{'tile.tma_copy' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+    tile.tma_copy %d[%i, %i] to %s, %bars[%i] : !desc, memref<64x64xf16, 3>, !tile.mbarrier<count = 2>
+    gpu.return
+  }
+}

@@ -17,3 +17,25 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// tile.tma_copy: thread (0, 0, 0) announces the box bytes (64 x 64 f16 =
+// 8192) on the barrier, then starts the TMA load.
+// CHECK-LABEL: gpu.func @tma_copy
+//   CHECK-DAG:   %[[BYTES:.*]] = arith.constant 8192 : i32
+//       CHECK:   %[[X:.*]] = gpu.thread_id x
+//       CHECK:   arith.cmpi eq, %[[X]]
+//       CHECK:   %[[Y:.*]] = gpu.thread_id y
+//       CHECK:   %[[Z:.*]] = gpu.thread_id z
+//       CHECK:   scf.if
+//  CHECK-NEXT:     tile.mbarrier_arrive_expect_tx %[[BARS:.*]][%[[I:.*]]], %[[BYTES]]
+//  CHECK-NEXT:     tile.tma_load %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}, %[[BARS]][%[[I]]] :
+//   CHECK-NOT:   tile.tma_copy
+!desc = !tile.tma_desc<memref<?x256xf16>, box = [64, 64], swizzle = b128>
+gpu.module @tma {
+  gpu.func @tma_copy(%d: !desc, %i: index) kernel {
+    %bars = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+    %s = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    tile.tma_copy %d[%i, %i] to %s, %bars[%i] : !desc, memref<64x64xf16, 3>, !tile.mbarrier<count = 2>
+    gpu.return
+  }
+}

@@ -120,3 +120,95 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// T-PIPE-2: the TMA ring counts one release per thread.
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+gpu.module @k {
+  gpu.func @no_block_size(%d: !desc, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %false = arith.constant false
+    %bar = tile.mbarrier_alloc : !tile.mbarrier
+    %buf = tile.shared_alloc : memref<32x64xf32, 3>
+    // expected-error @below {{cannot be pipelined: the TMA ring counts one release per thread, so the kernel needs known_block_size (T-PIPE-2)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.tma_copy %d[%k, %c0] to %buf, %bar[%c0] : !desc, memref<32x64xf32, 3>, !tile.mbarrier
+      tile.mbarrier_wait_parity %bar[%c0], %false : !tile.mbarrier
+      %v = memref.load %buf[%i, %i] : memref<32x64xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+gpu.module @k {
+  gpu.func @nested_copy(%d: !desc, %i: index, %p: i1) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %false = arith.constant false
+    %bar = tile.mbarrier_alloc : !tile.mbarrier
+    %buf = tile.shared_alloc : memref<32x64xf32, 3>
+    // expected-error @below {{cannot be pipelined: a tile.tma_copy is nested in control flow, so its arrivals cannot be counted (T-PIPE-2)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      scf.if %p {
+        tile.tma_copy %d[%k, %c0] to %buf, %bar[%c0] : !desc, memref<32x64xf32, 3>, !tile.mbarrier
+      }
+      tile.mbarrier_wait_parity %bar[%c0], %false : !tile.mbarrier
+      %v = memref.load %buf[%i, %i] : memref<32x64xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+gpu.module @k {
+  gpu.func @other_barrier(%d: !desc, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %false = arith.constant false
+    %bar = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+    %buf = tile.shared_alloc : memref<32x64xf32, 3>
+    // expected-error @below {{cannot be pipelined: expected a tile.mbarrier_wait_parity on the copies' barrier after the copies (T-PIPE-2)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.tma_copy %d[%k, %c0] to %buf, %bar[%c0] : !desc, memref<32x64xf32, 3>, !tile.mbarrier<count = 2>
+      tile.mbarrier_wait_parity %bar[%c1], %false : !tile.mbarrier<count = 2>
+      %v = memref.load %buf[%i, %i] : memref<32x64xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+gpu.module @k {
+  gpu.func @mixed(%d: !desc, %src: memref<4096xf32>, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %false = arith.constant false
+    %bar = tile.mbarrier_alloc : !tile.mbarrier
+    %buf = tile.shared_alloc : memref<32x64xf32, 3>
+    %other = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: it mixes cp.async and TMA copies (T-PIPE-2)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.tma_copy %d[%k, %c0] to %buf, %bar[%c0] : !desc, memref<32x64xf32, 3>, !tile.mbarrier
+      tile.async_copy %src[%i] to %other[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      tile.mbarrier_wait_parity %bar[%c0], %false : !tile.mbarrier
+      %v = memref.load %buf[%i, %i] : memref<32x64xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}

@@ -10,6 +10,7 @@
 #define TILE_IR_TILELEVELOPS_TD
 
 include "Tile/IR/TileAttrs.td"
+include "Tile/IR/TileInterfaces.td"
 include "Tile/IR/TileTypes.td"
 
 def Tile_CopyOp : Tile_Op<"copy"> {
@@ -53,6 +54,42 @@ def Tile_CopyOp : Tile_Op<"copy"> {
     /// The tiler's (rows, columns).
     std::pair<int64_t, int64_t> getTilerShape();
   }];
+}
+
+def Tile_TmaCopyOp : Tile_Op<"tma_copy",
+    [AttrSizedOperandSegments, DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+  let summary = "copy a tensor box to a shared tile with TMA, issued by one thread";
+  let description = [{
+    The whole thread block (or the producer warpgroup of a
+    `tile.warp_specialize`, which holds thread 0) executes the op; thread 0
+    alone announces the box bytes with `mbarrier.arrive.expect_tx` on
+    `barriers[barrierIndex]` and starts the TMA load of the box at
+    `coordinates` into `dst[dstIndices]`. The barrier's phase therefore
+    completes after one arrival per `tile.tma_copy` that targets it (initialize
+    it with that count) and all their bytes. Waiting is separate
+    (`tile.mbarrier_wait_parity`), so several copies can share one barrier, and
+    `tile-pipeline-async-copies` can turn a loop of them into a full/empty
+    mbarrier ring. Same tile rules as `tile.tma_load` (T-TMA-16..18,
+    T-SWZ-5). `tile-lower-tile-ops` expands it. Requires sm_90.
+
+    Example:
+    ```mlir
+    tile.tma_copy %da[%m, %k] to %sa, %full[%c0]
+        : !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>,
+          memref<128x64xf16, 3>, !tile.mbarrier<count = 1>
+    ```
+  }];
+  let arguments = (ins Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
+                       Tile_MBarrierType:$barriers, Index:$barrierIndex);
+  let assemblyFormat = [{
+    $descriptor `[` $coordinates `]` `to` $dst (`[` $dstIndices^ `]`)? `,`
+    $barriers `[` $barrierIndex `]` attr-dict `:` qualified(type($descriptor))
+    `,` type($dst) `,` qualified(type($barriers))
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // TILE_IR_TILELEVELOPS_TD

@@ -1,0 +1,18 @@
+//===- ThreadPredicates.h - Which threads run an emitted op -----*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_THREADPREDICATES_H
+#define TILE_LIB_TRANSFORMS_THREADPREDICATES_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tile {
+
+/// Emits `thread (x, y, z) == (0, 0, 0)`: the one thread of the block that
+/// issues single-thread work (TMA copies, barrier initialization).
+Value isFirstThread(OpBuilder &builder, Location loc);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_TRANSFORMS_THREADPREDICATES_H
