@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "VerifierUtils.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -79,4 +81,56 @@ LogicalResult TmaCopyOp::verify() {
                                  "destination")))
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
+}
+
+unsigned WarpSpecializeOp::getMinSmVersion() { return 90; }
+bool WarpSpecializeOp::requiresArchSpecificTarget() { return true; }
+
+LogicalResult WarpSpecializeOp::verify() {
+  // T-WS-1: register counts setmaxnreg accepts.
+  for (auto [role, count] : {std::pair<StringRef, int64_t>{"producer", getProducerRegisters()},
+                             {"consumer", getConsumerRegisters()}})
+    if (count < 24 || count > 256 || count % 8)
+      return emitOpError() << role
+                           << " register count must be a multiple of 8 in "
+                              "[24, 256], got "
+                           << count << " (T-WS-1)";
+  int64_t consumers = getConsumers();
+  if (consumers < 1)
+    return emitOpError() << "needs at least one consumer warpgroup, got "
+                         << consumers << " (T-WS-2)";
+  Block &consumer = getConsumer().front();
+  if (!getProducer().front().args_empty() || consumer.getNumArguments() != 1 ||
+      !consumer.getArgument(0).getType().isIndex())
+    return emitOpError() << "the producer region takes no arguments and the "
+                            "consumer region one index (the consumer number)";
+  // T-WS-2: the kernel runs exactly the producer and consumer warpgroups.
+  auto func = (*this)->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<ArrayRef<int32_t>> block =
+      func ? func.getKnownBlockSize() : std::nullopt;
+  int64_t threads = kWarpgroupThreads * (1 + consumers);
+  if (!block || (*block)[0] != threads || (*block)[1] != 1 || (*block)[2] != 1) {
+    InFlightDiagnostic diag = emitOpError()
+                              << "needs its kernel's known_block_size to be ["
+                              << threads << ", 1, 1] (1 producer and "
+                              << consumers << " consumer warpgroups of "
+                              << kWarpgroupThreads << " threads), got ";
+    if (block) {
+      diag << "[";
+      llvm::interleaveComma(*block, diag);
+      diag << "]";
+    } else
+      diag << "none";
+    return diag << " (T-WS-2)";
+  }
+  // T-WS-3: the warpgroups' registers fit the register file.
+  int64_t registers = kWarpgroupThreads * (getProducerRegisters() +
+                                           consumers * getConsumerRegisters());
+  if (registers > kRegistersPerSm)
+    return emitOpError() << "asks for " << kWarpgroupThreads << " x ("
+                         << getProducerRegisters() << " + " << consumers
+                         << " x " << getConsumerRegisters() << ") = "
+                         << registers << " registers, more than the "
+                         << kRegistersPerSm << " of an SM (T-WS-3)";
+  return success();
 }

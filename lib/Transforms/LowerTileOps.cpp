@@ -7,6 +7,7 @@
 // from src[i + rm * TM + m, j + rn * TN + n] to dst[rm * TM + m, ...].
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "ThreadPredicates.h"
@@ -108,6 +109,44 @@ void lowerTmaCopy(TmaCopyOp op) {
   op.erase();
 }
 
+/// Moves the ops of `region` (one block, no terminator) before `before`,
+/// replacing its block arguments with `arguments`.
+void inlineRegion(Region &region, Operation *before, ValueRange arguments) {
+  Block &block = region.front();
+  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
+    argument.replaceAllUsesWith(value);
+  before->getBlock()->getOperations().splice(
+      Block::iterator(before), block.getOperations());
+}
+
+/// tile.warp_specialize: an scf.if on the warpgroup index of thread x.
+void lowerWarpSpecialize(WarpSpecializeOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value warpgroup =
+      arith::DivUIOp::create(builder, loc, tid, constant(kWarpgroupThreads));
+  Value isProducer = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq, warpgroup, constant(0));
+  auto ifOp = scf::IfOp::create(builder, loc, isProducer,
+                                /*withElseRegion=*/true);
+  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+  SetMaxNRegOp::create(builder, loc, /*inc=*/false, /*dec=*/true,
+                       op.getProducerRegisters());
+  inlineRegion(op.getProducer(), ifOp.getThenRegion().front().getTerminator(),
+               {});
+  builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
+  SetMaxNRegOp::create(builder, loc, /*inc=*/true, /*dec=*/false,
+                       op.getConsumerRegisters());
+  Value consumer = arith::SubIOp::create(builder, loc, warpgroup, constant(1));
+  inlineRegion(op.getConsumer(), ifOp.getElseRegion().front().getTerminator(),
+               consumer);
+  op.erase();
+}
+
 struct TileLowerTileOpsPass
     : tile::impl::TileLowerTileOpsPassBase<TileLowerTileOpsPass> {
   using Base::Base;
@@ -118,6 +157,11 @@ struct TileLowerTileOpsPass
       if (failed(lowerCopy(op)))
         return signalPassFailure();
     getOperation().walk([&](TmaCopyOp op) { lowerTmaCopy(op); });
+    SmallVector<WarpSpecializeOp> specialized;
+    getOperation().walk(
+        [&](WarpSpecializeOp op) { specialized.push_back(op); });
+    for (WarpSpecializeOp op : specialized)
+      lowerWarpSpecialize(op);
   }
 };
 

@@ -39,3 +39,35 @@ gpu.module @tma {
     gpu.return
   }
 }
+
+// tile.warp_specialize: warpgroup 0 (thread x / 128 == 0) lowers its
+// registers and runs the producer; the others raise theirs and run the
+// consumer with their index (warpgroup - 1).
+// CHECK-LABEL: gpu.func @ws
+//   CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
+//   CHECK-DAG:   %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-DAG:   %[[C1:.*]] = arith.constant 1 : index
+//       CHECK:   %[[T:.*]] = gpu.thread_id x
+//       CHECK:   %[[WG:.*]] = arith.divui %[[T]], %[[C128]] : index
+//       CHECK:   %[[P:.*]] = arith.cmpi eq, %[[WG]], %[[C0]] : index
+//       CHECK:   scf.if %[[P]] {
+//  CHECK-NEXT:     tile.setmaxnreg dec 40
+//  CHECK-NEXT:     memref.store %{{.*}}, %{{.*}}[%{{.*}}]
+//  CHECK-NEXT:   } else {
+//  CHECK-NEXT:     tile.setmaxnreg inc 232
+//  CHECK-NEXT:     %[[C:.*]] = arith.subi %[[WG]], %[[C1]] : index
+//  CHECK-NEXT:     memref.store %{{.*}}, %{{.*}}[%[[C]]]
+gpu.module @ws {
+  gpu.func @ws(%out: memref<3xf32>) kernel
+      attributes {known_block_size = array<i32: 384, 1, 1>} {
+    %c2 = arith.constant 2 : index
+    %one = arith.constant 1.0 : f32
+    tile.warp_specialize producer(registers = 40) {
+      memref.store %one, %out[%c2] : memref<3xf32>
+    } consumers(2, registers = 232) {
+    ^bb0(%consumer: index):
+      memref.store %one, %out[%consumer] : memref<3xf32>
+    }
+    gpu.return
+  }
+}

@@ -16,6 +16,10 @@ namespace mlir::tile {
 inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
 /// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment of mbarrier object").
 inline constexpr int64_t kMBarrierBytes = 8;
+/// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
+inline constexpr int64_t kWarpgroupThreads = 128;
+/// 32-bit registers of an SM (sm_80, sm_90), shared by a CTA's warps.
+inline constexpr int64_t kRegistersPerSm = 65536;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).
 inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;
 

@@ -92,4 +92,119 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy",
   let hasVerifier = 1;
 }
 
+def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize",
+    [NoTerminator, SingleBlock, RecursiveMemoryEffects,
+     DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                               ["requiresArchSpecificTarget"]>]> {
+  let summary = "split a kernel into a producer and consumer warpgroups";
+  let description = [{
+    CUTLASS's warp-specialized kernels: warpgroup 0 (threads 0..127 of
+    `gpu.thread_id x`) runs the `producer` region with its registers lowered
+    to `producerRegisters`; warpgroups 1..`consumers` run the `consumer`
+    region, whose argument is the consumer's index (0-based), with their
+    registers raised to `consumerRegisters` (`setmaxnreg`). The kernel must
+    run exactly those warpgroups (`known_block_size = [128 * (1 + consumers),
+    1, 1]`, T-WS-2) and the registers asked for must fit the SM's 64K
+    (T-WS-3); both counts are multiples of 8 in [24, 256] (T-WS-1). The
+    producer holds thread 0, so `tile.tma_copy` works inside it; the regions
+    meet through mbarriers (full/empty rings). `tile-lower-tile-ops` expands
+    it into an `scf.if` on the warpgroup index. Requires sm_90a.
+
+    Example (one producer, two consumers, as CUTLASS's ping-pong/cooperative
+    kernels):
+    ```mlir
+    tile.warp_specialize producer(registers = 40) {
+      ...
+    } consumers(2, registers = 232) {
+    ^bb0(%consumer: index):
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins I32Attr:$consumers, I32Attr:$producerRegisters,
+                       I32Attr:$consumerRegisters);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `producer` `(` `registers` `=` $producerRegisters `)` $producer
+    `consumers` `(` $consumers `,` `registers` `=` $consumerRegisters `)`
+    $consumer attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+  let summary = "tiled mma.sync of shared tiles by a grid of warps (TiledMMA)";
+  let description = [{
+    Seed 003's TiledMMA for `mma.sync.m16n8k16`: warps `w = thread x / 32`
+    below `warps[0] * warps[1]` form a column-major grid
+    `(w mod warps[0], w / warps[0])`; each computes a WM x WN part (WM =
+    BM / warps[0], WN = BN / warps[1]) of the product of the shared tiles
+    A = `a[aIndices]` (BM x BK, K innermost) and B = `b[bIndices]` (BN x BK,
+    K innermost; with `transpose_b`, BK x BN, N innermost) over all of BK,
+    adding it to `acc`. The indices select among the buffers' leading
+    dimensions (pipeline stages). Each thread's accumulator holds the
+    m16n8 fragments of its warp's part, `vector<(WM/16) x (WN/8) x 2 x 2 x
+    f32>`: fragment (i, j) has rows 16 i + lane / 4 (+ 8 for its second row)
+    and columns 8 j + 2 (lane mod 4) + {0, 1}. Expanded by
+    `tile-lower-tile-ops` into `ldmatrix.x4` loads (`.trans` for
+    `transpose_b`) of all fragments of one 16-wide K step and the `mma.sync`
+    grid of that step, honouring the buffers' swizzle. Invariant T-TILE-3.
+
+    Example (seed 003's hgemm: 128x128 CTA tile, 32-wide K slices, 2x2
+    warps of 64x64 parts):
+    ```mlir
+    %acc2 = tile.mma %sa[%stage], %sb[%stage], %acc {warps = array<i64: 2, 2>}
+        : memref<3x128x32xf16, 3>, memref<3x128x32xf16, 3>, vector<4x8x2x2xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "shared A tile", [MemRead]>:$a,
+                       Variadic<Index>:$aIndices,
+                       Arg<AnyMemRef, "shared B tile", [MemRead]>:$b,
+                       Variadic<Index>:$bIndices,
+                       VectorOfRankAndType<[4], [F32]>:$acc,
+                       DenseI64ArrayAttr:$warps, UnitAttr:$transpose_b);
+  let results = (outs VectorOfRankAndType<[4], [F32]>:$result);
+  let assemblyFormat = [{
+    $a (`[` $aIndices^ `]`)? `,` $b (`[` $bIndices^ `]`)? `,` $acc attr-dict
+    `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The CTA tile (BM, BN, BK).
+    std::array<int64_t, 3> getTileShape();
+    /// One warp's part (WM, WN).
+    std::pair<int64_t, int64_t> getWarpShape();
+  }];
+}
+
+def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments]> {
+  let summary = "store the accumulators of a tile.mma (epilogue)";
+  let description = [{
+    Writes the accumulator fragments of a `tile.mma` with the same `warps`
+    to the CTA tile of `dst` at `dst[indices]` (global or shared memory),
+    converting to `dst`'s element type: each thread stores its pairs of
+    adjacent columns with one vector store. Elements at or beyond `bounds`
+    (the rows and columns of `dst` when given, e.g. the M and N of a GEMM
+    whose tiles overhang the matrix) are not written. To write 128-bit
+    vectors to global memory, stage the tile through shared memory and copy
+    it out with `tile.copy` (seed 003, "Epilogue"). Invariant T-TILE-3.
+
+    Example:
+    ```mlir
+    tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
+        : vector<4x8x2x2xf32>, memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[4], [F32]>:$acc,
+                       Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$indices, Variadic<Index>:$bounds,
+                       DenseI64ArrayAttr:$warps);
+  let assemblyFormat = [{
+    $acc `,` $dst `[` $indices `]` (`bounds` `[` $bounds^ `]`)? attr-dict `:`
+    type($acc) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_IR_TILELEVELOPS_TD
