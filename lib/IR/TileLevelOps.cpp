@@ -31,30 +31,39 @@ llvm::Expected<Layout> CopyOp::getThreadValueLayout() {
 }
 
 LogicalResult CopyOp::verify() {
-  MemRefType src = getSrc().getType(), dst = getDst().getType();
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto dst = cast<MemRefType>(getDst().getType());
   Layout threads = getThreads().getLayout(), values = getValues().getLayout();
   auto fail = [&]() {
     return emitOpError();
   };
-  // T-TILE-1: rank-2 tiles and layouts, global -> shared, a whole number of
-  // tilers, contiguous values of a cp.async size.
-  if (src.getRank() != 2 || dst.getRank() != 2 ||
-      int64_t(getIndices().size()) != 2)
-    return fail() << "copies rank-2 tiles with one index per source "
-                     "dimension (T-TILE-1)";
-  if (!isGlobalMemory(src) || !isSharedMemory(dst) ||
-      !dst.getLayout().isIdentity() || !hasContiguousInnerDim(src) ||
+  // T-TILE-1: one global and one dense shared memref of one element type; a
+  // rank-2 global origin; a tile of whole tilers with its leading indices;
+  // contiguous values of a cp.async (vector) size.
+  bool load = isSharedMemory(dst) && isGlobalMemory(src);
+  bool store = isSharedMemory(src) && isGlobalMemory(dst);
+  auto global = cast<MemRefType>(getGlobal().getType());
+  auto tile = cast<MemRefType>(getTile().getType());
+  if ((!load && !store) || !tile.getLayout().isIdentity() ||
+      !hasContiguousInnerDim(global) ||
       src.getElementType() != dst.getElementType())
-    return fail() << "expected a global source and a dense shared destination "
-                     "of one element type, got "
+    return fail() << "expected a global and a dense shared memref of one "
+                     "element type, got "
                   << src << " and " << dst << " (T-TILE-1)";
+  if (global.getRank() != 2 || getGlobalIndices().size() != 2 ||
+      tile.getRank() < 2 ||
+      int64_t(getTileIndices().size()) != tile.getRank() - 2)
+    return fail() << "copies rank-2 tiles: a rank-2 global memref with its "
+                     "(row, column) and a shared tile indexed in its leading "
+                     "dimensions (T-TILE-1)";
   if (threads.rank() != 2 || values.rank() != 2)
     return fail() << "threads and values must be rank-2 (m, n) layouts, got "
                   << threads.str() << " and " << values.str() << " (T-TILE-1)";
   auto [tileM, tileN] = getTilerShape();
-  if (dst.getShape()[0] % tileM || dst.getShape()[1] % tileN)
-    return fail() << "destination " << dst << " is not a whole number of "
-                  << tileM << "x" << tileN << " tilers (T-TILE-1)";
+  ArrayRef<int64_t> tileShape = tile.getShape().take_back(2);
+  if (tileShape[0] % tileM || tileShape[1] % tileN)
+    return fail() << "tile " << tile << " is not a whole number of " << tileM
+                  << "x" << tileN << " tilers (T-TILE-1)";
   llvm::Expected<Layout> tv = getThreadValueLayout();
   if (!tv)
     return fail() << "thread/value layouts do not compose: "
@@ -64,8 +73,10 @@ LogicalResult CopyOp::verify() {
     for (int64_t v = 1; v < numValues; ++v)
       if ((*tv)(t + numThreads * v) != (*tv)(t) + v * tileM)
         return fail() << "thread " << t << "'s values are not contiguous along "
-                         "the rows, so one cp.async cannot copy them (T-TILE-1)";
-  int64_t bytes = numValues * dst.getElementTypeBitWidth() / 8;
+                         "the rows, so one "
+                      << (load ? "cp.async" : "vector access")
+                      << " cannot copy them (T-TILE-1)";
+  int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
   if (bytes != 4 && bytes != 8 && bytes != 16)
     return fail() << "each thread copies " << bytes
                   << " bytes; cp.async copies 4, 8 or 16 (T-TILE-1)";
@@ -132,5 +143,107 @@ LogicalResult WarpSpecializeOp::verify() {
                          << " x " << getConsumerRegisters() << ") = "
                          << registers << " registers, more than the "
                          << kRegistersPerSm << " of an SM (T-WS-3)";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Tiled MMA (T-TILE-3)
+//===----------------------------------------------------------------------===//
+
+unsigned MmaOp::getMinSmVersion() { return 80; }
+
+std::array<int64_t, 3> MmaOp::getTileShape() {
+  ArrayRef<int64_t> a = getA().getType().getShape().take_back(2);
+  ArrayRef<int64_t> b = getB().getType().getShape().take_back(2);
+  int64_t n = getTransposeB() ? b[1] : b[0];
+  return {a[0], n, a[1]};
+}
+
+std::pair<int64_t, int64_t> MmaOp::getWarpShape() {
+  std::array<int64_t, 3> tile = getTileShape();
+  ArrayRef<int64_t> warps = getWarps();
+  return {tile[0] / warps[0], tile[1] / warps[1]};
+}
+
+/// The accumulator type of a warp part of `rows` x `columns`.
+static VectorType getAccumulatorType(MLIRContext *context, int64_t rows,
+                                     int64_t columns) {
+  return VectorType::get({rows / 16, columns / 8, 2, 2},
+                         Float32Type::get(context));
+}
+
+/// T-TILE-3: a 2-D grid of warps.
+static LogicalResult verifyWarps(Operation *op, ArrayRef<int64_t> warps) {
+  if (warps.size() != 2 || warps[0] < 1 || warps[1] < 1)
+    return op->emitOpError()
+           << "warps must be a positive (M, N) grid of warps (T-TILE-3)";
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  if (failed(verifyWarps(*this, getWarps())))
+    return failure();
+  MemRefType a = getA().getType(), b = getB().getType();
+  auto tileOperand = [&](MemRefType type, ValueRange indices,
+                         StringRef name) -> LogicalResult {
+    if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
+        type.getRank() < 2)
+      return emitOpError() << "expected " << name
+                           << " to be a dense shared memref of rank >= 2, got "
+                           << type << " (T-TILE-3)";
+    if (int64_t(indices.size()) != type.getRank() - 2)
+      return emitOpError() << "expected " << type.getRank() - 2 << " " << name
+                           << " indices (one per dimension before the tile), "
+                              "got "
+                           << indices.size() << " (T-TILE-3)";
+    return success();
+  };
+  if (failed(tileOperand(a, getAIndices(), "A")) ||
+      failed(tileOperand(b, getBIndices(), "B")))
+    return failure();
+  Type element = a.getElementType();
+  if (!isa<Float16Type, BFloat16Type>(element) || b.getElementType() != element)
+    return emitOpError() << "mma.sync m16n8k16 multiplies f16 or bf16 tiles of "
+                            "one type, got "
+                         << element << " and " << b.getElementType()
+                         << " (T-TILE-3)";
+  auto [bm, bn, bk] = getTileShape();
+  int64_t bkOfB = getTransposeB() ? b.getShape().take_back(2)[0]
+                                  : b.getShape().back();
+  if (bkOfB != bk)
+    return emitOpError() << "A has K = " << bk << " but B has K = " << bkOfB
+                         << (getTransposeB() ? " (B is K x N)" : " (B is N x K)")
+                         << " (T-TILE-3)";
+  ArrayRef<int64_t> warps = getWarps();
+  if (bm % (16 * warps[0]) || bn % (16 * warps[1]) || bk % 16)
+    return emitOpError() << "the " << bm << "x" << bn << "x" << bk
+                         << " tile does not split into " << warps[0] << "x"
+                         << warps[1]
+                         << " warps of 16-row, 16-column parts and 16-wide K "
+                            "steps (T-TILE-3)";
+  auto [wm, wn] = getWarpShape();
+  VectorType want = getAccumulatorType(getContext(), wm, wn);
+  if (getAcc().getType() != want || getResult().getType() != want)
+    return emitOpError() << "a warp's " << wm << "x" << wn
+                         << " part accumulates in " << want << ", got "
+                         << getAcc().getType() << " (T-TILE-3)";
+  return success();
+}
+
+LogicalResult MmaStoreOp::verify() {
+  if (failed(verifyWarps(*this, getWarps())))
+    return failure();
+  MemRefType dst = getDst().getType();
+  if (dst.getRank() != 2 || getIndices().size() != 2 ||
+      !hasContiguousInnerDim(dst))
+    return emitOpError() << "stores to a rank-2 memref with contiguous rows, "
+                            "one index per dimension, got "
+                         << dst << " (T-TILE-3)";
+  if (!getBounds().empty() && getBounds().size() != 2)
+    return emitOpError() << "takes 2 bounds (rows, columns), got "
+                         << getBounds().size() << " (T-TILE-3)";
+  if (!isa<FloatType>(dst.getElementType()))
+    return emitOpError() << "stores f32 accumulators to a float memref, got "
+                         << dst << " (T-TILE-3)";
   return success();
 }

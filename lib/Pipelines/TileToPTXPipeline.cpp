@@ -44,8 +44,8 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 }
 
 //===----------------------------------------------------------------------===//
-// Stage 1: check the target and lower tile ops.
-// Post-conditions: the chip, PTX level, opt level and format are valid for
+// Stage 1: pipeline marked loops, check the target and lower tile ops.
+// Post-conditions: loops marked {tile.pipeline_stages = N} are rings; the chip, PTX level, opt level and format are valid for
 // every op in the module; tile-level ops are expanded into instruction-level
 // ones, which have no cp.async/mbarrier protocol error;
 // generic accesses of swizzled buffers address their swizzled elements;
@@ -54,6 +54,7 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 //===----------------------------------------------------------------------===//
 static void buildTileStage(OpPassManager &pm,
                            const TileToPTXPipelineOptions &options) {
+  pm.addPass(createTilePipelineAsyncCopiesPass());
   TileCheckTargetPassOptions check;
   check.chip = options.chip;
   check.features = options.features;

@@ -10,6 +10,7 @@
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "ThreadPredicates.h"
 
 namespace mlir::tile {
@@ -58,8 +59,9 @@ LogicalResult lowerCopy(CopyOp op) {
   int64_t numThreads = op.getThreads().getLayout().size();
   int64_t numValues = op.getValues().getLayout().size();
   auto [tileM, tileN] = op.getTilerShape();
-  MemRefType dst = op.getDst().getType();
-  int64_t bytes = numValues * dst.getElementTypeBitWidth() / 8;
+  auto tile = cast<MemRefType>(op.getTile().getType());
+  ArrayRef<int64_t> tileShape = tile.getShape().take_back(2);
+  int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
 
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
@@ -70,10 +72,10 @@ LogicalResult lowerCopy(CopyOp op) {
   Value m = arith::RemUIOp::create(builder, loc, first, constant(tileM));
   Value n = arith::DivUIOp::create(builder, loc, first, constant(tileM));
   auto rows = scf::ForOp::create(builder, loc, constant(0),
-                                 constant(dst.getShape()[0] / tileM), constant(1));
+                                 constant(tileShape[0] / tileM), constant(1));
   builder.setInsertionPointToStart(rows.getBody());
   auto cols = scf::ForOp::create(builder, loc, constant(0),
-                                 constant(dst.getShape()[1] / tileN), constant(1));
+                                 constant(tileShape[1] / tileN), constant(1));
   builder.setInsertionPointToStart(cols.getBody());
   Value dm = arith::AddIOp::create(
       builder, loc,
@@ -81,13 +83,24 @@ LogicalResult lowerCopy(CopyOp op) {
   Value dn = arith::AddIOp::create(
       builder, loc,
       arith::MulIOp::create(builder, loc, cols.getInductionVar(), constant(tileN)), n);
-  Value sm = arith::AddIOp::create(builder, loc, op.getIndices()[0], dm);
-  Value sn = arith::AddIOp::create(builder, loc, op.getIndices()[1], dn);
-  CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
-  AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{sm, sn}, op.getDst(),
-                      ValueRange{dm, dn}, builder.getI32IntegerAttr(bytes),
-                      CacheModeAttr::get(op.getContext(), cache),
-                      L2PrefetchSizeAttr(), Value(), Value(), Value());
+  Value gm = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
+  Value gn = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
+  SmallVector<Value> tileIndices(op.getTileIndices());
+  tileIndices.append({dm, dn});
+  if (op.isLoad()) {
+    CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
+    AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
+                        op.getDst(), tileIndices,
+                        builder.getI32IntegerAttr(bytes),
+                        CacheModeAttr::get(op.getContext(), cache),
+                        L2PrefetchSizeAttr(), Value(), Value(), Value());
+  } else {
+    auto vectorType = VectorType::get({numValues}, tile.getElementType());
+    Value values = vector::LoadOp::create(builder, loc, vectorType, op.getSrc(),
+                                          tileIndices);
+    vector::StoreOp::create(builder, loc, values, op.getDst(),
+                            ValueRange{gm, gn});
+  }
   op.erase();
   return success();
 }
@@ -106,6 +119,181 @@ void lowerTmaCopy(TmaCopyOp op) {
   TmaLoadOp::create(builder, loc, op.getDescriptor(), op.getCoordinates(),
                     ValueRange(), op.getDst(), op.getDstIndices(),
                     op.getBarriers(), op.getBarrierIndex(), Value(), Value());
+  op.erase();
+}
+
+/// The lane, and the (M, N) coordinates of the warp in a column-major grid of
+/// `warps`, of the current thread.
+struct WarpPosition {
+  Value lane, warpM, warpN;
+};
+
+WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
+                             ArrayRef<int64_t> warps) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(builder, loc, tid, constant(32));
+  Value warp = arith::DivUIOp::create(builder, loc, tid, constant(32));
+  return {lane, arith::RemUIOp::create(builder, loc, warp, constant(warps[0])),
+          arith::DivUIOp::create(builder, loc, warp, constant(warps[0]))};
+}
+
+/// tile.mma: per 16-wide K step, ldmatrix.x4 of every A fragment (m16k16)
+/// and of every pair of B fragments (n16k16), then the m16n8k16 grid.
+void lowerMma(MmaOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  };
+  auto div = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(builder, loc, a, constant(b));
+  };
+  auto rem = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(builder, loc, a, constant(b));
+  };
+  auto [tileM, tileN, tileK] = op.getTileShape();
+  auto [warpM, warpN] = op.getWarpShape();
+  WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
+  Value lane = position.lane;
+  Value m0 = mul(position.warpM, warpM), n0 = mul(position.warpN, warpN);
+  Type element = op.getA().getType().getElementType();
+  auto x4Type = VectorType::get({4, 2}, element);
+  auto index = [&](ValueRange leading, Value row, Value column) {
+    SmallVector<Value> indices(leading.begin(), leading.end());
+    indices.push_back(row);
+    indices.push_back(column);
+    return indices;
+  };
+  // Lane l addresses row l mod 16 of the A fragment (matrices 0/1: rows
+  // 0-7/8-15 at k 0; 2/3: at k 8), and for B row (l mod 8) + 8 (l / 16) at k
+  // 8 ((l / 8) mod 2) (matrices 0/1: fragment 2jj's k halves; 2/3:
+  // fragment 2jj + 1's); transposed B swaps the roles of rows and columns.
+  Value laneRowA = rem(lane, 16), laneColA = mul(div(lane, 16), 8);
+  Value laneRowB = add(rem(lane, 8), mul(div(lane, 16), 8));
+  Value laneColB = mul(rem(div(lane, 8), 2), 8);
+  Value acc = op.getAcc();
+  for (int64_t k = 0; k < tileK; k += 16) {
+    SmallVector<Value> fragmentsA, fragmentsB;
+    for (int64_t i = 0; i < warpM / 16; ++i) {
+      Value row = add(m0, add(constant(16 * i), laneRowA));
+      Value column = add(constant(k), laneColA);
+      fragmentsA.push_back(LdMatrixOp::create(
+          builder, loc, x4Type, op.getA(), index(op.getAIndices(), row, column),
+          4, false));
+    }
+    for (int64_t jj = 0; jj < warpN / 16; ++jj) {
+      Value n = add(n0, add(constant(16 * jj), laneRowB));
+      Value kk = add(constant(k), laneColB);
+      Value pair;
+      if (op.getTransposeB()) {
+        // Rows are K: (l mod 8) + 8 ((l / 8) mod 2); columns N: 8 (l / 16).
+        Value row = add(constant(k), add(rem(lane, 8), laneColB));
+        Value column = add(n0, add(constant(16 * jj), mul(div(lane, 16), 8)));
+        pair = LdMatrixOp::create(builder, loc, x4Type, op.getB(),
+                                  index(op.getBIndices(), row, column), 4, true);
+      } else {
+        pair = LdMatrixOp::create(builder, loc, x4Type, op.getB(),
+                                  index(op.getBIndices(), n, kk), 4, false);
+      }
+      // Registers 0-1 are fragment 2jj, 2-3 fragment 2jj + 1.
+      auto fragmentType = VectorType::get({2, 2}, element);
+      for (int64_t half = 0; half < 2; ++half) {
+        Value fragment = arith::ConstantOp::create(
+            builder, loc, fragmentType,
+            DenseElementsAttr::get(fragmentType,
+                                   builder.getZeroAttr(element)));
+        for (int64_t r = 0; r < 2; ++r) {
+          Value row = vector::ExtractOp::create(builder, loc, pair,
+                                                ArrayRef<int64_t>{2 * half + r});
+          fragment = vector::InsertOp::create(builder, loc, row, fragment,
+                                              ArrayRef<int64_t>{r});
+        }
+        fragmentsB.push_back(fragment);
+      }
+    }
+    for (auto [i, a] : llvm::enumerate(fragmentsA))
+      for (auto [j, b] : llvm::enumerate(fragmentsB)) {
+        SmallVector<int64_t> position = {int64_t(i), int64_t(j)};
+        Value c = vector::ExtractOp::create(builder, loc, acc, position);
+        Value d = MmaSyncOp::create(builder, loc, c.getType(), a, b, c,
+                                    ArrayRef<int64_t>{16, 8, 16});
+        acc = vector::InsertOp::create(builder, loc, d, acc, position);
+      }
+  }
+  op.getResult().replaceAllUsesWith(acc);
+  op.erase();
+}
+
+/// tile.mma_store: fragment (i, j) row half h of the thread is a pair of
+/// columns, stored with one vector store (or, at a bound that splits the
+/// pair, its first element).
+void lowerMmaStore(MmaStoreOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  };
+  auto less = [&](Value a, Value b) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+  };
+  ArrayRef<int64_t> fragments = op.getAcc().getType().getShape();
+  int64_t warpM = fragments[0] * 16, warpN = fragments[1] * 8;
+  WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
+  Value lane = position.lane;
+  Value m0 = add(op.getIndices()[0], mul(position.warpM, warpM));
+  Value n0 = add(op.getIndices()[1], mul(position.warpN, warpN));
+  Value laneRow = arith::DivUIOp::create(builder, loc, lane, constant(4));
+  Value laneColumn =
+      mul(arith::RemUIOp::create(builder, loc, lane, constant(4)), 2);
+  Type element = op.getDst().getType().getElementType();
+  auto pairType = VectorType::get({2}, element);
+  for (int64_t i = 0; i < fragments[0]; ++i)
+    for (int64_t j = 0; j < fragments[1]; ++j)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(m0, add(constant(16 * i + 8 * h), laneRow));
+        Value column = add(n0, add(constant(8 * j), laneColumn));
+        Value pair = vector::ExtractOp::create(builder, loc, op.getAcc(),
+                                               ArrayRef<int64_t>{i, j, h});
+        if (pairType != pair.getType())
+          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
+        if (op.getBounds().empty()) {
+          vector::StoreOp::create(builder, loc, pair, op.getDst(),
+                                  ValueRange{row, column});
+          continue;
+        }
+        Value rows = op.getBounds()[0], columns = op.getBounds()[1];
+        Value next = add(column, constant(1));
+        auto inRows = scf::IfOp::create(builder, loc, less(row, rows));
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(&inRows.getThenRegion().front());
+        auto whole = scf::IfOp::create(builder, loc, less(next, columns),
+                                       /*withElseRegion=*/true);
+        builder.setInsertionPointToStart(&whole.getThenRegion().front());
+        vector::StoreOp::create(builder, loc, pair, op.getDst(),
+                                ValueRange{row, column});
+        builder.setInsertionPointToStart(&whole.getElseRegion().front());
+        auto first = scf::IfOp::create(builder, loc, less(column, columns));
+        builder.setInsertionPointToStart(&first.getThenRegion().front());
+        Value value = vector::ExtractOp::create(builder, loc, pair,
+                                                ArrayRef<int64_t>{0});
+        memref::StoreOp::create(builder, loc, value, op.getDst(),
+                                ValueRange{row, column});
+      }
   op.erase();
 }
 
@@ -162,6 +350,8 @@ struct TileLowerTileOpsPass
         [&](WarpSpecializeOp op) { specialized.push_back(op); });
     for (WarpSpecializeOp op : specialized)
       lowerWarpSpecialize(op);
+    getOperation().walk([&](MmaOp op) { lowerMma(op); });
+    getOperation().walk([&](MmaStoreOp op) { lowerMmaStore(op); });
   }
 };
 

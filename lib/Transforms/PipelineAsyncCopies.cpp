@@ -38,19 +38,37 @@ using RingMap = llvm::SmallMapVector<Value, Value, 2>;
 /// `full[stage]` when `full` is given.
 LogicalResult retarget(Operation *root, const RingMap &rings, Value stage,
                        Value full = {}) {
+  // Tile-level ops take the tile whole, with indices of its leading
+  // dimensions: the stage goes first.
+  auto stageTile = [&](OpOperand &tile, MutableOperandRange indices) {
+    Value ring = rings.lookup(tile.get());
+    if (!ring)
+      return false;
+    SmallVector<Value> staged = {stage};
+    llvm::append_range(staged, OperandRange(indices));
+    tile.set(ring);
+    indices.assign(staged);
+    return true;
+  };
   WalkResult result = root->walk([&](Operation *op) {
     if (auto copy = dyn_cast<TmaCopyOp>(op)) {
-      Value ring = rings.lookup(copy.getDst());
-      if (!ring)
-        return WalkResult::advance();
-      SmallVector<Value> staged = {stage};
-      llvm::append_range(staged, copy.getDstIndices());
-      copy.getDstMutable().assign(ring);
-      copy.getDstIndicesMutable().assign(staged);
-      if (full) {
+      if (stageTile(copy.getDstMutable(), copy.getDstIndicesMutable()) &&
+          full) {
         copy.getBarriersMutable().assign(full);
         copy.getBarrierIndexMutable().assign(stage);
       }
+      return WalkResult::advance();
+    }
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      if (copy.isLoad())
+        stageTile(copy.getDstMutable(), copy.getDstIndicesMutable());
+      else
+        stageTile(copy.getSrcMutable(), copy.getSrcIndicesMutable());
+      return WalkResult::advance();
+    }
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      stageTile(mma.getAMutable(), mma.getAIndicesMutable());
+      stageTile(mma.getBMutable(), mma.getBIndicesMutable());
       return WalkResult::advance();
     }
     for (OpOperand &use : op->getOpOperands()) {
@@ -115,6 +133,12 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
   auto visitProducerOp = [&](Operation *op, bool topLevel) {
     if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
       sawCpAsync = true;
+      return addBuffer(copy.getDst());
+    }
+    if (auto copy = dyn_cast<CopyOp>(op)) {
+      sawCpAsync = true;
+      if (!copy.isLoad())
+        problem = "its tile.copy writes global memory";
       return addBuffer(copy.getDst());
     }
     if (auto copy = dyn_cast<TmaCopyOp>(op)) {

@@ -13,38 +13,47 @@ include "Tile/IR/TileAttrs.td"
 include "Tile/IR/TileInterfaces.td"
 include "Tile/IR/TileTypes.td"
 
-def Tile_CopyOp : Tile_Op<"copy"> {
-  let summary = "copy a global tile to a shared tile with cp.async, partitioned by layouts";
+def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
+  let summary = "copy a tile between global and shared memory, partitioned by layouts";
   let description = [{
-    CuTe's `make_tiled_copy(atom, threads, values)` for cp.async: `threads`
-    maps an (m, n) coordinate of a thread grid to a thread index (of
-    `gpu.thread_id x`), `values` maps an (m, n) coordinate of one thread's
-    block to a value index. Their raked product is the copy's (m, n) ->
-    (thread, value) map over a tiler of (TM * VM, TN * VN) elements; its
-    right inverse with shape (threads, values) gives each thread the values
-    it copies. The destination tile `dst` (a shared memref, row-major) is a
-    whole number of tilers; the source tile starts at `src[indices]`. Each
-    thread's values must be contiguous along the rows (N) and span 4, 8 or
-    16 bytes: one cp.async per thread per tiler repeat (`.cg` for 16 bytes).
-    The copies join the thread's current cp.async group: commit and wait as
-    for `tile.async_copy`. A swizzled destination buffer is honoured (its
-    accesses follow the swizzle). Threads beyond the layout's size do not
-    copy. Invariant T-TILE-1.
+    CuTe's `make_tiled_copy(atom, threads, values)`: `threads` maps an (m, n)
+    coordinate of a thread grid to a thread index (of `gpu.thread_id x`),
+    `values` maps an (m, n) coordinate of one thread's block to a value
+    index. Their raked product is the copy's (m, n) -> (thread, value) map
+    over a tiler of (TM * VM, TN * VN) elements; its right inverse with shape
+    (threads, values) gives each thread the values it copies.
+
+    One operand is the tile: a shared memref (row-major) whose last two
+    dimensions are a whole number of tilers, its leading dimensions (ring
+    stages) selected by its indices. The other is global memory, where the
+    tile starts at the given (row, column). Each thread's values must be
+    contiguous along the rows and span 4, 8 or 16 bytes:
+
+    - global to shared: one cp.async per thread per tiler repeat (`.cg` for
+      16 bytes); the copies join the thread's current cp.async group, so
+      commit and wait as for `tile.async_copy`;
+    - shared to global (an epilogue's write-out): one vector load and one
+      vector store per thread per tiler repeat.
+
+    A swizzled shared buffer is honoured (its accesses follow the swizzle).
+    Threads beyond the layout's size do not copy. Invariant T-TILE-1.
 
     Example (seed 003's G2SCopyA: 32x32 f16 per tiler, 128 threads of 8
-    values):
+    values, into stage %s of a ring):
     ```mlir
-    tile.copy %a[%row, %k] to %sa
+    tile.copy %a[%row, %k] to %sa[%s]
         {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
-        : memref<?x?xf16> to memref<128x32xf16, 3>
+        : memref<?x?xf16> to memref<3x128x32xf16, 3>
     ```
   }];
-  let arguments = (ins Arg<AnyMemRef, "global source", [MemRead]>:$src,
-                       Variadic<Index>:$indices,
-                       Arg<AnyStaticShapeMemRef, "shared destination", [MemWrite]>:$dst,
+  let arguments = (ins Arg<AnyMemRef, "source", [MemRead]>:$src,
+                       Variadic<Index>:$srcIndices,
+                       Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$dstIndices,
                        Tile_LayoutAttr:$threads, Tile_LayoutAttr:$values);
   let assemblyFormat = [{
-    $src `[` $indices `]` `to` $dst attr-dict `:` type($src) `to` type($dst)
+    $src (`[` $srcIndices^ `]`)? `to` $dst (`[` $dstIndices^ `]`)? attr-dict
+    `:` type($src) `to` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -53,6 +62,18 @@ def Tile_CopyOp : Tile_Op<"copy"> {
     llvm::Expected<Layout> getThreadValueLayout();
     /// The tiler's (rows, columns).
     std::pair<int64_t, int64_t> getTilerShape();
+    /// Whether the copy writes shared memory (global to shared).
+    bool isLoad() { return isSharedMemory(getDst().getType()); }
+    /// The shared tile and its leading indices; the global memref and the
+    /// tile's origin in it.
+    Value getTile() { return isLoad() ? getDst() : getSrc(); }
+    OperandRange getTileIndices() {
+      return isLoad() ? getDstIndices() : getSrcIndices();
+    }
+    Value getGlobal() { return isLoad() ? getSrc() : getDst(); }
+    OperandRange getGlobalIndices() {
+      return isLoad() ? getSrcIndices() : getDstIndices();
+    }
   }];
 }
 
@@ -132,7 +153,7 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize",
   let hasVerifier = 1;
 }
 
-def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments,
+def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>,
     DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
   let summary = "tiled mma.sync of shared tiles by a grid of warps (TiledMMA)";
   let description = [{

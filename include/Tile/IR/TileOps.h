@@ -5,6 +5,7 @@
 #ifndef TILE_IR_TILEOPS_H
 #define TILE_IR_TILEOPS_H
 
+#include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileDialect.h"
 #include "Tile/IR/TileTypes.h"
 #include "Tile/IR/TileInterfaces.h.inc"

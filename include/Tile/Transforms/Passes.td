@@ -175,16 +175,28 @@ def TilePipelineAsyncCopiesPass
 def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
   let summary = "expand tile-level ops into per-thread instruction-level ops";
   let description = [{
-    `tile.copy` becomes, for thread `t = gpu.thread_id x` below the thread
-    layout's size, one `tile.async_copy` per tiler repeat at the (m, n) that
-    the copy's thread-value layout (right inverse of the raked product of
-    the thread and value layouts) gives `t`'s first value; the layout
-    function is emitted as index arithmetic. `tile-to-ptx-pipeline` runs it
-    before the protocol check.
+    - `tile.copy` becomes, for thread `t = gpu.thread_id x` below the thread
+      layout's size, one `tile.async_copy` (global to shared) or one vector
+      load and store (shared to global) per tiler repeat at the (m, n) that
+      the copy's thread-value layout (right inverse of the raked product of
+      the thread and value layouts) gives `t`'s first value; the layout
+      function is emitted as index arithmetic.
+    - `tile.tma_copy` becomes `mbarrier.arrive.expect_tx` of the box bytes
+      and the TMA load, issued by thread 0.
+    - `tile.warp_specialize` becomes an `scf.if` on the warpgroup index with
+      `setmaxnreg` in each branch.
+    - `tile.mma` becomes the ldmatrix.x4 loads and the mma.sync grid of each
+      16-wide K step; `tile.mma_store` the per-thread vector stores of its
+      fragments (bounds-checked when it has bounds).
+
+    `tile-to-ptx-pipeline` runs it after the target check and before the
+    protocol check.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::gpu::GPUDialect"];
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 #endif // TILE_TRANSFORMS_PASSES_TD

@@ -11,7 +11,7 @@ func.func @copy(%a: memref<?x?xf16>, %s: memref<128x32xf16, 3>, %i: index) {
 // -----
 
 func.func @not_whole_tilers(%a: memref<?x?xf16>, %s: memref<48x32xf16, 3>, %i: index) {
-  // expected-error @below {{destination 'memref<48x32xf16, 3>' is not a whole number of 32x32 tilers (T-TILE-1)}}
+  // expected-error @below {{tile 'memref<48x32xf16, 3>' is not a whole number of 32x32 tilers (T-TILE-1)}}
   tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
       : memref<?x?xf16> to memref<48x32xf16, 3>
   return
@@ -39,8 +39,31 @@ func.func @copy_size(%a: memref<?x?xf16>, %s: memref<32x48xf16, 3>, %i: index) {
 // -----
 
 func.func @to_global(%a: memref<?x?xf16>, %g: memref<32x32xf16>, %i: index) {
-  // expected-error @below {{expected a global source and a dense shared destination of one element type, got 'memref<?x?xf16>' and 'memref<32x32xf16>' (T-TILE-1)}}
+  // expected-error @below {{expected a global and a dense shared memref of one element type, got 'memref<?x?xf16>' and 'memref<32x32xf16>' (T-TILE-1)}}
   tile.copy %a[%i, %i] to %g {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
       : memref<?x?xf16> to memref<32x32xf16>
+  return
+}
+
+// -----
+
+// A stage of a ring, and the shared-to-global direction (epilogue).
+// CHECK-LABEL: func.func @staged
+// CHECK: tile.copy %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}] {{.*}} : memref<?x?xf16> to memref<3x128x32xf16, 3>
+// CHECK: tile.copy %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}] {{.*}} : memref<3x128x32xf16, 3> to memref<?x?xf16>
+func.func @staged(%a: memref<?x?xf16>, %s: memref<3x128x32xf16, 3>, %i: index) {
+  tile.copy %a[%i, %i] to %s[%i] {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<3x128x32xf16, 3>
+  tile.copy %s[%i] to %a[%i, %i] {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<3x128x32xf16, 3> to memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @missing_stage(%a: memref<?x?xf16>, %s: memref<3x128x32xf16, 3>, %i: index) {
+  // expected-error @below {{copies rank-2 tiles: a rank-2 global memref with its (row, column) and a shared tile indexed in its leading dimensions (T-TILE-1)}}
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<3x128x32xf16, 3>
   return
 }

@@ -1,0 +1,71 @@
+// tile.mma and tile.mma_store: round trip and T-TILE-3.
+// RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
+
+// CHECK-LABEL: func.func @hgemm_step
+// CHECK: tile.mma %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], %{{.*}} {warps = array<i64: 2, 2>} : memref<3x128x32xf16, 3>, memref<3x128x32xf16, 3>, vector<4x8x2x2xf32>
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {transpose_b, warps = array<i64: 2, 2>} : memref<128x32xbf16, 3>, memref<32x128xbf16, 3>, vector<4x8x2x2xf32>
+// CHECK: tile.mma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] bounds{{ ?}}[%{{.*}}, %{{.*}}] {warps = array<i64: 2, 2>} : vector<4x8x2x2xf32>, memref<?x?xf16>
+func.func @hgemm_step(%a: memref<3x128x32xf16, 3>, %b: memref<3x128x32xf16, 3>,
+                      %at: memref<128x32xbf16, 3>, %bt: memref<32x128xbf16, 3>,
+                      %acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %s: index) {
+  %0 = tile.mma %a[%s], %b[%s], %acc {warps = array<i64: 2, 2>}
+      : memref<3x128x32xf16, 3>, memref<3x128x32xf16, 3>, vector<4x8x2x2xf32>
+  %1 = tile.mma %at, %bt, %0 {warps = array<i64: 2, 2>, transpose_b}
+      : memref<128x32xbf16, 3>, memref<32x128xbf16, 3>, vector<4x8x2x2xf32>
+  tile.mma_store %1, %c[%s, %s] bounds [%s, %s] {warps = array<i64: 2, 2>}
+      : vector<4x8x2x2xf32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @accumulator(%a: memref<128x32xf16, 3>, %b: memref<128x32xf16, 3>, %acc: vector<4x4x2x2xf32>) {
+  // expected-error @below {{a warp's 64x64 part accumulates in 'vector<4x8x2x2xf32>', got 'vector<4x4x2x2xf32>' (T-TILE-3)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>}
+      : memref<128x32xf16, 3>, memref<128x32xf16, 3>, vector<4x4x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @split(%a: memref<128x24xf16, 3>, %b: memref<128x24xf16, 3>, %acc: vector<4x8x2x2xf32>) {
+  // expected-error @below {{the 128x128x24 tile does not split into 2x2 warps of 16-row, 16-column parts and 16-wide K steps (T-TILE-3)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>}
+      : memref<128x24xf16, 3>, memref<128x24xf16, 3>, vector<4x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @k_mismatch(%a: memref<128x32xf16, 3>, %b: memref<64x128xf16, 3>, %acc: vector<4x8x2x2xf32>) {
+  // expected-error @below {{A has K = 32 but B has K = 64 (B is K x N) (T-TILE-3)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>, transpose_b}
+      : memref<128x32xf16, 3>, memref<64x128xf16, 3>, vector<4x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @types(%a: memref<128x32xf32, 3>, %b: memref<128x32xf32, 3>, %acc: vector<4x8x2x2xf32>) {
+  // expected-error @below {{mma.sync m16n8k16 multiplies f16 or bf16 tiles of one type, got 'f32' and 'f32' (T-TILE-3)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>}
+      : memref<128x32xf32, 3>, memref<128x32xf32, 3>, vector<4x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @global_tile(%a: memref<128x32xf16>, %b: memref<128x32xf16, 3>, %acc: vector<4x8x2x2xf32>) {
+  // expected-error @below {{expected A to be a dense shared memref of rank >= 2, got 'memref<128x32xf16>' (T-TILE-3)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>}
+      : memref<128x32xf16>, memref<128x32xf16, 3>, vector<4x8x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @warps(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @below {{warps must be a positive (M, N) grid of warps (T-TILE-3)}}
+  tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 4>} : vector<4x8x2x2xf32>, memref<?x?xf16>
+  return
+}
