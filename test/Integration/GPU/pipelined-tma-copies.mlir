@@ -49,7 +49,8 @@ module attributes {gpu.container_module} {
           %c = arith.addi %col, %j : index
           %va = memref.load %a[%row, %c] : memref<32x32xf32, 3>
           %vb = memref.load %b[%row, %c] : memref<32x32xf32, 3>
-          %s1 = math.fma %va, %vb, %s0 : f32
+          %prod = arith.mulf %va, %vb : f32
+          %s1 = arith.addf %s0, %prod : f32
           scf.yield %s1 : f32
         }
         gpu.barrier
@@ -92,7 +93,8 @@ module attributes {gpu.container_module} {
           %c = arith.addi %col, %j : index
           %va = memref.load %a[%row, %c] : memref<32x32xf32, 3>
           %vb = memref.load %b[%row, %c] : memref<32x32xf32, 3>
-          %s1 = math.fma %va, %vb, %s0 : f32
+          %prod = arith.mulf %va, %vb : f32
+          %s1 = arith.addf %s0, %prod : f32
           scf.yield %s1 : f32
         }
         gpu.barrier
@@ -135,7 +137,8 @@ module attributes {gpu.container_module} {
           %c = arith.addi %col, %j : index
           %va = memref.load %a[%row, %c] : memref<32x32xf32, 3>
           %vb = memref.load %b[%row, %c] : memref<32x32xf32, 3>
-          %s1 = math.fma %va, %vb, %s0 : f32
+          %prod = arith.mulf %va, %vb : f32
+          %s1 = arith.addf %s0, %prod : f32
           scf.yield %s1 : f32
         }
         gpu.barrier
@@ -178,7 +181,8 @@ module attributes {gpu.container_module} {
           %c = arith.addi %col, %j : index
           %va = memref.load %a[%row, %c] : memref<32x32xf32, 3>
           %vb = memref.load %b[%row, %c] : memref<32x32xf32, 3>
-          %s1 = math.fma %va, %vb, %s0 : f32
+          %prod = arith.mulf %va, %vb : f32
+          %s1 = arith.addf %s0, %prod : f32
           scf.yield %s1 : f32
         }
         gpu.barrier
@@ -209,7 +213,8 @@ module attributes {gpu.container_module} {
           %c = arith.addi %col, %j : index
           %va = memref.load %ha[%gr, %c] : memref<512x32xf32>
           %vb = memref.load %hb[%gr, %c] : memref<512x32xf32>
-          %s1 = math.fma %va, %vb, %s0 : f32
+          %prod = arith.mulf %va, %vb : f32
+          %s1 = arith.addf %s0, %prod : f32
           scf.yield %s1 : f32
         }
         scf.yield %part : f32
