@@ -230,20 +230,87 @@ LogicalResult MmaOp::verify() {
   return success();
 }
 
+/// T-TILE-3 for the stores of accumulator fragments.
+static LogicalResult verifyFragmentStore(Operation *op, MemRefType dst,
+                                         ValueRange indices,
+                                         ValueRange bounds) {
+  if (dst.getRank() != 2 || indices.size() != 2 ||
+      !hasContiguousInnerDim(dst))
+    return op->emitOpError()
+           << "stores to a rank-2 memref with contiguous rows, one index per "
+              "dimension, got "
+           << dst << " (T-TILE-3)";
+  if (!bounds.empty() && bounds.size() != 2)
+    return op->emitOpError() << "takes 2 bounds (rows, columns), got "
+                             << bounds.size() << " (T-TILE-3)";
+  if (!isa<FloatType>(dst.getElementType()))
+    return op->emitOpError()
+           << "stores f32 accumulators to a float memref, got " << dst
+           << " (T-TILE-3)";
+  return success();
+}
+
 LogicalResult MmaStoreOp::verify() {
   if (failed(verifyWarps(*this, getWarps())))
     return failure();
-  MemRefType dst = getDst().getType();
-  if (dst.getRank() != 2 || getIndices().size() != 2 ||
-      !hasContiguousInnerDim(dst))
-    return emitOpError() << "stores to a rank-2 memref with contiguous rows, "
-                            "one index per dimension, got "
-                         << dst << " (T-TILE-3)";
-  if (!getBounds().empty() && getBounds().size() != 2)
-    return emitOpError() << "takes 2 bounds (rows, columns), got "
-                         << getBounds().size() << " (T-TILE-3)";
-  if (!isa<FloatType>(dst.getElementType()))
-    return emitOpError() << "stores f32 accumulators to a float memref, got "
-                         << dst << " (T-TILE-3)";
-  return success();
+  return verifyFragmentStore(*this, getDst().getType(), getIndices(),
+                             getBounds());
 }
+
+/// The accumulators of an M x N warpgroup tile.
+static VectorType getWarpgroupAccumulatorType(MLIRContext *context, int64_t m,
+                                              int64_t n) {
+  return VectorType::get({m / 64 * n / 2}, Float32Type::get(context));
+}
+
+LogicalResult WarpgroupMmaStoreOp::verify() {
+  ArrayRef<int64_t> shape = getShape();
+  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
+      shape[1] % 8 ||
+      getAcc().getType() !=
+          getWarpgroupAccumulatorType(getContext(), shape[0], shape[1]))
+    return emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j and "
+                            "vector<(M/64 * N/2) x f32> accumulators, got "
+                         << getAcc().getType() << " (T-TILE-3)";
+  return verifyFragmentStore(*this, getDst().getType(), getIndices(),
+                             getBounds());
+}
+
+unsigned WarpgroupMmaOp::getMinSmVersion() { return 90; }
+bool WarpgroupMmaOp::requiresArchSpecificTarget() { return true; }
+
+LogicalResult WarpgroupMmaOp::verify() {
+  // T-WGMMA-3: the tiles, the shape and the accumulators agree.
+  ArrayRef<int64_t> shape = getShape();
+  MemRefType a = getA().getType(), b = getB().getType();
+  if (int64_t(getAIndices().size()) != a.getRank() ||
+      int64_t(getBIndices().size()) != b.getRank())
+    return emitOpError() << "expected one index per dimension of A and B "
+                            "(T-WGMMA-3)";
+  if (shape.size() != 3)
+    return emitOpError() << "shape must be (M, N, K) (T-WGMMA-3)";
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < 16 || k % 16)
+    return emitOpError() << "shape " << m << "x" << n << "x" << k
+                         << " is not M = 64 i, N a multiple of 8 in [8, 256], "
+                            "K = 16 j (T-WGMMA-3)";
+  Type element = a.getElementType();
+  if (!isa<Float16Type, BFloat16Type>(element) || b.getElementType() != element)
+    return emitOpError() << "wgmma multiplies f16 or bf16 tiles of one type, "
+                            "got "
+                         << element << " and " << b.getElementType()
+                         << " (T-WGMMA-3)";
+  if (a.getRank() < 2 || b.getRank() < 2 ||
+      a.getShape().take_back(2)[0] < m || b.getShape().take_back(2)[0] < n ||
+      a.getShape().back() < k || b.getShape().back() < k)
+    return emitOpError() << "A " << a << " and B " << b << " cannot hold "
+                         << m << "x" << k << " and " << n << "x" << k
+                         << " K-major tiles (T-WGMMA-3)";
+  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
+  if (getAcc().getType() != want)
+    return emitOpError() << "a " << m << "x" << n
+                         << " warpgroup tile accumulates in " << want
+                         << ", got " << getAcc().getType() << " (T-WGMMA-3)";
+  return verifyPendingGroups(*this, getWaitAttr());
+}
+

@@ -233,9 +233,58 @@ void lowerMma(MmaOp op) {
   op.erase();
 }
 
-/// tile.mma_store: fragment (i, j) row half h of the thread is a pair of
-/// columns, stored with one vector store (or, at a bound that splits the
-/// pair, its first element).
+/// Stores m16n8 accumulator fragments: fragment (i, j) row half h of the
+/// thread, `pair(i, j, h)`, is the column pair at (rowBase + i * rowStride +
+/// 8 h, columnBase + 8 j), stored with one vector store (or, at a bound that
+/// splits the pair, its first element).
+void storeFragments(OpBuilder &builder, Location loc, Value dst,
+                    ValueRange bounds, int64_t rowBlocks, int64_t rowStride,
+                    int64_t columnBlocks, Value rowBase, Value columnBase,
+                    function_ref<Value(int64_t, int64_t, int64_t)> pairAt) {
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto less = [&](Value a, Value b) -> Value {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+  };
+  Type element = cast<MemRefType>(dst.getType()).getElementType();
+  auto pairType = VectorType::get({2}, element);
+  for (int64_t i = 0; i < rowBlocks; ++i)
+    for (int64_t j = 0; j < columnBlocks; ++j)
+      for (int64_t h = 0; h < 2; ++h) {
+        Value row = add(rowBase, constant(i * rowStride + 8 * h));
+        Value column = add(columnBase, constant(8 * j));
+        Value pair = pairAt(i, j, h);
+        if (pairType != pair.getType())
+          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
+        if (bounds.empty()) {
+          vector::StoreOp::create(builder, loc, pair, dst,
+                                  ValueRange{row, column});
+          continue;
+        }
+        Value next = add(column, constant(1));
+        auto inRows = scf::IfOp::create(builder, loc, less(row, bounds[0]));
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(&inRows.getThenRegion().front());
+        auto whole = scf::IfOp::create(builder, loc, less(next, bounds[1]),
+                                       /*withElseRegion=*/true);
+        builder.setInsertionPointToStart(&whole.getThenRegion().front());
+        vector::StoreOp::create(builder, loc, pair, dst,
+                                ValueRange{row, column});
+        builder.setInsertionPointToStart(&whole.getElseRegion().front());
+        auto first = scf::IfOp::create(builder, loc, less(column, bounds[1]));
+        builder.setInsertionPointToStart(&first.getThenRegion().front());
+        Value value = vector::ExtractOp::create(builder, loc, pair,
+                                                ArrayRef<int64_t>{0});
+        memref::StoreOp::create(builder, loc, value, dst,
+                                ValueRange{row, column});
+      }
+}
+
+/// tile.mma_store: the warp's fragments at its part of the CTA tile.
 void lowerMmaStore(MmaStoreOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
@@ -248,52 +297,134 @@ void lowerMmaStore(MmaStoreOp op) {
   auto mul = [&](Value a, int64_t b) -> Value {
     return arith::MulIOp::create(builder, loc, a, constant(b));
   };
-  auto less = [&](Value a, Value b) -> Value {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
-  };
   ArrayRef<int64_t> fragments = op.getAcc().getType().getShape();
   int64_t warpM = fragments[0] * 16, warpN = fragments[1] * 8;
   WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
   Value lane = position.lane;
-  Value m0 = add(op.getIndices()[0], mul(position.warpM, warpM));
-  Value n0 = add(op.getIndices()[1], mul(position.warpN, warpN));
-  Value laneRow = arith::DivUIOp::create(builder, loc, lane, constant(4));
-  Value laneColumn =
-      mul(arith::RemUIOp::create(builder, loc, lane, constant(4)), 2);
-  Type element = op.getDst().getType().getElementType();
-  auto pairType = VectorType::get({2}, element);
-  for (int64_t i = 0; i < fragments[0]; ++i)
-    for (int64_t j = 0; j < fragments[1]; ++j)
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(m0, add(constant(16 * i + 8 * h), laneRow));
-        Value column = add(n0, add(constant(8 * j), laneColumn));
-        Value pair = vector::ExtractOp::create(builder, loc, op.getAcc(),
-                                               ArrayRef<int64_t>{i, j, h});
-        if (pairType != pair.getType())
-          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
-        if (op.getBounds().empty()) {
-          vector::StoreOp::create(builder, loc, pair, op.getDst(),
-                                  ValueRange{row, column});
-          continue;
-        }
-        Value rows = op.getBounds()[0], columns = op.getBounds()[1];
-        Value next = add(column, constant(1));
-        auto inRows = scf::IfOp::create(builder, loc, less(row, rows));
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(&inRows.getThenRegion().front());
-        auto whole = scf::IfOp::create(builder, loc, less(next, columns),
-                                       /*withElseRegion=*/true);
-        builder.setInsertionPointToStart(&whole.getThenRegion().front());
-        vector::StoreOp::create(builder, loc, pair, op.getDst(),
-                                ValueRange{row, column});
-        builder.setInsertionPointToStart(&whole.getElseRegion().front());
-        auto first = scf::IfOp::create(builder, loc, less(column, columns));
-        builder.setInsertionPointToStart(&first.getThenRegion().front());
-        Value value = vector::ExtractOp::create(builder, loc, pair,
-                                                ArrayRef<int64_t>{0});
-        memref::StoreOp::create(builder, loc, value, op.getDst(),
-                                ValueRange{row, column});
-      }
+  Value rowBase = add(add(op.getIndices()[0], mul(position.warpM, warpM)),
+                      arith::DivUIOp::create(builder, loc, lane, constant(4)));
+  Value columnBase =
+      add(add(op.getIndices()[1], mul(position.warpN, warpN)),
+          mul(arith::RemUIOp::create(builder, loc, lane, constant(4)), 2));
+  Value acc = op.getAcc();
+  storeFragments(builder, loc, op.getDst(), op.getBounds(), fragments[0], 16,
+                 fragments[1], rowBase, columnBase,
+                 [&](int64_t i, int64_t j, int64_t h) -> Value {
+                   return vector::ExtractOp::create(builder, loc, acc,
+                                                    ArrayRef<int64_t>{i, j, h});
+                 });
+  op.erase();
+}
+
+/// tile.warpgroup_mma: fence, per 16-wide K step the descriptors and one
+/// wgmma per 64 rows, commit, wait.
+void lowerWarpgroupMma(WarpgroupMmaOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  ArrayRef<int64_t> shape = op.getShape();
+  int64_t n = shape[1];
+  Type element = op.getA().getType().getElementType();
+  // The tile origins, moved by `rows` down and `columns` right.
+  auto at = [&](OperandRange origin, int64_t rows, int64_t columns) {
+    SmallVector<Value> indices(origin);
+    size_t rank = indices.size();
+    indices[rank - 2] = arith::AddIOp::create(builder, loc, indices[rank - 2],
+                                              constant(rows));
+    indices[rank - 1] = arith::AddIOp::create(builder, loc, indices[rank - 1],
+                                              constant(columns));
+    return indices;
+  };
+  // One m64nN accumulator per 64 rows: the whole vector, or its slice.
+  int64_t blocks = shape[0] / 64, perBlock = n / 2;
+  auto blockType = VectorType::get({perBlock}, builder.getF32Type());
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < blocks; ++i) {
+    if (blocks == 1) {
+      accs.push_back(op.getAcc());
+      continue;
+    }
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < perBlock; ++e)
+      elements.push_back(vector::ExtractOp::create(
+          builder, loc, op.getAcc(), ArrayRef<int64_t>{i * perBlock + e}));
+    accs.push_back(
+        vector::FromElementsOp::create(builder, loc, blockType, elements));
+  }
+  WgmmaFenceOp::create(builder, loc);
+  for (int64_t k = 0; k < shape[2]; k += 16) {
+    Value descB = WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(),
+                                            op.getB(),
+                                            at(op.getBIndices(), 0, k));
+    for (int64_t i = 0; i < blocks; ++i) {
+      Value descA = WgmmaDescriptorOp::create(builder, loc,
+                                              builder.getI64Type(), op.getA(),
+                                              at(op.getAIndices(), 64 * i, k));
+      accs[i] = WgmmaOp::create(builder, loc, blockType, descA, descB, accs[i],
+                                builder.getI64IntegerAttr(n),
+                                TypeAttr::get(element));
+    }
+  }
+  Value acc = accs.front();
+  if (blocks > 1) {
+    acc = op.getAcc();
+    for (int64_t i = 0; i < blocks; ++i)
+      for (int64_t e = 0; e < perBlock; ++e)
+        acc = vector::InsertOp::create(
+            builder, loc,
+            vector::ExtractOp::create(builder, loc, accs[i],
+                                      ArrayRef<int64_t>{e}),
+            acc, ArrayRef<int64_t>{i * perBlock + e});
+  }
+  WgmmaCommitGroupOp::create(builder, loc);
+  WgmmaWaitGroupOp::create(builder, loc, op.getWait());
+  op.getResult().replaceAllUsesWith(acc);
+  op.erase();
+}
+
+/// tile.warpgroup_mma_store: warp w of the warpgroup holds rows 16 w .. of
+/// each 64-row block; accumulator elements 4 j + 2 h + {0, 1} of a block
+/// are fragment (j, h).
+void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  auto add = [&](Value a, Value b) -> Value {
+    return arith::AddIOp::create(builder, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) -> Value {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  };
+  auto rem = [&](Value a, int64_t b) -> Value {
+    return arith::RemUIOp::create(builder, loc, a, constant(b));
+  };
+  auto div = [&](Value a, int64_t b) -> Value {
+    return arith::DivUIOp::create(builder, loc, a, constant(b));
+  };
+  ArrayRef<int64_t> shape = op.getShape();
+  int64_t perBlock = shape[1] / 2;
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value lane = rem(tid, 32);
+  Value warp = rem(div(tid, 32), 4);
+  Value rowBase = add(add(op.getIndices()[0], mul(warp, 16)), div(lane, 4));
+  Value columnBase = add(op.getIndices()[1], mul(rem(lane, 4), 2));
+  Value acc = op.getAcc();
+  storeFragments(
+      builder, loc, op.getDst(), op.getBounds(), shape[0] / 64, 64,
+      shape[1] / 8, rowBase, columnBase,
+      [&](int64_t i, int64_t j, int64_t h) -> Value {
+        SmallVector<Value> pair;
+        for (int64_t e = 0; e < 2; ++e)
+          pair.push_back(vector::ExtractOp::create(
+              builder, loc, acc,
+              ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
+        return vector::FromElementsOp::create(
+            builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
+      });
   op.erase();
 }
 
@@ -352,6 +483,9 @@ struct TileLowerTileOpsPass
       lowerWarpSpecialize(op);
     getOperation().walk([&](MmaOp op) { lowerMma(op); });
     getOperation().walk([&](MmaStoreOp op) { lowerMmaStore(op); });
+    getOperation().walk([&](WarpgroupMmaOp op) { lowerWarpgroupMma(op); });
+    getOperation().walk(
+        [&](WarpgroupMmaStoreOp op) { lowerWarpgroupMmaStore(op); });
   }
 };
 

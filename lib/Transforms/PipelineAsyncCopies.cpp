@@ -71,6 +71,11 @@ LogicalResult retarget(Operation *root, const RingMap &rings, Value stage,
       stageTile(mma.getBMutable(), mma.getBIndicesMutable());
       return WalkResult::advance();
     }
+    if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
+      stageTile(mma.getAMutable(), mma.getAIndicesMutable());
+      stageTile(mma.getBMutable(), mma.getBIndicesMutable());
+      return WalkResult::advance();
+    }
     for (OpOperand &use : op->getOpOperands()) {
       Value ring = rings.lookup(use.get());
       if (!ring)

@@ -228,4 +228,76 @@ def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments]> {
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
+    AllTypesMatch<["acc", "result"]>,
+    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
+                              ["requiresArchSpecificTarget"]>]> {
+  let summary = "warpgroup MMA of swizzled shared tiles with wgmma (Hopper)";
+  let description = [{
+    The 128 threads of a warpgroup add the product of the M x K tile of A at
+    `a[aIndices]` and the N x K tile of B at `b[bIndices]` (both K-major in
+    `tile.shared_alloc` buffers whose rows are one swizzle span, as TMA
+    writes them; the indices name the tiles' first elements) to `acc`,
+    `vector<(M/64 * N/2) x f32>`: elements [i N/2, (i + 1) N/2) hold the
+    m64nN accumulator of rows 64 i .. 64 i + 63 in wgmma's layout. `shape` is (M, N, K): M a multiple
+    of 64, N a multiple of 8 up to 256, K a multiple of 16 within the span.
+    Expands to `wgmma.fence`, per 16-wide K step the shared-memory
+    descriptors (layout type and byte offsets from the buffers' swizzle,
+    T-WGMMA-1) and one `wgmma.mma_async` per 64 rows, `wgmma.commit_group`
+    and `wgmma.wait_group wait`. With `wait = 1` (CUTLASS's mainloop) the
+    group just issued may still run: its tiles must not be overwritten, nor
+    the result read, before a later wait; the tiles of the previous call are
+    free. Invariant T-WGMMA-3. Requires sm_90a.
+
+    Example (a consumer warpgroup's 64x256 part of a 128x256x64 stage):
+    ```mlir
+    %acc2 = tile.warpgroup_mma %sa[%s, %row, %c0], %sb[%s, %c0, %c0], %acc
+        {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+        : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "swizzled shared A", [MemRead]>:$a,
+                       Variadic<Index>:$aIndices,
+                       Arg<AnyMemRef, "swizzled shared B", [MemRead]>:$b,
+                       Variadic<Index>:$bIndices,
+                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       DenseI64ArrayAttr:$shape, I32Attr:$wait);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $a `[` $aIndices `]` `,` $b `[` $bIndices `]` `,` $acc attr-dict
+    `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
+    [AttrSizedOperandSegments]> {
+  let summary = "store the accumulators of a tile.warpgroup_mma (epilogue)";
+  let description = [{
+    Writes the warpgroup's M x N accumulator tile (`shape`; `vector<(M/64 *
+    N/2) x f32>` from `tile.warpgroup_mma`, after a `tile.wgmma_wait_group
+    0`) to
+    `dst[indices]`, converting to `dst`'s element type: warp w of the
+    warpgroup (`(thread x / 32) mod 4`) holds rows 16 w .. 16 w + 15 of each
+    64-row block; each thread stores pairs of adjacent columns with one
+    vector store. Elements at or beyond `bounds` (rows, columns) are not
+    written. Invariant T-TILE-3.
+
+    Example:
+    ```mlir
+    tile.warpgroup_mma_store %acc, %c[%m0, %n0] bounds [%m, %n]
+        {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
+                       Variadic<Index>:$indices, Variadic<Index>:$bounds,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = [{
+    $acc `,` $dst `[` $indices `]` (`bounds` `[` $bounds^ `]`)? attr-dict `:`
+    type($acc) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_IR_TILELEVELOPS_TD

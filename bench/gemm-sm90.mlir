@@ -1,0 +1,215 @@
+// The Hopper GEMM (test/Integration/GPU/gemm-sm90.mlir's kernel) for the
+// benchmark: C = A B^T, f16 in, f32 accumulation, f16 out, square at the
+// size in @main (bench/gemm.sh rewrites it); 20 launches (tile-run
+// --time-kernels gives the median), 64 sampled elements checked.
+//
+// Run: tile-run bench/gemm-sm90.mlir --chip=sm_90a --time-kernels
+
+!da = !tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>
+!db = !tile.tma_desc<memref<?x?xf16>, box = [256, 64], swizzle = b128>
+!bars = !tile.mbarrier<count = 4>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    // C (M x N) = A (M x K) * B (N x K)^T: 128x256x64 CTA tiles; warpgroup 0
+    // loads A and B tiles with TMA into a 4-stage ring (full barriers: the
+    // two copies' bytes; empty barriers: the 256 consumer threads);
+    // warpgroups 1 and 2 each multiply their 64 rows with wgmma m64n256k16
+    // (wait depth 1: a stage is released once the next stage's wgmmas are
+    // issued) and store their 64x256 part.
+    gpu.func @gemm(%a: !da, %b: !db, %c: memref<?x?xf16>, %k: index) kernel
+        attributes {known_block_size = array<i32: 384, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c63 = arith.constant 63 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %c256 = arith.constant 256 : index
+      %copies = arith.constant 2 : i32
+      %consumers = arith.constant 256 : i32
+      %false = arith.constant false
+      %true = arith.constant true
+      %m = memref.dim %c, %c0 : memref<?x?xf16>
+      %n = memref.dim %c, %c1 : memref<?x?xf16>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %m0 = arith.muli %by, %c128 : index
+      %n0 = arith.muli %bx, %c256 : index
+      %k63 = arith.addi %k, %c63 : index
+      %tiles = arith.divui %k63, %c64 : index
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
+      %full = tile.mbarrier_alloc : !bars
+      %empty = tile.mbarrier_alloc : !bars
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        tile.tma_prefetch_descriptor %a : !da
+        tile.tma_prefetch_descriptor %b : !db
+        scf.for %s = %c0 to %c4 step %c1 {
+          tile.mbarrier_init %full[%s], %copies : !bars
+          tile.mbarrier_init %empty[%s], %consumers : !bars
+        }
+      }
+      gpu.barrier
+      tile.warp_specialize producer(registers = 40) {
+        %p:2 = scf.for %t = %c0 to %tiles step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
+          tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+          %k0 = arith.muli %t, %c64 : index
+          tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
+          tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64xf16, 3>, !bars
+          %next = arith.addi %s, %c1 : index
+          %wrap = arith.cmpi eq, %next, %c4 : index
+          %ns = arith.select %wrap, %c0, %next : index
+          %nph = arith.xori %ph, %wrap : i1
+          scf.yield %ns, %nph : index, i1
+        }
+      } consumers(2, registers = 232) {
+      ^bb0(%wg: index):
+        %row = arith.muli %wg, %c64 : index
+        %zero = arith.constant dense<0.0> : vector<128xf32>
+        %r:4 = scf.for %t = %c0 to %tiles step %c1
+            iter_args(%acc = %zero, %s = %c0, %ph = %false, %prev = %c0)
+            -> (vector<128xf32>, index, i1, index) {
+          tile.mbarrier_wait_parity %full[%s], %ph : !bars
+          %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
+              {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+              : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+          // The previous stage's wgmmas are done (wait depth 1): release it.
+          %later = arith.cmpi ugt, %t, %c0 : index
+          scf.if %later {
+            %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+          }
+          %next = arith.addi %s, %c1 : index
+          %wrap = arith.cmpi eq, %next, %c4 : index
+          %ns = arith.select %wrap, %c0, %next : index
+          %nph = arith.xori %ph, %wrap : i1
+          scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+        }
+        tile.wgmma_wait_group 0
+        %m1 = arith.addi %m0, %row : index
+        tile.warpgroup_mma_store %r#0, %c[%m1, %n0] bounds [%m, %n] {shape = array<i64: 64, 256>}
+            : vector<128xf32>, memref<?x?xf16>
+      }
+      gpu.return
+    }
+  }
+
+  func.func @fill(%h: memref<?x?xf16>, %p: index, %q: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c5 = arith.constant 5 : index
+    %rows = memref.dim %h, %c0 : memref<?x?xf16>
+    %cols = memref.dim %h, %c1 : memref<?x?xf16>
+    scf.for %i = %c0 to %rows step %c1 {
+      scf.for %j = %c0 to %cols step %c1 {
+        %ip = arith.muli %i, %p : index
+        %jq = arith.muli %j, %q : index
+        %s = arith.addi %ip, %jq : index
+        %r = arith.remui %s, %c5 : index
+        %ri = arith.index_cast %r : index to i32
+        %f = arith.sitofp %ri : i32 to f16
+        %two = arith.constant 2.0 : f16
+        %v = arith.subf %f, %two : f16
+        memref.store %v, %h[%i, %j] : memref<?x?xf16>
+      }
+    }
+    return
+  }
+
+  // Runs C = A B^T at (m, n, k) `reps` times and returns the number of
+  // elements of C that differ from the host's product (all of them, or 64
+  // sampled ones when `sampled`).
+  func.func @run(%m: index, %n: index, %k: index, %reps: index, %sampled: i1) -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c7 = arith.constant 7 : index
+    %c64 = arith.constant 64 : index
+    %c127 = arith.constant 127 : index
+    %c128 = arith.constant 128 : index
+    %c255 = arith.constant 255 : index
+    %c256 = arith.constant 256 : index
+    %c384 = arith.constant 384 : index
+    %c613 = arith.constant 613 : index
+    %c997 = arith.constant 997 : index
+    %smem = arith.constant 196608 : i32
+    %ha = memref.alloc(%m, %k) : memref<?x?xf16>
+    %hb = memref.alloc(%n, %k) : memref<?x?xf16>
+    %hc = memref.alloc(%m, %n) : memref<?x?xf16>
+    func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
+    func.call @fill(%hb, %c2, %c3) : (memref<?x?xf16>, index, index) -> ()
+    %da = gpu.alloc (%m, %k) : memref<?x?xf16>
+    %db = gpu.alloc (%n, %k) : memref<?x?xf16>
+    %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
+    gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
+    gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
+    %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
+    %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !db
+    %n255 = arith.addi %n, %c255 : index
+    %gx = arith.divui %n255, %c256 : index
+    %m127 = arith.addi %m, %c127 : index
+    %gy = arith.divui %m127, %c128 : index
+    scf.for %r = %c0 to %reps step %c1 {
+      gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c384, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%ta : !da, %tb : !db, %dc : memref<?x?xf16>, %k : index)
+    }
+    gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
+    %zero = arith.constant 0.0 : f32
+    %none = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tol = arith.constant 1.0e-2 : f32
+    %onef = arith.constant 1.0 : f32
+    %mn = arith.muli %m, %n : index
+    %count = arith.select %sampled, %c64, %mn : index
+    %bad = scf.for %e = %c0 to %count step %c1 iter_args(%b = %none) -> (i32) {
+      %ei = arith.muli %e, %c997 : index
+      %si = arith.remui %ei, %m : index
+      %ej = arith.muli %e, %c613 : index
+      %sj = arith.remui %ej, %n : index
+      %ai = arith.divui %e, %n : index
+      %aj = arith.remui %e, %n : index
+      %i = arith.select %sampled, %si, %ai : index
+      %j = arith.select %sampled, %sj, %aj : index
+      %ref = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %ha[%i, %l] : memref<?x?xf16>
+        %y = memref.load %hb[%j, %l] : memref<?x?xf16>
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = math.fma %xf, %yf, %acc : f32
+        scf.yield %p : f32
+      }
+      %got = memref.load %hc[%i, %j] : memref<?x?xf16>
+      %gf = arith.extf %got : f16 to f32
+      %d = arith.subf %gf, %ref : f32
+      %ad = math.absf %d : f32
+      %ar = math.absf %ref : f32
+      %scale = arith.maximumf %ar, %onef : f32
+      %rel = arith.divf %ad, %scale : f32
+      %off = arith.cmpf ogt, %rel, %tol : f32
+      %inc = arith.select %off, %one, %none : i32
+      %nb = arith.addi %b, %inc : i32
+      scf.yield %nb : i32
+    }
+    gpu.dealloc %da : memref<?x?xf16>
+    gpu.dealloc %db : memref<?x?xf16>
+    gpu.dealloc %dc : memref<?x?xf16>
+    memref.dealloc %ha : memref<?x?xf16>
+    memref.dealloc %hb : memref<?x?xf16>
+    memref.dealloc %hc : memref<?x?xf16>
+    return %bad : i32
+  }
+
+  func.func @main() {
+    %c20 = arith.constant 20 : index
+    %true = arith.constant true
+    // bench/gemm.sh rewrites this size.
+    %size = arith.constant 4096 : index
+    %bad = func.call @run(%size, %size, %size, %c20, %true) : (index, index, index, index, i1) -> i32
+    vector.print str "gemm sampled mismatches: "
+    vector.print %bad : i32
+    return
+  }
+}
