@@ -306,6 +306,9 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError() << "A " << a << " and B " << b << " cannot hold "
                          << m << "x" << k << " and " << n << "x" << k
                          << " K-major tiles (T-WGMMA-3)";
+  if (failed(verifyWgmmaTile(*this, getA())) ||
+      failed(verifyWgmmaTile(*this, getB())))
+    return failure();
   VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
   if (getAcc().getType() != want)
     return emitOpError() << "a " << m << "x" << n

@@ -29,6 +29,10 @@ LogicalResult verifyTmaCoordinates(Operation *op, TmaDescType desc,
 LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
                                   ValueRange indices, StringRef role);
 
+/// T-WGMMA-1: `buffer` is a K-major tile of a tile.shared_alloc with a TMA
+/// swizzle whose rows are one swizzle span.
+LogicalResult verifyWgmmaTile(Operation *op, Value buffer);
+
 } // namespace mlir::tile
 
 #endif // TILE_LIB_IR_VERIFIERUTILS_H

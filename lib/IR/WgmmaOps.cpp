@@ -27,26 +27,31 @@ SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
 }
 
-LogicalResult WgmmaDescriptorOp::verify() {
-  MemRefType type = getBuffer().getType();
-  if (int64_t(getIndices().size()) != type.getRank())
-    return emitOpError() << "expected one index per dimension of " << type;
+LogicalResult mlir::tile::verifyWgmmaTile(Operation *op, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
   // T-WGMMA-1: a swizzled (TMA-mode) K-major tile of a tile.shared_alloc,
   // rows exactly one swizzle span wide.
-  SharedBufferInfo info = getSharedBufferInfo(getBuffer());
+  SharedBufferInfo info = getSharedBufferInfo(buffer);
   if (!info.swizzle || info.swizzle->isIdentity() ||
       !info.swizzle->getTmaMode())
-    return emitOpError() << "needs a tile.shared_alloc buffer with a 32B, "
-                            "64B or 128B swizzle (T-WGMMA-1)";
+    return op->emitOpError() << "needs a tile.shared_alloc buffer with a 32B, "
+                                "64B or 128B swizzle (T-WGMMA-1)";
   int64_t rowBytes =
       type.getShape().back() * type.getElementTypeBitWidth() / 8;
   if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
       rowBytes != info.swizzle->getSpanBytes())
-    return emitOpError() << "expected K-major rows of exactly the "
-                         << info.swizzle->getSpanBytes()
-                         << "-byte swizzle span, got " << rowBytes
-                         << "-byte rows in " << type << " (T-WGMMA-1)";
+    return op->emitOpError() << "expected K-major rows of exactly the "
+                             << info.swizzle->getSpanBytes()
+                             << "-byte swizzle span, got " << rowBytes
+                             << "-byte rows in " << type << " (T-WGMMA-1)";
   return success();
+}
+
+LogicalResult WgmmaDescriptorOp::verify() {
+  MemRefType type = getBuffer().getType();
+  if (int64_t(getIndices().size()) != type.getRank())
+    return emitOpError() << "expected one index per dimension of " << type;
+  return verifyWgmmaTile(*this, getBuffer());
 }
 
 LogicalResult WgmmaOp::verify() {

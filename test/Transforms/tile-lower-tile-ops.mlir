@@ -71,3 +71,41 @@ gpu.module @ws {
     gpu.return
   }
 }
+
+// tile.mma on 2x2 warps of 32x32 parts of a 64x64x32 tile: per 16-wide K
+// step 2 ldmatrix.x4 of A, 2 of B (2 n8 fragments each), 2x4 mma.sync.
+// CHECK-LABEL: gpu.func @mma
+// CHECK-COUNT-4: tile.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] x4 : memref<64x32xf16, 3> -> vector<4x2xf16>
+// CHECK-COUNT-8: tile.mma_sync {{.*}} {shape = array<i64: 16, 8, 16>}
+// CHECK-COUNT-4: tile.ldmatrix
+// CHECK-COUNT-8: tile.mma_sync
+//   CHECK-NOT: tile.mma_sync
+// The transposed B (K x N) is read with ldmatrix.trans.
+// CHECK: tile.ldmatrix %{{.*}} x4 trans : memref<32x64xf16, 3>
+// The epilogue: 2x4 fragments x 2 row halves, one vector<2xf16> store each.
+// CHECK-COUNT-16: vector.store %{{.*}} : memref<?x?xf16>, vector<2xf16>
+// tile.warpgroup_mma: fence, 4 K steps of (descriptor B, descriptor A,
+// wgmma n = 256), commit, wait 1.
+// CHECK: tile.wgmma_fence
+// CHECK-NEXT: %[[DB:.*]] = tile.wgmma_descriptor %{{.*}} : memref<4x256x64xf16, 3>
+// CHECK-NEXT: %[[DA:.*]] = tile.wgmma_descriptor %{{.*}} : memref<4x128x64xf16, 3>
+// CHECK-NEXT: tile.wgmma %[[DA]], %[[DB]], %{{.*}} {inputType = f16, n = 256 : i64} : vector<128xf32>
+// CHECK-COUNT-3: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 256 : i64} : vector<128xf32>
+// CHECK-NEXT: tile.wgmma_commit_group
+// CHECK-NEXT: tile.wgmma_wait_group 1
+gpu.module @mma {
+  gpu.func @mma(%sa: memref<64x32xf16, 3>, %sb: memref<64x32xf16, 3>, %sbt: memref<32x64xf16, 3>,
+                %acc: vector<2x4x2x2xf32>, %c: memref<?x?xf16>, %i: index,
+                %wacc: vector<128xf32>) kernel {
+    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
+    %0 = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>}
+        : memref<64x32xf16, 3>, memref<64x32xf16, 3>, vector<2x4x2x2xf32>
+    %1 = tile.mma %sa, %sbt, %0 {warps = array<i64: 2, 2>, transpose_b}
+        : memref<64x32xf16, 3>, memref<32x64xf16, 3>, vector<2x4x2x2xf32>
+    tile.mma_store %1, %c[%i, %i] {warps = array<i64: 2, 2>} : vector<2x4x2x2xf32>, memref<?x?xf16>
+    %2 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %i, %i], %wacc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+        : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+    gpu.return
+  }
+}

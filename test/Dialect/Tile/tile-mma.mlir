@@ -69,3 +69,82 @@ func.func @warps(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: index) {
   tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 4>} : vector<4x8x2x2xf32>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// CHECK-LABEL: gpu.func @warpgroup
+// CHECK: tile.warpgroup_mma %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 256, 64>, wait = 1 : i32} : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+// CHECK: tile.warpgroup_mma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
+gpu.module @k {
+  gpu.func @warpgroup(%c: memref<?x?xf16>, %acc: vector<128xf32>, %s: index) kernel {
+    %ra = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %rb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
+    %0 = tile.warpgroup_mma %ra[%s, %s, %s], %rb[%s, %s, %s], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+        : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+    tile.warpgroup_mma_store %0, %c[%s, %s] {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @wgmma_shape(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{shape 32x256x64 is not M = 64 i, N a multiple of 8 in [8, 256], K = 16 j (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 32, 256, 64>, wait = 1 : i32}
+      : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_accumulator(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{a 128x256 warpgroup tile accumulates in 'vector<256xf32>', got 'vector<128xf32>' (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 128, 256, 64>, wait = 1 : i32}
+      : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_tiles(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  // expected-error @below {{A 'memref<128x64xf16, 3>' and B 'memref<128x64xf16, 3>' cannot hold 64x64 and 256x64 K-major tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<128x64xf16, 3>, memref<128x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_wait(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{T-CPASYNC-7}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = -1 : i32}
+      : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_shape(%acc: vector<128xf32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @below {{expected shape (M, N) with M = 64 i, N = 8 j and vector<(M/64 * N/2) x f32> accumulators, got 'vector<128xf32>' (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %c[%i, %i] {shape = array<i64: 64, 128>} : vector<128xf32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @wgmma_unswizzled(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{needs a tile.shared_alloc buffer with a 32B, 64B or 128B swizzle (T-WGMMA-1)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
