@@ -11,7 +11,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = A (M x K) * B (N x K)^T: 128x256x64 CTA tiles; warpgroup 0
-    // loads A and B tiles with TMA into a 4-stage ring (full barriers: the
+    // (one thread of it) loads A and B tiles with TMA into a 4-stage ring (full barriers: the
     // two copies' bytes; empty barriers: the 256 consumer threads);
     // warpgroups 1 and 2 each multiply their 64 rows with wgmma m64n256k16
     // (wait depth 1: a stage is released once the next stage's wgmmas are
@@ -32,10 +32,26 @@ module attributes {gpu.container_module} {
       %m = memref.dim %c, %c0 : memref<?x?xf16>
       %n = memref.dim %c, %c1 : memref<?x?xf16>
       %tid = gpu.thread_id x
+      // Grouped tile order (8 row tiles per group) for L2 reuse: block b of
+      // the linear grid computes tile (pid_m, pid_n).
+      %c8 = arith.constant 8 : index
       %bx = gpu.block_id x
       %by = gpu.block_id y
-      %m0 = arith.muli %by, %c128 : index
-      %n0 = arith.muli %bx, %c256 : index
+      %grid_n = gpu.grid_dim x
+      %grid_m = gpu.grid_dim y
+      %pid0 = arith.muli %by, %grid_n : index
+      %pid = arith.addi %pid0, %bx : index
+      %in_group = arith.muli %grid_n, %c8 : index
+      %group = arith.divui %pid, %in_group : index
+      %first_m = arith.muli %group, %c8 : index
+      %left_m = arith.subi %grid_m, %first_m : index
+      %group_m = arith.minui %left_m, %c8 : index
+      %local = arith.remui %pid, %in_group : index
+      %local_m = arith.remui %local, %group_m : index
+      %pid_m = arith.addi %first_m, %local_m : index
+      %pid_n = arith.divui %local, %group_m : index
+      %m0 = arith.muli %pid_m, %c128 : index
+      %n0 = arith.muli %pid_n, %c256 : index
       %k63 = arith.addi %k, %c63 : index
       %tiles = arith.divui %k63, %c64 : index
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
@@ -53,6 +69,8 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 40) {
+        // One thread issues the copies; the rest of the warpgroup idles.
+        scf.if %first {
         %p:2 = scf.for %t = %c0 to %tiles step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
           tile.mbarrier_wait_parity %empty[%s], %ph : !bars
           %k0 = arith.muli %t, %c64 : index
@@ -63,6 +81,7 @@ module attributes {gpu.container_module} {
           %ns = arith.select %wrap, %c0, %next : index
           %nph = arith.xori %ph, %wrap : i1
           scf.yield %ns, %nph : index, i1
+        }
         }
       } consumers(2, registers = 232) {
       ^bb0(%wg: index):

@@ -181,8 +181,13 @@ void lowerMma(MmaOp op) {
   Value laneRowB = add(rem(lane, 8), mul(div(lane, 16), 8));
   Value laneColB = mul(rem(div(lane, 8), 2), 8);
   Value acc = op.getAcc();
-  for (int64_t k = 0; k < tileK; k += 16) {
-    SmallVector<Value> fragmentsA, fragmentsB;
+  // The fragments of one K step.
+  struct Fragments {
+    SmallVector<Value> a, b;
+  };
+  auto loadFragments = [&](int64_t k) {
+    Fragments fragments;
+    SmallVector<Value> &fragmentsA = fragments.a, &fragmentsB = fragments.b;
     for (int64_t i = 0; i < warpM / 16; ++i) {
       Value row = add(m0, add(constant(16 * i), laneRowA));
       Value column = add(constant(k), laneColA);
@@ -220,14 +225,24 @@ void lowerMma(MmaOp op) {
         fragmentsB.push_back(fragment);
       }
     }
-    for (auto [i, a] : llvm::enumerate(fragmentsA))
-      for (auto [j, b] : llvm::enumerate(fragmentsB)) {
+    return fragments;
+  };
+  // Two register stages (seed 003): the fragments of step k + 1 are loaded
+  // before the MMAs of step k.
+  Fragments current = loadFragments(0);
+  for (int64_t k = 0; k < tileK; k += 16) {
+    Fragments next;
+    if (k + 16 < tileK)
+      next = loadFragments(k + 16);
+    for (auto [i, a] : llvm::enumerate(current.a))
+      for (auto [j, b] : llvm::enumerate(current.b)) {
         SmallVector<int64_t> position = {int64_t(i), int64_t(j)};
         Value c = vector::ExtractOp::create(builder, loc, acc, position);
         Value d = MmaSyncOp::create(builder, loc, c.getType(), a, b, c,
                                     ArrayRef<int64_t>{16, 8, 16});
         acc = vector::InsertOp::create(builder, loc, d, acc, position);
       }
+    current = std::move(next);
   }
   op.getResult().replaceAllUsesWith(acc);
   op.erase();

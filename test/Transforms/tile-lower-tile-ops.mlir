@@ -73,12 +73,11 @@ gpu.module @ws {
 }
 
 // tile.mma on 2x2 warps of 32x32 parts of a 64x64x32 tile: per 16-wide K
-// step 2 ldmatrix.x4 of A, 2 of B (2 n8 fragments each), 2x4 mma.sync.
+// step 2 ldmatrix.x4 of A, 2 of B (2 n8 fragments each), 2x4 mma.sync; two
+// register stages: step 1's fragments are loaded before step 0's MMAs.
 // CHECK-LABEL: gpu.func @mma
-// CHECK-COUNT-4: tile.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] x4 : memref<64x32xf16, 3> -> vector<4x2xf16>
-// CHECK-COUNT-8: tile.mma_sync {{.*}} {shape = array<i64: 16, 8, 16>}
-// CHECK-COUNT-4: tile.ldmatrix
-// CHECK-COUNT-8: tile.mma_sync
+// CHECK-COUNT-8: tile.ldmatrix %{{.*}}[%{{.*}}, %{{.*}}] x4 : memref<64x32xf16, 3> -> vector<4x2xf16>
+// CHECK-COUNT-16: tile.mma_sync {{.*}} {shape = array<i64: 16, 8, 16>}
 //   CHECK-NOT: tile.mma_sync
 // The transposed B (K x N) is read with ldmatrix.trans.
 // CHECK: tile.ldmatrix %{{.*}} x4 trans : memref<32x64xf16, 3>
