@@ -1,0 +1,224 @@
+// Seed 003's hgemm in tile IR (Ampere path, runs on sm_80 and later): C = A
+// B^T (B stored N x K) or C = A B (B stored K x N, read with ldmatrix.trans),
+// f16 in, f32 accumulation, f16 out. 128x128 CTA tiles of 128 threads, K
+// slices of 32 copied by tile.copy (seed 003's G2SCopyA layouts) into
+// Swizzle<3,3,3> (b128) buffers; the K loop is marked
+// {tile.pipeline_stages = 3}, which tile-to-ptx-pipeline turns into 3-stage
+// cp.async rings; tile.mma runs 2x2 warps of 64x64 parts (ldmatrix.x4 +
+// mma.sync.m16n8k16, two register stages); tile.mma_store writes C with
+// bounds. docs/HgemmWalkthrough.md follows it through every pass to PTX.
+//
+// M and N need not be multiples of 128 (the stores are bounded), but the
+// copies are not: M, N and K must be multiples of 128, 128 and 32 here.
+//
+//   tile-opt examples/hgemm_sm80.mlir --tile-to-ptx-pipeline="chip=sm_80"
+//   tile-run examples/hgemm_sm80.mlir --chip=sm_90a
+// prints the mismatches against the host (0, 0).
+
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @hgemm_nt(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %m = memref.dim %c, %c0 : memref<?x?xf16>
+      %n = memref.dim %c, %c1 : memref<?x?xf16>
+      %k = memref.dim %a, %c1 : memref<?x?xf16>
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %m0 = arith.muli %by, %c128 : index
+      %n0 = arith.muli %bx, %c128 : index
+      %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
+      %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
+      %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
+      %kt = arith.divui %k, %c32 : index
+      %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
+        %k0 = arith.muli %t, %c32 : index
+        tile.copy %a[%m0, %k0] to %sa
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
+        tile.copy %b[%n0, %k0] to %sb
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
+        %g = tile.async_commit_group
+        tile.async_wait_group 0
+        gpu.barrier
+        %next = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>}
+            : memref<128x32xf16, 3>, memref<128x32xf16, 3>, vector<4x8x2x2xf32>
+        gpu.barrier
+        scf.yield %next : vector<4x8x2x2xf32>
+      } {tile.pipeline_stages = 3 : i64}
+      tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
+          : vector<4x8x2x2xf32>, memref<?x?xf16>
+      gpu.return
+    }
+    gpu.func @hgemm_nn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) kernel
+        attributes {known_block_size = array<i32: 128, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c32 = arith.constant 32 : index
+      %c128 = arith.constant 128 : index
+      %m = memref.dim %c, %c0 : memref<?x?xf16>
+      %n = memref.dim %c, %c1 : memref<?x?xf16>
+      %k = memref.dim %a, %c1 : memref<?x?xf16>
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %m0 = arith.muli %by, %c128 : index
+      %n0 = arith.muli %bx, %c128 : index
+      %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
+      %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<32x128xf16, 3>
+      %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
+      %kt = arith.divui %k, %c32 : index
+      %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
+        %k0 = arith.muli %t, %c32 : index
+        tile.copy %a[%m0, %k0] to %sa
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
+        tile.copy %b[%k0, %n0] to %sb
+            {threads = #tile.layout<(8,16):(16,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<32x128xf16, 3>
+        %g = tile.async_commit_group
+        tile.async_wait_group 0
+        gpu.barrier
+        %next = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>, transpose_b}
+            : memref<128x32xf16, 3>, memref<32x128xf16, 3>, vector<4x8x2x2xf32>
+        gpu.barrier
+        scf.yield %next : vector<4x8x2x2xf32>
+      } {tile.pipeline_stages = 3 : i64}
+      tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
+          : vector<4x8x2x2xf32>, memref<?x?xf16>
+      gpu.return
+    }
+  }
+
+  func.func @fill(%h: memref<?x?xf16>, %p: index, %q: index) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c5 = arith.constant 5 : index
+    %rows = memref.dim %h, %c0 : memref<?x?xf16>
+    %cols = memref.dim %h, %c1 : memref<?x?xf16>
+    scf.for %i = %c0 to %rows step %c1 {
+      scf.for %j = %c0 to %cols step %c1 {
+        %ip = arith.muli %i, %p : index
+        %jq = arith.muli %j, %q : index
+        %s = arith.addi %ip, %jq : index
+        %r = arith.remui %s, %c5 : index
+        %ri = arith.index_cast %r : index to i32
+        %f = arith.sitofp %ri : i32 to f16
+        %two = arith.constant 2.0 : f16
+        %v = arith.subf %f, %two : f16
+        memref.store %v, %h[%i, %j] : memref<?x?xf16>
+      }
+    }
+    return
+  }
+
+  // Runs C = A B^T (`transposed`, B is N x K) or C = A B (B is K x N) at
+  // (m, n, k) `reps` times and returns the number of elements of C that
+  // differ from the host's product by more than 1e-2 relative (all of them,
+  // or 64 sampled ones when `sampled`).
+  func.func @run(%m: index, %n: index, %k: index, %reps: index, %sampled: i1,
+                 %transposed: i1) -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c7 = arith.constant 7 : index
+    %c64 = arith.constant 64 : index
+    %c128 = arith.constant 128 : index
+    %c613 = arith.constant 613 : index
+    %c997 = arith.constant 997 : index
+    %ha = memref.alloc(%m, %k) : memref<?x?xf16>
+    %hc = memref.alloc(%m, %n) : memref<?x?xf16>
+    func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
+    %brows = arith.select %transposed, %n, %k : index
+    %bcols = arith.select %transposed, %k, %n : index
+    %hb = memref.alloc(%brows, %bcols) : memref<?x?xf16>
+    scf.if %transposed {
+      func.call @fill(%hb, %c2, %c3) : (memref<?x?xf16>, index, index) -> ()
+    } else {
+      func.call @fill(%hb, %c7, %c2) : (memref<?x?xf16>, index, index) -> ()
+    }
+    %da = gpu.alloc (%m, %k) : memref<?x?xf16>
+    %db = gpu.alloc (%brows, %bcols) : memref<?x?xf16>
+    %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
+    gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
+    gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
+    %gx = arith.divui %n, %c128 : index
+    %gy = arith.divui %m, %c128 : index
+    scf.for %r = %c0 to %reps step %c1 {
+      scf.if %transposed {
+        gpu.launch_func @kernels::@hgemm_nt blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
+            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
+      } else {
+        gpu.launch_func @kernels::@hgemm_nn blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
+            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
+      }
+    }
+    gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
+    %zero = arith.constant 0.0 : f32
+    %none = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tol = arith.constant 1.0e-2 : f32
+    %onef = arith.constant 1.0 : f32
+    %mn = arith.muli %m, %n : index
+    %count = arith.select %sampled, %c64, %mn : index
+    %bad = scf.for %e = %c0 to %count step %c1 iter_args(%b = %none) -> (i32) {
+      %ei = arith.muli %e, %c997 : index
+      %si = arith.remui %ei, %m : index
+      %ej = arith.muli %e, %c613 : index
+      %sj = arith.remui %ej, %n : index
+      %ai = arith.divui %e, %n : index
+      %aj = arith.remui %e, %n : index
+      %i = arith.select %sampled, %si, %ai : index
+      %j = arith.select %sampled, %sj, %aj : index
+      %ref = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+        %x = memref.load %ha[%i, %l] : memref<?x?xf16>
+        %br = arith.select %transposed, %j, %l : index
+        %bc = arith.select %transposed, %l, %j : index
+        %y = memref.load %hb[%br, %bc] : memref<?x?xf16>
+        %xf = arith.extf %x : f16 to f32
+        %yf = arith.extf %y : f16 to f32
+        %p = math.fma %xf, %yf, %acc : f32
+        scf.yield %p : f32
+      }
+      %got = memref.load %hc[%i, %j] : memref<?x?xf16>
+      %gf = arith.extf %got : f16 to f32
+      %d = arith.subf %gf, %ref : f32
+      %ad = math.absf %d : f32
+      %ar = math.absf %ref : f32
+      %scale = arith.maximumf %ar, %onef : f32
+      %rel = arith.divf %ad, %scale : f32
+      %off = arith.cmpf ogt, %rel, %tol : f32
+      %inc = arith.select %off, %one, %none : i32
+      %nb = arith.addi %b, %inc : i32
+      scf.yield %nb : i32
+    }
+    gpu.dealloc %da : memref<?x?xf16>
+    gpu.dealloc %db : memref<?x?xf16>
+    gpu.dealloc %dc : memref<?x?xf16>
+    memref.dealloc %ha : memref<?x?xf16>
+    memref.dealloc %hb : memref<?x?xf16>
+    memref.dealloc %hc : memref<?x?xf16>
+    return %bad : i32
+  }
+
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %true = arith.constant true
+    %false = arith.constant false
+    %m = arith.constant 256 : index
+    %n = arith.constant 384 : index
+    %k = arith.constant 320 : index
+    %bad_nt = func.call @run(%m, %n, %k, %c1, %false, %true) : (index, index, index, index, i1, i1) -> i32
+    vector.print str "hgemm A*B^T 256x384x320 mismatches: "
+    vector.print %bad_nt : i32
+    %bad_nn = func.call @run(%m, %n, %k, %c1, %false, %false) : (index, index, index, index, i1, i1) -> i32
+    vector.print str "hgemm A*B 256x384x320 mismatches: "
+    vector.print %bad_nn : i32
+    return
+  }
+}
