@@ -2,7 +2,7 @@
 // B^T (B stored N x K) or C = A B (B stored K x N, read with ldmatrix.trans),
 // f16 in, f32 accumulation, f16 out. 128x128 CTA tiles of 128 threads, K
 // slices of 32 copied by tile.copy (seed 003's G2SCopyA layouts) into
-// Swizzle<3,3,3> (b128) buffers; the K loop is marked
+// Swizzle<3,3,3> (b128) buffers (a K x N B tile gets byte Swizzle<3,4,4>); the K loop is marked
 // {tile.pipeline_stages = 3}, which tile-to-ptx-pipeline turns into 3-stage
 // cp.async rings; tile.mma runs 2x2 warps of 64x64 parts (ldmatrix.x4 +
 // mma.sync.m16n8k16, two register stages); tile.mma_store writes C with
@@ -68,7 +68,10 @@ module attributes {gpu.container_module} {
       %m0 = arith.muli %by, %c128 : index
       %n0 = arith.muli %bx, %c128 : index
       %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
-      %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<32x128xf16, 3>
+      // 256-byte rows read down the columns by ldmatrix.trans: b128 would
+      // leave a 2-way conflict; this swizzle (tile-analyze-bank-conflicts'
+      // proposal) removes it.
+      %sb = tile.shared_alloc {swizzle = #tile.swizzle<3, 4, 4>} : memref<32x128xf16, 3>
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
       %kt = arith.divui %k, %c32 : index
       %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {

@@ -99,12 +99,13 @@ std::optional<ElementAccess> findSplitAccess(SharedAllocOp alloc,
   return std::nullopt;
 }
 
-/// Analyzes one access: `memref[indices]` of `width` bytes per lane.
+/// Analyzes one access: `memref[indices]` of `width` bytes per lane, by the
+/// first `lanes` lanes of the warp.
 /// Accesses of a swizzled buffer are measured on their swizzled addresses;
 /// with `apply`, a conflict-free proposal becomes the swizzle of an
 /// unswizzled tile.shared_alloc buffer.
 void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
-             bool apply) {
+             int64_t lanes, bool apply) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || !isSharedMemory(type) || width < 1)
     return;
@@ -116,7 +117,7 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
     return;
   int64_t elementBytes = type.getElementTypeBitWidth() / 8;
   SmallVector<int64_t> addresses;
-  for (int64_t lane = 0; lane < kWarpSize; ++lane) {
+  for (int64_t lane = 0; lane < lanes; ++lane) {
     int64_t linear = offset;
     for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
       std::optional<int64_t> value = evaluateForLane(index, lane);
@@ -182,14 +183,22 @@ struct TileAnalyzeBankConflictsPass
     getOperation().walk([&](Operation *op) {
       if (!op->getParentOfType<gpu::GPUFuncOp>())
         return;
-      // Warp-wide loads and stores (cp.async and ldmatrix rows are served
-      // differently and are not modelled).
-      if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp, vector::StoreOp>(op))
+      // Warp-wide loads and stores, and ldmatrix/stmatrix: each 8x8 matrix
+      // is one 128-byte phase of 8 lanes' 16-byte rows, lanes 8i .. 8i + 7
+      // addressing matrix i. (cp.async writes land asynchronously and are
+      // not modelled.)
+      int64_t lanes = kWarpSize;
+      if (auto load = dyn_cast<LdMatrixOp>(op))
+        lanes = 8 * load.getNum();
+      else if (auto store = dyn_cast<StMatrixOp>(op))
+        lanes = 8 * store.getNum();
+      else if (!isa<memref::LoadOp, memref::StoreOp, vector::LoadOp,
+                    vector::StoreOp>(op))
         return;
       for (OpOperand &use : op->getOpOperands())
         if (std::optional<ElementAccess> access = getElementAccess(use))
           analyze(op, use.get(), OperandRange(access->indices), access->bytes,
-                  apply);
+                  lanes, apply);
     });
   }
 };
