@@ -4,7 +4,8 @@
 // which one thread issues the copies; two wgmma consumer warpgroups at 232),
 // a 4-stage full/empty mbarrier ring of 128B-swizzled tiles in 192 KB of
 // dynamic shared memory, tile.warpgroup_mma (m64n256k16, wait depth 1) and
-// bounded tile.warpgroup_mma_store; 128x256x64 CTA tiles in a grouped order.
+// bounded tile.warpgroup_mma_store; 128x256x64 CTA tiles in a grouped order,
+// a persistent grid (one CTA per SM).
 // Any M, N and K with K a multiple of 8 (TMA needs 16-byte row strides): TMA
 // fills zeros beyond the matrices and the stores are bounded.
 //
@@ -17,50 +18,45 @@
 !bars = !tile.mbarrier<count = 4>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // C (M x N) = A (M x K) * B (N x K)^T: 128x256x64 CTA tiles; warpgroup 0
-    // (one thread of it) loads A and B tiles with TMA into a 4-stage ring (full barriers: the
-    // two copies' bytes; empty barriers: the 256 consumer threads);
-    // warpgroups 1 and 2 each multiply their 64 rows with wgmma m64n256k16
-    // (wait depth 1: a stage is released once the next stage's wgmmas are
-    // issued) and store their 64x256 part.
+    // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b computes tiles
+    // b, b + grid, ... of the 128x256 tiles in grouped order (8 row tiles
+    // per group, for L2 reuse). Warpgroup 0 (one thread of it) loads the A
+    // and B K-slices of its tiles with TMA into a 4-stage ring (full
+    // barriers: the two copies' bytes; empty barriers: one arrival per
+    // consumer warpgroup), running ahead into the next tile while the
+    // consumers store the last one; warpgroups 1 and 2 each multiply their
+    // 64 rows with wgmma m64n256k16 (wait depth 1: a stage is released once
+    // the next stage's wgmmas are issued) and store their 64x256 part. The
+    // ring state (stage, phase) carries over from tile to tile.
     gpu.func @gemm(%a: !da, %b: !db, %c: memref<?x?xf16>, %k: index) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
+      %c8 = arith.constant 8 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
+      %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
+      %c255 = arith.constant 255 : index
       %c256 = arith.constant 256 : index
       %copies = arith.constant 2 : i32
-      %consumers = arith.constant 256 : i32
+      %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
       %m = memref.dim %c, %c0 : memref<?x?xf16>
       %n = memref.dim %c, %c1 : memref<?x?xf16>
       %tid = gpu.thread_id x
-      // Grouped tile order (8 row tiles per group) for L2 reuse: block b of
-      // the linear grid computes tile (pid_m, pid_n).
-      %c8 = arith.constant 8 : index
-      %bx = gpu.block_id x
-      %by = gpu.block_id y
-      %grid_n = gpu.grid_dim x
-      %grid_m = gpu.grid_dim y
-      %pid0 = arith.muli %by, %grid_n : index
-      %pid = arith.addi %pid0, %bx : index
-      %in_group = arith.muli %grid_n, %c8 : index
-      %group = arith.divui %pid, %in_group : index
-      %first_m = arith.muli %group, %c8 : index
-      %left_m = arith.subi %grid_m, %first_m : index
-      %group_m = arith.minui %left_m, %c8 : index
-      %local = arith.remui %pid, %in_group : index
-      %local_m = arith.remui %local, %group_m : index
-      %pid_m = arith.addi %first_m, %local_m : index
-      %pid_n = arith.divui %local, %group_m : index
-      %m0 = arith.muli %pid_m, %c128 : index
-      %n0 = arith.muli %pid_n, %c256 : index
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %m127 = arith.addi %m, %c127 : index
+      %tiles_m = arith.divui %m127, %c128 : index
+      %n255 = arith.addi %n, %c255 : index
+      %tiles_n = arith.divui %n255, %c256 : index
+      %tiles = arith.muli %tiles_m, %tiles_n : index
+      %in_group = arith.muli %tiles_n, %c8 : index
       %k63 = arith.addi %k, %c63 : index
-      %tiles = arith.divui %k63, %c64 : index
+      %slices = arith.divui %k63, %c64 : index
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
       %full = tile.mbarrier_alloc : !bars
@@ -76,46 +72,84 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 40) {
-        // One thread issues the copies; the rest of the warpgroup idles.
+        // One thread issues the copies; the rest of the warpgroup idles. It
+        // starts at phase 1 of the empty barriers, which fresh barriers
+        // report as complete.
         scf.if %first {
-        %p:2 = scf.for %t = %c0 to %tiles step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
-          tile.mbarrier_wait_parity %empty[%s], %ph : !bars
-          %k0 = arith.muli %t, %c64 : index
-          tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
-          tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64xf16, 3>, !bars
-          %next = arith.addi %s, %c1 : index
-          %wrap = arith.cmpi eq, %next, %c4 : index
-          %ns = arith.select %wrap, %c0, %next : index
-          %nph = arith.xori %ph, %wrap : i1
-          scf.yield %ns, %nph : index, i1
-        }
+          %pt:2 = scf.for %tile = %cta to %tiles step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
+            %group = arith.divui %tile, %in_group : index
+            %first_m = arith.muli %group, %c8 : index
+            %left_m = arith.subi %tiles_m, %first_m : index
+            %group_m = arith.minui %left_m, %c8 : index
+            %local = arith.remui %tile, %in_group : index
+            %local_m = arith.remui %local, %group_m : index
+            %pid_m = arith.addi %first_m, %local_m : index
+            %pid_n = arith.divui %local, %group_m : index
+            %m0 = arith.muli %pid_m, %c128 : index
+            %n0 = arith.muli %pid_n, %c256 : index
+            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+              tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+              %k0 = arith.muli %t, %c64 : index
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64xf16, 3>, !bars
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c4 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
+            }
+            scf.yield %p#0, %p#1 : index, i1
+          }
         }
       } consumers(2, registers = 232) {
       ^bb0(%wg: index):
         %row = arith.muli %wg, %c64 : index
+        %lane = arith.remui %tid, %c128 : index
+        %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : vector<128xf32>
-        %r:4 = scf.for %t = %c0 to %tiles step %c1
-            iter_args(%acc = %zero, %s = %c0, %ph = %false, %prev = %c0)
-            -> (vector<128xf32>, index, i1, index) {
-          tile.mbarrier_wait_parity %full[%s], %ph : !bars
-          %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-              {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
-              : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
-          // The previous stage's wgmmas are done (wait depth 1): release it.
-          %later = arith.cmpi ugt, %t, %c0 : index
-          scf.if %later {
-            %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+        %ct:2 = scf.for %tile = %cta to %tiles step %ctas
+            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
+          %group = arith.divui %tile, %in_group : index
+          %first_m = arith.muli %group, %c8 : index
+          %left_m = arith.subi %tiles_m, %first_m : index
+          %group_m = arith.minui %left_m, %c8 : index
+          %local = arith.remui %tile, %in_group : index
+          %local_m = arith.remui %local, %group_m : index
+          %pid_m = arith.addi %first_m, %local_m : index
+          %pid_n = arith.divui %local, %group_m : index
+          %m0 = arith.muli %pid_m, %c128 : index
+          %n0 = arith.muli %pid_n, %c256 : index
+          %r:4 = scf.for %t = %c0 to %slices step %c1
+              iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
+              -> (vector<128xf32>, index, i1, index) {
+            tile.mbarrier_wait_parity %full[%s], %ph : !bars
+            %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
+                {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+                : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+            // The previous stage's wgmmas are done (wait depth 1): one
+            // thread of the warpgroup releases it.
+            %later = arith.cmpi ugt, %t, %c0 : index
+            %release = arith.andi %later, %signals : i1
+            scf.if %release {
+              %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+            }
+            %next = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %next, %c4 : index
+            %ns = arith.select %wrap, %c0, %next : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
           }
-          %next = arith.addi %s, %c1 : index
-          %wrap = arith.cmpi eq, %next, %c4 : index
-          %ns = arith.select %wrap, %c0, %next : index
-          %nph = arith.xori %ph, %wrap : i1
-          scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+          tile.wgmma_wait_group 0
+          // The tile's last stage.
+          scf.if %signals {
+            %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
+          }
+          %m1 = arith.addi %m0, %row : index
+          tile.warpgroup_mma_store %r#0, %c[%m1, %n0] bounds [%m, %n] {shape = array<i64: 64, 256>}
+              : vector<128xf32>, memref<?x?xf16>
+          scf.yield %r#1, %r#2 : index, i1
         }
-        tile.wgmma_wait_group 0
-        %m1 = arith.addi %m0, %row : index
-        tile.warpgroup_mma_store %r#0, %c[%m1, %n0] bounds [%m, %n] {shape = array<i64: 64, 256>}
-            : vector<128xf32>, memref<?x?xf16>
       }
       gpu.return
     }
@@ -173,12 +207,16 @@ module attributes {gpu.container_module} {
     gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
     %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
     %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !db
+    // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles.
+    %c132 = arith.constant 132 : index
     %n255 = arith.addi %n, %c255 : index
-    %gx = arith.divui %n255, %c256 : index
+    %tn = arith.divui %n255, %c256 : index
     %m127 = arith.addi %m, %c127 : index
-    %gy = arith.divui %m127, %c128 : index
+    %tm = arith.divui %m127, %c128 : index
+    %tiles = arith.muli %tm, %tn : index
+    %grid = arith.minui %tiles, %c132 : index
     scf.for %r = %c0 to %reps step %c1 {
-      gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c384, %c1, %c1)
+      gpu.launch_func @kernels::@gemm blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
           dynamic_shared_memory_size %smem
           args(%ta : !da, %tb : !db, %dc : memref<?x?xf16>, %k : index)
     }

@@ -251,10 +251,14 @@ void lowerMma(MmaOp op) {
 /// Stores m16n8 accumulator fragments: fragment (i, j) row half h of the
 /// thread, `pair(i, j, h)`, is the column pair at (rowBase + i * rowStride +
 /// 8 h, columnBase + 8 j), stored with one vector store (or, at a bound that
-/// splits the pair, its first element).
+/// splits the pair, its first element). Pairs are stored as one aligned
+/// word when the destination's rows, offset and first column are even
+/// (decided statically where the layout is static, else at run time);
+/// otherwise element by element.
 void storeFragments(OpBuilder &builder, Location loc, Value dst,
-                    ValueRange bounds, int64_t rowBlocks, int64_t rowStride,
-                    int64_t columnBlocks, Value rowBase, Value columnBase,
+                    ValueRange bounds, Value firstColumn, int64_t rowBlocks,
+                    int64_t rowStride, int64_t columnBlocks, Value rowBase,
+                    Value columnBase,
                     function_ref<Value(int64_t, int64_t, int64_t)> pairAt) {
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(builder, loc, value);
@@ -265,38 +269,71 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
   auto less = [&](Value a, Value b) -> Value {
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
   };
-  Type element = cast<MemRefType>(dst.getType()).getElementType();
+  auto type = cast<MemRefType>(dst.getType());
+  Type element = type.getElementType();
   auto pairType = VectorType::get({2}, element);
-  for (int64_t i = 0; i < rowBlocks; ++i)
-    for (int64_t j = 0; j < columnBlocks; ++j)
-      for (int64_t h = 0; h < 2; ++h) {
-        Value row = add(rowBase, constant(i * rowStride + 8 * h));
-        Value column = add(columnBase, constant(8 * j));
-        Value pair = pairAt(i, j, h);
-        if (pairType != pair.getType())
-          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
-        if (bounds.empty()) {
+  uint64_t pairBytes = 2 * type.getElementTypeBitWidth() / 8;
+  auto emitStores = [&](llvm::MaybeAlign alignment) {
+    for (int64_t i = 0; i < rowBlocks; ++i)
+      for (int64_t j = 0; j < columnBlocks; ++j)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = add(rowBase, constant(i * rowStride + 8 * h));
+          Value column = add(columnBase, constant(8 * j));
+          Value pair = pairAt(i, j, h);
+          if (pairType != pair.getType())
+            pair = arith::TruncFOp::create(builder, loc, pairType, pair);
+          if (bounds.empty()) {
+            vector::StoreOp::create(builder, loc, pair, dst,
+                                    ValueRange{row, column}, false, alignment);
+            continue;
+          }
+          Value next = add(column, constant(1));
+          auto inRows = scf::IfOp::create(builder, loc, less(row, bounds[0]));
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPointToStart(&inRows.getThenRegion().front());
+          auto whole = scf::IfOp::create(builder, loc, less(next, bounds[1]),
+                                         /*withElseRegion=*/true);
+          builder.setInsertionPointToStart(&whole.getThenRegion().front());
           vector::StoreOp::create(builder, loc, pair, dst,
+                                  ValueRange{row, column}, false, alignment);
+          builder.setInsertionPointToStart(&whole.getElseRegion().front());
+          auto first = scf::IfOp::create(builder, loc, less(column, bounds[1]));
+          builder.setInsertionPointToStart(&first.getThenRegion().front());
+          Value value = vector::ExtractOp::create(builder, loc, pair,
+                                                  ArrayRef<int64_t>{0});
+          memref::StoreOp::create(builder, loc, value, dst,
                                   ValueRange{row, column});
-          continue;
         }
-        Value next = add(column, constant(1));
-        auto inRows = scf::IfOp::create(builder, loc, less(row, bounds[0]));
-        OpBuilder::InsertionGuard guard(builder);
-        builder.setInsertionPointToStart(&inRows.getThenRegion().front());
-        auto whole = scf::IfOp::create(builder, loc, less(next, bounds[1]),
-                                       /*withElseRegion=*/true);
-        builder.setInsertionPointToStart(&whole.getThenRegion().front());
-        vector::StoreOp::create(builder, loc, pair, dst,
-                                ValueRange{row, column});
-        builder.setInsertionPointToStart(&whole.getElseRegion().front());
-        auto first = scf::IfOp::create(builder, loc, less(column, bounds[1]));
-        builder.setInsertionPointToStart(&first.getThenRegion().front());
-        Value value = vector::ExtractOp::create(builder, loc, pair,
-                                                ArrayRef<int64_t>{0});
-        memref::StoreOp::create(builder, loc, value, dst,
-                                ValueRange{row, column});
-      }
+  };
+  // Even row stride, offset and first column: every pair is word-aligned.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  bool static_ = succeeded(type.getStridesAndOffset(strides, offset)) &&
+                 !ShapedType::isDynamic(strides[0]) &&
+                 !ShapedType::isDynamic(offset);
+  auto isEven = [&](Value v) -> Value {
+    Value low = arith::AndIOp::create(builder, loc, v, constant(1));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, low,
+                                 constant(0));
+  };
+  Value even = isEven(firstColumn);
+  if (static_) {
+    if (strides[0] % 2 || offset % 2)
+      return emitStores(llvm::MaybeAlign());
+  } else {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(builder, loc, dst);
+    even = arith::AndIOp::create(builder, loc, even,
+                                 isEven(metadata.getStrides()[0]));
+    even = arith::AndIOp::create(builder, loc, even,
+                                 isEven(metadata.getOffset()));
+  }
+  auto aligned = scf::IfOp::create(builder, loc, even, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&aligned.getThenRegion().front());
+  emitStores(llvm::MaybeAlign(pairBytes));
+  builder.setInsertionPointToStart(&aligned.getElseRegion().front());
+  emitStores(llvm::MaybeAlign());
 }
 
 /// tile.mma_store: the warp's fragments at its part of the CTA tile.
@@ -322,7 +359,8 @@ void lowerMmaStore(MmaStoreOp op) {
       add(add(op.getIndices()[1], mul(position.warpN, warpN)),
           mul(arith::RemUIOp::create(builder, loc, lane, constant(4)), 2));
   Value acc = op.getAcc();
-  storeFragments(builder, loc, op.getDst(), op.getBounds(), fragments[0], 16,
+  storeFragments(builder, loc, op.getDst(), op.getBounds(),
+                 op.getIndices()[1], fragments[0], 16,
                  fragments[1], rowBase, columnBase,
                  [&](int64_t i, int64_t j, int64_t h) -> Value {
                    return vector::ExtractOp::create(builder, loc, acc,
@@ -429,7 +467,8 @@ void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   Value columnBase = add(op.getIndices()[1], mul(rem(lane, 4), 2));
   Value acc = op.getAcc();
   storeFragments(
-      builder, loc, op.getDst(), op.getBounds(), shape[0] / 64, 64,
+      builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
+      shape[0] / 64, 64,
       shape[1] / 8, rowBase, columnBase,
       [&](int64_t i, int64_t j, int64_t h) -> Value {
         SmallVector<Value> pair;

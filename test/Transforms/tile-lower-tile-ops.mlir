@@ -81,8 +81,14 @@ gpu.module @ws {
 //   CHECK-NOT: tile.mma_sync
 // The transposed B (K x N) is read with ldmatrix.trans.
 // CHECK: tile.ldmatrix %{{.*}} x4 trans : memref<32x64xf16, 3>
-// The epilogue: 2x4 fragments x 2 row halves, one vector<2xf16> store each.
-// CHECK-COUNT-16: vector.store %{{.*}} : memref<?x?xf16>, vector<2xf16>
+// The epilogue: 2x4 fragments x 2 row halves, one vector<2xf16> store each,
+// word-aligned when the row stride, offset and first column are even (known
+// only at run time for memref<?x?xf16>), else unaligned.
+// CHECK: %{{.*}}, %[[OFFSET:.*]], %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata
+// CHECK: scf.if
+// CHECK-COUNT-16: vector.store %{{.*}} {alignment = 4 : i64} : memref<?x?xf16>, vector<2xf16>
+// CHECK: } else {
+// CHECK-COUNT-16: vector.store %{{.*}}] : memref<?x?xf16>, vector<2xf16>
 // tile.warpgroup_mma: fence, 4 K steps of (descriptor B, descriptor A,
 // wgmma n = 256), commit, wait 1.
 // CHECK: tile.wgmma_fence
