@@ -21,7 +21,7 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c64 = arith.constant 64 : index
+      %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
       %m = memref.dim %c, %c0 : memref<?x?xf16>
       %n = memref.dim %c, %c1 : memref<?x?xf16>
@@ -30,23 +30,23 @@ module attributes {gpu.container_module} {
       %by = gpu.block_id y
       %m0 = arith.muli %by, %c128 : index
       %n0 = arith.muli %bx, %c128 : index
-      %sa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
-      %sb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+      %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
+      %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
-      %kt = arith.divui %k, %c64 : index
+      %kt = arith.divui %k, %c32 : index
       %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
-        %k0 = arith.muli %t, %c64 : index
+        %k0 = arith.muli %t, %c32 : index
         tile.copy %a[%m0, %k0] to %sa
-            {threads = #tile.layout<(16,8):(8,1)>, values = #tile.layout<(1,8)>}
-            : memref<?x?xf16> to memref<128x64xf16, 3>
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
         tile.copy %b[%n0, %k0] to %sb
-            {threads = #tile.layout<(16,8):(8,1)>, values = #tile.layout<(1,8)>}
-            : memref<?x?xf16> to memref<128x64xf16, 3>
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
         %g = tile.async_commit_group
         tile.async_wait_group 0
         gpu.barrier
         %next = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>}
-            : memref<128x64xf16, 3>, memref<128x64xf16, 3>, vector<4x8x2x2xf32>
+            : memref<128x32xf16, 3>, memref<128x32xf16, 3>, vector<4x8x2x2xf32>
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
@@ -58,7 +58,7 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c64 = arith.constant 64 : index
+      %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
       %m = memref.dim %c, %c0 : memref<?x?xf16>
       %n = memref.dim %c, %c1 : memref<?x?xf16>
@@ -67,28 +67,26 @@ module attributes {gpu.container_module} {
       %by = gpu.block_id y
       %m0 = arith.muli %by, %c128 : index
       %n0 = arith.muli %bx, %c128 : index
-      %sa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+      %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
       // 256-byte rows read down the columns by ldmatrix.trans: b128 would
       // leave a 2-way conflict; this swizzle (tile-analyze-bank-conflicts'
-      // proposal) removes it. It repeats every 2048 bytes, more than the
-      // 1024-byte alignment of dynamic shared memory (T-SMEM-2), so this
-      // ring is static (3 x 16 KB).
-      %sb = tile.shared_alloc {swizzle = #tile.swizzle<3, 4, 4>} : memref<64x128xf16, 3>
+      // proposal) removes it.
+      %sb = tile.shared_alloc {swizzle = #tile.swizzle<3, 4, 4>} : memref<32x128xf16, 3>
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
-      %kt = arith.divui %k, %c64 : index
+      %kt = arith.divui %k, %c32 : index
       %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
-        %k0 = arith.muli %t, %c64 : index
+        %k0 = arith.muli %t, %c32 : index
         tile.copy %a[%m0, %k0] to %sa
-            {threads = #tile.layout<(16,8):(8,1)>, values = #tile.layout<(1,8)>}
-            : memref<?x?xf16> to memref<128x64xf16, 3>
+            {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+            : memref<?x?xf16> to memref<128x32xf16, 3>
         tile.copy %b[%k0, %n0] to %sb
             {threads = #tile.layout<(8,16):(16,1)>, values = #tile.layout<(1,8)>}
-            : memref<?x?xf16> to memref<64x128xf16, 3>
+            : memref<?x?xf16> to memref<32x128xf16, 3>
         %g = tile.async_commit_group
         tile.async_wait_group 0
         gpu.barrier
         %next = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>, transpose_b}
-            : memref<128x64xf16, 3>, memref<64x128xf16, 3>, vector<4x8x2x2xf32>
+            : memref<128x32xf16, 3>, memref<32x128xf16, 3>, vector<4x8x2x2xf32>
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
@@ -136,8 +134,6 @@ module attributes {gpu.container_module} {
     %c128 = arith.constant 128 : index
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
-    // 2 rings x 3 stages x 16 KB.
-    %smem = arith.constant 98304 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?xf16>
     %hc = memref.alloc(%m, %n) : memref<?x?xf16>
     func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
@@ -159,11 +155,9 @@ module attributes {gpu.container_module} {
     scf.for %r = %c0 to %reps step %c1 {
       scf.if %transposed {
         gpu.launch_func @kernels::@hgemm_nt blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
-            dynamic_shared_memory_size %smem
             args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
       } else {
         gpu.launch_func @kernels::@hgemm_nn blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
-            dynamic_shared_memory_size %smem
             args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
       }
     }
@@ -221,7 +215,7 @@ module attributes {gpu.container_module} {
     %false = arith.constant false
     %m = arith.constant 256 : index
     %n = arith.constant 384 : index
-    %k = arith.constant 320 : index  // 5 K slices
+    %k = arith.constant 320 : index
     %bad_nt = func.call @run(%m, %n, %k, %c1, %false, %true) : (index, index, index, index, i1, i1) -> i32
     vector.print str "hgemm A*B^T 256x384x320 mismatches: "
     vector.print %bad_nt : i32

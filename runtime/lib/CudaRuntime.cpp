@@ -227,39 +227,43 @@ void noteLaunch(const std::string &name) {
   std::snprintf(lastKernelBuffer, sizeof(lastKernelBuffer), "%s", name.c_str());
 }
 
-/// Raises the kernel's dynamic shared memory limit when it asks for more than
-/// the 48 KB a launch gets by default, checking the device's opt-in maximum.
+/// Raises the kernel's dynamic shared memory limit when its static and
+/// dynamic shared memory together exceed the 48 KB a launch gets by default,
+/// checking the device's opt-in maximum.
 void prepareSharedMemory(Driver &d, CUfunction function, int32_t bytes,
                          const std::string &name) {
-  constexpr int32_t kDefaultDynamicSharedBytes = 48 * 1024;
-  if (bytes <= kDefaultDynamicSharedBytes)
+  constexpr int32_t kDefaultSharedBytes = 48 * 1024;
+  if (bytes <= 0)
     return;
-  // The attribute stays set: only raise it when a launch needs more.
-  static std::map<CUfunction, int32_t> raisedTo;
+  // The dynamic sizes known to launch (the attribute stays set).
+  static std::map<CUfunction, int32_t> fitsUpTo;
   {
     std::lock_guard<std::mutex> lock(kernelMutex);
-    auto it = raisedTo.find(function);
-    if (it != raisedTo.end() && it->second >= bytes)
+    auto it = fitsUpTo.find(function);
+    if (it != fitsUpTo.end() && it->second >= bytes)
       return;
   }
   int optIn = 0, staticBytes = 0;
-  check(d.cuDeviceGetAttribute(
-            &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-            d.device),
-        "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
   check(d.cuFuncGetAttribute(&staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
                              function),
         "cuFuncGetAttribute(SHARED_SIZE_BYTES)");
-  if (bytes + staticBytes > optIn)
-    reportError("kernel '%s' asks for %d bytes of dynamic + %d bytes of static "
-                "shared memory; the device allows %d per block",
-                name.c_str(), bytes, staticBytes, optIn);
-  check(d.cuFuncSetAttribute(function,
-                             CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                             bytes),
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", "kernel '" + name + "'");
+  if (bytes + staticBytes > kDefaultSharedBytes) {
+    check(d.cuDeviceGetAttribute(
+              &optIn, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+              d.device),
+          "cuDeviceGetAttribute(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)");
+    if (bytes + staticBytes > optIn)
+      reportError("kernel '%s' asks for %d bytes of dynamic + %d bytes of "
+                  "static shared memory; the device allows %d per block",
+                  name.c_str(), bytes, staticBytes, optIn);
+    check(d.cuFuncSetAttribute(function,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               bytes),
+          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+          "kernel '" + name + "'");
+  }
   std::lock_guard<std::mutex> lock(kernelMutex);
-  raisedTo[function] = bytes;
+  fitsUpTo[function] = bytes;
 }
 
 /// Starts timing a launch on `stream` when timing is on.
