@@ -3,24 +3,32 @@
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
 # Run on the GPU machine (after scripts/device-test.sh unpacked the tools, or
-# with tile-run on PATH). In one run, for each square size (default 2048
-# 4096 8192; override with SIZES="..."):
+# with tile-run on PATH). In one run, for each element type (TYPES, default
+# "f16 bf16"; f32 accumulation, C in the same type) and shape MxNxK (SHAPES,
+# default the squares 2048/4096/8192 and the LLM-like 4096x4096x14336,
+# 8192x1024x8192 and 16x4096x4096), it times
 #  - the Hopper GEMM of examples/gemm_sm90.mlir (C = A B^T: TMA,
-#    warp-specialized wgmma),
+#    warp-specialized wgmma, persistent),
 #  - the Ampere-style hgemm of examples/hgemm_sm80.mlir (C = A B: cp.async +
-#    ldmatrix + mma.sync),
+#    ldmatrix + mma.sync; only shapes that are multiples of its 128x128x32
+#    tile),
 #  - cuBLAS through torch.matmul on the same layouts, types and input values,
-# all f16 in, f32 accumulation, f16 out, each the median of 20 timed launches
-# (tile-run --time-kernels; CUDA events after 5 warm-up runs for cuBLAS). The
-# examples' @main is replaced by one that runs @run at the size 20 times and
-# checks 64 sampled elements. Prints TFLOP/s and ratios to cuBLAS, and ptxas'
-# registers/spills/shared memory of the kernels.
+# each the median of 20 timed launches (tile-run --time-kernels; CUDA events
+# after 5 warm-up runs for cuBLAS). The examples' @main is replaced by one
+# that runs @run at the shape 20 times and checks 64 sampled elements (bf16:
+# the examples with f16 replaced by bf16). Prints ptxas' registers/spills/
+# shared memory of the kernels and a table of TFLOP/s and ratios to cuBLAS;
+# with $OUT set, writes $OUT/gemm.csv and, where matplotlib exists,
+# $OUT/gemm.png.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
 BIN="$(dirname "$TILE_RUN")"
-SIZES="${SIZES:-2048 4096 8192}"
+TYPES="${TYPES:-f16 bf16}"
+SHAPES="${SHAPES:-2048x2048x2048 4096x4096x4096 8192x8192x8192 4096x4096x14336 8192x1024x8192 16x4096x4096}"
 WORK="$(mktemp -d)"
+CSV="$WORK/gemm.csv"
+echo "kernel,type,m,n,k,tile_tflops,cublas_tflops,ratio" > "$CSV"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 for example in gemm_sm90 hgemm_sm80; do
@@ -30,17 +38,22 @@ for example in gemm_sm90 hgemm_sm80; do
     grep -E "Used|spill" | tr -s ' ' | tr '\n' ' ')"
 done
 
-bench_main() { # example, size, extra @run arguments and their types
-  python3 - "$ROOT/examples/$1.mlir" "$2" "$3" "$4" <<'PY'
+bench_main() { # example, type, m, n, k, extra @run arguments, their types
+  python3 - "$ROOT/examples/$1.mlir" "$2" "$3" "$4" "$5" "$6" "$7" <<'PY'
 import sys
-path, size, args, types = sys.argv[1:]
+path, type_, m, n, k, args, types = sys.argv[1:]
 text = open(path).read()
 text = text[:text.index("  func.func @main() {")]
+if type_ == "bf16":
+    text = text.replace("f16", "bf16")
 print(text + f"""  func.func @main() {{
     %reps = arith.constant 20 : index
     %sampled = arith.constant true
-    %size = arith.constant {size} : index
-    %bad = func.call @run(%size, %size, %size, %reps, %sampled{args})
+    %nn = arith.constant false
+    %m = arith.constant {m} : index
+    %n = arith.constant {n} : index
+    %k = arith.constant {k} : index
+    %bad = func.call @run(%m, %n, %k, %reps, %sampled{args})
         : (index, index, index, index, i1{types}) -> i32
     vector.print str "sampled mismatches: "
     vector.print %bad : i32
@@ -50,21 +63,22 @@ print(text + f"""  func.func @main() {{
 PY
 }
 
-cublas() { # size, layout (nt: A B^T, nn: A B) -> median ms
-  python3 - "$1" "$2" <<'PY'
+cublas() { # type, m, n, k, layout (nt: A B^T, nn: A B) -> median ms
+  python3 - "$@" <<'PY'
 import sys, torch
-n, layout = int(sys.argv[1]), sys.argv[2]
+type_, m, n, k, layout = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
+dtype = torch.float16 if type_ == "f16" else torch.bfloat16
 # The tile benchmarks' inputs: ((p i + q j) mod 5) - 2.
-def fill(p, q):
-    i = torch.arange(n, device="cuda").view(-1, 1)
-    j = torch.arange(n, device="cuda").view(1, -1)
-    return ((p * i + q * j) % 5 - 2).to(torch.float16)
-a = fill(3, 7)
+def fill(rows, cols, p, q):
+    i = torch.arange(rows, device="cuda").view(-1, 1)
+    j = torch.arange(cols, device="cuda").view(1, -1)
+    return ((p * i + q * j) % 5 - 2).to(dtype)
+a = fill(m, k, 3, 7)
 if layout == "nt":
-    b = fill(2, 3)
+    b = fill(n, k, 2, 3)
     f = lambda: a @ b.t()
 else:
-    b = fill(7, 2)
+    b = fill(k, n, 7, 2)
     f = lambda: a @ b
 for _ in range(5):
     f()
@@ -79,28 +93,59 @@ print(f"{times[len(times) // 2]:.4f}")
 PY
 }
 
-tile() { # file, kernel name, check string -> median ms
+tile() { # file, kernel name -> median ms
   local out
   out="$("$TILE_RUN" "$1" --chip=sm_90a --time-kernels)"
-  echo "$out" | grep -q "$3" || { echo "$out" >&2; echo "$2 is wrong" >&2; exit 1; }
+  echo "$out" | grep -q "sampled mismatches: 0" || { echo "$out" >&2; echo "$2 is wrong" >&2; exit 1; }
   echo "$out" | sed -n "s/^kernel $2: .* median \([0-9.]*\) ms.*/\1/p"
 }
 
-report() { # label, size, tile ms, cublas ms
-  python3 - "$@" <<'PY'
+report() { # label, type, m, n, k, tile ms, cublas ms
+  python3 - "$CSV" "$@" <<'PY'
 import sys
-label, n, tile, cublas = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
-tf = lambda ms: 2 * n ** 3 / (ms * 1e-3) / 1e12
-print(f"{label:28s} {n:5d}^3  tile {tf(tile):6.1f} TFLOP/s  cuBLAS {tf(cublas):6.1f} TFLOP/s  ratio {cublas / tile:.3f}")
+csv, label, type_ = sys.argv[1:4]
+m, n, k = map(int, sys.argv[4:7])
+tile, cublas = map(float, sys.argv[7:9])
+tf = lambda ms: 2 * m * n * k / (ms * 1e-3) / 1e12
+print(f"{label:24s} {type_:4s} {m:5d}x{n:5d}x{k:5d}  tile {tf(tile):6.1f}  cuBLAS {tf(cublas):6.1f} TFLOP/s  ratio {cublas / tile:.3f}")
+open(csv, "a").write(f"{label},{type_},{m},{n},{k},{tf(tile):.1f},{tf(cublas):.1f},{cublas / tile:.3f}\n")
 PY
 }
 
-for size in $SIZES; do
-  bench_main gemm_sm90 "$size" "" "" > "$WORK/gemm-$size.mlir"
-  t="$(tile "$WORK/gemm-$size.mlir" gemm "sampled mismatches: 0")"
-  report "sm90 warp-specialized (A B^T)" "$size" "$t" "$(cublas "$size" nt)"
-  bench_main hgemm_sm80 "$size" ", %nn" ", i1" | sed 's/    %sampled = arith.constant true/&\n    %nn = arith.constant false/' > "$WORK/hgemm-$size.mlir"
-  t="$(tile "$WORK/hgemm-$size.mlir" hgemm_nn "sampled mismatches: 0")"
-  report "sm80 hgemm (A B)" "$size" "$t" "$(cublas "$size" nn)"
+for type in $TYPES; do
+  for shape in $SHAPES; do
+    IFS=x read -r m n k <<< "$shape"
+    bench_main gemm_sm90 "$type" "$m" "$n" "$k" "" "" > "$WORK/gemm.mlir"
+    t="$(tile "$WORK/gemm.mlir" gemm)"
+    report "sm90 ws wgmma (A B^T)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nt)"
+    if (( m % 128 == 0 && n % 128 == 0 && k % 32 == 0 )); then
+      bench_main hgemm_sm80 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/hgemm.mlir"
+      t="$(tile "$WORK/hgemm.mlir" hgemm_nn)"
+      report "sm80 mma.sync (A B)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nn)"
+    fi
+  done
 done
+
+if [ -n "${OUT:-}" ]; then
+  cp "$CSV" "$OUT/gemm.csv"
+  python3 - "$CSV" "$OUT/gemm.png" <<'PY' || echo "no plot (matplotlib missing)"
+import sys, csv
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+rows = list(csv.DictReader(open(sys.argv[1])))
+labels = [f"{r['type']} {r['m']}x{r['n']}x{r['k']}" for r in rows if r["kernel"].startswith("sm90")]
+fig, ax = plt.subplots(figsize=(12, 5))
+for kernel, offset in (("sm90", -0.27), ("sm80", 0.0)):
+    ys = {f"{r['type']} {r['m']}x{r['n']}x{r['k']}": float(r["tile_tflops"]) for r in rows if r["kernel"].startswith(kernel)}
+    ax.bar([i + offset for i in range(len(labels))], [ys.get(l, 0) for l in labels], 0.27, label=f"tile {kernel}")
+cub = {f"{r['type']} {r['m']}x{r['n']}x{r['k']}": float(r["cublas_tflops"]) for r in rows if r["kernel"].startswith("sm90")}
+ax.bar([i + 0.27 for i in range(len(labels))], [cub[l] for l in labels], 0.27, label="cuBLAS (A B^T)")
+ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
+ax.set_ylabel("TFLOP/s")
+ax.legend()
+fig.tight_layout()
+fig.savefig(sys.argv[2], dpi=120)
+PY
+fi
 rm -rf "$WORK"

@@ -34,10 +34,64 @@ struct LdMatrixOpLowering : ConvertOpToLLVMPattern<LdMatrixOp> {
 struct MmaSyncOpLowering : ConvertOpToLLVMPattern<MmaSyncOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
-  matchAndRewrite(MmaSyncOp op, OpAdaptor,
+  matchAndRewrite(MmaSyncOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<nvgpu::MmaSyncOp>(op, op.getA(), op.getB(),
-                                                  op.getC(), op.getShape());
+    if (!op.getA().getType().getElementType().isBF16()) {
+      rewriter.replaceOpWithNewOp<nvgpu::MmaSyncOp>(op, op.getA(), op.getB(),
+                                                    op.getC(), op.getShape());
+      return success();
+    }
+    // NVGPU cannot type bf16 operands: emit nvvm.mma.sync with bf16 x2
+    // registers (as b32) and f32 accumulators directly.
+    Location loc = op.getLoc();
+    auto i32 = rewriter.getI32Type();
+    auto f32 = rewriter.getF32Type();
+    auto registers = [&](Value fragments, int64_t count) {
+      SmallVector<Value> result;
+      for (int64_t i = 0; i < count; ++i)
+        result.push_back(LLVM::BitcastOp::create(
+            rewriter, loc, i32,
+            LLVM::ExtractValueOp::create(rewriter, loc, fragments,
+                                         ArrayRef<int64_t>{i})));
+      return result;
+    };
+    auto index = [&](int64_t i) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32,
+                                      rewriter.getI32IntegerAttr(i));
+    };
+    SmallVector<Value> c;
+    for (int64_t row = 0; row < 2; ++row) {
+      Value pair = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getC(),
+                                                ArrayRef<int64_t>{row});
+      for (int64_t e = 0; e < 2; ++e)
+        c.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair, index(e)));
+    }
+    auto resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(4, f32));
+    Value d = NVVM::MmaOp::create(
+        rewriter, loc, resultType,
+        registers(adaptor.getA(), op.getA().getType().getShape()[0]),
+        registers(adaptor.getB(), op.getB().getType().getShape()[0]), c,
+        op.getShape(), std::nullopt, std::nullopt,
+        std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16,
+                                      NVVM::MMATypes::bf16},
+        std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                       NVVM::MMALayout::col});
+    Type resultArray = getTypeConverter()->convertType(op.getResult().getType());
+    Value result = LLVM::PoisonOp::create(rewriter, loc, resultArray);
+    auto pairType = VectorType::get({2}, f32);
+    for (int64_t row = 0; row < 2; ++row) {
+      Value pair = LLVM::PoisonOp::create(rewriter, loc, pairType);
+      for (int64_t e = 0; e < 2; ++e)
+        pair = LLVM::InsertElementOp::create(
+            rewriter, loc, pair,
+            LLVM::ExtractValueOp::create(rewriter, loc, d,
+                                         ArrayRef<int64_t>{2 * row + e}),
+            index(e));
+      result = LLVM::InsertValueOp::create(rewriter, loc, result, pair,
+                                           ArrayRef<int64_t>{row});
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

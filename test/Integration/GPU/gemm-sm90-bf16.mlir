@@ -1,0 +1,6 @@
+// The Hopper GEMM example with bf16 operands and result (f32 accumulation),
+// element by element against the host at both shapes.
+//
+// RUN: sed 's/f16/bf16/g' %S/../../../examples/gemm_sm90.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// CHECK: gemm 256x512x512 mismatches: 0
+// CHECK: gemm 200x300x200 mismatches: 0

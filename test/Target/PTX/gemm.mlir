@@ -1,0 +1,32 @@
+// The GEMM examples as PTX, assembled by ptxas: the Ampere-style hgemm
+// (cp.async.cg, ldmatrix x4 and x4.trans, mma.sync m16n8k16 for f16 and,
+// with the example's f16 replaced by bf16, for bf16 — which NVGPU cannot
+// type, so tile.mma_sync emits nvvm.mma.sync itself) and the Hopper GEMM
+// (TMA, mbarrier rings, setmaxnreg, wgmma m64n256k16).
+//
+// RUN: tile-opt %S/../../../examples/hgemm_sm80.mlir --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f16.ptx
+// RUN: FileCheck %s --check-prefix=F16 < %t.f16.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.f16.ptx -o %t.f16.cubin %}
+// RUN: sed 's/f16/bf16/g' %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.bf16.ptx
+// RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.bf16.ptx -o %t.bf16.cubin %}
+// RUN: tile-opt %S/../../../examples/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
+
+// F16: .target sm_80
+// F16: cp.async.cg.shared.global
+// F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+
+// BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+
+// SM90: .target sm_90a
+// SM90-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// SM90-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// SM90-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// SM90-DAG: wgmma.fence.sync.aligned;
+// SM90: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// SM90: wgmma.commit_group.sync.aligned;
+// SM90: wgmma.wait_group.sync.aligned 1;
