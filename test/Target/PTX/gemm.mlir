@@ -27,6 +27,6 @@
 // SM90-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // SM90-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // SM90-DAG: wgmma.fence.sync.aligned;
-// SM90: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
-// SM90: wgmma.commit_group.sync.aligned;
-// SM90: wgmma.wait_group.sync.aligned 1;
+// SM90-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// SM90-DAG: wgmma.commit_group.sync.aligned;
+// SM90-DAG: wgmma.wait_group.sync.aligned 1;
