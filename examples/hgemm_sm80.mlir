@@ -8,12 +8,14 @@
 // mma.sync.m16n8k16, two register stages); tile.mma_store writes C with
 // bounds. docs/HgemmWalkthrough.md follows it through every pass to PTX.
 //
-// M and N need not be multiples of 128 (the stores are bounded), but the
-// copies are not: M, N and K must be multiples of 128, 128 and 32 here.
+// Any M, N, K: the copies zero-fill outside the matrices (tile.copy bounds)
+// and the stores are bounded; cp.async needs 16-byte aligned rows, so K
+// (and for C = A B also N) must be a multiple of 8.
 //
 //   tile-opt examples/hgemm_sm80.mlir --tile-to-ptx-pipeline="chip=sm_80"
 //   tile-run examples/hgemm_sm80.mlir --chip=sm_90a
-// prints the mismatches against the host (0, 0).
+// prints the mismatches against the host (all 0) at 256x384x320 and at the
+// odd 200x296x200, for both layouts of B.
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -33,13 +35,15 @@ module attributes {gpu.container_module} {
       %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
       %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
-      %kt = arith.divui %k, %c32 : index
+      %c31 = arith.constant 31 : index
+      %k31 = arith.addi %k, %c31 : index
+      %kt = arith.divui %k31, %c32 : index
       %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
         %k0 = arith.muli %t, %c32 : index
-        tile.copy %a[%m0, %k0] to %sa
+        tile.copy %a[%m0, %k0] to %sa bounds [%m, %k]
             {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
             : memref<?x?xf16> to memref<128x32xf16, 3>
-        tile.copy %b[%n0, %k0] to %sb
+        tile.copy %b[%n0, %k0] to %sb bounds [%n, %k]
             {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
             : memref<?x?xf16> to memref<128x32xf16, 3>
         %g = tile.async_commit_group
@@ -73,13 +77,15 @@ module attributes {gpu.container_module} {
       // proposal) removes it.
       %sb = tile.shared_alloc {swizzle = #tile.swizzle<3, 4, 4>} : memref<32x128xf16, 3>
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
-      %kt = arith.divui %k, %c32 : index
+      %c31 = arith.constant 31 : index
+      %k31 = arith.addi %k, %c31 : index
+      %kt = arith.divui %k31, %c32 : index
       %acc = scf.for %t = %c0 to %kt step %c1 iter_args(%acc = %zero) -> (vector<4x8x2x2xf32>) {
         %k0 = arith.muli %t, %c32 : index
-        tile.copy %a[%m0, %k0] to %sa
+        tile.copy %a[%m0, %k0] to %sa bounds [%m, %k]
             {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
             : memref<?x?xf16> to memref<128x32xf16, 3>
-        tile.copy %b[%k0, %n0] to %sb
+        tile.copy %b[%k0, %n0] to %sb bounds [%k, %n]
             {threads = #tile.layout<(8,16):(16,1)>, values = #tile.layout<(1,8)>}
             : memref<?x?xf16> to memref<32x128xf16, 3>
         %g = tile.async_commit_group
@@ -150,8 +156,11 @@ module attributes {gpu.container_module} {
     %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
     gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
     gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
-    %gx = arith.divui %n, %c128 : index
-    %gy = arith.divui %m, %c128 : index
+    %c127 = arith.constant 127 : index
+    %n127 = arith.addi %n, %c127 : index
+    %gx = arith.divui %n127, %c128 : index
+    %m127 = arith.addi %m, %c127 : index
+    %gy = arith.divui %m127, %c128 : index
     scf.for %r = %c0 to %reps step %c1 {
       scf.if %transposed {
         gpu.launch_func @kernels::@hgemm_nt blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
@@ -222,6 +231,15 @@ module attributes {gpu.container_module} {
     %bad_nn = func.call @run(%m, %n, %k, %c1, %false, %false) : (index, index, index, index, i1, i1) -> i32
     vector.print str "hgemm A*B 256x384x320 mismatches: "
     vector.print %bad_nn : i32
+    %om = arith.constant 200 : index
+    %on = arith.constant 296 : index
+    %ok = arith.constant 200 : index
+    %odd_nt = func.call @run(%om, %on, %ok, %c1, %false, %true) : (index, index, index, index, i1, i1) -> i32
+    vector.print str "hgemm A*B^T 200x296x200 mismatches: "
+    vector.print %odd_nt : i32
+    %odd_nn = func.call @run(%om, %on, %ok, %c1, %false, %false) : (index, index, index, index, i1, i1) -> i32
+    vector.print str "hgemm A*B 200x296x200 mismatches: "
+    vector.print %odd_nn : i32
     return
   }
 }

@@ -89,11 +89,33 @@ LogicalResult lowerCopy(CopyOp op) {
   tileIndices.append({dm, dn});
   if (op.isLoad()) {
     CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
+    Value srcBytes;
+    if (!op.getBounds().empty()) {
+      // The values inside [rows, cols): min(max(cols - gn, 0), V) in a row
+      // below `rows`, else none; a copy with none reads from (0, 0).
+      Value rows = op.getBounds()[0], cols = op.getBounds()[1];
+      Value zero = constant(0);
+      Value left = arith::MaxSIOp::create(
+          builder, loc, arith::SubIOp::create(builder, loc, cols, gn), zero);
+      Value inside = arith::MinSIOp::create(builder, loc, left,
+                                            constant(numValues));
+      Value inRows = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::slt, gm, rows);
+      inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
+      Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                        inside, zero);
+      gm = arith::SelectOp::create(builder, loc, any, gm, zero);
+      gn = arith::SelectOp::create(builder, loc, any, gn, zero);
+      Value insideBytes = arith::MulIOp::create(
+          builder, loc, inside, constant(tile.getElementTypeBitWidth() / 8));
+      srcBytes = arith::IndexCastOp::create(builder, loc,
+                                            builder.getI32Type(), insideBytes);
+    }
     AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
                         op.getDst(), tileIndices,
                         builder.getI32IntegerAttr(bytes),
                         CacheModeAttr::get(op.getContext(), cache),
-                        L2PrefetchSizeAttr(), Value(), Value(), Value());
+                        L2PrefetchSizeAttr(), srcBytes, Value(), Value());
   } else {
     auto vectorType = VectorType::get({numValues}, tile.getElementType());
     Value values = vector::LoadOp::create(builder, loc, vectorType, op.getSrc(),

@@ -114,3 +114,27 @@ gpu.module @mma {
     gpu.return
   }
 }
+
+// tile.copy with bounds: the bytes inside the matrix, min(max(cols - col, 0),
+// 8) f16 in a row below `rows` (else 0), become cp.async's src-size; a copy
+// with nothing inside reads from (0, 0).
+// CHECK-LABEL: gpu.func @zero_fill
+//       CHECK:   %[[LEFT:.*]] = arith.subi %[[COLS:.*]], %[[COL:.*]] : index
+//       CHECK:   %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[ZERO:.*]] : index
+//       CHECK:   %[[IN:.*]] = arith.minsi %[[POS]], %{{.*}} : index
+//       CHECK:   %[[INROWS:.*]] = arith.cmpi slt, %[[ROW:.*]], %[[ROWS:.*]] : index
+//       CHECK:   %[[VALID:.*]] = arith.select %[[INROWS]], %[[IN]], %[[ZERO]] : index
+//       CHECK:   %[[ANY:.*]] = arith.cmpi sgt, %[[VALID]], %[[ZERO]] : index
+//       CHECK:   %[[R:.*]] = arith.select %[[ANY]], %[[ROW]], %[[ZERO]] : index
+//       CHECK:   %[[C:.*]] = arith.select %[[ANY]], %[[COL]], %[[ZERO]] : index
+//       CHECK:   %[[BYTES:.*]] = arith.muli %[[VALID]], %{{.*}} : index
+//       CHECK:   %[[SRC:.*]] = arith.index_cast %[[BYTES]] : index to i32
+//       CHECK:   tile.async_copy %{{.*}}[%[[R]], %[[C]]] to %{{.*}}, 16 bytes, cache = cg, src_bytes = %[[SRC]]
+gpu.module @zero_fill {
+  gpu.func @zero_fill(%a: memref<?x?xf16>, %i: index, %rows: index, %cols: index) kernel {
+    %s = tile.shared_alloc : memref<64x32xf16, 3>
+    tile.copy %a[%i, %i] to %s bounds [%rows, %cols] {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+        : memref<?x?xf16> to memref<64x32xf16, 3>
+    gpu.return
+  }
+}

@@ -31,7 +31,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
 
     - global to shared: one cp.async per thread per tiler repeat (`.cg` for
       16 bytes); the copies join the thread's current cp.async group, so
-      commit and wait as for `tile.async_copy`;
+      commit and wait as for `tile.async_copy`. With `bounds [rows, cols]`
+      (the global matrix's extent), elements outside it are zero-filled
+      (cp.async's src-size: a partly outside vector reads only its inside
+      part, a wholly outside one reads nothing from a clamped address), so
+      tiles may overhang the matrix;
     - shared to global (an epilogue's write-out): one vector load and one
       vector store per thread per tiler repeat.
 
@@ -50,10 +54,11 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
                        Variadic<Index>:$srcIndices,
                        Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
+                       Variadic<Index>:$bounds,
                        Tile_LayoutAttr:$threads, Tile_LayoutAttr:$values);
   let assemblyFormat = [{
-    $src (`[` $srcIndices^ `]`)? `to` $dst (`[` $dstIndices^ `]`)? attr-dict
-    `:` type($src) `to` type($dst)
+    $src (`[` $srcIndices^ `]`)? `to` $dst (`[` $dstIndices^ `]`)?
+    (`bounds` `[` $bounds^ `]`)? attr-dict `:` type($src) `to` type($dst)
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
