@@ -63,65 +63,90 @@ LogicalResult lowerCopy(CopyOp op) {
   ArrayRef<int64_t> tileShape = tile.getShape().take_back(2);
   int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
 
-  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                       tid, constant(numThreads));
-  auto ifOp = scf::IfOp::create(builder, loc, active);
-  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Value first = emitLayout(builder, loc, threadMode, tid);
-  Value m = arith::RemUIOp::create(builder, loc, first, constant(tileM));
-  Value n = arith::DivUIOp::create(builder, loc, first, constant(tileM));
-  auto rows = scf::ForOp::create(builder, loc, constant(0),
-                                 constant(tileShape[0] / tileM), constant(1));
-  builder.setInsertionPointToStart(rows.getBody());
-  auto cols = scf::ForOp::create(builder, loc, constant(0),
-                                 constant(tileShape[1] / tileN), constant(1));
-  builder.setInsertionPointToStart(cols.getBody());
-  Value dm = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, rows.getInductionVar(), constant(tileM)), m);
-  Value dn = arith::AddIOp::create(
-      builder, loc,
-      arith::MulIOp::create(builder, loc, cols.getInductionVar(), constant(tileN)), n);
-  Value gm = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
-  Value gn = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
-  SmallVector<Value> tileIndices(op.getTileIndices());
-  tileIndices.append({dm, dn});
-  if (op.isLoad()) {
-    CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
-    Value srcBytes;
-    if (!op.getBounds().empty()) {
-      // The values inside [rows, cols): min(max(cols - gn, 0), V) in a row
-      // below `rows`, else none; a copy with none reads from (0, 0).
-      Value rows = op.getBounds()[0], cols = op.getBounds()[1];
-      Value zero = constant(0);
-      Value left = arith::MaxSIOp::create(
-          builder, loc, arith::SubIOp::create(builder, loc, cols, gn), zero);
-      Value inside = arith::MinSIOp::create(builder, loc, left,
-                                            constant(numValues));
-      Value inRows = arith::CmpIOp::create(
-          builder, loc, arith::CmpIPredicate::slt, gm, rows);
-      inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
-      Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
-                                        inside, zero);
-      gm = arith::SelectOp::create(builder, loc, any, gm, zero);
-      gn = arith::SelectOp::create(builder, loc, any, gn, zero);
-      Value insideBytes = arith::MulIOp::create(
-          builder, loc, inside, constant(tile.getElementTypeBitWidth() / 8));
-      srcBytes = arith::IndexCastOp::create(builder, loc,
-                                            builder.getI32Type(), insideBytes);
+  // Emits every thread's copies at the insertion point; `bounded` ones
+  // zero-fill outside the bounds.
+  auto emitCopies = [&](bool bounded) {
+    OpBuilder::InsertionGuard guard(builder);
+    Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+    Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                                         tid, constant(numThreads));
+    auto ifOp = scf::IfOp::create(builder, loc, active);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    Value first = emitLayout(builder, loc, threadMode, tid);
+    Value m = arith::RemUIOp::create(builder, loc, first, constant(tileM));
+    Value n = arith::DivUIOp::create(builder, loc, first, constant(tileM));
+    auto rows = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(tileShape[0] / tileM), constant(1));
+    builder.setInsertionPointToStart(rows.getBody());
+    auto cols = scf::ForOp::create(builder, loc, constant(0),
+                                   constant(tileShape[1] / tileN), constant(1));
+    builder.setInsertionPointToStart(cols.getBody());
+    Value dm = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, rows.getInductionVar(), constant(tileM)), m);
+    Value dn = arith::AddIOp::create(
+        builder, loc,
+        arith::MulIOp::create(builder, loc, cols.getInductionVar(), constant(tileN)), n);
+    Value gm = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
+    Value gn = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
+    SmallVector<Value> tileIndices(op.getTileIndices());
+    tileIndices.append({dm, dn});
+    if (op.isLoad()) {
+      CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
+      Value srcBytes;
+      if (bounded) {
+        // The values inside [rows, cols): min(max(cols - gn, 0), V) in a row
+        // below `rows`, else none; a copy with none reads from (0, 0).
+        Value rows = op.getBounds()[0], cols = op.getBounds()[1];
+        Value zero = constant(0);
+        Value left = arith::MaxSIOp::create(
+            builder, loc, arith::SubIOp::create(builder, loc, cols, gn), zero);
+        Value inside = arith::MinSIOp::create(builder, loc, left,
+                                              constant(numValues));
+        Value inRows = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::slt, gm, rows);
+        inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
+        Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
+                                          inside, zero);
+        gm = arith::SelectOp::create(builder, loc, any, gm, zero);
+        gn = arith::SelectOp::create(builder, loc, any, gn, zero);
+        Value insideBytes = arith::MulIOp::create(
+            builder, loc, inside, constant(tile.getElementTypeBitWidth() / 8));
+        srcBytes = arith::IndexCastOp::create(builder, loc,
+                                              builder.getI32Type(), insideBytes);
+      }
+      AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
+                          op.getDst(), tileIndices,
+                          builder.getI32IntegerAttr(bytes),
+                          CacheModeAttr::get(op.getContext(), cache),
+                          L2PrefetchSizeAttr(), srcBytes, Value(), Value());
+    } else {
+      auto vectorType = VectorType::get({numValues}, tile.getElementType());
+      Value values = vector::LoadOp::create(builder, loc, vectorType, op.getSrc(),
+                                            tileIndices);
+      vector::StoreOp::create(builder, loc, values, op.getDst(),
+                              ValueRange{gm, gn});
     }
-    AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
-                        op.getDst(), tileIndices,
-                        builder.getI32IntegerAttr(bytes),
-                        CacheModeAttr::get(op.getContext(), cache),
-                        L2PrefetchSizeAttr(), srcBytes, Value(), Value());
+
+  };
+  if (op.getBounds().empty()) {
+    emitCopies(false);
   } else {
-    auto vectorType = VectorType::get({numValues}, tile.getElementType());
-    Value values = vector::LoadOp::create(builder, loc, vectorType, op.getSrc(),
-                                          tileIndices);
-    vector::StoreOp::create(builder, loc, values, op.getDst(),
-                            ValueRange{gm, gn});
+    // Tiles wholly inside the bounds (all but the edge tiles) skip the
+    // per-copy bounds arithmetic.
+    auto fits = [&](Value origin, int64_t extent, Value bound) -> Value {
+      Value end = arith::AddIOp::create(builder, loc, origin, constant(extent));
+      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
+                                   end, bound);
+    };
+    Value inside = arith::AndIOp::create(
+        builder, loc, fits(op.getGlobalIndices()[0], tileShape[0], op.getBounds()[0]),
+        fits(op.getGlobalIndices()[1], tileShape[1], op.getBounds()[1]));
+    auto whole = scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
+    builder.setInsertionPointToStart(&whole.getThenRegion().front());
+    emitCopies(false);
+    builder.setInsertionPointToStart(&whole.getElseRegion().front());
+    emitCopies(true);
   }
   op.erase();
   return success();

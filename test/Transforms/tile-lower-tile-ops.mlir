@@ -115,10 +115,16 @@ gpu.module @mma {
   }
 }
 
-// tile.copy with bounds: the bytes inside the matrix, min(max(cols - col, 0),
-// 8) f16 in a row below `rows` (else 0), become cp.async's src-size; a copy
+// tile.copy with bounds: a tile wholly inside [rows, cols) copies as without
+// bounds; otherwise the bytes inside the matrix, min(max(cols - col, 0), 8)
+// f16 in a row below `rows` (else 0), become cp.async's src-size, and a copy
 // with nothing inside reads from (0, 0).
 // CHECK-LABEL: gpu.func @zero_fill
+//       CHECK:   %[[END_R:.*]] = arith.addi %{{.*}}, %c64 : index
+//       CHECK:   arith.cmpi sle, %[[END_R]], %{{.*}} : index
+//       CHECK:   scf.if
+//       CHECK:     tile.async_copy %{{.*}}, 16 bytes, cache = cg : memref<?x?xf16>
+//       CHECK:   } else {
 //       CHECK:   %[[LEFT:.*]] = arith.subi %[[COLS:.*]], %[[COL:.*]] : index
 //       CHECK:   %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[ZERO:.*]] : index
 //       CHECK:   %[[IN:.*]] = arith.minsi %[[POS]], %{{.*}} : index
