@@ -23,24 +23,47 @@ using namespace mlir::tile;
 
 namespace {
 
+/// Index arithmetic emitted at a builder's insertion point.
+struct IndexMath {
+  OpBuilder &builder;
+  Location loc;
+  IndexMath(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
+  Value mul(Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) {
+    return arith::DivUIOp::create(builder, loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) {
+    return arith::RemUIOp::create(builder, loc, a, constant(b));
+  }
+  Value less(Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+  }
+};
+
 /// Emits L(index) for a layout with static shape and stride: the
 /// colexicographic coordinate of `index` dotted with the strides.
 Value emitLayout(OpBuilder &builder, Location loc, const Layout &layout,
                  Value index) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  IndexMath math(builder, loc);
   SmallVector<int64_t> shapes = layout.getShape().flatten();
   SmallVector<int64_t> strides = layout.getStride().flatten();
-  Value result = constant(0);
+  Value result = math.constant(0);
   int64_t prefix = 1;
   for (auto [i, shape, stride] : llvm::enumerate(shapes, strides)) {
-    Value coordinate = arith::DivUIOp::create(builder, loc, index, constant(prefix));
+    Value coordinate = arith::DivUIOp::create(builder, loc, index, math.constant(prefix));
     if (i + 1 < shapes.size())
-      coordinate = arith::RemUIOp::create(builder, loc, coordinate, constant(shape));
+      coordinate = arith::RemUIOp::create(builder, loc, coordinate, math.constant(shape));
     result = arith::AddIOp::create(
         builder, loc, result,
-        arith::MulIOp::create(builder, loc, coordinate, constant(stride)));
+        arith::MulIOp::create(builder, loc, coordinate, math.constant(stride)));
     prefix *= shape;
   }
   return result;
@@ -49,16 +72,15 @@ Value emitLayout(OpBuilder &builder, Location loc, const Layout &layout,
 LogicalResult lowerCopy(CopyOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  IndexMath math(builder, loc);
   llvm::Expected<Layout> tv = op.getThreadValueLayout();
   if (!tv)
     return op.emitOpError() << llvm::toString(tv.takeError());
   Layout threadMode = (*tv)[0];
   int64_t numThreads = op.getThreads().getLayout().size();
   int64_t numValues = op.getValues().getLayout().size();
-  auto [tileM, tileN] = op.getTilerShape();
+  std::pair<int64_t, int64_t> tiler = op.getTilerShape();
+  int64_t tileM = tiler.first, tileN = tiler.second;
   auto tile = cast<MemRefType>(op.getTile().getType());
   ArrayRef<int64_t> tileShape = tile.getShape().take_back(2);
   int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
@@ -69,24 +91,24 @@ LogicalResult lowerCopy(CopyOp op) {
     OpBuilder::InsertionGuard guard(builder);
     Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
     Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                         tid, constant(numThreads));
+                                         tid, math.constant(numThreads));
     auto ifOp = scf::IfOp::create(builder, loc, active);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value first = emitLayout(builder, loc, threadMode, tid);
-    Value m = arith::RemUIOp::create(builder, loc, first, constant(tileM));
-    Value n = arith::DivUIOp::create(builder, loc, first, constant(tileM));
-    auto rows = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(tileShape[0] / tileM), constant(1));
+    Value m = arith::RemUIOp::create(builder, loc, first, math.constant(tileM));
+    Value n = arith::DivUIOp::create(builder, loc, first, math.constant(tileM));
+    auto rows = scf::ForOp::create(builder, loc, math.constant(0),
+                                   math.constant(tileShape[0] / tileM), math.constant(1));
     builder.setInsertionPointToStart(rows.getBody());
-    auto cols = scf::ForOp::create(builder, loc, constant(0),
-                                   constant(tileShape[1] / tileN), constant(1));
+    auto cols = scf::ForOp::create(builder, loc, math.constant(0),
+                                   math.constant(tileShape[1] / tileN), math.constant(1));
     builder.setInsertionPointToStart(cols.getBody());
     Value dm = arith::AddIOp::create(
         builder, loc,
-        arith::MulIOp::create(builder, loc, rows.getInductionVar(), constant(tileM)), m);
+        arith::MulIOp::create(builder, loc, rows.getInductionVar(), math.constant(tileM)), m);
     Value dn = arith::AddIOp::create(
         builder, loc,
-        arith::MulIOp::create(builder, loc, cols.getInductionVar(), constant(tileN)), n);
+        arith::MulIOp::create(builder, loc, cols.getInductionVar(), math.constant(tileN)), n);
     Value gm = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
     Value gn = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
     SmallVector<Value> tileIndices(op.getTileIndices());
@@ -98,11 +120,11 @@ LogicalResult lowerCopy(CopyOp op) {
         // The values inside [rows, cols): min(max(cols - gn, 0), V) in a row
         // below `rows`, else none; a copy with none reads from (0, 0).
         Value rows = op.getBounds()[0], cols = op.getBounds()[1];
-        Value zero = constant(0);
+        Value zero = math.constant(0);
         Value left = arith::MaxSIOp::create(
             builder, loc, arith::SubIOp::create(builder, loc, cols, gn), zero);
         Value inside = arith::MinSIOp::create(builder, loc, left,
-                                              constant(numValues));
+                                              math.constant(numValues));
         Value inRows = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::slt, gm, rows);
         inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
@@ -111,7 +133,7 @@ LogicalResult lowerCopy(CopyOp op) {
         gm = arith::SelectOp::create(builder, loc, any, gm, zero);
         gn = arith::SelectOp::create(builder, loc, any, gn, zero);
         Value insideBytes = arith::MulIOp::create(
-            builder, loc, inside, constant(tile.getElementTypeBitWidth() / 8));
+            builder, loc, inside, math.constant(tile.getElementTypeBitWidth() / 8));
         srcBytes = arith::IndexCastOp::create(builder, loc,
                                               builder.getI32Type(), insideBytes);
       }
@@ -135,7 +157,7 @@ LogicalResult lowerCopy(CopyOp op) {
     // Tiles wholly inside the bounds (all but the edge tiles) skip the
     // per-copy bounds arithmetic.
     auto fits = [&](Value origin, int64_t extent, Value bound) -> Value {
-      Value end = arith::AddIOp::create(builder, loc, origin, constant(extent));
+      Value end = arith::AddIOp::create(builder, loc, origin, math.constant(extent));
       return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
                                    end, bound);
     };
@@ -177,14 +199,12 @@ struct WarpPosition {
 
 WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
                              ArrayRef<int64_t> warps) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  IndexMath math(builder, loc);
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value lane = arith::RemUIOp::create(builder, loc, tid, constant(32));
-  Value warp = arith::DivUIOp::create(builder, loc, tid, constant(32));
-  return {lane, arith::RemUIOp::create(builder, loc, warp, constant(warps[0])),
-          arith::DivUIOp::create(builder, loc, warp, constant(warps[0]))};
+  Value lane = arith::RemUIOp::create(builder, loc, tid, math.constant(32));
+  Value warp = arith::DivUIOp::create(builder, loc, tid, math.constant(32));
+  return {lane, arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
+          arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
 }
 
 /// tile.mma: per 16-wide K step, ldmatrix.x4 of every A fragment (m16k16)
@@ -192,26 +212,13 @@ WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
 void lowerMma(MmaOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  };
-  auto div = [&](Value a, int64_t b) -> Value {
-    return arith::DivUIOp::create(builder, loc, a, constant(b));
-  };
-  auto rem = [&](Value a, int64_t b) -> Value {
-    return arith::RemUIOp::create(builder, loc, a, constant(b));
-  };
+  IndexMath math(builder, loc);
   auto [tileM, tileN, tileK] = op.getTileShape();
-  auto [warpM, warpN] = op.getWarpShape();
+  std::pair<int64_t, int64_t> warpShape = op.getWarpShape();
+  int64_t warpM = warpShape.first, warpN = warpShape.second;
   WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
   Value lane = position.lane;
-  Value m0 = mul(position.warpM, warpM), n0 = mul(position.warpN, warpN);
+  Value m0 = math.mul(position.warpM, warpM), n0 = math.mul(position.warpN, warpN);
   Type element = op.getA().getType().getElementType();
   auto x4Type = VectorType::get({4, 2}, element);
   auto index = [&](ValueRange leading, Value row, Value column) {
@@ -224,9 +231,9 @@ void lowerMma(MmaOp op) {
   // 0-7/8-15 at k 0; 2/3: at k 8), and for B row (l mod 8) + 8 (l / 16) at k
   // 8 ((l / 8) mod 2) (matrices 0/1: fragment 2jj's k halves; 2/3:
   // fragment 2jj + 1's); transposed B swaps the roles of rows and columns.
-  Value laneRowA = rem(lane, 16), laneColA = mul(div(lane, 16), 8);
-  Value laneRowB = add(rem(lane, 8), mul(div(lane, 16), 8));
-  Value laneColB = mul(rem(div(lane, 8), 2), 8);
+  Value laneRowA = math.rem(lane, 16), laneColA = math.mul(math.div(lane, 16), 8);
+  Value laneRowB = math.add(math.rem(lane, 8), math.mul(math.div(lane, 16), 8));
+  Value laneColB = math.mul(math.rem(math.div(lane, 8), 2), 8);
   Value acc = op.getAcc();
   // The fragments of one K step.
   struct Fragments {
@@ -236,20 +243,20 @@ void lowerMma(MmaOp op) {
     Fragments fragments;
     SmallVector<Value> &fragmentsA = fragments.a, &fragmentsB = fragments.b;
     for (int64_t i = 0; i < warpM / 16; ++i) {
-      Value row = add(m0, add(constant(16 * i), laneRowA));
-      Value column = add(constant(k), laneColA);
+      Value row = math.add(m0, math.add(math.constant(16 * i), laneRowA));
+      Value column = math.add(math.constant(k), laneColA);
       fragmentsA.push_back(LdMatrixOp::create(
           builder, loc, x4Type, op.getA(), index(op.getAIndices(), row, column),
           4, false));
     }
     for (int64_t jj = 0; jj < warpN / 16; ++jj) {
-      Value n = add(n0, add(constant(16 * jj), laneRowB));
-      Value kk = add(constant(k), laneColB);
+      Value n = math.add(n0, math.add(math.constant(16 * jj), laneRowB));
+      Value kk = math.add(math.constant(k), laneColB);
       Value pair;
       if (op.getTransposeB()) {
         // Rows are K: (l mod 8) + 8 ((l / 8) mod 2); columns N: 8 (l / 16).
-        Value row = add(constant(k), add(rem(lane, 8), laneColB));
-        Value column = add(n0, add(constant(16 * jj), mul(div(lane, 16), 8)));
+        Value row = math.add(math.constant(k), math.add(math.rem(lane, 8), laneColB));
+        Value column = math.add(n0, math.add(math.constant(16 * jj), math.mul(math.div(lane, 16), 8)));
         pair = LdMatrixOp::create(builder, loc, x4Type, op.getB(),
                                   index(op.getBIndices(), row, column), 4, true);
       } else {
@@ -307,15 +314,7 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
                     int64_t rowStride, int64_t columnBlocks, Value rowBase,
                     Value columnBase,
                     function_ref<Value(int64_t, int64_t, int64_t)> pairAt) {
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto less = [&](Value a, Value b) -> Value {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
-  };
+  IndexMath math(builder, loc);
   auto type = cast<MemRefType>(dst.getType());
   Type element = type.getElementType();
   auto pairType = VectorType::get({2}, element);
@@ -324,8 +323,8 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
     for (int64_t i = 0; i < rowBlocks; ++i)
       for (int64_t j = 0; j < columnBlocks; ++j)
         for (int64_t h = 0; h < 2; ++h) {
-          Value row = add(rowBase, constant(i * rowStride + 8 * h));
-          Value column = add(columnBase, constant(8 * j));
+          Value row = math.add(rowBase, math.constant(i * rowStride + 8 * h));
+          Value column = math.add(columnBase, math.constant(8 * j));
           Value pair = pairAt(i, j, h);
           if (pairType != pair.getType())
             pair = arith::TruncFOp::create(builder, loc, pairType, pair);
@@ -334,17 +333,17 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
                                     ValueRange{row, column}, false, alignment);
             continue;
           }
-          Value next = add(column, constant(1));
-          auto inRows = scf::IfOp::create(builder, loc, less(row, bounds[0]));
+          Value next = math.add(column, math.constant(1));
+          auto inRows = scf::IfOp::create(builder, loc, math.less(row, bounds[0]));
           OpBuilder::InsertionGuard guard(builder);
           builder.setInsertionPointToStart(&inRows.getThenRegion().front());
-          auto whole = scf::IfOp::create(builder, loc, less(next, bounds[1]),
+          auto whole = scf::IfOp::create(builder, loc, math.less(next, bounds[1]),
                                          /*withElseRegion=*/true);
           builder.setInsertionPointToStart(&whole.getThenRegion().front());
           vector::StoreOp::create(builder, loc, pair, dst,
                                   ValueRange{row, column}, false, alignment);
           builder.setInsertionPointToStart(&whole.getElseRegion().front());
-          auto first = scf::IfOp::create(builder, loc, less(column, bounds[1]));
+          auto first = scf::IfOp::create(builder, loc, math.less(column, bounds[1]));
           builder.setInsertionPointToStart(&first.getThenRegion().front());
           Value value = vector::ExtractOp::create(builder, loc, pair,
                                                   ArrayRef<int64_t>{0});
@@ -359,9 +358,9 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
                  !ShapedType::isDynamic(strides[0]) &&
                  !ShapedType::isDynamic(offset);
   auto isEven = [&](Value v) -> Value {
-    Value low = arith::AndIOp::create(builder, loc, v, constant(1));
+    Value low = arith::AndIOp::create(builder, loc, v, math.constant(1));
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, low,
-                                 constant(0));
+                                 math.constant(0));
   };
   Value even = isEven(firstColumn);
   if (static_) {
@@ -387,24 +386,16 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
 void lowerMmaStore(MmaStoreOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  };
+  IndexMath math(builder, loc);
   ArrayRef<int64_t> fragments = op.getAcc().getType().getShape();
   int64_t warpM = fragments[0] * 16, warpN = fragments[1] * 8;
   WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
   Value lane = position.lane;
-  Value rowBase = add(add(op.getIndices()[0], mul(position.warpM, warpM)),
-                      arith::DivUIOp::create(builder, loc, lane, constant(4)));
+  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
+                      arith::DivUIOp::create(builder, loc, lane, math.constant(4)));
   Value columnBase =
-      add(add(op.getIndices()[1], mul(position.warpN, warpN)),
-          mul(arith::RemUIOp::create(builder, loc, lane, constant(4)), 2));
+      math.add(math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
+          math.mul(arith::RemUIOp::create(builder, loc, lane, math.constant(4)), 2));
   Value acc = op.getAcc();
   storeFragments(builder, loc, op.getDst(), op.getBounds(),
                  op.getIndices()[1], fragments[0], 16,
@@ -421,9 +412,7 @@ void lowerMmaStore(MmaStoreOp op) {
 void lowerWarpgroupMma(WarpgroupMmaOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  IndexMath math(builder, loc);
   ArrayRef<int64_t> shape = op.getShape();
   int64_t n = shape[1];
   Type element = op.getA().getType().getElementType();
@@ -432,9 +421,9 @@ void lowerWarpgroupMma(WarpgroupMmaOp op) {
     SmallVector<Value> indices(origin);
     size_t rank = indices.size();
     indices[rank - 2] = arith::AddIOp::create(builder, loc, indices[rank - 2],
-                                              constant(rows));
+                                              math.constant(rows));
     indices[rank - 1] = arith::AddIOp::create(builder, loc, indices[rank - 1],
-                                              constant(columns));
+                                              math.constant(columns));
     return indices;
   };
   // One m64nN accumulator per 64 rows: the whole vector, or its slice.
@@ -490,28 +479,14 @@ void lowerWarpgroupMma(WarpgroupMmaOp op) {
 void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
-  auto add = [&](Value a, Value b) -> Value {
-    return arith::AddIOp::create(builder, loc, a, b);
-  };
-  auto mul = [&](Value a, int64_t b) -> Value {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  };
-  auto rem = [&](Value a, int64_t b) -> Value {
-    return arith::RemUIOp::create(builder, loc, a, constant(b));
-  };
-  auto div = [&](Value a, int64_t b) -> Value {
-    return arith::DivUIOp::create(builder, loc, a, constant(b));
-  };
+  IndexMath math(builder, loc);
   ArrayRef<int64_t> shape = op.getShape();
   int64_t perBlock = shape[1] / 2;
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value lane = rem(tid, 32);
-  Value warp = rem(div(tid, 32), 4);
-  Value rowBase = add(add(op.getIndices()[0], mul(warp, 16)), div(lane, 4));
-  Value columnBase = add(op.getIndices()[1], mul(rem(lane, 4), 2));
+  Value lane = math.rem(tid, 32);
+  Value warp = math.rem(math.div(tid, 32), 4);
+  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(warp, 16)), math.div(lane, 4));
+  Value columnBase = math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
   Value acc = op.getAcc();
   storeFragments(
       builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
@@ -543,14 +518,12 @@ void inlineRegion(Region &region, Operation *before, ValueRange arguments) {
 void lowerWarpSpecialize(WarpSpecializeOp op) {
   OpBuilder builder(op);
   Location loc = op.getLoc();
-  auto constant = [&](int64_t value) -> Value {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  };
+  IndexMath math(builder, loc);
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value warpgroup =
-      arith::DivUIOp::create(builder, loc, tid, constant(kWarpgroupThreads));
+      arith::DivUIOp::create(builder, loc, tid, math.constant(kWarpgroupThreads));
   Value isProducer = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, warpgroup, constant(0));
+      builder, loc, arith::CmpIPredicate::eq, warpgroup, math.constant(0));
   auto ifOp = scf::IfOp::create(builder, loc, isProducer,
                                 /*withElseRegion=*/true);
   builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
@@ -561,7 +534,7 @@ void lowerWarpSpecialize(WarpSpecializeOp op) {
   builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
   SetMaxNRegOp::create(builder, loc, /*inc=*/true, /*dec=*/false,
                        op.getConsumerRegisters());
-  Value consumer = arith::SubIOp::create(builder, loc, warpgroup, constant(1));
+  Value consumer = arith::SubIOp::create(builder, loc, warpgroup, math.constant(1));
   inlineRegion(op.getConsumer(), ifOp.getElseRegion().front().getTerminator(),
                consumer);
   op.erase();
