@@ -13,24 +13,7 @@ SIZE="${SIZE:-512}"
 WORK="$(mktemp -d)"
 
 small_main() { # example, extra @run arguments and their types
-  python3 - "$ROOT/examples/$1.mlir" "$SIZE" "$2" "$3" <<'PY'
-import sys
-path, size, args, types = sys.argv[1:]
-text = open(path).read()
-text = text[:text.index("  func.func @main() {")]
-print(text + f"""  func.func @main() {{
-    %reps = arith.constant 1 : index
-    %sampled = arith.constant false
-    %nn = arith.constant false
-    %size = arith.constant {size} : index
-    %bad = func.call @run(%size, %size, %size, %reps, %sampled{args})
-        : (index, index, index, index, i1{types}) -> i32
-    vector.print str "mismatches: "
-    vector.print %bad : i32
-    return
-  }}
-}}""")
-PY
+  python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/$1.mlir" f16 "$SIZE" "$SIZE" "$SIZE" 1 false "$2" "$3"
 }
 
 small_main gemm_sm90 "" "" > "$WORK/gemm_sm90.mlir"

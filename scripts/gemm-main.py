@@ -1,0 +1,33 @@
+#!/usr/bin/env python3
+#===- gemm-main.py - A GEMM example with another @main ----------------------===#
+# SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+#
+# Prints examples/<gemm>.mlir with its @main replaced by one that calls
+# @run(m, n, k, reps, sampled[, extra]) and prints "mismatches: N"; with type
+# bf16, the example's f16 becomes bf16. Used by bench/gemm.sh and
+# scripts/sanitize-gemms.sh.
+#
+#   gemm-main.py EXAMPLE TYPE M N K REPS SAMPLED [EXTRA_ARGS EXTRA_TYPES]
+# e.g. gemm-main.py examples/hgemm_sm80.mlir f16 4096 4096 4096 20 true ", %nn" ", i1"
+import sys
+
+path, type_, m, n, k, reps, sampled = sys.argv[1:8]
+args, types = (sys.argv[8:10] + ["", ""])[:2]
+text = open(path).read()
+text = text[:text.index("  func.func @main() {")]
+if type_ == "bf16":
+    text = text.replace("f16", "bf16")
+print(text + f"""  func.func @main() {{
+    %reps = arith.constant {reps} : index
+    %sampled = arith.constant {sampled}
+    %nn = arith.constant false
+    %m = arith.constant {m} : index
+    %n = arith.constant {n} : index
+    %k = arith.constant {k} : index
+    %bad = func.call @run(%m, %n, %k, %reps, %sampled{args})
+        : (index, index, index, index, i1{types}) -> i32
+    vector.print str "mismatches: "
+    vector.print %bad : i32
+    return
+  }}
+}}""")
