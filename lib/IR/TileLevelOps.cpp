@@ -255,9 +255,19 @@ static LogicalResult verifyFragmentStore(Operation *op, MemRefType dst,
   return success();
 }
 
+unsigned MmaStoreOp::getMinSmVersion() { return getStmatrix() ? 90 : 80; }
+
 LogicalResult MmaStoreOp::verify() {
   if (failed(verifyWarps(*this, getWarps())))
     return failure();
+  MemRefType dst = getDst().getType();
+  if (getStmatrix() &&
+      (!isSharedMemory(dst) || dst.getElementTypeBitWidth() != 16 ||
+       !getBounds().empty() || getAcc().getType().getShape()[1] % 2))
+    return emitOpError() << "stmatrix stores pairs of fragments to a 16-bit "
+                            "shared memref without bounds; got "
+                         << dst << (getBounds().empty() ? "" : " with bounds")
+                         << " and " << getAcc().getType() << " (T-TILE-3)";
   return verifyFragmentStore(*this, getDst().getType(), getIndices(),
                              getBounds());
 }

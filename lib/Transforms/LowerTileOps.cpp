@@ -7,11 +7,11 @@
 // from src[i + rm * TM + m, j + rn * TN + n] to dst[rm * TM + m, ...].
 //===----------------------------------------------------------------------===//
 
+#include "ThreadPredicates.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "ThreadPredicates.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILELOWERTILEOPSPASS
@@ -58,9 +58,11 @@ Value emitLayout(OpBuilder &builder, Location loc, const Layout &layout,
   Value result = math.constant(0);
   int64_t prefix = 1;
   for (auto [i, shape, stride] : llvm::enumerate(shapes, strides)) {
-    Value coordinate = arith::DivUIOp::create(builder, loc, index, math.constant(prefix));
+    Value coordinate =
+        arith::DivUIOp::create(builder, loc, index, math.constant(prefix));
     if (i + 1 < shapes.size())
-      coordinate = arith::RemUIOp::create(builder, loc, coordinate, math.constant(shape));
+      coordinate = arith::RemUIOp::create(builder, loc, coordinate,
+                                          math.constant(shape));
     result = arith::AddIOp::create(
         builder, loc, result,
         arith::MulIOp::create(builder, loc, coordinate, math.constant(stride)));
@@ -90,27 +92,36 @@ LogicalResult lowerCopy(CopyOp op) {
   auto emitCopies = [&](bool bounded) {
     OpBuilder::InsertionGuard guard(builder);
     Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-    Value active = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
-                                         tid, math.constant(numThreads));
+    Value active =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, tid,
+                              math.constant(numThreads));
     auto ifOp = scf::IfOp::create(builder, loc, active);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     Value first = emitLayout(builder, loc, threadMode, tid);
     Value m = arith::RemUIOp::create(builder, loc, first, math.constant(tileM));
     Value n = arith::DivUIOp::create(builder, loc, first, math.constant(tileM));
     auto rows = scf::ForOp::create(builder, loc, math.constant(0),
-                                   math.constant(tileShape[0] / tileM), math.constant(1));
+                                   math.constant(tileShape[0] / tileM),
+                                   math.constant(1));
     builder.setInsertionPointToStart(rows.getBody());
     auto cols = scf::ForOp::create(builder, loc, math.constant(0),
-                                   math.constant(tileShape[1] / tileN), math.constant(1));
+                                   math.constant(tileShape[1] / tileN),
+                                   math.constant(1));
     builder.setInsertionPointToStart(cols.getBody());
     Value dm = arith::AddIOp::create(
         builder, loc,
-        arith::MulIOp::create(builder, loc, rows.getInductionVar(), math.constant(tileM)), m);
+        arith::MulIOp::create(builder, loc, rows.getInductionVar(),
+                              math.constant(tileM)),
+        m);
     Value dn = arith::AddIOp::create(
         builder, loc,
-        arith::MulIOp::create(builder, loc, cols.getInductionVar(), math.constant(tileN)), n);
-    Value gm = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
-    Value gn = arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
+        arith::MulIOp::create(builder, loc, cols.getInductionVar(),
+                              math.constant(tileN)),
+        n);
+    Value gm =
+        arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
+    Value gn =
+        arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
     SmallVector<Value> tileIndices(op.getTileIndices());
     tileIndices.append({dm, dn});
     if (op.isLoad()) {
@@ -128,14 +139,15 @@ LogicalResult lowerCopy(CopyOp op) {
         Value inRows = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::slt, gm, rows);
         inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
-        Value any = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sgt,
-                                          inside, zero);
+        Value any = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::sgt, inside, zero);
         gm = arith::SelectOp::create(builder, loc, any, gm, zero);
         gn = arith::SelectOp::create(builder, loc, any, gn, zero);
         Value insideBytes = arith::MulIOp::create(
-            builder, loc, inside, math.constant(tile.getElementTypeBitWidth() / 8));
-        srcBytes = arith::IndexCastOp::create(builder, loc,
-                                              builder.getI32Type(), insideBytes);
+            builder, loc, inside,
+            math.constant(tile.getElementTypeBitWidth() / 8));
+        srcBytes = arith::IndexCastOp::create(
+            builder, loc, builder.getI32Type(), insideBytes);
       }
       AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
                           op.getDst(), tileIndices,
@@ -144,12 +156,11 @@ LogicalResult lowerCopy(CopyOp op) {
                           L2PrefetchSizeAttr(), srcBytes, Value(), Value());
     } else {
       auto vectorType = VectorType::get({numValues}, tile.getElementType());
-      Value values = vector::LoadOp::create(builder, loc, vectorType, op.getSrc(),
-                                            tileIndices);
+      Value values = vector::LoadOp::create(builder, loc, vectorType,
+                                            op.getSrc(), tileIndices);
       vector::StoreOp::create(builder, loc, values, op.getDst(),
                               ValueRange{gm, gn});
     }
-
   };
   if (op.getBounds().empty()) {
     emitCopies(false);
@@ -157,14 +168,17 @@ LogicalResult lowerCopy(CopyOp op) {
     // Tiles wholly inside the bounds (all but the edge tiles) skip the
     // per-copy bounds arithmetic.
     auto fits = [&](Value origin, int64_t extent, Value bound) -> Value {
-      Value end = arith::AddIOp::create(builder, loc, origin, math.constant(extent));
-      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
-                                   end, bound);
+      Value end =
+          arith::AddIOp::create(builder, loc, origin, math.constant(extent));
+      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
+                                   bound);
     };
     Value inside = arith::AndIOp::create(
-        builder, loc, fits(op.getGlobalIndices()[0], tileShape[0], op.getBounds()[0]),
+        builder, loc,
+        fits(op.getGlobalIndices()[0], tileShape[0], op.getBounds()[0]),
         fits(op.getGlobalIndices()[1], tileShape[1], op.getBounds()[1]));
-    auto whole = scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
+    auto whole =
+        scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
     builder.setInsertionPointToStart(&whole.getThenRegion().front());
     emitCopies(false);
     builder.setInsertionPointToStart(&whole.getElseRegion().front());
@@ -203,7 +217,8 @@ WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value lane = arith::RemUIOp::create(builder, loc, tid, math.constant(32));
   Value warp = arith::DivUIOp::create(builder, loc, tid, math.constant(32));
-  return {lane, arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
+  return {lane,
+          arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
           arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
 }
 
@@ -218,7 +233,8 @@ void lowerMma(MmaOp op) {
   int64_t warpM = warpShape.first, warpN = warpShape.second;
   WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
   Value lane = position.lane;
-  Value m0 = math.mul(position.warpM, warpM), n0 = math.mul(position.warpN, warpN);
+  Value m0 = math.mul(position.warpM, warpM),
+        n0 = math.mul(position.warpN, warpN);
   Type element = op.getA().getType().getElementType();
   auto x4Type = VectorType::get({4, 2}, element);
   auto index = [&](ValueRange leading, Value row, Value column) {
@@ -231,7 +247,8 @@ void lowerMma(MmaOp op) {
   // 0-7/8-15 at k 0; 2/3: at k 8), and for B row (l mod 8) + 8 (l / 16) at k
   // 8 ((l / 8) mod 2) (matrices 0/1: fragment 2jj's k halves; 2/3:
   // fragment 2jj + 1's); transposed B swaps the roles of rows and columns.
-  Value laneRowA = math.rem(lane, 16), laneColA = math.mul(math.div(lane, 16), 8);
+  Value laneRowA = math.rem(lane, 16),
+        laneColA = math.mul(math.div(lane, 16), 8);
   Value laneRowB = math.add(math.rem(lane, 8), math.mul(math.div(lane, 16), 8));
   Value laneColB = math.mul(math.rem(math.div(lane, 8), 2), 8);
   Value acc = op.getAcc();
@@ -245,9 +262,9 @@ void lowerMma(MmaOp op) {
     for (int64_t i = 0; i < warpM / 16; ++i) {
       Value row = math.add(m0, math.add(math.constant(16 * i), laneRowA));
       Value column = math.add(math.constant(k), laneColA);
-      fragmentsA.push_back(LdMatrixOp::create(
-          builder, loc, x4Type, op.getA(), index(op.getAIndices(), row, column),
-          4, false));
+      fragmentsA.push_back(
+          LdMatrixOp::create(builder, loc, x4Type, op.getA(),
+                             index(op.getAIndices(), row, column), 4, false));
     }
     for (int64_t jj = 0; jj < warpN / 16; ++jj) {
       Value n = math.add(n0, math.add(math.constant(16 * jj), laneRowB));
@@ -255,10 +272,13 @@ void lowerMma(MmaOp op) {
       Value pair;
       if (op.getTransposeB()) {
         // Rows are K: (l mod 8) + 8 ((l / 8) mod 2); columns N: 8 (l / 16).
-        Value row = math.add(math.constant(k), math.add(math.rem(lane, 8), laneColB));
-        Value column = math.add(n0, math.add(math.constant(16 * jj), math.mul(math.div(lane, 16), 8)));
-        pair = LdMatrixOp::create(builder, loc, x4Type, op.getB(),
-                                  index(op.getBIndices(), row, column), 4, true);
+        Value row =
+            math.add(math.constant(k), math.add(math.rem(lane, 8), laneColB));
+        Value column = math.add(n0, math.add(math.constant(16 * jj),
+                                             math.mul(math.div(lane, 16), 8)));
+        pair =
+            LdMatrixOp::create(builder, loc, x4Type, op.getB(),
+                               index(op.getBIndices(), row, column), 4, true);
       } else {
         pair = LdMatrixOp::create(builder, loc, x4Type, op.getB(),
                                   index(op.getBIndices(), n, kk), 4, false);
@@ -268,11 +288,10 @@ void lowerMma(MmaOp op) {
       for (int64_t half = 0; half < 2; ++half) {
         Value fragment = arith::ConstantOp::create(
             builder, loc, fragmentType,
-            DenseElementsAttr::get(fragmentType,
-                                   builder.getZeroAttr(element)));
+            DenseElementsAttr::get(fragmentType, builder.getZeroAttr(element)));
         for (int64_t r = 0; r < 2; ++r) {
-          Value row = vector::ExtractOp::create(builder, loc, pair,
-                                                ArrayRef<int64_t>{2 * half + r});
+          Value row = vector::ExtractOp::create(
+              builder, loc, pair, ArrayRef<int64_t>{2 * half + r});
           fragment = vector::InsertOp::create(builder, loc, row, fragment,
                                               ArrayRef<int64_t>{r});
         }
@@ -334,16 +353,19 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
             continue;
           }
           Value next = math.add(column, math.constant(1));
-          auto inRows = scf::IfOp::create(builder, loc, math.less(row, bounds[0]));
+          auto inRows =
+              scf::IfOp::create(builder, loc, math.less(row, bounds[0]));
           OpBuilder::InsertionGuard guard(builder);
           builder.setInsertionPointToStart(&inRows.getThenRegion().front());
-          auto whole = scf::IfOp::create(builder, loc, math.less(next, bounds[1]),
-                                         /*withElseRegion=*/true);
+          auto whole =
+              scf::IfOp::create(builder, loc, math.less(next, bounds[1]),
+                                /*withElseRegion=*/true);
           builder.setInsertionPointToStart(&whole.getThenRegion().front());
           vector::StoreOp::create(builder, loc, pair, dst,
                                   ValueRange{row, column}, false, alignment);
           builder.setInsertionPointToStart(&whole.getElseRegion().front());
-          auto first = scf::IfOp::create(builder, loc, math.less(column, bounds[1]));
+          auto first =
+              scf::IfOp::create(builder, loc, math.less(column, bounds[1]));
           builder.setInsertionPointToStart(&first.getThenRegion().front());
           Value value = vector::ExtractOp::create(builder, loc, pair,
                                                   ArrayRef<int64_t>{0});
@@ -367,12 +389,11 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
     if (strides[0] % 2 || offset % 2)
       return emitStores(llvm::MaybeAlign());
   } else {
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(builder, loc, dst);
+    auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, dst);
     even = arith::AndIOp::create(builder, loc, even,
                                  isEven(metadata.getStrides()[0]));
-    even = arith::AndIOp::create(builder, loc, even,
-                                 isEven(metadata.getOffset()));
+    even =
+        arith::AndIOp::create(builder, loc, even, isEven(metadata.getOffset()));
   }
   auto aligned = scf::IfOp::create(builder, loc, even, /*withElseRegion=*/true);
   OpBuilder::InsertionGuard guard(builder);
@@ -391,15 +412,50 @@ void lowerMmaStore(MmaStoreOp op) {
   int64_t warpM = fragments[0] * 16, warpN = fragments[1] * 8;
   WarpPosition position = getWarpPosition(builder, loc, op.getWarps());
   Value lane = position.lane;
-  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
-                      arith::DivUIOp::create(builder, loc, lane, math.constant(4)));
-  Value columnBase =
-      math.add(math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
-          math.mul(arith::RemUIOp::create(builder, loc, lane, math.constant(4)), 2));
+  Value rowBase =
+      math.add(math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
+               arith::DivUIOp::create(builder, loc, lane, math.constant(4)));
+  Value columnBase = math.add(
+      math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
+      math.mul(arith::RemUIOp::create(builder, loc, lane, math.constant(4)),
+               2));
   Value acc = op.getAcc();
-  storeFragments(builder, loc, op.getDst(), op.getBounds(),
-                 op.getIndices()[1], fragments[0], 16,
-                 fragments[1], rowBase, columnBase,
+  if (op.getStmatrix()) {
+    // stmatrix.x4: lane l addresses row l mod 8 of matrix q = l / 8, which
+    // is row half q mod 2 of fragment 2 jj + q / 2; each 8x8 matrix's
+    // register layout is the accumulator fragment's.
+    Value quarter = math.div(lane, 8);
+    Value row = math.add(
+        math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
+        math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)));
+    Value column =
+        math.add(math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
+                 math.mul(math.div(quarter, 2), 8));
+    Type element = op.getDst().getType().getElementType();
+    auto valueType = VectorType::get({4, 2}, element);
+    auto pairType = VectorType::get({2}, element);
+    for (int64_t i = 0; i < fragments[0]; ++i)
+      for (int64_t jj = 0; jj < fragments[1] / 2; ++jj) {
+        Value value = arith::ConstantOp::create(
+            builder, loc, valueType,
+            DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
+        for (int64_t r = 0; r < 4; ++r) {
+          Value pair = vector::ExtractOp::create(
+              builder, loc, acc, ArrayRef<int64_t>{i, 2 * jj + r / 2, r % 2});
+          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
+          value = vector::InsertOp::create(builder, loc, pair, value,
+                                           ArrayRef<int64_t>{r});
+        }
+        StMatrixOp::create(builder, loc, value, op.getDst(),
+                           ValueRange{math.add(row, math.constant(16 * i)),
+                                      math.add(column, math.constant(16 * jj))},
+                           4, false);
+      }
+    op.erase();
+    return;
+  }
+  storeFragments(builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
+                 fragments[0], 16, fragments[1], rowBase, columnBase,
                  [&](int64_t i, int64_t j, int64_t h) -> Value {
                    return vector::ExtractOp::create(builder, loc, acc,
                                                     ArrayRef<int64_t>{i, j, h});
@@ -444,16 +500,16 @@ void lowerWarpgroupMma(WarpgroupMmaOp op) {
   }
   WgmmaFenceOp::create(builder, loc);
   for (int64_t k = 0; k < shape[2]; k += 16) {
-    Value descB = WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(),
-                                            op.getB(),
-                                            at(op.getBIndices(), 0, k));
+    Value descB =
+        WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(), op.getB(),
+                                  at(op.getBIndices(), 0, k));
     for (int64_t i = 0; i < blocks; ++i) {
-      Value descA = WgmmaDescriptorOp::create(builder, loc,
-                                              builder.getI64Type(), op.getA(),
-                                              at(op.getAIndices(), 64 * i, k));
-      accs[i] = WgmmaOp::create(builder, loc, blockType, descA, descB, accs[i],
-                                builder.getI64IntegerAttr(n),
-                                TypeAttr::get(element));
+      Value descA =
+          WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(),
+                                    op.getA(), at(op.getAIndices(), 64 * i, k));
+      accs[i] =
+          WgmmaOp::create(builder, loc, blockType, descA, descB, accs[i],
+                          builder.getI64IntegerAttr(n), TypeAttr::get(element));
     }
   }
   Value acc = accs.front();
@@ -485,22 +541,23 @@ void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
   Value lane = math.rem(tid, 32);
   Value warp = math.rem(math.div(tid, 32), 4);
-  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(warp, 16)), math.div(lane, 4));
-  Value columnBase = math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
+  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(warp, 16)),
+                           math.div(lane, 4));
+  Value columnBase =
+      math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
   Value acc = op.getAcc();
-  storeFragments(
-      builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
-      shape[0] / 64, 64,
-      shape[1] / 8, rowBase, columnBase,
-      [&](int64_t i, int64_t j, int64_t h) -> Value {
-        SmallVector<Value> pair;
-        for (int64_t e = 0; e < 2; ++e)
-          pair.push_back(vector::ExtractOp::create(
-              builder, loc, acc,
-              ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
-        return vector::FromElementsOp::create(
-            builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
-      });
+  storeFragments(builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
+                 shape[0] / 64, 64, shape[1] / 8, rowBase, columnBase,
+                 [&](int64_t i, int64_t j, int64_t h) -> Value {
+                   SmallVector<Value> pair;
+                   for (int64_t e = 0; e < 2; ++e)
+                     pair.push_back(vector::ExtractOp::create(
+                         builder, loc, acc,
+                         ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
+                   return vector::FromElementsOp::create(
+                       builder, loc, VectorType::get({2}, builder.getF32Type()),
+                       pair);
+                 });
   op.erase();
 }
 
@@ -510,8 +567,8 @@ void inlineRegion(Region &region, Operation *before, ValueRange arguments) {
   Block &block = region.front();
   for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
     argument.replaceAllUsesWith(value);
-  before->getBlock()->getOperations().splice(
-      Block::iterator(before), block.getOperations());
+  before->getBlock()->getOperations().splice(Block::iterator(before),
+                                             block.getOperations());
 }
 
 /// tile.warp_specialize: an scf.if on the warpgroup index of thread x.
@@ -520,8 +577,8 @@ void lowerWarpSpecialize(WarpSpecializeOp op) {
   Location loc = op.getLoc();
   IndexMath math(builder, loc);
   Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value warpgroup =
-      arith::DivUIOp::create(builder, loc, tid, math.constant(kWarpgroupThreads));
+  Value warpgroup = arith::DivUIOp::create(builder, loc, tid,
+                                           math.constant(kWarpgroupThreads));
   Value isProducer = arith::CmpIOp::create(
       builder, loc, arith::CmpIPredicate::eq, warpgroup, math.constant(0));
   auto ifOp = scf::IfOp::create(builder, loc, isProducer,
@@ -534,7 +591,8 @@ void lowerWarpSpecialize(WarpSpecializeOp op) {
   builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
   SetMaxNRegOp::create(builder, loc, /*inc=*/true, /*dec=*/false,
                        op.getConsumerRegisters());
-  Value consumer = arith::SubIOp::create(builder, loc, warpgroup, math.constant(1));
+  Value consumer =
+      arith::SubIOp::create(builder, loc, warpgroup, math.constant(1));
   inlineRegion(op.getConsumer(), ifOp.getElseRegion().front().getTerminator(),
                consumer);
   op.erase();

@@ -82,3 +82,17 @@ gpu.module @tma {
     gpu.return
   }
 }
+
+// -----
+
+// stmatrix epilogues need sm_90; plain ones run on sm_80.
+// SM90-LABEL: gpu.func @epilogues
+gpu.module @epilogue {
+  gpu.func @epilogues(%acc: vector<2x4x2x2xf32>, %c: memref<?x?xf16>, %i: index) kernel {
+    %sc = tile.shared_alloc : memref<64x64xf16, 3>
+    tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>} : vector<2x4x2x2xf32>, memref<?x?xf16>
+    // expected-error @below {{'tile.mma_store' op requires sm_90 or newer, but the target chip is sm_80 (T-TARGET-3)}}
+    tile.mma_store %acc, %sc[%i, %i] {warps = array<i64: 2, 2>, stmatrix} : vector<2x4x2x2xf32>, memref<64x64xf16, 3>
+    gpu.return
+  }
+}

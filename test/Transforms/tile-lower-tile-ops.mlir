@@ -144,3 +144,18 @@ gpu.module @zero_fill {
     gpu.return
   }
 }
+
+// tile.mma_store {stmatrix}: lane l addresses row (l mod 8) + 8 ((l / 8) mod 2)
+// and column 8 (l / 16) of each pair of fragments; 2x4 fragments per warp
+// make 2x2 stmatrix.x4.
+// CHECK-LABEL: gpu.func @stmatrix
+// CHECK-COUNT-4: tile.stmatrix %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] x4 : vector<4x2xf16>, memref<64x64xf16, 3>
+//   CHECK-NOT: tile.stmatrix
+//   CHECK-NOT: vector.store
+gpu.module @stmatrix {
+  gpu.func @stmatrix(%acc: vector<2x4x2x2xf32>, %i: index) kernel {
+    %sc = tile.shared_alloc : memref<64x64xf16, 3>
+    tile.mma_store %acc, %sc[%i, %i] {warps = array<i64: 2, 2>, stmatrix} : vector<2x4x2x2xf32>, memref<64x64xf16, 3>
+    gpu.return
+  }
+}

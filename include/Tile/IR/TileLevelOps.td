@@ -204,7 +204,8 @@ def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc",
   }];
 }
 
-def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments]> {
+def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments,
+    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
   let summary = "store the accumulators of a tile.mma (epilogue)";
   let description = [{
     Writes the accumulator fragments of a `tile.mma` with the same `warps`
@@ -214,7 +215,9 @@ def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments]> {
     (the rows and columns of `dst` when given, e.g. the M and N of a GEMM
     whose tiles overhang the matrix) are not written. To write 128-bit
     vectors to global memory, stage the tile through shared memory and copy
-    it out with `tile.copy` (seed 003, "Epilogue"). Invariant T-TILE-3.
+    it out with `tile.copy` (seed 003, "Epilogue"). With `stmatrix`, a
+    16-bit shared destination is written with `stmatrix.x4` (two fragments'
+    four 8x8 matrices per instruction; sm_90, no bounds). Invariant T-TILE-3.
 
     Example:
     ```mlir
@@ -225,7 +228,7 @@ def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments]> {
   let arguments = (ins VectorOfRankAndType<[4], [F32]>:$acc,
                        Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
                        Variadic<Index>:$indices, Variadic<Index>:$bounds,
-                       DenseI64ArrayAttr:$warps);
+                       DenseI64ArrayAttr:$warps, UnitAttr:$stmatrix);
   let assemblyFormat = [{
     $acc `,` $dst `[` $indices `]` (`bounds` `[` $bounds^ `]`)? attr-dict `:`
     type($acc) `,` type($dst)

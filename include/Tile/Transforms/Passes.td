@@ -139,33 +139,55 @@ def TileTestLayoutAlgebraPass
 
 def TilePipelineAsyncCopiesPass
     : Pass<"tile-pipeline-async-copies", "mlir::ModuleOp"> {
-  let summary = "turn a copy-then-compute K loop into an N-stage cp.async ring";
+  let summary = "turn a copy-then-compute K loop into an N-stage cp.async or TMA ring";
   let description = [{
-    Rewrites each `scf.for` marked `{tile.pipeline_stages = N}` (N >= 2)
-    whose body is
+    Rewrites each `scf.for` marked `{tile.pipeline_stages = N}` (N >= 2).
+    The buffers its copies write (`tile.shared_alloc`s defined outside the
+    loop and used only inside it) gain a leading stage dimension of N (same
+    swizzle and alignment), and every access of them, including tile-level
+    ops, takes the stage. Two loop shapes are pipelined:
 
     ```
-    <index arithmetic; tile.async_copy ... to %buf[...]>    // producer
+    <index arithmetic; tile.async_copy / tile.copy into the buffers>
     tile.async_commit_group
     tile.async_wait_group 0 (or tile.async_wait_all)
     gpu.barrier
-    <reads of %buf>                                          // consumer
+    <compute on the buffers>
     [gpu.barrier]
     ```
 
-    with `%buf` a `tile.shared_alloc` defined outside the loop, into seed
-    002's ring: the buffer gains a leading stage dimension of N (same
-    swizzle and alignment); a prologue issues and commits the copies of the
+    becomes seed 002's ring: a prologue issues and commits the copies of the
     first N - 1 iterations; each iteration waits with `wait_group(N - 2)`,
     synchronizes the CTA, computes on stage `i % N` (i the iteration
     number), issues the copies of iteration `i + N - 1` into stage
     `(i + N - 1) % N` when it exists, and commits a (possibly empty) group so
-    that the count stays uniform; `wait_group 0` follows the loop. The
-    result passes `tile-verify-async-protocol`.
+    that the count stays uniform; `wait_group 0` follows the loop.
 
-    - T-PIPE-1 (error): a marked loop that does not have this shape, or
-      whose buffer is used outside it or by an op that cannot take a stage
-      index; the message says which.
+    ```
+    <index arithmetic; tile.tma_copy ... , %bar[%i] (one barrier)>
+    tile.mbarrier_wait_parity %bar[%i], %parity
+    <compute on the buffers>
+    [gpu.barrier]
+    ```
+
+    becomes CUTLASS's PipelineTmaAsync: N full barriers (one arrival per
+    copy, plus the bytes) and N empty barriers (one arrival per thread of
+    the block), initialized by thread 0; a prologue fills stages 0 .. N - 2;
+    the loop carries (stage, phase); each iteration refills the stage
+    consumed before it (stage - 1, or N - 1 with the other phase on
+    wrapping) with iteration `i + N - 1` once thread 0 has waited on its
+    empty barrier, waits on `full[stage]` with the phase, computes, arrives
+    on `empty[stage]` and advances the state (phase flip at N).
+
+    Both results pass `tile-verify-async-protocol`. `tile-to-ptx-pipeline`
+    runs this pass first.
+
+    - T-PIPE-1 (error): a marked cp.async loop that does not have its shape,
+      or whose buffers are used outside it or by an op that cannot take a
+      stage index; the message says which.
+    - T-PIPE-2 (error): a marked TMA loop whose copies are nested in control
+      flow, arrive on different barriers, mix with cp.async, lack the wait
+      on their barrier, or whose kernel has no known_block_size.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

@@ -148,3 +148,11 @@ func.func @wgmma_unswizzled(%acc: vector<128xf32>, %i: index) {
       : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
   return
 }
+
+// -----
+
+func.func @stmatrix_global(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @below {{stmatrix stores pairs of fragments to a 16-bit shared memref without bounds; got 'memref<?x?xf16>' and 'vector<4x8x2x2xf32>' (T-TILE-3)}}
+  tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>, stmatrix} : vector<4x8x2x2xf32>, memref<?x?xf16>
+  return
+}
