@@ -28,6 +28,10 @@ if config.tile_enable_cuda_runner:
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
 
+# libdevice: where tile-to-ptx-pipeline finds it without any environment.
+if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
+    config.available_features.add("libdevice")
+
 # ptxas: configured by CMake (TILE_PTXAS), else $TILE_PTXAS, else PATH.
 ptxas = config.tile_ptxas or os.environ.get("TILE_PTXAS") or shutil.which("ptxas")
 if ptxas and os.path.exists(ptxas):

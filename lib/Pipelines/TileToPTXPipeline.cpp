@@ -29,6 +29,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -125,11 +127,29 @@ static void buildDeviceStage(OpPassManager &pm,
 // Post-conditions: gpu.modules are gpu.binary ops holding `format`; the host is
 // LLVM dialect calling mgpu* entry points; no unrealized cast remains.
 //===----------------------------------------------------------------------===//
+/// The CUDA toolkit whose libdevice gpu-module-to-binary links into kernels
+/// that call math functions: the first of $CUDA_HOME, $CUDA_PATH,
+/// $CUDA_ROOT and /usr/local/cuda that has one. (MLIR looks only at the
+/// environment, which lit and other launchers may clear; PTX with
+/// unresolved __nv_* calls then fails at JIT time.)
+static std::string findCudaToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *name : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(name); value && *value)
+      candidates.push_back(value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &candidate : candidates)
+    if (llvm::sys::fs::exists(candidate + "/nvvm/libdevice/libdevice.10.bc"))
+      return candidate;
+  return "";
+}
+
 static void buildHostStage(OpPassManager &pm,
                            const TileToPTXPipelineOptions &options) {
   pm.addPass(createGpuToLLVMConversionPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
+  binary.toolkitPath = findCudaToolkit();
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createCanonicalizerPass());
