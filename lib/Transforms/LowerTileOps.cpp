@@ -538,11 +538,13 @@ void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   IndexMath math(builder, loc);
   ArrayRef<int64_t> shape = op.getShape();
   int64_t perBlock = shape[1] / 2;
-  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value lane = math.rem(tid, 32);
-  Value warp = math.rem(math.div(tid, 32), 4);
-  Value rowBase = math.add(math.add(op.getIndices()[0], math.mul(warp, 16)),
-                           math.div(lane, 4));
+  // The warpgroup's warps as a 4x1 grid: warp w holds rows 16 w ...
+  WarpPosition position =
+      getWarpPosition(builder, loc, {kWarpgroupThreads / 32, 1});
+  Value lane = position.lane;
+  Value rowBase =
+      math.add(math.add(op.getIndices()[0], math.mul(position.warpM, 16)),
+               math.div(lane, 4));
   Value columnBase =
       math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
   Value acc = op.getAcc();

@@ -361,21 +361,6 @@ LogicalResult pipelineCpAsync(scf::ForOp loop, LoopShape &shape,
   return success();
 }
 
-/// The threads of the block that runs `op`, from its kernel's
-/// known_block_size.
-std::optional<int64_t> getBlockThreads(Operation *op) {
-  auto func = op->getParentOfType<gpu::GPUFuncOp>();
-  if (!func)
-    return std::nullopt;
-  std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
-  if (!known)
-    return std::nullopt;
-  int64_t threads = 1;
-  for (int32_t extent : *known)
-    threads *= extent;
-  return threads;
-}
-
 /// The TMA ring (CUTLASS's PipelineTmaAsync): N stages, each with a full
 /// barrier (one arrival per tile.tma_copy, plus the bytes) and an empty
 /// barrier (one arrival per thread once it has consumed the stage). The
@@ -386,7 +371,9 @@ std::optional<int64_t> getBlockThreads(Operation *op) {
 /// parity 1, which a fresh barrier reports as complete.
 LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
                           const RingMap &rings, int64_t stages) {
-  std::optional<int64_t> threads = getBlockThreads(loop);
+  auto kernel = loop->getParentOfType<gpu::GPUFuncOp>();
+  std::optional<int64_t> threads =
+      kernel ? getBlockThreads(kernel) : std::nullopt;
   if (!threads)
     return loop.emitOpError()
            << "cannot be pipelined: the TMA ring counts one release per "

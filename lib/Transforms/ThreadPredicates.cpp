@@ -1,10 +1,12 @@
-//===- ThreadPredicates.cpp - Which threads run an emitted op -------------===//
+//===- ThreadPredicates.cpp - Which and how many threads run an op --------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
 #include "ThreadPredicates.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -20,4 +22,32 @@ Value mlir::tile::isFirstThread(OpBuilder &builder, Location loc) {
                     : isZero;
   }
   return result;
+}
+
+std::optional<int64_t> mlir::tile::getBlockThreads(gpu::GPUFuncOp kernel) {
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+    return int64_t((*known)[0]) * (*known)[1] * (*known)[2];
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module)
+    return std::nullopt;
+  std::optional<int64_t> threads;
+  bool consistent = true;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelName() != kernel.getName())
+      return;
+    int64_t product = 1;
+    for (Value dim : {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                      launch.getBlockSizeZ()}) {
+      APInt value;
+      if (!matchPattern(dim, m_ConstantInt(&value))) {
+        consistent = false;
+        return;
+      }
+      product *= value.getSExtValue();
+    }
+    if (threads && *threads != product)
+      consistent = false;
+    threads = product;
+  });
+  return consistent ? threads : std::nullopt;
 }

@@ -30,6 +30,7 @@
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
+#include "ThreadPredicates.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -586,36 +587,6 @@ private:
     return false;
   }
 };
-
-/// Threads of a block of `kernel`: its known_block_size, else the constant
-/// block size shared by every launch of it in the module.
-std::optional<int64_t> getBlockThreads(gpu::GPUFuncOp kernel) {
-  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
-    return int64_t((*known)[0]) * (*known)[1] * (*known)[2];
-  auto module = kernel->getParentOfType<ModuleOp>();
-  if (!module)
-    return std::nullopt;
-  std::optional<int64_t> threads;
-  bool consistent = true;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getKernelName() != kernel.getName())
-      return;
-    int64_t product = 1;
-    for (Value dim : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                      launch.getBlockSizeZ()}) {
-      APInt value;
-      if (!matchPattern(dim, m_ConstantInt(&value))) {
-        consistent = false;
-        return;
-      }
-      product *= value.getSExtValue();
-    }
-    if (threads && *threads != product)
-      consistent = false;
-    threads = product;
-  });
-  return consistent ? threads : std::nullopt;
-}
 
 /// How many threads of a block of `threads` execute `op`: one under
 /// `scf.if (thread_id x == c)` or `scf.if (elect_sync)`, else all of them.
