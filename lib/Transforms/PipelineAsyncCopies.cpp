@@ -103,11 +103,10 @@ LogicalResult retarget(Operation *root, const RingMap &rings, Value stage,
 struct LoopShape {
   SmallVector<Operation *> producer, consumer;
   SmallVector<SharedAllocOp> buffers;
-  /// The TMA form: the producer's tile.tma_copy ops (which all arrive on one
-  /// barrier) and the wait on it that starts the consumer.
+  /// The TMA form: the producer's tile.tma_copy ops, which all arrive on one
+  /// barrier that the consumer waits on.
   SmallVector<TmaCopyOp> tmaCopies;
-  MBarrierWaitParityOp tmaWait;
-  bool isTma() const { return bool(tmaWait); }
+  bool isTma() const { return !tmaCopies.empty(); }
 };
 
 /// Matches the copy / commit / wait / barrier / compute body (cp.async,
@@ -120,7 +119,7 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
   auto fail = [&](const Twine &message) {
     return loop.emitOpError()
            << "cannot be pipelined: " << message
-           << (shape.tmaCopies.empty() ? " (T-PIPE-1)" : " (T-PIPE-2)");
+           << (shape.isTma() ? " (T-PIPE-2)" : " (T-PIPE-1)");
   };
   std::optional<std::string> problem;
   auto addBuffer = [&](Value dst) {
@@ -176,16 +175,15 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
   if (shape.buffers.empty())
     return fail("expected tile.async_copy or tile.tma_copy ops before the "
                 "commit or wait");
-  if (!shape.tmaCopies.empty()) {
+  if (shape.isTma()) {
     // TMA: the wait on the copies' barrier, then the consumer.
-    shape.tmaWait =
+    auto wait =
         it != body.end() ? dyn_cast<MBarrierWaitParityOp>(&*it) : nullptr;
-    if (!shape.tmaWait ||
-        shape.tmaWait.getBarriers() != shape.tmaCopies[0].getBarriers() ||
-        shape.tmaWait.getIndex() != shape.tmaCopies[0].getBarrierIndex())
+    if (!wait || wait.getBarriers() != shape.tmaCopies[0].getBarriers() ||
+        wait.getIndex() != shape.tmaCopies[0].getBarrierIndex())
       return fail("expected a tile.mbarrier_wait_parity on the copies' "
                   "barrier after the copies");
-    Value barriers = shape.tmaWait.getBarriers();
+    Value barriers = wait.getBarriers();
     if (loop->isAncestor(barriers.getParentBlock()->getParentOp()))
       return fail("the copies' barrier must be defined outside the loop");
     ++it;
