@@ -7,8 +7,8 @@
 # "f16 bf16"; f32 accumulation, C in the same type) and shape MxNxK (SHAPES,
 # default the squares 2048/4096/8192 and the LLM-like 4096x4096x14336,
 # 8192x1024x8192 and 16x4096x4096), it times
-#  - the Hopper GEMM of examples/gemm_sm90.mlir (C = A B^T: TMA,
-#    warp-specialized wgmma, persistent),
+#  - the Hopper GEMM of examples/gemm_sm90.mlir (TMA, warp-specialized
+#    wgmma, persistent) for C = A B^T and C = A B,
 #  - the Ampere-style hgemm of examples/hgemm_sm80.mlir (C = A B: cp.async +
 #    ldmatrix + mma.sync; only shapes that are multiples of its 128x128x32
 #    tile),
@@ -94,9 +94,12 @@ PY
 for type in $TYPES; do
   for shape in $SHAPES; do
     IFS=x read -r m n k <<< "$shape"
-    bench_main gemm_sm90 "$type" "$m" "$n" "$k" "" "" > "$WORK/gemm.mlir"
-    t="$(tile "$WORK/gemm.mlir" gemm)"
+    bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nt" ", i1" > "$WORK/gemm.mlir"
+    t="$(tile "$WORK/gemm.mlir" gemm_nt)"
     report "sm90 ws wgmma (A B^T)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nt)"
+    bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/gemm.mlir"
+    t="$(tile "$WORK/gemm.mlir" gemm_nn)"
+    report "sm90 ws wgmma (A B)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nn)"
     if (( m % 128 == 0 && n % 128 == 0 && k % 32 == 0 )); then
       bench_main hgemm_sm80 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/hgemm.mlir"
       t="$(tile "$WORK/hgemm.mlir" hgemm_nn)"
@@ -113,13 +116,19 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 rows = list(csv.DictReader(open(sys.argv[1])))
-labels = [f"{r['type']} {r['m']}x{r['n']}x{r['k']}" for r in rows if r["kernel"].startswith("sm90")]
-fig, ax = plt.subplots(figsize=(12, 5))
-for kernel, offset in (("sm90", -0.27), ("sm80", 0.0)):
-    ys = {f"{r['type']} {r['m']}x{r['n']}x{r['k']}": float(r["tile_tflops"]) for r in rows if r["kernel"].startswith(kernel)}
-    ax.bar([i + offset for i in range(len(labels))], [ys.get(l, 0) for l in labels], 0.27, label=f"tile {kernel}")
-cub = {f"{r['type']} {r['m']}x{r['n']}x{r['k']}": float(r["cublas_tflops"]) for r in rows if r["kernel"].startswith("sm90")}
-ax.bar([i + 0.27 for i in range(len(labels))], [cub[l] for l in labels], 0.27, label="cuBLAS (A B^T)")
+shape = lambda r: f"{r['type']} {r['m']}x{r['n']}x{r['k']}"
+labels = list(dict.fromkeys(shape(r) for r in rows))
+kernels = list(dict.fromkeys(r["kernel"] for r in rows))
+series = [(f"tile {kernel}", {shape(r): float(r["tile_tflops"]) for r in rows if r["kernel"] == kernel})
+          for kernel in kernels]
+series += [(f"cuBLAS {kernel.split('(')[-1].rstrip(')')}",
+            {shape(r): float(r["cublas_tflops"]) for r in rows if r["kernel"] == kernel})
+           for kernel in kernels if kernel.startswith("sm90")]
+width = 0.8 / len(series)
+fig, ax = plt.subplots(figsize=(14, 5))
+for index, (name, ys) in enumerate(series):
+    ax.bar([i + (index - (len(series) - 1) / 2) * width for i in range(len(labels))],
+           [ys.get(l, 0) for l in labels], width, label=name)
 ax.set_xticks(range(len(labels)), labels, rotation=30, ha="right")
 ax.set_ylabel("TFLOP/s")
 ax.legend()

@@ -1,6 +1,6 @@
 // Seed 003's hgemm in tile IR (Ampere path, runs on sm_80 and later): C = A
 // B^T (B stored N x K) or C = A B (B stored K x N, read with ldmatrix.trans),
-// f16 in, f32 accumulation, f16 out. 128x128 CTA tiles of 128 threads, K
+// f16 in, f32 accumulation, f16 (or f32) out. 128x128 CTA tiles of 128 threads, K
 // slices of 32 copied by tile.copy (seed 003's G2SCopyA layouts) into
 // Swizzle<3,3,3> (b128) buffers (a K x N B tile gets byte Swizzle<3,4,4>); the K loop is marked
 // {tile.pipeline_stages = 3}, which tile-to-ptx-pipeline turns into 3-stage
@@ -16,17 +16,23 @@
 //   tile-run examples/hgemm_sm80.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) at 256x384x320 and at the
 // odd 200x296x200, for both layouts of B.
+//
+// C's type is `!out`: f16 here; bf16 with the inputs (sed 's/f16/bf16/g'),
+// or f32 (test/Integration/GPU/hgemm-sm80-f32-out.mlir) — tile.mma_store
+// converts the f32 accumulators to it.
+
+!out = memref<?x?xf16>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @hgemm_nt(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) kernel
+    gpu.func @hgemm_nt(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: !out) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
-      %m = memref.dim %c, %c0 : memref<?x?xf16>
-      %n = memref.dim %c, %c1 : memref<?x?xf16>
+      %m = memref.dim %c, %c0 : !out
+      %n = memref.dim %c, %c1 : !out
       %k = memref.dim %a, %c1 : memref<?x?xf16>
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -55,17 +61,17 @@ module attributes {gpu.container_module} {
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
       tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
-          : vector<4x8x2x2xf32>, memref<?x?xf16>
+          : vector<4x8x2x2xf32>, !out
       gpu.return
     }
-    gpu.func @hgemm_nn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: memref<?x?xf16>) kernel
+    gpu.func @hgemm_nn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: !out) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c32 = arith.constant 32 : index
       %c128 = arith.constant 128 : index
-      %m = memref.dim %c, %c0 : memref<?x?xf16>
-      %n = memref.dim %c, %c1 : memref<?x?xf16>
+      %m = memref.dim %c, %c0 : !out
+      %n = memref.dim %c, %c1 : !out
       %k = memref.dim %a, %c1 : memref<?x?xf16>
       %bx = gpu.block_id x
       %by = gpu.block_id y
@@ -97,7 +103,7 @@ module attributes {gpu.container_module} {
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
       tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
-          : vector<4x8x2x2xf32>, memref<?x?xf16>
+          : vector<4x8x2x2xf32>, !out
       gpu.return
     }
   }
@@ -141,7 +147,7 @@ module attributes {gpu.container_module} {
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
     %ha = memref.alloc(%m, %k) : memref<?x?xf16>
-    %hc = memref.alloc(%m, %n) : memref<?x?xf16>
+    %hc = memref.alloc(%m, %n) : !out
     func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
     %brows = arith.select %transposed, %n, %k : index
     %bcols = arith.select %transposed, %k, %n : index
@@ -153,7 +159,7 @@ module attributes {gpu.container_module} {
     }
     %da = gpu.alloc (%m, %k) : memref<?x?xf16>
     %db = gpu.alloc (%brows, %bcols) : memref<?x?xf16>
-    %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
+    %dc = gpu.alloc (%m, %n) : !out
     gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
     gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
     %c127 = arith.constant 127 : index
@@ -164,13 +170,13 @@ module attributes {gpu.container_module} {
     scf.for %r = %c0 to %reps step %c1 {
       scf.if %transposed {
         gpu.launch_func @kernels::@hgemm_nt blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
-            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
+            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : !out)
       } else {
         gpu.launch_func @kernels::@hgemm_nn blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
-            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : memref<?x?xf16>)
+            args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : !out)
       }
     }
-    gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
+    gpu.memcpy %hc, %dc : !out, !out
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
     %one = arith.constant 1 : i32
@@ -197,7 +203,7 @@ module attributes {gpu.container_module} {
         %p = math.fma %xf, %yf, %acc : f32
         scf.yield %p : f32
       }
-      %got = memref.load %hc[%i, %j] : memref<?x?xf16>
+      %got = memref.load %hc[%i, %j] : !out
       %gf = arith.extf %got : f16 to f32
       %d = arith.subf %gf, %ref : f32
       %ad = math.absf %d : f32
@@ -211,10 +217,10 @@ module attributes {gpu.container_module} {
     }
     gpu.dealloc %da : memref<?x?xf16>
     gpu.dealloc %db : memref<?x?xf16>
-    gpu.dealloc %dc : memref<?x?xf16>
+    gpu.dealloc %dc : !out
     memref.dealloc %ha : memref<?x?xf16>
     memref.dealloc %hb : memref<?x?xf16>
-    memref.dealloc %hc : memref<?x?xf16>
+    memref.dealloc %hc : !out
     return %bad : i32
   }
 

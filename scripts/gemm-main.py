@@ -9,6 +9,7 @@
 #
 #   gemm-main.py EXAMPLE TYPE M N K REPS SAMPLED [EXTRA_ARGS EXTRA_TYPES]
 # e.g. gemm-main.py examples/hgemm_sm80.mlir f16 4096 4096 4096 20 true ", %nn" ", i1"
+# (%nn and %nt are the `transposed` flags false and true: C = A B, C = A B^T).
 import sys
 
 path, type_, m, n, k, reps, sampled = sys.argv[1:8]
@@ -21,6 +22,7 @@ print(text + f"""  func.func @main() {{
     %reps = arith.constant {reps} : index
     %sampled = arith.constant {sampled}
     %nn = arith.constant false
+    %nt = arith.constant true
     %m = arith.constant {m} : index
     %n = arith.constant {n} : index
     %k = arith.constant {k} : index

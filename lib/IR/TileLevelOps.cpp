@@ -315,15 +315,22 @@ LogicalResult WarpgroupMmaOp::verify() {
                             "got "
                          << element << " and " << b.getElementType()
                          << " (T-WGMMA-3)";
-  if (a.getRank() < 2 || b.getRank() < 2 ||
-      a.getShape().take_back(2)[0] < m || b.getShape().take_back(2)[0] < n ||
-      a.getShape().back() < k || b.getShape().back() < k)
+  if (failed(verifyWgmmaTile(*this, getA())) ||
+      failed(verifyWgmmaTile(*this, getB(), getTransposeB())))
+    return failure();
+  // B's N and K extents: N x K rows, or (N chunks, K rows, N span).
+  ArrayRef<int64_t> bShape = b.getShape();
+  int64_t bN = bShape.take_back(2)[0], bK = bShape.back();
+  if (getTransposeB()) {
+    bN = bShape.take_back(3)[0] * bShape.back();
+    bK = bShape.take_back(2)[0];
+  }
+  if (a.getShape().take_back(2)[0] < m || a.getShape().back() < k ||
+      bN < n || bK < k)
     return emitOpError() << "A " << a << " and B " << b << " cannot hold "
                          << m << "x" << k << " and " << n << "x" << k
-                         << " K-major tiles (T-WGMMA-3)";
-  if (failed(verifyWgmmaTile(*this, getA())) ||
-      failed(verifyWgmmaTile(*this, getB())))
-    return failure();
+                         << (getTransposeB() ? " (B MN-major)" : " K-major")
+                         << " tiles (T-WGMMA-3)";
   VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
   if (getAcc().getType() != want)
     return emitOpError() << "a " << m << "x" << n

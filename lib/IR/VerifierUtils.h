@@ -29,9 +29,10 @@ LogicalResult verifyTmaCoordinates(Operation *op, TmaDescType desc,
 LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
                                   ValueRange indices, StringRef role);
 
-/// T-WGMMA-1: `buffer` is a K-major tile of a tile.shared_alloc with a TMA
-/// swizzle whose rows are one swizzle span.
-LogicalResult verifyWgmmaTile(Operation *op, Value buffer);
+/// T-WGMMA-1: `buffer` is a tile of a tile.shared_alloc with a TMA swizzle
+/// whose rows are one swizzle span: K-major, or with `mnMajor` chunks of
+/// (K rows, span of MN elements).
+LogicalResult verifyWgmmaTile(Operation *op, Value buffer, bool mnMajor = false);
 
 } // namespace mlir::tile
 

@@ -27,23 +27,34 @@ SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
 }
 
-LogicalResult mlir::tile::verifyWgmmaTile(Operation *op, Value buffer) {
+LogicalResult mlir::tile::verifyWgmmaTile(Operation *op, Value buffer,
+                                          bool mnMajor) {
   auto type = cast<MemRefType>(buffer.getType());
-  // T-WGMMA-1: a swizzled (TMA-mode) K-major tile of a tile.shared_alloc,
-  // rows exactly one swizzle span wide.
+  // T-WGMMA-1: a swizzled (TMA-mode) tile of a tile.shared_alloc, rows
+  // exactly one swizzle span wide; MN-major tiles in chunks of whole groups
+  // of 8 K rows.
   SharedBufferInfo info = getSharedBufferInfo(buffer);
   if (!info.swizzle || info.swizzle->isIdentity() ||
       !info.swizzle->getTmaMode())
     return op->emitOpError() << "needs a tile.shared_alloc buffer with a 32B, "
                                 "64B or 128B swizzle (T-WGMMA-1)";
+  if (type.getRank() < 2)
+    return op->emitOpError() << "expected a tile of rank 2 or more, got "
+                             << type << " (T-WGMMA-1)";
   int64_t rowBytes =
       type.getShape().back() * type.getElementTypeBitWidth() / 8;
   if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
       rowBytes != info.swizzle->getSpanBytes())
-    return op->emitOpError() << "expected K-major rows of exactly the "
+    return op->emitOpError() << "expected " << (mnMajor ? "MN" : "K")
+                             << "-major rows of exactly the "
                              << info.swizzle->getSpanBytes()
                              << "-byte swizzle span, got " << rowBytes
                              << "-byte rows in " << type << " (T-WGMMA-1)";
+  if (mnMajor && (type.getRank() < 3 || type.getShape().take_back(2)[0] % 8))
+    return op->emitOpError()
+           << "expected an MN-major tile as (MN chunks, K rows, span) with K "
+              "rows a multiple of 8, got "
+           << type << " (T-WGMMA-1)";
   return success();
 }
 
@@ -51,7 +62,7 @@ LogicalResult WgmmaDescriptorOp::verify() {
   MemRefType type = getBuffer().getType();
   if (int64_t(getIndices().size()) != type.getRank())
     return emitOpError() << "expected one index per dimension of " << type;
-  return verifyWgmmaTile(*this, getBuffer());
+  return verifyWgmmaTile(*this, getBuffer(), getMnMajor());
 }
 
 LogicalResult WgmmaOp::verify() {

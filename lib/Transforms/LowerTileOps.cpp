@@ -499,17 +499,21 @@ void lowerWarpgroupMma(WarpgroupMmaOp op) {
         vector::FromElementsOp::create(builder, loc, blockType, elements));
   }
   WgmmaFenceOp::create(builder, loc);
+  bool transposeB = op.getTransposeB();
   for (int64_t k = 0; k < shape[2]; k += 16) {
-    Value descB =
-        WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(), op.getB(),
-                                  at(op.getBIndices(), 0, k));
+    // K advances along B's rows when B is MN-major (K rows of N chunks).
+    Value descB = WgmmaDescriptorOp::create(
+        builder, loc, builder.getI64Type(), op.getB(),
+        transposeB ? at(op.getBIndices(), k, 0) : at(op.getBIndices(), 0, k),
+        transposeB);
     for (int64_t i = 0; i < blocks; ++i) {
       Value descA =
           WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(),
                                     op.getA(), at(op.getAIndices(), 64 * i, k));
-      accs[i] =
-          WgmmaOp::create(builder, loc, blockType, descA, descB, accs[i],
-                          builder.getI64IntegerAttr(n), TypeAttr::get(element));
+      accs[i] = WgmmaOp::create(builder, loc, blockType, descA, descB, accs[i],
+                                builder.getI64IntegerAttr(n),
+                                TypeAttr::get(element),
+                                transposeB ? builder.getUnitAttr() : nullptr);
     }
   }
   Value acc = accs.front();

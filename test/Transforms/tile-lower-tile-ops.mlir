@@ -159,3 +159,26 @@ gpu.module @stmatrix {
     gpu.return
   }
 }
+
+// tile.warpgroup_mma with an MN-major B (four 64-column chunks of 64 K rows):
+// each 16-wide K step moves B's K-row index (the second-to-last), takes an
+// mn_major descriptor and transposes B in the wgmma.
+// CHECK-LABEL: gpu.func @mn_major_b
+//  CHECK-SAME: (%{{.*}}: vector<128xf32>, %[[I:.*]]: index, %[[Q:.*]]: index, %[[R:.*]]: index, %[[Z:.*]]: index)
+//       CHECK: tile.wgmma_fence
+//       CHECK: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[I]], %[[Q]], %[[R]], %[[Z]]] {mn_major} : memref<4x4x64x64xf16, 3>
+//       CHECK: tile.wgmma %{{.*}}, %[[DB0]], %{{.*}} {inputType = f16, n = 256 : i64, transpose_b} : vector<128xf32>
+//       CHECK: %[[K16:.*]] = arith.addi %[[R]], %c16 : index
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[I]], %[[Q]], %[[K16]], %[[Z]]] {mn_major} : memref<4x4x64x64xf16, 3>
+//       CHECK-COUNT-3: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 256 : i64, transpose_b} : vector<128xf32>
+//       CHECK: tile.wgmma_commit_group
+gpu.module @mn_major {
+  gpu.func @mn_major_b(%wacc: vector<128xf32>, %i: index, %q: index, %r: index, %z: index) kernel {
+    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
+    %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %q, %r, %z], %wacc
+        {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
+        : memref<4x128x64xf16, 3>, memref<4x4x64x64xf16, 3>, vector<128xf32>
+    gpu.return
+  }
+}

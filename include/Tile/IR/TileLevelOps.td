@@ -257,11 +257,21 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
     the result read, before a later wait; the tiles of the previous call are
     free. Invariant T-WGMMA-3. Requires sm_90a.
 
-    Example (a consumer warpgroup's 64x256 part of a 128x256x64 stage):
+    With `transpose_b`, B is MN-major (N innermost: a row-major K x N
+    matrix loaded with TMA boxes one swizzle span wide): its buffer's last
+    three dimensions are (N chunks, K rows, one span of N elements) and
+    `bIndices` name the first chunk's first K row (T-WGMMA-1's `mn_major`
+    descriptor).
+
+    Examples (a consumer warpgroup's 64x256 part of a 128x256x64 stage;
+    B as N x K, and as four 64-column chunks of K x N):
     ```mlir
     %acc2 = tile.warpgroup_mma %sa[%s, %row, %c0], %sb[%s, %c0, %c0], %acc
         {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
         : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+    %acc3 = tile.warpgroup_mma %sa[%s, %row, %c0], %sk[%s, %c0, %c0, %c0], %acc
+        {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
+        : memref<4x128x64xf16, 3>, memref<4x4x64x64xf16, 3>, vector<128xf32>
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "swizzled shared A", [MemRead]>:$a,
@@ -269,7 +279,8 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
                        Arg<AnyMemRef, "swizzled shared B", [MemRead]>:$b,
                        Variadic<Index>:$bIndices,
                        VectorOfRankAndType<[1], [F32]>:$acc,
-                       DenseI64ArrayAttr:$shape, I32Attr:$wait);
+                       DenseI64ArrayAttr:$shape, I32Attr:$wait,
+                       UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $a `[` $aIndices `]` `,` $b `[` $bIndices `]` `,` $acc attr-dict

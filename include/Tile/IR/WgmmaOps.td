@@ -15,7 +15,7 @@ defvar Tile_Sm90aOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
                                                 ["requiresArchSpecificTarget"]>;
 
 def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
-  let summary = "the shared-memory matrix descriptor of a swizzled K-major tile";
+  let summary = "the shared-memory matrix descriptor of a swizzled operand tile";
   let description = [{
     The 64-bit descriptor `wgmma.mma_async` reads an operand through, for
     the tile starting at `buffer[indices]` of a K-major (K innermost)
@@ -27,15 +27,25 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
     [16, 30), SBO >> 4 in [32, 46), base offset 0 (the buffer is aligned to
     the swizzle repeat, T-SWZ-3), layout type in [62, 64). Advancing K by
     16 elements inside the swizzle span is advancing `indices`.
-    Invariant T-WGMMA-1. Requires sm_90a.
+
+    With `mn_major` the tile is MN-major (M or N innermost, PTX's
+    "transposed" operand, e.g. B of a row-major K x N matrix): the buffer's
+    last three dimensions are (MN chunks, K rows, one swizzle span of MN
+    elements), as TMA boxes of one span write them. The leading byte offset
+    is then the stride between MN chunks (K rows x span bytes) and the
+    stride byte offset the stride between groups of 8 K rows (8 spans);
+    advancing K by 16 is advancing the K-row index by 16 (CUTLASS's
+    canonical layout `Swizzle<3,4,3> o ((T,8,m),(8,k)) : ((1,T,LBO),(8T,SBO))`
+    for 128B). Invariant T-WGMMA-1. Requires sm_90a.
 
     Example:
     ```mlir
     %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x64xf16, 3>
+    %db = tile.wgmma_descriptor %b[%c0, %k, %c0] {mn_major} : memref<4x64x64xf16, 3>
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "swizzled shared tile">:$buffer,
-                       Variadic<Index>:$indices);
+                       Variadic<Index>:$indices, UnitAttr:$mn_major);
   let results = (outs I64:$descriptor);
   let assemblyFormat = [{
     $buffer `[` $indices `]` attr-dict `:` type($buffer)
@@ -53,7 +63,8 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
   let description = [{
     `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`: the
     128 threads of a warpgroup multiply the 64x16 A and the 16xN B that
-    `descA` and `descB` describe (both K-major) and add the product to the
+    `descA` and `descB` describe (both K-major; with `transpose_b`, B is
+    MN-major, PTX's imm-trans-b = 1) and add the product to the
     accumulator, `vector<N/2 x f32>` per thread in the PTX ISA's D layout:
     warp w holds rows 16w .. 16w + 15; for each 8-column block j, elements
     4j, 4j+1 are row lane/4, columns 8j + 2(lane%4) + {0, 1}, and 4j+2,
@@ -69,7 +80,7 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
   }];
   let arguments = (ins I64:$descA, I64:$descB,
                        VectorOfRankAndType<[1], [F32]>:$acc,
-                       I64Attr:$n, TypeAttr:$inputType);
+                       I64Attr:$n, TypeAttr:$inputType, UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = "$descA `,` $descB `,` $acc attr-dict `:` type($acc)";
   let hasVerifier = 1;

@@ -50,10 +50,15 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     Value start = LLVM::LShrOp::create(
         rewriter, loc, LLVM::AndOp::create(rewriter, loc, address, constant(0x3FFFF)),
         constant(4));
-    // Leading byte offset 16 (unused for swizzled K-major), stride byte
-    // offset 8 rows of the swizzle span, layout type from the swizzle.
+    // Stride byte offset: 8 rows of the swizzle span (8-row groups of M/N
+    // for K-major tiles, of K for MN-major ones). Leading byte offset:
+    // unused for swizzled K-major tiles (16), the stride between MN chunks
+    // (K rows x span) for MN-major ones. Layout type from the swizzle.
+    int64_t span = swizzle.getSpanBytes();
     int64_t leading = 16 >> 4;
-    int64_t stride = (8 * swizzle.getSpanBytes()) >> 4;
+    if (op.getMnMajor())
+      leading = (op.getBuffer().getType().getShape().take_back(2)[0] * span) >> 4;
+    int64_t stride = (8 * span) >> 4;
     int64_t fields = (leading << 16) | (stride << 32) |
                      (getLayoutType(*swizzle.getTmaMode()) << 62);
     rewriter.replaceOpWithNewOp<LLVM::OrOp>(op, start, constant(fields));
@@ -86,7 +91,8 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
                                                : NVVM::WGMMATypes::bf16;
     auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, inputType);
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
-    // Both operands K-major: A "row", B "col" in PTX's terms.
+    // A K-major ("row" in PTX's terms); B K-major ("col") or, with
+    // transpose_b, MN-major ("row": imm-trans-b = 1).
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
         adaptor.getDescB(),
@@ -94,7 +100,9 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
         scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::col),
+        NVVM::MMALayoutAttr::get(ctx, op.getTransposeB()
+                                          ? NVVM::MMALayout::row
+                                          : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
     Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
     Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);

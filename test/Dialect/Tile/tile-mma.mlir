@@ -156,3 +156,25 @@ func.func @stmatrix_global(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: i
   tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>, stmatrix} : vector<4x8x2x2xf32>, memref<?x?xf16>
   return
 }
+
+// -----
+
+func.func @wgmma_mn_major_tiles(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xf16, 3>
+  // expected-error @below {{A 'memref<128x64xf16, 3>' and B 'memref<2x64x64xf16, 3>' cannot hold 64x64 and 256x64 (B MN-major) tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
+      : memref<128x64xf16, 3>, memref<2x64x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_mn_major_rank(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{expected an MN-major tile as (MN chunks, K rows, span) with K rows a multiple of 8, got 'memref<256x64xf16, 3>' (T-WGMMA-1)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
+      : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}

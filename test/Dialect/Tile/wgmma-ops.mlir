@@ -14,6 +14,12 @@ gpu.module @k {
     tile.wgmma_fence
     // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 64 : i64} : vector<32xf32>
     %d = tile.wgmma %da, %da, %acc {n = 64 : i64, inputType = f16} : vector<32xf32>
+    // An MN-major B: two 64-column chunks of 32 K rows (row-major K x N).
+    %bt = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x32x64xf16, 3>
+    // CHECK: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {mn_major} : memref<2x32x64xf16, 3>
+    %dbt = tile.wgmma_descriptor %bt[%c0, %k, %c0] {mn_major} : memref<2x32x64xf16, 3>
+    // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 64 : i64, transpose_b} : vector<32xf32>
+    %dt = tile.wgmma %da, %dbt, %d {n = 64 : i64, inputType = f16, transpose_b} : vector<32xf32>
     // CHECK: tile.wgmma_commit_group
     tile.wgmma_commit_group
     // CHECK: tile.wgmma_wait_group 1
@@ -42,6 +48,42 @@ gpu.module @k {
     %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x32xf16, 3>
     // expected-error @below {{expected K-major rows of exactly the 128-byte swizzle span, got 64-byte rows in 'memref<64x32xf16, 3>' (T-WGMMA-1)}}
     %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x32xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @mn_major_rank2(%k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    // expected-error @below {{expected an MN-major tile as (MN chunks, K rows, span) with K rows a multiple of 8, got 'memref<64x64xf16, 3>' (T-WGMMA-1)}}
+    %db = tile.wgmma_descriptor %b[%c0, %k] {mn_major} : memref<64x64xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @mn_major_partial_k_group(%k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<4x20x32xf16, 3>
+    // expected-error @below {{expected an MN-major tile as (MN chunks, K rows, span) with K rows a multiple of 8, got 'memref<4x20x32xf16, 3>' (T-WGMMA-1)}}
+    %db = tile.wgmma_descriptor %b[%c0, %k, %c0] {mn_major} : memref<4x20x32xf16, 3>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @mn_major_row_not_span(%k: index) kernel {
+    %c0 = arith.constant 0 : index
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x64x128xf16, 3>
+    // expected-error @below {{expected MN-major rows of exactly the 128-byte swizzle span, got 256-byte rows in 'memref<4x64x128xf16, 3>' (T-WGMMA-1)}}
+    %db = tile.wgmma_descriptor %b[%c0, %k, %c0] {mn_major} : memref<4x64x128xf16, 3>
     gpu.return
   }
 }

@@ -5,5 +5,7 @@
 // integers are exact; f16 rounds the sums).
 //
 // RUN: tile-run %S/../../../examples/gemm_sm90.mlir --chip=sm_90a --timeout=120 | FileCheck %s
-// CHECK: gemm 256x512x512 mismatches: 0
-// CHECK: gemm 200x300x200 mismatches: 0
+// CHECK: gemm A*B^T 256x512x512 mismatches: 0
+// CHECK: gemm A*B 256x512x512 mismatches: 0
+// CHECK: gemm A*B^T 200x300x200 mismatches: 0
+// CHECK: gemm A*B 200x300x200 mismatches: 0

@@ -2,7 +2,10 @@
 // (cp.async.cg, ldmatrix x4 and x4.trans, mma.sync m16n8k16 for f16 and,
 // with the example's f16 replaced by bf16, for bf16 — which NVGPU cannot
 // type, so tile.mma_sync emits nvvm.mma.sync itself) and the Hopper GEMM
-// (TMA, mbarrier rings, setmaxnreg, wgmma m64n256k16).
+// (TMA, mbarrier rings, setmaxnreg, wgmma m64n256k16; for C = A B, B's
+// descriptor is MN-major — leading byte offset 64 rows x 128 B = 8192, so
+// 512 << 16 | 64 << 32 | 1 << 62 = 4611686293338849280 — and the wgmma
+// transposes B: imm-trans-b = 1).
 //
 // RUN: tile-opt %S/../../../examples/hgemm_sm80.mlir --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f16.ptx
 // RUN: FileCheck %s --check-prefix=F16 < %t.f16.ptx
@@ -10,8 +13,12 @@
 // RUN: sed 's/f16/bf16/g' %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.bf16.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.bf16.ptx -o %t.bf16.cubin %}
+// RUN: %f32-out %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f32out.ptx
+// RUN: FileCheck %s --check-prefix=F32OUT < %t.f32out.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.f32out.ptx -o %t.f32out.cubin %}
 // RUN: tile-opt %S/../../../examples/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ptx
+// RUN: FileCheck %s --check-prefix=LAYOUT < %t.sm90.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
 
 // F16: .target sm_80
@@ -19,6 +26,11 @@
 // F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+
+// With an f32 C (`!out`), the accumulator pairs are stored as 8-byte pairs.
+// F32OUT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// F32OUT: st.global.v2.b32
+// F32OUT-NOT: cvt.rn.f16.f32
 
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
@@ -30,3 +42,8 @@
 // SM90-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // SM90-DAG: wgmma.commit_group.sync.aligned;
 // SM90-DAG: wgmma.wait_group.sync.aligned 1;
+// LAYOUT-LABEL: .entry gemm_nt(
+// LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// LAYOUT-LABEL: .entry gemm_nn(
+// LAYOUT: or.b64 {{.*}}, 4611686293338849280;
+// LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
