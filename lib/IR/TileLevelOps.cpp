@@ -291,6 +291,52 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                              getBounds());
 }
 
+unsigned WarpgroupTmaStoreOp::getMinSmVersion() { return 90; }
+
+LogicalResult WarpgroupTmaStoreOp::verify() {
+  // T-TILE-4: the accumulators, the box and the staging ring agree.
+  ArrayRef<int64_t> shape = getShape();
+  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
+      shape[1] % 8 ||
+      getAcc().getType() !=
+          getWarpgroupAccumulatorType(getContext(), shape[0], shape[1]))
+    return emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j and "
+                            "vector<(M/64 * N/2) x f32> accumulators, got "
+                         << getAcc().getType() << " (T-TILE-4)";
+  TmaDescType desc = getDescriptor().getType();
+  ArrayRef<int64_t> box = desc.getBox();
+  Type element = desc.getElementType();
+  if (box.size() != 2 || box[0] != 64 || box[1] % 16 || shape[1] % box[1] ||
+      element.getIntOrFloatBitWidth() != 16 || !isa<FloatType>(element))
+    return emitOpError() << "stores 64-row chunks with stmatrix: expected a "
+                            "rank-2 descriptor of 16-bit floats with box [64, "
+                            "W], W a multiple of 16 dividing N = "
+                         << shape[1] << ", got " << desc << " (T-TILE-4)";
+  if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())))
+    return failure();
+  MemRefType staging = getStaging().getType();
+  if (staging.getRank() < 3)
+    return emitOpError() << "expected a staging ring whose last dimensions are "
+                            "(buffers, 64, W), got "
+                         << staging << " (T-TILE-4)";
+  // The staging buffer index is the lowering's; its place is taken by a
+  // coordinate here, only the count matters.
+  SmallVector<Value> tileIndices(getIndices());
+  tileIndices.push_back(getCoordinates().front());
+  if (failed(verifyTmaSharedTile(*this, desc, getStaging(), tileIndices,
+                                 "staging ring")))
+    return failure();
+  int64_t buffers = staging.getShape().take_back(3)[0];
+  int64_t chunks = shape[0] / 64 * (shape[1] / box[1]);
+  if (chunks % buffers)
+    return emitOpError() << "the " << chunks << " chunks of a call must be a "
+                            "multiple of the "
+                         << buffers
+                         << " staging buffers, so that every call starts at "
+                            "buffer 0 (T-TILE-4)";
+  return success();
+}
+
 unsigned WarpgroupMmaOp::getMinSmVersion() { return 90; }
 bool WarpgroupMmaOp::requiresArchSpecificTarget() { return true; }
 

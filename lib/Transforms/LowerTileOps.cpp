@@ -11,6 +11,7 @@
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 namespace mlir::tile {
@@ -567,6 +568,98 @@ void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   op.erase();
 }
 
+/// tile.warpgroup_tma_store: per 64 x W chunk, buffer reuse wait, named
+/// barrier, stmatrix.x4 of the warps' rows, async-proxy fence, named
+/// barrier, TMA store and bulk commit by the warpgroup's first thread.
+void lowerWarpgroupTmaStore(WarpgroupTmaStoreOp op) {
+  OpBuilder builder(op);
+  Location loc = op.getLoc();
+  IndexMath math(builder, loc);
+  ArrayRef<int64_t> shape = op.getShape();
+  int64_t width = op.getDescriptor().getType().getBox()[1];
+  int64_t perBlock = shape[1] / 2;
+  MemRefType staging = op.getStaging().getType();
+  int64_t buffers = staging.getShape().take_back(3)[0];
+  Type element = staging.getElementType();
+  WarpPosition position =
+      getWarpPosition(builder, loc, {kWarpgroupThreads / 32, 1});
+  Value lane = position.lane;
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value first = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::eq,
+      math.rem(tid, kWarpgroupThreads), math.constant(0));
+  // Named barrier 1 + warpgroup (0 is the block's __syncthreads).
+  Type i32 = builder.getI32Type();
+  Value barrier = arith::IndexCastOp::create(
+      builder, loc, i32,
+      math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
+  Value threads = arith::ConstantOp::create(
+      builder, loc, builder.getI32IntegerAttr(kWarpgroupThreads));
+  auto syncWarpgroup = [&] {
+    NVVM::BarrierOp::create(builder, loc, TypeRange{}, barrier, threads,
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
+  };
+  // stmatrix.x4 addresses: lane l gives row l mod 8 of matrix q = l / 8,
+  // row half q mod 2 of the fragment pair's fragment q / 2 (as
+  // tile.mma_store's stmatrix form).
+  Value quarter = math.div(lane, 8);
+  Value row = math.add(math.mul(position.warpM, 16),
+                       math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)));
+  Value column = math.mul(math.div(quarter, 2), 8);
+  auto valueType = VectorType::get({4, 2}, element);
+  auto pairType = VectorType::get({2}, element);
+  auto f32Pair = VectorType::get({2}, builder.getF32Type());
+  int64_t chunk = 0;
+  for (int64_t i = 0; i < shape[0] / 64; ++i)
+    for (int64_t c = 0; c < shape[1] / width; ++c, ++chunk) {
+      SmallVector<Value> tile(op.getIndices());
+      tile.push_back(math.constant(chunk % buffers));
+      // The store that last read this buffer is done reading.
+      auto wait = scf::IfOp::create(builder, loc, first);
+      {
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(&wait.getThenRegion().front());
+        BulkWaitGroupOp::create(builder, loc, buffers - 1, /*read=*/true);
+      }
+      syncWarpgroup();
+      for (int64_t jj = 0; jj < width / 16; ++jj) {
+        Value value = arith::ConstantOp::create(
+            builder, loc, valueType,
+            DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
+        for (int64_t r = 0; r < 4; ++r) {
+          int64_t fragment = c * width / 8 + 2 * jj + r / 2, half = r % 2;
+          SmallVector<Value> pair;
+          for (int64_t e = 0; e < 2; ++e)
+            pair.push_back(vector::ExtractOp::create(
+                builder, loc, op.getAcc(),
+                ArrayRef<int64_t>{i * perBlock + 4 * fragment + 2 * half + e}));
+          Value packed = arith::TruncFOp::create(
+              builder, loc, pairType,
+              vector::FromElementsOp::create(builder, loc, f32Pair, pair));
+          value = vector::InsertOp::create(builder, loc, packed, value,
+                                           ArrayRef<int64_t>{r});
+        }
+        SmallVector<Value> at(tile);
+        at.push_back(row);
+        at.push_back(math.add(column, math.constant(16 * jj)));
+        StMatrixOp::create(builder, loc, value, op.getStaging(), at, 4, false);
+      }
+      FenceProxyAsyncOp::create(builder, loc, ProxySpace::shared_cta);
+      syncWarpgroup();
+      auto store = scf::IfOp::create(builder, loc, first);
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&store.getThenRegion().front());
+      SmallVector<Value> coordinates{
+          math.add(op.getCoordinates()[0], math.constant(64 * i)),
+          math.add(op.getCoordinates()[1], math.constant(width * c))};
+      TmaStoreOp::create(builder, loc, op.getStaging(), tile,
+                         op.getDescriptor(), coordinates, Value());
+      BulkCommitGroupOp::create(builder, loc);
+    }
+  op.erase();
+}
+
 /// Moves the ops of `region` (one block, no terminator) before `before`,
 /// replacing its block arguments with `arguments`.
 void inlineRegion(Region &region, Operation *before, ValueRange arguments) {
@@ -624,6 +717,8 @@ struct TileLowerTileOpsPass
     getOperation().walk([&](WarpgroupMmaOp op) { lowerWarpgroupMma(op); });
     getOperation().walk(
         [&](WarpgroupMmaStoreOp op) { lowerWarpgroupMmaStore(op); });
+    getOperation().walk(
+        [&](WarpgroupTmaStoreOp op) { lowerWarpgroupTmaStore(op); });
   }
 };
 

@@ -319,4 +319,50 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
+    [AttrSizedOperandSegments,
+     DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+  let summary = "store warpgroup MMA accumulators through shared memory with stmatrix and TMA";
+  let description = [{
+    The epilogue of CUTLASS's Hopper GEMMs: the warpgroup's M x N
+    accumulator tile (`shape`; `vector<(M/64 * N/2) x f32>` from
+    `tile.warpgroup_mma`, after a `tile.wgmma_wait_group 0`) is converted to
+    the 16-bit element type of `descriptor` and written to the tensor at
+    `coordinates` (row, column of the tile's first element) in chunks of one
+    TMA box, [64, W]: 64-row block i, columns W c. `staging[indices]` is a
+    ring of S chunk buffers (the memref's last three dimensions are (S, 64,
+    W), swizzled as the descriptor says); chunk t uses buffer t mod S. Per
+    chunk: the warpgroup's first thread waits until at most S - 1 of its
+    bulk groups still read shared memory (`cp.async.bulk.wait_group.read`),
+    the warpgroup meets at named barrier 1 + (thread x / 128) (`bar.sync`
+    with 128 threads), its warps write their rows with `stmatrix.x4`, fence
+    them for the async proxy, meet again, and the first thread starts the
+    TMA store and commits it as a bulk group. The stores then run while the
+    warpgroup goes on (the next tile's MMAs); before the kernel ends the
+    first thread must wait for them (`tile.bulk_wait_group 0`). Rows and
+    columns beyond the tensor are not written (TMA clips the box).
+    Invariant T-TILE-4. Requires sm_90.
+
+    Example (a consumer warpgroup's 64x256 tile in 64x64 chunks, two
+    staging buffers per warpgroup):
+    ```mlir
+    tile.warpgroup_tma_store %acc, %staging[%wg] to %dc[%m0, %n0]
+        {shape = array<i64: 64, 256>}
+        : vector<128xf32>, memref<2x2x64x64xf16, 3>,
+          !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Arg<AnyMemRef, "staging ring", [MemRead, MemWrite]>:$staging,
+                       Variadic<Index>:$indices,
+                       Tile_TmaDescType:$descriptor,
+                       Variadic<Index>:$coordinates,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = [{
+    $acc `,` $staging (`[` $indices^ `]`)? `to` $descriptor `[` $coordinates `]`
+    attr-dict `:` type($acc) `,` type($staging) `,` qualified(type($descriptor))
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_IR_TILELEVELOPS_TD

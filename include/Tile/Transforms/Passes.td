@@ -210,6 +210,11 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
     - `tile.mma` becomes the ldmatrix.x4 loads and the mma.sync grid of each
       16-wide K step; `tile.mma_store` the per-thread vector stores of its
       fragments (bounds-checked when it has bounds).
+    - `tile.warpgroup_mma` becomes wgmma descriptors and `wgmma.mma_async`
+      per 16-wide K step; `tile.warpgroup_mma_store` per-thread stores;
+      `tile.warpgroup_tma_store` per 64-row chunk stmatrix into a staging
+      ring, named barriers (`nvvm.barrier`), an async-proxy fence and a TMA
+      store with its bulk group.
 
     `tile-to-ptx-pipeline` runs it after the target check and before the
     protocol check.
@@ -218,6 +223,7 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
