@@ -182,3 +182,44 @@ gpu.module @mn_major {
     gpu.return
   }
 }
+
+// tile.warpgroup_tma_store of a 64x128 tile in 64x64 chunks through two
+// staging buffers: per chunk the first thread of the warpgroup waits for
+// the buffer (bulk wait_group.read 1), the warpgroup meets at named barrier
+// 1 + thread x / 128, four stmatrix.x4 write the chunk, a fence for the
+// async proxy, the barrier again, then the TMA store and its bulk group.
+// The TMA store survives -canonicalize (it writes the tensor: MemWrite on
+// the descriptor). Chunk 1 goes to buffer 1 at column n + 64.
+// CHECK-LABEL: gpu.func @tma_epilogue
+//  CHECK-SAME: (%{{.*}}: vector<64xf32>, %[[DC:.*]]: !tile.tma_desc{{.*}}, %[[WG:.*]]: index, %[[M:.*]]: index, %[[N:.*]]: index)
+//       CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
+//       CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c128 : index
+//       CHECK: %[[ID1:.*]] = arith.addi %[[GROUP]], %c1 : index
+//       CHECK: %[[ID:.*]] = arith.index_cast %[[ID1]] : index to i32
+//       CHECK: scf.if %[[FIRST]] {
+//  CHECK-NEXT:   tile.bulk_wait_group 1 read
+//       CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK-COUNT-4: tile.stmatrix %{{.*}}, %[[STAGING:.*]][%[[WG]], %c0, %{{.*}}, %{{.*}}] x4 : vector<4x2xf16>, memref<2x2x64x64xf16, 3>
+//       CHECK: tile.fence_proxy_async shared_cta
+//  CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+//  CHECK-NEXT: scf.if %[[FIRST]] {
+//  CHECK-NEXT:   tile.tma_store %[[STAGING]][%[[WG]], %c0] to %[[DC]][%[[M]], %[[N]]]
+//  CHECK-NEXT:   tile.bulk_commit_group
+//  CHECK-NEXT:   tile.bulk_wait_group 1 read
+//       CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+// CHECK-COUNT-4: tile.stmatrix %{{.*}}, %[[STAGING]][%[[WG]], %c1, %{{.*}}, %{{.*}}] x4
+//       CHECK: tile.fence_proxy_async shared_cta
+//  CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
+//  CHECK-NEXT: scf.if %[[FIRST]] {
+//  CHECK-NEXT:   %[[N64:.*]] = arith.addi %[[N]], %c64 : index
+//  CHECK-NEXT:   tile.tma_store %[[STAGING]][%[[WG]], %c1] to %[[DC]][%[[M]], %[[N64]]]
+//  CHECK-NEXT:   tile.bulk_commit_group
+!dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
+gpu.module @epilogue {
+  gpu.func @tma_epilogue(%acc: vector<64xf32>, %c: !dc, %wg: index, %m: index, %n: index) kernel {
+    %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
+    tile.warpgroup_tma_store %acc, %staging[%wg] to %c[%m, %n] {shape = array<i64: 64, 128>}
+        : vector<64xf32>, memref<2x2x64x64xf16, 3>, !dc
+    gpu.return
+  }
+}

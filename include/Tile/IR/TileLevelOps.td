@@ -105,7 +105,7 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy",
           memref<128x64xf16, 3>, !tile.mbarrier<count = 1>
     ```
   }];
-  let arguments = (ins Tile_TmaDescType:$descriptor,
+  let arguments = (ins Arg<Tile_TmaDescType, "the tensor read", [MemRead]>:$descriptor,
                        Variadic<Index>:$coordinates,
                        Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
                        Variadic<Index>:$dstIndices,
@@ -355,7 +355,7 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        Arg<AnyMemRef, "staging ring", [MemRead, MemWrite]>:$staging,
                        Variadic<Index>:$indices,
-                       Tile_TmaDescType:$descriptor,
+                       Arg<Tile_TmaDescType, "the tensor written", [MemWrite]>:$descriptor,
                        Variadic<Index>:$coordinates,
                        DenseI64ArrayAttr:$shape);
   let assemblyFormat = [{

@@ -78,7 +78,7 @@ def Tile_TmaLoadOp
           memref<4x128x64xf16, 3>, !tile.mbarrier<count = 4>
     ```
   }];
-  let arguments = (ins Tile_TmaDescType:$descriptor,
+  let arguments = (ins Arg<Tile_TmaDescType, "the tensor read", [MemRead]>:$descriptor,
                        Variadic<Index>:$coordinates,
                        Variadic<I16>:$im2colOffsets,
                        Arg<AnyMemRef, "shared destination", [MemWrite]>:$dst,
@@ -115,7 +115,7 @@ def Tile_TmaStoreOp : Tile_Op<"tma_store", [AttrSizedOperandSegments, Tile_TmaOp
   }];
   let arguments = (ins Arg<AnyMemRef, "shared source", [MemRead]>:$src,
                        Variadic<Index>:$srcIndices,
-                       Tile_TmaDescType:$descriptor,
+                       Arg<Tile_TmaDescType, "the tensor written", [MemWrite]>:$descriptor,
                        Variadic<Index>:$coordinates,
                        Optional<I64>:$cachePolicy);
   let assemblyFormat = [{
@@ -144,7 +144,7 @@ def Tile_TmaReduceOp : Tile_Op<"tma_reduce", [AttrSizedOperandSegments, Tile_Tma
   let arguments = (ins Tile_TmaReduceKindAttr:$kind,
                        Arg<AnyMemRef, "shared source", [MemRead]>:$src,
                        Variadic<Index>:$srcIndices,
-                       Tile_TmaDescType:$descriptor,
+                       Arg<Tile_TmaDescType, "the tensor updated", [MemRead, MemWrite]>:$descriptor,
                        Variadic<Index>:$coordinates,
                        Optional<I64>:$cachePolicy);
   let assemblyFormat = [{

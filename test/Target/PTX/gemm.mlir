@@ -2,7 +2,8 @@
 // (cp.async.cg, ldmatrix x4 and x4.trans, mma.sync m16n8k16 for f16 and,
 // with the example's f16 replaced by bf16, for bf16 — which NVGPU cannot
 // type, so tile.mma_sync emits nvvm.mma.sync itself) and the Hopper GEMM
-// (TMA, mbarrier rings, setmaxnreg, wgmma m64n256k16; for C = A B, B's
+// (TMA, mbarrier rings, setmaxnreg, wgmma m64n256k16, the stmatrix + TMA
+// store epilogue; for C = A B, B's
 // descriptor is MN-major — leading byte offset 64 rows x 128 B = 8192, so
 // 512 << 16 | 64 << 32 | 1 << 62 = 4611686293338849280 — and the wgmma
 // transposes B: imm-trans-b = 1).
@@ -42,6 +43,15 @@
 // SM90-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // SM90-DAG: wgmma.commit_group.sync.aligned;
 // SM90-DAG: wgmma.wait_group.sync.aligned 1;
+// The epilogue: stmatrix into the staging ring between named barriers of
+// the warpgroup, TMA stores in bulk groups.
+// SM90-DAG: cp.async.bulk.wait_group.read 1;
+// SM90-DAG: bar.sync %r{{[0-9]+}}, 128;
+// SM90-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// SM90-DAG: fence.proxy.async.shared::cta;
+// SM90-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// SM90-DAG: cp.async.bulk.commit_group;
+// SM90-DAG: cp.async.bulk.wait_group 0;
 // LAYOUT-LABEL: .entry gemm_nt(
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // LAYOUT-LABEL: .entry gemm_nn(
