@@ -8,7 +8,8 @@
 # default the squares 2048/4096/8192 and the LLM-like 4096x4096x14336,
 # 8192x1024x8192 and 16x4096x4096), it times
 #  - the Hopper GEMM of examples/gemm_sm90.mlir (TMA, warp-specialized
-#    wgmma, persistent) for C = A B^T and C = A B,
+#    wgmma, persistent) for C = A B^T and C = A B, and its 2x1-cluster
+#    multicast variant (examples/gemm_sm90_multicast.mlir, A B^T),
 #  - the Ampere-style hgemm of examples/hgemm_sm80.mlir (C = A B: cp.async +
 #    ldmatrix + mma.sync; only shapes that are multiples of its 128x128x32
 #    tile),
@@ -31,7 +32,7 @@ CSV="$WORK/gemm.csv"
 echo "kernel,type,m,n,k,tile_tflops,cublas_tflops,ratio" > "$CSV"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
-for example in gemm_sm90 hgemm_sm80; do
+for example in gemm_sm90 gemm_sm90_multicast hgemm_sm80; do
   "$BIN/tile-opt" "$ROOT/examples/$example.mlir" --tile-to-ptx-pipeline="chip=sm_90a" |
     "$BIN/tile-translate" --extract-ptx > "$WORK/$example.ptx"
   echo "ptxas $example: $(ptxas -arch=sm_90a -v "$WORK/$example.ptx" -o /dev/null 2>&1 |
@@ -100,6 +101,9 @@ for type in $TYPES; do
     bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/gemm.mlir"
     t="$(tile "$WORK/gemm.mlir" gemm_nn)"
     report "sm90 ws wgmma (A B)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nn)"
+    bench_main gemm_sm90_multicast "$type" "$m" "$n" "$k" "" "" > "$WORK/gemm.mlir"
+    t="$(tile "$WORK/gemm.mlir" gemm)"
+    report "sm90 2x1 multicast (A B^T)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nt)"
     if (( m % 128 == 0 && n % 128 == 0 && k % 32 == 0 )); then
       bench_main hgemm_sm80 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/hgemm.mlir"
       t="$(tile "$WORK/hgemm.mlir" hgemm_nn)"

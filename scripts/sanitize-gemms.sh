@@ -18,8 +18,9 @@ small_main() { # example, extra @run arguments and their types
 
 small_main gemm_sm90 ", %nt" ", i1" > "$WORK/gemm_sm90_nt.mlir"
 small_main gemm_sm90 ", %nn" ", i1" > "$WORK/gemm_sm90_nn.mlir"
+small_main gemm_sm90_multicast "" "" > "$WORK/gemm_sm90_multicast.mlir"
 small_main hgemm_sm80 ", %nn" ", i1" > "$WORK/hgemm_sm80.mlir"
-for example in gemm_sm90_nt gemm_sm90_nn hgemm_sm80; do
+for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
   for tool in memcheck racecheck synccheck; do
     out="$(compute-sanitizer --tool "$tool" "$TILE_RUN" "$WORK/$example.mlir" --chip=sm_90a 2>&1)"
     echo "$example $tool: $(echo "$out" | grep -E "mismatches" | tr -d '\n') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"

@@ -50,11 +50,7 @@ LogicalResult ClusterMapSharedOp::verify() {
 }
 
 LogicalResult MBarrierArriveRemoteOp::verify() {
-  MBarrierType type = getBarriers().getType();
-  // T-MBAR-6: a barrier other CTAs arrive on must have cluster scope.
-  if (type.getScope() != MBarrierScope::cluster)
-    return emitOpError() << "arrives from another CTA, so the group needs "
-                            "scope = cluster, got "
-                         << type << " (T-MBAR-6)";
-  return verifyBarrierIndex(*this, type, getIndex());
+  // T-MBAR-6 is the lowering's: the arrival orders memory at the group's
+  // scope.
+  return verifyBarrierIndex(*this, getBarriers().getType(), getIndex());
 }

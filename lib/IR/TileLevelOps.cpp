@@ -364,9 +364,13 @@ LogicalResult WarpgroupMmaOp::verify() {
   if (failed(verifyWgmmaTile(*this, getA())) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())))
     return failure();
-  // B's N and K extents: N x K rows, or (N chunks, K rows, N span).
+  // B's N and K extents: N x K rows (which may continue over the dimension
+  // before them, e.g. halves that two CTAs multicast), or (N chunks, K
+  // rows, N span).
   ArrayRef<int64_t> bShape = b.getShape();
   int64_t bN = bShape.take_back(2)[0], bK = bShape.back();
+  if (!getTransposeB() && bN < n && b.getRank() >= 3 && bN % 8 == 0)
+    bN *= bShape.take_back(3)[0];
   if (getTransposeB()) {
     bN = bShape.take_back(3)[0] * bShape.back();
     bK = bShape.take_back(2)[0];

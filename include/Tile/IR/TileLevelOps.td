@@ -257,6 +257,11 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
     the result read, before a later wait; the tiles of the previous call are
     free. Invariant T-WGMMA-3. Requires sm_90a.
 
+    B's N rows may continue over the dimension before them when fewer than
+    N (a multiple of 8) are in one: a buffer `...x C x R x K` holds C R rows
+    from the indexed chunk on, e.g. the two halves of a B tile that the CTAs
+    of a cluster multicast (the 8-row groups stay 8 spans apart).
+
     With `transpose_b`, B is MN-major (N innermost: a row-major K x N
     matrix loaded with TMA boxes one swizzle span wide): its buffer's last
     three dimensions are (N chunks, K rows, one span of N elements) and

@@ -92,8 +92,9 @@ struct ClusterMapSharedOpLowering : ConvertOpToLLVMPattern<ClusterMapSharedOp> {
   }
 };
 
-/// Lowers `tile.mbarrier_arrive_remote` to mapa + a cluster-scope arrive on
-/// the shared::cluster address (PTX returns no state for remote arrives).
+/// Lowers `tile.mbarrier_arrive_remote` to mapa + an arrive on the
+/// shared::cluster address with release at the group's scope (T-MBAR-6; PTX
+/// returns no state for remote arrives).
 struct MBarrierArriveRemoteOpLowering
     : ConvertOpToLLVMPattern<MBarrierArriveRemoteOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -104,10 +105,13 @@ struct MBarrierArriveRemoteOpLowering
     Value local = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
                                     adaptor.getIndex());
     Value remote = mapToCta(rewriter, loc, local, adaptor.getRank());
+    bool cluster =
+        op.getBarriers().getType().getScope() == MBarrierScope::cluster;
     rewriter.replaceOpWithNewOp<NVVM::MBarrierArriveOp>(
         op, Type(), remote, Value(),
         NVVM::MemScopeKindAttr::get(op.getContext(),
-                                    NVVM::MemScopeKind::CLUSTER));
+                                    cluster ? NVVM::MemScopeKind::CLUSTER
+                                            : NVVM::MemScopeKind::CTA));
     return success();
   }
 };

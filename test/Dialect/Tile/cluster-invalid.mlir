@@ -27,15 +27,6 @@ func.func @map_reshape(%s: memref<256xi32, 3>, %r: i32) {
 
 // -----
 
-// T-MBAR-6: remote arrivals need a cluster-scope group.
-func.func @remote_cta_scope(%b: !tile.mbarrier, %i: index, %r: i32) {
-  // expected-error @below {{'tile.mbarrier_arrive_remote' op arrives from another CTA, so the group needs scope = cluster, got '!tile.mbarrier' (T-MBAR-6)}}
-  tile.mbarrier_arrive_remote %b[%i], %r : !tile.mbarrier
-  return
-}
-
-// -----
-
 // T-MBAR-4 for remote arrivals.
 func.func @remote_index(%b: !tile.mbarrier<scope = cluster>, %r: i32) {
   %c1 = arith.constant 1 : index

@@ -14,6 +14,8 @@
 //       CHECK: st.shared::cluster.b32
 //       CHECK: mapa.shared::cluster.u{{32|64}}
 //       CHECK: mbarrier.arrive.release.cluster.shared::cluster.b64
+//       CHECK: mapa.shared::cluster.u{{32|64}}
+//       CHECK: mbarrier.arrive.shared::cluster.b64
 //       CHECK: elect.sync
 //       CHECK: barrier.cluster.arrive;
 //       CHECK: barrier.cluster.wait;
@@ -29,6 +31,8 @@ module attributes {gpu.container_module} {
       %size = tile.cluster_size : index
       %bars = tile.mbarrier_alloc : !tile.mbarrier<scope = cluster>
       tile.mbarrier_init %bars[%c0], %one : !tile.mbarrier<scope = cluster>
+      %stage_free = tile.mbarrier_alloc : !tile.mbarrier
+      tile.mbarrier_init %stage_free[%c0], %one : !tile.mbarrier
       tile.fence_mbarrier_init
       tile.cluster_arrive relaxed aligned
       tile.cluster_wait aligned
@@ -40,6 +44,9 @@ module attributes {gpu.container_module} {
       %r32 = arith.index_cast %rank : index to i32
       memref.store %r32, %remote[%c0] : memref<4xi32, 7>
       tile.mbarrier_arrive_remote %bars[%c0], %peer32 : !tile.mbarrier<scope = cluster>
+      // A CTA-scope group: the remote arrival releases at CTA scope
+      // (T-MBAR-6; a TMA pipeline's stage release).
+      tile.mbarrier_arrive_remote %stage_free[%c0], %peer32 : !tile.mbarrier
       %leader = tile.elect_sync : i1
       %l32 = arith.extui %leader : i1 to i32
       memref.store %l32, %out[%c1] : memref<2xi32>

@@ -20,6 +20,9 @@
 // RUN: tile-opt %S/../../../examples/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=LAYOUT < %t.sm90.ptx
+// RUN: tile-opt %S/../../../examples/gemm_sm90_multicast.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mc.ptx
+// RUN: FileCheck %s --check-prefix=MULTICAST < %t.mc.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mc.ptx -o %t.mc.cubin %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
 
 // F16: .target sm_80
@@ -57,3 +60,16 @@
 // LAYOUT-LABEL: .entry gemm_nn(
 // LAYOUT: or.b64 {{.*}}, 4611686293338849280;
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+
+// The clustered kernel: barrier init fenced for the cluster, the CTAs meet,
+// one arrival with the stage's 48 KB, A loaded alone and B's half
+// multicast, releases on the local and the peer's empty barrier (CTA-scope
+// release, T-MBAR-6), the CTAs meet again before exit.
+// MULTICAST: fence.mbarrier_init.release.cluster;
+// MULTICAST: barrier.cluster.arrive.aligned;
+// MULTICAST: barrier.cluster.wait.aligned;
+// MULTICAST-DAG: mbarrier.arrive.shared::cluster.b64 _
+// MULTICAST-DAG: mbarrier.arrive.expect_tx.shared.b64 {{.*}}, {{.*}}, %r{{[0-9]+}};
+// MULTICAST-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// MULTICAST: barrier.cluster.arrive.aligned;
+// MULTICAST: barrier.cluster.wait.aligned;
