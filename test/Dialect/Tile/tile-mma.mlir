@@ -178,3 +178,28 @@ func.func @wgmma_mn_major_rank(%acc: vector<128xf32>, %i: index) {
       : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
   return
 }
+
+// -----
+
+// B's N rows continue over the dimension before them: two 128-row halves
+// (as two CTAs multicast them) hold the 256 rows of an N = 256 tile.
+// CHECK-LABEL: func.func @wgmma_b_halves
+// CHECK: tile.warpgroup_mma {{.*}} : memref<4x128x64xf16, 3>, memref<4x2x128x64xf16, 3>, vector<128xf32>
+func.func @wgmma_b_halves(%acc: vector<128xf32>, %i: index) -> vector<128xf32> {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x128x64xf16, 3>
+  %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<4x128x64xf16, 3>, memref<4x2x128x64xf16, 3>, vector<128xf32>
+  return %0 : vector<128xf32>
+}
+
+// -----
+
+func.func @wgmma_b_halves_short(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+  // expected-error @below {{A 'memref<4x128x64xf16, 3>' and B 'memref<4x2x64x64xf16, 3>' cannot hold 64x64 and 256x64 K-major tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<4x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<128xf32>
+  return
+}
