@@ -13,13 +13,16 @@
 #  - the Ampere-style hgemm of examples/hgemm_sm80.mlir (C = A B: cp.async +
 #    ldmatrix + mma.sync; only shapes that are multiples of its 128x128x32
 #    tile),
-#  - cuBLAS through torch.matmul on the same layouts, types and input values,
-# each the median of 20 timed launches (tile-run --time-kernels; CUDA events
-# after 5 warm-up runs for cuBLAS). The examples' @main is replaced by one
-# that runs @run at the shape 20 times and checks 64 sampled elements (bf16:
-# the examples with f16 replaced by bf16). Prints ptxas' registers/spills/
-# shared memory of the kernels and a table of TFLOP/s and ratios to cuBLAS;
-# with $OUT set, writes $OUT/gemm.csv and, where matplotlib exists,
+#  - cuBLAS through torch.matmul on the same layouts, types and input
+#    values, and where Triton is installed a Triton matmul of A B and A B^T
+#    (bench/gemm_reference.py),
+# each the median of 20 timed launches after warm-up (tile-run
+# --time-kernels; CUDA events), or for short kernels (2MNK < 5e10) the mean
+# of 20 back-to-back launches. The examples' @main is replaced by one that
+# runs @run at the shape 20 times and checks 64 sampled elements (bf16: the
+# examples with f16 replaced by bf16). Prints ptxas' registers/spills/shared
+# memory of the kernels and a table of TFLOP/s and ratios to cuBLAS; with
+# $OUT set, writes $OUT/gemm.csv and, where matplotlib exists,
 # $OUT/gemm.png.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -29,7 +32,7 @@ TYPES="${TYPES:-f16 bf16}"
 SHAPES="${SHAPES:-2048x2048x2048 4096x4096x4096 8192x8192x8192 4096x4096x14336 8192x1024x8192 16x4096x4096}"
 WORK="$(mktemp -d)"
 CSV="$WORK/gemm.csv"
-echo "kernel,type,m,n,k,tile_tflops,cublas_tflops,ratio" > "$CSV"
+echo "kernel,type,m,n,k,tile_tflops,cublas_tflops,triton_tflops,ratio" > "$CSV"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader || true
 for example in gemm_sm90 gemm_sm90_multicast hgemm_sm80; do
@@ -43,71 +46,58 @@ bench_main() { # example, type, m, n, k, extra @run arguments, their types
   python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/$1.mlir" "$2" "$3" "$4" "$5" 20 true "$6" "$7"
 }
 
-cublas() { # type, m, n, k, layout (nt: A B^T, nn: A B) -> median ms
-  python3 - "$@" <<'PY'
-import sys, torch
-type_, m, n, k, layout = sys.argv[1], *map(int, sys.argv[2:5]), sys.argv[5]
-dtype = torch.float16 if type_ == "f16" else torch.bfloat16
-# The tile benchmarks' inputs: ((p i + q j) mod 5) - 2.
-def fill(rows, cols, p, q):
-    i = torch.arange(rows, device="cuda").view(-1, 1)
-    j = torch.arange(cols, device="cuda").view(1, -1)
-    return ((p * i + q * j) % 5 - 2).to(dtype)
-a = fill(m, k, 3, 7)
-if layout == "nt":
-    b = fill(n, k, 2, 3)
-    f = lambda: a @ b.t()
-else:
-    b = fill(k, n, 7, 2)
-    f = lambda: a @ b
-for _ in range(5):
-    f()
-times = []
-for _ in range(20):
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record(); f(); end.record()
-    torch.cuda.synchronize()
-    times.append(start.elapsed_time(end))
-times.sort()
-print(f"{times[len(times) // 2]:.4f}")
-PY
+reference() { # type, m, n, k, layout (nt: A B^T, nn: A B) -> "cublas_ms triton_ms"
+  python3 "$ROOT/bench/gemm_reference.py" "$@" "$(batched "$2" "$3" "$4")"
 }
 
-tile() { # file, kernel name -> median ms
+batched() { # m, n, k -> 1 when the kernel is short enough to time in a batch
+  python3 -c "import sys; m, n, k = map(int, sys.argv[1:]); print(int(2 * m * n * k < 5e10))" "$@"
+}
+
+tile() { # file, kernel name, batched -> median ms (batched: back-to-back mean)
   local out
-  out="$("$TILE_RUN" "$1" --chip=sm_90a --time-kernels)"
+  out="$("$TILE_RUN" "$1" --chip=sm_90a --time-kernels --timeout=120)"
   echo "$out" | grep -q "mismatches: 0" || { echo "$out" >&2; echo "$2 is wrong" >&2; exit 1; }
-  echo "$out" | sed -n "s/^kernel $2: .* median \([0-9.]*\) ms.*/\1/p"
+  if [ "$3" = 1 ]; then
+    echo "$out" | sed -n "s/^kernel $2: .* back-to-back mean \([0-9.]*\) ms.*/\1/p"
+  else
+    echo "$out" | sed -n "s/^kernel $2: .* median \([0-9.]*\) ms, min.*/\1/p"
+  fi
 }
 
-report() { # label, type, m, n, k, tile ms, cublas ms
+report() { # label, type, m, n, k, tile ms, cublas ms, triton ms
   python3 - "$CSV" "$@" <<'PY'
-import sys
+import math, sys
 csv, label, type_ = sys.argv[1:4]
 m, n, k = map(int, sys.argv[4:7])
-tile, cublas = map(float, sys.argv[7:9])
+tile, cublas, triton = map(float, sys.argv[7:10])
 tf = lambda ms: 2 * m * n * k / (ms * 1e-3) / 1e12
-print(f"{label:24s} {type_:4s} {m:5d}x{n:5d}x{k:5d}  tile {tf(tile):6.1f}  cuBLAS {tf(cublas):6.1f} TFLOP/s  ratio {cublas / tile:.3f}")
-open(csv, "a").write(f"{label},{type_},{m},{n},{k},{tf(tile):.1f},{tf(cublas):.1f},{cublas / tile:.3f}\n")
+tri = f"  Triton {tf(triton):6.1f}" if not math.isnan(triton) else ""
+print(f"{label:26s} {type_:4s} {m:5d}x{n:5d}x{k:5d}  tile {tf(tile):6.1f}  cuBLAS {tf(cublas):6.1f}{tri} TFLOP/s  ratio {cublas / tile:.3f}")
+open(csv, "a").write(f"{label},{type_},{m},{n},{k},{tf(tile):.1f},{tf(cublas):.1f},"
+                     f"{'' if math.isnan(triton) else f'{tf(triton):.1f}'},{cublas / tile:.3f}\n")
 PY
 }
 
 for type in $TYPES; do
   for shape in $SHAPES; do
     IFS=x read -r m n k <<< "$shape"
+    b="$(batched "$m" "$n" "$k")"
+    read -r nt_cublas nt_triton <<< "$(reference "$type" "$m" "$n" "$k" nt)"
+    read -r nn_cublas nn_triton <<< "$(reference "$type" "$m" "$n" "$k" nn)"
     bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nt" ", i1" > "$WORK/gemm.mlir"
-    t="$(tile "$WORK/gemm.mlir" gemm_nt)"
-    report "sm90 ws wgmma (A B^T)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nt)"
+    t="$(tile "$WORK/gemm.mlir" gemm_nt "$b")"
+    report "sm90 ws wgmma (A B^T)" "$type" "$m" "$n" "$k" "$t" "$nt_cublas" "$nt_triton"
     bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/gemm.mlir"
-    t="$(tile "$WORK/gemm.mlir" gemm_nn)"
-    report "sm90 ws wgmma (A B)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nn)"
+    t="$(tile "$WORK/gemm.mlir" gemm_nn "$b")"
+    report "sm90 ws wgmma (A B)" "$type" "$m" "$n" "$k" "$t" "$nn_cublas" "$nn_triton"
     bench_main gemm_sm90_multicast "$type" "$m" "$n" "$k" "" "" > "$WORK/gemm.mlir"
-    t="$(tile "$WORK/gemm.mlir" gemm)"
-    report "sm90 2x1 multicast (A B^T)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nt)"
+    t="$(tile "$WORK/gemm.mlir" gemm "$b")"
+    report "sm90 2x1 multicast (A B^T)" "$type" "$m" "$n" "$k" "$t" "$nt_cublas" "$nt_triton"
     if (( m % 128 == 0 && n % 128 == 0 && k % 32 == 0 )); then
       bench_main hgemm_sm80 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/hgemm.mlir"
-      t="$(tile "$WORK/hgemm.mlir" hgemm_nn)"
-      report "sm80 mma.sync (A B)" "$type" "$m" "$n" "$k" "$t" "$(cublas "$type" "$m" "$n" "$k" nn)"
+      t="$(tile "$WORK/hgemm.mlir" hgemm_nn "$b")"
+      report "sm80 mma.sync (A B)" "$type" "$m" "$n" "$k" "$t" "$nn_cublas" "$nn_triton"
     fi
   done
 done
@@ -125,9 +115,14 @@ labels = list(dict.fromkeys(shape(r) for r in rows))
 kernels = list(dict.fromkeys(r["kernel"] for r in rows))
 series = [(f"tile {kernel}", {shape(r): float(r["tile_tflops"]) for r in rows if r["kernel"] == kernel})
           for kernel in kernels]
-series += [(f"cuBLAS {kernel.split('(')[-1].rstrip(')')}",
-            {shape(r): float(r["cublas_tflops"]) for r in rows if r["kernel"] == kernel})
-           for kernel in kernels if kernel.startswith("sm90")]
+layouts = {}
+for kernel in kernels:
+    layouts.setdefault(kernel.split("(")[-1].rstrip(")"), kernel)
+for column, name in (("cublas_tflops", "cuBLAS"), ("triton_tflops", "Triton")):
+    for layout, kernel in layouts.items():
+        ys = {shape(r): float(r[column]) for r in rows if r["kernel"] == kernel and r[column]}
+        if ys:
+            series.append((f"{name} {layout}", ys))
 width = 0.8 / len(series)
 fig, ax = plt.subplots(figsize=(14, 5))
 for index, (name, ys) in enumerate(series):

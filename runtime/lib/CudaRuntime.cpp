@@ -401,21 +401,33 @@ void tileRtPrintKernelTimes(void) {
     return;
   Driver &d = driver();
   std::map<std::string, std::vector<float>> times;
+  // Per kernel, from its first launch's start to its last launch's stop:
+  // for launches issued back to back (a loop of launches) the time per
+  // launch without the gaps that timing each one alone adds to short ones.
+  std::map<std::string, std::pair<CUevent, CUevent>> spans;
   for (TimedLaunch &launch : timedLaunches) {
     check(d.cuEventSynchronize(launch.stop), "cuEventSynchronize", afterLastKernel());
     float ms = 0;
     check(d.cuEventElapsedTime(&ms, launch.start, launch.stop), "cuEventElapsedTime");
     times[launch.kernel].push_back(ms);
+    auto [it, fresh] = spans.try_emplace(launch.kernel, launch.start, launch.stop);
+    it->second.second = launch.stop;
+  }
+  for (auto &[name, samples] : times) {
+    float span = 0;
+    check(d.cuEventElapsedTime(&span, spans[name].first, spans[name].second),
+          "cuEventElapsedTime");
+    std::sort(samples.begin(), samples.end());
+    std::printf("kernel %s: %zu launches, median %.4f ms, min %.4f ms, max "
+                "%.4f ms, back-to-back mean %.4f ms\n",
+                name.c_str(), samples.size(), samples[samples.size() / 2],
+                samples.front(), samples.back(), span / samples.size());
+  }
+  for (TimedLaunch &launch : timedLaunches) {
     d.cuEventDestroy(launch.start);
     d.cuEventDestroy(launch.stop);
   }
   timedLaunches.clear();
-  for (auto &[name, samples] : times) {
-    std::sort(samples.begin(), samples.end());
-    std::printf("kernel %s: %zu launches, median %.4f ms, min %.4f ms, max %.4f ms\n",
-                name.c_str(), samples.size(), samples[samples.size() / 2],
-                samples.front(), samples.back());
-  }
   std::fflush(stdout);
 }
 

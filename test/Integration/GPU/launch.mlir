@@ -6,7 +6,7 @@
 //
 // --repeat/--time/--time-kernels report per invocation and per kernel.
 // RUN: tile-run %s --repeat=3 --time --time-kernels | FileCheck %s --check-prefix=TIME
-// TIME: kernel fill: 3 launches, median {{[0-9.]+}} ms
+// TIME: kernel fill: 3 launches, median {{[0-9.]+}} ms, min {{[0-9.]+}} ms, max {{[0-9.]+}} ms, back-to-back mean {{[0-9.]+}} ms
 // TIME: tile-run: main: 3 invocations, median {{[0-9.]+}} ms
 
 module attributes {gpu.container_module} {
