@@ -25,10 +25,10 @@
 # includes the few microseconds between the start event and the kernel:
 # the short shapes' ratios understate tile. The examples' @main is replaced
 # by one that runs @run at the shape 20 times and checks 64 sampled
-# elements (bf16: the examples with f16 replaced by bf16). Prints ptxas' registers/spills/shared
-# memory of the kernels and a table of TFLOP/s and ratios to cuBLAS; with
-# $OUT set, writes $OUT/gemm.csv and, where matplotlib exists,
-# $OUT/gemm.png.
+# elements (bf16: the examples with f16 replaced by bf16). Prints ptxas'
+# registers/spills/shared memory of the kernels and a table of TFLOP/s and
+# ratios to cuBLAS; with $OUT set, writes $OUT/gemm.csv and, where
+# matplotlib exists, $OUT/gemm.png.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
