@@ -22,6 +22,8 @@
 // converts the f32 accumulators to it.
 
 !out = memref<?x?xf16>
+!out_tile = memref<128x128xf16, 3>
+#out_values = #tile.layout<(1,8)>
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -40,6 +42,7 @@ module attributes {gpu.container_module} {
       %n0 = arith.muli %bx, %c128 : index
       %sa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
       %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x32xf16, 3>
+      %sc = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !out_tile
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
       %c31 = arith.constant 31 : index
       %k31 = arith.addi %k, %c31 : index
@@ -60,8 +63,14 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
-      tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
-          : vector<4x8x2x2xf32>, !out
+      // The epilogue through shared memory (seed 003): the warps' fragments
+      // into a swizzled C tile, then 16-byte rows of it to global memory.
+      tile.mma_store %acc, %sc[%c0, %c0] {warps = array<i64: 2, 2>}
+          : vector<4x8x2x2xf32>, !out_tile
+      gpu.barrier
+      tile.copy %sc to %c[%m0, %n0] bounds [%m, %n]
+          {threads = #tile.layout<(16,8):(8,1)>, values = #out_values}
+          : !out_tile to !out
       gpu.return
     }
     gpu.func @hgemm_nn(%a: memref<?x?xf16>, %b: memref<?x?xf16>, %c: !out) kernel
@@ -82,6 +91,7 @@ module attributes {gpu.container_module} {
       // leave a 2-way conflict; this swizzle (tile-analyze-bank-conflicts'
       // proposal) removes it.
       %sb = tile.shared_alloc {swizzle = #tile.swizzle<3, 4, 4>} : memref<32x128xf16, 3>
+      %sc = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !out_tile
       %zero = arith.constant dense<0.0> : vector<4x8x2x2xf32>
       %c31 = arith.constant 31 : index
       %k31 = arith.addi %k, %c31 : index
@@ -102,8 +112,14 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
-      tile.mma_store %acc, %c[%m0, %n0] bounds [%m, %n] {warps = array<i64: 2, 2>}
-          : vector<4x8x2x2xf32>, !out
+      // The epilogue through shared memory (seed 003): the warps' fragments
+      // into a swizzled C tile, then 16-byte rows of it to global memory.
+      tile.mma_store %acc, %sc[%c0, %c0] {warps = array<i64: 2, 2>}
+          : vector<4x8x2x2xf32>, !out_tile
+      gpu.barrier
+      tile.copy %sc to %c[%m0, %n0] bounds [%m, %n]
+          {threads = #tile.layout<(16,8):(8,1)>, values = #out_values}
+          : !out_tile to !out
       gpu.return
     }
   }
@@ -146,6 +162,8 @@ module attributes {gpu.container_module} {
     %c128 = arith.constant 128 : index
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
+    // The C tile the epilogue stages (64 KB: room for f32).
+    %staging = arith.constant 65536 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?xf16>
     %hc = memref.alloc(%m, %n) : !out
     func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
@@ -170,9 +188,11 @@ module attributes {gpu.container_module} {
     scf.for %r = %c0 to %reps step %c1 {
       scf.if %transposed {
         gpu.launch_func @kernels::@hgemm_nt blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
+            dynamic_shared_memory_size %staging
             args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : !out)
       } else {
         gpu.launch_func @kernels::@hgemm_nn blocks in (%gx, %gy, %c1) threads in (%c128, %c1, %c1)
+            dynamic_shared_memory_size %staging
             args(%da : memref<?x?xf16>, %db : memref<?x?xf16>, %dc : !out)
       }
     }

@@ -28,10 +28,13 @@ if config.tile_enable_cuda_runner:
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
 # The GEMM examples with an f32 C: their `!out` alias becomes
-# memref<?x?xf32> and the host check reads C without widening it.
+# memref<?x?xf32>, the staged C tile f32 with 4-value (16-byte) rows per
+# thread, and the host check reads C without widening it.
 config.substitutions.append(
     ("%f32-out",
      "sed -e 's/^!out = memref<?x?xf16>/!out = memref<?x?xf32>/' "
+     "-e 's/^!out_tile = memref<128x128xf16, 3>/!out_tile = memref<128x128xf32, 3>/' "
+     "-e 's/^#out_values = #tile.layout<(1,8)>/#out_values = #tile.layout<(1,4)>/' "
      "-e 's/%gf = arith.extf %got : f16 to f32/%gf = arith.addf %got, %zero : f32/'"))
 
 # libdevice: where tile-to-ptx-pipeline finds it without any environment.

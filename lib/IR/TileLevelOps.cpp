@@ -56,11 +56,10 @@ LogicalResult CopyOp::verify() {
     return fail() << "copies rank-2 tiles: a rank-2 global memref with its "
                      "(row, column) and a shared tile indexed in its leading "
                      "dimensions (T-TILE-1)";
-  if (!getBounds().empty() && (!load || getBounds().size() != 2))
-    return fail() << "bounds [rows, columns] zero-fill a global-to-shared "
-                     "copy; got "
-                  << getBounds().size() << " bounds on a "
-                  << (load ? "load" : "shared-to-global copy") << " (T-TILE-1)";
+  if (!getBounds().empty() && getBounds().size() != 2)
+    return fail() << "takes 2 bounds [rows, columns] of the global matrix, "
+                     "got "
+                  << getBounds().size() << " (T-TILE-1)";
   if (threads.rank() != 2 || values.rank() != 2)
     return fail() << "threads and values must be rank-2 (m, n) layouts, got "
                   << threads.str() << " and " << values.str() << " (T-TILE-1)";

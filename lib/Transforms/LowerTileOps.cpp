@@ -89,8 +89,9 @@ LogicalResult lowerCopy(CopyOp op) {
   int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
 
   // Emits every thread's copies at the insertion point; `bounded` ones
-  // zero-fill outside the bounds.
-  auto emitCopies = [&](bool bounded) {
+  // zero-fill (loads) or skip (stores) outside the bounds; stores to global
+  // memory carry `alignment`.
+  auto emitCopies = [&](bool bounded, llvm::MaybeAlign alignment) {
     OpBuilder::InsertionGuard guard(builder);
     Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
     Value active =
@@ -159,12 +160,76 @@ LogicalResult lowerCopy(CopyOp op) {
       auto vectorType = VectorType::get({numValues}, tile.getElementType());
       Value values = vector::LoadOp::create(builder, loc, vectorType,
                                             op.getSrc(), tileIndices);
+      if (!bounded) {
+        vector::StoreOp::create(builder, loc, values, op.getDst(),
+                                ValueRange{gm, gn}, false, alignment);
+        return;
+      }
+      // Inside the rows: the whole vector where it fits, else the elements
+      // left of the column bound.
+      Value rows = op.getBounds()[0], cols = op.getBounds()[1];
+      auto inRows = scf::IfOp::create(builder, loc, math.less(gm, rows));
+      builder.setInsertionPointToStart(&inRows.getThenRegion().front());
+      Value end = math.add(gn, math.constant(numValues));
+      auto whole = scf::IfOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
+                                cols),
+          /*withElseRegion=*/true);
+      builder.setInsertionPointToStart(&whole.getThenRegion().front());
       vector::StoreOp::create(builder, loc, values, op.getDst(),
-                              ValueRange{gm, gn});
+                              ValueRange{gm, gn}, false, alignment);
+      builder.setInsertionPointToStart(&whole.getElseRegion().front());
+      for (int64_t e = 0; e < numValues; ++e) {
+        Value column = math.add(gn, math.constant(e));
+        auto inside = scf::IfOp::create(builder, loc, math.less(column, cols));
+        OpBuilder::InsertionGuard inner(builder);
+        builder.setInsertionPointToStart(&inside.getThenRegion().front());
+        Value value = vector::ExtractOp::create(builder, loc, values,
+                                                ArrayRef<int64_t>{e});
+        memref::StoreOp::create(builder, loc, value, op.getDst(),
+                                ValueRange{gm, column});
+      }
     }
   };
+  // Each row of V values the copy writes to global memory starts at a
+  // multiple of V: aligned to the vector's bytes when the global rows,
+  // offset and first column are multiples of V (static where the layout is,
+  // else tested at run time); otherwise element-aligned.
+  auto emitAligned = [&](bool bounded) {
+    if (op.isLoad())
+      return emitCopies(bounded, llvm::MaybeAlign());
+    auto global = cast<MemRefType>(op.getGlobal().getType());
+    llvm::MaybeAlign vectorAlign(bytes);
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    Value multiple = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq,
+        math.rem(op.getGlobalIndices()[1], numValues), math.constant(0));
+    if (succeeded(global.getStridesAndOffset(strides, offset)) &&
+        !ShapedType::isDynamic(strides[0]) &&
+        !ShapedType::isDynamic(offset)) {
+      if (strides[0] % numValues || offset % numValues)
+        return emitCopies(bounded, llvm::MaybeAlign());
+    } else {
+      auto metadata =
+          memref::ExtractStridedMetadataOp::create(builder, loc, op.getGlobal());
+      for (Value v : {Value(metadata.getStrides()[0]), Value(metadata.getOffset())})
+        multiple = arith::AndIOp::create(
+            builder, loc, multiple,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                  math.rem(v, numValues), math.constant(0)));
+    }
+    auto aligned =
+        scf::IfOp::create(builder, loc, multiple, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&aligned.getThenRegion().front());
+    emitCopies(bounded, vectorAlign);
+    builder.setInsertionPointToStart(&aligned.getElseRegion().front());
+    emitCopies(bounded, llvm::MaybeAlign());
+  };
   if (op.getBounds().empty()) {
-    emitCopies(false);
+    emitAligned(false);
   } else {
     // Tiles wholly inside the bounds (all but the edge tiles) skip the
     // per-copy bounds arithmetic.
@@ -181,9 +246,9 @@ LogicalResult lowerCopy(CopyOp op) {
     auto whole =
         scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
     builder.setInsertionPointToStart(&whole.getThenRegion().front());
-    emitCopies(false);
+    emitAligned(false);
     builder.setInsertionPointToStart(&whole.getElseRegion().front());
-    emitCopies(true);
+    emitAligned(true);
   }
   op.erase();
   return success();

@@ -223,3 +223,32 @@ gpu.module @epilogue {
     gpu.return
   }
 }
+
+// tile.copy shared -> global with bounds: a tile wholly inside stores whole
+// vectors; otherwise a row inside stores its whole vector where it fits and
+// element by element where it crosses the column bound. The vectors are
+// 16-byte aligned when the global row stride and first column are
+// multiples of 8 (tested at run time: memref<?x?xf16>), else unaligned.
+// CHECK-LABEL: gpu.func @bounded_store
+//       CHECK: scf.if %{{.*}} {
+//       CHECK:   memref.extract_strided_metadata
+//       CHECK:   scf.if %{{.*}} {
+//       CHECK:     vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+//       CHECK:   } else {
+//       CHECK:     vector.store %{{.*}}] : memref<?x?xf16>, vector<8xf16>
+//       CHECK: } else {
+//       CHECK:   scf.if %{{.*}} {
+//       CHECK:     arith.cmpi slt, %[[ROW:.*]], %[[ROWS:.*]] : index
+//       CHECK:     vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
+//       CHECK:   } else {
+// CHECK-COUNT-8: memref.store %{{.*}} : memref<?x?xf16>
+gpu.module @store_copy {
+  gpu.func @bounded_store(%c: memref<?x?xf16>, %m0: index, %n0: index, %m: index, %n: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %sc = tile.shared_alloc : memref<32x64xf16, 3>
+    tile.copy %sc to %c[%m0, %n0] bounds [%m, %n]
+        {threads = #tile.layout<(16,8):(8,1)>, values = #tile.layout<(1,8)>}
+        : memref<32x64xf16, 3> to memref<?x?xf16>
+    gpu.return
+  }
+}

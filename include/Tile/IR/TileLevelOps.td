@@ -37,7 +37,12 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
       part, a wholly outside one reads nothing from a clamped address), so
       tiles may overhang the matrix;
     - shared to global (an epilogue's write-out): one vector load and one
-      vector store per thread per tiler repeat.
+      vector store per thread per tiler repeat, aligned to the vector's
+      bytes when the global rows, offset and column are multiples of its
+      length (checked statically or at run time; otherwise element-aligned,
+      which the backend splits). With `bounds`, elements outside the
+      matrix are not written (a vector that crosses the column bound is
+      stored element by element).
 
     A swizzled shared buffer is honoured (its accesses follow the swizzle).
     Threads beyond the layout's size do not copy. Invariant T-TILE-1.

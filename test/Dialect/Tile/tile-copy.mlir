@@ -71,8 +71,8 @@ func.func @missing_stage(%a: memref<?x?xf16>, %s: memref<3x128x32xf16, 3>, %i: i
 // -----
 
 func.func @store_bounds(%a: memref<?x?xf16>, %s: memref<128x32xf16, 3>, %i: index) {
-  // expected-error @below {{bounds [rows, columns] zero-fill a global-to-shared copy; got 2 bounds on a shared-to-global copy (T-TILE-1)}}
-  tile.copy %s to %a[%i, %i] bounds [%i, %i] {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+  // expected-error @below {{takes 2 bounds [rows, columns] of the global matrix, got 1 (T-TILE-1)}}
+  tile.copy %s to %a[%i, %i] bounds [%i] {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
       : memref<128x32xf16, 3> to memref<?x?xf16>
   return
 }

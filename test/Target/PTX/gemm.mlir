@@ -29,11 +29,12 @@
 // F16: cp.async.cg.shared.global
 // F16: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // F16: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// F16: st.global.v4.b32
 // F16: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 
-// With an f32 C (`!out`), the accumulator pairs are stored as 8-byte pairs.
+// With an f32 C (`!out`), the staged tile goes out in 16-byte rows of 4.
 // F32OUT: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-// F32OUT: st.global.v2.b32
+// F32OUT: st.global.v4.b32
 // F32OUT-NOT: cvt.rn.f16.f32
 
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
