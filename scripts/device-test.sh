@@ -47,8 +47,18 @@ for arg in "$@"; do
     *) args+=("$arg") ;;
   esac
 done
-[ ${#tests[@]} -gt 0 ] || tests=("$DEST/build/test" "$DEST/unittests")
+whole=0
+[ ${#tests[@]} -gt 0 ] || { tests=("$DEST/build/test" "$DEST/unittests"); whole=1; }
 rc=0
 PYTHONPATH="$DEST/lit" python3 -c 'import sys; from lit.main import main; sys.argv[0] = "lit"; main()' \
   -sv ${OUT:+--output "$OUT/lit.json"} "${args[@]}" "${tests[@]}" || rc=$?
+# With the whole suite, the Python package's tests too (GPU launches run here).
+if [ "$whole" = 1 ] || [ "${TILE_PYTEST:-0}" = 1 ]; then
+  if python3 -c "import pytest" 2>/dev/null; then
+    TILE_BIN_DIR="$DEST/bin" TILE_RUNTIME_LIB="$DEST/lib/libtile_runtime.so" \
+      python3 -m pytest -q -p no:cacheprovider "$ROOT/python/tests" || rc=$?
+  else
+    echo "device-test: no pytest on this machine; python/tests not run"
+  fi
+fi
 exit $rc

@@ -9,7 +9,8 @@ set -euo pipefail
 
 PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
-  libzstd-dev zlib1g-dev ninja-build cmake ccache python3 xz-utils libgtest-dev
+  libzstd-dev zlib1g-dev ninja-build cmake ccache python3 python3-pytest xz-utils
+  libgtest-dev
 )
 
 missing=()

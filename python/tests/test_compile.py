@@ -1,0 +1,105 @@
+"""Compiling tile IR to PTX from Python (no GPU needed)."""
+import subprocess
+
+import pytest
+
+import tile
+from tile.launch import parse_signature
+
+
+def test_example_to_ptx(examples):
+    module = tile.compile(examples / "cp_async_copy.mlir", chip="sm_90a")
+    assert module.kernels == ["copy_tile"]
+    assert ".target sm_90a" in module.ptx
+    assert "cp.async.cg.shared.global" in module.ptx
+    assert "gpu.binary @kernels" in module.lowered
+
+
+def test_gemm_examples_to_ptx(examples):
+    hopper = tile.compile((examples / "gemm_sm90.mlir").read_text(), chip="sm_90a")
+    assert sorted(hopper.kernels) == ["gemm_nn", "gemm_nt"]
+    assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" in hopper.ptx
+    assert "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" in hopper.ptx
+    ampere = tile.compile(examples / "hgemm_sm80.mlir", chip="sm_80")
+    assert ".target sm_80" in ampere.ptx
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in ampere.ptx
+
+
+def test_pipeline_options_change_the_result(examples):
+    ir = (examples / "cp_async_copy.mlir").read_text()
+    sm80 = tile.compile(ir, chip="sm_80")
+    sm90 = tile.compile(ir, chip="sm_90a")
+    assert ".target sm_80" in sm80.ptx and ".target sm_90a" in sm90.ptx
+    assert sm80.directory != sm90.directory
+
+
+def test_cache_reuses_the_compilation(examples):
+    ir = (examples / "cp_async_copy.mlir").read_text()
+    first = tile.compile(ir)
+    stamp = (first.directory / "kernels.ptx").stat().st_mtime_ns
+    second = tile.compile(ir)
+    assert second.directory == first.directory
+    assert (second.directory / "kernels.ptx").stat().st_mtime_ns == stamp
+    assert second.ptx == first.ptx
+
+
+WGMMA_N12 = """func.func @n_range(%d: i64, %acc: vector<4xf32>) {
+  %r = tile.wgmma %d, %d, %acc {n = 12 : i64, inputType = f16} : vector<4xf32>
+  return
+}
+"""
+
+
+def test_verifier_error_is_an_exception_with_its_location():
+    with pytest.raises(tile.CompileError) as failure:
+        tile.compile(WGMMA_N12)
+    error = failure.value
+    assert len(error.diagnostics) == 1
+    diagnostic = error.diagnostics[0]
+    assert (diagnostic.line, diagnostic.column) == (2, 8)
+    assert diagnostic.severity == "error"
+    assert "N must be a multiple of 8 in [8, 256], got 12 (T-WGMMA-2)" in diagnostic.message
+    assert "T-WGMMA-2" in str(error) and "tile-opt" in error.command
+    # The command reproduces the failure with tile-opt.
+    rerun = subprocess.run(error.command, shell=True, capture_output=True, text=True)
+    assert rerun.returncode != 0 and "T-WGMMA-2" in rerun.stderr
+
+
+def test_pass_error_carries_its_note():
+    ir = """gpu.module @k {
+  gpu.func @f(%b: !tile.mbarrier) kernel {
+    %c0 = arith.constant 0 : index
+    %t = tile.mbarrier_arrive %b[%c0] : !tile.mbarrier -> !tile.mbarrier_token
+    gpu.return
+  }
+}
+"""
+    with pytest.raises(tile.CompileError) as failure:
+        tile.compile(ir)
+    [error] = failure.value.diagnostics
+    assert error.severity == "error" and (error.line, error.column) == (4, 10)
+    assert "before it is initialized with tile.mbarrier_init (T-PROTO-4)" in error.message
+    assert [note.severity for note in error.notes] == ["note"]
+    assert "tile.mbarrier_arrive" in error.notes[0].message
+
+
+def test_parse_error():
+    with pytest.raises(tile.CompileError) as failure:
+        tile.compile("func.func @f() {\n  %x = tile.not_an_op\n  return\n}\n")
+    assert failure.value.diagnostics[0].line == 2
+
+
+def test_kernel_signatures(examples):
+    assert parse_signature((examples / "gemm_sm90.mlir").read_text(), "gemm_nt") == [
+        "!tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>",
+        "!tile.tma_desc<memref<?x?xf16>, box = [256, 64], swizzle = b128>",
+        "!tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>",
+        "index", "index", "index"]
+    assert parse_signature((examples / "hgemm_sm80.mlir").read_text(), "hgemm_nn") == [
+        "memref<?x?xf16>"] * 3
+
+
+def test_unknown_kernel_is_reported(examples):
+    module = tile.compile(examples / "cp_async_copy.mlir")
+    with pytest.raises(ValueError, match="no kernel 'nope'"):
+        module.kernel("nope")

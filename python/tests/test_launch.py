@@ -1,0 +1,80 @@
+"""Launching tile kernels on PyTorch CUDA tensors (skipped without a GPU)."""
+import pytest
+
+import tile
+from tile.launch import TileRuntimeError
+
+HOPPER_SMEM = 229376  # examples/gemm_sm90.mlir: 4-stage ring + staging buffers
+
+
+def relative_error(got, want):
+    return ((got.float() - want.float()).norm() / want.float().norm()).item()
+
+
+def test_copy_through_shared_memory(torch_cuda, examples):
+    torch = torch_cuda
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = torch.randn(256, 64, device="cuda", dtype=torch.float16)
+    dst = torch.full_like(src, float("nan"))
+    kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))
+    assert torch.equal(dst, src)
+
+
+@pytest.mark.parametrize("layout", ["nt", "nn"])
+@pytest.mark.parametrize("shape", [(256, 512, 512), (200, 296, 200), (1024, 1024, 4096)])
+def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape):
+    torch = torch_cuda
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("needs sm_90a")
+    m, n, k = shape
+    module = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a")
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
+    if layout == "nn":
+        b = b.t().contiguous()  # K x N, row-major
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    tiles = -(-m // 128) * -(-n // 256)
+    module.kernel(f"gemm_{layout}")(a, b, c, m, n, k, grid=(min(tiles, 132), 1, 1),
+                                    block=(384, 1, 1), shared=HOPPER_SMEM)
+    want = a @ (b.t() if layout == "nt" else b)
+    assert not c.isnan().any()
+    assert relative_error(c, want) < 2e-3
+
+
+def test_ampere_gemm_matches_torch(torch_cuda, examples):
+    torch = torch_cuda
+    m, n, k = 256, 384, 320
+    kernel = tile.compile(examples / "hgemm_sm80.mlir", chip="sm_80").kernel("hgemm_nn")
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.float16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    kernel(a, b, c, grid=(n // 128, m // 128, 1), block=(128, 1, 1), shared=65536)
+    assert relative_error(c, a @ b) < 2e-3
+
+
+def test_tma_precondition_raises(torch_cuda, examples):
+    torch = torch_cuda
+    kernel = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nn")
+    a = torch.zeros(200, 200, device="cuda", dtype=torch.float16)
+    b = torch.zeros(200, 300, device="cuda", dtype=torch.float16)  # 600-byte rows
+    c = torch.zeros(200, 300, device="cuda", dtype=torch.float16)
+    with pytest.raises(TileRuntimeError, match="T-TMA-9"):
+        kernel(a, b, c, 200, 300, 200, grid=(1, 1, 1), block=(384, 1, 1), shared=HOPPER_SMEM)
+
+
+def test_launch_error_raises(torch_cuda, examples):
+    torch = torch_cuda
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = torch.zeros(256, 64, device="cuda", dtype=torch.float16)
+    with pytest.raises(TileRuntimeError, match="shared memory"):
+        kernel(src, src, grid=(4, 1, 1), block=(128, 1, 1), shared=1 << 20)
+
+
+def test_wrong_arguments_raise(torch_cuda, examples):
+    torch = torch_cuda
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = torch.zeros(256, 64, device="cuda", dtype=torch.float32)
+    with pytest.raises(TypeError, match="expected elements f16"):
+        kernel(src, src, grid=(4, 1, 1), block=(128, 1, 1))
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        kernel(src, grid=(4, 1, 1), block=(128, 1, 1))

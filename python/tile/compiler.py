@@ -1,0 +1,149 @@
+"""tile.compile: tile IR -> lowered module and PTX through tile-opt's named
+pipelines, cached on disk, failures as CompileError with the diagnostics."""
+import hashlib
+import os
+import re
+import shlex
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Union
+
+from .tools import Toolchain, find_toolchain
+
+_DIAGNOSTIC = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): "
+    r"(?P<severity>error|warning|note|remark): (?P<message>.*)$")
+_ENTRY = re.compile(r"^\.visible \.entry (\w+)\(", re.MULTILINE)
+
+
+@dataclass
+class Diagnostic:
+    """One compiler diagnostic, located in the input IR."""
+
+    file: str
+    line: int
+    column: int
+    severity: str
+    message: str
+    notes: List["Diagnostic"] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
+
+
+class CompileError(Exception):
+    """tile-opt or tile-translate rejected the input. `diagnostics` holds the
+    errors (with their notes), `command` the command line that reproduces
+    it, `input` the IR file it ran on."""
+
+    def __init__(self, message: str, diagnostics: List[Diagnostic], command: str,
+                 input: Path):
+        super().__init__(message)
+        self.diagnostics = diagnostics
+        self.command = command
+        self.input = input
+
+
+def parse_diagnostics(text: str) -> List[Diagnostic]:
+    """Diagnostics in MLIR's `file:line:col: severity: message` form; notes
+    attach to the diagnostic before them."""
+    result: List[Diagnostic] = []
+    for line in text.splitlines():
+        match = _DIAGNOSTIC.match(line)
+        if not match:
+            continue
+        diagnostic = Diagnostic(match["file"], int(match["line"]),
+                                int(match["column"]), match["severity"],
+                                match["message"])
+        if diagnostic.severity == "note" and result:
+            result[-1].notes.append(diagnostic)
+        else:
+            result.append(diagnostic)
+    return result
+
+
+@dataclass
+class CompiledModule:
+    """A compiled module: the lowered MLIR (host code and gpu.binary), the
+    kernels' PTX, and where they are cached."""
+
+    source: str
+    lowered: str
+    ptx: str
+    directory: Path
+    command: str
+
+    @property
+    def kernels(self) -> List[str]:
+        """The kernel entry points in the PTX."""
+        return _ENTRY.findall(self.ptx)
+
+    def kernel(self, name: str, runtime=None):
+        """The kernel `name`, loaded for launching (needs a CUDA GPU)."""
+        from .launch import Kernel
+        return Kernel(self, name, runtime)
+
+
+def _cache_root() -> Path:
+    root = os.environ.get("TILE_CACHE_DIR")
+    if root:
+        return Path(root)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tile"
+
+
+def _pipeline_argument(pipeline: str, options: Dict[str, object]) -> str:
+    if not options:
+        return f"--{pipeline}"
+    text = " ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                    for k, v in sorted(options.items()))
+    return f"--{pipeline}={text}"
+
+
+def compile(ir: Union[str, os.PathLike], chip: str = "sm_90a",
+            pipeline: str = "tile-to-ptx-pipeline",
+            options: Optional[Dict[str, object]] = None,
+            cache: bool = True, toolchain: Optional[Toolchain] = None) -> CompiledModule:
+    """Lowers `ir` (IR text, or a path to a .mlir file) with tile-opt's
+    `pipeline` for `chip` (plus pipeline `options`, e.g. {"opt-level": 2})
+    and extracts the kernels' PTX with tile-translate. The result is cached
+    under $TILE_CACHE_DIR (default ~/.cache/tile), keyed by the IR, the
+    pipeline, its options and tile-opt's version; every failure raises
+    CompileError with the diagnostics and the tile-opt command that
+    reproduces it."""
+    tools = toolchain or find_toolchain()
+    if isinstance(ir, os.PathLike) or (isinstance(ir, str) and "\n" not in ir
+                                       and ir.endswith(".mlir") and Path(ir).is_file()):
+        ir = Path(ir).read_text()
+    options = dict(options or {})
+    if pipeline == "tile-to-ptx-pipeline":
+        options.setdefault("chip", chip)
+    argument = _pipeline_argument(pipeline, options)
+    key = hashlib.sha256("\0".join([ir, argument, tools.version]).encode()).hexdigest()[:32]
+    directory = (_cache_root() if cache else Path(tempfile.mkdtemp(prefix="tile-"))) / key
+    directory.mkdir(parents=True, exist_ok=True)
+    source, lowered, ptx = (directory / "input.mlir", directory / "lowered.mlir",
+                            directory / "kernels.ptx")
+    command = [str(tools.tile_opt), str(source), argument, "-o", str(lowered)]
+    if cache and lowered.is_file() and ptx.is_file():
+        return CompiledModule(ir, lowered.read_text(), ptx.read_text(), directory,
+                              shlex.join(command))
+    source.write_text(ir)
+    _run(command, source)
+    _run([str(tools.tile_translate), "--extract-ptx", str(lowered), "-o", str(ptx)], source)
+    return CompiledModule(ir, lowered.read_text(), ptx.read_text(), directory,
+                          shlex.join(command))
+
+
+def _run(command: List[str], source: Path) -> None:
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode == 0:
+        return
+    diagnostics = parse_diagnostics(done.stderr)
+    errors = [d for d in diagnostics if d.severity == "error"] or diagnostics
+    lines = done.stderr.strip().splitlines()
+    first = str(errors[0]) if errors else (lines[-1] if lines else "failed")
+    raise CompileError(f"{Path(command[0]).name} failed: {first}\n"
+                       f"  reproduce: {shlex.join(command)}", errors,
+                       shlex.join(command), source)
