@@ -9,11 +9,41 @@
 #include "tile/TensorMapChecks.h"
 
 #include <algorithm>
-#include <sstream>
+#include <cstdio>
+#include <string>
+#include <type_traits>
 
 using namespace tile::runtime;
 
 namespace {
+/// Builds a message. Numbers go through std::to_string (the C library), not
+/// iostreams: in a host process that also loaded another C++ runtime (a
+/// Python process with PyTorch) an ostringstream's numeric output failed
+/// and cut the message at the first number.
+class Message {
+public:
+  template <typename T> Message &operator<<(const T &value) {
+    if constexpr (std::is_same_v<T, char>)
+      text += value;
+    else if constexpr (std::is_arithmetic_v<T>)
+      text += std::to_string(value);
+    else
+      text += value;
+    return *this;
+  }
+  const std::string &str() const { return text; }
+
+private:
+  std::string text;
+};
+
+/// 0x-prefixed hexadecimal.
+std::string hex(uint64_t value) {
+  char buffer[24];
+  std::snprintf(buffer, sizeof(buffer), "0x%llx", (unsigned long long)value);
+  return buffer;
+}
+
 // CUtensorMapInterleave / CUtensorMapSwizzle / CUtensorMapFloatOOBfill values.
 constexpr int kInterleaveNone = 0, kInterleave32B = 2, kInterleaveMax = 2;
 constexpr int kSwizzleNone = 0, kSwizzleMax = 3;
@@ -31,7 +61,7 @@ const char *dataTypeName(int dataType) {
 bool isFloatType(int dataType) { return dataType >= 6; }
 
 template <typename T>
-void printList(std::ostringstream &os, const T *values, unsigned count) {
+void printList(Message &os, const T *values, unsigned count) {
   os << '[';
   for (unsigned i = 0; i < count; ++i)
     os << (i ? ", " : "") << values[i];
@@ -45,7 +75,7 @@ unsigned tile::runtime::getTensorMapElementBytes(int dataType) {
 }
 
 std::string tile::runtime::describeTiledTensorMap(const TiledTensorMapRequest &r) {
-  std::ostringstream os;
+  Message os;
   unsigned rank = r.rank <= 5 ? r.rank : 5;
   os << "rank " << r.rank << ", " << dataTypeName(r.dataType) << ", dims ";
   printList(os, r.globalDim, rank);
@@ -65,7 +95,7 @@ namespace {
 /// sizes, element strides and global strides. `minRank` is 3 for im2col.
 /// Appends the first broken rule to `os` and returns false.
 bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
-                 std::ostringstream &os) {
+                 Message &os) {
   // T-TMA-4: a data type the driver knows.
   if (!getTensorMapElementBytes(r.dataType))
     return os << "data type " << r.dataType
@@ -88,8 +118,7 @@ bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
   // T-TMA-10: the global base address alignment.
   uint64_t alignment = r.interleave == kInterleave32B ? 32 : 16;
   if (r.globalAddress % alignment)
-    return os << "global address 0x" << std::hex << r.globalAddress << std::dec
-              << " is not " << alignment << "-byte aligned (T-TMA-10)",
+    return os << "global address " << hex(r.globalAddress) << " is not " << alignment << "-byte aligned (T-TMA-10)",
            false;
   for (unsigned i = 0; i < r.rank; ++i) {
     // T-TMA-9: sizes.
@@ -123,7 +152,7 @@ bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
 
 /// T-TMA-5/6: the bytes of one box row against 16 B and the swizzle span.
 bool checkInnerBoxBytes(const TiledTensorMapRequest &r, uint64_t innerBoxBytes,
-                        std::ostringstream &os) {
+                        Message &os) {
   if (r.interleave != kInterleaveNone)
     return true;
   if (innerBoxBytes % 16)
@@ -144,7 +173,7 @@ bool checkInnerBoxBytes(const TiledTensorMapRequest &r, uint64_t innerBoxBytes,
 
 std::optional<std::string>
 tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
-  std::ostringstream os;
+  Message os;
   bool ok = checkTensor(r, 1, os);
   // T-TMA-3: box extents.
   for (unsigned i = 0; ok && i < r.rank; ++i)
@@ -164,7 +193,7 @@ tile::runtime::checkTiledTensorMap(const TiledTensorMapRequest &r) {
 
 std::optional<std::string>
 tile::runtime::checkIm2colTensorMap(const Im2colTensorMapRequest &r) {
-  std::ostringstream os;
+  Message os;
   bool ok = checkTensor(r.tensor, 3, os);
   unsigned spatial = ok ? r.tensor.rank - 2 : 0;
   // T-TMA-12: the pixel box corners fit the signed range of their rank:
