@@ -9,6 +9,7 @@ from tile.builder import Module, memref
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import hgemm  # noqa: E402
+import pipeline  # noqa: E402
 
 
 def scale_module() -> Module:
@@ -88,3 +89,37 @@ def test_hgemm_built_in_python_matches_torch(torch_cuda, shape):
     want = a @ b
     assert not c.isnan().any()
     assert ((c.float() - want.float()).norm() / want.float().norm()).item() < 2e-3
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4])
+def test_pipeline_built_in_python_becomes_a_tma_ring(stages):
+    module = pipeline.build(stages)
+    assert f"{{tile.pipeline_stages = {stages} : i64}}" in module.text()
+    compiled = module.compile(chip="sm_90a")
+    assert ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+            in compiled.ptx)
+    assert "mbarrier.try_wait.parity" in compiled.ptx
+    # The ring: `stages` full and `stages` empty barriers are initialized.
+    assert compiled.ptx.count("mbarrier.init.shared.b64") >= 2
+
+
+def test_constants_are_shared_in_scope():
+    module = pipeline.build(2)
+    text = module.text()
+    # One `0 : index` for every barrier index in the loop (the pipeliner
+    # compares the barrier operands).
+    loop = text[text.index("scf.for"):]
+    assert loop.count("arith.constant 0 : index") == 0
+
+
+@pytest.mark.parametrize("stages", [2, 3, 4])
+def test_pipeline_built_in_python_matches_torch(torch_cuda, stages):
+    torch = torch_cuda
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("needs sm_90")
+    a = torch.randn(512, 32, device="cuda")
+    b = torch.randn(512, 32, device="cuda")
+    out = torch.full((128,), float("nan"), device="cuda")
+    pipeline.build(stages).compile(chip="sm_90a").kernel("dot")(a, b, out, block=(128, 1, 1))
+    want = (a * b).view(16, 32, 4, 8).sum(dim=(0, 3)).reshape(128)
+    assert ((out - want).norm() / want.norm()).item() < 1e-5

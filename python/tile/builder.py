@@ -25,6 +25,18 @@ def memref(shape: str, dtype: str, space: Optional[int] = None) -> str:
     return f"memref<{body}, {space}>" if space is not None else f"memref<{body}>"
 
 
+def tma_desc(tensor: str, box: Sequence[int], swizzle: str = "none") -> str:
+    """`!tile.tma_desc<tensor, box = [...], swizzle = ...>` (tensor a memref type)."""
+    return (f"!tile.tma_desc<{tensor}, box = [{', '.join(map(str, box))}]"
+            + (f", swizzle = {swizzle}>" if swizzle != "none" else ">"))
+
+
+def mbarrier(count: int = 1, scope: Optional[str] = None) -> str:
+    """`!tile.mbarrier<count = N[, scope = cluster]>`."""
+    parts = ([f"count = {count}"] if count != 1 else []) + ([f"scope = {scope}"] if scope else [])
+    return f"!tile.mbarrier<{', '.join(parts)}>" if parts else "!tile.mbarrier"
+
+
 def layout(text: str) -> str:
     """A CuTe layout attribute, e.g. layout("(32,4):(4,1)")."""
     return f"#tile.layout<{text}>"
@@ -101,7 +113,7 @@ class _Loop:
             b.emit(f"{prefix} = {head} iter_args({pairs}) -> ({types}) {{")
         else:
             b.emit(f"{head} {{")
-        b.depth += 1
+        b.open_region()
         return (iv, *carried)
 
     def yield_(self, *values):
@@ -115,7 +127,7 @@ class _Loop:
             return False
         if not self._yielded:
             raise ValueError("a loop with iter_args must end with loop.yield_(...)")
-        self.builder.depth -= 1
+        self.builder.close_region()
         attributes = " {" + ", ".join(f"{k} = {v}" for k, v in self.attributes.items()) + "}" \
             if self.attributes else ""
         self.builder.emit("}" + attributes)
@@ -131,6 +143,10 @@ class KernelBuilder:
         self.lines: List[str] = []
         self.depth = 3
         self._counter = 0
+        # Constants by (text, type), one dict per open region: a constant is
+        # reused wherever it is in scope (and ops comparing operands, such
+        # as the pipeliner's barrier check, see one value).
+        self._constants: List[Dict[Tuple[str, str], Value]] = [{}]
 
     # Plumbing.
     def fresh(self, prefix: str = "v") -> str:
@@ -153,11 +169,26 @@ class KernelBuilder:
     def coerce(self, value, type_: str) -> Value:
         if isinstance(value, Value):
             return value
-        if isinstance(value, bool):
-            return self.op(f"arith.constant {'true' if value else 'false'}", "i1", "c")
-        if isinstance(value, float) or type_.startswith(("f", "bf")):
-            return self.op(f"arith.constant {float(value)!r} : {type_}", type_, "c")
-        return self.op(f"arith.constant {int(value)} : {type_}", type_, "c")
+        if isinstance(value, bool) or type_ == "i1":
+            text, type_ = f"arith.constant {'true' if value else 'false'}", "i1"
+        elif isinstance(value, float) or type_.startswith(("f", "bf")):
+            text = f"arith.constant {float(value)!r} : {type_}"
+        else:
+            text = f"arith.constant {int(value)} : {type_}"
+        for scope in reversed(self._constants):
+            if (text, type_) in scope:
+                return scope[(text, type_)]
+        constant = self.op(text, type_, "c")
+        self._constants[-1][(text, type_)] = constant
+        return constant
+
+    def open_region(self) -> None:
+        self.depth += 1
+        self._constants.append({})
+
+    def close_region(self) -> None:
+        self.depth -= 1
+        self._constants.pop()
 
     def arg(self, name: str) -> Value:
         return self.arguments[name]
@@ -203,9 +234,9 @@ class KernelBuilder:
     @contextlib.contextmanager
     def if_(self, condition: Value):
         self.emit(f"scf.if {condition} {{")
-        self.depth += 1
+        self.open_region()
         yield
-        self.depth -= 1
+        self.close_region()
         self.emit("}")
 
     # Tile ops.
@@ -250,6 +281,87 @@ class KernelBuilder:
             if bounds else ""
         self.op(f"tile.mma_store {acc}, {dst}[{idx}]{bound} "
                 f"{{warps = array<i64: {warps[0]}, {warps[1]}>}} : {acc.type}, {dst.type}")
+
+    def index_cast(self, value: Value, type_: str) -> Value:
+        return self.op(f"arith.index_cast {value} : {value.type} to {type_}", type_)
+
+    # mbarriers and TMA.
+    def mbarriers(self, count: int = 1, scope: Optional[str] = None) -> Value:
+        """tile.mbarrier_alloc of a group of `count` barriers."""
+        type_ = mbarrier(count, scope)
+        return self.op(f"tile.mbarrier_alloc : {type_}", type_, "bars")
+
+    def mbarrier_init(self, bars: Value, index, count: int) -> None:
+        self.op(f"tile.mbarrier_init {bars}[{self.coerce(index, 'index')}], "
+                f"{self.coerce(count, 'i32')} : {bars.type}")
+
+    def mbarrier_arrive(self, bars: Value, index) -> Value:
+        return self.op(f"tile.mbarrier_arrive {bars}[{self.coerce(index, 'index')}] : "
+                       f"{bars.type} -> !tile.mbarrier_token", "!tile.mbarrier_token", "tok")
+
+    def wait_parity(self, bars: Value, index, parity) -> None:
+        """tile.mbarrier_wait_parity (parity an i1 value or a bool)."""
+        self.op(f"tile.mbarrier_wait_parity {bars}[{self.coerce(index, 'index')}], "
+                f"{self.coerce(parity, 'i1')} : {bars.type}")
+
+    def tma_copy(self, desc: Value, coordinates: Sequence, dst: Value, dst_indices: Sequence,
+                 bars: Value, index) -> None:
+        """tile.tma_copy: thread 0 announces the box bytes on bars[index]
+        and starts the TMA load of the box at `coordinates` into dst."""
+        coords = ", ".join(str(self.coerce(c, "index")) for c in coordinates)
+        at = (f"{dst}[{', '.join(str(self.coerce(i, 'index')) for i in dst_indices)}]"
+              if dst_indices else f"{dst}")
+        self.op(f"tile.tma_copy {desc}[{coords}] to {at}, {bars}[{self.coerce(index, 'index')}] "
+                f": {desc.type}, {dst.type}, {bars.type}")
+
+    # Hopper warpgroups.
+    def warpgroup_mma(self, a: Value, a_indices: Sequence, b: Value, b_indices: Sequence,
+                      acc: Value, shape: Tuple[int, int, int], wait: int = 1,
+                      transpose_b: bool = False) -> Value:
+        """tile.warpgroup_mma (wgmma m64nNk16 over the K tile)."""
+        ai = ", ".join(str(self.coerce(i, "index")) for i in a_indices)
+        bi = ", ".join(str(self.coerce(i, "index")) for i in b_indices)
+        attributes = (f"shape = array<i64: {', '.join(map(str, shape))}>, wait = {wait} : i32"
+                      + (", transpose_b" if transpose_b else ""))
+        return self.op(f"tile.warpgroup_mma {a}[{ai}], {b}[{bi}], {acc} {{{attributes}}} : "
+                       f"{a.type}, {b.type}, {acc.type}", acc.type, "acc")
+
+    def wgmma_wait(self, pending: int) -> None:
+        self.op(f"tile.wgmma_wait_group {pending}")
+
+    def warpgroup_tma_store(self, acc: Value, staging: Value, indices: Sequence, desc: Value,
+                            coordinates: Sequence, shape: Tuple[int, int]) -> None:
+        """tile.warpgroup_tma_store: the epilogue through `staging` and TMA."""
+        idx = (f"[{', '.join(str(self.coerce(i, 'index')) for i in indices)}]"
+               if indices else "")
+        coords = ", ".join(str(self.coerce(c, "index")) for c in coordinates)
+        self.op(f"tile.warpgroup_tma_store {acc}, {staging}{idx} to {desc}[{coords}] "
+                f"{{shape = array<i64: {shape[0]}, {shape[1]}>}} : {acc.type}, {staging.type}, "
+                f"{desc.type}")
+
+    def bulk_wait(self, pending: int, read: bool = False) -> None:
+        self.op(f"tile.bulk_wait_group {pending}{' read' if read else ''}")
+
+    @contextlib.contextmanager
+    def producer(self, registers: int):
+        """The producer region of a tile.warp_specialize; must be followed
+        by `consumers`."""
+        self.emit(f"tile.warp_specialize producer(registers = {registers}) {{")
+        self.open_region()
+        yield
+        self.close_region()
+
+    @contextlib.contextmanager
+    def consumers(self, count: int, registers: int):
+        """The consumer region (after `producer`); yields the consumer
+        warpgroup's index."""
+        warpgroup = Value(self, self.fresh("wg"), "index")
+        self.emit(f"}} consumers({count}, registers = {registers}) {{")
+        self.emit(f"^bb0({warpgroup}: index):")
+        self.open_region()
+        yield warpgroup
+        self.close_region()
+        self.emit("}")
 
     def text(self) -> str:
         args = ", ".join(f"{v}: {v.type}" for v in self.arguments.values())
