@@ -9,6 +9,7 @@ from tile.builder import Module, memref
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import hgemm  # noqa: E402
+import hopper_gemm  # noqa: E402
 import pipeline  # noqa: E402
 
 
@@ -123,3 +124,30 @@ def test_pipeline_built_in_python_matches_torch(torch_cuda, stages):
     pipeline.build(stages).compile(chip="sm_90a").kernel("dot")(a, b, out, block=(128, 1, 1))
     want = (a * b).view(16, 32, 4, 8).sum(dim=(0, 3)).reshape(128)
     assert ((out - want).norm() / want.norm()).item() < 1e-5
+
+
+def test_hopper_gemm_built_in_python_compiles():
+    compiled = hopper_gemm.build().compile(chip="sm_90a")
+    ptx = " ".join(compiled.ptx.split())  # tabs and runs of spaces as one space
+    for instruction in ("setmaxnreg.dec.sync.aligned.u32 40", "setmaxnreg.inc.sync.aligned.u32 232",
+                        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16",
+                        "stmatrix.sync.aligned.m8n8.x4.shared.b16",
+                        "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group"):
+        assert instruction in ptx, instruction
+
+
+@pytest.mark.parametrize("shape", [(256, 512, 512), (200, 296, 200)])
+def test_hopper_gemm_built_in_python_matches_torch(torch_cuda, shape):
+    torch = torch_cuda
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("needs sm_90a")
+    m, n, k = shape
+    gemm = hopper_gemm.build().compile(chip="sm_90a").kernel("gemm")
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    gemm(a, b, c, k, grid=(-(-n // 256), -(-m // 128), 1), block=(384, 1, 1),
+         shared=hopper_gemm.SHARED_BYTES)
+    want = a @ b.t()
+    assert not c.isnan().any()
+    assert ((c.float() - want.float()).norm() / want.float().norm()).item() < 2e-3
