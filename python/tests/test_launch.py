@@ -78,3 +78,12 @@ def test_wrong_arguments_raise(torch_cuda, examples):
         kernel(src, src, grid=(4, 1, 1), block=(128, 1, 1))
     with pytest.raises(TypeError, match="takes 2 arguments"):
         kernel(src, grid=(4, 1, 1), block=(128, 1, 1))
+
+
+def test_numpy_host_arrays_without_copies(torch_cuda, examples):
+    np = pytest.importorskip("numpy")
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = np.random.default_rng(0).standard_normal((256, 64)).astype(np.float16)
+    dst = np.full_like(src, np.nan)
+    kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))
+    assert np.array_equal(dst, src)

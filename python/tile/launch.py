@@ -2,7 +2,9 @@
 
 Arguments follow the kernel's signature in the IR: a memref takes any object
 with `__cuda_array_interface__` or a torch CUDA tensor (no copy; its pointer,
-shape and strides become MLIR's memref descriptor fields), an
+shape and strides become MLIR's memref descriptor fields) or a contiguous
+numpy array (no copy either: page-locked and mapped for the launch, so the
+kernel works on host memory over the bus), an
 `!tile.tma_desc<...>` a tensor as well (the runtime encodes the tensor map,
 with every TMA precondition checked), `index`/integers a Python int, `f32`
 a Python float. Runtime failures raise TileRuntimeError with the runtime's
@@ -101,10 +103,18 @@ def parse_signature(ir: str, name: str) -> List[str]:
     return result
 
 
-def _array(value, element: str):
-    """(pointer, shape, strides in elements) of a CUDA array without copying."""
+def _array(value, element: str, host: Optional[list] = None):
+    """(pointer, shape, strides in elements) of a CUDA array without copying;
+    a host array (numpy, `__array_interface__`) is accepted when `host` is a
+    list, which collects (pointer, bytes) for the caller to page-lock and map
+    (the kernel then reads and writes host memory over the bus)."""
     size = _TYPES[element][0]
     interface = getattr(value, "__cuda_array_interface__", None) if element != "bf16" else None
+    if interface is None and host is not None and hasattr(value, "__array_interface__"):
+        interface = value.__array_interface__
+        if interface.get("strides") is not None or not value.flags.writeable:
+            raise TypeError("host arrays must be contiguous and writable")
+        host.append((interface["data"][0], value.nbytes))
     if interface is not None:
         if _TYPES[element][1] and interface["typestr"] != _TYPES[element][1]:
             raise TypeError(f"expected elements {element}, got {interface['typestr']}")
@@ -122,8 +132,8 @@ def _array(value, element: str):
         if value.element_size() != size:
             raise TypeError(f"expected {element} elements, got {value.dtype}")
         return value.data_ptr(), tuple(value.shape), list(value.stride())
-    raise TypeError("expected a CUDA array (__cuda_array_interface__) or a torch CUDA tensor, "
-                    f"got {type(value).__name__}")
+    raise TypeError("expected a CUDA array (__cuda_array_interface__), a torch CUDA tensor or "
+                    f"a contiguous host array, got {type(value).__name__}")
 
 
 class Kernel:
@@ -141,7 +151,7 @@ class Kernel:
         self._function = self.runtime.lib.mgpuModuleGetFunction(self._module, name.encode())
         self.runtime.check()
 
-    def _pack(self, args: Sequence) -> list:
+    def _pack(self, args: Sequence, host: list) -> list:
         if len(args) != len(self.types):
             raise TypeError(f"kernel '{self.name}' takes {len(self.types)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
@@ -151,7 +161,7 @@ class Kernel:
             tma = re.match(r"!tile\.tma_desc<memref<((?:[\d?]+x)*)(\w+)>,\s*box\s*=\s*\[([\d,\s]+)\]"
                            r"(?:,\s*swizzle\s*=\s*(\w+))?", type_)
             if memref:
-                pointer, shape, strides = _array(value, memref[2])
+                pointer, shape, strides = _array(value, memref[2], host)
                 rank = memref[1].count("x")
                 if len(shape) != rank:
                     raise TypeError(f"{type_} takes a rank-{rank} array, got shape {shape}")
@@ -188,17 +198,30 @@ class Kernel:
         """Launches on the default stream; with `cluster` (x, y, z) as a
         cluster launch (`grid` counts blocks). Waits for the kernel unless
         `synchronize` is False."""
-        values = self._pack(args)
+        host: list = []
+        values = self._pack(args, host)
         params = (ctypes.c_void_p * len(values))(
             *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
         lib = self.runtime.lib
-        if cluster:
-            lib.mgpuLaunchClusterKernel(self._function, *cluster, *grid, *block, shared,
-                                        None, params, None, len(values))
-        else:
-            lib.mgpuLaunchKernel(self._function, *grid, *block, shared, None, params,
-                                 None, len(values))
-        self.runtime.check()
-        if synchronize:
-            lib.tileRtSynchronize()
+        # Host arrays are page-locked and mapped for the launch (on unified
+        # addressing the device uses their host pointers) and released after
+        # it, so such a launch always waits for the kernel.
+        registered = []
+        try:
+            for pointer, size in dict(host).items():
+                lib.mgpuMemHostRegister(ctypes.c_void_p(pointer), ctypes.c_uint64(size))
+                self.runtime.check()
+                registered.append(pointer)
+            if cluster:
+                lib.mgpuLaunchClusterKernel(self._function, *cluster, *grid, *block, shared,
+                                            None, params, None, len(values))
+            else:
+                lib.mgpuLaunchKernel(self._function, *grid, *block, shared, None, params,
+                                     None, len(values))
             self.runtime.check()
+            if synchronize or registered:
+                lib.tileRtSynchronize()
+                self.runtime.check()
+        finally:
+            for pointer in registered:
+                lib.mgpuMemHostUnregister(ctypes.c_void_p(pointer))
