@@ -11,6 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 import hgemm  # noqa: E402
 import hopper_gemm  # noqa: E402
 import pipeline  # noqa: E402
+import swizzle  # noqa: E402
 
 
 def scale_module() -> Module:
@@ -151,3 +152,36 @@ def test_hopper_gemm_built_in_python_matches_torch(torch_cuda, shape):
     want = a @ b.t()
     assert not c.isnan().any()
     assert ((c.float() - want.float()).norm() / want.float().norm()).item() < 2e-3
+
+
+def tma_swizzle(offset: int, span: int) -> int:
+    """TMA's swizzle of a byte offset (CuTe Swizzle<log2(span / 16), 4, 3>):
+    the 16-byte chunk index XOR the 128-byte row index, modulo the span."""
+    bits = (span // 16).bit_length() - 1
+    return offset ^ (((offset >> 7) & ((1 << bits) - 1)) << 4)
+
+
+@pytest.mark.parametrize("name", ["b32", "b64", "b128"])
+def test_swizzle_demo_compiles(name):
+    compiled = swizzle.build(name).compile(chip="sm_90a")
+    assert "cp.async.bulk.global.shared::cta.bulk_group" in compiled.ptx
+    assert "cp.async.bulk.tensor.2d.shared::cluster.global.tile" in compiled.ptx
+
+
+@pytest.mark.parametrize("name", ["b32", "b64", "b128"])
+def test_swizzle_demo_matches_the_seed_tables(torch_cuda, name):
+    torch = torch_cuda
+    if torch.cuda.get_device_capability() < (9, 0):
+        pytest.skip("needs sm_90")
+    columns = swizzle.SPANS[name]
+    matrix = torch.arange(1024, device="cuda", dtype=torch.float32).repeat(1024, 1).contiguous()
+    physical = torch.full((16 * columns,), -1.0, device="cuda")
+    logical = torch.full((16 * columns,), -1.0, device="cuda")
+    swizzle.build(name).compile(chip="sm_90a").kernel("table")(
+        matrix, physical, logical, block=(128, 1, 1))
+    span = columns * 4
+    want = [(tma_swizzle(4 * e, span) % span) // 4 for e in range(16 * columns)]
+    assert physical.int().tolist() == want
+    assert logical.int().tolist() == [e % columns for e in range(16 * columns)]
+    if name == "b32":  # the seed's table: rows 4..7 read 4 5 6 7 0 1 2 3
+        assert physical.view(16, 8)[4].int().tolist() == [4, 5, 6, 7, 0, 1, 2, 3]

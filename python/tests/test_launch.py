@@ -87,3 +87,27 @@ def test_numpy_host_arrays_without_copies(torch_cuda, examples):
     dst = np.full_like(src, np.nan)
     kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))
     assert np.array_equal(dst, src)
+
+
+class _DLPackOnly:
+    """Exposes only __dlpack__ (as JAX arrays do)."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def __dlpack__(self, stream=None):
+        return self.tensor.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.tensor.__dlpack_device__()
+
+
+def test_dlpack_arrays_without_copies(torch_cuda, examples):
+    torch = torch_cuda
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = torch.randn(256, 64, device="cuda", dtype=torch.float16)
+    dst = torch.full_like(src, float("nan"))
+    kernel(_DLPackOnly(src), _DLPackOnly(dst), grid=(4, 1, 1), block=(128, 1, 1))
+    assert torch.equal(dst, src)
+    with pytest.raises(TypeError, match="expected elements f16"):
+        kernel(_DLPackOnly(src.float()), _DLPackOnly(dst), grid=(4, 1, 1), block=(128, 1, 1))

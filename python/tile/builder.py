@@ -314,6 +314,35 @@ class KernelBuilder:
         self.op(f"tile.tma_copy {desc}[{coords}] to {at}, {bars}[{self.coerce(index, 'index')}] "
                 f": {desc.type}, {dst.type}, {bars.type}")
 
+    def arrive_expect_tx(self, bars: Value, index, bytes_: int) -> Value:
+        """tile.mbarrier_arrive_expect_tx: arrive and expect `bytes_` of transactions."""
+        return self.op(f"tile.mbarrier_arrive_expect_tx {bars}[{self.coerce(index, 'index')}], "
+                       f"{self.coerce(bytes_, 'i32')} : {bars.type} -> !tile.mbarrier_token",
+                       "!tile.mbarrier_token", "tok")
+
+    def tma_load(self, desc: Value, coordinates: Sequence, dst: Value, bars: Value,
+                 index) -> None:
+        """tile.tma_load issued by the calling thread (see tma_copy for the
+        block-level form)."""
+        coords = ", ".join(str(self.coerce(c, "index")) for c in coordinates)
+        self.op(f"tile.tma_load {desc}[{coords}] to {dst}, {bars}[{self.coerce(index, 'index')}]"
+                f" : {desc.type}, {dst.type}, {bars.type}")
+
+    def fence_proxy_async(self) -> None:
+        """Generic shared-memory writes become visible to the async proxy."""
+        self.op("tile.fence_proxy_async shared_cta")
+
+    def bulk_copy_to_global(self, src: Value, dst: Value, bytes_: int) -> None:
+        """tile.bulk_copy_shared_to_global of `bytes_` raw bytes (no swizzle)
+        from the start of `src` to the start of `dst`; commit and wait with
+        bulk_commit / bulk_wait."""
+        zeros = ", ".join([str(self.const(0))] * len(src.type.split("x")[:-1]))
+        self.op(f"tile.bulk_copy_shared_to_global {src}[{zeros}] to {dst}[{self.const(0)}], "
+                f"{self.coerce(bytes_, 'i32')} : {src.type} to {dst.type}")
+
+    def bulk_commit(self) -> None:
+        self.op("tile.bulk_commit_group")
+
     # Hopper warpgroups.
     def warpgroup_mma(self, a: Value, a_indices: Sequence, b: Value, b_indices: Sequence,
                       acc: Value, shape: Tuple[int, int, int], wait: int = 1,

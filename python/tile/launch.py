@@ -4,7 +4,8 @@ Arguments follow the kernel's signature in the IR: a memref takes any object
 with `__cuda_array_interface__` or a torch CUDA tensor (no copy; its pointer,
 shape and strides become MLIR's memref descriptor fields) or a contiguous
 numpy array (no copy either: page-locked and mapped for the launch, so the
-kernel works on host memory over the bus), an
+kernel works on host memory over the bus) or any CUDA array with `__dlpack__`
+(JAX, CuPy...), an
 `!tile.tma_desc<...>` a tensor as well (the runtime encodes the tensor map,
 with every TMA precondition checked), `index`/integers a Python int, `f32`
 a Python float. Runtime failures raise TileRuntimeError with the runtime's
@@ -103,7 +104,51 @@ def parse_signature(ir: str, name: str) -> List[str]:
     return result
 
 
-def _array(value, element: str, host: Optional[list] = None):
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int32),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_DL_CUDA = 2
+# DLPack type codes (int, uint, float, bfloat) by MLIR element type.
+_DL_CODES = {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "f16": 2, "f32": 2, "f64": 2, "bf16": 4}
+
+
+def _dlpack(value, element: str, keep: list):
+    """(pointer, shape, strides) of a CUDA array exported through DLPack
+    (`__dlpack__`); the capsule is kept alive in `keep` for the launch."""
+    capsule = value.__dlpack__()
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    tensor = _DLTensor.from_address(get(capsule, b"dltensor"))  # DLManagedTensor starts so
+    keep.append(capsule)
+    if tensor.device.device_type != _DL_CUDA:
+        raise TypeError(f"expected a CUDA array, got DLPack device type {tensor.device.device_type}")
+    if (tensor.dtype.code, tensor.dtype.bits, tensor.dtype.lanes) != (
+            _DL_CODES[element], _TYPES[element][0] * 8, 1):
+        raise TypeError(f"expected elements {element}, got DLPack type code "
+                        f"{tensor.dtype.code}, {tensor.dtype.bits} bits")
+    shape = [tensor.shape[i] for i in range(tensor.ndim)]
+    if tensor.strides:
+        strides = [tensor.strides[i] for i in range(tensor.ndim)]
+    else:
+        strides, step = [], 1
+        for extent in reversed(shape):
+            strides.insert(0, step)
+            step *= extent
+    return tensor.data + tensor.byte_offset, tuple(shape), strides
+
+
+def _array(value, element: str, host: Optional[list] = None, keep: Optional[list] = None):
     """(pointer, shape, strides in elements) of a CUDA array without copying;
     a host array (numpy, `__array_interface__`) is accepted when `host` is a
     list, which collects (pointer, bytes) for the caller to page-lock and map
@@ -128,12 +173,14 @@ def _array(value, element: str, host: Optional[list] = None):
         else:
             strides = [s // size for s in strides]
         return interface["data"][0], shape, list(strides)
+    if hasattr(value, "__dlpack__") and keep is not None and not hasattr(value, "data_ptr"):
+        return _dlpack(value, element, keep)
     if hasattr(value, "data_ptr") and getattr(value, "is_cuda", False):  # torch, bf16 too
         if value.element_size() != size:
             raise TypeError(f"expected {element} elements, got {value.dtype}")
         return value.data_ptr(), tuple(value.shape), list(value.stride())
-    raise TypeError("expected a CUDA array (__cuda_array_interface__), a torch CUDA tensor or "
-                    f"a contiguous host array, got {type(value).__name__}")
+    raise TypeError("expected a CUDA array (__cuda_array_interface__ or __dlpack__), a torch "
+                    f"CUDA tensor or a contiguous host array, got {type(value).__name__}")
 
 
 class Kernel:
@@ -151,7 +198,7 @@ class Kernel:
         self._function = self.runtime.lib.mgpuModuleGetFunction(self._module, name.encode())
         self.runtime.check()
 
-    def _pack(self, args: Sequence, host: list) -> list:
+    def _pack(self, args: Sequence, host: list, keep: list) -> list:
         if len(args) != len(self.types):
             raise TypeError(f"kernel '{self.name}' takes {len(self.types)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
@@ -161,7 +208,7 @@ class Kernel:
             tma = re.match(r"!tile\.tma_desc<memref<((?:[\d?]+x)*)(\w+)>,\s*box\s*=\s*\[([\d,\s]+)\]"
                            r"(?:,\s*swizzle\s*=\s*(\w+))?", type_)
             if memref:
-                pointer, shape, strides = _array(value, memref[2], host)
+                pointer, shape, strides = _array(value, memref[2], host, keep)
                 rank = memref[1].count("x")
                 if len(shape) != rank:
                     raise TypeError(f"{type_} takes a rank-{rank} array, got shape {shape}")
@@ -199,7 +246,8 @@ class Kernel:
         cluster launch (`grid` counts blocks). Waits for the kernel unless
         `synchronize` is False."""
         host: list = []
-        values = self._pack(args, host)
+        keep: list = []  # DLPack capsules, alive until the launch is done
+        values = self._pack(args, host, keep)
         params = (ctypes.c_void_p * len(values))(
             *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
         lib = self.runtime.lib
