@@ -16,6 +16,7 @@
 #include "ThreadPredicates.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
@@ -27,6 +28,15 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+
+/// The same barrier index: one value, or two equal constants.
+bool isSameIndex(Value a, Value b) {
+  if (a == b)
+    return true;
+  APInt x, y;
+  return matchPattern(a, m_ConstantInt(&x)) &&
+         matchPattern(b, m_ConstantInt(&y)) && x == y;
+}
 
 constexpr StringLiteral kStagesAttr = "tile.pipeline_stages";
 
@@ -151,7 +161,8 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
                   "arrivals cannot be counted";
       else if (!shape.tmaCopies.empty() &&
                (shape.tmaCopies[0].getBarriers() != copy.getBarriers() ||
-                shape.tmaCopies[0].getBarrierIndex() != copy.getBarrierIndex()))
+                !isSameIndex(shape.tmaCopies[0].getBarrierIndex(),
+                             copy.getBarrierIndex())))
         problem = "its tile.tma_copy ops arrive on different barriers";
       shape.tmaCopies.push_back(copy);
       return addBuffer(copy.getDst());
@@ -180,7 +191,7 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
     auto wait =
         it != body.end() ? dyn_cast<MBarrierWaitParityOp>(&*it) : nullptr;
     if (!wait || wait.getBarriers() != shape.tmaCopies[0].getBarriers() ||
-        wait.getIndex() != shape.tmaCopies[0].getBarrierIndex())
+        !isSameIndex(wait.getIndex(), shape.tmaCopies[0].getBarrierIndex()))
       return fail("expected a tile.mbarrier_wait_parity on the copies' "
                   "barrier after the copies");
     Value barriers = wait.getBarriers();

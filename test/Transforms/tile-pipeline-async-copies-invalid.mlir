@@ -212,3 +212,27 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+gpu.module @k {
+  gpu.func @copies_on_two_barriers(%d: !desc, %i: index) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %false = arith.constant false
+    %bar = tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+    %a = tile.shared_alloc : memref<32x64xf32, 3>
+    %b = tile.shared_alloc : memref<32x64xf32, 3>
+    // expected-error @below {{cannot be pipelined: its tile.tma_copy ops arrive on different barriers (T-PIPE-2)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.tma_copy %d[%k, %c0] to %a, %bar[%c0] : !desc, memref<32x64xf32, 3>, !tile.mbarrier<count = 2>
+      tile.tma_copy %d[%k, %c0] to %b, %bar[%c1] : !desc, memref<32x64xf32, 3>, !tile.mbarrier<count = 2>
+      tile.mbarrier_wait_parity %bar[%c0], %false : !tile.mbarrier<count = 2>
+      %v = memref.load %a[%i, %i] : memref<32x64xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}

@@ -355,3 +355,57 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// Barrier indices that are equal constants but distinct values (as a
+// generator that does not share constants writes them) name one barrier:
+// the loop is pipelined.
+// CHECK-LABEL: gpu.func @equal_constants
+//       CHECK:   tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+//       CHECK:   tile.mbarrier_alloc : !tile.mbarrier<count = 2>
+//   CHECK-NOT:   tile.pipeline_stages
+!desc = !tile.tma_desc<memref<1024x64xf32>, box = [32, 64]>
+!bar = !tile.mbarrier
+gpu.module @kernels {
+  gpu.func @equal_constants(%da: !desc, %db: !desc, %out: memref<128xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    %c8 = arith.constant 8 : index
+    %two = arith.constant 2 : i32
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %row = arith.divui %tid, %c8 : index
+    %col = arith.remui %tid, %c8 : index
+    %bar = tile.mbarrier_alloc : !bar
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      tile.mbarrier_init %bar[%c0], %two : !bar
+    }
+    gpu.barrier
+    %a = tile.shared_alloc : memref<32x64xf32, 3>
+    %b = tile.shared_alloc : memref<32x64xf32, 3>
+    %sum = scf.for %k = %c0 to %c32 step %c1 iter_args(%acc = %zero) -> (f32) {
+      %base = arith.muli %k, %c32 : index
+      %i0 = arith.constant 0 : index
+      tile.tma_copy %da[%base, %c0] to %a, %bar[%i0] : !desc, memref<32x64xf32, 3>, !bar
+      %i1 = arith.constant 0 : index
+      tile.tma_copy %db[%base, %c0] to %b, %bar[%i1] : !desc, memref<32x64xf32, 3>, !bar
+      %kk = arith.remui %k, %c2 : index
+      %parity = arith.index_cast %kk : index to i1
+      %i2 = arith.constant 0 : index
+      tile.mbarrier_wait_parity %bar[%i2], %parity : !bar
+      %va = memref.load %a[%row, %col] : memref<32x64xf32, 3>
+      %vb = memref.load %b[%row, %col] : memref<32x64xf32, 3>
+      %p = arith.mulf %va, %vb : f32
+      %s = arith.addf %acc, %p : f32
+      gpu.barrier
+      scf.yield %s : f32
+    } {tile.pipeline_stages = 2 : i64}
+    memref.store %sum, %out[%tid] : memref<128xf32>
+    gpu.return
+  }
+}
