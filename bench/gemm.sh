@@ -86,7 +86,7 @@ for type in $TYPES; do
     read -r nt_cublas nt_triton <<< "$(reference "$type" "$m" "$n" "$k" nt)"
     read -r nn_cublas nn_triton <<< "$(reference "$type" "$m" "$n" "$k" nn)"
     bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nt" ", i1" > "$WORK/gemm.mlir"
-    t="$(tile "$WORK/gemm.mlir" gemm_nt)"
+    t="$(tile "$WORK/gemm.mlir" "$( (( m <= 64 )) && echo gemm_nt_small_m || echo gemm_nt)")"
     report "sm90 ws wgmma (A B^T)" "$type" "$m" "$n" "$k" "$t" "$nt_cublas" "$nt_triton"
     bench_main gemm_sm90 "$type" "$m" "$n" "$k" ", %nn" ", i1" > "$WORK/gemm.mlir"
     t="$(tile "$WORK/gemm.mlir" gemm_nn)"
