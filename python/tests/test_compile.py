@@ -103,3 +103,19 @@ def test_unknown_kernel_is_reported(examples):
     module = tile.compile(examples / "cp_async_copy.mlir")
     with pytest.raises(ValueError, match="no kernel 'nope'"):
         module.kernel("nope")
+
+
+def test_a_rebuilt_tool_recompiles(examples, tmp_path):
+    """The cache key covers the tools themselves, not only their version."""
+    import os
+    import shutil
+    from tile.tools import find_toolchain
+    tools = find_toolchain()
+    opt = tmp_path / "tile-opt"
+    shutil.copy(tools.tile_opt, opt)
+    copied = tile.Toolchain(opt, tools.tile_translate, tools.runtime)
+    ir = (examples / "cp_async_copy.mlir").read_text()
+    first = tile.compile(ir, toolchain=copied)
+    os.utime(opt, ns=(1, 1))  # "rebuilt": another modification time
+    second = tile.compile(ir, toolchain=copied)
+    assert first.directory != second.directory

@@ -109,7 +109,8 @@ def compile(ir: Union[str, os.PathLike], chip: str = "sm_90a",
     `pipeline` for `chip` (plus pipeline `options`, e.g. {"opt-level": 2})
     and extracts the kernels' PTX with tile-translate. The result is cached
     under $TILE_CACHE_DIR (default ~/.cache/tile), keyed by the IR, the
-    pipeline, its options and tile-opt's version; every failure raises
+    pipeline, its options and the tools (version, size, modification
+    time); every failure raises
     CompileError with the diagnostics and the tile-opt command that
     reproduces it."""
     tools = toolchain or find_toolchain()

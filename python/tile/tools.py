@@ -21,8 +21,11 @@ class Toolchain:
 
     @property
     def version(self) -> str:
-        """tile-opt's version text: part of every cache key."""
-        return _version(str(self.tile_opt))
+        """tile-opt's version text and both tools' size and modification
+        time: part of every cache key, so a rebuilt tool recompiles."""
+        stamps = [f"{p.stat().st_size}:{p.stat().st_mtime_ns}"
+                  for p in (self.tile_opt.resolve(), self.tile_translate.resolve())]
+        return _version(str(self.tile_opt)) + " ".join(stamps)
 
 
 @lru_cache(maxsize=None)
