@@ -277,15 +277,24 @@ static VectorType getWarpgroupAccumulatorType(MLIRContext *context, int64_t m,
   return VectorType::get({m / 64 * n / 2}, Float32Type::get(context));
 }
 
-LogicalResult WarpgroupMmaStoreOp::verify() {
-  ArrayRef<int64_t> shape = getShape();
+/// The (M, N) shape and the accumulators of a warpgroup tile's store
+/// (`rule` names the invariant).
+static LogicalResult verifyWarpgroupTile(Operation *op, ArrayRef<int64_t> shape,
+                                         VectorType acc, StringRef rule) {
   if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
       shape[1] % 8 ||
-      getAcc().getType() !=
-          getWarpgroupAccumulatorType(getContext(), shape[0], shape[1]))
-    return emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j and "
-                            "vector<(M/64 * N/2) x f32> accumulators, got "
-                         << getAcc().getType() << " (T-TILE-3)";
+      acc != getWarpgroupAccumulatorType(op->getContext(), shape[0], shape[1]))
+    return op->emitOpError()
+           << "expected shape (M, N) with M = 64 i, N = 8 j and "
+              "vector<(M/64 * N/2) x f32> accumulators, got "
+           << acc << " (" << rule << ")";
+  return success();
+}
+
+LogicalResult WarpgroupMmaStoreOp::verify() {
+  if (failed(verifyWarpgroupTile(*this, getShape(), getAcc().getType(),
+                                 "T-TILE-3")))
+    return failure();
   return verifyFragmentStore(*this, getDst().getType(), getIndices(),
                              getBounds());
 }
@@ -295,13 +304,8 @@ unsigned WarpgroupTmaStoreOp::getMinSmVersion() { return 90; }
 LogicalResult WarpgroupTmaStoreOp::verify() {
   // T-TILE-4: the accumulators, the box and the staging ring agree.
   ArrayRef<int64_t> shape = getShape();
-  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
-      shape[1] % 8 ||
-      getAcc().getType() !=
-          getWarpgroupAccumulatorType(getContext(), shape[0], shape[1]))
-    return emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j and "
-                            "vector<(M/64 * N/2) x f32> accumulators, got "
-                         << getAcc().getType() << " (T-TILE-4)";
+  if (failed(verifyWarpgroupTile(*this, shape, getAcc().getType(), "T-TILE-4")))
+    return failure();
   TmaDescType desc = getDescriptor().getType();
   ArrayRef<int64_t> box = desc.getBox();
   Type element = desc.getElementType();

@@ -469,6 +469,45 @@ void storeFragments(OpBuilder &builder, Location loc, Value dst,
   emitStores(llvm::MaybeAlign());
 }
 
+/// stmatrix.x4 addresses: lane l gives row l mod 8 of matrix q = l / 8,
+/// which is row half q mod 2 of fragment q / 2 of a pair of adjacent m16n8
+/// fragments; each 8x8 matrix's register layout is the accumulator
+/// fragment's. The lane's (row, column) offsets in the 16x16 block.
+std::pair<Value, Value> getStMatrixOffsets(IndexMath &math, Value lane) {
+  Value quarter = math.div(lane, 8);
+  return {math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)),
+          math.mul(math.div(quarter, 2), 8)};
+}
+
+/// The registers of one stmatrix.x4: register r is the f32 pair `pairAt(r)`
+/// (row half r mod 2 of fragment r / 2) converted to `element`.
+Value packStMatrix(OpBuilder &builder, Location loc, Type element,
+                   function_ref<Value(int64_t)> pairAt) {
+  auto valueType = VectorType::get({4, 2}, element);
+  auto pairType = VectorType::get({2}, element);
+  Value value = arith::ConstantOp::create(
+      builder, loc, valueType,
+      DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
+  for (int64_t r = 0; r < 4; ++r) {
+    Value pair = arith::TruncFOp::create(builder, loc, pairType, pairAt(r));
+    value = vector::InsertOp::create(builder, loc, pair, value,
+                                     ArrayRef<int64_t>{r});
+  }
+  return value;
+}
+
+/// Row half h of fragment j of 64-row block i of warpgroup accumulators
+/// (`perBlock` = N/2 elements per block): elements 4 j + 2 h + {0, 1}.
+Value getWarpgroupPair(OpBuilder &builder, Location loc, Value acc,
+                       int64_t perBlock, int64_t i, int64_t j, int64_t h) {
+  SmallVector<Value> pair;
+  for (int64_t e = 0; e < 2; ++e)
+    pair.push_back(vector::ExtractOp::create(
+        builder, loc, acc, ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
+  return vector::FromElementsOp::create(
+      builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
+}
+
 /// tile.mma_store: the warp's fragments at its part of the CTA tile.
 void lowerMmaStore(MmaStoreOp op) {
   OpBuilder builder(op);
@@ -487,31 +526,18 @@ void lowerMmaStore(MmaStoreOp op) {
                2));
   Value acc = op.getAcc();
   if (op.getStmatrix()) {
-    // stmatrix.x4: lane l addresses row l mod 8 of matrix q = l / 8, which
-    // is row half q mod 2 of fragment 2 jj + q / 2; each 8x8 matrix's
-    // register layout is the accumulator fragment's.
-    Value quarter = math.div(lane, 8);
+    auto [rowOffset, columnOffset] = getStMatrixOffsets(math, lane);
     Value row = math.add(
-        math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
-        math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)));
-    Value column =
-        math.add(math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
-                 math.mul(math.div(quarter, 2), 8));
+        math.add(op.getIndices()[0], math.mul(position.warpM, warpM)), rowOffset);
+    Value column = math.add(
+        math.add(op.getIndices()[1], math.mul(position.warpN, warpN)), columnOffset);
     Type element = op.getDst().getType().getElementType();
-    auto valueType = VectorType::get({4, 2}, element);
-    auto pairType = VectorType::get({2}, element);
     for (int64_t i = 0; i < fragments[0]; ++i)
       for (int64_t jj = 0; jj < fragments[1] / 2; ++jj) {
-        Value value = arith::ConstantOp::create(
-            builder, loc, valueType,
-            DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
-        for (int64_t r = 0; r < 4; ++r) {
-          Value pair = vector::ExtractOp::create(
+        Value value = packStMatrix(builder, loc, element, [&](int64_t r) -> Value {
+          return vector::ExtractOp::create(
               builder, loc, acc, ArrayRef<int64_t>{i, 2 * jj + r / 2, r % 2});
-          pair = arith::TruncFOp::create(builder, loc, pairType, pair);
-          value = vector::InsertOp::create(builder, loc, pair, value,
-                                           ArrayRef<int64_t>{r});
-        }
+        });
         StMatrixOp::create(builder, loc, value, op.getDst(),
                            ValueRange{math.add(row, math.constant(16 * i)),
                                       math.add(column, math.constant(16 * jj))},
@@ -621,14 +647,7 @@ void lowerWarpgroupMmaStore(WarpgroupMmaStoreOp op) {
   storeFragments(builder, loc, op.getDst(), op.getBounds(), op.getIndices()[1],
                  shape[0] / 64, 64, shape[1] / 8, rowBase, columnBase,
                  [&](int64_t i, int64_t j, int64_t h) -> Value {
-                   SmallVector<Value> pair;
-                   for (int64_t e = 0; e < 2; ++e)
-                     pair.push_back(vector::ExtractOp::create(
-                         builder, loc, acc,
-                         ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
-                   return vector::FromElementsOp::create(
-                       builder, loc, VectorType::get({2}, builder.getF32Type()),
-                       pair);
+                   return getWarpgroupPair(builder, loc, acc, perBlock, i, j, h);
                  });
   op.erase();
 }
@@ -665,16 +684,8 @@ void lowerWarpgroupTmaStore(WarpgroupTmaStoreOp op) {
                             /*reductionOp=*/nullptr,
                             /*reductionPredicate=*/Value());
   };
-  // stmatrix.x4 addresses: lane l gives row l mod 8 of matrix q = l / 8,
-  // row half q mod 2 of the fragment pair's fragment q / 2 (as
-  // tile.mma_store's stmatrix form).
-  Value quarter = math.div(lane, 8);
-  Value row = math.add(math.mul(position.warpM, 16),
-                       math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)));
-  Value column = math.mul(math.div(quarter, 2), 8);
-  auto valueType = VectorType::get({4, 2}, element);
-  auto pairType = VectorType::get({2}, element);
-  auto f32Pair = VectorType::get({2}, builder.getF32Type());
+  auto [rowOffset, column] = getStMatrixOffsets(math, lane);
+  Value row = math.add(math.mul(position.warpM, 16), rowOffset);
   int64_t chunk = 0;
   for (int64_t i = 0; i < shape[0] / 64; ++i)
     for (int64_t c = 0; c < shape[1] / width; ++c, ++chunk) {
@@ -689,22 +700,10 @@ void lowerWarpgroupTmaStore(WarpgroupTmaStoreOp op) {
       }
       syncWarpgroup();
       for (int64_t jj = 0; jj < width / 16; ++jj) {
-        Value value = arith::ConstantOp::create(
-            builder, loc, valueType,
-            DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
-        for (int64_t r = 0; r < 4; ++r) {
-          int64_t fragment = c * width / 8 + 2 * jj + r / 2, half = r % 2;
-          SmallVector<Value> pair;
-          for (int64_t e = 0; e < 2; ++e)
-            pair.push_back(vector::ExtractOp::create(
-                builder, loc, op.getAcc(),
-                ArrayRef<int64_t>{i * perBlock + 4 * fragment + 2 * half + e}));
-          Value packed = arith::TruncFOp::create(
-              builder, loc, pairType,
-              vector::FromElementsOp::create(builder, loc, f32Pair, pair));
-          value = vector::InsertOp::create(builder, loc, packed, value,
-                                           ArrayRef<int64_t>{r});
-        }
+        Value value = packStMatrix(builder, loc, element, [&](int64_t r) -> Value {
+          return getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i,
+                                  c * width / 8 + 2 * jj + r / 2, r % 2);
+        });
         SmallVector<Value> at(tile);
         at.push_back(row);
         at.push_back(math.add(column, math.constant(16 * jj)));
