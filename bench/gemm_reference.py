@@ -13,8 +13,12 @@
 # Triton).
 import math
 import sys
+from pathlib import Path
 
 import torch
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
+from tile.testing import median_ms  # noqa: E402
 
 type_, m, n, k, layout, batched = (sys.argv[1], *map(int, sys.argv[2:5]),
                                    sys.argv[5], sys.argv[6] == "1")
@@ -31,31 +35,7 @@ a = fill(m, k, 3, 7)
 b = fill(n, k, 2, 3).t() if layout == "nt" else fill(k, n, 7, 2)
 
 
-def median_ms(f, runs=20):
-    for _ in range(5):
-        f()
-    torch.cuda.synchronize()
-    if batched:
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(runs):
-            f()
-        end.record()
-        torch.cuda.synchronize()
-        return start.elapsed_time(end) / runs
-    times = []
-    for _ in range(runs):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        f()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    times.sort()
-    return times[len(times) // 2]
-
-
-cublas = median_ms(lambda: a @ b)
+cublas = median_ms(lambda: a @ b, batched=batched)
 
 triton_ms = math.nan
 try:
@@ -106,7 +86,7 @@ try:
     run()
     if not torch.allclose(c.float(), (a @ b).float(), rtol=1e-2, atol=1e-2):
         raise RuntimeError("Triton's result differs from cuBLAS")
-    triton_ms = median_ms(run)
+    triton_ms = median_ms(run, batched=batched)
 except ImportError:
     pass
 print(f"{cublas:.4f} {triton_ms:.4f}")

@@ -461,7 +461,6 @@ module attributes {gpu.container_module} {
     %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
     gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
     gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
-    %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
     // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles.
     %c132 = arith.constant 132 : index
     %n255 = arith.addi %n, %c255 : index
@@ -488,6 +487,7 @@ module attributes {gpu.container_module} {
             args(%ta_small : !da_small, %tb_small : !db_small, %dc : memref<?x?xf16>, %k : index)
       }
     } else {
+      %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
       // C through TMA stores: its rows must be 16-byte multiples (N % 8 == 0).
       %tc = tile.tma_create_descriptor %dc : memref<?x?xf16> -> !dc
       scf.if %transposed {

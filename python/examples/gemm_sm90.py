@@ -8,16 +8,18 @@ libtile_runtime, checked against torch.matmul and timed against it.
 import sys
 from pathlib import Path
 
-import torch
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import tile  # noqa: E402
+from tile.testing import cuda_torch, median_ms, relative_error  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def main():
     m, n, k = (int(v) for v in sys.argv[1:4]) if len(sys.argv) >= 4 else (4096, 4096, 4096)
+    torch, reason = cuda_torch()
+    if torch is None:
+        sys.exit(f"gemm_sm90.py {reason}")
     module = tile.compile(REPO / "examples" / "gemm_sm90.mlir", chip="sm_90a")
     gemm = module.kernel("gemm_nt")
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
@@ -30,23 +32,8 @@ def main():
              synchronize=False)
 
     run()
-    want = a @ b.t()
-    error = ((c.float() - want.float()).norm() / want.float().norm()).item()
+    error = relative_error(c, a @ b.t())
     print(f"C = A B^T, {m}x{n}x{k} f16: relative error against torch.matmul {error:.2e}")
-
-    def median_ms(f):
-        for _ in range(3):
-            f()
-        times = []
-        for _ in range(20):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            f()
-            end.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(end))
-        return sorted(times)[10]
-
     flops = 2 * m * n * k
     ours, theirs = median_ms(run), median_ms(lambda: a @ b.t())
     print(f"tile {flops / ours / 1e9:.1f} TFLOP/s, torch.matmul {flops / theirs / 1e9:.1f} "

@@ -11,6 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tile.builder import Module, memref  # noqa: E402
+from tile.testing import cuda_torch, median_ms, relative_error  # noqa: E402
 
 TILE, SLICE = 128, 32
 
@@ -49,42 +50,22 @@ def build() -> Module:
 def main():
     m, n, k = (int(v) for v in sys.argv[1:4]) if len(sys.argv) >= 4 else (1024, 1024, 1024)
     module = build()
-    try:
-        import torch
-        available = torch.cuda.is_available()
-    except ImportError:
-        available = False
-    if not available:
+    torch, _ = cuda_torch()
+    if torch is None:
         print(module.text())
         return
-    compiled = module.compile(chip="sm_80")
+    kernel = module.compile(chip="sm_80").kernel("hgemm")
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(k, n, device="cuda", dtype=torch.float16)
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
-    kernel = compiled.kernel("hgemm")
 
     def run():
         kernel(a, b, c, grid=(-(-n // TILE), -(-m // TILE), 1), block=(128, 1, 1),
                shared=TILE * TILE * 2, synchronize=False)
 
     run()
-    want = a @ b
-    error = ((c.float() - want.float()).norm() / want.float().norm()).item()
+    error = relative_error(c, a @ b)
     print(f"hgemm built in Python, {m}x{n}x{k}: relative error against torch.matmul {error:.2e}")
-
-    def median_ms(f):
-        for _ in range(3):
-            f()
-        times = []
-        for _ in range(20):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            f()
-            end.record()
-            torch.cuda.synchronize()
-            times.append(start.elapsed_time(end))
-        return sorted(times)[10]
-
     flops = 2 * m * n * k
     ours, theirs = median_ms(run), median_ms(lambda: a @ b)
     print(f"tile {flops / ours / 1e9:.1f} TFLOP/s, torch.matmul {flops / theirs / 1e9:.1f} "

@@ -14,6 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tile.builder import Module, memref, tma_desc  # noqa: E402
+from tile.testing import cuda_torch, relative_error  # noqa: E402
 
 STAGES, BM, BN, BK = 4, 128, 256, 64
 MATRIX = memref("?x?", "f16")
@@ -57,7 +58,9 @@ def build() -> Module:
                 k.wait_parity(full, s, phase)
                 acc = k.warpgroup_mma(ra, [s, row, 0], rb, [s, 0, 0], acc,
                                       shape=(64, BN, BK), wait=1)
-                with k.if_(release(k, t, signals)):
+                # One thread per warpgroup releases the previous stage, from
+                # the second slice on (wait depth 1).
+                with k.if_(t.gt(0) & signals):
                     k.mbarrier_arrive(empty, previous)
                 loop.yield_(acc, *advance(k, s, phase), s)
             k.wgmma_wait(0)
@@ -72,25 +75,14 @@ def advance(k, stage, phase):
     """The next ring stage, and the phase flipped on wrap-around."""
     following = stage + 1
     wrap = following.eq(STAGES)
-    return (k.op(f"arith.select {wrap}, {k.const(0)}, {following} : index", "index"),
-            k.op(f"arith.xori {phase}, {wrap} : i1", "i1"))
-
-
-def release(k, t, signals):
-    """Whether this thread releases the previous stage: one thread per
-    warpgroup, from the second slice on (wait depth 1)."""
-    return k.op(f"arith.andi {t.gt(0)}, {signals} : i1", "i1")
+    return k.select(wrap, 0, following), phase ^ wrap
 
 
 def main():
     m, n, kk = (int(v) for v in sys.argv[1:4]) if len(sys.argv) >= 4 else (4096, 4096, 4096)
     module = build()
-    try:
-        import torch
-        available = torch.cuda.is_available()
-    except ImportError:
-        available = False
-    if not available:
+    torch, _ = cuda_torch()
+    if torch is None:
         print(module.text())
         return
     gemm = module.compile(chip="sm_90a").kernel("gemm")
@@ -99,10 +91,8 @@ def main():
     c = torch.empty(m, n, device="cuda", dtype=torch.float16)
     gemm(a, b, c, kk, grid=(-(-n // BN), -(-m // BM), 1), block=(384, 1, 1),
          shared=SHARED_BYTES)
-    want = a @ b.t()
-    error = ((c.float() - want.float()).norm() / want.float().norm()).item()
     print(f"Hopper GEMM built in Python, {m}x{n}x{kk}: relative error against torch.matmul "
-          f"{error:.2e}")
+          f"{relative_error(c, a @ b.t()):.2e}")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tile.builder import Module, memref, tma_desc  # noqa: E402
+from tile.testing import cuda_torch, relative_error  # noqa: E402
 
 TILES, ROWS = 16, 32
 DESC = tma_desc(memref(f"{TILES * ROWS}x32", "f32"), [32, 32], swizzle="b128")
@@ -46,12 +47,8 @@ def build(stages: int) -> Module:
 
 
 def main():
-    try:
-        import torch
-        available = torch.cuda.is_available()
-    except ImportError:
-        available = False
-    if not available:
+    torch, _ = cuda_torch()
+    if torch is None:
         print(build(3).text())
         return
     a = torch.randn(TILES * ROWS, 32, device="cuda")
@@ -60,8 +57,7 @@ def main():
     for stages in (2, 3, 4):
         out = torch.full((128,), float("nan"), device="cuda")
         build(stages).compile(chip="sm_90a").kernel("dot")(a, b, out, block=(128, 1, 1))
-        error = ((out - want).norm() / want.norm()).item()
-        print(f"{stages} stages: relative error against torch {error:.1e}")
+        print(f"{stages} stages: relative error against torch {relative_error(out, want):.1e}")
 
 
 if __name__ == "__main__":

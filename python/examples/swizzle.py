@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tile.builder import Module, memref, tma_desc  # noqa: E402
+from tile.testing import cuda_torch  # noqa: E402
 
 SPANS = {"b32": 8, "b64": 16, "b128": 32}  # f32 columns per swizzle span
 ROWS = 16
@@ -46,12 +47,8 @@ def build(swizzle: str) -> Module:
 
 
 def main():
-    try:
-        import torch
-        available = torch.cuda.is_available()
-    except ImportError:
-        available = False
-    if not available:
+    torch, _ = cuda_torch()
+    if torch is None:
         print(build("b128").text())
         return
     matrix = torch.arange(1024, device="cuda", dtype=torch.float32).repeat(1024, 1).contiguous()

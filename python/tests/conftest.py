@@ -19,23 +19,9 @@ def cache_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("TILE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
 
 
-def cuda_torch():
-    """torch with a CUDA device and a usable tile runtime, else a skip reason."""
-    try:
-        import torch
-    except ImportError:
-        return None, "needs PyTorch"
-    if not torch.cuda.is_available():
-        return None, "needs a CUDA GPU"
-    import tile.launch
-    reason = tile.launch.Runtime.get().probe()
-    if reason:
-        return None, reason
-    return torch, None
-
-
 @pytest.fixture
 def torch_cuda():
+    from tile.testing import cuda_torch
     torch, reason = cuda_torch()
     if torch is None:
         pytest.skip(reason)

@@ -3,12 +3,9 @@ import pytest
 
 import tile
 from tile.launch import TileRuntimeError
+from tile.testing import relative_error
 
 HOPPER_SMEM = 229376  # examples/gemm_sm90.mlir: 4-stage ring + staging buffers
-
-
-def relative_error(got, want):
-    return ((got.float() - want.float()).norm() / want.float().norm()).item()
 
 
 def test_copy_through_shared_memory(torch_cuda, examples):

@@ -71,6 +71,8 @@ class Value:
     def __rmul__(self, other): return self.builder.coerce(other, self.type) * self
     def __floordiv__(self, other): return self._binary(other, "divui")
     def __mod__(self, other): return self._binary(other, "remui")
+    def __and__(self, other): return self._binary(other, "andi")
+    def __xor__(self, other): return self._binary(other, "xori")
 
     def _compare(self, predicate: str, other) -> "Value":
         other = self.builder.coerce(other, self.type)
@@ -192,6 +194,12 @@ class KernelBuilder:
 
     def arg(self, name: str) -> Value:
         return self.arguments[name]
+
+    def select(self, condition: Value, if_true, if_false) -> Value:
+        """arith.select of two values of one type (ints become index constants)."""
+        type_ = if_true.type if isinstance(if_true, Value) else getattr(if_false, "type", "index")
+        a, b = self.coerce(if_true, type_), self.coerce(if_false, type_)
+        return self.op(f"arith.select {condition}, {a}, {b} : {type_}", type_)
 
     def const(self, value, type_: str = "index") -> Value:
         return self.coerce(value, type_)

@@ -183,6 +183,25 @@ def _array(value, element: str, host: Optional[list] = None, keep: Optional[list
                     f"CUDA tensor or a contiguous host array, got {type(value).__name__}")
 
 
+def _argument_kind(type_: str):
+    """How a kernel argument of MLIR type `type_` is passed: ("memref",
+    (rank, element)), ("tma", (element, box, swizzle)) or ("scalar", the
+    ctypes constructor); parsed once per kernel."""
+    memref = re.match(r"memref<((?:[\d?]+x)*)(\w+)(?:,.*)?>$", type_)
+    if memref:
+        return "memref", (memref[1].count("x"), memref[2])
+    tma = re.match(r"!tile\.tma_desc<memref<(?:[\d?]+x)*(\w+)>,\s*box\s*=\s*\[([\d,\s]+)\]"
+                   r"(?:,\s*swizzle\s*=\s*(\w+))?", type_)
+    if tma:
+        return "tma", (tma[1], [int(b) for b in tma[2].split(",")],
+                       _TMA_SWIZZLE[tma[3] or "none"])
+    scalars = {"index": lambda v: ctypes.c_int64(int(v)), "i64": lambda v: ctypes.c_int64(int(v)),
+               "i32": lambda v: ctypes.c_int32(int(v)), "f32": lambda v: ctypes.c_float(float(v))}
+    if type_ in scalars:
+        return "scalar", scalars[type_]
+    raise TypeError(f"kernel argument type {type_} is not supported from Python")
+
+
 class Kernel:
     """A kernel of a CompiledModule, loaded into the current CUDA context."""
 
@@ -192,6 +211,7 @@ class Kernel:
         self.runtime = runtime or Runtime.get()
         self.name = name
         self.types = parse_signature(module.source, name)
+        self._kinds = [_argument_kind(t) for t in self.types]
         ptx = ctypes.create_string_buffer(module.ptx.encode())
         self._module = self.runtime.lib.mgpuModuleLoadJIT(ptx, 3)
         self.runtime.check()
@@ -203,37 +223,26 @@ class Kernel:
             raise TypeError(f"kernel '{self.name}' takes {len(self.types)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
         values = []
-        for value, type_ in zip(args, self.types):
-            memref = re.match(r"memref<((?:[\d?]+x)*)(\w+)(?:,.*)?>$", type_)
-            tma = re.match(r"!tile\.tma_desc<memref<((?:[\d?]+x)*)(\w+)>,\s*box\s*=\s*\[([\d,\s]+)\]"
-                           r"(?:,\s*swizzle\s*=\s*(\w+))?", type_)
-            if memref:
-                pointer, shape, strides = _array(value, memref[2], host, keep)
-                rank = memref[1].count("x")
+        for value, type_, (kind, info) in zip(args, self.types, self._kinds):
+            if kind == "memref":
+                rank, element = info
+                pointer, shape, strides = _array(value, element, host, keep)
                 if len(shape) != rank:
                     raise TypeError(f"{type_} takes a rank-{rank} array, got shape {shape}")
                 values += [ctypes.c_void_p(pointer), ctypes.c_void_p(pointer), ctypes.c_int64(0)]
                 values += [ctypes.c_int64(v) for v in list(shape) + strides]
-            elif tma:
-                values.append(ctypes.c_void_p(self._tensor_map(value, tma)))
-            elif type_ in ("index", "i64"):
-                values.append(ctypes.c_int64(int(value)))
-            elif type_ == "i32":
-                values.append(ctypes.c_int32(int(value)))
-            elif type_ == "f32":
-                values.append(ctypes.c_float(float(value)))
+            elif kind == "tma":
+                values.append(ctypes.c_void_p(self._tensor_map(value, *info)))
             else:
-                raise TypeError(f"kernel argument type {type_} is not supported from Python")
+                values.append(info(value))
         return values
 
-    def _tensor_map(self, value, match) -> int:
-        element, box = match[2], [int(b) for b in match[3].split(",")]
+    def _tensor_map(self, value, element: str, box: List[int], swizzle: int) -> int:
         pointer, shape, strides = _array(value, element)
         rank = len(shape)
         descriptor = (ctypes.c_int64 * (3 + 2 * rank))(
             pointer, pointer, 0, *shape, *strides)
         boxes = (ctypes.c_int64 * len(box))(*box)
-        swizzle = _TMA_SWIZZLE[match[4] or "none"]
         result = self.runtime.lib.mgpuTensorMapEncodeTiledMemref(
             rank, ctypes.cast(descriptor, ctypes.c_void_p), _TMA_DATA_TYPE[element],
             0, swizzle, 0, 0, boxes)
