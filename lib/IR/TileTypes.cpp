@@ -6,6 +6,7 @@
 #include "Tile/IR/EnumParsing.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileDialect.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -14,6 +15,7 @@
 
 using namespace mlir;
 using namespace mlir::tile;
+namespace tma = ::tile_tma;
 
 #define GET_TYPEDEF_CLASSES
 #include "Tile/IR/TileOpsTypes.cpp.inc"
@@ -203,11 +205,16 @@ void TmaDescType::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-/// True for the element types CUtensorMapDataType can describe.
-static bool isTmaElementType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type))
-    return llvm::is_contained({8u, 16u, 32u, 64u}, intType.getWidth());
-  return isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(type);
+// The IR's enums spell the driver's values (the lowering passes them on).
+static_assert(int(TmaL2Promotion::b256) == int(tma::L2Promotion::b256));
+static_assert(int(TmaOobFill::nan) == int(tma::OobFill::nan));
+static_assert(int(TmaInterleave::b32) == int(tma::Interleave::b32));
+static_assert(int(TmaSwizzleMode::b128) == int(tma::Swizzle::b128));
+
+std::optional<tma::DataType> mlir::tile::getTensorMapDataType(Type type) {
+  std::string name;
+  llvm::raw_string_ostream(name) << type;
+  return tma::lookupDataType(name);
 }
 
 LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -219,11 +226,11 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   int64_t rank = tensor.getRank();
   bool interleaved = interleave != TmaInterleave::none;
   bool im2col = !im2colLower.empty() || !im2colUpper.empty();
-  int64_t minRank = interleaved || im2col ? kMinTmaInterleavedRank : 1;
+  int64_t minRank = interleaved || im2col ? tma::kMinInterleavedRank : 1;
   // T-TMA-1: tensorRank in [1, 5], [3, 5] with interleave or im2col.
-  if (rank < minRank || rank > kMaxTmaRank)
+  if (rank < minRank || rank > tma::kMaxRank)
     return emitError() << "tensor rank must be in [" << minRank << ", "
-                       << kMaxTmaRank << "]"
+                       << tma::kMaxRank << "]"
                        << (interleaved ? " with interleave"
                                        : im2col ? " in im2col mode" : "")
                        << ", got " << rank << " (T-TMA-1)";
@@ -240,15 +247,14 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "an im2col box is [pixels, channels], got "
                          << box.size() << " extents (T-TMA-21)";
     // T-TMA-12: corners within the signed range the rank allows.
-    int64_t bits = rank == 3 ? 16 : rank == 4 ? 8 : 5;
-    int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+    auto [lo, hi] = tma::getIm2colCornerRange(rank);
     for (int64_t corner : llvm::concat<const int64_t>(im2colLower, im2colUpper))
       if (corner < lo || corner > hi)
         return emitError() << "im2col corner " << corner << " is outside ["
                            << lo << ", " << hi << "] for a rank-" << rank
                            << " tensor (T-TMA-12)";
     // T-TMA-13: pixels per column in [1, 1024], channels in [1, 256].
-    if (box[0] < 1 || box[0] > 1024 || box[1] < 1 || box[1] > kMaxTmaBoxDim)
+    if (box[0] < 1 || box[0] > tma::kMaxIm2colPixels || box[1] < 1 || box[1] > tma::kMaxIm2colChannels)
       return emitError() << "im2col box [" << box[0] << ", " << box[1]
                          << "] needs 1..1024 pixels and 1..256 channels "
                             "(T-TMA-13)";
@@ -260,24 +266,24 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                          << " (T-TMA-2)";
     // T-TMA-3: boxDim[i] in [1, 256].
     for (auto [i, extent] : llvm::enumerate(box))
-      if (extent < 1 || extent > kMaxTmaBoxDim)
+      if (extent < 1 || extent > tma::kMaxBoxDim)
         return emitError() << "box dimension " << i << " must be in [1, "
-                           << kMaxTmaBoxDim << "], got " << extent
+                           << tma::kMaxBoxDim << "], got " << extent
                            << " (T-TMA-3)";
   }
   // T-TMA-4: the element type is a CUtensorMapDataType.
   Type elementType = tensor.getElementType();
-  if (!isTmaElementType(elementType))
+  if (!getTensorMapDataType(elementType))
     return emitError() << "element type " << elementType
                        << " is not a TMA data type (i8/i16/i32/i64, f16, bf16, "
                           "f32, f64) (T-TMA-4)";
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t innerBoxBytes = box.back() * elementBytes;
   // T-TMA-5: without interleave the inner box is a whole number of 16 B.
-  if (!interleaved && innerBoxBytes % kTmaInnerBoxBytesMultiple != 0)
+  if (!interleaved && innerBoxBytes % tma::kInnerBoxBytesMultiple != 0)
     return emitError() << "inner box dimension spans " << innerBoxBytes
                        << " bytes, which is not a multiple of "
-                       << kTmaInnerBoxBytesMultiple << " (T-TMA-5)";
+                       << tma::kInnerBoxBytesMultiple << " (T-TMA-5)";
   // T-TMA-7: the swizzle is one the tensor map can encode.
   std::optional<TmaSwizzleMode> mode = swizzle.getTmaMode();
   if (!mode)
@@ -298,7 +304,7 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << elementType << " (T-TMA-8)";
   // T-TMA-9: static global sizes and strides the tensor map can encode.
   for (auto [i, size] : llvm::enumerate(tensor.getShape()))
-    if (!ShapedType::isDynamic(size) && (size < 1 || size > kTmaMaxGlobalDim))
+    if (!ShapedType::isDynamic(size) && (size < 1 || size > tma::kMaxGlobalDim))
       return emitError() << "tensor dimension " << i << " must be in [1, 2^32], got "
                          << size << " (T-TMA-9)";
   SmallVector<int64_t> strides;
@@ -313,11 +319,11 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (ShapedType::isDynamic(stride))
       continue;
     int64_t strideBytes = stride * elementBytes;
-    if (strideBytes % kTmaGlobalStrideMultiple != 0 ||
-        strideBytes >= kTmaMaxGlobalStride)
+    if (strideBytes % tma::kGlobalStrideMultiple != 0 ||
+        strideBytes >= tma::kMaxGlobalStride)
       return emitError() << "tensor stride of dimension " << i << " is "
                          << strideBytes << " bytes; it must be a multiple of "
-                         << kTmaGlobalStrideMultiple
+                         << tma::kGlobalStrideMultiple
                          << " and less than 2^40 (T-TMA-9)";
   }
   return success();

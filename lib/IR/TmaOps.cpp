@@ -142,6 +142,16 @@ LogicalResult TmaCreateDescriptorOp::verify() {
     return emitOpError() << "tensor " << source
                          << " does not match the descriptor's " << tensor
                          << " (T-TMA-15)";
+  // T-TMA-23: the encoded map lives in the creating function's frame and
+  // reaches kernels by value; it cannot outlive the function.
+  for (Operation *user : getDescriptor().getUsers())
+    if (isa<CallOpInterface>(user) ||
+        (user->hasTrait<OpTrait::ReturnLike>() &&
+         isa<FunctionOpInterface>(user->getParentOp())))
+      return emitOpError() << "descriptor escapes its function through '"
+                           << user->getName()
+                           << "'; pass it to kernels (gpu.launch_func) in the "
+                              "function that creates it (T-TMA-23)";
   return success();
 }
 

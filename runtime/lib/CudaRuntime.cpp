@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tile/Runtime.h"
-#include "tile/TensorMapChecks.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
@@ -20,10 +20,14 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <array>
+#include <chrono>
 #include <string>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
-using namespace tile::runtime;
+using namespace tile_tma;
 
 namespace {
 
@@ -62,9 +66,9 @@ struct Driver {
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
   X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute)           \
   X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuStreamCreate) X(cuStreamDestroy)   \
-  X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate)                 \
-  X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord)                     \
-  X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree)        \
+  X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                 \
+  X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord) X(cuEventQuery)                     \
+  X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemGetInfo)        \
   X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD32Async) X(cuMemsetD16Async)         \
   X(cuMemHostRegister) X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)       \
   X(cuTensorMapEncodeIm2col) X(cuDriverGetVersion)
@@ -189,8 +193,35 @@ std::string kernelName(CUfunction function) {
   return it == kernelNames.end() ? "<unknown kernel>" : it->second;
 }
 
+/// True for the errors after which the context is unusable: every later
+/// driver call of the process fails (CUDA Driver API, "Error Handling").
+bool isStickyError(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The first failure that made the context unusable ("" while it is fine).
+std::mutex stickyMutex;
+std::string firstStickyFailure;
+
 /// Checks a driver result; on failure reports the call, the CUDA error name
-/// and description, and `context` (e.g. the kernel launched last).
+/// and description, and `context` (e.g. the kernel launched last). Once an
+/// error has made the context unusable, every later failure says so and
+/// names that first failure.
 void check(CUresult result, const char *call, const std::string &context = "") {
   if (result == CUDA_SUCCESS)
     return;
@@ -200,9 +231,26 @@ void check(CUresult result, const char *call, const std::string &context = "") {
     d.cuGetErrorName(result, &name);
   if (d.cuGetErrorString)
     d.cuGetErrorString(result, &text);
-  reportError("%s failed: %s (%s)%s%s", call, name ? name : "CUDA error",
-              text ? text : "no description", context.empty() ? "" : "; ",
-              context.c_str());
+  std::string failure = std::string(call) + " failed: " +
+                        (name ? name : "CUDA error") + " (" +
+                        (text ? text : "no description") + ")" +
+                        (context.empty() ? "" : "; " + context);
+  std::string first;
+  {
+    std::lock_guard<std::mutex> lock(stickyMutex);
+    first = firstStickyFailure;
+    if (first.empty() && isStickyError(result))
+      firstStickyFailure = failure;
+  }
+  if (!first.empty())
+    reportError("%s: the CUDA context is unusable since an earlier failure "
+                "(%s); restart the process",
+                failure.c_str(), first.c_str());
+  else if (isStickyError(result))
+    reportError("%s; the CUDA context is now unusable: every later CUDA call "
+                "of this process fails", failure.c_str());
+  else
+    reportError("%s", failure.c_str());
 }
 
 /// As check, building the context text only when the call failed (launches
@@ -286,17 +334,54 @@ void endTimedLaunch(Driver &d, CUstream stream, CUevent start,
   timedLaunches.push_back({name, start, stop});
 }
 
-/// Tensor maps copied to device memory; freed at exit (freeTensorMapCopies).
-std::vector<CUdeviceptr> tensorMapCopies;
+/// Device copies of tensor maps for kernels that take a map's global address
+/// (upstream's nvgpu ABI, mgpuTensorMapEncodeTiledMemref): one per distinct
+/// map, so launches that re-encode the same map allocate nothing; freed at
+/// exit (freeTensorMapCopies).
+std::mutex tensorMapCopiesMutex;
+std::map<std::array<uint64_t, kTensorMapBytes / 8>, CUdeviceptr> tensorMapCopies;
 
 void freeTensorMapCopies() {
   Driver *d = driverInstance;
   if (!d || !d->unavailable.empty())
     return;
-  for (CUdeviceptr copy : tensorMapCopies)
+  std::lock_guard<std::mutex> lock(tensorMapCopiesMutex);
+  for (auto &[map, copy] : tensorMapCopies)
     d->cuMemFree(copy);
   tensorMapCopies.clear();
 }
+
+/// Encoded tiled maps by request (every encoder argument: the map depends on
+/// nothing else, so a freed and reused address with the same geometry gets
+/// the same, correct map). Bounded: emptied when full.
+class TensorMapCache {
+public:
+  bool lookup(const TiledTensorMapRequest &request, void *map) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = maps.find(key(request));
+    if (it == maps.end())
+      return false;
+    std::memcpy(map, it->second.data(), kTensorMapBytes);
+    return true;
+  }
+  void insert(const TiledTensorMapRequest &request, const void *map) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (maps.size() >= kCapacity)
+      maps.clear();
+    std::memcpy(maps[key(request)].data(), map, kTensorMapBytes);
+  }
+
+private:
+  static constexpr size_t kCapacity = 4096;
+  static std::string key(const TiledTensorMapRequest &request) {
+    static_assert(std::has_unique_object_representations_v<TiledTensorMapRequest>,
+                  "the key is the request's bytes: no padding");
+    return std::string(reinterpret_cast<const char *>(&request), sizeof(request));
+  }
+  std::mutex mutex;
+  std::unordered_map<std::string, std::array<uint64_t, kTensorMapBytes / 8>> maps;
+};
+TensorMapCache tensorMapCache;
 
 /// A ranked memref descriptor as MLIR passes it: allocated and aligned
 /// pointers, offset, then `rank` sizes and `rank` strides.
@@ -332,7 +417,9 @@ void fillTensor(TiledTensorMapRequest &request, int dataType, unsigned rank,
 std::string checkTensorMapObject(Driver &d, const void *tensorMap) {
   int version = 0;
   d.cuDriverGetVersion(&version);
-  uintptr_t alignment = version >= 13000 ? 128 : 64;
+  uintptr_t alignment = version >= kDriverVersionWith128ByteMaps
+                            ? kTensorMapAlignment
+                            : kLegacyTensorMapAlignment;
   if (reinterpret_cast<uintptr_t>(tensorMap) % alignment == 0)
     return "";
   char text[160];
@@ -433,6 +520,50 @@ void tileRtPrintKernelTimes(void) {
 
 void tileRtSynchronize(void) {
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize", afterLastKernel());
+}
+
+int tileRtStreamSynchronize(void *stream, double timeoutSeconds) {
+  Driver &d = driver();
+  auto cuStream = static_cast<CUstream>(stream);
+  if (timeoutSeconds <= 0) {
+    CUresult result = d.cuStreamSynchronize(cuStream);
+    check(result, "cuStreamSynchronize", afterLastKernel());
+    return result == CUDA_SUCCESS ? 0 : 1;
+  }
+  // Poll, sleeping a little longer each time (up to 1 ms), so that a kernel
+  // that never finishes becomes an error instead of a hung process.
+  auto start = std::chrono::steady_clock::now();
+  auto deadline = start + std::chrono::duration<double>(timeoutSeconds);
+  std::chrono::microseconds nap(2);
+  while (true) {
+    CUresult result = d.cuStreamQuery(cuStream);
+    if (result == CUDA_SUCCESS)
+      return 0;
+    if (result != CUDA_ERROR_NOT_READY) {
+      check(result, "cuStreamQuery", afterLastKernel());
+      return 1;
+    }
+    if (std::chrono::steady_clock::now() >= deadline)
+      break;
+    std::this_thread::sleep_for(nap);
+    nap = std::min(nap * 2, std::chrono::microseconds(1000));
+  }
+  const char *kernel = lastKernelBuffer[0] ? lastKernelBuffer : "<none>";
+  reportError("watchdog: the stream did not finish within %g s; last kernel "
+              "launched: '%s' (a kernel whose wait is never satisfied hangs "
+              "like this); it may still be running, so the process should "
+              "exit",
+              timeoutSeconds, kernel);
+  return 1;
+}
+
+int tileRtMemoryInfo(uint64_t *freeBytes, uint64_t *totalBytes) {
+  size_t free = 0, total = 0;
+  CUresult result = driver().cuMemGetInfo(&free, &total);
+  check(result, "cuMemGetInfo");
+  *freeBytes = free;
+  *totalBytes = total;
+  return result == CUDA_SUCCESS ? 0 : 1;
 }
 
 //===----------------------------------------------------------------------===//
@@ -549,6 +680,21 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
            ", " + std::to_string(gridZ) + ")";
   });
   endTimedLaunch(d, stream, start, name);
+}
+
+void tileRtLaunch(const TileRtLaunchConfig *c) {
+  auto function = static_cast<CUfunction>(c->function);
+  auto stream = static_cast<CUstream>(c->stream);
+  if (c->cluster[0] > 0)
+    mgpuLaunchClusterKernel(function, c->cluster[0], c->cluster[1],
+                            c->cluster[2], c->grid[0], c->grid[1], c->grid[2],
+                            c->block[0], c->block[1], c->block[2],
+                            int32_t(c->sharedBytes), stream, c->params,
+                            nullptr, size_t(c->paramCount));
+  else
+    mgpuLaunchKernel(function, c->grid[0], c->grid[1], c->grid[2], c->block[0],
+                     c->block[1], c->block[2], int32_t(c->sharedBytes), stream,
+                     c->params, nullptr, size_t(c->paramCount));
 }
 
 CUstream mgpuStreamCreate() {
@@ -689,7 +835,7 @@ static void fillFromMemRef(TiledTensorMapRequest &request, int64_t rank,
   request.swizzle = int(swizzle);
   request.l2Promotion = int(l2Promotion);
   request.oobFill = int(oobFill);
-  unsigned elementBytes = getTensorMapElementBytes(request.dataType);
+  unsigned elementBytes = getElementBytes(request.dataType);
   if (rank < 1 || rank > 5 || !elementBytes)
     return;
   request.globalAddress = reinterpret_cast<uint64_t>(
@@ -712,22 +858,39 @@ static void fillFromMemRef(TiledTensorMapRequest &request, int64_t rank,
                 describeTiledTensorMap(request).c_str());
 }
 
-/// Copies an encoded map to device memory (freed at exit) for kernels that
-/// take it as a global-memory pointer.
+/// Copies an encoded map to device memory for kernels that take it as a
+/// global-memory pointer; a map copied before is not copied again.
 static void *copyTensorMapToDevice(const CUtensorMap &map) {
+  std::array<uint64_t, kTensorMapBytes / 8> key;
+  std::memcpy(key.data(), &map, kTensorMapBytes);
+  std::lock_guard<std::mutex> lock(tensorMapCopiesMutex);
+  auto [it, fresh] = tensorMapCopies.try_emplace(key, 0);
+  if (!fresh)
+    return reinterpret_cast<void *>(it->second);
   Driver &d = driver();
-  CUdeviceptr copy = 0;
-  check(d.cuMemAlloc(&copy, sizeof(map)), "cuMemAlloc (tensor map)");
-  check(d.cuMemcpy(copy, reinterpret_cast<CUdeviceptr>(&map), sizeof(map)),
+  check(d.cuMemAlloc(&it->second, sizeof(map)), "cuMemAlloc (tensor map)");
+  check(d.cuMemcpy(it->second, reinterpret_cast<CUdeviceptr>(&map), sizeof(map)),
         "cuMemcpy (tensor map)");
-  if (tensorMapCopies.empty())
+  if (tensorMapCopies.size() == 1)
     std::atexit(freeTensorMapCopies);
-  tensorMapCopies.push_back(copy);
-  return reinterpret_cast<void *>(copy);
+  return reinterpret_cast<void *>(it->second);
 }
 
-/// Encodes a tiled tensor map for the memref `descriptor` after checking
-/// every precondition, and returns a device copy of it.
+/// The checked, cached encoding of a tiled request into `map`; reports a
+/// broken rule or a driver error through the error handler.
+static void encodeTiledOrReport(const TiledTensorMapRequest &request, void *map) {
+  char message[1024];
+  if (tileRtTensorMapEncodeTiled(
+          map, request.dataType, request.rank,
+          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
+          request.globalStrides, request.boxDim, request.elementStrides,
+          request.interleave, request.swizzle, request.l2Promotion,
+          request.oobFill, message, sizeof(message)))
+    reportError("%s", message);
+}
+
+/// Upstream's ABI (nvgpu.tma.create.descriptor): encodes a tiled map for the
+/// memref `descriptor` and returns a device copy of it.
 void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
                                      int64_t dataType, int64_t interleave,
                                      int64_t swizzle, int64_t l2Promotion,
@@ -735,45 +898,55 @@ void *mgpuTensorMapEncodeTiledMemref(int64_t rank, MemRefDescriptor *descriptor,
   TiledTensorMapRequest request;
   fillFromMemRef(request, rank, descriptor, dataType, interleave, swizzle,
                  l2Promotion, oobFill, boxDims);
-  alignas(128) CUtensorMap map;
-  char message[1024];
-  if (tileRtTensorMapEncodeTiled(
-          &map, request.dataType, request.rank,
-          reinterpret_cast<void *>(request.globalAddress), request.globalDim,
-          request.globalStrides, request.boxDim, request.elementStrides,
-          request.interleave, request.swizzle, request.l2Promotion,
-          request.oobFill, message, sizeof(message)))
-    reportError("%s", message);
+  alignas(kTensorMapAlignment) CUtensorMap map;
+  encodeTiledOrReport(request, &map);
   return copyTensorMapToDevice(map);
 }
 
-/// The same in im2col mode: `lowerCorner`/`upperCorner` hold rank - 2
-/// spatial offsets, outermost first like the memref.
-void *tileRtTensorMapEncodeIm2colMemref(
-    int64_t rank, MemRefDescriptor *descriptor, int64_t dataType,
-    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
-    int64_t *lowerCorner, int64_t *upperCorner, int64_t channelsPerPixel,
-    int64_t pixelsPerColumn) {
+/// tile.tma_create_descriptor (the contract's EncodeTiledFn): encodes into
+/// the caller's 128 bytes, which the launch passes by value.
+void tileRtTensorMapEncodeTiledMemref(void *map, int64_t rank, void *descriptor,
+                                      int64_t dataType, int64_t interleave,
+                                      int64_t swizzle, int64_t l2Promotion,
+                                      int64_t oobFill, const int64_t *boxDims) {
   TiledTensorMapRequest request;
-  fillFromMemRef(request, rank, descriptor, dataType, interleave, swizzle,
-                 l2Promotion, oobFill, nullptr);
+  fillFromMemRef(request, rank, static_cast<MemRefDescriptor *>(descriptor),
+                 dataType, interleave, swizzle, l2Promotion, oobFill, boxDims);
+  encodeTiledOrReport(request, map);
+}
+static_assert(std::is_same_v<decltype(&tileRtTensorMapEncodeTiledMemref),
+                             EncodeTiledFn>,
+              "the encoder's signature is the contract's");
+
+/// The same in im2col mode (the contract's EncodeIm2colFn): `lowerCorner`/
+/// `upperCorner` hold rank - 2 spatial offsets, outermost first like the
+/// memref.
+void tileRtTensorMapEncodeIm2colMemref(
+    void *map, int64_t rank, void *descriptor, int64_t dataType,
+    int64_t interleave, int64_t swizzle, int64_t l2Promotion, int64_t oobFill,
+    const int64_t *lowerCorner, const int64_t *upperCorner,
+    int64_t channelsPerPixel, int64_t pixelsPerColumn) {
+  TiledTensorMapRequest request;
+  fillFromMemRef(request, rank, static_cast<MemRefDescriptor *>(descriptor),
+                 dataType, interleave, swizzle, l2Promotion, oobFill, nullptr);
   int lower[3] = {}, upper[3] = {};
   for (int64_t i = 0; rank >= 3 && i < rank - 2 && i < 3; ++i) {
     lower[i] = int(lowerCorner[rank - 3 - i]);
     upper[i] = int(upperCorner[rank - 3 - i]);
   }
-  alignas(128) CUtensorMap map;
   char message[1024];
   if (tileRtTensorMapEncodeIm2col(
-          &map, request.dataType, request.rank,
+          map, request.dataType, request.rank,
           reinterpret_cast<void *>(request.globalAddress), request.globalDim,
           request.globalStrides, lower, upper, unsigned(channelsPerPixel),
           unsigned(pixelsPerColumn), request.elementStrides, request.interleave,
           request.swizzle, request.l2Promotion, request.oobFill, message,
           sizeof(message)))
     reportError("%s", message);
-  return copyTensorMapToDevice(map);
 }
+static_assert(std::is_same_v<decltype(&tileRtTensorMapEncodeIm2colMemref),
+                             EncodeIm2colFn>,
+              "the encoder's signature is the contract's");
 
 /// What both encoders check once the request is valid: a usable driver and
 /// a tensor-map object it accepts (T-TMA-14). Returns 1 with `message` set.
@@ -803,6 +976,8 @@ int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
     return failWith("cannot encode tensor map: " + *broken, message, messageSize);
   if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
+  if (tensorMapCache.lookup(request, tensorMap))
+    return 0;
   Driver &d = driver();
   CUresult result = d.cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
@@ -814,6 +989,7 @@ int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
     return failWith(driverError(d, result, "cuTensorMapEncodeTiled") + "; " +
                         describeTiledTensorMap(request),
                     message, messageSize);
+  tensorMapCache.insert(request, tensorMap);
   return 0;
 }
 

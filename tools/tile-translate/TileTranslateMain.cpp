@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // `--mlir-to-llvmir` plus `--extract-ptx`, which prints the PTX that
-// `tile-to-ptx-pipeline{format=isa}` stores (escaped) inside gpu.binary ops.
+// `tile-to-ptx-pipeline{format=isa}` stores (escaped) inside gpu.binary ops,
+// and `--kernel-manifest`, which prints the kernels' launch ABI that the
+// pipeline records (tile-kernel-manifest) as JSON.
 //===----------------------------------------------------------------------===//
 
 #include "../ToolMains.h"
@@ -14,6 +16,8 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 namespace mlir {
 void registerToLLVMIRTranslation();
@@ -44,11 +48,53 @@ static LogicalResult extractPtx(Operation *op, raw_ostream &os) {
   return success();
 }
 
+/// The JSON value of a manifest attribute: dictionaries, arrays, strings,
+/// integers and booleans.
+static llvm::json::Value toJson(Attribute attr) {
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    llvm::json::Object object;
+    for (NamedAttribute entry : dict)
+      object[entry.getName().getValue()] = toJson(entry.getValue());
+    return object;
+  }
+  if (auto array = dyn_cast<ArrayAttr>(attr))
+    return llvm::json::Array(
+        llvm::map_range(array, [](Attribute element) { return toJson(element); }));
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return boolean.getValue();
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getInt();
+  if (auto string = dyn_cast<StringAttr>(attr))
+    return string.getValue();
+  return llvm::json::Value(nullptr);
+}
+
+/// Prints the module's `tile.kernel_manifest` as JSON:
+/// {"kernels": {"<name>": {"module", "params", "dynamic_shared_bytes",
+/// "block"?, "cluster"?}}}.
+static LogicalResult printKernelManifest(Operation *op, raw_ostream &os) {
+  auto manifest = op->getAttrOfType<DictionaryAttr>("tile.kernel_manifest");
+  if (!manifest)
+    return op->emitError() << "no tile.kernel_manifest: run "
+                              "tile-to-ptx-pipeline (or tile-kernel-manifest)";
+  llvm::json::Object root;
+  root["kernels"] = toJson(manifest);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+  return success();
+}
+
 int ::tile::tileTranslateMain(int argc, char **argv) {
   registerToLLVMIRTranslation();
   TranslateFromMLIRRegistration extract(
       "extract-ptx", "print the PTX held by gpu.binary ops", extractPtx,
       [](DialectRegistry &registry) {
+        registerAllDialects(registry);
+        registerAllExtensions(registry);
+        mlir::tile::registerAllTileDialects(registry);
+      });
+  TranslateFromMLIRRegistration manifest(
+      "kernel-manifest", "print the kernels' launch ABI as JSON",
+      printKernelManifest, [](DialectRegistry &registry) {
         registerAllDialects(registry);
         registerAllExtensions(registry);
         mlir::tile::registerAllTileDialects(registry);

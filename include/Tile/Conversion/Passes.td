@@ -33,4 +33,39 @@ def ConvertTileToNVVMPass : Pass<"convert-tile-to-nvvm"> {
   ];
 }
 
+def TileKernelManifestPass
+    : Pass<"tile-kernel-manifest", "::mlir::ModuleOp"> {
+  let summary = "record every kernel's launch ABI on the module";
+  let description = [{
+    Writes a `tile.kernel_manifest` dictionary on the module: for each
+    gpu.func kernel, its parameters in order (memrefs: rank, element type,
+    shape; `!tile.tma_desc`: every tensor-map parameter — element type and
+    CUtensorMapDataType, box, swizzle, interleave, L2 promotion, OOB fill,
+    im2col corners — passed as 128 bytes by value; scalars: their type), the
+    dynamic shared memory its `tile.shared_alloc dynamic` buffers need, and
+    the block and cluster shapes where the kernel or every launch of it fixes
+    them. The attribute survives lowering; `tile-translate --kernel-manifest`
+    prints it as JSON, which launchers (the Python package) read instead of
+    parsing IR. Part of tile-to-ptx-pipeline, after kernel outlining.
+  }];
+}
+
+def TileTensorMapsByValuePass
+    : Pass<"tile-tensor-maps-by-value", "::mlir::ModuleOp"> {
+  let summary = "pass tensor maps to kernels by value, as grid constants";
+  let description = [{
+    Runs after `convert-gpu-to-nvvm` and `gpu-to-llvm`, before
+    `gpu-module-to-binary`. Kernel parameters that were `!tile.tma_desc`
+    (listed in the kernel's `tile.tensor_map_params` by
+    `convert-tile-to-nvvm`) become 128-byte, 128-byte aligned by-value
+    parameters (`llvm.byval`, `nvvm.grid_constant`; PTX
+    `.param .align 128 .b8 p[128]`), whose address TMA instructions use
+    (T-TMA-22). Every `gpu.launch_func` of such a kernel passes the 128 bytes
+    its host operand points at, so the launch copies the map into the kernel
+    parameters: no device memory, no copy before the launch.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

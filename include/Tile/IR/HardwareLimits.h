@@ -23,23 +23,10 @@ inline constexpr int64_t kRegistersPerSm = 65536;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).
 inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;
 
-/// cuTensorMapEncodeTiled: tensorRank in [1, 5] (T-TMA-1).
-inline constexpr int64_t kMaxTmaRank = 5;
 /// TMA's shared-memory tiles start 128-byte aligned without swizzle (CUDA C++
 /// Programming Guide, "Tensor Memory Access"); swizzled ones at the repeat.
+/// (The tensor-map limits are in Tile/TensorMap/TensorMapContract.h.)
 inline constexpr int64_t kTmaSharedAlignment = 128;
-/// With interleave, tensorRank in [3, 5] (T-TMA-1).
-inline constexpr int64_t kMinTmaInterleavedRank = 3;
-/// boxDim[i] in [1, 256] (T-TMA-3).
-inline constexpr int64_t kMaxTmaBoxDim = 256;
-/// boxDim[0] * elementSize a multiple of 16 bytes without interleave (T-TMA-5).
-inline constexpr int64_t kTmaInnerBoxBytesMultiple = 16;
-/// globalStrides[i] a multiple of 16 bytes (T-TMA-9).
-inline constexpr int64_t kTmaGlobalStrideMultiple = 16;
-/// globalStrides[i] < 2^40 bytes (T-TMA-9).
-inline constexpr int64_t kTmaMaxGlobalStride = int64_t(1) << 40;
-/// globalDim[i] in [1, 2^32] (T-TMA-9).
-inline constexpr int64_t kTmaMaxGlobalDim = int64_t(1) << 32;
 
 /// PTX memory spaces as LLVM NVPTX address spaces.
 inline constexpr unsigned kGenericAddressSpace = 0;

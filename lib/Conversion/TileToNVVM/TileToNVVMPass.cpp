@@ -104,6 +104,7 @@ struct ConvertTileToNVVMPass
     populateTileToNVVMTypeConversions(converter);
 
     layoutDynamicSharedBuffers(getOperation());
+    recordTensorMapParams(getOperation(), converter);
     RewritePatternSet patterns(ctx);
     populateTileToNVVMConversionPatterns(converter, patterns, debugWaitLimit);
 

@@ -1,24 +1,27 @@
 //===- TmaToNVVM.cpp - Lower TMA tensor ops and descriptors ---------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Host:   tile.tma_create_descriptor -> call @mgpuTensorMapEncodeTiledMemref
+// Host:   tile.tma_create_descriptor -> call @tileRtTensorMapEncodeTiledMemref
 //         or @tileRtTensorMapEncodeIm2colMemref (the runtime's checked
-//         encoders; they return the map in device memory)
+//         encoders, TensorMapContract.h) into a 128-byte stack slot
 // Device: tile.tma_load   -> nvvm.cp.async.bulk.tensor.shared.cluster.global
 //         tile.tma_store  -> nvvm.cp.async.bulk.tensor.global.shared.cta
 //         tile.tma_reduce -> nvvm.cp.async.bulk.tensor.reduce
 //         tile.tma_prefetch            -> nvvm.cp.async.bulk.tensor.prefetch
 //         tile.tma_prefetch_descriptor -> nvvm.prefetch tensormap
 //         tile.tma_fence_descriptor    -> nvvm.fence.proxy.acquire
-// A `!tile.tma_desc` is a generic `!llvm.ptr` on both sides (a kernel
-// argument pointing at the map in global memory). Coordinates are given
-// outermost first, like memref indices; PTX wants them innermost first.
+// A `!tile.tma_desc` is a generic `!llvm.ptr` on both sides: on the host the
+// address of the encoded map, in a kernel the address of its by-value,
+// grid-constant parameter (TileTensorMapsByValue makes both so). Coordinates
+// are given outermost first, like memref indices; PTX wants them innermost
+// first.
 //===----------------------------------------------------------------------===//
 
 #include "Addresses.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -26,6 +29,7 @@
 
 using namespace mlir;
 using namespace mlir::tile;
+namespace tma = ::tile_tma;
 
 namespace {
 
@@ -65,6 +69,12 @@ struct TmaLowering : ConvertOpToLLVMPattern<OpT> {
   }
 };
 
+/// Host: encodes the map into a 128-byte, 128-byte aligned stack slot with
+/// the runtime's checked encoder (the contract's signature) and yields the
+/// slot's address. Kernels take maps by value: the launch copies the bytes
+/// into the kernel's parameters (TileTensorMapsByValue). The slots, like the
+/// encoder's other by-pointer arguments, are allocated in the function's
+/// entry block, so a descriptor created in a loop reuses its slot.
 struct TmaCreateDescriptorOpLowering
     : ConvertOpToLLVMPattern<TmaCreateDescriptorOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
@@ -73,24 +83,32 @@ struct TmaCreateDescriptorOpLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     TmaDescType desc = op.getDescriptor().getType();
-    MemRefType tensor = op.getTensor().getType();
-    int64_t rank = tensor.getRank();
+    int64_t rank = op.getTensor().getType().getRank();
     MLIRContext *ctx = op.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(ctx);
     Type i64 = rewriter.getI64Type();
     auto constant = [&](int64_t value) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64, value);
     };
+    auto function = op->getParentOfType<FunctionOpInterface>();
+    if (!function)
+      return rewriter.notifyMatchFailure(op, "not inside a function");
+    auto entryAlloca = [&](Type type, unsigned alignment) -> Value {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&function.getFunctionBody().front());
+      Value one = LLVM::ConstantOp::create(rewriter, loc, i64, 1);
+      return LLVM::AllocaOp::create(rewriter, loc, ptrType, type, one,
+                                    alignment);
+    };
+    Value map = entryAlloca(
+        LLVM::LLVMArrayType::get(i64, tma::kTensorMapBytes / 8),
+        tma::kTensorMapAlignment);
     // The memref descriptor, passed by pointer.
-    Value one = constant(1);
-    Type descriptorType = adaptor.getTensor().getType();
-    Value descriptorPtr =
-        LLVM::AllocaOp::create(rewriter, loc, ptrType, descriptorType, one);
+    Value descriptorPtr = entryAlloca(adaptor.getTensor().getType(), 0);
     LLVM::StoreOp::create(rewriter, loc, adaptor.getTensor(), descriptorPtr);
     // Small i64 arrays the encoders take by pointer.
     auto storeList = [&](ArrayRef<int64_t> values) -> Value {
-      auto arrayType = LLVM::LLVMArrayType::get(i64, values.size());
-      Value ptr = LLVM::AllocaOp::create(rewriter, loc, ptrType, arrayType, one);
+      Value ptr = entryAlloca(LLVM::LLVMArrayType::get(i64, values.size()), 0);
       for (auto [i, value] : llvm::enumerate(values)) {
         Value slot = LLVM::GEPOp::create(rewriter, loc, ptrType, i64, ptr,
                                          ArrayRef<LLVM::GEPArg>{int32_t(i)});
@@ -98,55 +116,56 @@ struct TmaCreateDescriptorOpLowering
       }
       return ptr;
     };
-    auto module = op->getParentOfType<ModuleOp>();
-    std::optional<int64_t> dataType = getTensorMapDataType(desc.getElementType());
-    SmallVector<Value> args = {constant(rank),
+    std::optional<tma::DataType> dataType =
+        getTensorMapDataType(desc.getElementType());
+    if (!dataType)
+      return rewriter.notifyMatchFailure(op, "no tensor-map data type");
+    SmallVector<Value> args = {map,
+                               constant(rank),
                                descriptorPtr,
-                               constant(*dataType),
+                               constant(int64_t(*dataType)),
                                constant(int64_t(desc.getInterleave())),
                                constant(int64_t(*desc.getSwizzle().getTmaMode())),
                                constant(int64_t(desc.getL2promo())),
                                constant(int64_t(desc.getOob()))};
     if (!desc.isIm2col()) {
-      FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
-          rewriter, module, "mgpuTensorMapEncodeTiledMemref",
-          {i64, ptrType, i64, i64, i64, i64, i64, ptrType}, ptrType);
-      if (failed(encode))
-        return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
       args.push_back(storeList(desc.getBox()));
-      rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, *encode, args);
-      return success();
+      if (failed(callEncoder<tma::EncodeTiledFn>(rewriter, op,
+                                                 tma::kEncodeTiledSymbol, args)))
+        return failure();
+    } else {
+      // im2col: the corners by pointer, then channels and pixels per column.
+      args.append({storeList(desc.getIm2colLower()),
+                   storeList(desc.getIm2colUpper()),
+                   constant(desc.getBox()[1]), constant(desc.getBox()[0])});
+      if (failed(callEncoder<tma::EncodeIm2colFn>(
+              rewriter, op, tma::kEncodeIm2colSymbol, args)))
+        return failure();
     }
-    // im2col: the corners by pointer, then channels and pixels per column.
-    FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
-        rewriter, module, "tileRtTensorMapEncodeIm2colMemref",
-        {i64, ptrType, i64, i64, i64, i64, i64, ptrType, ptrType, i64, i64},
-        ptrType);
-    if (failed(encode))
-      return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
-    args.append({storeList(desc.getIm2colLower()),
-                 storeList(desc.getIm2colUpper()), constant(desc.getBox()[1]),
-                 constant(desc.getBox()[0])});
-    rewriter.replaceOpWithNewOp<LLVM::CallOp>(op, *encode, args);
+    rewriter.replaceOp(op, map);
     return success();
   }
 
-  /// CUtensorMapDataType of an element type (cuda.h).
-  static std::optional<int64_t> getTensorMapDataType(Type type) {
-    if (auto intType = dyn_cast<IntegerType>(type)) {
-      switch (intType.getWidth()) {
-      case 8: return 0;  // UINT8
-      case 16: return 1; // UINT16
-      case 32: return 3; // INT32
-      case 64: return 5; // INT64
-      }
-      return std::nullopt;
-    }
-    if (type.isF16()) return 6;
-    if (type.isF32()) return 7;
-    if (type.isF64()) return 8;
-    if (type.isBF16()) return 9;
-    return std::nullopt;
+  /// Declares the encoder `name` with the parameters of the C type `Fn` (the
+  /// contract's) and calls it with `args`.
+  template <typename Fn>
+  static LogicalResult callEncoder(ConversionPatternRewriter &rewriter,
+                                   Operation *op, StringRef name,
+                                   ValueRange args) {
+    MLIRContext *ctx = op->getContext();
+    SmallVector<Type> params;
+    for (tma::AbiKind kind : tma::AbiOf<Fn>::kinds)
+      params.push_back(kind == tma::AbiKind::pointer
+                           ? Type(LLVM::LLVMPointerType::get(ctx))
+                           : Type(IntegerType::get(ctx, 64)));
+    assert(params.size() == args.size() && "encoder arguments");
+    FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
+        rewriter, op->getParentOfType<ModuleOp>(), name, params,
+        LLVM::LLVMVoidType::get(ctx));
+    if (failed(encode))
+      return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
+    LLVM::CallOp::create(rewriter, op->getLoc(), *encode, args);
+    return success();
   }
 };
 

@@ -13,7 +13,12 @@
  * Every driver call is checked. A failure reports the CUDA error name, the
  * call and, for launches, the kernel, through the error handler, which by
  * default prints one line to stderr and exits with status 1 (the mgpu* ABI
- * returns no status, so continuing would compute on garbage).
+ * returns no status, so continuing would compute on garbage). After an error
+ * that leaves the context unusable (an illegal address, say), every later
+ * failure says so and names that first failure.
+ *
+ * Launches are stream-ordered and never wait on the host; nothing is
+ * allocated per launch (tensor maps are kernel parameters).
  *===----------------------------------------------------------------------===*/
 
 #ifndef TILE_RUNTIME_H
@@ -48,12 +53,54 @@ const char *tileRtLastKernelName(void);
 void tileRtEnableKernelTiming(int enable);
 void tileRtPrintKernelTimes(void);
 
+/// A whole launch as one record, for callers that pay per argument of a call
+/// (Python's ctypes): the kernel, grid and block in blocks and threads, the
+/// cluster shape (all 0: no cluster), dynamic shared memory, the stream and
+/// the kernel-parameter pointers, as for cuLaunchKernel.
+typedef struct TileRtLaunchConfig {
+  void *function; /* CUfunction (mgpuModuleGetFunction) */
+  int64_t grid[3];
+  int64_t block[3];
+  int64_t cluster[3];
+  int64_t sharedBytes;
+  void *stream;
+  void **params;
+  int64_t paramCount;
+} TileRtLaunchConfig;
+
+/// Launches `config` like mgpuLaunchKernel / mgpuLaunchClusterKernel.
+void tileRtLaunch(const TileRtLaunchConfig *config);
+
 /// Waits for all work on the device; reports errors like any other call.
 void tileRtSynchronize(void);
 
+/// Waits for the work on `stream` (a CUstream; NULL is the legacy default
+/// stream). With `timeoutSeconds` > 0 a stream still busy then is an error
+/// ("watchdog: ...", naming the kernel launched last) instead of a hang.
+/// Returns 0 when the stream finished; else reports the error through the
+/// handler and returns 1.
+int tileRtStreamSynchronize(void *stream, double timeoutSeconds);
+
+/// The device's free and total memory in bytes (cuMemGetInfo); 0 on success.
+int tileRtMemoryInfo(uint64_t *freeBytes, uint64_t *totalBytes);
+
+/// tile.tma_create_descriptor's encoders (the signatures are the tensor-map
+/// contract's, Tile/TensorMap/TensorMapContract.h): check every precondition,
+/// encode into the 128 bytes at `map` (host memory), report failures
+/// through the handler. Kernels take the map by value.
+void tileRtTensorMapEncodeTiledMemref(void *map, int64_t rank, void *memref,
+                                      int64_t dataType, int64_t interleave,
+                                      int64_t swizzle, int64_t l2Promotion,
+                                      int64_t oobFill, const int64_t *box);
+void tileRtTensorMapEncodeIm2colMemref(
+    void *map, int64_t rank, void *memref, int64_t dataType, int64_t interleave,
+    int64_t swizzle, int64_t l2Promotion, int64_t oobFill, const int64_t *lower,
+    const int64_t *upper, int64_t channelsPerPixel, int64_t pixelsPerColumn);
+
 /// Encodes a tiled tensor map into the 128-byte `tensorMap` (64-byte
 /// aligned; 128-byte with a CUDA 13 driver) after checking every
-/// cuTensorMapEncodeTiled precondition. Arguments are the driver's
+/// cuTensorMapEncodeTiled precondition. Maps are cached by request, so
+/// encoding the same tensor again costs a lookup. Arguments are the driver's
 /// (dimension 0 innermost; enum values of CUtensorMapDataType, ...). Returns 0
 /// on success; otherwise 1 and writes the broken rule (T-TMA-n) with the
 /// values, or the driver's error, to `message`. Never calls the error handler.

@@ -29,6 +29,26 @@ func.func @descriptor_of_shared(%a: memref<1024x1024xf32, 3>) {
 // -----
 
 !d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+func.func @descriptor_returned(%a: memref<1024x1024xf32>) -> !d {
+  // expected-error @below {{descriptor escapes its function through 'func.return'; pass it to kernels (gpu.launch_func) in the function that creates it (T-TMA-23)}}
+  %d = tile.tma_create_descriptor %a : memref<1024x1024xf32> -> !d
+  return %d : !d
+}
+
+// -----
+
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
+func.func private @sink(!d)
+func.func @descriptor_passed_to_a_call(%a: memref<1024x1024xf32>) {
+  // expected-error @below {{descriptor escapes its function through 'func.call'}}
+  %d = tile.tma_create_descriptor %a : memref<1024x1024xf32> -> !d
+  func.call @sink(%d) : (!d) -> ()
+  return
+}
+
+// -----
+
+!d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
 gpu.module @k {
   gpu.func @coordinates(%d: !d, %i: index) kernel {
     %c0 = arith.constant 0 : index

@@ -8,12 +8,12 @@
 !di = !tile.tma_desc<memref<256x256xi32>, box = [32, 32]>
 
 // CHECK-LABEL: func.func @host
-func.func @host(%a: memref<?x4096xf16>, %b: memref<1024xf32>) -> (!d2, !d1) {
+func.func @host(%a: memref<?x4096xf16>, %b: memref<1024xf32>) {
   // CHECK: tile.tma_create_descriptor %{{.*}} : memref<?x4096xf16> -> !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>
   %d = tile.tma_create_descriptor %a : memref<?x4096xf16> -> !d2
   // CHECK: tile.tma_create_descriptor %{{.*}} : memref<1024xf32> -> !tile.tma_desc<memref<1024xf32>, box = [256]>
   %e = tile.tma_create_descriptor %b : memref<1024xf32> -> !d1
-  return %d, %e : !d2, !d1
+  return
 }
 
 // CHECK-LABEL: gpu.func @device

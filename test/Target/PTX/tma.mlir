@@ -13,14 +13,22 @@
 // RUN: FileCheck %s --check-prefix=HOST < %t.mlir
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
 
-// HOST-DAG: llvm.func @mgpuTensorMapEncodeTiledMemref(i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr) -> !llvm.ptr
-// HOST-DAG: llvm.func @tileRtTensorMapEncodeIm2colMemref(i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64) -> !llvm.ptr
+// The host encodes each map into a 128-byte slot and the launch passes the
+// slot's bytes; the kernel takes each map as a 128-byte grid-constant
+// parameter (T-TMA-22) whose address TMA uses.
+// HOST-DAG: llvm.func @tileRtTensorMapEncodeTiledMemref(!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr)
+// HOST-DAG: llvm.func @tileRtTensorMapEncodeIm2colMemref(!llvm.ptr, i64, !llvm.ptr, i64, i64, i64, i64, i64, !llvm.ptr, !llvm.ptr, i64, i64)
 // HOST-LABEL: llvm.func @host(
-//       HOST: %[[MAP:.*]] = llvm.call @mgpuTensorMapEncodeTiledMemref(
-//       HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @kernels::@tma clusters in {{.*}} args(%[[MAP]] : !llvm.ptr,
+//       HOST: llvm.alloca %{{.*}} x !llvm.array<16 x i64> {alignment = 128 : i64}
+//       HOST: llvm.call @tileRtTensorMapEncodeTiledMemref(%[[SLOT:[0-9]+]],
+//       HOST: %[[MAP:.*]] = llvm.load %[[SLOT]] {alignment = 128 : i64} : !llvm.ptr -> !llvm.array<16 x i64>
+//       HOST: gpu.launch_func <%{{.*}} : !llvm.ptr> @kernels::@tma clusters in {{.*}} args(%[[MAP]] : !llvm.array<16 x i64>,
 
 // CHECK-LABEL: .visible .entry tma(
+//  CHECK-NEXT: .param .align 128 .b8 tma_param_0[128],
+//  CHECK-NEXT: .param .align 128 .b8 tma_param_1[128],
 //       CHECK: .shared .align 1024 .b8 __tile_shared[
+//       CHECK: cvta.param.u64
 //       CHECK: prefetch.tensormap [%rd{{[0-9]+}}];
 //       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers];
 //       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+8], %rs{{[0-9]+}}, %rd{{[0-9]+}};

@@ -58,6 +58,11 @@ void populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
 /// kernel's dynamic shared memory; the shared_alloc pattern needs it.
 void layoutDynamicSharedBuffers(Operation *root);
 
+/// Records on each gpu.func kernel under `root` the LLVM argument positions
+/// of its `!tile.tma_desc` parameters (after `converter`'s signature
+/// conversion), for tile-tensor-maps-by-value.
+void recordTensorMapParams(Operation *root, const LLVMTypeConverter &converter);
+
 /// Pattern placing tile.shared_alloc buffers in aligned .shared arrays.
 void populateSharedMemoryToNVVMPatterns(const LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns);

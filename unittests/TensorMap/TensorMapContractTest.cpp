@@ -1,11 +1,11 @@
-//===- TensorMapChecksTest.cpp - Tests of the tensor-map preconditions ----===//
+//===- TensorMapContractTest.cpp - Tests of the tensor-map contract -------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
-#include "tile/TensorMapChecks.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 #include "gtest/gtest.h"
 
-using namespace tile::runtime;
+using namespace tile_tma;
 
 namespace {
 
@@ -36,14 +36,14 @@ void expectBroken(const TiledTensorMapRequest &r,
         << "'" << part << "' not in: " << *message;
 }
 
-TEST(TensorMapChecksTest, ValidMapPasses) {
+TEST(TensorMapContractTest, ValidMapPasses) {
   EXPECT_EQ(checkTiledTensorMap(validRequest()), std::nullopt);
   TiledTensorMapRequest narrow = validRequest();
   narrow.boxDim[0] = 32; // 64 bytes under a 128-byte swizzle is legal
   EXPECT_EQ(checkTiledTensorMap(narrow), std::nullopt);
 }
 
-TEST(TensorMapChecksTest, Rank) {
+TEST(TensorMapContractTest, Rank) {
   TiledTensorMapRequest r = validRequest();
   r.rank = 6;
   expectBroken(r, {"rank 6 is not in [1, 5]", "(T-TMA-1)"});
@@ -52,13 +52,13 @@ TEST(TensorMapChecksTest, Rank) {
   expectBroken(r, {"rank 2 is not in [3, 5] with interleave", "(T-TMA-1)"});
 }
 
-TEST(TensorMapChecksTest, AddressAlignment) {
+TEST(TensorMapContractTest, AddressAlignment) {
   TiledTensorMapRequest r = validRequest();
   r.globalAddress += 8;
   expectBroken(r, {"is not 16-byte aligned", "(T-TMA-10)"});
 }
 
-TEST(TensorMapChecksTest, DimsAndBox) {
+TEST(TensorMapContractTest, DimsAndBox) {
   TiledTensorMapRequest r = validRequest();
   r.globalDim[1] = 0;
   expectBroken(r, {"global dimension 1 is 0", "(T-TMA-9)"});
@@ -70,7 +70,7 @@ TEST(TensorMapChecksTest, DimsAndBox) {
   expectBroken(r, {"element stride 0 is 9, not in [1, 8]", "(T-TMA-11)"});
 }
 
-TEST(TensorMapChecksTest, Strides) {
+TEST(TensorMapContractTest, Strides) {
   TiledTensorMapRequest r = validRequest();
   r.globalStrides[0] = 200;
   expectBroken(r, {"global stride of dimension 1 is 200 bytes", "multiple of 16",
@@ -80,7 +80,7 @@ TEST(TensorMapChecksTest, Strides) {
   expectBroken(r, {"less than 2^40", "(T-TMA-9)"});
 }
 
-TEST(TensorMapChecksTest, InnerBoxBytes) {
+TEST(TensorMapContractTest, InnerBoxBytes) {
   TiledTensorMapRequest r = validRequest();
   r.swizzle = 0;
   r.boxDim[0] = 6; // 12 bytes
@@ -96,7 +96,7 @@ TEST(TensorMapChecksTest, InnerBoxBytes) {
   expectBroken(r, {"more than the 32-byte swizzle span", "(T-TMA-6)"});
 }
 
-TEST(TensorMapChecksTest, TypesAndEnums) {
+TEST(TensorMapContractTest, TypesAndEnums) {
   TiledTensorMapRequest r = validRequest();
   r.dataType = 13;
   expectBroken(r, {"data type 13", "(T-TMA-4)"});
@@ -131,7 +131,7 @@ Im2colTensorMapRequest validIm2col() {
   return r;
 }
 
-TEST(TensorMapChecksTest, Im2col) {
+TEST(TensorMapContractTest, Im2col) {
   EXPECT_EQ(checkIm2colTensorMap(validIm2col()), std::nullopt);
   Im2colTensorMapRequest r = validIm2col();
   r.tensor.rank = 2;
@@ -158,13 +158,36 @@ TEST(TensorMapChecksTest, Im2col) {
   EXPECT_NE(message->find("(T-TMA-6)"), std::string::npos);
 }
 
-TEST(TensorMapChecksTest, ElementBytes) {
-  EXPECT_EQ(getTensorMapElementBytes(0), 1u);  // u8
-  EXPECT_EQ(getTensorMapElementBytes(6), 2u);  // f16
-  EXPECT_EQ(getTensorMapElementBytes(8), 8u);  // f64
-  EXPECT_EQ(getTensorMapElementBytes(9), 2u);  // bf16
-  EXPECT_EQ(getTensorMapElementBytes(11), 4u); // tf32
-  EXPECT_EQ(getTensorMapElementBytes(42), 0u);
+TEST(TensorMapContractTest, ElementBytes) {
+  EXPECT_EQ(getElementBytes(0), 1u);  // u8
+  EXPECT_EQ(getElementBytes(6), 2u);  // f16
+  EXPECT_EQ(getElementBytes(8), 8u);  // f64
+  EXPECT_EQ(getElementBytes(9), 2u);  // bf16
+  EXPECT_EQ(getElementBytes(11), 4u); // tf32
+  EXPECT_EQ(getElementBytes(42), 0u);
+}
+
+TEST(TensorMapContractTest, ElementTypeTable) {
+  EXPECT_EQ(lookupDataType("f16"), DataType::f16);
+  EXPECT_EQ(lookupDataType("bf16"), DataType::bf16);
+  EXPECT_EQ(lookupDataType("i8"), DataType::u8);
+  EXPECT_EQ(lookupDataType("i64"), DataType::i64);
+  EXPECT_EQ(lookupDataType("f8E4M3FN"), std::nullopt);
+  EXPECT_STREQ(getDataTypeName(int(DataType::bf16)), "bf16");
+  EXPECT_TRUE(isFloatDataType(int(DataType::f32)));
+  EXPECT_FALSE(isFloatDataType(int(DataType::i32)));
+}
+
+TEST(TensorMapContractTest, EncoderAbiFollowsTheFunctionType) {
+  using Tiled = AbiOf<EncodeTiledFn>;
+  ASSERT_EQ(Tiled::kinds.size(), 9u);
+  EXPECT_EQ(Tiled::kinds[0], AbiKind::pointer); // the map
+  EXPECT_EQ(Tiled::kinds[1], AbiKind::i64);     // rank
+  EXPECT_EQ(Tiled::kinds[2], AbiKind::pointer); // the memref descriptor
+  EXPECT_EQ(Tiled::kinds[8], AbiKind::pointer); // the box
+  EXPECT_EQ(AbiOf<EncodeIm2colFn>::kinds.size(), 12u);
+  EXPECT_EQ(getSwizzleSpanBytes(Swizzle::b64), 64);
+  EXPECT_EQ(getIm2colCornerRange(4), std::make_pair(-128, 127));
 }
 
 } // namespace
