@@ -51,6 +51,7 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 // every op in the module; tile-level ops are expanded into instruction-level
 // ones, which have no cp.async/mbarrier protocol error;
 // generic accesses of swizzled buffers address their swizzled elements;
+// kernels are gpu.funcs (gpu.launch bodies outlined);
 // no tile or nvgpu op remains (NVVM/LLVM ops on memref
 // descriptors via unrealized casts).
 //===----------------------------------------------------------------------===//
@@ -67,6 +68,15 @@ static void buildTileStage(OpPassManager &pm,
   if (options.verifyProtocol)
     pm.addPass(createTileVerifyAsyncProtocolPass());
   pm.addPass(createTileSwizzleAccessesPass());
+  // Kernels written as gpu.launch bodies become gpu.funcs before their tile
+  // ops are lowered, so that descriptors they use are kernel parameters
+  // (passed by value) like those of gpu.funcs written as such. nvgpu ops
+  // written by the user are lowered first: upstream cannot lower a gpu.func
+  // parameter of type !nvgpu.tensormap.descriptor, only the !llvm.ptr it
+  // becomes (a map in device memory: upstream's ABI).
+  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTileKernelManifestPass());
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
   toNVVM.debugWaitLimit = options.debugWaitLimit;
@@ -77,14 +87,17 @@ static void buildTileStage(OpPassManager &pm,
 //===----------------------------------------------------------------------===//
 // Stage 2: common lowering (host and device).
 // Post-conditions: kernels are outlined into gpu.modules that carry an
-// #nvvm.target; host gpu ops are async (token-chained); scf/func/arith/index/affine are LLVM on the host.
+// #nvvm.target; host launches are stream-ordered (no host wait between
+// them) and other host gpu ops async; scf/func/arith/index/affine are LLVM on
+// the host.
 //===----------------------------------------------------------------------===//
 static void buildCommonStage(OpPassManager &pm,
                              const TileToPTXPipelineOptions &options) {
-  pm.addPass(createGpuKernelOutliningPass());
-  // Host gpu.alloc/memcpy/launch_func written without async tokens become
-  // async ones on one stream, which gpu-to-llvm can lower.
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // Host launch_funcs written without async tokens become async ones on one
+  // stream per function, synchronized only where the host may observe their
+  // results (loops of launches run back to back); gpu.alloc/memcpy become
+  // async ones that are waited for, which gpu-to-llvm can lower.
+  pm.addPass(createTileStreamOrderHostLaunchesPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertNVVMToLLVMPass());
@@ -124,8 +137,9 @@ static void buildDeviceStage(OpPassManager &pm,
 
 //===----------------------------------------------------------------------===//
 // Stage 4: host code and serialization.
-// Post-conditions: gpu.modules are gpu.binary ops holding `format`; the host is
-// LLVM dialect calling mgpu* entry points; no unrealized cast remains.
+// Post-conditions: tensor maps are by-value kernel parameters; gpu.modules are
+// gpu.binary ops holding `format`; the host is LLVM dialect calling mgpu*
+// entry points; no unrealized cast remains.
 //===----------------------------------------------------------------------===//
 /// The CUDA toolkit whose libdevice gpu-module-to-binary links into kernels
 /// that call math functions: the first of $CUDA_HOME, $CUDA_PATH,
@@ -147,6 +161,7 @@ static std::string findCudaToolkit() {
 static void buildHostStage(OpPassManager &pm,
                            const TileToPTXPipelineOptions &options) {
   pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createTileTensorMapsByValuePass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
   binary.toolkitPath = findCudaToolkit();

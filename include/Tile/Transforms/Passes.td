@@ -227,4 +227,35 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def TileStreamOrderHostLaunchesPass
+    : Pass<"tile-stream-order-host-launches", "mlir::ModuleOp"> {
+  let summary = "issue the host's synchronous kernel launches back to back on one stream";
+  let description = [{
+    In each host `func.func` (not in a gpu.module), every synchronous
+    `gpu.launch_func` becomes `gpu.launch_func async [%s]` on one stream `%s`
+    created at function entry, so that consecutive launches, also those of
+    a loop, run back to back without a host wait in between. The host
+    synchronizes `%s` (`mgpuStreamSynchronize`) where a launch may still be
+    pending and an op may observe memory a kernel uses: a GPU op other than
+    such a launch, an op that reads, writes or frees memory other than
+    `memref.alloca`s or has unknown effects (calls), a region op containing
+    one (synchronized before it), and the function's returns, which also
+    destroy `%s`. A loop without a launch gets no synchronization. A
+    synchronous `gpu.memcpy`, `gpu.memset`, `gpu.alloc` or `gpu.dealloc`
+    becomes the async op on a fresh stream, waited for right after it.
+    Async GPU ops are left as they are; no token is carried through a loop.
+
+    The stream is synchronized and destroyed by the runtime calls that
+    `gpu-to-llvm` uses, applied to the stream pointer, not by `gpu.wait`:
+    gpu-to-llvm records the event of `gpu.wait async [%s]` right after the
+    definition of `%s`, and the canonicalizer erases `gpu.wait [%s]`, since
+    a token of `gpu.wait async` without dependencies stands for no work.
+
+    `tile-to-ptx-pipeline` runs it in place of `gpu-async-region`, after
+    kernel outlining.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES_TD
