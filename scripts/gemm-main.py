@@ -4,8 +4,8 @@
 #
 # Prints examples/<gemm>.mlir with its @main replaced by one that calls
 # @run(m, n, k, reps, sampled[, extra]) and prints "mismatches: N"; with type
-# bf16, the example's f16 becomes bf16. Used by bench/gemm.sh and
-# scripts/sanitize-gemms.sh.
+# bf16, the example's f16 becomes bf16 (bench/harness.py does the same for
+# the Python benchmarks). Used by scripts/sanitize-gemms.sh.
 #
 #   gemm-main.py EXAMPLE TYPE M N K REPS SAMPLED [EXTRA_ARGS EXTRA_TYPES]
 # e.g. gemm-main.py examples/hgemm_sm80.mlir f16 4096 4096 4096 20 true ", %nn" ", i1"

@@ -4,7 +4,6 @@ import subprocess
 import pytest
 
 import tile
-from tile.launch import parse_signature
 
 
 def test_example_to_ptx(examples):
@@ -89,14 +88,36 @@ def test_parse_error():
     assert failure.value.diagnostics[0].line == 2
 
 
-def test_kernel_signatures(examples):
-    assert parse_signature((examples / "gemm_sm90.mlir").read_text(), "gemm_nt") == [
-        "!tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>",
-        "!tile.tma_desc<memref<?x?xf16>, box = [256, 64], swizzle = b128>",
-        "!tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>",
-        "index", "index", "index"]
-    assert parse_signature((examples / "hgemm_sm80.mlir").read_text(), "hgemm_nn") == [
-        "memref<?x?xf16>"] * 3
+def test_kernel_manifest(examples):
+    """Kernels' parameters come from tile-translate's manifest, not from IR."""
+    module = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a")
+    assert "gemm_nt" in module.kernels and "gemm_nn" in module.kernels
+    gemm = module.manifest["kernels"]["gemm_nt"]
+    kinds = [p["kind"] for p in gemm["params"]]
+    assert kinds == ["tensor_map"] * 3 + ["scalar"] * 3
+    a = gemm["params"][0]
+    assert (a["element"], a["data_type"], a["box"], a["swizzle"]) == ("f16", 6, [128, 64], 3)
+    assert (a["bytes"], a["alignment"], a["oob_fill"], a["l2_promotion"]) == (128, 128, 0, 0)
+    assert [p["type"] for p in gemm["params"][3:]] == ["index"] * 3
+    assert gemm["block"] == [384, 1, 1]
+    hgemm = tile.compile(examples / "hgemm_sm80.mlir", chip="sm_80").manifest["kernels"]
+    assert [(p["kind"], p["rank"], p["element"], p["shape"])
+            for p in hgemm["hgemm_nn"]["params"]] == [("memref", 2, "f16", [-1, -1])] * 3
+
+
+def test_manifest_carries_every_descriptor_parameter():
+    ir = """
+!d = !tile.tma_desc<memref<?x?xf32>, box = [32, 32], l2promo = b128, oob = nan>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%d: !d, %x: i32, %y: f32) kernel { gpu.return }
+  }
+}
+"""
+    params = tile.compile(ir).manifest["kernels"]["f"]["params"]
+    assert (params[0]["oob_fill"], params[0]["l2_promotion"], params[0]["shape"]) == (
+        1, 2, [-1, -1])
+    assert [p["type"] for p in params[1:]] == ["i32", "f32"]
 
 
 def test_unknown_kernel_is_reported(examples):

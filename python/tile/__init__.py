@@ -5,14 +5,17 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     module = tile.compile(open("examples/cp_async_copy.mlir").read(), chip="sm_90a")
     print(module.ptx)                                    # the kernels' PTX
     kernel = module.kernel("copy")                       # needs a GPU
-    kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))  # torch CUDA tensors
+    kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))  # torch CUDA tensors,
+                                                         # on the current stream
+    tile.synchronize()                                   # waits, with a watchdog
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install
 serves every Python version.
 """
 from .compiler import CompiledModule, CompileError, Diagnostic, compile
+from .launch import TileRuntimeError, synchronize
 from .tools import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic",
-           "Toolchain", "find_toolchain"]
+           "TileRuntimeError", "synchronize", "Toolchain", "find_toolchain"]

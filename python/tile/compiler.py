@@ -1,6 +1,8 @@
-"""tile.compile: tile IR -> lowered module and PTX through tile-opt's named
-pipelines, cached on disk, failures as CompileError with the diagnostics."""
+"""tile.compile: tile IR -> lowered module, PTX and kernel manifest through
+tile-opt's named pipelines, cached on disk, failures as CompileError with the
+diagnostics."""
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -15,7 +17,6 @@ from .tools import Toolchain, find_toolchain
 _DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): "
     r"(?P<severity>error|warning|note|remark): (?P<message>.*)$")
-_ENTRY = re.compile(r"^\.visible \.entry (\w+)\(", re.MULTILINE)
 
 
 @dataclass
@@ -67,18 +68,20 @@ def parse_diagnostics(text: str) -> List[Diagnostic]:
 @dataclass
 class CompiledModule:
     """A compiled module: the lowered MLIR (host code and gpu.binary), the
-    kernels' PTX, and where they are cached."""
+    kernels' PTX, their manifest (`tile-translate --kernel-manifest`: each
+    kernel's parameters and launch shapes), and where they are cached."""
 
     source: str
     lowered: str
     ptx: str
+    manifest: dict
     directory: Path
     command: str
 
     @property
     def kernels(self) -> List[str]:
-        """The kernel entry points in the PTX."""
-        return _ENTRY.findall(self.ptx)
+        """The kernels' names."""
+        return sorted(self.manifest["kernels"])
 
     def kernel(self, name: str, runtime=None):
         """The kernel `name`, loaded for launching (needs a CUDA GPU)."""
@@ -124,17 +127,17 @@ def compile(ir: Union[str, os.PathLike], chip: str = "sm_90a",
     key = hashlib.sha256("\0".join([ir, argument, tools.version]).encode()).hexdigest()[:32]
     directory = (_cache_root() if cache else Path(tempfile.mkdtemp(prefix="tile-"))) / key
     directory.mkdir(parents=True, exist_ok=True)
-    source, lowered, ptx = (directory / "input.mlir", directory / "lowered.mlir",
-                            directory / "kernels.ptx")
+    source, lowered, ptx, manifest = (directory / "input.mlir", directory / "lowered.mlir",
+                                      directory / "kernels.ptx", directory / "manifest.json")
     command = [str(tools.tile_opt), str(source), argument, "-o", str(lowered)]
-    if cache and lowered.is_file() and ptx.is_file():
-        return CompiledModule(ir, lowered.read_text(), ptx.read_text(), directory,
-                              shlex.join(command))
-    source.write_text(ir)
-    _run(command, source)
-    _run([str(tools.tile_translate), "--extract-ptx", str(lowered), "-o", str(ptx)], source)
-    return CompiledModule(ir, lowered.read_text(), ptx.read_text(), directory,
-                          shlex.join(command))
+    if not (cache and lowered.is_file() and ptx.is_file() and manifest.is_file()):
+        source.write_text(ir)
+        _run(command, source)
+        _run([str(tools.tile_translate), "--extract-ptx", str(lowered), "-o", str(ptx)], source)
+        _run([str(tools.tile_translate), "--kernel-manifest", str(lowered), "-o",
+              str(manifest)], source)
+    return CompiledModule(ir, lowered.read_text(), ptx.read_text(),
+                          json.loads(manifest.read_text()), directory, shlex.join(command))
 
 
 def _run(command: List[str], source: Path) -> None:

@@ -1,29 +1,52 @@
 """Launching compiled kernels through libtile_runtime (ctypes).
 
-Arguments follow the kernel's signature in the IR: a memref takes any object
-with `__cuda_array_interface__` or a torch CUDA tensor (no copy; its pointer,
-shape and strides become MLIR's memref descriptor fields) or a contiguous
-numpy array (no copy either: page-locked and mapped for the launch, so the
-kernel works on host memory over the bus) or any CUDA array with `__dlpack__`
-(JAX, CuPy...), an
-`!tile.tma_desc<...>` a tensor as well (the runtime encodes the tensor map,
-with every TMA precondition checked), `index`/integers a Python int, `f32`
-a Python float. Runtime failures raise TileRuntimeError with the runtime's
-message (the CUDA error, the call and the kernel)."""
-import ctypes
-import re
-from typing import List, Optional, Sequence
+A kernel's parameters come from the module's kernel manifest (written by the
+pipeline, printed by `tile-translate --kernel-manifest`), not from its IR:
+- a memref takes a torch CUDA tensor, any object with
+  `__cuda_array_interface__` or `__dlpack__` (no copy: pointer, shape and
+  strides become MLIR's memref descriptor fields), or a contiguous numpy
+  array (page-locked and mapped for the launch, which then waits: host
+  arrays are synchronous);
+- a `!tile.tma_desc<...>` takes a tensor as well: the runtime encodes its
+  CUtensorMap with every precondition checked, and the 128 bytes are passed
+  by value in the kernel's parameters. Maps are cached by what they encode
+  (address, shape, strides; the descriptor type fixes the rest), so a
+  freed-and-reused address with the same geometry reuses a map that is
+  still right, and a steady-state launch encodes nothing;
+- `index`/integers take a Python int, `f32`/`f64` a Python float.
 
-_SIGNATURE = r"gpu\.func @{name}\((?P<args>[^)]*(?:\([^)]*\)[^)]*)*)\)\s*kernel"
+Launches are stream-ordered and return at once: on `stream` (a
+torch.cuda.Stream, a raw CUstream int, or None for PyTorch's current stream
+when PyTorch is imported, else the legacy default stream). They allocate
+nothing and copy nothing, so they can be captured in CUDA graphs.
+`synchronize(timeout=...)` waits with a watchdog. Runtime failures raise
+TileRuntimeError with the runtime's message (the CUDA error, the call, the
+kernel; after an error that leaves the context unusable, every later call
+says so and names the first failure)."""
+import ctypes
+import os
+import struct
+import sys
+import threading
+from typing import Optional, Sequence
+
+# Memref element types: bytes, numpy typestr.
 _TYPES = {"f16": (2, "<f2"), "bf16": (2, None), "f32": (4, "<f4"), "f64": (8, "<f8"),
           "i8": (1, "|i1"), "i16": (2, "<i2"), "i32": (4, "<i4"), "i64": (8, "<i8")}
-_TMA_DATA_TYPE = {"i8": 0, "i16": 1, "i32": 3, "i64": 5, "f16": 6, "f32": 7,
-                  "f64": 8, "bf16": 9}
-_TMA_SWIZZLE = {"none": 0, "b32": 1, "b64": 2, "b128": 3}
+# Scalar parameters: struct format of their kernel-parameter bytes.
+_SCALARS = {"index": "q", "i64": "q", "i32": "i", "i16": "h", "i8": "b", "i1": "?",
+            "f32": "f", "f64": "d"}
+_MAP_BYTES = 128
+# runtime/include/tile/Runtime.h's TileRtLaunchConfig: function, grid[3],
+# block[3], cluster[3], sharedBytes, stream, params, paramCount.
+_LAUNCH_CONFIG = struct.Struct("<Q3q3q3qqQQq")
+# The watchdog of synchronize() and of synchronous (host-array) launches.
+DEFAULT_TIMEOUT = float(os.environ.get("TILE_TIMEOUT", "120"))
 
 
 class TileRuntimeError(RuntimeError):
-    """libtile_runtime reported a failure (CUDA error, bad launch, bad tensor map)."""
+    """libtile_runtime reported a failure (CUDA error, bad launch, bad tensor
+    map, a watchdog timeout)."""
 
 
 class Runtime:
@@ -33,24 +56,34 @@ class Runtime:
     _instance = None
 
     def __init__(self, path):
-        self.lib = ctypes.CDLL(str(path))
+        self.lib = lib = ctypes.CDLL(str(path))
         self._error: Optional[str] = None
         handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
         self._handler = handler_type(self._on_error)  # kept alive
-        self.lib.tileRtSetErrorHandler(self._handler)
-        vp, i64, i32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32
-        self.lib.tileRtProbe.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
-        self.lib.mgpuModuleLoadJIT.argtypes = [vp, ctypes.c_int]
-        self.lib.mgpuModuleLoadJIT.restype = vp
-        self.lib.mgpuModuleGetFunction.argtypes = [vp, ctypes.c_char_p]
-        self.lib.mgpuModuleGetFunction.restype = vp
-        self.lib.mgpuLaunchKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 6 + [
-            i32, vp, ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.c_size_t]
-        self.lib.mgpuLaunchClusterKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 9 + [
-            i32, vp, ctypes.POINTER(vp), ctypes.POINTER(vp), ctypes.c_size_t]
-        self.lib.mgpuTensorMapEncodeTiledMemref.argtypes = [
-            i64, vp, i64, i64, i64, i64, i64, ctypes.POINTER(i64)]
-        self.lib.mgpuTensorMapEncodeTiledMemref.restype = vp
+        lib.tileRtSetErrorHandler(self._handler)
+        vp, i64, i32, u32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint32
+        size_t = ctypes.c_size_t
+        lib.tileRtProbe.argtypes = [ctypes.c_char_p, size_t]
+        lib.mgpuModuleLoadJIT.argtypes = [vp, ctypes.c_int]
+        lib.mgpuModuleLoadJIT.restype = vp
+        lib.mgpuModuleGetFunction.argtypes = [vp, ctypes.c_char_p]
+        lib.mgpuModuleGetFunction.restype = vp
+        lib.mgpuLaunchKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 6 + [
+            i32, vp, vp, vp, size_t]
+        lib.mgpuLaunchClusterKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 9 + [
+            i32, vp, vp, vp, size_t]
+        lib.mgpuMemHostRegister.argtypes = [vp, ctypes.c_uint64]
+        lib.mgpuMemHostUnregister.argtypes = [vp]
+        lib.tileRtTensorMapEncodeTiled.argtypes = [
+            vp, ctypes.c_int, ctypes.c_uint, vp, vp, vp, vp, vp, ctypes.c_int, ctypes.c_int,
+            ctypes.c_int, ctypes.c_int, ctypes.c_char_p, size_t]
+        lib.tileRtTensorMapEncodeIm2col.argtypes = [
+            vp, ctypes.c_int, ctypes.c_uint, vp, vp, vp, vp, vp, u32, u32, vp,
+            ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_char_p, size_t]
+        lib.tileRtLaunch.argtypes = [vp]
+        lib.tileRtStreamSynchronize.argtypes = [vp, ctypes.c_double]
+        lib.tileRtMemoryInfo.argtypes = [ctypes.POINTER(ctypes.c_uint64)] * 2
+        lib.tileRtLastKernelName.restype = ctypes.c_char_p
 
     def _on_error(self, message: bytes) -> None:
         if self._error is None:
@@ -67,6 +100,13 @@ class Runtime:
         buffer = ctypes.create_string_buffer(1024)
         return None if self.lib.tileRtProbe(buffer, len(buffer)) == 0 else buffer.value.decode()
 
+    def memory_info(self):
+        """(free, total) device memory in bytes, as the driver reports it."""
+        free, total = ctypes.c_uint64(), ctypes.c_uint64()
+        self.lib.tileRtMemoryInfo(ctypes.byref(free), ctypes.byref(total))
+        self.check()
+        return free.value, total.value
+
     @classmethod
     def get(cls, toolchain=None) -> "Runtime":
         if cls._instance is None:
@@ -78,31 +118,56 @@ class Runtime:
         return cls._instance
 
 
-def parse_signature(ir: str, name: str) -> List[str]:
-    """The argument types of kernel `name` in `ir`."""
-    match = re.search(_SIGNATURE.format(name=re.escape(name)), ir)
-    if not match:
-        raise ValueError(f"no gpu.func @{name} ... kernel in the module")
-    types, depth, current = [], 0, ""
-    for char in match["args"]:
-        if char in "<([":
-            depth += 1
-        elif char in ">)]":
-            depth -= 1
-        if char == "," and depth == 0:
-            types.append(current)
-            current = ""
-        else:
-            current += char
-    if current.strip():
-        types.append(current)
-    aliases = dict(re.findall(r"^(![\w.]+)\s*=\s*(.+)$", ir, re.MULTILINE))
-    result = []
-    for entry in types:
-        type_ = entry.split(":", 1)[1].strip()
-        result.append(aliases.get(type_, type_).strip())
-    return result
+#===------------------------------------------------------------------------===#
+# Streams
+#===------------------------------------------------------------------------===#
 
+_torch_stream = None  # PyTorch's current-stream query, once PyTorch has CUDA
+
+
+def _current_torch_stream() -> Optional[int]:
+    """PyTorch's current stream on its current device, when PyTorch is loaded
+    and has initialized CUDA."""
+    global _torch_stream
+    if _torch_stream is None:
+        torch = sys.modules.get("torch")
+        if torch is None or not torch.cuda.is_initialized():
+            return None
+        raw, device = getattr(torch._C, "_cuda_getCurrentRawStream", None), torch._C._cuda_getDevice
+        _torch_stream = ((lambda: raw(device())) if raw is not None
+                         else (lambda: torch.cuda.current_stream().cuda_stream))
+    return _torch_stream()
+
+
+def stream_handle(stream) -> Optional[int]:
+    """The CUstream of `stream`: None (PyTorch's current stream if PyTorch is
+    in use, else the legacy default stream), an int, or an object with
+    `cuda_stream` (torch.cuda.Stream) or `ptr` (CuPy)."""
+    if stream is None:
+        return _current_torch_stream()
+    if isinstance(stream, int):
+        return stream
+    for attribute in ("cuda_stream", "ptr"):
+        if hasattr(stream, attribute):
+            return int(getattr(stream, attribute))
+    raise TypeError(f"expected a CUDA stream (torch.cuda.Stream, int), got {type(stream).__name__}")
+
+
+def synchronize(stream=None, timeout: Optional[float] = None) -> None:
+    """Waits for the work on `stream` (see stream_handle). A stream still
+    busy after `timeout` seconds (default DEFAULT_TIMEOUT, $TILE_TIMEOUT;
+    0 waits forever) raises TileRuntimeError naming the kernel launched
+    last: a kernel that never finishes no longer hangs the process. It may
+    still occupy the GPU, so such a process should exit."""
+    runtime = Runtime.get()
+    runtime.lib.tileRtStreamSynchronize(stream_handle(stream),
+                                        DEFAULT_TIMEOUT if timeout is None else timeout)
+    runtime.check()
+
+
+#===------------------------------------------------------------------------===#
+# Arrays
+#===------------------------------------------------------------------------===#
 
 class _DLDevice(ctypes.Structure):
     _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
@@ -123,6 +188,14 @@ _DL_CUDA = 2
 _DL_CODES = {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "f16": 2, "f32": 2, "f64": 2, "bf16": 4}
 
 
+def _contiguous_strides(shape):
+    strides, step = [], 1
+    for extent in reversed(shape):
+        strides.insert(0, step)
+        step *= extent
+    return strides
+
+
 def _dlpack(value, element: str, keep: list):
     """(pointer, shape, strides) of a CUDA array exported through DLPack
     (`__dlpack__`); the capsule is kept alive in `keep` for the launch."""
@@ -137,15 +210,22 @@ def _dlpack(value, element: str, keep: list):
             _DL_CODES[element], _TYPES[element][0] * 8, 1):
         raise TypeError(f"expected elements {element}, got DLPack type code "
                         f"{tensor.dtype.code}, {tensor.dtype.bits} bits")
-    shape = [tensor.shape[i] for i in range(tensor.ndim)]
-    if tensor.strides:
-        strides = [tensor.strides[i] for i in range(tensor.ndim)]
-    else:
-        strides, step = [], 1
-        for extent in reversed(shape):
-            strides.insert(0, step)
-            step *= extent
-    return tensor.data + tensor.byte_offset, tuple(shape), strides
+    shape = tuple(tensor.shape[i] for i in range(tensor.ndim))
+    strides = (tuple(tensor.strides[i] for i in range(tensor.ndim)) if tensor.strides
+               else tuple(_contiguous_strides(shape)))
+    return tensor.data + tensor.byte_offset, shape, strides
+
+
+_TORCH_DTYPES = {}
+
+
+def _torch_dtype(element: str):
+    if not _TORCH_DTYPES:
+        import torch
+        _TORCH_DTYPES.update({"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
+                              "f64": torch.float64, "i8": torch.int8, "i16": torch.int16,
+                              "i32": torch.int32, "i64": torch.int64})
+    return _TORCH_DTYPES[element]
 
 
 def _array(value, element: str, host: Optional[list] = None, keep: Optional[list] = None):
@@ -153,6 +233,10 @@ def _array(value, element: str, host: Optional[list] = None, keep: Optional[list
     a host array (numpy, `__array_interface__`) is accepted when `host` is a
     list, which collects (pointer, bytes) for the caller to page-lock and map
     (the kernel then reads and writes host memory over the bus)."""
+    if getattr(value, "is_cuda", False) and hasattr(value, "data_ptr"):  # torch, bf16 too
+        if value.dtype is not _torch_dtype(element):
+            raise TypeError(f"expected elements {element}, got {value.dtype}")
+        return value.data_ptr(), tuple(value.shape), tuple(value.stride())
     size = _TYPES[element][0]
     interface = getattr(value, "__cuda_array_interface__", None) if element != "bf16" else None
     if interface is None and host is not None and hasattr(value, "__array_interface__"):
@@ -165,120 +249,271 @@ def _array(value, element: str, host: Optional[list] = None, keep: Optional[list
             raise TypeError(f"expected elements {element}, got {interface['typestr']}")
         shape = tuple(interface["shape"])
         strides = interface.get("strides")
-        if strides is None:
-            strides, step = [], 1
-            for extent in reversed(shape):
-                strides.insert(0, step)
-                step *= extent
-        else:
-            strides = [s // size for s in strides]
-        return interface["data"][0], shape, list(strides)
-    if hasattr(value, "__dlpack__") and keep is not None and not hasattr(value, "data_ptr"):
+        strides = (tuple(_contiguous_strides(shape)) if strides is None
+                   else tuple(s // size for s in strides))
+        return interface["data"][0], shape, strides
+    if hasattr(value, "__dlpack__") and keep is not None:
         return _dlpack(value, element, keep)
-    if hasattr(value, "data_ptr") and getattr(value, "is_cuda", False):  # torch, bf16 too
-        if value.element_size() != size:
-            raise TypeError(f"expected {element} elements, got {value.dtype}")
-        return value.data_ptr(), tuple(value.shape), list(value.stride())
     raise TypeError("expected a CUDA array (__cuda_array_interface__ or __dlpack__), a torch "
                     f"CUDA tensor or a contiguous host array, got {type(value).__name__}")
 
 
-def _argument_kind(type_: str):
-    """How a kernel argument of MLIR type `type_` is passed: ("memref",
-    (rank, element)), ("tma", (element, box, swizzle)) or ("scalar", the
-    ctypes constructor); parsed once per kernel."""
-    memref = re.match(r"memref<((?:[\d?]+x)*)(\w+)(?:,.*)?>$", type_)
-    if memref:
-        return "memref", (memref[1].count("x"), memref[2])
-    tma = re.match(r"!tile\.tma_desc<memref<(?:[\d?]+x)*(\w+)>,\s*box\s*=\s*\[([\d,\s]+)\]"
-                   r"(?:,\s*swizzle\s*=\s*(\w+))?", type_)
-    if tma:
-        return "tma", (tma[1], [int(b) for b in tma[2].split(",")],
-                       _TMA_SWIZZLE[tma[3] or "none"])
-    scalars = {"index": lambda v: ctypes.c_int64(int(v)), "i64": lambda v: ctypes.c_int64(int(v)),
-               "i32": lambda v: ctypes.c_int32(int(v)), "f32": lambda v: ctypes.c_float(float(v))}
-    if type_ in scalars:
-        return "scalar", scalars[type_]
-    raise TypeError(f"kernel argument type {type_} is not supported from Python")
+#===------------------------------------------------------------------------===#
+# Parameters
+#===------------------------------------------------------------------------===#
+
+class _Params:
+    """The kernel-parameter bytes of one kernel: a buffer with a slot per
+    kernel parameter (each field of a memref descriptor, a 128-byte aligned
+    tensor map, a scalar), consecutive where the parameters are, and the
+    array of their addresses that the launch passes. Filled in place on each
+    launch (cuLaunchKernel copies them)."""
+
+    def __init__(self, sizes_and_alignments):
+        offsets, end = [], 0
+        for size, alignment in sizes_and_alignments:
+            end = -(-end // alignment) * alignment
+            offsets.append(end)
+            end += size
+        self.bytes = bytearray(end + _MAP_BYTES)
+        base = ctypes.addressof((ctypes.c_char * len(self.bytes)).from_buffer(self.bytes))
+        self.shift = -base % _MAP_BYTES  # the buffer's first 128-byte aligned byte
+        self.offsets = [self.shift + offset for offset in offsets]
+        self.pointers = (ctypes.c_void_p * max(1, len(offsets)))(
+            *[base + offset for offset in self.offsets])
+        self.address = ctypes.addressof(self.pointers)
+
+
+class _TensorMapParam:
+    """A `!tile.tma_desc` parameter: its manifest entry and the maps encoded
+    for it, by (address, shape, strides)."""
+
+    _CAPACITY = 1024
+
+    def __init__(self, entry: dict, runtime: Runtime):
+        self.entry = entry
+        self.runtime = runtime
+        self.element = entry["element"]
+        self.rank = entry["rank"]
+        self.maps = {}
+
+    def describe(self) -> str:
+        e = self.entry
+        return (f"!tile.tma_desc<{e['element']}, box = {e['box']}, swizzle {e['swizzle']}, "
+                f"oob {e['oob_fill']}>")
+
+    def encode(self, pointer: int, shape, strides) -> bytes:
+        """The map of the tensor at `pointer` (cached)."""
+        key = (pointer, shape, strides)
+        found = self.maps.get(key)
+        if found is not None:
+            return found
+        if len(shape) != self.rank:
+            raise TypeError(f"{self.describe()} takes a rank-{self.rank} tensor, got shape {shape}")
+        e, rank = self.entry, self.rank
+        size = _TYPES[self.element][0]
+        u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+        # The driver's order: dimension 0 innermost; strides in bytes.
+        if strides[-1] != 1:
+            raise TileRuntimeError(
+                f"cannot encode tensor map: the innermost stride is {strides[-1]}, TMA needs 1 "
+                f"(T-TMA-9); {self.describe()}")
+        dims = (u64 * rank)(*reversed(shape))
+        global_strides = (u64 * max(1, rank - 1))(*[s * size for s in reversed(strides[:-1])])
+        element_strides = (u32 * rank)(*([1] * rank))
+        message = ctypes.create_string_buffer(1024)
+        map_buffer = ctypes.create_string_buffer(_MAP_BYTES + _MAP_BYTES)
+        address = ctypes.addressof(map_buffer)
+        address += -address % _MAP_BYTES
+        lib = self.runtime.lib
+        if "im2col_lower" in e:
+            lower = (ctypes.c_int * 3)(*reversed(e["im2col_lower"]))
+            upper = (ctypes.c_int * 3)(*reversed(e["im2col_upper"]))
+            failed = lib.tileRtTensorMapEncodeIm2col(
+                address, e["data_type"], rank, pointer, dims, global_strides, lower, upper,
+                e["box"][1], e["box"][0], element_strides, e["interleave"], e["swizzle"],
+                e["l2_promotion"], e["oob_fill"], message, len(message))
+        else:
+            box = (u32 * rank)(*reversed(e["box"]))
+            failed = lib.tileRtTensorMapEncodeTiled(
+                address, e["data_type"], rank, pointer, dims, global_strides, box,
+                element_strides, e["interleave"], e["swizzle"], e["l2_promotion"],
+                e["oob_fill"], message, len(message))
+        self.runtime.check()
+        if failed:
+            raise TileRuntimeError(message.value.decode(errors="replace"))
+        encoded = ctypes.string_at(address, _MAP_BYTES)
+        if len(self.maps) >= self._CAPACITY:
+            self.maps.clear()
+        self.maps[key] = encoded
+        return encoded
 
 
 class Kernel:
-    """A kernel of a CompiledModule, loaded into the current CUDA context."""
+    """A kernel of a CompiledModule, loaded into the current CUDA context.
+    Calling it launches it (see the module docstring)."""
 
     def __init__(self, module, name: str, runtime: Optional[Runtime] = None):
-        if name not in module.kernels:
-            raise ValueError(f"no kernel '{name}' in the PTX (kernels: {module.kernels})")
+        kernels = module.manifest["kernels"]
+        if name not in kernels:
+            raise ValueError(f"no kernel '{name}' in the module (kernels: {sorted(kernels)})")
         self.runtime = runtime or Runtime.get()
         self.name = name
-        self.types = parse_signature(module.source, name)
-        self._kinds = [_argument_kind(t) for t in self.types]
+        self.manifest = manifest = kernels[name]
+        self.params = manifest["params"]
+        self.types = [_describe(p) for p in self.params]
+        self._block = tuple(manifest.get("block") or (1, 1, 1))
+        self._shared = manifest["dynamic_shared_bytes"]
+        cluster = manifest.get("cluster")
+        self._cluster = tuple(cluster) if cluster and cluster != [1, 1, 1] else None
+        slots = []  # (size, alignment) of each kernel parameter (LLVM argument)
+        firsts = []  # the first slot of each manifest parameter
+        for entry in self.params:
+            firsts.append(len(slots))
+            kind = entry["kind"]
+            if kind == "memref":
+                # MLIR's memref descriptor fields, each a kernel parameter:
+                # allocated and aligned pointers, offset, sizes, strides.
+                slots += [(8, 8)] * (3 + 2 * entry["rank"])
+            elif kind == "tensor_map":
+                slots.append((entry["bytes"], entry["alignment"]))
+            elif entry["type"] in _SCALARS:
+                size = struct.calcsize(_SCALARS[entry["type"]])
+                slots.append((size, size))
+            else:
+                raise TypeError(f"kernel '{name}': parameter type {entry['type']} is not "
+                                "supported from Python")
+        self._count = len(slots)
+        self._params = _Params(slots)
+        self._packers = [_packer(entry, self._params, self._params.offsets[first], self.runtime)
+                         for entry, first in zip(self.params, firsts)]
+        self._lock = threading.Lock()
+        self._config = bytearray(_LAUNCH_CONFIG.size)
+        self._config_address = ctypes.addressof(
+            (ctypes.c_char * len(self._config)).from_buffer(self._config))
         ptx = ctypes.create_string_buffer(module.ptx.encode())
         self._module = self.runtime.lib.mgpuModuleLoadJIT(ptx, 3)
         self.runtime.check()
         self._function = self.runtime.lib.mgpuModuleGetFunction(self._module, name.encode())
         self.runtime.check()
 
-    def _pack(self, args: Sequence, host: list, keep: list) -> list:
-        if len(args) != len(self.types):
-            raise TypeError(f"kernel '{self.name}' takes {len(self.types)} arguments "
+    def __call__(self, *args, grid=(1, 1, 1), block=None, shared: Optional[int] = None,
+                 cluster=None, stream=None, synchronize: bool = False):
+        """Launches on `stream` and returns at once (with `synchronize`, waits
+        with the watchdog). `block`, `shared` (dynamic shared memory bytes)
+        and `cluster` default to the manifest's values where it has them;
+        with a cluster, `grid` counts blocks."""
+        if len(args) != len(self._packers):
+            raise TypeError(f"kernel '{self.name}' takes {len(self._packers)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
-        values = []
-        for value, type_, (kind, info) in zip(args, self.types, self._kinds):
-            if kind == "memref":
-                rank, element = info
-                pointer, shape, strides = _array(value, element, host, keep)
-                if len(shape) != rank:
-                    raise TypeError(f"{type_} takes a rank-{rank} array, got shape {shape}")
-                values += [ctypes.c_void_p(pointer), ctypes.c_void_p(pointer), ctypes.c_int64(0)]
-                values += [ctypes.c_int64(v) for v in list(shape) + strides]
-            elif kind == "tma":
-                values.append(ctypes.c_void_p(self._tensor_map(value, *info)))
-            else:
-                values.append(info(value))
-        return values
-
-    def _tensor_map(self, value, element: str, box: List[int], swizzle: int) -> int:
-        pointer, shape, strides = _array(value, element)
-        rank = len(shape)
-        descriptor = (ctypes.c_int64 * (3 + 2 * rank))(
-            pointer, pointer, 0, *shape, *strides)
-        boxes = (ctypes.c_int64 * len(box))(*box)
-        result = self.runtime.lib.mgpuTensorMapEncodeTiledMemref(
-            rank, ctypes.cast(descriptor, ctypes.c_void_p), _TMA_DATA_TYPE[element],
-            0, swizzle, 0, 0, boxes)
-        self.runtime.check()
-        return result
-
-    def __call__(self, *args, grid=(1, 1, 1), block=(1, 1, 1), shared: int = 0,
-                 cluster=None, synchronize: bool = True):
-        """Launches on the default stream; with `cluster` (x, y, z) as a
-        cluster launch (`grid` counts blocks). Waits for the kernel unless
-        `synchronize` is False."""
-        host: list = []
+        block = block or self._block
+        shared = self._shared if shared is None else shared
+        cluster = cluster or self._cluster
+        handle = (_current_torch_stream() if stream is None else stream_handle(stream)) or 0
+        host: list = []  # host arrays to page-lock for this launch
         keep: list = []  # DLPack capsules, alive until the launch is done
-        values = self._pack(args, host, keep)
-        params = (ctypes.c_void_p * len(values))(
-            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
-        lib = self.runtime.lib
-        # Host arrays are page-locked and mapped for the launch (on unified
-        # addressing the device uses their host pointers) and released after
-        # it, so such a launch always waits for the kernel.
+        runtime = self.runtime
+        with self._lock:
+            for pack, value in zip(self._packers, args):
+                pack(value, host, keep)
+            if host:
+                self._launch_with_host_arrays(host, grid, block, shared, cluster, handle)
+                return
+            _LAUNCH_CONFIG.pack_into(self._config, 0, self._function, *grid, *block,
+                                     *(cluster or (0, 0, 0)), shared, handle,
+                                     self._params.address, self._count)
+            runtime.lib.tileRtLaunch(self._config_address)
+            runtime.check()
+        if synchronize:
+            runtime.lib.tileRtStreamSynchronize(handle, DEFAULT_TIMEOUT)
+            runtime.check()
+
+    def _launch_with_host_arrays(self, host, grid, block, shared, cluster, handle):
+        """Host arrays are page-locked and mapped for the launch (on unified
+        addressing the device uses their host pointers) and released after
+        it, so such a launch waits for the kernel."""
+        lib, runtime = self.runtime.lib, self.runtime
         registered = []
         try:
             for pointer, size in dict(host).items():
-                lib.mgpuMemHostRegister(ctypes.c_void_p(pointer), ctypes.c_uint64(size))
-                self.runtime.check()
+                lib.mgpuMemHostRegister(pointer, size)
+                runtime.check()
                 registered.append(pointer)
+            args = (*grid, *block, shared, handle, self._params.address, None, self._count)
             if cluster:
-                lib.mgpuLaunchClusterKernel(self._function, *cluster, *grid, *block, shared,
-                                            None, params, None, len(values))
+                lib.mgpuLaunchClusterKernel(self._function, *cluster, *args)
             else:
-                lib.mgpuLaunchKernel(self._function, *grid, *block, shared, None, params,
-                                     None, len(values))
-            self.runtime.check()
-            if synchronize or registered:
-                lib.tileRtSynchronize()
-                self.runtime.check()
+                lib.mgpuLaunchKernel(self._function, *args)
+            runtime.check()
+            lib.tileRtStreamSynchronize(handle, DEFAULT_TIMEOUT)
+            runtime.check()
         finally:
             for pointer in registered:
-                lib.mgpuMemHostUnregister(ctypes.c_void_p(pointer))
+                lib.mgpuMemHostUnregister(pointer)
+
+
+def _packer(entry: dict, params: _Params, offset: int, runtime: Runtime):
+    """A function (value, host, keep) that writes one argument's kernel
+    parameters at `offset`, with a fast path for torch CUDA tensors."""
+    data, kind = params.bytes, entry["kind"]
+    if kind == "scalar":
+        fmt = struct.Struct("<" + _SCALARS[entry["type"]])
+        pack_into = fmt.pack_into
+
+        def pack_scalar(value, host, keep):
+            pack_into(data, offset, value)
+        return pack_scalar
+
+    element = entry["element"]
+    if kind == "memref":
+        rank = entry["rank"]
+        pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
+        dtypes = []  # the torch dtype, once torch is in use
+
+        def pack_memref(value, host, keep):
+            if dtypes and getattr(value, "dtype", None) is dtypes[0] and value.is_cuda:
+                pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
+            else:
+                pointer, shape, strides = _array(value, element, host, keep)
+                if hasattr(value, "data_ptr") and not dtypes:
+                    dtypes.append(_torch_dtype(element))
+            if len(shape) != rank:
+                raise TypeError(f"{_describe(entry)} takes a rank-{rank} array, "
+                                f"got shape {tuple(shape)}")
+            pack_into(data, offset, pointer, pointer, 0, *shape, *strides)
+        return pack_memref
+
+    tensor_map = _TensorMapParam(entry, runtime)
+    maps, end = tensor_map.maps, offset + _MAP_BYTES
+    written = [None]  # the key of the map in the slot now
+
+    def pack_tensor_map(value, host, keep):
+        # A torch tensor's map by (address, shape, strides, dtype): a hit
+        # needs no other check, a miss validates and encodes.
+        try:
+            key = (value.data_ptr(), value.shape, value.stride(), value.dtype)
+        except AttributeError:
+            key = None
+        if key is None or key not in maps:
+            pointer, shape, strides = _array(value, element, None, keep)
+            encoded = tensor_map.encode(pointer, tuple(shape), tuple(strides))
+            if key is not None and getattr(value, "is_cuda", False):
+                maps[key] = encoded
+            else:
+                key = None
+        else:
+            encoded = maps[key]
+        if key is None or key != written[0]:
+            data[offset:end] = encoded
+            written[0] = key
+    return pack_tensor_map
+
+
+def _describe(entry: dict) -> str:
+    """A manifest parameter in MLIR-like words, for messages."""
+    if entry["kind"] == "memref":
+        dims = "x".join("?" if d < 0 else str(d) for d in entry["shape"])
+        return f"memref<{dims}x{entry['element']}>"
+    if entry["kind"] == "tensor_map":
+        return f"!tile.tma_desc<{entry['element']}, box = {entry['box']}>"
+    return entry["type"]

@@ -1,0 +1,158 @@
+"""Shared by the Python benchmarks (bench/gemm.py, bench/launch_overhead.py,
+bench/launch_soak.py): the GPU report, the examples' kernels and launch
+configurations, the two timings and the process's resident memory.
+
+The two timings of a callable `run` that enqueues GPU work on PyTorch's
+current stream:
+  - kernel time (`kernel_us`): CUPTI's records of the kernels that R
+    back-to-back calls launched (torch.profiler, CUDA activity only), summed
+    and divided by R: the GPU's time, without launch gaps or host cost;
+  - user path (`user_us`): CUDA events around R back-to-back calls, divided
+    by R, and the median of R calls each between two events: what a Python
+    user observes, host launch cost and gaps included.
+Not a script: the others import it (their directory is on sys.path)."""
+import ctypes
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Callable, Dict, Tuple
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+import tile  # noqa: E402
+from tile.testing import cuda_torch, median_ms  # noqa: E402
+
+DTYPES = ("f16", "bf16")
+HOPPER_SMEM = 229376   # examples/gemm_sm90.mlir @run: 4-stage ring + staging buffers
+SMALL_M_SMEM = 98304   # the small-M kernel's 8-stage ring
+SM80_SMEM = 65536      # examples/hgemm_sm80.mlir @run: the staged C tile
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def torch_or_exit(script: str):
+    """torch, when it sees a CUDA GPU that libtile_runtime can use; else exits."""
+    torch, reason = cuda_torch()
+    if torch is None:
+        sys.exit(f"{script}: {reason}")
+    return torch
+
+
+def describe_device() -> None:
+    """Prints the GPU (PyTorch's view and nvidia-smi's: name, driver, clocks)."""
+    import torch
+    p = torch.cuda.get_device_properties(0)
+    print(f"GPU: {torch.cuda.get_device_name(0)} (sm_{p.major}{p.minor}, "
+          f"{p.multi_processor_count} SMs, {p.total_memory / 2**30:.0f} GiB); "
+          f"torch {torch.__version__}, CUDA {torch.version.cuda}")
+    query = "name,driver_version,clocks.max.sm,clocks.sm,power.limit"
+    try:
+        smi = subprocess.run(["nvidia-smi", f"--query-gpu={query}", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+        print(f"nvidia-smi ({query}): {(smi.stdout or smi.stderr).strip()}")
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f"nvidia-smi: {error}")
+
+
+def compile_example(name: str, type_: str = "f16", **options):
+    """examples/<name>.mlir compiled for sm_90a; for bf16 with every f16
+    replaced by bf16 (as scripts/gemm-main.py does)."""
+    text = (ROOT / "examples" / f"{name}.mlir").read_text()
+    if type_ == "bf16":
+        text = text.replace("f16", "bf16")
+    return tile.compile(text, chip="sm_90a", **options)
+
+
+def sms() -> int:
+    import torch
+    return torch.cuda.get_device_properties(0).multi_processor_count
+
+
+# Launch configurations, as the examples' @run functions choose them (the
+# persistent grids take the SM count where @run hard-codes an H100's 132).
+def sm90_launch(m: int, n: int) -> dict:
+    """@gemm_nt / @gemm_nn: 128x256 tiles, at most one CTA per SM."""
+    return dict(grid=(min(cdiv(m, 128) * cdiv(n, 256), sms()), 1, 1), block=(384, 1, 1),
+                shared=HOPPER_SMEM)
+
+
+def small_m_launch(n: int) -> dict:
+    """@gemm_nt_small_m (M <= 64): one 64x32 tile per CTA."""
+    return dict(grid=(cdiv(n, 32), 1, 1), block=(256, 1, 1), shared=SMALL_M_SMEM)
+
+
+def multicast_launch(m: int, n: int) -> dict:
+    """examples/gemm_sm90_multicast.mlir @gemm: 2x1 clusters on pairs of row tiles."""
+    clusters = min(cdiv(m, 256) * cdiv(n, 256), sms() // 2)
+    return dict(grid=(2 * clusters, 1, 1), block=(384, 1, 1), shared=HOPPER_SMEM,
+                cluster=(2, 1, 1))
+
+
+def sm80_launch(m: int, n: int) -> dict:
+    """examples/hgemm_sm80.mlir: one 128x128 tile per CTA, 4 warps."""
+    return dict(grid=(cdiv(n, 128), cdiv(m, 128), 1), block=(128, 1, 1), shared=SM80_SMEM)
+
+
+def kernel_us(run: Callable[[], object], repeats: int,
+              warmup: int = 3) -> Tuple[float, Dict[str, float]]:
+    """Kernel time: (µs per call, {kernel name: launches per call}) from
+    CUPTI's kernel records of `repeats` back-to-back calls of `run` after
+    `warmup` calls that finish first, so every kernel record in the profiled
+    region belongs to these calls (memsets and copies are other record
+    kinds). NaN when CUPTI recorded no kernel."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(warmup):
+        run()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(repeats):
+            run()
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "trace.json")
+        prof.export_chrome_trace(path)
+        with open(path) as trace:
+            events = json.load(trace)["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel" and e.get("ph") == "X"]
+    names: Dict[str, float] = {}
+    for event in kernels:
+        names[event["name"]] = names.get(event["name"], 0) + 1 / repeats
+    total = sum(float(e["dur"]) for e in kernels)
+    return (total / repeats if kernels else float("nan")), names
+
+
+def user_us(run: Callable[[], object], repeats: int, warmup: int = 3) -> Tuple[float, float]:
+    """User path: (mean µs per call of `repeats` back-to-back calls between
+    two CUDA events, median µs of `repeats` calls each between two events)."""
+    batched = median_ms(run, runs=repeats, warmup=warmup, batched=True)
+    single = median_ms(run, runs=repeats, warmup=0)
+    return batched * 1e3, single * 1e3
+
+
+def driver_memory():
+    """(free, total) device bytes from libtile_runtime's tileRtMemoryInfo
+    (cuMemGetInfo in the runtime's context), or None where it lacks it."""
+    try:
+        from tile.launch import Runtime
+        info = Runtime.get().lib.tileRtMemoryInfo
+    except (ImportError, AttributeError):
+        return None
+    info.argtypes = [ctypes.POINTER(ctypes.c_uint64)] * 2
+    free, total = ctypes.c_uint64(), ctypes.c_uint64()
+    return (free.value, total.value) if info(ctypes.byref(free), ctypes.byref(total)) == 0 else None
+
+
+def rss_bytes() -> int:
+    """The process's resident set (VmRSS of /proc/self/status)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
