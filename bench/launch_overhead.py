@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The host cost of one kernel launch from Python, steady state and cold.
 
-    PYTHONPATH=python python3 bench/launch_overhead.py [--launches 2000] [--batches 9]
+    PYTHONPATH=python python3 bench/launch_overhead.py [--launches 2000] [--batches 21]
 
 In one process, on tensors allocated once:
   (a) tile: the Hopper @gemm_nt of examples/gemm_sm90.mlir (three tensor-map
@@ -11,7 +11,8 @@ In one process, on tensors allocated once:
   (c) tile: @copy_tile of examples/cp_async_copy.mlir (two memref
       arguments, 256x64 f16, four CTAs).
 Steady state: after 100 warm-up calls, --batches batches of --launches
-back-to-back calls; only the host loop is timed (time.perf_counter_ns around
+back-to-back calls, the subjects' batches alternating; only the host loop is
+timed (time.perf_counter_ns around
 it; the GPU is synchronized between batches, outside the timing); the median
 per call. Each kernel's device time (CUPTI, measured after all host timings)
 is printed beside it: a host time not clearly above it means the launch
@@ -37,26 +38,29 @@ def timed(run, sync):
     return (issued - start) / 1e3, (done - start) / 1e3
 
 
-def host_us(run, sync, launches, batches):
-    """(median, min) over batches of the host µs per call of `launches`
-    back-to-back calls."""
-    for _ in range(100):
-        run()
-    sync()
-    per_call = []
-    for _ in range(batches):
-        start = time.perf_counter_ns()
-        for _ in range(launches):
+def host_us(runs, sync, launches, batches):
+    """For each of `runs`: (median, min) over batches of the host µs per call
+    of `launches` back-to-back calls. The subjects' batches alternate, so a
+    slow spell of the machine falls on all of them alike."""
+    for run in runs:
+        for _ in range(100):
             run()
-        per_call.append((time.perf_counter_ns() - start) / launches / 1e3)
-        sync()
-    return statistics.median(per_call), min(per_call)
+    sync()
+    per_call = [[] for _ in runs]
+    for _ in range(batches):
+        for run, times in zip(runs, per_call):
+            start = time.perf_counter_ns()
+            for _ in range(launches):
+                run()
+            times.append((time.perf_counter_ns() - start) / launches / 1e3)
+            sync()
+    return [(statistics.median(times), min(times)) for times in per_call]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--launches", type=int, default=2000, help="calls per batch")
-    parser.add_argument("--batches", type=int, default=9)
+    parser.add_argument("--batches", type=int, default=21)
     parser.add_argument("--shape", default="128x256x64", help="MxNxK of the GEMMs")
     args = parser.parse_args()
     m, n, k = (int(v) for v in args.shape.lower().split("x"))
@@ -107,7 +111,7 @@ def main():
         raise SystemExit(f"wrong results: gemm relative error {error:.3g}, "
                          f"copy equal {torch.equal(dst, src)}")
 
-    hosts = [host_us(run, sync, args.launches, args.batches) for _, run in subjects]
+    hosts = host_us([run for _, run in subjects], sync, args.launches, args.batches)
     devices = [harness.kernel_us(run, 200)[0] for _, run in subjects]  # CUPTI last
     print(f"steady state: host µs per call (median of {args.batches} batches of "
           f"{args.launches} back-to-back calls; min), device µs per call (CUPTI):")
