@@ -40,6 +40,12 @@
 // BF16: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 // SM90: .target sm_90a
+// The three tensor maps are 128-byte by-value parameters (T-TMA-22).
+// SM90: .visible .entry gemm_nt(
+// SM90-NEXT: .param .align 128 .b8 gemm_nt_param_0[128],
+// SM90-NEXT: .param .align 128 .b8 gemm_nt_param_1[128],
+// SM90-NEXT: .param .align 128 .b8 gemm_nt_param_2[128],
+// SM90-NEXT: .param .u64 gemm_nt_param_3,
 // SM90-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // SM90-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // SM90-DAG: setmaxnreg.inc.sync.aligned.u32 232;

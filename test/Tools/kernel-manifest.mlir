@@ -1,0 +1,93 @@
+// tile-translate --kernel-manifest prints the launch ABI that the pipeline
+// records (tile-kernel-manifest): each kernel's parameters in order with
+// every tensor-map parameter (the contract's CUDA enum values), the dynamic
+// shared memory its buffers need, and its block and cluster shapes.
+//
+// RUN: tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a" -o %t.mlir
+// RUN: tile-translate --kernel-manifest %t.mlir | FileCheck %s
+// RUN: not tile-translate --kernel-manifest %s 2>&1 | FileCheck %s --check-prefix=NONE
+// NONE: error: no tile.kernel_manifest: run tile-to-ptx-pipeline (or tile-kernel-manifest)
+
+// CHECK:      "kernels": {
+// CHECK-NEXT:   "k": {
+// CHECK-NEXT:     "block": [
+// CHECK-NEXT:       64,
+// CHECK-NEXT:       1,
+// CHECK-NEXT:       1
+// CHECK-NEXT:     ],
+// CHECK-NEXT:     "cluster": [
+// CHECK-NEXT:       2,
+// CHECK-NEXT:       1,
+// CHECK-NEXT:       1
+// CHECK-NEXT:     ],
+// CHECK-NEXT:     "dynamic_shared_bytes": 8192,
+// CHECK-NEXT:     "module": "kernels",
+// CHECK-NEXT:     "params": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "alignment": 128,
+// CHECK-NEXT:         "box": [
+// CHECK-NEXT:           64,
+// CHECK-NEXT:           32
+// CHECK-NEXT:         ],
+// CHECK-NEXT:         "bytes": 128,
+// CHECK-NEXT:         "data_type": 9,
+// CHECK-NEXT:         "element": "bf16",
+// CHECK-NEXT:         "interleave": 0,
+// CHECK-NEXT:         "kind": "tensor_map",
+// CHECK-NEXT:         "l2_promotion": 2,
+// CHECK-NEXT:         "oob_fill": 1,
+// CHECK-NEXT:         "rank": 2,
+// CHECK-NEXT:         "shape": [
+// CHECK-NEXT:           -1,
+// CHECK-NEXT:           4096
+// CHECK-NEXT:         ],
+// CHECK-NEXT:         "swizzle": 2
+// CHECK-NEXT:       },
+// CHECK-NEXT:       {
+//      CHECK:         "im2col_lower": [
+// CHECK-NEXT:           -1,
+// CHECK-NEXT:           -1
+// CHECK-NEXT:         ],
+//      CHECK:         "kind": "tensor_map",
+//      CHECK:       },
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "element": "f32",
+// CHECK-NEXT:         "kind": "memref",
+// CHECK-NEXT:         "rank": 1,
+// CHECK-NEXT:         "shape": [
+// CHECK-NEXT:           -1
+// CHECK-NEXT:         ]
+// CHECK-NEXT:       },
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "kind": "scalar",
+// CHECK-NEXT:         "type": "index"
+// CHECK-NEXT:       },
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "kind": "scalar",
+// CHECK-NEXT:         "type": "i32"
+// CHECK-NEXT:       }
+// CHECK-NEXT:     ]
+// CHECK-NEXT:   }
+// CHECK-NEXT: }
+
+!d = !tile.tma_desc<memref<?x4096xbf16>, box = [64, 32], swizzle = b64, l2promo = b128, oob = nan>
+!dc = !tile.tma_desc<memref<2x8x8x64xf16>, box = [64, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1], swizzle = b128>
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @k(%d: !d, %c: !dc, %out: memref<?xf32>, %n: index, %x: i32) kernel {
+      %buffer = tile.shared_alloc dynamic : memref<64x32xf32, 3>
+      gpu.return
+    }
+  }
+  func.func @host(%a: memref<?x4096xbf16>, %t: memref<2x8x8x64xf16>, %out: memref<?xf32>, %n: index, %x: i32) {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c64 = arith.constant 64 : index
+    %smem = arith.constant 8192 : i32
+    %d = tile.tma_create_descriptor %a : memref<?x4096xbf16> -> !d
+    %c = tile.tma_create_descriptor %t : memref<2x8x8x64xf16> -> !dc
+    gpu.launch_func @kernels::@k clusters in (%c2, %c1, %c1) blocks in (%c2, %c1, %c1)
+        threads in (%c64, %c1, %c1) dynamic_shared_memory_size %smem args(%d : !d, %c : !dc, %out : memref<?xf32>, %n : index, %x : i32)
+    return
+  }
+}
