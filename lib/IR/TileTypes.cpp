@@ -212,6 +212,9 @@ static_assert(int(TmaInterleave::b32) == int(tma::Interleave::b32));
 static_assert(int(TmaSwizzleMode::b128) == int(tma::Swizzle::b128));
 
 std::optional<tma::DataType> mlir::tile::getTensorMapDataType(Type type) {
+  // Integers by width: a map moves bits, signed, unsigned or signless alike.
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return tma::lookupDataType("i" + std::to_string(integer.getWidth()));
   std::string name;
   llvm::raw_string_ostream(name) << type;
   return tma::lookupDataType(name);

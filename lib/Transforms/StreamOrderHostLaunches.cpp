@@ -8,8 +8,9 @@
 //     unused): launches run in order on %s with no host wait in between;
 //  3. where a launch may be pending, the host synchronizes %s before an op
 //     that may observe memory a kernel uses: a GPU op other than such a
-//     launch, an op that reads, writes or frees memory other than allocas or
-//     has unknown effects (func.call), a region op that contains one, and a
+//     launch, an op that reads, writes or frees memory other than allocas
+//     that no kernel sees or has unknown effects (func.call; not the
+//     tensor-map encoders), a region op that contains one, and a
 //     return, which also destroys %s. A synchronous memcpy, memset, alloc or
 //     dealloc becomes the async op on a fresh stream, waited for right after
 //     it: it keeps its synchronous meaning (and needs no dependency on %s,
@@ -17,8 +18,9 @@
 //  4. "a launch may be pending" is a structured data flow over each block in
 //     order: a launch sets it, a synchronization clears it; before a region
 //     op it is cleared by a synchronization when the op contains an op of
-//     3.; a loop body (and a non-entry block) starts with it set when it was
-//     set on entry or the region has a launch; after a region op it is set
+//     3.; every region of a loop (and a non-entry block) starts with it set
+//     when it was set on entry or the loop (region) has a launch; after a
+//     region op it is set
 //     when it was set on entry or on leaving one of its blocks. A loop with
 //     no launch thus never gets a synchronization.
 // Synchronizing and destroying %s are the runtime calls that gpu-to-llvm
@@ -31,11 +33,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Transforms/Passes.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILESTREAMORDERHOSTLAUNCHESPASS
@@ -63,11 +67,51 @@ static bool isSyncTransfer(Operation *op) {
   return !asyncOp.getAsyncToken() && asyncOp.getAsyncDependencies().empty();
 }
 
+/// Whether `value` addresses a stack allocation that no kernel can see: an
+/// alloca (memref or LLVM, through views, casts and GEPs) that is not
+/// registered with gpu.host_register.
+static bool isPrivateAlloca(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (auto gep = dyn_cast<LLVM::GEPOp>(def))
+      value = gep.getBase();
+    else if (auto view = dyn_cast<ViewLikeOpInterface>(def))
+      value = view.getViewSource();
+    else if (auto cast = dyn_cast<memref::CastOp>(def))
+      value = cast.getSource();
+    else
+      break;
+  }
+  if (!value.getDefiningOp<memref::AllocaOp>() &&
+      !value.getDefiningOp<LLVM::AllocaOp>())
+    return false;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (isa<gpu::HostRegisterOp>(user))
+        return false;
+      if (isa<ViewLikeOpInterface, memref::CastOp>(user))
+        llvm::append_range(worklist, user->getResults());
+    }
+  }
+  return true;
+}
+
+/// Whether `op` calls one of the tensor-map contract's encoders, which read
+/// a memref descriptor and write a map into the host frame: nothing a
+/// kernel uses.
+static bool isTensorMapEncode(Operation *op) {
+  auto call = dyn_cast<LLVM::CallOp>(op);
+  std::optional<StringRef> callee = call ? call.getCallee() : std::nullopt;
+  return callee && (*callee == ::tile_tma::kEncodeTiledSymbol ||
+                    *callee == ::tile_tma::kEncodeIm2colSymbol);
+}
+
 /// Whether `op` itself (not its regions) may observe memory that a kernel
 /// uses: a GPU op other than a synchronous launch, or an op that reads,
-/// writes or frees memory other than an alloca, or whose effects are unknown.
+/// writes or frees memory other than a private alloca, or whose effects are
+/// unknown (except the tensor-map encoders).
 static bool observesMemory(Operation *op) {
-  if (isSyncLaunch(op))
+  if (isSyncLaunch(op) || isTensorMapEncode(op))
     return false;
   if (isa<gpu::AsyncOpInterface>(op))
     return true;
@@ -82,7 +126,7 @@ static bool observesMemory(Operation *op) {
     if (isa<MemoryEffects::Allocate>(instance.getEffect()))
       return false;
     Value value = instance.getValue();
-    return !value || !value.getDefiningOp<memref::AllocaOp>();
+    return !value || !isPrivateAlloca(value);
   });
 }
 
@@ -201,10 +245,14 @@ private:
         builder.setInsertionPointAfterValue(done);
         gpu::WaitOp::create(builder, loc, Type(), done);
       } else if (op.getNumRegions() && !isa<gpu::AsyncOpInterface>(op)) {
+        // In a loop every region may run after a launch in any of its
+        // regions in an earlier iteration (scf.while's condition after its
+        // body).
         bool loops = isa<LoopLikeOpInterface>(op);
+        bool entry = pending || (loops && containsOp(op, isSyncLaunch));
         bool exitPending = false;
         for (Region &region : op.getRegions())
-          exitPending |= processRegion(region, pending, loops);
+          exitPending |= processRegion(region, entry, loops);
         pending |= exitPending;
       }
     }

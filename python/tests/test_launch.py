@@ -75,6 +75,9 @@ def test_wrong_arguments_raise(torch_cuda, examples):
         kernel(src, src, grid=(4, 1, 1), block=(128, 1, 1))
     with pytest.raises(TypeError, match="takes 2 arguments"):
         kernel(src, grid=(4, 1, 1), block=(128, 1, 1))
+    narrow = torch.zeros(256, 32, device="cuda", dtype=torch.float16)
+    with pytest.raises(TypeError, match=r"got shape \(256, 32\)"):
+        kernel(narrow, narrow, grid=(4, 1, 1), block=(128, 1, 1))  # memref<?x64xf16>
 
 
 def test_numpy_host_arrays_without_copies(torch_cuda, examples):

@@ -18,7 +18,12 @@ pipeline, printed by `tile-translate --kernel-manifest`), not from its IR:
 Launches are stream-ordered and return at once: on `stream` (a
 torch.cuda.Stream, a raw CUstream int, or None for PyTorch's current stream
 when PyTorch is imported, else the legacy default stream). They allocate
-nothing and copy nothing, so they can be captured in CUDA graphs.
+nothing and copy nothing, so they can be captured in CUDA graphs. As with
+any asynchronous launch, the caller keeps the arrays alive and ordered with
+the launch's stream until the kernel is done (PyTorch's allocator does this
+for tensors used on their current stream; on another stream, as in PyTorch,
+`tensor.record_stream(stream)`; arrays of other frameworks: synchronize their
+producer's stream first).
 `synchronize(timeout=...)` waits with a watchdog. Runtime failures raise
 TileRuntimeError with the runtime's message (the CUDA error, the call, the
 kernel; after an error that leaves the context unusable, every later call
@@ -28,7 +33,7 @@ import os
 import struct
 import sys
 import threading
-from typing import Optional, Sequence
+from typing import Optional
 
 # Memref element types: bytes, numpy typestr.
 _TYPES = {"f16": (2, "<f2"), "bf16": (2, None), "f32": (4, "<f4"), "f64": (8, "<f8"),
@@ -57,7 +62,7 @@ class Runtime:
 
     def __init__(self, path):
         self.lib = lib = ctypes.CDLL(str(path))
-        self._error: Optional[str] = None
+        self._errors = threading.local()  # the runtime reports on the failing thread
         handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
         self._handler = handler_type(self._on_error)  # kept alive
         lib.tileRtSetErrorHandler(self._handler)
@@ -86,13 +91,15 @@ class Runtime:
         lib.tileRtLastKernelName.restype = ctypes.c_char_p
 
     def _on_error(self, message: bytes) -> None:
-        if self._error is None:
-            self._error = message.decode(errors="replace")
+        if getattr(self._errors, "message", None) is None:
+            self._errors.message = message.decode(errors="replace")
 
     def check(self) -> None:
-        """Raises the first error the runtime reported since the last check."""
-        if self._error is not None:
-            message, self._error = self._error, None
+        """Raises the first error the runtime reported on this thread since
+        its last check."""
+        message = getattr(self._errors, "message", None)
+        if message is not None:
+            self._errors.message = None
             raise TileRuntimeError(message)
 
     def probe(self) -> Optional[str]:
@@ -243,6 +250,9 @@ def _array(value, element: str, host: Optional[list] = None, keep: Optional[list
         interface = value.__array_interface__
         if interface.get("strides") is not None or not value.flags.writeable:
             raise TypeError("host arrays must be contiguous and writable")
+        if getattr(value, "itemsize", size) != size or (
+                _TYPES[element][1] is None and getattr(value.dtype, "name", "") != element):
+            raise TypeError(f"expected elements {element}, got {value.dtype}")
         host.append((interface["data"][0], value.nbytes))
     if interface is not None:
         if _TYPES[element][1] and interface["typestr"] != _TYPES[element][1]:
@@ -362,7 +372,7 @@ class Kernel:
         self.manifest = manifest = kernels[name]
         self.params = manifest["params"]
         self.types = [_describe(p) for p in self.params]
-        self._block = tuple(manifest.get("block") or (1, 1, 1))
+        self._block = tuple(manifest["block"]) if "block" in manifest else None
         self._shared = manifest["dynamic_shared_bytes"]
         cluster = manifest.get("cluster")
         self._cluster = tuple(cluster) if cluster and cluster != [1, 1, 1] else None
@@ -407,11 +417,14 @@ class Kernel:
             raise TypeError(f"kernel '{self.name}' takes {len(self._packers)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
         block = block or self._block
+        if block is None:
+            raise TypeError(f"kernel '{self.name}' has no fixed block shape (known_block_size "
+                            "or constant launches): pass block=")
         shared = self._shared if shared is None else shared
         cluster = cluster or self._cluster
         handle = (_current_torch_stream() if stream is None else stream_handle(stream)) or 0
         host: list = []  # host arrays to page-lock for this launch
-        keep: list = []  # DLPack capsules, alive until the launch is done
+        keep: list = []  # DLPack capsules, alive until the launch is queued
         runtime = self.runtime
         with self._lock:
             for pack, value in zip(self._packers, args):
@@ -470,6 +483,8 @@ def _packer(entry: dict, params: _Params, offset: int, runtime: Runtime):
         pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
         dtypes = []  # the torch dtype, once torch is in use
 
+        static = [(i, extent) for i, extent in enumerate(entry["shape"]) if extent >= 0]
+
         def pack_memref(value, host, keep):
             if dtypes and getattr(value, "dtype", None) is dtypes[0] and value.is_cuda:
                 pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
@@ -477,8 +492,8 @@ def _packer(entry: dict, params: _Params, offset: int, runtime: Runtime):
                 pointer, shape, strides = _array(value, element, host, keep)
                 if hasattr(value, "data_ptr") and not dtypes:
                     dtypes.append(_torch_dtype(element))
-            if len(shape) != rank:
-                raise TypeError(f"{_describe(entry)} takes a rank-{rank} array, "
+            if len(shape) != rank or any(shape[i] != extent for i, extent in static):
+                raise TypeError(f"{_describe(entry)} takes an array of that shape, "
                                 f"got shape {tuple(shape)}")
             pack_into(data, offset, pointer, pointer, 0, *shape, *strides)
         return pack_memref

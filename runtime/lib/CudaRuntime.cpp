@@ -868,9 +868,17 @@ static void *copyTensorMapToDevice(const CUtensorMap &map) {
   if (!fresh)
     return reinterpret_cast<void *>(it->second);
   Driver &d = driver();
-  check(d.cuMemAlloc(&it->second, sizeof(map)), "cuMemAlloc (tensor map)");
-  check(d.cuMemcpy(it->second, reinterpret_cast<CUdeviceptr>(&map), sizeof(map)),
-        "cuMemcpy (tensor map)");
+  CUresult result = d.cuMemAlloc(&it->second, sizeof(map));
+  if (result == CUDA_SUCCESS)
+    result = d.cuMemcpy(it->second, reinterpret_cast<CUdeviceptr>(&map),
+                        sizeof(map));
+  if (result != CUDA_SUCCESS) {
+    if (it->second)
+      d.cuMemFree(it->second);
+    tensorMapCopies.erase(it); // a handler that returns must not cache it
+    check(result, "cuMemAlloc/cuMemcpy (tensor map)");
+    return nullptr;
+  }
   if (tensorMapCopies.size() == 1)
     std::atexit(freeTensorMapCopies);
   return reinterpret_cast<void *>(it->second);

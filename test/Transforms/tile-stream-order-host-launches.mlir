@@ -9,6 +9,12 @@ module attributes {gpu.container_module} {
     gpu.func @fill(%out: memref<32xf32>) kernel {
       gpu.return
     }
+    gpu.func @step(%flag: memref<1xi32>) kernel {
+      gpu.return
+    }
+    gpu.func @take_map(%d: !tile.tma_desc<memref<64x64xf32>, box = [32, 32]>) kernel {
+      gpu.return
+    }
   }
   func.func private @printMemrefF32(memref<*xf32>)
 
@@ -178,6 +184,54 @@ module attributes {gpu.container_module} {
   //  CHECK-NEXT:   return
   func.func @memcpy_only(%host: memref<32xf32>, %dev: memref<32xf32>) {
     gpu.memcpy %host, %dev : memref<32xf32>, memref<32xf32>
+    return
+  }
+
+  // scf.while: the condition runs after the body of the previous iteration,
+  // so it reads the flag only after the stream is synchronized.
+  // CHECK-LABEL: func.func @while_reads_after_launch
+  //       CHECK:   scf.while
+  //  CHECK-NEXT:     llvm.call @mgpuStreamSynchronize
+  //  CHECK-NEXT:     %{{.*}} = gpu.wait async
+  //  CHECK-NEXT:     gpu.memcpy async
+  //       CHECK:   } do {
+  //  CHECK-NEXT:     gpu.launch_func async
+  func.func @while_reads_after_launch(%flag: memref<1xi32>, %dev: memref<1xi32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    scf.while : () -> () {
+      gpu.memcpy %flag, %dev : memref<1xi32>, memref<1xi32>
+      %v = memref.load %flag[%c0] : memref<1xi32>
+      %go = arith.cmpi eq, %v, %zero : i32
+      scf.condition(%go)
+    } do {
+      gpu.launch_func @kernels::@step blocks in (%c1, %c1, %c1)
+          threads in (%c1, %c1, %c1) args(%dev : memref<1xi32>)
+      scf.yield
+    }
+    return
+  }
+
+  // Creating a tensor map writes only the host frame: a loop that encodes a
+  // map and launches with it runs back to back.
+  // LOWER-LABEL: llvm.func @encode_and_launch_loop
+  //   LOWER-NOT:   llvm.call @mgpuStreamSynchronize
+  //       LOWER:   llvm.call @tileRtTensorMapEncodeTiledMemref
+  //   LOWER-NOT:   llvm.call @mgpuStreamSynchronize
+  //       LOWER:   gpu.launch_func
+  //   LOWER-NOT:   llvm.call @mgpuStreamSynchronize
+  //       LOWER:   llvm.br
+  //       LOWER:   llvm.call @mgpuStreamSynchronize
+  //       LOWER:   llvm.call @mgpuStreamDestroy
+  func.func @encode_and_launch_loop(%n: index, %dev: memref<64x64xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    scf.for %i = %c0 to %n step %c1 {
+      %d = tile.tma_create_descriptor %dev : memref<64x64xf32> -> !tile.tma_desc<memref<64x64xf32>, box = [32, 32]>
+      gpu.launch_func @kernels::@take_map blocks in (%c1, %c1, %c1)
+          threads in (%c1, %c1, %c1) args(%d : !tile.tma_desc<memref<64x64xf32>, box = [32, 32]>)
+    }
     return
   }
 

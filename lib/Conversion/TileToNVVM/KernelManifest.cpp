@@ -128,9 +128,18 @@ struct TileKernelManifestPass
     });
 
     SmallVector<NamedAttribute> kernels;
-    module.walk([&](gpu::GPUFuncOp kernel) {
+    llvm::StringMap<gpu::GPUFuncOp> byName;
+    WalkResult walk = module.walk([&](gpu::GPUFuncOp kernel) {
       if (!kernel.isKernel())
-        return;
+        return WalkResult::advance();
+      // Launchers find kernels by name, as in the PTX.
+      auto [it, fresh] = byName.try_emplace(kernel.getName(), kernel);
+      if (!fresh) {
+        kernel.emitError() << "kernel name '" << kernel.getName()
+                           << "' is used by another gpu.module too; the "
+                              "kernel manifest names kernels by name alone";
+        return WalkResult::interrupt();
+      }
       SmallVector<NamedAttribute> fields;
       auto add = [&](StringRef name, Attribute value) {
         fields.push_back(b.getNamedAttr(name, value));
@@ -153,7 +162,10 @@ struct TileKernelManifestPass
         add("cluster", b.getI64ArrayAttr(*cluster));
       kernels.push_back(
           b.getNamedAttr(kernel.getName(), b.getDictionaryAttr(fields)));
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
     module->setAttr("tile.kernel_manifest", b.getDictionaryAttr(kernels));
   }
 };

@@ -92,7 +92,11 @@ struct TileTensorMapsByValuePass
       OpBuilder builder(launch);
       for (unsigned i = 0, e = launch.getNumKernelOperands(); i < e; ++i) {
         Value operand = launch.getKernelOperands()[i];
-        if (i >= kernel.getNumArguments() ||
+        auto byValue = kernel.getArgAttrOfType<TypeAttr>(
+            i < kernel.getNumArguments() ? i : 0,
+            LLVM::LLVMDialect::getByValAttrName());
+        if (i >= kernel.getNumArguments() || !byValue ||
+            byValue.getValue() != mapType ||
             !kernel.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName()) ||
             !isa<LLVM::LLVMPointerType>(operand.getType()))
           continue;
