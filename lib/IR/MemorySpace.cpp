@@ -49,12 +49,21 @@ bool tile::hasContiguousInnerDim(MemRefType type) {
   return strides.back() == 1;
 }
 
+std::optional<int64_t> tile::getElementSizeInBytes(Type type) {
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8)
+    return std::nullopt;
+  return type.getIntOrFloatBitWidth() / 8;
+}
+
 std::optional<int64_t> tile::getStaticByteOffset(MemRefType type,
                                                  ValueRange indices) {
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset))
+    return std::nullopt;
+  std::optional<int64_t> elementBytes = getElementSizeInBytes(type.getElementType());
+  if (!elementBytes)
     return std::nullopt;
   int64_t linear = offset;
   for (auto [index, stride] : llvm::zip_equal(indices, strides)) {
@@ -63,5 +72,5 @@ std::optional<int64_t> tile::getStaticByteOffset(MemRefType type,
       return std::nullopt;
     linear += *constant * stride;
   }
-  return linear * (type.getElementTypeBitWidth() / 8);
+  return linear * *elementBytes;
 }

@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -18,7 +19,7 @@ std::string SharedBufferInfo::describe() const {
 
 /// Alignment LLVM gives a global without an explicit one: its element's.
 static int64_t getElementAlignment(MemRefType type) {
-  return std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return getElementSizeInBytes(type.getElementType()).value_or(1);
 }
 
 SharedBufferInfo tile::getSharedBufferInfo(Value buffer) {
@@ -67,12 +68,16 @@ std::optional<ElementAccess> tile::getElementAccess(OpOperand &use) {
   auto access = [&](OpOperand &memref, MutableOperandRange indices,
                     int64_t bytes,
                     bool multiDimensional = false) -> std::optional<ElementAccess> {
-    if (&memref != &use)
+    // Elements that are not whole-byte integers or floats: not an access
+    // the analyses model (T-SMEM-3).
+    if (&memref != &use || bytes <= 0)
       return std::nullopt;
     return ElementAccess{&memref, indices, bytes, multiDimensional};
   };
   auto elementBytes = [](Value memref) {
-    return int64_t(cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8);
+    return getElementSizeInBytes(
+               cast<MemRefType>(memref.getType()).getElementType())
+        .value_or(0);
   };
   auto vectorAccess = [&](OpOperand &memref, MutableOperandRange indices,
                           VectorType type) {

@@ -46,9 +46,10 @@ LogicalResult CopyOp::verify() {
   auto tile = cast<MemRefType>(getTile().getType());
   if ((!load && !store) || !tile.getLayout().isIdentity() ||
       !hasContiguousInnerDim(global) ||
-      src.getElementType() != dst.getElementType())
+      src.getElementType() != dst.getElementType() ||
+      !getElementSizeInBytes(src.getElementType()))
     return fail() << "expected a global and a dense shared memref of one "
-                     "element type, got "
+                     "integer or float element type of whole bytes, got "
                   << src << " and " << dst << " (T-TILE-1)";
   if (global.getRank() != 2 || getGlobalIndices().size() != 2 ||
       tile.getRank() < 2 ||
@@ -261,7 +262,7 @@ LogicalResult MmaStoreOp::verify() {
     return failure();
   MemRefType dst = getDst().getType();
   if (getStmatrix() &&
-      (!isSharedMemory(dst) || dst.getElementTypeBitWidth() != 16 ||
+      (!isSharedMemory(dst) || getElementSizeInBytes(dst.getElementType()) != 2 ||
        !getBounds().empty() || getAcc().getType().getShape()[1] % 2))
     return emitOpError() << "stmatrix stores pairs of fragments to a 16-bit "
                             "shared memref without bounds; got "

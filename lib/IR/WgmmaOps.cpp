@@ -41,8 +41,8 @@ LogicalResult mlir::tile::verifyWgmmaTile(Operation *op, Value buffer,
   if (type.getRank() < 2)
     return op->emitOpError() << "expected a tile of rank 2 or more, got "
                              << type << " (T-WGMMA-1)";
-  int64_t rowBytes =
-      type.getShape().back() * type.getElementTypeBitWidth() / 8;
+  int64_t rowBytes = type.getShape().back() *
+                     getElementSizeInBytes(type.getElementType()).value_or(0);
   if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
       rowBytes != info.swizzle->getSpanBytes())
     return op->emitOpError() << "expected " << (mnMajor ? "MN" : "K")

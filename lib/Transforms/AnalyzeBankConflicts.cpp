@@ -115,7 +115,10 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
     return;
-  int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+  std::optional<int64_t> elementSize = getElementSizeInBytes(type.getElementType());
+  if (!elementSize)
+    return;
+  int64_t elementBytes = *elementSize;
   SmallVector<int64_t> addresses;
   for (int64_t lane = 0; lane < lanes; ++lane) {
     int64_t linear = offset;

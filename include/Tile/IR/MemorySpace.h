@@ -23,8 +23,14 @@ bool isGlobalMemory(MemRefType type);
 /// vector of bytes starting at an element stays inside one row.
 bool hasContiguousInnerDim(MemRefType type);
 
+/// Bytes of one element of `type` when it is an integer or float of whole
+/// bytes (the element types tile's memory rules are written for, T-SMEM-3);
+/// nullopt for `index`, vectors, complex, i1 and the like.
+std::optional<int64_t> getElementSizeInBytes(Type type);
+
 /// The byte offset of `memref[indices]` from the memref's base pointer when
-/// its layout and all indices are static (constants).
+/// its layout and all indices are static (constants) and its elements have
+/// a byte size (getElementSizeInBytes).
 std::optional<int64_t> getStaticByteOffset(MemRefType type, ValueRange indices);
 
 } // namespace mlir::tile

@@ -49,3 +49,37 @@ func.func @dynamic_over_aligned() {
   %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<5, 2, 7>} : memref<32x128xf32, 3>
   return
 }
+
+// -----
+
+// T-SMEM-3: elements of whole bytes; every size, offset and swizzle of a
+// buffer is computed from them.
+func.func @index_elements() {
+  // expected-error @below {{'tile.shared_alloc' op expected an integer or float element type of whole bytes, got 'index' (T-SMEM-3)}}
+  %a = tile.shared_alloc : memref<64xindex, 3>
+  return
+}
+
+// -----
+
+func.func @vector_elements() {
+  // expected-error @below {{got 'vector<4xf32>' (T-SMEM-3)}}
+  %a = tile.shared_alloc : memref<64xvector<4xf32>, 3>
+  return
+}
+
+// -----
+
+func.func @complex_elements() {
+  // expected-error @below {{got 'complex<f32>' (T-SMEM-3)}}
+  %a = tile.shared_alloc : memref<64xcomplex<f32>, 3>
+  return
+}
+
+// -----
+
+func.func @bit_elements() {
+  // expected-error @below {{got 'i1' (T-SMEM-3)}}
+  %a = tile.shared_alloc : memref<64xi1, 3>
+  return
+}

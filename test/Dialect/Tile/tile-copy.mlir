@@ -39,7 +39,7 @@ func.func @copy_size(%a: memref<?x?xf16>, %s: memref<32x48xf16, 3>, %i: index) {
 // -----
 
 func.func @to_global(%a: memref<?x?xf16>, %g: memref<32x32xf16>, %i: index) {
-  // expected-error @below {{expected a global and a dense shared memref of one element type, got 'memref<?x?xf16>' and 'memref<32x32xf16>' (T-TILE-1)}}
+  // expected-error @below {{expected a global and a dense shared memref of one integer or float element type of whole bytes, got 'memref<?x?xf16>' and 'memref<32x32xf16>' (T-TILE-1)}}
   tile.copy %a[%i, %i] to %g {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
       : memref<?x?xf16> to memref<32x32xf16>
   return
