@@ -30,6 +30,21 @@ llvm::Expected<Layout> CopyOp::getThreadValueLayout() {
   return withShape(rightInverse(*mn), IntTuple({threads.size(), values.size()}));
 }
 
+/// T-TILE-5: a tile-level op is expanded into straight-line code, so its
+/// instructions per thread (warp, warpgroup) are bounded: far above any
+/// tile that fits in shared memory, far below what takes the compiler
+/// seconds to expand.
+static constexpr int64_t kMaxExpandedInstructions = 4096;
+
+static LogicalResult verifyExpansion(Operation *op, int64_t count,
+                                     StringRef what) {
+  if (count <= kMaxExpandedInstructions)
+    return success();
+  return op->emitOpError() << "expands into " << count << " " << what
+                           << "; at most " << kMaxExpandedInstructions
+                           << ": loop over smaller tiles (T-TILE-5)";
+}
+
 LogicalResult CopyOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
   auto dst = cast<MemRefType>(getDst().getType());
@@ -69,6 +84,10 @@ LogicalResult CopyOp::verify() {
   if (tileShape[0] % tileM || tileShape[1] % tileN)
     return fail() << "tile " << tile << " is not a whole number of " << tileM
                   << "x" << tileN << " tilers (T-TILE-1)";
+  if (failed(verifyExpansion(*this,
+                             (tileShape[0] / tileM) * (tileShape[1] / tileN),
+                             "copies per thread")))
+    return failure();
   llvm::Expected<Layout> tv = getThreadValueLayout();
   if (!tv)
     return fail() << "thread/value layouts do not compose: "
@@ -227,6 +246,9 @@ LogicalResult MmaOp::verify() {
                          << " warps of 16-row, 16-column parts and 16-wide K "
                             "steps (T-TILE-3)";
   auto [wm, wn] = getWarpShape();
+  if (failed(verifyExpansion(*this, (wm / 16) * (wn / 8) * (bk / 16),
+                             "mma.sync m16n8k16 per warp")))
+    return failure();
   VectorType want = getAccumulatorType(getContext(), wm, wn);
   if (getAcc().getType() != want || getResult().getType() != want)
     return emitOpError() << "a warp's " << wm << "x" << wn
@@ -359,6 +381,9 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError() << "shape " << m << "x" << n << "x" << k
                          << " is not M = 64 i, N a multiple of 8 in [8, 256], "
                             "K = 16 j (T-WGMMA-3)";
+  if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
+                             "wgmma instructions per warpgroup")))
+    return failure();
   Type element = a.getElementType();
   if (!isa<Float16Type, BFloat16Type>(element) || b.getElementType() != element)
     return emitOpError() << "wgmma multiplies f16 or bf16 tiles of one type, "

@@ -76,3 +76,14 @@ func.func @store_bounds(%a: memref<?x?xf16>, %s: memref<128x32xf16, 3>, %i: inde
       : memref<128x32xf16, 3> to memref<?x?xf16>
   return
 }
+
+// -----
+
+// T-TILE-5: the expansion is bounded (a 4096x1024 tile of 32x32 tilers is
+// 4096 copies per thread; one more row of tilers is too many).
+func.func @too_many_copies(%a: memref<?x?xf16>, %s: memref<4128x1024xf16, 3>, %i: index) {
+  // expected-error @below {{expands into 4128 copies per thread; at most 4096: loop over smaller tiles (T-TILE-5)}}
+  tile.copy %a[%i, %i] to %s {threads = #tile.layout<(32,4):(4,1)>, values = #tile.layout<(1,8)>}
+      : memref<?x?xf16> to memref<4128x1024xf16, 3>
+  return
+}

@@ -203,3 +203,13 @@ func.func @wgmma_b_halves_short(%acc: vector<128xf32>, %i: index) {
       : memref<4x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<128xf32>
   return
 }
+
+// -----
+
+// T-TILE-5: a 4096-deep K step of 64x64 warp parts is 8192 mma.sync per warp.
+func.func @too_deep(%a: memref<128x4096xf16, 3>, %b: memref<128x4096xf16, 3>, %acc: vector<4x8x2x2xf32>) {
+  // expected-error @below {{expands into 8192 mma.sync m16n8k16 per warp; at most 4096: loop over smaller tiles (T-TILE-5)}}
+  %0 = tile.mma %a, %b, %acc {warps = array<i64: 2, 2>}
+      : memref<128x4096xf16, 3>, memref<128x4096xf16, 3>, vector<4x8x2x2xf32>
+  return
+}
