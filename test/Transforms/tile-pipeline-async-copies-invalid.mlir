@@ -236,3 +236,40 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+gpu.module @k {
+  gpu.func @no_copies(%i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: expected tile.async_copy or tile.tma_copy ops before the commit or wait (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @no_barrier(%src: memref<4096xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    // expected-error @below {{cannot be pipelined: expected a gpu.barrier after the wait (T-PIPE-1)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<4096xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      %v = memref.load %buf[%i] : memref<512xf32, 3>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
