@@ -74,6 +74,10 @@ Layout appendModes(const Layout &layout, size_t rank) {
 /// Composition of A with a B of integer shape.
 llvm::Expected<Layout> composeWithMode(const Layout &a, int64_t bShape,
                                        int64_t bStride) {
+  if (bShape < 1 || bStride < 0)
+    return fail("mode " + std::to_string(bShape) + ":" + std::to_string(bStride) +
+                " of the right operand has no positive extent or a negative "
+                "stride (composition is not admissible)");
   if (bStride == 0 || bShape == 1)
     return Layout(bShape, 0);
   Layout flatA = coalesce(a);
@@ -83,6 +87,9 @@ llvm::Expected<Layout> composeWithMode(const Layout &a, int64_t bShape,
   int64_t restShape = bShape, restStride = bStride;
   for (size_t i = 0; i + 1 < aShapes.size(); ++i) {
     int64_t currShape = aShapes[i], currStride = aStrides[i];
+    if (currShape < 1)
+      return fail("extent " + std::to_string(currShape) + " of " + a.str() +
+                  " is not positive (composition is not admissible)");
     if (currShape % restStride != 0 && restStride % currShape != 0)
       return fail("stride " + std::to_string(restStride) +
                   " of the right operand neither divides nor is divided by "
@@ -133,6 +140,18 @@ llvm::Expected<Layout> Layout::get(IntTuple shape, IntTuple stride) {
                 " are not congruent");
   if (!hasPositiveShapes(shape))
     return fail("shape " + shape.str() + " has an extent below 1");
+  // Bounds that keep every size, cosize and product of the algebra within
+  // 64 bits (a layout of a tile never comes near them).
+  constexpr int64_t kMaxExtent = int64_t(1) << 31;
+  int64_t size = 1;
+  for (int64_t extent : shape.flatten()) {
+    size *= extent;
+    if (extent > kMaxExtent || size > kMaxExtent)
+      return fail("shape " + shape.str() + " has more than 2^31 elements");
+  }
+  for (int64_t s : stride.flatten())
+    if (s < -kMaxExtent || s > kMaxExtent)
+      return fail("stride " + stride.str() + " is not in [-2^31, 2^31]");
   return Layout(std::move(shape), std::move(stride));
 }
 

@@ -68,10 +68,18 @@ struct TileTensorMapsByValuePass
     Type mapType = LLVM::LLVMArrayType::get(IntegerType::get(ctx, 64),
                                             tma::kTensorMapBytes / 8);
     // Kernels: the recorded arguments become by-value grid constants.
-    module.walk([&](LLVM::LLVMFuncOp kernel) {
+    WalkResult walk = module.walk([&](LLVM::LLVMFuncOp kernel) {
       auto positions = kernel->getAttrOfType<DenseI64ArrayAttr>(kTensorMapParamsAttr);
       if (!positions)
-        return;
+        return WalkResult::advance();
+      for (int64_t position : positions.asArrayRef())
+        if (position < 0 || position >= kernel.getNumArguments() ||
+            !isa<LLVM::LLVMPointerType>(kernel.getArgumentTypes()[position])) {
+          kernel.emitError() << kTensorMapParamsAttr << " names argument "
+                             << position << ", which is not a pointer argument "
+                                "of the kernel";
+          return WalkResult::interrupt();
+        }
       kernel->removeAttr(kTensorMapParamsAttr);
       Builder b(ctx);
       for (int64_t position : positions.asArrayRef()) {
@@ -82,7 +90,10 @@ struct TileTensorMapsByValuePass
         kernel.setArgAttr(position, NVVM::NVVMDialect::getGridConstantAttrName(),
                           b.getUnitAttr());
       }
+      return WalkResult::advance();
     });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
     // Launches: a by-value parameter gets the bytes its operand points at.
     module.walk([&](gpu::LaunchFuncOp launch) {
       auto kernel = SymbolTable::lookupNearestSymbolFrom<LLVM::LLVMFuncOp>(

@@ -27,3 +27,16 @@ func.func private @incongruent() attributes {tile.l = #tile.layout<(2,3):(1,(2,6
 
 // expected-error @below {{invalid layout: shape (4,0) has an extent below 1}}
 func.func private @empty_mode() attributes {tile.l = #tile.layout<(4,0):(1,4)>}
+
+// -----
+
+// Layouts stay within 2^31 elements and strides, so the algebra's products
+// fit in 64 bits (a fuzzed layout whose complement overflowed to 0 divided
+// by it).
+// expected-error @below {{invalid layout: shape (65536,65537) has more than 2^31 elements}}
+func.func private @huge() attributes {tile.l = #tile.layout<(65536,65537)>}
+
+// -----
+
+// expected-error @below {{invalid layout: stride (1,4294967296) is not in [-2^31, 2^31]}}
+func.func private @huge_stride() attributes {tile.l = #tile.layout<(4,2):(1,4294967296)>}
