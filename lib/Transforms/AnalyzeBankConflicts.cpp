@@ -44,6 +44,9 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kBanks = 32;
 constexpr int64_t kBankBytes = 4;
 constexpr int64_t kPhaseBytes = kBanks * kBankBytes; // 128
+/// The widest access one thread makes (ld/st.shared.v4.b32); wider vectors
+/// are split into such accesses, which this analysis does not model.
+constexpr int64_t kMaxAccessBytes = 16;
 
 /// Evaluates index arithmetic for one lane: thread_id x is the lane (other
 /// dimensions 0), loop induction variables take their lower bound.
@@ -107,7 +110,7 @@ std::optional<ElementAccess> findSplitAccess(SharedAllocOp alloc,
 void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
              int64_t lanes, bool apply) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type || !isSharedMemory(type) || width < 1)
+  if (!type || !isSharedMemory(type) || width < 1 || width > kMaxAccessBytes)
     return;
   SmallVector<int64_t> strides;
   int64_t offset;
