@@ -2,10 +2,12 @@
 #===- test.sh - Set up, build and run every tile test ---------------------===#
 # SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 #
-# Runs the lit suite (test/), the GoogleTest unit tests (unittests/) and the
-# Python package's pytest suite (python/tests), and ends with one line
-# `N passed, N failed, N skipped`. Integration/GPU tests and the Python
-# launch tests count as skipped on machines without a CUDA GPU.
+# Runs the lit suite (test/), the GoogleTest unit tests (unittests/), the
+# Python package's pytest suite (python/tests) and a fixed-seed batch of the
+# tile-opt mutation fuzzer (scripts/fuzz/fuzz.py --ci: fails on a crash or
+# hang in project code), and ends with one line `N passed, N failed,
+# N skipped`. Integration/GPU tests and the Python launch tests count as
+# skipped on machines without a CUDA GPU.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
@@ -27,7 +29,12 @@ TILE_BIN_DIR="$BUILD_DIR/bin" TILE_RUNTIME_LIB="$BUILD_DIR/lib/libtile_runtime.s
   "$PYTEST_PYTHON" -m pytest -q -p no:cacheprovider --junitxml="$PYTEST_RESULTS" \
   "$ROOT/python/tests" || rc=$?
 
-python3 - "$RESULTS" "$PYTEST_RESULTS" <<'PY'
+# The fuzzer's fixed-seed batch (about 30 s on 2 cores): one test.
+FUZZ_OK=1
+python3 "$ROOT/scripts/fuzz/fuzz.py" --ci --tile-opt "$BUILD_DIR/bin/tile-opt" \
+  --out "$BUILD_DIR/fuzz-ci" || { FUZZ_OK=0; rc=1; }
+
+python3 - "$RESULTS" "$PYTEST_RESULTS" "$FUZZ_OK" <<'PY'
 import json, os, sys
 import xml.etree.ElementTree as ET
 tests = json.load(open(sys.argv[1]))["tests"]
@@ -44,6 +51,10 @@ if os.path.exists(sys.argv[2]):
             passed += 1
 else:
     failed += 1  # pytest did not run
+if sys.argv[3] == "1":
+    passed += 1
+else:
+    failed += 1
 print(f"{passed} passed, {failed} failed, {skipped} skipped")
 PY
 exit $rc

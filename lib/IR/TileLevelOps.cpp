@@ -282,6 +282,18 @@ unsigned MmaStoreOp::getMinSmVersion() { return getStmatrix() ? 90 : 80; }
 LogicalResult MmaStoreOp::verify() {
   if (failed(verifyWarps(*this, getWarps())))
     return failure();
+  // T-TILE-3: a warp's fragments, (M/16) x (N/8) x 2 x 2; T-TILE-5: bounded.
+  ArrayRef<int64_t> fragments = getAcc().getType().getShape();
+  if (fragments[2] != 2 || fragments[3] != 2)
+    return emitOpError() << "expected mma.sync accumulator fragments "
+                            "vector<(M/16) x (N/8) x 2 x 2 x f32>, got "
+                         << getAcc().getType() << " (T-TILE-3)";
+  uint64_t count = llvm::SaturatingMultiply(uint64_t(fragments[0]),
+                                            uint64_t(fragments[1]));
+  if (failed(verifyExpansion(
+          *this, int64_t(std::min<uint64_t>(count, INT64_MAX)),
+          "fragment stores per thread")))
+    return failure();
   MemRefType dst = getDst().getType();
   if (getStmatrix() &&
       (!isSharedMemory(dst) || getElementSizeInBytes(dst.getElementType()) != 2 ||

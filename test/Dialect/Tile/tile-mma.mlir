@@ -213,3 +213,21 @@ func.func @too_deep(%a: memref<128x4096xf16, 3>, %b: memref<128x4096xf16, 3>, %a
       : memref<128x4096xf16, 3>, memref<128x4096xf16, 3>, vector<4x8x2x2xf32>
   return
 }
+
+// -----
+
+// Found by scripts/fuzz: a huge accumulator made tile-lower-tile-ops run
+// out of time and memory (T-TILE-5), a malformed one is T-TILE-3.
+func.func @huge_store(%acc: vector<1099511627776x4x2x2xf32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @below {{expands into 4398046511104 fragment stores per thread; at most 4096: loop over smaller tiles (T-TILE-5)}}
+  tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>} : vector<1099511627776x4x2x2xf32>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @not_fragments(%acc: vector<4x8x4x2xf32>, %c: memref<?x?xf16>, %i: index) {
+  // expected-error @below {{expected mma.sync accumulator fragments vector<(M/16) x (N/8) x 2 x 2 x f32>, got 'vector<4x8x4x2xf32>' (T-TILE-3)}}
+  tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>} : vector<4x8x4x2xf32>, memref<?x?xf16>
+  return
+}
