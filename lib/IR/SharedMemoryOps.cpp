@@ -48,11 +48,14 @@ LogicalResult SharedAllocOp::verify() {
                             "layout, got "
                          << type << " (T-SWZ-4)";
   // T-SMEM-3: elements of whole bytes, which every size, offset and swizzle
-  // computation of the buffer assumes.
+  // computation of the buffer assumes, and at least one of them.
   if (!getElementSizeInBytes(type.getElementType()))
     return emitOpError() << "expected an integer or float element type of "
                             "whole bytes, got "
                          << type.getElementType() << " (T-SMEM-3)";
+  if (type.getNumElements() < 1)
+    return emitOpError() << "expected a buffer of at least one element, got "
+                         << type << " (T-SMEM-3)";
   // T-SMEM-2: a dynamic buffer's alignment is one the base guarantees.
   if (getDynamic() && getRequiredAlignment() > kDynamicSharedBaseAlignment)
     return emitOpError() << "dynamic shared buffers can be aligned to at most "

@@ -366,7 +366,7 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
     return failure();
   int64_t buffers = staging.getShape().take_back(3)[0];
   int64_t chunks = shape[0] / 64 * (shape[1] / box[1]);
-  if (chunks % buffers)
+  if (buffers < 1 || chunks % buffers)
     return emitOpError() << "the " << chunks << " chunks of a call must be a "
                             "multiple of the "
                          << buffers

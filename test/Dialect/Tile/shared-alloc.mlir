@@ -83,3 +83,13 @@ func.func @bit_elements() {
   %a = tile.shared_alloc : memref<64xi1, 3>
   return
 }
+
+// -----
+
+// Found by scripts/fuzz: an empty staging ring divided by zero in the
+// tile.warpgroup_tma_store verifier.
+func.func @empty_buffer() {
+  // expected-error @below {{expected a buffer of at least one element, got 'memref<0x0x64x64xf16, 3>' (T-SMEM-3)}}
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<0x0x64x64xf16, 3>
+  return
+}
