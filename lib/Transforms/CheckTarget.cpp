@@ -8,6 +8,7 @@
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -160,6 +161,32 @@ static LogicalResult checkDynamicSharedMemory(Operation *launch, Region &body,
   return diag;
 }
 
+/// T-TARGET-5: the element types of a kernel's workgroup and private
+/// attributions are ones the LLVM lowering converts (integers, index, LLVM's
+/// floats, vectors of them): upstream's gpu.func lowering crashes on others
+/// (tf32, say) instead of reporting them.
+static LogicalResult checkAttributions(ModuleOp module) {
+  auto convertible = [](Type type) {
+    if (auto vector = dyn_cast<VectorType>(type))
+      type = vector.getElementType();
+    return isa<IndexType>(type) || LLVM::isCompatibleType(type);
+  };
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    for (BlockArgument attribution : llvm::concat<const BlockArgument>(
+             func.getWorkgroupAttributions(), func.getPrivateAttributions())) {
+      auto type = cast<MemRefType>(attribution.getType());
+      if (convertible(type.getElementType()))
+        continue;
+      func.emitOpError() << "attribution " << type
+                         << " has an element type that the LLVM lowering "
+                            "cannot convert (T-TARGET-5)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult checkDynamicSharedLaunches(ModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
     LogicalResult checked = success();
@@ -242,7 +269,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   });
   if (result.wasInterrupted())
     return failure();
-  if (failed(checkDynamicSharedLaunches(module)))
+  if (failed(checkDynamicSharedLaunches(module)) ||
+      failed(checkAttributions(module)))
     return failure();
   return checkClusterLaunches(module);
 }
