@@ -43,17 +43,24 @@ def test_launch_on_a_side_stream(torch_cuda, examples):
     assert torch.equal(dst, src)
 
 
+def _gemm_nt(torch, examples, m, n, k):
+    """The Hopper GEMM's C = A B^T kernel with f16 inputs A (m x k), B (n x k)
+    and a NaN-filled C."""
+    _hopper(torch)
+    gemm = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    return gemm, a, b, c
+
+
 def test_gemm_in_a_cuda_graph(torch_cuda, examples):
     """A kernel with by-value tensor maps is captured and replayed: the maps
     are kernel parameters, so the graph holds them; new values in the same
     buffers give new products."""
     torch = torch_cuda
-    _hopper(torch)
     m, n, k = 256, 512, 512
-    gemm = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
-    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
-    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
-    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    gemm, a, b, c = _gemm_nt(torch, examples, m, n, k)
     grid = (min(-(-m // 128) * -(-n // 256), 132), 1, 1)
     gemm(a, b, c, m, n, k, grid=grid, shared=HOPPER_SMEM)  # warm up outside the capture
     torch.cuda.synchronize()
@@ -74,12 +81,8 @@ def test_no_growth_over_10000_launches(torch_cuda, examples):
     """Nothing is allocated per launch: device memory and host memory stay
     flat over 10,000 launches of the Hopper GEMM (three tensor maps)."""
     torch = torch_cuda
-    _hopper(torch)
     m, n, k = 128, 256, 64
-    gemm = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
-    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
-    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
-    c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    gemm, a, b, c = _gemm_nt(torch, examples, m, n, k)
     runtime = Runtime.get()
 
     def launches(count):

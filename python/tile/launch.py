@@ -66,17 +66,13 @@ class Runtime:
         handler_type = ctypes.CFUNCTYPE(None, ctypes.c_char_p)
         self._handler = handler_type(self._on_error)  # kept alive
         lib.tileRtSetErrorHandler(self._handler)
-        vp, i64, i32, u32 = ctypes.c_void_p, ctypes.c_int64, ctypes.c_int32, ctypes.c_uint32
+        vp, u32 = ctypes.c_void_p, ctypes.c_uint32
         size_t = ctypes.c_size_t
         lib.tileRtProbe.argtypes = [ctypes.c_char_p, size_t]
         lib.mgpuModuleLoadJIT.argtypes = [vp, ctypes.c_int]
         lib.mgpuModuleLoadJIT.restype = vp
         lib.mgpuModuleGetFunction.argtypes = [vp, ctypes.c_char_p]
         lib.mgpuModuleGetFunction.restype = vp
-        lib.mgpuLaunchKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 6 + [
-            i32, vp, vp, vp, size_t]
-        lib.mgpuLaunchClusterKernel.argtypes = [vp] + [ctypes.c_ssize_t] * 9 + [
-            i32, vp, vp, vp, size_t]
         lib.mgpuMemHostRegister.argtypes = [vp, ctypes.c_uint64]
         lib.mgpuMemHostUnregister.argtypes = [vp]
         lib.tileRtTensorMapEncodeTiled.argtypes = [
@@ -429,22 +425,22 @@ class Kernel:
         with self._lock:
             for pack, value in zip(self._packers, args):
                 pack(value, host, keep)
-            if host:
-                self._launch_with_host_arrays(host, grid, block, shared, cluster, handle)
-                return
             _LAUNCH_CONFIG.pack_into(self._config, 0, self._function, *grid, *block,
                                      *(cluster or (0, 0, 0)), shared, handle,
                                      self._params.address, self._count)
+            if host:
+                self._launch_with_host_arrays(host, handle)
+                return
             runtime.lib.tileRtLaunch(self._config_address)
             runtime.check()
         if synchronize:
             runtime.lib.tileRtStreamSynchronize(handle, DEFAULT_TIMEOUT)
             runtime.check()
 
-    def _launch_with_host_arrays(self, host, grid, block, shared, cluster, handle):
-        """Host arrays are page-locked and mapped for the launch (on unified
-        addressing the device uses their host pointers) and released after
-        it, so such a launch waits for the kernel."""
+    def _launch_with_host_arrays(self, host, handle):
+        """Launches the packed config with the host arrays page-locked and
+        mapped (on unified addressing the device uses their host pointers)
+        and released after it, so such a launch waits for the kernel."""
         lib, runtime = self.runtime.lib, self.runtime
         registered = []
         try:
@@ -452,11 +448,7 @@ class Kernel:
                 lib.mgpuMemHostRegister(pointer, size)
                 runtime.check()
                 registered.append(pointer)
-            args = (*grid, *block, shared, handle, self._params.address, None, self._count)
-            if cluster:
-                lib.mgpuLaunchClusterKernel(self._function, *cluster, *args)
-            else:
-                lib.mgpuLaunchKernel(self._function, *args)
+            lib.tileRtLaunch(self._config_address)
             runtime.check()
             lib.tileRtStreamSynchronize(handle, DEFAULT_TIMEOUT)
             runtime.check()

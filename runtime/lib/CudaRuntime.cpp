@@ -80,6 +80,7 @@ struct Driver {
   std::string unavailable;
   CUdevice device = 0;
   CUcontext context = nullptr;
+  int version = 0; ///< cuDriverGetVersion
 };
 
 /// CUDA version whose ABI the function pointers above follow.
@@ -152,6 +153,7 @@ Driver *loadDriver() {
       driver->cuCtxSetCurrent(driver->context) != CUDA_SUCCESS)
     driver->unavailable = "cannot create a context on CUDA device " +
                           std::to_string(defaultDevice);
+  driver->cuDriverGetVersion(&driver->version);
   return driver;
 }
 
@@ -415,8 +417,7 @@ void fillTensor(TiledTensorMapRequest &request, int dataType, unsigned rank,
 /// T-TMA-14: the CUtensorMap object's alignment, 64 bytes (128 bytes from the
 /// CUDA 13 driver on). Empty when fine.
 std::string checkTensorMapObject(Driver &d, const void *tensorMap) {
-  int version = 0;
-  d.cuDriverGetVersion(&version);
+  int version = d.version;
   uintptr_t alignment = version >= kDriverVersionWith128ByteMaps
                             ? kTensorMapAlignment
                             : kLegacyTensorMapAlignment;

@@ -231,3 +231,13 @@ func.func @not_fragments(%acc: vector<4x8x4x2xf32>, %c: memref<?x?xf16>, %i: ind
   tile.mma_store %acc, %c[%i, %i] {warps = array<i64: 2, 2>} : vector<4x8x4x2xf32>, memref<?x?xf16>
   return
 }
+
+// -----
+
+// T-TILE-5: a 262208-row warpgroup tile is 4097 M steps of one K step.
+func.func @too_tall(%a: memref<262208x64xf16, 3>, %b: memref<256x64xf16, 3>, %acc: vector<524416xf32>, %i: index) {
+  // expected-error @below {{expands into 4097 wgmma instructions per warpgroup; at most 4096: loop over smaller tiles (T-TILE-5)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 262208, 256, 16>, wait = 1 : i32}
+      : memref<262208x64xf16, 3>, memref<256x64xf16, 3>, vector<524416xf32>
+  return
+}
