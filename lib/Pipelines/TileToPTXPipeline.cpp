@@ -36,7 +36,8 @@ using namespace mlir;
 using namespace mlir::tile;
 
 /// The PTX feature actually used: the user's, or the chip's default. An
-/// unknown chip keeps the user's string; tile-check-target rejects it first.
+/// unknown chip keeps the user's string; tile-check-target (stage 1) rejects
+/// it before nvvm-attach-target (stage 2) would use it.
 static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
   if (!options.features.empty())
     return options.features;
@@ -49,7 +50,8 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 // Stage 1: pipeline marked loops, check the target and lower tile ops.
 // Post-conditions: loops marked {tile.pipeline_stages = N} are rings; the chip, PTX level, opt level and format are valid for
 // every op in the module; tile-level ops are expanded into instruction-level
-// ones, which have no cp.async/mbarrier protocol error;
+// ones, which have no cp.async/mbarrier protocol error (checked after
+// tile-lower-tile-ops unless verify-protocol=false);
 // generic accesses of swizzled buffers address their swizzled elements;
 // kernels are gpu.funcs (gpu.launch bodies outlined);
 // no tile or nvgpu op remains (NVVM/LLVM ops on memref

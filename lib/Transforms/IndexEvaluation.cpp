@@ -12,9 +12,47 @@ using namespace mlir;
 static constexpr int kMaxDepth = 64;
 
 static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
+                                       int depth);
+
+/// i1 values are 0 or 1 (an i1 constant `true` reads as -1 sign-extended).
+static std::optional<int64_t> normalize(Value value,
+                                        std::optional<int64_t> result) {
+  if (result && value.getType().isInteger(1))
+    return *result & 1;
+  return result;
+}
+
+static std::optional<int64_t> compare(arith::CmpIPredicate predicate,
+                                      int64_t l, int64_t r) {
+  using P = arith::CmpIPredicate;
+  uint64_t ul = l, ur = r;
+  switch (predicate) {
+  case P::eq: return l == r;
+  case P::ne: return l != r;
+  case P::slt: return l < r;
+  case P::sle: return l <= r;
+  case P::sgt: return l > r;
+  case P::sge: return l >= r;
+  case P::ult: return ul < ur;
+  case P::ule: return ul <= ur;
+  case P::ugt: return ul > ur;
+  case P::uge: return ul >= ur;
+  }
+  return std::nullopt;
+}
+
+static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
+                                         int depth);
+
+static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
                                        int depth) {
   if (!value || depth > kMaxDepth)
     return std::nullopt;
+  return normalize(value, evaluateOp(value, leaf, depth));
+}
+
+static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
+                                         int depth) {
   if (std::optional<int64_t> known = leaf(value))
     return known;
   if (std::optional<int64_t> constant = getConstantIntValue(value))
@@ -25,12 +63,22 @@ static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp>(def))
     return evaluate(def->getOperand(0), leaf, depth + 1);
+  if (auto select = dyn_cast<arith::SelectOp>(def)) {
+    std::optional<int64_t> condition =
+        evaluate(select.getCondition(), leaf, depth + 1);
+    if (!condition)
+      return std::nullopt;
+    return evaluate(*condition ? select.getTrueValue() : select.getFalseValue(),
+                    leaf, depth + 1);
+  }
   if (def->getNumOperands() != 2)
     return std::nullopt;
   std::optional<int64_t> l = evaluate(def->getOperand(0), leaf, depth + 1);
   std::optional<int64_t> r = evaluate(def->getOperand(1), leaf, depth + 1);
   if (!l || !r)
     return std::nullopt;
+  if (auto cmp = dyn_cast<arith::CmpIOp>(def))
+    return compare(cmp.getPredicate(), *l, *r);
   if (isa<arith::AddIOp>(def))
     return *l + *r;
   if (isa<arith::SubIOp>(def))
@@ -41,10 +89,24 @@ static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
     return *l / *r;
   if (isa<arith::RemUIOp, arith::RemSIOp>(def) && *r)
     return *l % *r;
+  if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def) && *r > 0 && *l >= 0)
+    return (*l + *r - 1) / *r;
+  if (isa<arith::MinUIOp>(def))
+    return (uint64_t)*l < (uint64_t)*r ? *l : *r;
+  if (isa<arith::MaxUIOp>(def))
+    return (uint64_t)*l > (uint64_t)*r ? *l : *r;
+  if (isa<arith::MinSIOp>(def))
+    return std::min(*l, *r);
+  if (isa<arith::MaxSIOp>(def))
+    return std::max(*l, *r);
+  if (isa<arith::OrIOp>(def))
+    return *l | *r;
   if (isa<arith::XOrIOp>(def))
     return *l ^ *r;
   if (isa<arith::AndIOp>(def))
     return *l & *r;
+  if (*r < 0 || *r > 62)
+    return std::nullopt;
   if (isa<arith::ShLIOp>(def))
     return *l << *r;
   if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))

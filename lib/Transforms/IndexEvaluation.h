@@ -19,8 +19,9 @@ namespace mlir::tile {
 /// variables, thread ids); std::nullopt for unknown.
 using IndexLeaf = llvm::function_ref<std::optional<int64_t>(Value)>;
 
-/// Evaluates `value`: first `leaf`, then integer constants, integer casts and
-/// arith add/sub/mul/div/rem/xor/and/shl/shr of evaluable operands.
+/// Evaluates `value`: first `leaf`, then integer constants, integer casts,
+/// arith add/sub/mul/div/ceildiv/rem/min/max/and/or/xor/shl/shr, cmpi and
+/// select of evaluable operands. i1 values are 0 or 1.
 std::optional<int64_t> evaluateIndex(Value value, IndexLeaf leaf);
 
 } // namespace mlir::tile

@@ -27,9 +27,11 @@ namespace mlir::tile {
 LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
                           int optLevel = 3, StringRef format = "isa");
 
-/// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..6);
-/// fails when an error (not a warning) was reported.
-LogicalResult verifyAsyncProtocol(FunctionOpInterface function);
+/// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..12);
+/// fails when an error (not a warning) was reported. With `explain`, a
+/// remark on each kernel says what the role protocol simulated.
+LogicalResult verifyAsyncProtocol(FunctionOpInterface function,
+                                  bool explain = false);
 
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"

@@ -43,34 +43,62 @@ def TileVerifyAsyncProtocolPass
     : Pass<"tile-verify-async-protocol", "mlir::ModuleOp"> {
   let summary = "statically check the cp.async group and mbarrier protocols";
   let description = [{
-    Interprets each function (func.func, gpu.func) in program order, simulating loops with
-    constant bounds, and reports protocol errors that otherwise show up as
-    wrong numbers or hangs on the GPU:
+    Three analyses that report protocol errors which otherwise show up as
+    wrong numbers or hangs on the GPU.
+
+    The thread protocol interprets each function (func.func, gpu.func) in
+    program order as one thread, on concrete values where they are known
+    (loops with constant bounds run iteration by iteration; values carried
+    through scf.for iter_args and scf.if results follow them):
 
     - T-PROTO-1 (error): a shared-memory read of a slot (buffer, ring stage)
       that a cp.async group may still be writing, given the wait_group counts
-      in between (seed 002's FIFO rule);
+      in between (groups complete in FIFO order), or that a bulk copy / TMA
+      load may still be writing before a wait on its barrier;
     - T-PROTO-2 (warning): scf.if branches that commit different numbers of
-      groups (seed 003's commit-inside-if bug);
+      groups (a commit under a condition);
     - T-PROTO-3 (warning): copies still in flight when the kernel returns;
     - T-PROTO-4 (error): an mbarrier used before any mbarrier_init;
     - T-PROTO-5 (error): a barrier initialized twice without mbarrier_inval;
     - T-PROTO-6 (warning): a cluster-scope barrier exposed to other CTAs
       (cluster_arrive, remote arrive) before fence_mbarrier_init;
-    - T-PROTO-7 (warning): the n-th wait_parity on a barrier does not wait
-      for parity n mod 2 (the phase bit of an N-stage ring does not flip when
-      the ring wraps);
-    - T-PROTO-8 (error): with a known block size, the arrivals a waited
-      barrier can get per phase stay below its init count;
-    - T-PROTO-9 (error): the transaction bytes a barrier expects per phase
-      differ from what its bulk copies, TMA loads (box bytes) and
-      complete_tx deliver;
+    - T-PROTO-7 (warning), where the role protocol does not model the
+      kernel: the n-th wait_parity of the thread on a barrier does not wait
+      for parity n mod 2;
     - T-PROTO-10 (error): an async-proxy read (bulk or TMA store/reduce) of
       shared memory written by generic stores without fence_proxy_async.
 
+    The arrival counts, per barrier of a kernel of known block size:
+
+    - T-PROTO-8 (error): the arrivals a waited barrier can get per phase stay
+      below its init count;
+    - T-PROTO-9 (error): the transaction bytes a barrier expects per phase
+      differ from what its bulk copies, TMA loads (box bytes) and
+      complete_tx deliver.
+
+    The role protocol, for kernels of known block size: the block's threads
+    grouped into roles (threads that agree on every condition computable from
+    the thread id; tile.warp_specialize regions), each interpreted on
+    concrete values (unknown sizes take sample values) and run concurrently
+    against a model of the mbarrier phases:
+
+    - T-PROTO-7 (error): a wait returns on a phase its role already saw on
+      that barrier (the ring's phase bit did not flip);
+    - T-PROTO-11 (error): every role is blocked or done while some wait for
+      a phase no role can complete (a deadlock);
+    - T-PROTO-12 (error): a read of a stage filled by TMA or bulk copies
+      before the copy's phase was waited for, or after the stage was refilled
+      for a later phase; a copy into a stage a wgmma may still read.
+
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
-    wait on that barrier. `tile-to-ptx-pipeline` runs this pass.
+    wait on that barrier. `tile-to-ptx-pipeline` runs this pass after
+    `tile-lower-tile-ops` (`verify-protocol=false` skips it).
   }];
+  let options = [
+    Option<"explainRoles", "explain-roles", "bool", "false",
+           "remark on each kernel what the role protocol simulated, or why "
+           "it did not">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 

@@ -1,0 +1,54 @@
+//===- ProtocolAnalyses.h - The analyses of tile-verify-async-protocol -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// tile-verify-async-protocol runs three analyses (docs/Rationale, T-PROTO):
+//  - the thread protocol: one thread's cp.async group FIFO, mbarrier
+//    initialization and proxy fences, in program order (ThreadProtocol.cpp);
+//  - arrival counts: per barrier of a kernel of known block size, the
+//    arrivals and transaction bytes one phase can get (ArrivalCounts.cpp);
+//  - the role protocol: the threads of a block grouped into roles that run
+//    concurrently against a model of the mbarrier hardware, for deadlocks,
+//    stale parities and reads of stages not filled yet (RoleProtocol.cpp).
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+#define TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Support/LLVM.h"
+
+namespace mlir::tile {
+
+/// The buffer a shared memref view comes from (through view-like ops and
+/// memref.cast).
+Value getRootBuffer(Value memref);
+
+/// Interprets `function` as one thread (T-PROTO-1..7, 10). The thread model
+/// of parities (the n-th wait waits for parity n mod 2) is skipped with
+/// `checkParity` false, where the role protocol checked the kernel instead.
+LogicalResult checkThreadProtocol(FunctionOpInterface function,
+                                  bool checkParity);
+
+/// Arrivals and transaction bytes per phase (T-PROTO-8, 9).
+LogicalResult checkArrivalCounts(gpu::GPUFuncOp kernel);
+
+/// What the role protocol could say about a kernel.
+enum class RoleVerdict {
+  /// Not simulated: unknown block size, a construct the model does not
+  /// follow (e.g. a barrier index it cannot evaluate), or too long a run.
+  notModeled,
+  /// Simulated with nothing to report.
+  clean,
+  /// An error was reported.
+  failed,
+};
+
+/// Runs the roles of `kernel` against the mbarrier model (T-PROTO-7, 11, 12).
+/// With `explain`, a remark on the kernel says what was simulated or why
+/// nothing was.
+RoleVerdict checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain);
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H

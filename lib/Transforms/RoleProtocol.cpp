@@ -1,0 +1,1008 @@
+//===- RoleProtocol.cpp - The roles of a kernel over shared mbarriers -----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The threads of a block of known size, grouped into roles, run concurrently
+// against a model of the mbarrier hardware (PTX ISA, "Parallel
+// Synchronization and Communication Instructions: mbarrier"):
+//
+//  - Roles. Threads that agree on every i1 value computable from the thread
+//    id alone (`thread_id x == c`, the warpgroup index, `lane == 0`,
+//    elect_sync, ...) and on every barrier index and arrival count computed
+//    so take the same branches: one representative of each class is
+//    interpreted and its arrivals are counted once per thread of the class.
+//    tile.warp_specialize runs its producer region in warpgroup 0 and
+//    consumer i in warpgroup i + 1; tile.tma_copy acts in thread 0 only.
+//  - Traces. Each role is interpreted on concrete values into a trace of
+//    barrier events: loops run iteration by iteration with their iter_args
+//    (stage counters, phase bits), scf.if takes the branch its condition
+//    selects. Values a kernel cannot know statically (scalar arguments,
+//    memref sizes and strides, loaded data) take one sample value, the same in every
+//    role, so that loops all roles bound by the same expression run equally
+//    often; the kernel is simulated once per sample (kSamples). Block ids
+//    are 0 and the grid is one cluster.
+//  - Barriers. A barrier has a phase, the arrivals the phase still waits for
+//    (its init count at each phase) and a transaction count; the phase
+//    completes when both reach zero. A parity wait returns once the phase of
+//    that parity has completed, i.e. while the current phase's parity
+//    differs: a fresh barrier is in phase 0, so a wait for parity 1 returns
+//    at once (the phase before it counts as complete). Bulk copies and TMA
+//    loads deliver their bytes when issued. Clusters are taken as symmetric:
+//    a multicast load delivers its box once per CTA of its mask to this
+//    CTA's barrier, and a remote arrive of a peer arrives here.
+//  - Schedules. One event at a time of the first role in a priority order
+//    that can proceed. Each sample runs four schedules: the roles in thread
+//    order and reversed, each with a fixed order (the first roles run as far
+//    ahead as they can: a producer fills the whole ring before a consumer
+//    starts) and with a role woken by a phase completion moved to the front
+//    (a consumer reads, a producer refills, as soon as it may).
+//
+// Reported (the first finding ends the analysis of the kernel):
+//  - T-PROTO-11: every role is blocked or done while some wait for a phase
+//    that no role can complete any more: a deadlock (a hang on the GPU).
+//  - T-PROTO-7: a wait returns on a phase its role already saw on that
+//    barrier: the parity did not flip when the ring came back to it (or
+//    flipped twice), so the wait waits for nothing.
+//  - T-PROTO-12: a role reads a stage of a buffer filled by copies that
+//    complete on barriers when the copy that last wrote the stage is not
+//    complete, or belongs to a phase of its barrier the role has not waited
+//    for (a wait that returned too early, a stage refilled before its
+//    readers released it); or a copy overwrites a stage that a wgmma of
+//    another role may still read.
+// Kernels with constructs the model does not follow (barrier indices or loop
+// bounds it cannot evaluate, scf.while, try/test waits, traces over
+// kMaxEvents) are left to the other analyses.
+//===----------------------------------------------------------------------===//
+
+#include "IndexEvaluation.h"
+#include "ProtocolAnalyses.h"
+#include "ThreadPredicates.h"
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <deque>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Sample values of what a kernel cannot know statically: small, medium and
+/// ragged problem sizes.
+constexpr int64_t kSamples[] = {1, 200, 520};
+/// Iterations of one loop, and events of one role's trace, beyond which the
+/// kernel is not modeled.
+constexpr int64_t kMaxTrip = 4096;
+constexpr size_t kMaxEvents = 200000;
+
+/// A barrier: its group (the mbarrier_alloc result) and index.
+using BarrierId = std::pair<void *, int64_t>;
+/// A stage of a shared buffer: the root buffer and the first index for
+/// buffers of rank >= 2 (-1 for others).
+using Stage = std::pair<void *, int64_t>;
+
+enum class EventKind {
+  Init,       ///< amount: the count
+  Arrive,     ///< amount: arrivals per thread
+  ArriveDrop, ///< one arrival, and one fewer expected from the next phase on
+  ExpectTx,   ///< amount: bytes per thread
+  Deliver,    ///< amount: bytes per thread; `stage` written (or none)
+  Wait,       ///< amount: the parity
+  Inval,
+  Read,       ///< a synchronous read of `stage`
+  AsyncRead,  ///< a wgmma operand: read until a later wgmma wait retires it
+  AsyncCommit,
+  AsyncWait,  ///< amount: the groups kept in flight
+  Sync,       ///< a CTA-wide barrier (gpu.barrier, cluster_wait)
+  /// An aligned collective (wgmma, mma.sync, ldmatrix, a named barrier):
+  /// the roles sharing a unit of `amount` warps with this one meet at it.
+  Collective,
+};
+
+struct Event {
+  Event(EventKind kind, Operation *op, BarrierId barrier = {nullptr, 0},
+        int64_t amount = 0, std::optional<Stage> stage = std::nullopt,
+        bool perThread = true)
+      : kind(kind), op(op), barrier(barrier), amount(amount), stage(stage),
+        perThread(perThread) {}
+
+  EventKind kind;
+  Operation *op;
+  BarrierId barrier;
+  int64_t amount;
+  std::optional<Stage> stage;
+  /// Done by every thread of the role (counted per thread), or by one.
+  bool perThread;
+};
+
+/// A class of threads that take the same branches.
+struct Role {
+  int64_t firstThread = 0;
+  int64_t threads = 0;
+  /// The warps the role's threads are in.
+  llvm::SmallBitVector warps;
+  std::vector<Event> trace;
+
+  std::string describe() const {
+    if (threads == 1)
+      return "thread " + std::to_string(firstThread);
+    return "the role of thread " + std::to_string(firstThread) + " (" +
+           std::to_string(threads) + " threads)";
+  }
+};
+
+/// A finding to report: the rule's message at an op, with optional notes.
+struct Finding {
+  Operation *op;
+  std::string message;
+  SmallVector<std::pair<Operation *, std::string>> notes;
+};
+
+/// The static facts about a kernel the interpretation needs.
+struct KernelFacts {
+  mutable gpu::GPUFuncOp kernel;
+  std::array<int64_t, 3> blockDims;
+  int64_t clusterSize = 1;
+  /// Root buffers that bulk copies or TMA loads write: their reads are
+  /// checked against the copies' barriers.
+  llvm::SmallPtrSet<void *, 8> filledBuffers;
+};
+
+/// Whether `op` or an op nested in it takes part in the protocol.
+bool involvesProtocol(Operation *op) {
+  auto isBarrier = [](Type t) { return isa<MBarrierType>(t); };
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (llvm::any_of(nested->getOperandTypes(), isBarrier) ||
+        llvm::any_of(nested->getResultTypes(), isBarrier) ||
+        isa<gpu::BarrierOp, ClusterWaitOp, WgmmaDescriptorOp, WgmmaOp,
+            WarpgroupMmaOp, TmaCopyOp>(nested))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+/// Interprets one role of a kernel for one sample into its trace.
+class RoleInterpreter {
+public:
+  RoleInterpreter(const KernelFacts &facts, int64_t thread, int64_t sample,
+                  Role &role)
+      : facts(facts), thread(thread), sample(sample), role(role) {}
+
+  /// False when the kernel uses a construct the model does not follow;
+  /// `reason` says which.
+  bool run() {
+    gpu::GPUFuncOp kernel = facts.kernel;
+    visitBlock(kernel.getBody().front());
+    return modeled;
+  }
+
+  std::string reason;
+
+  /// The value of `value` in `thread`, from thread ids alone (no samples).
+  static std::optional<int64_t> threadValue(const KernelFacts &facts,
+                                            int64_t thread, Value value) {
+    return evaluateIndex(value, [&](Value v) {
+      return threadLeaf(facts, thread, v);
+    });
+  }
+
+private:
+  const KernelFacts &facts;
+  int64_t thread;
+  int64_t sample;
+  Role &role;
+  llvm::DenseMap<Value, int64_t> values;
+  bool modeled = true;
+
+  void giveUp(Operation *op, StringRef why) {
+    if (!modeled)
+      return;
+    modeled = false;
+    std::string location;
+    llvm::raw_string_ostream os(location);
+    op->getLoc().print(os);
+    reason = (why + " (" + op->getName().getStringRef() + " at " + location +
+              ")")
+                 .str();
+  }
+
+  static std::optional<int64_t> threadLeaf(const KernelFacts &facts,
+                                           int64_t thread, Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return std::nullopt;
+    int64_t x = facts.blockDims[0], y = facts.blockDims[1];
+    if (auto tid = dyn_cast<gpu::ThreadIdOp>(def)) {
+      switch (tid.getDimension()) {
+      case gpu::Dimension::x: return thread % x;
+      case gpu::Dimension::y: return thread / x % y;
+      case gpu::Dimension::z: return thread / (x * y);
+      }
+    }
+    if (auto dim = dyn_cast<gpu::BlockDimOp>(def))
+      return facts.blockDims[static_cast<int>(dim.getDimension())];
+    if (isa<gpu::LaneIdOp>(def))
+      return thread % 32;
+    if (isa<ElectSyncOp>(def))
+      return thread % 32 == 0;
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> leaf(Value v) {
+    if (auto it = values.find(v); it != values.end())
+      return it->second;
+    if (std::optional<int64_t> known = threadLeaf(facts, thread, v))
+      return known;
+    if (!v.getType().isIntOrIndex())
+      return std::nullopt;
+    if (auto arg = dyn_cast<BlockArgument>(v))
+      return arg.getOwner()->isEntryBlock() &&
+                     arg.getOwner()->getParentOp() == facts.kernel
+                 ? std::optional<int64_t>(sample)
+                 : std::nullopt;
+    Operation *def = v.getDefiningOp();
+    if (isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp,
+            ClusterCtaRankOp>(def))
+      return 0;
+    if (auto grid = dyn_cast<gpu::GridDimOp>(def))
+      return grid.getDimension() == gpu::Dimension::x ? facts.clusterSize : 1;
+    if (isa<ClusterSizeOp>(def))
+      return facts.clusterSize;
+    // Sizes, strides, loaded data, ...: anything but arithmetic.
+    if (!isa<arith::ArithDialect>(def->getDialect()))
+      return sample;
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> evaluate(Value value) {
+    return evaluateIndex(value, [&](Value v) { return leaf(v); });
+  }
+
+  /// The value of `value`, or gives up on the kernel.
+  int64_t require(Value value) {
+    std::optional<int64_t> known = evaluate(value);
+    if (!known)
+      giveUp(current, "a value it cannot evaluate");
+    return known.value_or(0);
+  }
+
+  void bind(Value value, std::optional<int64_t> known) {
+    if (known)
+      values[value] = *known;
+    else
+      values.erase(value);
+  }
+
+  SmallVector<std::optional<int64_t>> evaluateAll(ValueRange range) {
+    return llvm::map_to_vector(range, [&](Value v) { return evaluate(v); });
+  }
+
+  void emit(Event event) {
+    if (role.trace.size() >= kMaxEvents)
+      giveUp(event.op, "too many events");
+    else
+      role.trace.push_back(event);
+  }
+
+  BarrierId barrier(Value group, Value index) {
+    return {group.getAsOpaquePointer(), require(index)};
+  }
+
+  /// The stage `memref[indices]` is in, for buffers copies fill.
+  std::optional<Stage> stageOf(Value memref, ValueRange indices) {
+    Value root = getRootBuffer(memref);
+    if (!facts.filledBuffers.contains(root.getAsOpaquePointer()))
+      return std::nullopt;
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t first = -1;
+    if (type.getRank() >= 2 && !indices.empty())
+      first = require(indices.front());
+    return Stage{root.getAsOpaquePointer(), first};
+  }
+
+  void visitBlock(Block &block) {
+    for (Operation &op : block) {
+      if (!modeled)
+        return;
+      visit(&op);
+    }
+  }
+
+  void visitFor(scf::ForOp forOp) {
+    int64_t lb = require(forOp.getLowerBound());
+    int64_t ub = require(forOp.getUpperBound());
+    int64_t step = require(forOp.getStep());
+    if (modeled && (step <= 0 || (ub - lb) / step > kMaxTrip))
+      giveUp(forOp, "a loop of more than kMaxTrip iterations");
+    if (!modeled)
+      return;
+    SmallVector<std::optional<int64_t>> carried =
+        evaluateAll(forOp.getInitArgs());
+    for (int64_t i = lb; i < ub && modeled; i += step) {
+      current = forOp;
+      values[forOp.getInductionVar()] = i;
+      for (auto [arg, value] : llvm::zip(forOp.getRegionIterArgs(), carried))
+        bind(arg, value);
+      visitBlock(*forOp.getBody());
+      carried = evaluateAll(forOp.getBody()->getTerminator()->getOperands());
+    }
+    for (auto [result, value] : llvm::zip(forOp.getResults(), carried))
+      bind(result, value);
+  }
+
+  void visitIf(scf::IfOp ifOp) {
+    int64_t condition = require(ifOp.getCondition());
+    if (!modeled)
+      return;
+    Region &taken = condition ? ifOp.getThenRegion() : ifOp.getElseRegion();
+    if (taken.empty())
+      return;
+    visitBlock(taken.front());
+    for (auto [result, yielded] : llvm::zip(
+             ifOp.getResults(), taken.front().getTerminator()->getOperands()))
+      bind(result, evaluate(yielded));
+  }
+
+  void visitWarpSpecialize(WarpSpecializeOp op) {
+    int64_t warpgroup = thread / 128;
+    if (warpgroup == 0)
+      return visitBlock(op.getProducer().front());
+    if (warpgroup > static_cast<int64_t>(op.getConsumers()))
+      return;
+    Block &consumer = op.getConsumer().front();
+    if (consumer.getNumArguments() == 1)
+      values[consumer.getArgument(0)] = warpgroup - 1;
+    visitBlock(consumer);
+  }
+
+  /// Bytes a TMA load delivers to this CTA's barrier: its box, once per CTA
+  /// of its multicast mask (symmetric clusters).
+  int64_t deliveredBytes(int64_t bytes, Value mask) {
+    if (!mask)
+      return bytes;
+    return bytes * llvm::popcount(static_cast<uint16_t>(require(mask)));
+  }
+
+  /// The op being interpreted, for the reason of giving up.
+  Operation *current = nullptr;
+
+  void visit(Operation *op) {
+    current = op;
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return visitFor(forOp);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op))
+      return visitIf(ifOp);
+    if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+      return visitWarpSpecialize(ws);
+    if (op->getNumRegions() != 0) {
+      if (involvesProtocol(op))
+        giveUp(op, "a region op it does not follow");
+      return;
+    }
+    if (auto init = dyn_cast<MBarrierInitOp>(op))
+      return emit({EventKind::Init, op,
+                   barrier(init.getBarriers(), init.getIndex()),
+                   require(init.getCount())});
+    if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
+      return emit({EventKind::Arrive, op,
+                   barrier(arrive.getBarriers(), arrive.getIndex()),
+                   arrive.getCount() ? require(arrive.getCount()) : 1});
+    if (auto arrive = dyn_cast<MBarrierArriveRemoteOp>(op))
+      return emit({EventKind::Arrive, op,
+                   barrier(arrive.getBarriers(), arrive.getIndex()), 1});
+    if (auto drop = dyn_cast<MBarrierArriveDropOp>(op))
+      return emit({EventKind::ArriveDrop, op,
+                   barrier(drop.getBarriers(), drop.getIndex()), 1});
+    if (auto arrive = dyn_cast<MBarrierArriveExpectTxOp>(op)) {
+      BarrierId id = barrier(arrive.getBarriers(), arrive.getIndex());
+      emit({EventKind::ExpectTx, op, id, require(arrive.getBytes())});
+      return emit({EventKind::Arrive, op, id, 1});
+    }
+    if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
+      return emit({EventKind::ExpectTx, op,
+                   barrier(expect.getBarriers(), expect.getIndex()),
+                   require(expect.getBytes())});
+    if (auto complete = dyn_cast<MBarrierCompleteTxOp>(op))
+      return emit({EventKind::Deliver, op,
+                   barrier(complete.getBarriers(), complete.getIndex()),
+                   require(complete.getBytes())});
+    if (auto arrive = dyn_cast<AsyncCopyMBarrierArriveOp>(op)) {
+      // Without .noinc the pending count is raised before the arrival: no
+      // net arrival for the phase.
+      if (arrive.getNoinc())
+        emit({EventKind::Arrive, op,
+              barrier(arrive.getBarriers(), arrive.getIndex()), 1});
+      return;
+    }
+    if (auto wait = dyn_cast<MBarrierWaitParityOp>(op))
+      return emit({EventKind::Wait, op,
+                   barrier(wait.getBarriers(), wait.getIndex()),
+                   require(wait.getPhase())});
+    if (isa<MBarrierTryWaitOp, MBarrierTryWaitParityOp, MBarrierTestWaitOp>(
+            op)) {
+      giveUp(op, "a try/test wait (the loop around it decides)");
+      return;
+    }
+    if (auto inval = dyn_cast<MBarrierInvalOp>(op))
+      return emit({EventKind::Inval, op,
+                   barrier(inval.getBarriers(), inval.getIndex())});
+    if (auto load = dyn_cast<TmaLoadOp>(op)) {
+      int64_t bytes = deliveredBytes(
+          load.getDescriptor().getType().getBoxBytes(), load.getMulticastMask());
+      return emit({EventKind::Deliver, op,
+                   barrier(load.getBarriers(), load.getBarrierIndex()), bytes,
+                   stageOf(load.getDst(), load.getDstIndices())});
+    }
+    if (auto copy = dyn_cast<TmaCopyOp>(op)) {
+      // Thread 0 arrives with the box's bytes and issues the load.
+      if (thread != 0)
+        return;
+      BarrierId id = barrier(copy.getBarriers(), copy.getBarrierIndex());
+      int64_t bytes = copy.getDescriptor().getType().getBoxBytes();
+      emit({EventKind::ExpectTx, op, id, bytes, std::nullopt, false});
+      emit({EventKind::Arrive, op, id, 1, std::nullopt, false});
+      return emit({EventKind::Deliver, op, id, bytes,
+                   stageOf(copy.getDst(), copy.getDstIndices()), false});
+    }
+    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
+      int64_t bytes =
+          deliveredBytes(require(bulk.getBytes()), bulk.getMulticastMask());
+      return emit({EventKind::Deliver, op,
+                   barrier(bulk.getBarriers(), bulk.getBarrierIndex()), bytes,
+                   stageOf(bulk.getDst(), bulk.getDstIndices())});
+    }
+    if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(op))
+      return emit({EventKind::Deliver, op,
+                   barrier(bulk.getBarriers(), bulk.getBarrierIndex()),
+                   require(bulk.getBytes())});
+    if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op)) {
+      if (std::optional<Stage> stage =
+              stageOf(descriptor.getBuffer(), descriptor.getIndices()))
+        emit({EventKind::AsyncRead, op, {}, 0, stage});
+      return;
+    }
+    visitEffects(op);
+    // Aligned collectives: the warp's or warpgroup's threads pass them
+    // together (after their effects: a wgmma wait retires in all threads).
+    if (isa<WgmmaFenceOp, WgmmaOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp,
+            WarpgroupMmaOp>(op))
+      emit({EventKind::Collective, op, {}, 4});
+    else if (isa<MmaSyncOp, MmaOp, LdMatrixOp, StMatrixOp>(op))
+      emit({EventKind::Collective, op, {}, 1});
+    else if (auto named = dyn_cast<NVVM::BarrierOp>(op);
+             named && named.getNumberOfThreads())
+      emit({EventKind::Collective, op, {}, 4});
+  }
+
+  /// The events of a wgmma, copy or shared read op.
+  void visitEffects(Operation *op) {
+    if (isa<WgmmaCommitGroupOp>(op))
+      return emit({EventKind::AsyncCommit, op});
+    if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
+      return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
+    if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
+      for (auto [buffer, indices] :
+           {std::pair(mma.getA(), mma.getAIndices()),
+            std::pair(mma.getB(), mma.getBIndices())})
+        if (std::optional<Stage> stage = stageOf(buffer, indices))
+          emit({EventKind::AsyncRead, op, {}, 0, stage});
+      emit({EventKind::AsyncCommit, op});
+      return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
+    }
+    if (auto mma = dyn_cast<MmaOp>(op)) {
+      for (auto [buffer, indices] :
+           {std::pair(mma.getA(), mma.getAIndices()),
+            std::pair(mma.getB(), mma.getBIndices())})
+        if (std::optional<Stage> stage = stageOf(buffer, indices))
+          emit({EventKind::Read, op, {}, 0, stage});
+      return;
+    }
+    if (isa<gpu::BarrierOp, ClusterWaitOp>(op))
+      return emit({EventKind::Sync, op});
+    if (isa<memref::LoadOp, vector::LoadOp, LdMatrixOp>(op)) {
+      for (OpOperand &use : op->getOpOperands())
+        if (std::optional<ElementAccess> access = getElementAccess(use))
+          if (std::optional<Stage> stage =
+                  stageOf(access->memref->get(),
+                          OperandRange(access->indices)))
+            emit({EventKind::Read, op, {}, 0, stage});
+      return;
+    }
+  }
+};
+
+/// The state of one barrier in the simulation.
+struct BarrierState {
+  bool initialized = false;
+  int64_t count = 0;
+  int64_t pending = 0;
+  int64_t tx = 0;
+  int64_t phase = 0;
+  Operation *init = nullptr;
+};
+
+/// The copy that last wrote a stage: its barrier and the phase it completes.
+struct StageWrite {
+  BarrierId barrier;
+  int64_t phase;
+  Operation *copy;
+};
+
+/// Runs the roles' traces against the barriers.
+class Simulation {
+public:
+  /// With `promoteWoken`, a role woken by a phase completion moves to the
+  /// front of the priority order; without, the order stays fixed.
+  Simulation(ArrayRef<Role> roles, bool promoteWoken)
+      : roles(roles), promoteWoken(promoteWoken) {
+    cursors.resize(roles.size());
+  }
+
+  /// A finding, std::nullopt when every role ran to its end, or a finding
+  /// with a null op when the run is not modeled.
+  std::optional<Finding> run(SmallVector<unsigned> order) {
+    priority = std::move(order);
+    while (true) {
+      bool progressed = false;
+      for (unsigned r : SmallVector<unsigned>(priority)) {
+        Step step = advance(r);
+        if (finding)
+          return finding;
+        if (step == Step::Advanced) {
+          progressed = true;
+          break;
+        }
+      }
+      if (!progressed)
+        break;
+    }
+    return deadlock();
+  }
+
+private:
+  enum class Step { Advanced, Blocked, Done };
+
+  /// Per role: the next event, the phase last seen per barrier, and the
+  /// stages its wgmmas may still read.
+  struct Cursor {
+    size_t next = 0;
+    std::map<BarrierId, int64_t> seen;
+    std::set<Stage> asyncOpen;
+    std::deque<std::set<Stage>> asyncGroups;
+  };
+
+  ArrayRef<Role> roles;
+  bool promoteWoken;
+  std::vector<Cursor> cursors;
+  SmallVector<unsigned> priority;
+  std::map<BarrierId, BarrierState> barriers;
+  std::map<Stage, StageWrite> writes;
+  std::optional<Finding> finding;
+
+  const Event *current(unsigned r) const {
+    const Cursor &cursor = cursors[r];
+    if (cursor.next >= roles[r].trace.size())
+      return nullptr;
+    return &roles[r].trace[cursor.next];
+  }
+
+  void fail(Operation *op, std::string message) {
+    if (!finding)
+      finding = Finding{op, std::move(message), {}};
+  }
+
+  /// Completes phases while nothing is pending, waking their waiters.
+  void settle(const BarrierId &id) {
+    BarrierState &state = barriers[id];
+    while (state.count > 0 && state.pending <= 0 && state.tx == 0) {
+      ++state.phase;
+      state.pending += state.count;
+      if (!promoteWoken)
+        continue;
+      SmallVector<unsigned> woken;
+      for (unsigned r : priority)
+        if (const Event *event = current(r);
+            event && event->kind == EventKind::Wait && event->barrier == id)
+          woken.push_back(r);
+      for (unsigned r : woken)
+        llvm::erase(priority, r);
+      priority.insert(priority.begin(), woken.begin(), woken.end());
+    }
+  }
+
+  static std::string describe(const BarrierId &id) {
+    return "barrier " + std::to_string(id.second);
+  }
+
+  /// T-PROTO-12 for a read of `stage` by role `r`.
+  void checkRead(unsigned r, const Event &event) {
+    auto it = writes.find(*event.stage);
+    if (it == writes.end()) {
+      fail(event.op, "reads stage " + std::to_string(event.stage->second) +
+                         " of a buffer that copies fill before any copy into "
+                         "it completed (" + roles[r].describe() +
+                         "): its wait returned too early (T-PROTO-12)");
+      return;
+    }
+    const StageWrite &write = it->second;
+    const BarrierState &state = barriers[write.barrier];
+    const Cursor &cursor = cursors[r];
+    auto seen = cursor.seen.find(write.barrier);
+    if (state.phase > write.phase && seen != cursor.seen.end() &&
+        seen->second >= write.phase)
+      return;
+    std::string message =
+        "reads stage " + std::to_string(event.stage->second) + " (" +
+        roles[r].describe() + ") written by a copy that completes phase " +
+        std::to_string(write.phase) + " of " + describe(write.barrier) + ", ";
+    if (state.phase <= write.phase)
+      message += "which has not completed";
+    else if (seen == cursor.seen.end())
+      message += "which this role never waited for";
+    else
+      message += "but this role's last wait on it saw phase " +
+                 std::to_string(seen->second);
+    message += ": the stage is read before its data arrived or after it was "
+               "refilled (T-PROTO-12)";
+    fail(event.op, message);
+    finding->notes.push_back({write.copy, "the copy"});
+  }
+
+  /// T-PROTO-12 for a copy into `stage` that a wgmma of another role reads.
+  void checkOverwrite(unsigned r, const Event &event) {
+    for (auto [other, cursor] : llvm::enumerate(cursors)) {
+      if (other == r)
+        continue;
+      bool reading = cursor.asyncOpen.count(*event.stage) ||
+                     llvm::any_of(cursor.asyncGroups, [&](const auto &group) {
+                       return group.count(*event.stage) != 0;
+                     });
+      if (!reading)
+        continue;
+      fail(event.op, "overwrites stage " +
+                         std::to_string(event.stage->second) +
+                         " while a wgmma of " + roles[other].describe() +
+                         " may still read it: the stage was released before "
+                         "the wgmma reading it was waited for (T-PROTO-12)");
+      return;
+    }
+  }
+
+  Step advance(unsigned r) {
+    const Event *event = current(r);
+    if (!event)
+      return Step::Done;
+    Cursor &cursor = cursors[r];
+    int64_t times = event->perThread ? roles[r].threads : 1;
+    switch (event->kind) {
+    case EventKind::Init: {
+      BarrierState &state = barriers[event->barrier];
+      state = BarrierState{true, event->amount, event->amount, 0, 0, event->op};
+      break;
+    }
+    case EventKind::Inval:
+      barriers[event->barrier].initialized = false;
+      break;
+    case EventKind::Arrive:
+    case EventKind::ArriveDrop: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      for (int64_t t = 0; t < times; ++t) {
+        state.pending -= event->amount;
+        if (event->kind == EventKind::ArriveDrop)
+          --state.count;
+        settle(event->barrier);
+      }
+      break;
+    }
+    case EventKind::ExpectTx:
+      barriers[event->barrier].tx += event->amount * times;
+      break;
+    case EventKind::Deliver: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      if (event->stage) {
+        checkOverwrite(r, *event);
+        writes[*event->stage] = {event->barrier, state.phase, event->op};
+      }
+      state.tx -= event->amount * times;
+      settle(event->barrier);
+      break;
+    }
+    case EventKind::Wait: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      if ((state.phase & 1) == (event->amount & 1))
+        return Step::Blocked;
+      int64_t observed = state.phase - 1;
+      auto seen = cursor.seen.find(event->barrier);
+      if (seen != cursor.seen.end() && observed <= seen->second) {
+        fail(event->op,
+             "waits for parity " + std::to_string(event->amount & 1) + " of " +
+                 describe(event->barrier) + " (" + roles[r].describe() +
+                 "), which returns at once on phase " +
+                 std::to_string(observed) +
+                 " that this role already saw: the parity must flip each "
+                 "time the ring comes back to the barrier (T-PROTO-7)");
+        return Step::Advanced;
+      }
+      cursor.seen[event->barrier] = observed;
+      break;
+    }
+    case EventKind::Read:
+      checkRead(r, *event);
+      break;
+    case EventKind::AsyncRead:
+      checkRead(r, *event);
+      cursor.asyncOpen.insert(*event->stage);
+      break;
+    case EventKind::AsyncCommit:
+      cursor.asyncGroups.push_back(std::move(cursor.asyncOpen));
+      cursor.asyncOpen.clear();
+      break;
+    case EventKind::AsyncWait:
+      while (static_cast<int64_t>(cursor.asyncGroups.size()) > event->amount)
+        cursor.asyncGroups.pop_front();
+      if (event->amount == 0)
+        cursor.asyncOpen.clear();
+      break;
+    case EventKind::Collective: {
+      // The roles sharing a unit of warps with this one must be at the same
+      // op; they pass it together.
+      int64_t unit = event->amount;
+      auto shareUnit = [&](unsigned other) {
+        for (int w : roles[r].warps.set_bits())
+          for (int v : roles[other].warps.set_bits())
+            if (w / unit == v / unit)
+              return true;
+        return false;
+      };
+      SmallVector<unsigned> partners;
+      for (unsigned other = 0; other < roles.size(); ++other) {
+        if (other == r || !current(other) || !shareUnit(other))
+          continue;
+        const Event *at = current(other);
+        if (at->kind != EventKind::Collective || at->op != event->op)
+          return Step::Blocked;
+        partners.push_back(other);
+      }
+      for (unsigned other : partners)
+        ++cursors[other].next;
+      break;
+    }
+    case EventKind::Sync: {
+      // Every role still running must be at a CTA barrier.
+      for (unsigned other = 0; other < roles.size(); ++other) {
+        const Event *at = current(other);
+        if (at && at->kind != EventKind::Sync)
+          return Step::Blocked;
+      }
+      for (unsigned other = 0; other < roles.size(); ++other)
+        if (current(other))
+          ++cursors[other].next;
+      return Step::Advanced;
+    }
+    }
+    ++cursor.next;
+    return Step::Advanced;
+  }
+
+  Step notModeled() {
+    if (!finding)
+      finding = Finding{nullptr, "a barrier used before its initialization",
+                        {}};
+    return Step::Blocked;
+  }
+
+  /// T-PROTO-11: roles blocked at waits that no role can complete. Roles
+  /// blocked at collectives only (whose partners took another path) are not
+  /// modeled.
+  std::optional<Finding> deadlock() {
+    bool running = llvm::any_of(llvm::seq<unsigned>(0, roles.size()),
+                                [&](unsigned r) { return current(r); });
+    bool waiting = llvm::any_of(llvm::seq<unsigned>(0, roles.size()), [&](unsigned r) {
+      const Event *event = current(r);
+      return event && event->kind == EventKind::Wait;
+    });
+    if (running && !waiting)
+      return Finding{nullptr, "threads of one warp or warpgroup that do not "
+                              "meet at an aligned collective op", {}};
+    std::optional<Finding> result;
+    for (unsigned r : priority) {
+      const Event *event = current(r);
+      if (!event || event->kind != EventKind::Wait)
+        continue;
+      if (result) {
+        result->notes.push_back(
+            {event->op, roles[r].describe() + " is blocked here"});
+        continue;
+      }
+      const BarrierState &state = barriers[event->barrier];
+      result = Finding{
+          event->op,
+          "waits for parity " + std::to_string(event->amount & 1) + " of " +
+              describe(event->barrier) + " (" + roles[r].describe() +
+              ") in phase " + std::to_string(state.phase) +
+              ", which never completes: every role is blocked or done with " +
+              std::to_string(std::max<int64_t>(state.pending, 0)) + " of " +
+              std::to_string(state.count) + " arrivals and " +
+              std::to_string(std::max<int64_t>(state.tx, 0)) +
+              " transaction bytes missing (T-PROTO-11)",
+          {}};
+      if (state.init)
+        result->notes.push_back({state.init, "barrier initialized here"});
+    }
+    return result;
+  }
+};
+
+/// The block shape of `kernel` when it is known.
+std::optional<std::array<int64_t, 3>> getBlockDims(gpu::GPUFuncOp kernel) {
+  std::optional<int64_t> threads = getBlockThreads(kernel);
+  if (!threads)
+    return std::nullopt;
+  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
+    return std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]};
+  return std::array<int64_t, 3>{*threads, 1, 1};
+}
+
+/// The constant cluster size of the launches of `kernel` (1 without).
+int64_t getClusterSize(gpu::GPUFuncOp kernel) {
+  int64_t size = 1;
+  Operation *top = kernel->getParentOp();
+  while (top && top->getParentOp())
+    top = top->getParentOp();
+  if (!top)
+    return size;
+  top->walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelName() != kernel.getName() || !launch.hasClusterSize())
+      return;
+    int64_t product = 1;
+    for (Value dim : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                      launch.getClusterSizeZ()})
+      if (std::optional<int64_t> value = getConstantIntValue(dim))
+        product *= *value;
+    size = std::max(size, product);
+  });
+  return size;
+}
+
+/// Groups the threads of the block into roles.
+std::vector<Role> findRoles(const KernelFacts &facts) {
+  // The values whose agreement makes threads take the same path.
+  SmallVector<Value> deciding;
+  bool specialized = false;
+  facts.kernel.walk([&](Operation *op) {
+    specialized |= isa<WarpSpecializeOp>(op);
+    for (Value result : op->getResults())
+      if (result.getType().isInteger(1))
+        deciding.push_back(result);
+    if (llvm::any_of(op->getOperandTypes(),
+                     [](Type t) { return isa<MBarrierType>(t); }))
+      llvm::append_range(deciding, op->getOperands().drop_front());
+  });
+  int64_t threads =
+      facts.blockDims[0] * facts.blockDims[1] * facts.blockDims[2];
+  std::map<std::vector<std::optional<int64_t>>, Role> classes;
+  std::vector<Role> roles;
+  for (int64_t t = 0; t < threads; ++t) {
+    std::vector<std::optional<int64_t>> key;
+    key.reserve(deciding.size() + 1);
+    for (Value value : deciding)
+      key.push_back(RoleInterpreter::threadValue(facts, t, value));
+    if (specialized)
+      key.push_back(t / 128);
+    Role &role = classes[key];
+    if (role.threads++ == 0) {
+      role.firstThread = t;
+      role.warps.resize((threads + 31) / 32);
+    }
+    role.warps.set(t / 32);
+  }
+  for (auto &[key, role] : classes)
+    roles.push_back(role);
+  llvm::sort(roles, [](const Role &a, const Role &b) {
+    return a.firstThread < b.firstThread;
+  });
+  return roles;
+}
+
+} // namespace
+
+RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
+  auto skip = [&](const Twine &reason) {
+    if (explain)
+      kernel.emitRemark() << "role protocol not modeled: " << reason;
+    return RoleVerdict::notModeled;
+  };
+  bool waits = false;
+  kernel.walk([&](MBarrierWaitParityOp wait) { waits = true; });
+  if (!waits)
+    return skip("no mbarrier_wait_parity");
+  std::optional<std::array<int64_t, 3>> dims = getBlockDims(kernel);
+  if (!dims || (*dims)[0] * (*dims)[1] * (*dims)[2] > 1024)
+    return skip("no known block size");
+
+  KernelFacts facts{kernel, *dims, getClusterSize(kernel), {}};
+  kernel.walk([&](Operation *op) {
+    Value dst;
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      dst = load.getDst();
+    else if (auto copy = dyn_cast<TmaCopyOp>(op))
+      dst = copy.getDst();
+    else if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
+      dst = bulk.getDst();
+    if (dst)
+      facts.filledBuffers.insert(getRootBuffer(dst).getAsOpaquePointer());
+  });
+
+  std::vector<Role> roles = findRoles(facts);
+  SmallVector<int64_t> modeledSamples;
+  std::string reason;
+  for (int64_t sample : kSamples) {
+    std::vector<Role> sampled = roles;
+    bool complete = llvm::all_of(sampled, [&](Role &role) {
+      RoleInterpreter interpreter(facts, role.firstThread, sample, role);
+      if (interpreter.run())
+        return true;
+      reason = interpreter.reason;
+      return false;
+    });
+    if (!complete)
+      continue;
+    SmallVector<unsigned> order;
+    for (unsigned r = 0; r < sampled.size(); ++r)
+      order.push_back(r);
+    bool clean = true;
+    for (auto [reversed, promote] : {std::pair(false, true), {true, true},
+                                     {false, false}, {true, false}}) {
+      SmallVector<unsigned> ordered = order;
+      if (reversed)
+        std::reverse(ordered.begin(), ordered.end());
+      std::optional<Finding> finding =
+          Simulation(sampled, promote).run(ordered);
+      if (!finding)
+        continue;
+      clean = false;
+      if (!finding->op) {
+        reason = finding->message;
+        break;
+      }
+      InFlightDiagnostic diag = finding->op->emitError() << finding->message;
+      for (auto &[op, note] : finding->notes)
+        diag.attachNote(op->getLoc()) << note;
+      return RoleVerdict::failed;
+    }
+    if (clean)
+      modeledSamples.push_back(sample);
+  }
+  if (modeledSamples.empty())
+    return skip(reason);
+  if (explain) {
+    InFlightDiagnostic remark = kernel.emitRemark()
+                                << "role protocol: " << roles.size()
+                                << " roles (";
+    llvm::interleaveComma(roles, remark, [&](const Role &role) {
+      remark << role.threads << " from thread " << role.firstThread;
+    });
+    remark << ") simulated with sample values ";
+    llvm::interleaveComma(modeledSamples, remark);
+    remark << ": nothing to report";
+  }
+  return RoleVerdict::clean;
+}
