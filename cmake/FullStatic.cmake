@@ -6,7 +6,7 @@
 # that way needs the 257 MB shared pair at run time and may load MLIR twice.
 # This rewrites the imported targets after find_package so that every
 # reference to the shared libraries becomes one group of all static LLVM and
-# MLIR archives; tools then depend on libc and libm only (TOOLCHAIN.md §2),
+# MLIR archives; tools then depend on libc and libm only,
 # start in ~3 ms, and can be carried to a machine without LLVM.
 #===-----------------------------------------------------------------------===#
 

@@ -1,8 +1,9 @@
-// A 64x64 f16 tile copy through shared memory with cp.async (seed 002's
-// building block): each of 128 threads issues four 16-byte cp.async.cg
-// copies, commits them as one group, waits for it, and the block writes the
-// shared tile back to global memory. Grid: one block per 64-row tile. @main
-// copies a 256x64 matrix with it and counts the elements that differ.
+// A 64x64 f16 tile copy through shared memory with cp.async (the building
+// block of a multistage cp.async pipeline): each of 128 threads issues four
+// 16-byte cp.async.cg copies, commits them as one group, waits for it, and
+// the block writes the shared tile back to global memory. Grid: one block
+// per 64-row tile. @main copies a 256x64 matrix with it and counts the
+// elements that differ.
 //
 //   tile-opt examples/cp_async_copy.mlir --tile-to-ptx-pipeline="chip=sm_90a" \
 //     | tile-translate --extract-ptx          # the PTX

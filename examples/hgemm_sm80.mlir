@@ -1,8 +1,9 @@
-// Seed 003's hgemm in tile IR (Ampere path, runs on sm_80 and later): C = A
-// B^T (B stored N x K) or C = A B (B stored K x N, read with ldmatrix.trans),
-// f16 in, f32 accumulation, f16 (or f32) out. 128x128 CTA tiles of 128 threads, K
-// slices of 32 copied by tile.copy (seed 003's G2SCopyA layouts) into
-// Swizzle<3,3,3> (b128) buffers (a K x N B tile gets byte Swizzle<3,4,4>); the K loop is marked
+// A CuTe-style multistage hgemm in tile IR (Ampere path, runs on sm_80 and
+// later): C = A B^T (B stored N x K) or C = A B (B stored K x N, read with
+// ldmatrix.trans), f16 in, f32 accumulation, f16 (or f32) out. 128x128 CTA
+// tiles of 128 threads, K slices of 32 copied by tile.copy (a CuTe TiledCopy:
+// threads (32,4):(4,1), values (1,8)) into Swizzle<3,3,3> (b128) buffers (a
+// K x N B tile gets byte Swizzle<3,4,4>); the K loop is marked
 // {tile.pipeline_stages = 3}, which tile-to-ptx-pipeline turns into 3-stage
 // cp.async rings; tile.mma runs 2x2 warps of 64x64 parts (ldmatrix.x4 +
 // mma.sync.m16n8k16, two register stages); tile.mma_store writes C with
@@ -63,7 +64,7 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
-      // The epilogue through shared memory (seed 003): the warps' fragments
+      // The epilogue through shared memory: the warps' fragments
       // into a swizzled C tile, then 16-byte rows of it to global memory.
       tile.mma_store %acc, %sc[%c0, %c0] {warps = array<i64: 2, 2>}
           : vector<4x8x2x2xf32>, !out_tile
@@ -112,7 +113,7 @@ module attributes {gpu.container_module} {
         gpu.barrier
         scf.yield %next : vector<4x8x2x2xf32>
       } {tile.pipeline_stages = 3 : i64}
-      // The epilogue through shared memory (seed 003): the warps' fragments
+      // The epilogue through shared memory: the warps' fragments
       // into a swizzled C tile, then 16-byte rows of it to global memory.
       tile.mma_store %acc, %sc[%c0, %c0] {warps = array<i64: 2, 2>}
           : vector<4x8x2x2xf32>, !out_tile

@@ -6,9 +6,9 @@
 // variables at their first value), splits the warp into the phases the
 // hardware serves together (32 lanes for 4-byte accesses, 16 for 8-byte, 8
 // for 16-byte: 128 bytes per phase), and counts the distinct 4-byte words
-// each of the 32 banks must deliver in a phase (seed 003, "Bank Conflict").
+// each of the 32 banks must deliver in a phase.
 // A conflict (n > 1) is reported as a remark together with the swizzle that
-// seed 003's "General Methods" propose, re-checked on the swizzled addresses:
+// the formula below proposes, re-checked on the swizzled addresses:
 //   M = log2(access bytes), S = log2(max(128, row bytes) / 2^M),
 //   B = log2(128 / 2^M)            (all on byte offsets, #tile.swizzle<B,M,S>)
 //===----------------------------------------------------------------------===//
@@ -140,7 +140,7 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
   int64_t degree = conflictDegree(addresses, width, current);
   if (degree <= 1)
     return;
-  // Seed 003's formula, in bytes.
+  // The proposed swizzle (formula in the file header), in bytes.
   int64_t unit = llvm::PowerOf2Ceil(std::max<int64_t>(width, 1));
   int64_t rowBytes = type.getRank() >= 1 && !type.isDynamicDim(type.getRank() - 1)
                          ? type.getShape().back() * elementBytes
@@ -164,7 +164,7 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
   if (!proposal)
     return;
   int64_t after = conflictDegree(addresses, width, proposal);
-  // Seed 003's formula fits row-wide accesses; say nothing when it does not
+  // The formula fits row-wide accesses; say nothing when it does not
   // help this one.
   if (after >= degree)
     return;

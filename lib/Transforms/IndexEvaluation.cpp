@@ -3,6 +3,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexEvaluation.h"
+#include "llvm/Support/MathExtras.h"
+#include <limits>
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -79,18 +81,25 @@ static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
     return std::nullopt;
   if (auto cmp = dyn_cast<arith::CmpIOp>(def))
     return compare(cmp.getPredicate(), *l, *r);
+  // Overflowing arithmetic is unknown (rather than undefined behaviour).
+  int64_t result;
   if (isa<arith::AddIOp>(def))
-    return *l + *r;
+    return llvm::AddOverflow(*l, *r, result) ? std::nullopt
+                                             : std::optional(result);
   if (isa<arith::SubIOp>(def))
-    return *l - *r;
+    return llvm::SubOverflow(*l, *r, result) ? std::nullopt
+                                             : std::optional(result);
   if (isa<arith::MulIOp>(def))
-    return *l * *r;
+    return llvm::MulOverflow(*l, *r, result) ? std::nullopt
+                                             : std::optional(result);
+  if (*r == -1 && *l == std::numeric_limits<int64_t>::min())
+    return std::nullopt;
   if (isa<arith::DivUIOp, arith::DivSIOp>(def) && *r)
     return *l / *r;
   if (isa<arith::RemUIOp, arith::RemSIOp>(def) && *r)
     return *l % *r;
   if (isa<arith::CeilDivUIOp, arith::CeilDivSIOp>(def) && *r > 0 && *l >= 0)
-    return (*l + *r - 1) / *r;
+    return *l / *r + (*l % *r != 0);
   if (isa<arith::MinUIOp>(def))
     return (uint64_t)*l < (uint64_t)*r ? *l : *r;
   if (isa<arith::MaxUIOp>(def))
@@ -108,7 +117,8 @@ static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
   if (*r < 0 || *r > 62)
     return std::nullopt;
   if (isa<arith::ShLIOp>(def))
-    return *l << *r;
+    return (*l < 0 || *l > (INT64_MAX >> *r)) ? std::nullopt
+                                              : std::optional(*l << *r);
   if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
     return *l >> *r;
   return std::nullopt;

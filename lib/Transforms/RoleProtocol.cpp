@@ -85,6 +85,10 @@ constexpr int64_t kSamples[] = {1, 200, 520};
 /// kernel is not modeled.
 constexpr int64_t kMaxTrip = 4096;
 constexpr size_t kMaxEvents = 200000;
+/// Ops interpreted per role (nested loops of arithmetic), and the largest
+/// count or byte amount followed.
+constexpr int64_t kMaxSteps = 2000000;
+constexpr int64_t kMaxAmount = int64_t(1) << 40;
 
 /// A barrier: its group (the mbarrier_alloc result) and index.
 using BarrierId = std::pair<void *, int64_t>;
@@ -137,8 +141,8 @@ struct Role {
   std::string describe() const {
     if (threads == 1)
       return "thread " + std::to_string(firstThread);
-    return "the role of thread " + std::to_string(firstThread) + " (" +
-           std::to_string(threads) + " threads)";
+    return "the " + std::to_string(threads) + " threads of thread " +
+           std::to_string(firstThread) + "'s role";
   }
 };
 
@@ -275,7 +279,9 @@ private:
     std::optional<int64_t> known = evaluate(value);
     if (!known)
       giveUp(current, "a value it cannot evaluate");
-    return known.value_or(0);
+    else if (*known > kMaxAmount || *known < -kMaxAmount)
+      giveUp(current, "a value too large to follow");
+    return modeled ? *known : 0;
   }
 
   void bind(Value value, std::optional<int64_t> known) {
@@ -378,8 +384,12 @@ private:
   /// The op being interpreted, for the reason of giving up.
   Operation *current = nullptr;
 
+  int64_t steps = 0;
+
   void visit(Operation *op) {
     current = op;
+    if (++steps > kMaxSteps)
+      return giveUp(op, "too many steps");
     if (auto forOp = dyn_cast<scf::ForOp>(op))
       return visitFor(forOp);
     if (auto ifOp = dyn_cast<scf::IfOp>(op))
@@ -606,11 +616,14 @@ private:
   /// Completes phases while nothing is pending, waking their waiters.
   void settle(const BarrierId &id) {
     BarrierState &state = barriers[id];
-    while (state.count > 0 && state.pending <= 0 && state.tx == 0) {
-      ++state.phase;
-      state.pending += state.count;
+    if (state.count > 0 && state.pending <= 0 && state.tx == 0) {
+      // One or more phases complete (arrivals beyond a phase's count go to
+      // the next ones).
+      int64_t phases = -state.pending / state.count + 1;
+      state.phase += phases;
+      state.pending += phases * state.count;
       if (!promoteWoken)
-        continue;
+        return;
       SmallVector<unsigned> woken;
       for (unsigned r : priority)
         if (const Event *event = current(r);
@@ -708,9 +721,13 @@ private:
       }
       break;
     }
-    case EventKind::ExpectTx:
-      barriers[event->barrier].tx += event->amount * times;
+    case EventKind::ExpectTx: {
+      BarrierState &state = barriers[event->barrier];
+      state.tx += event->amount * times;
+      if (state.tx > kMaxAmount * 1024)
+        return notModeled();
       break;
+    }
     case EventKind::Deliver: {
       BarrierState &state = barriers[event->barrier];
       if (!state.initialized)
@@ -720,6 +737,8 @@ private:
         writes[*event->stage] = {event->barrier, state.phase, event->op};
       }
       state.tx -= event->amount * times;
+      if (state.tx < -kMaxAmount * 1024)
+        return notModeled();
       settle(event->barrier);
       break;
     }
@@ -840,9 +859,13 @@ private:
               ") in phase " + std::to_string(state.phase) +
               ", which never completes: every role is blocked or done with " +
               std::to_string(std::max<int64_t>(state.pending, 0)) + " of " +
-              std::to_string(state.count) + " arrivals and " +
-              std::to_string(std::max<int64_t>(state.tx, 0)) +
-              " transaction bytes missing (T-PROTO-11)",
+              std::to_string(state.count) + " arrivals missing and " +
+              (state.tx >= 0 ? std::to_string(state.tx) +
+                                   " transaction bytes still expected"
+                             : std::to_string(-state.tx) +
+                                   " transaction bytes more delivered than "
+                                   "expected") +
+              " (T-PROTO-11)",
           {}};
       if (state.init)
         result->notes.push_back({state.init, "barrier initialized here"});

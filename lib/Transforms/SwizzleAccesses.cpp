@@ -4,7 +4,7 @@
 // buffer[i, j] of a #tile.swizzle<B,M,S> buffer becomes flat[swz(off) / e]
 // where off = (i * stride0 + j) * e is the logical byte offset, e the element
 // bytes, and swz(x) = x ^ ((x & (2^B - 1) << (M + max(S, 0))) >> S) (CuTe's
-// Swizzle on byte offsets; seed 003, "Swizzle in Bits"). The buffer's
+// Swizzle<B, M, S>, cute/swizzle.hpp, on byte offsets). The buffer's
 // alignment to the swizzle repeat (T-SWZ-3) makes offsets from its start the
 // addresses' low bits, as the hardware sees them.
 //===----------------------------------------------------------------------===//

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 003's hgemm (examples/hgemm_sm80.mlir's C = A B kernel) built in
+"""The Ampere hgemm (examples/hgemm_sm80.mlir's C = A B kernel) built in
 Python with tile.builder, compiled through tile-to-ptx-pipeline (the loop's
 pipeline_stages = 3 becomes the cp.async ring), run on PyTorch tensors,
 checked against torch.matmul and timed against it.
@@ -18,8 +18,9 @@ TILE, SLICE = 128, 32
 
 def build() -> Module:
     """C (M x N, f16) = A (M x K) B (K x N): 128x128 CTA tiles, 32-wide K
-    slices copied with seed 003's G2SCopyA layouts into swizzled buffers, a
-    2x2 warp grid of mma.sync, the epilogue through a shared C tile."""
+    slices copied with a CuTe TiledCopy's layouts (threads (32,4):(4,1),
+    values (1,8)) into swizzled buffers, a 2x2 warp grid of mma.sync, the
+    epilogue through a shared C tile."""
     module = Module()
     matrix = memref("?x?", "f16")
     with module.kernel("hgemm", a=matrix, b=matrix, c=matrix, block=(128, 1, 1)) as k:

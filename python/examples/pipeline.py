@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed 002's K-stage pipeline, built in Python: a K loop that loads a
+"""A K-stage pipeline, built in Python: a K loop that loads a
 32x32 f32 tile of A and of B with TMA (one barrier, 128B swizzle), waits,
 and accumulates a dot product per thread. `stages` on the loop makes
 tile-pipeline-async-copies turn it into a full/empty mbarrier ring of that

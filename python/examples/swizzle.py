@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Seed 000's swizzle tables from Python: a 1024x1024 f32 matrix whose rows
+"""TMA's swizzle patterns from Python: a 1024x1024 f32 matrix whose rows
 all hold 0..1023 is TMA-loaded with a 16-row box one swizzle span wide (32B:
 8 columns, 64B: 16, 128B: 32) into a buffer with that swizzle; the tile's
 physical bytes are copied out with a bulk copy (which does not swizzle) and
-printed row by row, as in the seed; generic loads of the same buffer
+printed row by row; generic loads of the same buffer
 (which follow the swizzle) give back the logical box, element (r, c) = c.
 
     python3 python/examples/swizzle.py      # prints the IR without a GPU

@@ -170,7 +170,7 @@ def test_swizzle_demo_compiles(name):
 
 
 @pytest.mark.parametrize("name", ["b32", "b64", "b128"])
-def test_swizzle_demo_matches_the_seed_tables(torch_cuda, name):
+def test_swizzle_demo_matches_the_tma_swizzle_patterns(torch_cuda, name):
     torch = torch_cuda
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("needs sm_90")
@@ -184,5 +184,5 @@ def test_swizzle_demo_matches_the_seed_tables(torch_cuda, name):
     want = [(tma_swizzle(4 * e, span) % span) // 4 for e in range(16 * columns)]
     assert physical.int().tolist() == want
     assert logical.int().tolist() == [e % columns for e in range(16 * columns)]
-    if name == "b32":  # the seed's table: rows 4..7 read 4 5 6 7 0 1 2 3
+    if name == "b32":  # the 32B swizzle pattern: rows 4..7 read 4 5 6 7 0 1 2 3
         assert physical.view(16, 8)[4].int().tolist() == [4, 5, 6, 7, 0, 1, 2, 3]

@@ -1,5 +1,6 @@
-// tile-to-ptx-pipeline verifies the async protocol before lowering: a read
-// of a stage still in flight stops it; verify-protocol=false skips the check.
+// tile-to-ptx-pipeline verifies the async protocol after tile-lower-tile-ops,
+// before the lowering to NVVM: a read of a stage still in flight stops it;
+// verify-protocol=false skips the check.
 // RUN: not tile-opt %s --tile-to-ptx-pipeline 2>&1 | FileCheck %s
 // CHECK: error: reads shared memory that a cp.async group may still be writing: 0 newer group(s) were committed after it, so wait_group must keep at most 0 pending (T-PROTO-1)
 // RUN: tile-opt %s --tile-to-ptx-pipeline="verify-protocol=false" | FileCheck %s --check-prefix=SKIP

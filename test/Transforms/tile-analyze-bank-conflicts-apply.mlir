@@ -1,7 +1,7 @@
 // apply=true sets the proposed swizzle on the tile.shared_alloc buffer; a
 // second analysis, now on the swizzled addresses, finds no conflict left
-// (seed 003 Examples 1 and 2), and tile-swizzle-accesses routes the accesses
-// through it.
+// (the 32x128 fp32 column reads of tile-analyze-bank-conflicts.mlir), and
+// tile-swizzle-accesses routes the accesses through it.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-analyze-bank-conflicts=apply=true -tile-analyze-bank-conflicts
 // RUN: tile-opt %s -split-input-file -tile-analyze-bank-conflicts=apply=true 2>/dev/null | FileCheck %s
 // RUN: tile-opt %s -split-input-file -tile-analyze-bank-conflicts=apply=true -tile-swizzle-accesses 2>/dev/null | FileCheck %s --check-prefix=ROUTED

@@ -1,6 +1,6 @@
 // Bank conflicts of the hgemm example's shared accesses. The ldmatrix reads
 // (one 128-byte phase per 8x8 matrix: 8 lanes' 16-byte rows) have none with
-// its swizzles (b128 = seed 003's Swizzle<3,3,3> on the 64-byte rows of the
+// its swizzles (b128 = CuTe's Swizzle<3,3,3> on the 64-byte rows of the
 // K-major tiles, byte Swizzle<3,4,4> on the 256-byte rows of the K x N B
 // tile); without them the K-major tiles conflict 4-way and the K x N tile
 // 8-way. The epilogue's 4-byte fragment stores into the 256-byte rows of

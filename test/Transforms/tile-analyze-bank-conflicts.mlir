@@ -1,8 +1,8 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-analyze-bank-conflicts
 
-// Seed 003, Example 1: a column of a 32x128 fp32 tile, one 4-byte element
-// per lane: every lane hits bank 0. Swizzle<5, 2, 7> on bytes (seed: B = 5,
-// S = 7, one fp32 per unit) spreads the column over all 32 banks.
+// A column of a 32x128 fp32 tile, one 4-byte element per lane: every lane
+// hits bank 0. Swizzle<5, 2, 7> on bytes (B = 5, S = 7, one fp32 per unit)
+// spreads the column over all 32 banks.
 gpu.module @kernels {
   gpu.func @column_read() workgroup(%s: memref<32x128xf32, 3>) kernel {
     %c0 = arith.constant 0 : index
@@ -15,7 +15,7 @@ gpu.module @kernels {
 
 // -----
 
-// Seed 003, Example 2: the same column read with 128-bit vector loads: 8
+// The same column read with 128-bit vector loads: 8
 // lanes per phase, all in banks 0..3: 8-way. Swizzle<3, 4, 5> removes it.
 gpu.module @kernels {
   gpu.func @vector_column_read() workgroup(%s: memref<32x128xf32, 3>) kernel {
@@ -29,7 +29,7 @@ gpu.module @kernels {
 
 // -----
 
-// Seed 003 "Logical & Physical", Example 1: a 16x16 fp16 tile read in
+// A 16x16 fp16 tile read in
 // 128-bit units, lane l takes row l mod 8... of an 8x8 phase: rows 0 and 4
 // share banks: 2-way; the general formula's b128 swizzle removes it.
 gpu.module @kernels {

@@ -1,7 +1,8 @@
 // RUN: tile-opt %s -tile-lower-tile-ops -canonicalize | FileCheck %s
 
-// Seed 003's G2SCopyA: thread t copies 8 f16 at row t / 4, column 8 (t % 4)
-// of each 32x32 tiler, one 16-byte cp.async.cg per tiler repeat (2 x 1).
+// A CuTe TiledCopy (threads (32,4):(4,1), values (1,8)): thread t copies 8
+// f16 at row t / 4, column 8 (t % 4) of each 32x32 tiler, one 16-byte
+// cp.async.cg per tiler repeat (2 x 1).
 // CHECK-LABEL: gpu.func @copy
 //   CHECK-DAG:   %[[C128:.*]] = arith.constant 128 : index
 //       CHECK:   %[[T:.*]] = gpu.thread_id x

@@ -12,7 +12,7 @@ gpu.module @k {
 
 // -----
 
-// Seed 003's Swizzle<3, 3, 3> on f16 elements is <3, 4, 3> on bytes; an
+// CuTe's Swizzle<3, 3, 3> on f16 elements is <3, 4, 3> on bytes; an
 // element-wise swizzle <2, 0, 3> on bytes would tear a 4-byte float apart.
 gpu.module @k {
   gpu.func @sub_element(%i: index) kernel {

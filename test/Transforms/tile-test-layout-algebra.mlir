@@ -1,5 +1,6 @@
-// The layout algebra on seed 003's worked examples, through #tile.layout
-// attributes; inadmissible inputs are errors that name the condition.
+// The layout algebra on worked examples with CuTe's results, through
+// #tile.layout attributes; inadmissible inputs are errors that name the
+// condition.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-test-layout-algebra
 
 // expected-remark @below {{complement = #tile.layout<(2,2):(1,12)>}}
@@ -50,7 +51,7 @@ func.func private @blocked_product() attributes {
 
 // -----
 
-// Seed 003: logical_divide((5,4):(1,30), 4:1) "won't work".
+// logical_divide((5,4):(1,30), 4:1) is not admissible.
 // expected-error @below {{logical_divide: stride 4 of the right operand neither divides nor is divided by extent 5 of (5,4):(1,30) (composition is not admissible)}}
 func.func private @divide_not_admissible() attributes {
     tile.test.op = "logical_divide",
@@ -58,7 +59,7 @@ func.func private @divide_not_admissible() attributes {
 
 // -----
 
-// Seed 003: logical_product((4,5):(30,1), (2,4)) "can't do".
+// logical_product((4,5):(30,1), (2,4)) is not admissible.
 // expected-error @below {{logical_product: extent 4 of the right operand is not a multiple of 3}}
 func.func private @product_not_admissible() attributes {
     tile.test.op = "logical_product",

@@ -10,6 +10,13 @@
 // RUN: sed 's/STAGES/6/' %s | tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: sed 's/STAGES/7/' %s | tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false 2>&1 | FileCheck %s --implicit-check-not=error: --implicit-check-not=warning:
 
+// Mutations of the pipeliner's output (N = 4) are reported: phase bits that
+// never flip (xori → andi), and a wait_group that leaves one group too many.
+// RUN: sed 's/STAGES/4/' %s | tile-opt -tile-pipeline-async-copies | sed 's/arith.xori/arith.andi/' | not tile-opt -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-FLIP
+// RUN: sed 's/STAGES/4/' %s | tile-opt -tile-pipeline-async-copies | sed 's/tile.async_wait_group 2$/tile.async_wait_group 3/' | not tile-opt -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=WAIT
+// NO-FLIP: error: waits for parity 0 of barrier 3 (the 127 threads of thread 1's role) in phase 0, which never completes: {{.*}} (T-PROTO-11)
+// WAIT: error: reads shared memory that a cp.async group may still be writing (stage 0): 2 newer group(s) were committed after it, so wait_group must keep at most 2 pending (T-PROTO-1)
+
 // CHECK: remark: role protocol: 2 roles (1 from thread 0, 127 from thread 1) simulated with sample values 1, 200, 520: nothing to report
 // CHECK: remark: role protocol not modeled: no mbarrier_wait_parity
 

@@ -1,7 +1,7 @@
 // TMA tensor copies in the protocol checker: a read of the tile before the
-// completing mbarrier wait (T-PROTO-1), expect_tx against the box bytes
-// (T-PROTO-9; seed 000's tx count mistakes), and a TMA store or reduce of
-// generic writes without a proxy fence (T-PROTO-10).
+// completing mbarrier wait (T-PROTO-1), expect_tx byte counts that differ
+// from the box bytes (T-PROTO-9), and a TMA store or reduce of generic
+// writes without a proxy fence (T-PROTO-10).
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-verify-async-protocol
 
 !d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>

@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-verify-async-protocol
 
-// Seed 002's K_STAGE = 3 ring: K - 1 stages in flight before the loop, then
+// A 3-stage cp.async ring (K = 3): K - 1 stages in flight before the loop, then
 // wait_group(K - 2) before reading stage k mod K. Correct: no report, for a
 // constant and for a dynamic trip count.
 func.func @k_stage_ring(%g: memref<1024x64xf32>, %s: memref<3x64xf32, 3>, %n: index) {
@@ -91,7 +91,7 @@ func.func @other_buffer_and_after_wait(%g: memref<64xf32>, %s: memref<64xf32, 3>
 
 // -----
 
-// T-PROTO-2: seed 003's commit inside a condition.
+// T-PROTO-2: a commit inside `if` (cp_async_fence under a condition).
 func.func @commit_in_if(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1) {
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
   // expected-warning @below {{commits 1 cp.async group(s) on one branch and 0 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}

@@ -22,7 +22,7 @@ protected:
   MLIRContext context;
 };
 
-/// Seed 000's 128B table: in each 1024-byte atom, the 16-byte chunk c of
+/// The 128B TMA swizzle: in each 1024-byte atom, the 16-byte chunk c of
 /// row r (rows of 128 bytes) lands in chunk c ^ r.
 TEST_F(SwizzleTest, Tma128BTable) {
   SwizzleAttr swizzle = SwizzleAttr::get(&context, TmaSwizzleMode::b128);
@@ -68,7 +68,7 @@ TEST_F(SwizzleTest, BijectionOnPeriod) {
   }
 }
 
-/// Seed 003's Swizzle<3, 3, 3> on f16 element offsets is the 128B TMA
+/// CuTe's Swizzle<3, 3, 3> on f16 element offsets is the 128B TMA
 /// swizzle on byte offsets.
 TEST_F(SwizzleTest, ElementSwizzleEqualsByteSwizzle) {
   SwizzleAttr onElements = get(3, 3, 3);

@@ -1,8 +1,8 @@
-//===- LayoutTest.cpp - The CuTe layout algebra on seed 003's examples ----===//
+//===- LayoutTest.cpp - The CuTe layout algebra on worked examples --------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Every worked example of seed 003 ("Layout Algebra", "TiledCopy") with the
-// seed's exact result, CuTe's printed form without the static "_" marks.
+// Worked examples of the layout algebra and of TiledCopy with CuTe's exact
+// result, in CuTe's printed form without the static "_" marks.
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Layout/Layout.h"
@@ -31,7 +31,7 @@ std::string errorOf(llvm::Expected<Layout> layout) {
 }
 
 TEST(LayoutTest, ShapesStridesAndEvaluation) {
-  // Seed 003: the natural (column-major) layout of (2,3) is (2,3):(1,2);
+  // The natural (column-major) layout of (2,3) is (2,3):(1,2);
   // row-major is (2,3):(3,1).
   Layout left(IntTuple({2, 3}));
   EXPECT_EQ(left.str(), "(2,3):(1,2)");
@@ -50,7 +50,7 @@ TEST(LayoutTest, ShapesStridesAndEvaluation) {
 }
 
 TEST(LayoutTest, CoalesceAndConcat) {
-  // Seed 003: coalesce((2,3):(1,2)) = 6:1; concat with 4:10 = (2,3,4):(1,2,10).
+  // coalesce((2,3):(1,2)) = 6:1; concat with 4:10 = (2,3,4):(1,2,10).
   Layout a({2, 3}, {1, 2});
   EXPECT_EQ(coalesce(a).str(), "6:1");
   Layout concatenated = Layout::concat({a[0], a[1], Layout(4, 10)});
@@ -59,19 +59,19 @@ TEST(LayoutTest, CoalesceAndConcat) {
 }
 
 TEST(LayoutTest, Complement) {
-  // Seed 003: complement(4:2, 8) = 2:1, and concat(A, B) = (4,2):(2,1).
+  // complement(4:2, 8) = 2:1, and concat(A, B) = (4,2):(2,1).
   Layout a(4, 2);
   Layout b = complement(a, 8);
   EXPECT_EQ(b.str(), "2:1");
   EXPECT_EQ(Layout::concat({a, b}).str(), "(4,2):(2,1)");
-  // Seed 003: complement((2,3):(2,4), 24) = (2,2):(1,12).
+  // complement((2,3):(2,4), 24) = (2,2):(1,12).
   EXPECT_EQ(complement(Layout({2, 3}, {2, 4}), 24).str(), "(2,2):(1,12)");
-  // Seed 003 "divide": complement(4:1, 20) = 5:4.
+  // The complement a divide by 4:1 uses: complement(4:1, 20) = 5:4.
   EXPECT_EQ(complement(Layout(4, 1), 20).str(), "5:4");
 }
 
 TEST(LayoutTest, CompositionTV2Memory) {
-  // Seed 003: TV2Memory = MN2Memory o TV2MN = ((2,2),2,2):((8,1),4,2), and
+  // TV2Memory = MN2Memory o TV2MN = ((2,2),2,2):((8,1),4,2), and
   // thread 0's four values live at memory 0, 4, 2, 6.
   Layout tv2mn({4, 2, 2}, {2, 1, 8});
   Layout mn2memory({4, 4}, {4, 1});
@@ -86,7 +86,7 @@ TEST(LayoutTest, CompositionTV2Memory) {
 }
 
 TEST(LayoutTest, RightInverse) {
-  // Seed 003's two-line example: (2,3):(3,1) maps 0..5 to 0,3,1,4,2,5; its
+  // (2,3):(3,1) maps 0..5 to 0,3,1,4,2,5; its
   // inverse maps them back: (3,2):(2,1).
   Layout l({2, 3}, {3, 1});
   Layout inverse = rightInverse(l);
@@ -96,7 +96,7 @@ TEST(LayoutTest, RightInverse) {
 }
 
 TEST(LayoutTest, LogicalDivide) {
-  // Seed 003: dividing (5,4):(1,30) by 4:1 "won't work": the tiler and its
+  // Dividing (5,4):(1,30) by 4:1 is not admissible: the tiler and its
   // complement (4,5):(1,4) do not compose with A.
   Layout a({5, 4}, {1, 30});
   std::string error = errorOf(logicalDivide(a, Layout(4, 1)));
@@ -119,8 +119,8 @@ TEST(LayoutTest, ZippedAndTiledDivide) {
             "((4,3),2,2):((1,8),4,24)");
 }
 
-TEST(LayoutTest, ProductsOfSeed003) {
-  // Seed 003, TiledCopy: logical and raked products of (32,4):(4,1) with
+TEST(LayoutTest, ProductsOfTiledCopyLayouts) {
+  // TiledCopy: logical and raked products of (32,4):(4,1) with
   // (2,8):(8,1).
   Layout l({32, 4}, {4, 1});
   Layout tiler({2, 8}, {8, 1});
@@ -131,7 +131,7 @@ TEST(LayoutTest, ProductsOfSeed003) {
 }
 
 TEST(LayoutTest, BlockedProductOrder) {
-  // Seed 003's product-order experiment: growing (4,3):(4,1) in mode 1 then
+  // Product order: growing (4,3):(4,1) in mode 1 then
   // mode 0 differs from growing both at once.
   Layout base({4, 3}, {4, 1});
   Layout x2 = valueOf(blockedProduct(base, Layout(IntTuple({1, 2}))));
@@ -143,14 +143,14 @@ TEST(LayoutTest, BlockedProductOrder) {
 }
 
 TEST(LayoutTest, ProductNotAdmissible) {
-  // Seed 003: logical_product((4,5):(30,1), (2,4)) "can't do".
+  // logical_product((4,5):(30,1), (2,4)) is not admissible.
   std::string error = errorOf(
       logicalProduct(Layout({4, 5}, {30, 1}), Layout(IntTuple({2, 4}))));
   EXPECT_NE(error.find("not admissible"), std::string::npos) << error;
 }
 
 TEST(LayoutTest, TiledCopyThreadValueLayout) {
-  // Seed 003, make_tiled_copy: thr (32,4):(4,1) and val (1,8) give
+  // make_tiled_copy: thr (32,4):(4,1) and val (1,8) give
   // (m,n) -> (t,v) by a raked product; its right inverse with shape
   // (128,8) is the (t,v) -> (m,n) layout: thread t's 8 values are row
   // t / 4, columns 8 * (t % 4) .. + 7 of the 32x32 tile.
@@ -166,7 +166,7 @@ TEST(LayoutTest, TiledCopyThreadValueLayout) {
 }
 
 TEST(LayoutTest, SwizzleComposition) {
-  // Seed 003's hgemm smem layout: Swizzle<3,3,3> o (8,64):(64,1) on f16
+  // The hgemm's smem layout: Swizzle<3,3,3> o (8,64):(64,1) on f16
   // elements; rows 0..7 of column 0 land in distinct 16-byte units.
   SwizzledLayout smem(3, 3, 3, Layout({8, 64}, {64, 1}));
   EXPECT_EQ(smem.str(), "Sw<3,3,3> o (8,64):(64,1)");

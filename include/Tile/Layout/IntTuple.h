@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // An IntTuple is an integer or a tuple of IntTuples: the shapes and strides
-// of CuTe layouts, e.g. (2,(3,4)). Seed 003, "Layout".
+// of CuTe layouts, e.g. (2,(3,4)). CuTe docs, "CuTe Layouts".
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LAYOUT_INTTUPLE_H

@@ -2,13 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // A layout is a function from a (hierarchical) coordinate space to integers,
-// given by a shape and a congruent stride (seed 003, "Layout Algebra"):
+// given by a shape and a congruent stride (CuTe docs, "CuTe Layout Algebra"):
 // L(x) = sum_i x_i * d_i where (x_i) is the colexicographic coordinate of x
 // in the shape. The operations follow CuTe (cute/layout.hpp): coalesce,
 // concatenation, complement, composition, right inverse, the divides and
 // products, and composition with a swizzle. Operations whose divisibility
-// conditions fail (seed 003's "won't work" cases) return an llvm::Error
-// naming the condition and the values instead of a wrong layout.
+// conditions fail (e.g. logical_divide((5,4):(1,30), 4:1)) return an
+// llvm::Error naming the condition and the values instead of a wrong layout.
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LAYOUT_LAYOUT_H
@@ -66,7 +66,7 @@ private:
 Layout coalesce(const Layout &layout);
 
 /// The layout that, concatenated with `layout`, covers [0, cotarget): its
-/// modes fill the holes of `layout` and repeat it (seed 003 "Complement").
+/// modes fill the holes of `layout` and repeat it (CuTe's complement).
 Layout complement(const Layout &layout, int64_t cotarget);
 
 /// A ∘ B: the layout with B's domain whose values are A(B(x)). Fails when a

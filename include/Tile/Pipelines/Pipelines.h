@@ -34,7 +34,8 @@ struct TileToPTXPipelineOptions
       llvm::cl::init("isa")};
   PassOptions::Option<bool> verifyProtocol{
       *this, "verify-protocol",
-      llvm::cl::desc("run tile-verify-async-protocol first (T-PROTO-n)"),
+      llvm::cl::desc("run tile-verify-async-protocol after tile-lower-tile-ops "
+                     "(T-PROTO-n)"),
       llvm::cl::init(true)};
   PassOptions::Option<uint64_t> debugWaitLimit{
       *this, "debug-wait-limit",

@@ -26,7 +26,8 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
     ops need a cluster launch), T-TMA-19 (multicast masks within the
     cluster), T-SMEM-1/2 (dynamic shared memory provided and in range).
 
-    `tile-to-ptx-pipeline` runs it first.
+    `tile-to-ptx-pipeline` runs it right after `tile-pipeline-async-copies`,
+    before any lowering.
   }];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90a\"",
@@ -109,9 +110,9 @@ def TileAnalyzeBankConflictsPass
     For each shared-memory load/store inside a gpu.func whose addresses are
     statically known for lanes 0..31 of warp 0 (thread_id x = lane, loop
     induction variables at their first value), computes the n-way bank
-    conflict per 128-byte phase of the access width (seed 003, "Bank
-    Conflict") and, for n > 1, emits a remark with the swizzle of seed 003's
-    "General Methods" (on byte offsets) and the conflict degree it leaves.
+    conflict per 128-byte phase of the access width and, for n > 1, emits a
+    remark with a proposed XOR swizzle (M = log2 of the access bytes, on
+    byte offsets) and the conflict degree it leaves.
     Accesses whose addresses are not static are not reported. Accesses of a
     swizzled `tile.shared_alloc` buffer are analyzed on their swizzled
     addresses.
@@ -184,7 +185,7 @@ def TilePipelineAsyncCopiesPass
     [gpu.barrier]
     ```
 
-    becomes seed 002's ring: a prologue issues and commits the copies of the
+    becomes a multistage ring (CUTLASS's Ampere mainloop): a prologue issues and commits the copies of the
     first N - 1 iterations; each iteration waits with `wait_group(N - 2)`,
     synchronizes the CTA, computes on stage `i % N` (i the iteration
     number), issues the copies of iteration `i + N - 1` into stage

@@ -103,7 +103,7 @@ gpu.module @k {
 
 // -----
 
-// Seed 000: a 32x16 f32 box with 128B swizzle takes 32 rows of 128 bytes.
+// A 32x16 f32 box with 128B swizzle takes 32 rows of 128 bytes.
 !d = !tile.tma_desc<memref<1024x1024xf32>, box = [32, 16], swizzle = b128>
 gpu.module @k {
   gpu.func @narrow_box_unpadded(%d: !d) kernel {
@@ -147,7 +147,7 @@ gpu.module @k {
 
 // -----
 
-// The user pitfall of ANCHORS.md: a 128B swizzle into a 128-byte-aligned global.
+// A common mistake: a 128B swizzle into a 128-byte-aligned global.
 !d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
 gpu.module @k {
   memref.global "private" @tile : memref<16x32xf32, 3> {alignment = 128}

@@ -45,7 +45,7 @@ func.func private @tma_descs(
 func.func private @swizzles() attributes {
   a = #tile.swizzle<b128>, b = #tile.swizzle<b64>, c = #tile.swizzle<b32>,
   d = #tile.swizzle<none>,
-  // Seed 003's Swizzle<3, 3, 3> on f16 element offsets, kept as written.
+  // CuTe's Swizzle<3, 3, 3> on f16 element offsets, kept as written.
   e = #tile.swizzle<3, 3, 3>,
   // An identity swizzle other than <0, 4, 3> keeps its numbers.
   f = #tile.swizzle<0, 3, 3>,

@@ -1,4 +1,4 @@
-// Bulk copies across a 2-CTA cluster (seed 001). Part 1: CTA 0 copies 4 KB
+// Bulk copies across a 2-CTA cluster. Part 1: CTA 0 copies 4 KB
 // from global memory into both CTAs' buffers with one multicast bulk copy
 // (mask 0b11), which signals both CTAs' barriers; each CTA expects the bytes
 // on its own barrier. Part 2: each CTA writes rank-tagged values into a

@@ -1,8 +1,9 @@
-// Seed 000's 1D bulk copy: one thread moves 4096 bytes global -> shared with
-// cp.async.bulk, completing on an mbarrier (expect_tx 4096 bytes); the block
-// doubles the values with generic stores, orders them before the async proxy
-// with fence.proxy.async, and one thread copies the buffer back with a bulk
-// shared -> global copy, committed and waited as a bulk group.
+// A 1D bulk copy (PTX ISA, "cp.async.bulk"): one thread moves 4096 bytes
+// global -> shared with cp.async.bulk, completing on an mbarrier (expect_tx
+// 4096 bytes); the block doubles the values with generic stores, orders them
+// before the async proxy with fence.proxy.async, and one thread copies the
+// buffer back with a bulk shared -> global copy, committed and waited as a
+// bulk group.
 //
 // RUN: tile-run %s --chip=sm_90a | FileCheck %s
 // CHECK: bulk round trip mismatches: 0

@@ -1,6 +1,6 @@
-// Seed 001's distributed-shared-memory histogram: 256 bins split over the
-// 2 CTAs of a cluster (128 bins in each CTA's shared memory). Every CTA
-// counts its 2048 values into the owning CTA's bins with shared::cluster
+// A distributed-shared-memory histogram (CUDA C++ Programming Guide,
+// "Distributed Shared Memory"): 256 bins split over the 2 CTAs of a cluster
+// (128 bins in each CTA's shared memory). Every CTA counts its 2048 values into the owning CTA's bins with shared::cluster
 // atomics (tile.cluster_map_shared), cluster barriers fence the zeroing and
 // the counting, and each CTA adds its bins to the global histogram. 4 blocks
 // = 2 clusters; the host compares all 256 bins.

@@ -1,9 +1,9 @@
-// Seed 002's K_STAGE = 3 cp.async pipeline summing 40 tiles of 512 floats:
+// A 3-stage (K_STAGE = 3) cp.async pipeline summing 40 tiles of 512 floats:
 // two stages in flight before the loop, wait_group(K_STAGE - 2) and a CTA
 // barrier before each tile is read (by the neighbouring thread), the next
 // copy issued into the stage read two iterations ago. The protocol checker
 // accepts it (it runs in the pipeline); the GPU sum matches the host's.
-// A second kernel copies with 4-byte `.ca` cp.async (seed 000's cp-size 4).
+// A second kernel copies with 4-byte `.ca` cp.async (cp-size 4).
 //
 // RUN: tile-run %s --chip=sm_80 | FileCheck %s
 // CHECK: pipelined sum - host sum: 0

@@ -1,4 +1,4 @@
-// Distributed shared memory (seed 001): in each cluster, CTA r stores
+// Distributed shared memory: in each cluster, CTA r stores
 // 100 + r into the shared buffer of CTA (r + 1) mod n through
 // tile.cluster_map_shared, then arrives on that CTA's cluster-scope mbarrier
 // (release.cluster); each CTA waits on its own barrier (acquire) and reports

@@ -1,5 +1,5 @@
-// cp.async completion through an mbarrier (seed 000): 128 threads copy two
-// 512-float tiles through one shared buffer. Each copy is tracked with
+// cp.async completion through an mbarrier (cp.async.mbarrier.arrive): 128
+// threads copy two 512-float tiles through one shared buffer. Each copy is tracked with
 // cp.async.mbarrier.arrive.noinc on barrier 0 (init count 128); threads wait
 // on its phase parity (0, then 1), read a neighbour's chunk, then meet on
 // barrier 1 (arrive + try_wait on the token) before the buffer is refilled.

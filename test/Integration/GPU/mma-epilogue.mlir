@@ -1,4 +1,4 @@
-// A tile-level MMA with seed 003's epilogue through shared memory: tile.copy
+// A tile-level MMA with an epilogue through shared memory: tile.copy
 // loads 64x32 tiles of A and B (N x K) into 128B-swizzled buffers, tile.mma
 // (2x2 warps of 32x32) multiplies them, tile.mma_store {stmatrix} writes
 // the f32 accumulators as f16 into a 128B-swizzled 64x64 shared tile with

@@ -1,6 +1,6 @@
 // The tile level composed: a K loop that copies a 32x32 f16 tile with
-// tile.copy (seed 003's G2SCopyA layouts) into a 128B-swizzled buffer, then
-// has every thread sum 8 values of the next thread-row's part, is expanded
+// tile.copy (threads (32,4):(4,1), values (1,8)) into a 128B-swizzled
+// buffer, then has every thread sum 8 values of the next thread-row's part, is expanded
 // by tile-lower-tile-ops and pipelined by tile-pipeline-async-copies into a
 // 3-stage ring (the swizzled buffer becomes a swizzled ring); the protocol
 // checker accepts the result and the sums match the host's.

@@ -1,4 +1,4 @@
-// tile.copy, seed 003's G2SCopyA: 128 threads laid out (32,4):(4,1), each
+// tile.copy as a CuTe TiledCopy: 128 threads laid out (32,4):(4,1), each
 // copying (1,8) f16 (16 bytes, cp.async.cg), a 32x32 tiler repeated 2x2
 // over a 64x64 tile of a 128x64 matrix (rows 64..127), into a 128B-swizzled
 // shared buffer. The block commits and waits, reads the tile back through

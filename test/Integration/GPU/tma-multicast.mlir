@@ -1,4 +1,4 @@
-// TMA multicast over a 2-CTA cluster (seed 001): in each cluster, CTA r
+// TMA multicast over a 2-CTA cluster: in each cluster, CTA r
 // loads half of a 64x32 f32 tile (rows 32r..32r+31) and multicasts it
 // (mask 0b11) into the same offset of both CTAs' shared memory, where it
 // signals both CTAs' barriers. Each CTA expects the whole tile's bytes on

@@ -1,4 +1,4 @@
-// Seed 001's TMA round trip: each block TMA-loads a 32x32 f32 tile with 128B
+// A TMA round trip: each block TMA-loads a 32x32 f32 tile with 128B
 // swizzle, adds 1 to every element through generic (swizzled) loads and
 // stores, fences the generic writes against the async proxy, and TMA-stores
 // the tile to B and TMA-reduces (add) it into C, which starts as a copy of A.

@@ -1,11 +1,11 @@
-// Seed 000's swizzle tables, reproduced on the GPU: a 1024x1024 f32 matrix
-// whose rows all hold 0..1023 is TMA-loaded with a box of 16x8 (32B swizzle),
-// 16x16 (64B), 16x32 (128B) and 32x16 (128B, narrower than the span: each
-// 64-byte box row is padded to 128 bytes, so the tile takes 4096 bytes). The
-// shared buffers are first zeroed with generic stores, then each tile's
-// physical bytes are copied out with a bulk copy and printed row by row
-// (the seed's "view"); FileCheck compares them with the seed's tables. The
-// same tiles read back through generic (swizzled) loads must give the
+// TMA's swizzle patterns (CUtensorMapSwizzle 32B/64B/128B), measured on the
+// GPU: a 1024x1024 f32 matrix whose rows all hold 0..1023 is TMA-loaded with
+// a box of 16x8 (32B swizzle), 16x16 (64B), 16x32 (128B) and 32x16 (128B,
+// narrower than the span: each 64-byte box row is padded to 128 bytes, so the
+// tile takes 4096 bytes). The shared buffers are first zeroed with generic
+// stores, then each tile's physical bytes are copied out with a bulk copy and
+// printed row by row; FileCheck compares them with the expected XOR patterns.
+// The same tiles read back through generic (swizzled) loads must give the
 // logical box, element (r, c) = c.
 //
 // RUN: tile-run %s --chip=sm_90a --timeout=60 --debug-wait-limit=100000000 | FileCheck %s
