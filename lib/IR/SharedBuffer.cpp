@@ -65,6 +65,7 @@ static constexpr int64_t kMatrixRowBytes = 16;
 
 std::optional<ElementAccess> tile::getElementAccess(OpOperand &use) {
   Operation *op = use.getOwner();
+  bool writes = isa<memref::StoreOp, vector::StoreOp, StMatrixOp, AsyncCopyOp>(op);
   auto access = [&](OpOperand &memref, MutableOperandRange indices,
                     int64_t bytes,
                     bool multiDimensional = false) -> std::optional<ElementAccess> {
@@ -72,7 +73,7 @@ std::optional<ElementAccess> tile::getElementAccess(OpOperand &use) {
     // the analyses model (T-SMEM-3).
     if (&memref != &use || bytes <= 0)
       return std::nullopt;
-    return ElementAccess{&memref, indices, bytes, multiDimensional};
+    return ElementAccess{&memref, indices, bytes, multiDimensional, writes};
   };
   auto elementBytes = [](Value memref) {
     return getElementSizeInBytes(

@@ -521,15 +521,13 @@ private:
     }
     if (isa<gpu::BarrierOp, ClusterWaitOp>(op))
       return emit({EventKind::Sync, op});
-    if (isa<memref::LoadOp, vector::LoadOp, LdMatrixOp>(op)) {
-      for (OpOperand &use : op->getOpOperands())
-        if (std::optional<ElementAccess> access = getElementAccess(use))
-          if (std::optional<Stage> stage =
-                  stageOf(access->memref->get(),
-                          OperandRange(access->indices)))
-            emit({EventKind::Read, op, {}, 0, stage});
-      return;
-    }
+    // Generic reads (memref/vector loads, ldmatrix) of filled stages.
+    for (OpOperand &use : op->getOpOperands())
+      if (std::optional<ElementAccess> access = getElementAccess(use);
+          access && !access->writes)
+        if (std::optional<Stage> stage = stageOf(
+                access->memref->get(), OperandRange(access->indices)))
+          emit({EventKind::Read, op, {}, 0, stage});
   }
 };
 

@@ -239,13 +239,8 @@ private:
         state.unfencedWrites.clear();
       return;
     }
-    if (isa<memref::StoreOp, vector::StoreOp, StMatrixOp>(op)) {
-      Value memref = op->getOperand(1);
-      auto type = dyn_cast<MemRefType>(memref.getType());
-      if (type && isSharedMemory(type))
-        state.unfencedWrites.emplace(getRootBuffer(memref).getAsOpaquePointer(), op);
+    if (visitElementAccesses(op, state))
       return;
-    }
     if (isa<AsyncCommitGroupOp>(op)) {
       state.pending.push_back(state.open);
       state.open = Group();
@@ -269,29 +264,36 @@ private:
     if (isa<gpu::ReturnOp, func::ReturnOp>(op))
       return checkExit(op, state);
     visitMBarrier(op, state);
-    checkRead(op, state);
     for (Region &region : op->getRegions())
       visitRegion(region, state);
   }
 
-  /// T-PROTO-1: a read of shared memory that an in-flight group writes.
-  void checkRead(Operation *op, State &state) {
-    Value memref;
-    ValueRange indices;
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      memref = load.getMemRef();
-      indices = load.getIndices();
-    } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
-      memref = load.getBase();
-      indices = load.getIndices();
-    } else if (auto load = dyn_cast<LdMatrixOp>(op)) {
-      memref = load.getSrc();
-      indices = load.getIndices();
-    } else {
-      return;
+  /// Shared-memory element accesses of `op` (getElementAccess): generic
+  /// stores for T-PROTO-10, reads for T-PROTO-1. True if `op` has one.
+  bool visitElementAccesses(Operation *op, State &state) {
+    bool any = false;
+    for (OpOperand &use : op->getOpOperands()) {
+      std::optional<ElementAccess> access = getElementAccess(use);
+      if (!access)
+        continue;
+      Value memref = access->memref->get();
+      auto type = dyn_cast<MemRefType>(memref.getType());
+      if (!type || !isSharedMemory(type))
+        continue;
+      any = true;
+      if (access->writes)
+        state.unfencedWrites.emplace(getRootBuffer(memref).getAsOpaquePointer(),
+                                     op);
+      else
+        checkRead(op, memref, OperandRange(access->indices), state);
     }
-    auto type = dyn_cast<MemRefType>(memref.getType());
-    if (!type || !isSharedMemory(type) || reported.contains(op))
+    return any;
+  }
+
+  /// T-PROTO-1: a read of shared memory that an in-flight group writes.
+  void checkRead(Operation *op, Value memref, ValueRange indices,
+                 State &state) {
+    if (reported.contains(op))
       return;
     Slot slot = slotOf(memref, indices);
     auto writes = [&](const Group &group) {

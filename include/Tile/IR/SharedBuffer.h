@@ -59,6 +59,8 @@ struct ElementAccess {
   int64_t bytes;
   /// A vector access of rank > 1, which need not be contiguous.
   bool multiDimensional = false;
+  /// A write (store, stmatrix, the destination of a cp.async), else a read.
+  bool writes = false;
 };
 
 /// The element access `use` is, for the ops that index a shared buffer
