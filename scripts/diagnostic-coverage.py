@@ -38,7 +38,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--missing", action="store_true", help="list uncovered diagnostics")
     args = parser.parse_args()
-    tests = "\n".join(p.read_text(errors="replace") for pattern in ("test/**/*.mlir", "python/tests/*.py")
+    tests = "\n".join(p.read_text(errors="replace") for pattern in ("test/**/*.mlir", "test/**/*.test", "python/tests/*.py")
                       for p in ROOT.glob(pattern))
     total, covered, missing = 0, 0, []
     for path in sorted((ROOT / "lib").rglob("*.cpp")):

@@ -244,6 +244,13 @@ private:
     return std::nullopt;
   }
 
+  /// Whether sample values may stand for unknown ones (not for counts).
+  bool samplesAllowed = true;
+
+  std::optional<int64_t> sampled() {
+    return samplesAllowed ? std::optional<int64_t>(sample) : std::nullopt;
+  }
+
   std::optional<int64_t> leaf(Value v) {
     if (auto it = values.find(v); it != values.end())
       return it->second;
@@ -254,7 +261,7 @@ private:
     if (auto arg = dyn_cast<BlockArgument>(v))
       return arg.getOwner()->isEntryBlock() &&
                      arg.getOwner()->getParentOp() == facts.kernel
-                 ? std::optional<int64_t>(sample)
+                 ? sampled()
                  : std::nullopt;
     Operation *def = v.getDefiningOp();
     if (isa<gpu::BlockIdOp, gpu::ClusterIdOp, gpu::ClusterBlockIdOp,
@@ -266,7 +273,7 @@ private:
       return facts.clusterSize;
     // Sizes, strides, loaded data, ...: anything but arithmetic.
     if (!isa<arith::ArithDialect>(def->getDialect()))
-      return sample;
+      return sampled();
     return std::nullopt;
   }
 
@@ -282,6 +289,18 @@ private:
     else if (*known > kMaxAmount || *known < -kMaxAmount)
       giveUp(current, "a value too large to follow");
     return modeled ? *known : 0;
+  }
+
+  /// The value of an arrival count, a byte count or a multicast mask: a
+  /// sample would be no plausible count (200 arrivals from 128 threads), so
+  /// a count the kernel only knows at run time is not followed.
+  int64_t requireCount(Value value) {
+    samplesAllowed = false;
+    std::optional<int64_t> known = evaluate(value);
+    samplesAllowed = true;
+    if (!known && modeled && evaluate(value))
+      giveUp(current, "a count known only at run time");
+    return require(value);
   }
 
   void bind(Value value, std::optional<int64_t> known) {
@@ -378,7 +397,7 @@ private:
   int64_t deliveredBytes(int64_t bytes, Value mask) {
     if (!mask)
       return bytes;
-    return bytes * llvm::popcount(static_cast<uint16_t>(require(mask)));
+    return bytes * llvm::popcount(static_cast<uint16_t>(requireCount(mask)));
   }
 
   /// The op being interpreted, for the reason of giving up.
@@ -404,11 +423,11 @@ private:
     if (auto init = dyn_cast<MBarrierInitOp>(op))
       return emit({EventKind::Init, op,
                    barrier(init.getBarriers(), init.getIndex()),
-                   require(init.getCount())});
+                   requireCount(init.getCount())});
     if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
       return emit({EventKind::Arrive, op,
                    barrier(arrive.getBarriers(), arrive.getIndex()),
-                   arrive.getCount() ? require(arrive.getCount()) : 1});
+                   arrive.getCount() ? requireCount(arrive.getCount()) : 1});
     if (auto arrive = dyn_cast<MBarrierArriveRemoteOp>(op))
       return emit({EventKind::Arrive, op,
                    barrier(arrive.getBarriers(), arrive.getIndex()), 1});
@@ -417,17 +436,17 @@ private:
                    barrier(drop.getBarriers(), drop.getIndex()), 1});
     if (auto arrive = dyn_cast<MBarrierArriveExpectTxOp>(op)) {
       BarrierId id = barrier(arrive.getBarriers(), arrive.getIndex());
-      emit({EventKind::ExpectTx, op, id, require(arrive.getBytes())});
+      emit({EventKind::ExpectTx, op, id, requireCount(arrive.getBytes())});
       return emit({EventKind::Arrive, op, id, 1});
     }
     if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
       return emit({EventKind::ExpectTx, op,
                    barrier(expect.getBarriers(), expect.getIndex()),
-                   require(expect.getBytes())});
+                   requireCount(expect.getBytes())});
     if (auto complete = dyn_cast<MBarrierCompleteTxOp>(op))
       return emit({EventKind::Deliver, op,
                    barrier(complete.getBarriers(), complete.getIndex()),
-                   require(complete.getBytes())});
+                   requireCount(complete.getBytes())});
     if (auto arrive = dyn_cast<AsyncCopyMBarrierArriveOp>(op)) {
       // Without .noinc the pending count is raised before the arrival: no
       // net arrival for the phase.
@@ -468,7 +487,7 @@ private:
     }
     if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
       int64_t bytes =
-          deliveredBytes(require(bulk.getBytes()), bulk.getMulticastMask());
+          deliveredBytes(requireCount(bulk.getBytes()), bulk.getMulticastMask());
       return emit({EventKind::Deliver, op,
                    barrier(bulk.getBarriers(), bulk.getBarrierIndex()), bytes,
                    stageOf(bulk.getDst(), bulk.getDstIndices())});
@@ -476,7 +495,7 @@ private:
     if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(op))
       return emit({EventKind::Deliver, op,
                    barrier(bulk.getBarriers(), bulk.getBarrierIndex()),
-                   require(bulk.getBytes())});
+                   requireCount(bulk.getBytes())});
     if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op)) {
       if (std::optional<Stage> stage =
               stageOf(descriptor.getBuffer(), descriptor.getIndices()))

@@ -360,3 +360,27 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// An init count the kernel only knows at run time is not simulated (a sample
+// value would be no plausible count): the remark says why.
+!bars = !tile.mbarrier<count = 1>
+gpu.module @kernels {
+  // expected-remark @below {{role protocol not modeled: a count known only at run time (tile.mbarrier_init at}}
+  gpu.func @runtime_count(%count: i32) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %bar = tile.mbarrier_alloc : !bars
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      tile.mbarrier_init %bar[%c0], %count : !bars
+    }
+    gpu.barrier
+    %tok = tile.mbarrier_arrive %bar[%c0] : !bars -> !tile.mbarrier_token
+    tile.mbarrier_wait_parity %bar[%c0], %false : !bars
+    gpu.return
+  }
+}
