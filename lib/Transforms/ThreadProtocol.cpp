@@ -599,14 +599,43 @@ private:
     }
   }
 
-  /// T-PROTO-7: the n-th blocking wait of a thread on a barrier waits for
-  /// phase n, i.e. parity n mod 2 (the phase bit flips each time a ring
-  /// wraps). Checked where the index and the parity are known.
+  /// Whether `value` depends on the thread's id (thread_id, lane_id,
+  /// elect_sync), looking through `depth` levels of operands.
+  static bool dependsOnThread(Value value, int depth = 16) {
+    Operation *def = value.getDefiningOp();
+    if (!def || depth == 0)
+      return false;
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, ElectSyncOp>(def))
+      return true;
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      return dependsOnThread(operand, depth - 1);
+    });
+  }
+
+  /// Whether `op` runs in a role: under a condition on the thread id (a
+  /// producer warp, a consumer warpgroup) or in tile.warp_specialize.
+  static bool inRole(Operation *op) {
+    for (Operation *parent = op->getParentOp(); parent;
+         parent = parent->getParentOp()) {
+      if (isa<WarpSpecializeOp>(parent))
+        return true;
+      if (auto ifOp = dyn_cast<scf::IfOp>(parent);
+          ifOp && dependsOnThread(ifOp.getCondition()))
+        return true;
+    }
+    return false;
+  }
+
+  /// T-PROTO-7 (thread model): the n-th blocking wait of a thread on a
+  /// barrier waits for phase n, i.e. parity n mod 2 (the phase bit flips
+  /// each time a ring wraps). Checked where the index and the parity are
+  /// known, for waits all threads make: a role (a producer) may start at
+  /// parity 1, which only the role protocol follows.
   void checkPhase(MBarrierWaitParityOp wait, std::pair<void *, int64_t> key,
                   bool staticIndex, State &state) {
     std::optional<int64_t> parity = evaluate(wait.getPhase());
     auto it = state.waitsDone.find(key);
-    if (!staticIndex || !parity) {
+    if (!staticIndex || !parity || inRole(wait)) {
       if (it != state.waitsDone.end())
         state.waitsDone.erase(it);
       return;
