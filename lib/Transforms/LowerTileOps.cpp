@@ -1,18 +1,19 @@
 //===- LowerTileOps.cpp - Tile-level ops to instruction-level ops ---------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// tile.copy (seed 003's TiledCopy with cp.async): thread t's first value is
-// at linear column-major tiler index TV(t, 0) = (m, n); for each repeat
-// (rm, rn) of the tiler over the destination it copies its contiguous values
-// from src[i + rm * TM + m, j + rn * TN + n] to dst[rm * TM + m, ...].
+// tile-lower-tile-ops. tile.copy and tile.tma_copy are lowered by the rewrite
+// patterns of LowerTileCopies.cpp, applied in one walk before the walks
+// below lower the MMA, MMA store and warp specialization ops.
 //===----------------------------------------------------------------------===//
 
-#include "ThreadPredicates.h"
+#include "LowerTileOpsPatterns.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILELOWERTILEOPSPASS
@@ -23,270 +24,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// Index arithmetic emitted at a builder's insertion point.
-struct IndexMath {
-  OpBuilder &builder;
-  Location loc;
-  IndexMath(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
-  Value constant(int64_t value) {
-    return arith::ConstantIndexOp::create(builder, loc, value);
-  }
-  Value add(Value a, Value b) {
-    return arith::AddIOp::create(builder, loc, a, b);
-  }
-  Value mul(Value a, int64_t b) {
-    return arith::MulIOp::create(builder, loc, a, constant(b));
-  }
-  Value div(Value a, int64_t b) {
-    return arith::DivUIOp::create(builder, loc, a, constant(b));
-  }
-  Value rem(Value a, int64_t b) {
-    return arith::RemUIOp::create(builder, loc, a, constant(b));
-  }
-  Value less(Value a, Value b) {
-    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
-  }
-};
-
-/// Emits L(index) for a layout with static shape and stride: the
-/// colexicographic coordinate of `index` dotted with the strides.
-Value emitLayout(OpBuilder &builder, Location loc, const Layout &layout,
-                 Value index) {
-  IndexMath math(builder, loc);
-  SmallVector<int64_t> shapes = layout.getShape().flatten();
-  SmallVector<int64_t> strides = layout.getStride().flatten();
-  Value result = math.constant(0);
-  int64_t prefix = 1;
-  for (auto [i, shape, stride] : llvm::enumerate(shapes, strides)) {
-    Value coordinate =
-        arith::DivUIOp::create(builder, loc, index, math.constant(prefix));
-    if (i + 1 < shapes.size())
-      coordinate = arith::RemUIOp::create(builder, loc, coordinate,
-                                          math.constant(shape));
-    result = arith::AddIOp::create(
-        builder, loc, result,
-        arith::MulIOp::create(builder, loc, coordinate, math.constant(stride)));
-    prefix *= shape;
-  }
-  return result;
-}
-
-LogicalResult lowerCopy(CopyOp op) {
-  OpBuilder builder(op);
-  Location loc = op.getLoc();
-  IndexMath math(builder, loc);
-  llvm::Expected<Layout> tv = op.getThreadValueLayout();
-  if (!tv)
-    return op.emitOpError() << llvm::toString(tv.takeError());
-  Layout threadMode = (*tv)[0];
-  int64_t numThreads = op.getThreads().getLayout().size();
-  int64_t numValues = op.getValues().getLayout().size();
-  std::pair<int64_t, int64_t> tiler = op.getTilerShape();
-  int64_t tileM = tiler.first, tileN = tiler.second;
-  auto tile = cast<MemRefType>(op.getTile().getType());
-  ArrayRef<int64_t> tileShape = tile.getShape().take_back(2);
-  int64_t bytes = numValues * tile.getElementTypeBitWidth() / 8;
-
-  // Emits every thread's copies at the insertion point; `bounded` ones
-  // zero-fill (loads) or skip (stores) outside the bounds; stores to global
-  // memory carry `alignment`.
-  auto emitCopies = [&](bool bounded, llvm::MaybeAlign alignment) {
-    OpBuilder::InsertionGuard guard(builder);
-    Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-    Value active =
-        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, tid,
-                              math.constant(numThreads));
-    auto ifOp = scf::IfOp::create(builder, loc, active);
-    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-    Value first = emitLayout(builder, loc, threadMode, tid);
-    Value m = arith::RemUIOp::create(builder, loc, first, math.constant(tileM));
-    Value n = arith::DivUIOp::create(builder, loc, first, math.constant(tileM));
-    auto rows = scf::ForOp::create(builder, loc, math.constant(0),
-                                   math.constant(tileShape[0] / tileM),
-                                   math.constant(1));
-    builder.setInsertionPointToStart(rows.getBody());
-    auto cols = scf::ForOp::create(builder, loc, math.constant(0),
-                                   math.constant(tileShape[1] / tileN),
-                                   math.constant(1));
-    builder.setInsertionPointToStart(cols.getBody());
-    Value dm = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, rows.getInductionVar(),
-                              math.constant(tileM)),
-        m);
-    Value dn = arith::AddIOp::create(
-        builder, loc,
-        arith::MulIOp::create(builder, loc, cols.getInductionVar(),
-                              math.constant(tileN)),
-        n);
-    Value gm =
-        arith::AddIOp::create(builder, loc, op.getGlobalIndices()[0], dm);
-    Value gn =
-        arith::AddIOp::create(builder, loc, op.getGlobalIndices()[1], dn);
-    SmallVector<Value> tileIndices(op.getTileIndices());
-    tileIndices.append({dm, dn});
-    if (op.isLoad()) {
-      CacheMode cache = bytes == 16 ? CacheMode::cg : CacheMode::ca;
-      Value srcBytes;
-      if (bounded) {
-        // The values inside [rows, cols): min(max(cols - gn, 0), V) in a row
-        // below `rows`, else none; a copy with none reads from (0, 0).
-        Value rows = op.getBounds()[0], cols = op.getBounds()[1];
-        Value zero = math.constant(0);
-        Value left = arith::MaxSIOp::create(
-            builder, loc, arith::SubIOp::create(builder, loc, cols, gn), zero);
-        Value inside = arith::MinSIOp::create(builder, loc, left,
-                                              math.constant(numValues));
-        Value inRows = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::slt, gm, rows);
-        inside = arith::SelectOp::create(builder, loc, inRows, inside, zero);
-        Value any = arith::CmpIOp::create(
-            builder, loc, arith::CmpIPredicate::sgt, inside, zero);
-        gm = arith::SelectOp::create(builder, loc, any, gm, zero);
-        gn = arith::SelectOp::create(builder, loc, any, gn, zero);
-        Value insideBytes = arith::MulIOp::create(
-            builder, loc, inside,
-            math.constant(tile.getElementTypeBitWidth() / 8));
-        srcBytes = arith::IndexCastOp::create(
-            builder, loc, builder.getI32Type(), insideBytes);
-      }
-      AsyncCopyOp::create(builder, loc, op.getSrc(), ValueRange{gm, gn},
-                          op.getDst(), tileIndices,
-                          builder.getI32IntegerAttr(bytes),
-                          CacheModeAttr::get(op.getContext(), cache),
-                          L2PrefetchSizeAttr(), srcBytes, Value(), Value());
-    } else {
-      auto vectorType = VectorType::get({numValues}, tile.getElementType());
-      Value values = vector::LoadOp::create(builder, loc, vectorType,
-                                            op.getSrc(), tileIndices);
-      if (!bounded) {
-        vector::StoreOp::create(builder, loc, values, op.getDst(),
-                                ValueRange{gm, gn}, false, alignment);
-        return;
-      }
-      // Inside the rows: the whole vector where it fits, else the elements
-      // left of the column bound.
-      Value rows = op.getBounds()[0], cols = op.getBounds()[1];
-      auto inRows = scf::IfOp::create(builder, loc, math.less(gm, rows));
-      builder.setInsertionPointToStart(&inRows.getThenRegion().front());
-      Value end = math.add(gn, math.constant(numValues));
-      auto whole = scf::IfOp::create(
-          builder, loc,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
-                                cols),
-          /*withElseRegion=*/true);
-      builder.setInsertionPointToStart(&whole.getThenRegion().front());
-      vector::StoreOp::create(builder, loc, values, op.getDst(),
-                              ValueRange{gm, gn}, false, alignment);
-      builder.setInsertionPointToStart(&whole.getElseRegion().front());
-      for (int64_t e = 0; e < numValues; ++e) {
-        Value column = math.add(gn, math.constant(e));
-        auto inside = scf::IfOp::create(builder, loc, math.less(column, cols));
-        OpBuilder::InsertionGuard inner(builder);
-        builder.setInsertionPointToStart(&inside.getThenRegion().front());
-        Value value = vector::ExtractOp::create(builder, loc, values,
-                                                ArrayRef<int64_t>{e});
-        memref::StoreOp::create(builder, loc, value, op.getDst(),
-                                ValueRange{gm, column});
-      }
-    }
-  };
-  // Each row of V values the copy writes to global memory starts at a
-  // multiple of V: aligned to the vector's bytes when the global rows,
-  // offset and first column are multiples of V (static where the layout is,
-  // else tested at run time); otherwise element-aligned.
-  auto emitAligned = [&](bool bounded) {
-    if (op.isLoad())
-      return emitCopies(bounded, llvm::MaybeAlign());
-    auto global = cast<MemRefType>(op.getGlobal().getType());
-    llvm::MaybeAlign vectorAlign(bytes);
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    Value multiple = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq,
-        math.rem(op.getGlobalIndices()[1], numValues), math.constant(0));
-    if (succeeded(global.getStridesAndOffset(strides, offset)) &&
-        !ShapedType::isDynamic(strides[0]) &&
-        !ShapedType::isDynamic(offset)) {
-      if (strides[0] % numValues || offset % numValues)
-        return emitCopies(bounded, llvm::MaybeAlign());
-    } else {
-      auto metadata =
-          memref::ExtractStridedMetadataOp::create(builder, loc, op.getGlobal());
-      for (Value v : {Value(metadata.getStrides()[0]), Value(metadata.getOffset())})
-        multiple = arith::AndIOp::create(
-            builder, loc, multiple,
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                  math.rem(v, numValues), math.constant(0)));
-    }
-    auto aligned =
-        scf::IfOp::create(builder, loc, multiple, /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&aligned.getThenRegion().front());
-    emitCopies(bounded, vectorAlign);
-    builder.setInsertionPointToStart(&aligned.getElseRegion().front());
-    emitCopies(bounded, llvm::MaybeAlign());
-  };
-  if (op.getBounds().empty()) {
-    emitAligned(false);
-  } else {
-    // Tiles wholly inside the bounds (all but the edge tiles) skip the
-    // per-copy bounds arithmetic.
-    auto fits = [&](Value origin, int64_t extent, Value bound) -> Value {
-      Value end =
-          arith::AddIOp::create(builder, loc, origin, math.constant(extent));
-      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, end,
-                                   bound);
-    };
-    Value inside = arith::AndIOp::create(
-        builder, loc,
-        fits(op.getGlobalIndices()[0], tileShape[0], op.getBounds()[0]),
-        fits(op.getGlobalIndices()[1], tileShape[1], op.getBounds()[1]));
-    auto whole =
-        scf::IfOp::create(builder, loc, inside, /*withElseRegion=*/true);
-    builder.setInsertionPointToStart(&whole.getThenRegion().front());
-    emitAligned(false);
-    builder.setInsertionPointToStart(&whole.getElseRegion().front());
-    emitAligned(true);
-  }
-  op.erase();
-  return success();
-}
-
-/// tile.tma_copy: thread 0 announces the box bytes and starts the load.
-void lowerTmaCopy(TmaCopyOp op) {
-  OpBuilder builder(op);
-  Location loc = op.getLoc();
-  auto ifOp = scf::IfOp::create(builder, loc, isFirstThread(builder, loc));
-  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  Value bytes = arith::ConstantIntOp::create(
-      builder, loc, op.getDescriptor().getType().getBoxBytes(), 32);
-  MBarrierArriveExpectTxOp::create(
-      builder, loc, MBarrierTokenType::get(op.getContext()), op.getBarriers(),
-      op.getBarrierIndex(), bytes);
-  TmaLoadOp::create(builder, loc, op.getDescriptor(), op.getCoordinates(),
-                    ValueRange(), op.getDst(), op.getDstIndices(),
-                    op.getBarriers(), op.getBarrierIndex(), Value(), Value());
-  op.erase();
-}
-
-/// The lane, and the (M, N) coordinates of the warp in a column-major grid of
-/// `warps`, of the current thread.
-struct WarpPosition {
-  Value lane, warpM, warpN;
-};
-
-WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
-                             ArrayRef<int64_t> warps) {
-  IndexMath math(builder, loc);
-  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value lane = arith::RemUIOp::create(builder, loc, tid, math.constant(32));
-  Value warp = arith::DivUIOp::create(builder, loc, tid, math.constant(32));
-  return {lane,
-          arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
-          arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
-}
 
 /// tile.mma: per 16-wide K step, ldmatrix.x4 of every A fragment (m16k16)
 /// and of every pair of B fragments (n16k16), then the m16n8k16 grid.
@@ -764,13 +501,24 @@ void lowerWarpSpecialize(WarpSpecializeOp op) {
 struct TileLowerTileOpsPass
     : tile::impl::TileLowerTileOpsPassBase<TileLowerTileOpsPass> {
   using Base::Base;
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet set(context);
+    populateTileCopyLoweringPatterns(set);
+    patterns = FrozenRewritePatternSet(std::move(set));
+    return success();
+  }
+
   void runOnOperation() override {
-    SmallVector<CopyOp> copies;
-    getOperation().walk([&](CopyOp op) { copies.push_back(op); });
-    for (CopyOp op : copies)
-      if (failed(lowerCopy(op)))
-        return signalPassFailure();
-    getOperation().walk([&](TmaCopyOp op) { lowerTmaCopy(op); });
+    walkAndApplyPatterns(getOperation(), patterns);
+    // A pattern leaves its op in place only after emitting the error.
+    const auto &lowered = patterns.getOpSpecificNativePatterns();
+    WalkResult left = getOperation().walk([&](Operation *op) {
+      return lowered.contains(op->getName()) ? WalkResult::interrupt()
+                                             : WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
     SmallVector<WarpSpecializeOp> specialized;
     getOperation().walk(
         [&](WarpSpecializeOp op) { specialized.push_back(op); });
@@ -784,6 +532,9 @@ struct TileLowerTileOpsPass
     getOperation().walk(
         [&](WarpgroupTmaStoreOp op) { lowerWarpgroupTmaStore(op); });
   }
+
+private:
+  FrozenRewritePatternSet patterns;
 };
 
 } // namespace
