@@ -13,7 +13,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
-#include "mlir/Transforms/WalkPatternRewriteDriver.h"
+#include "mlir/Rewrite/PatternApplicator.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILELOWERTILEOPSPASS
@@ -510,14 +510,7 @@ struct TileLowerTileOpsPass
   }
 
   void runOnOperation() override {
-    walkAndApplyPatterns(getOperation(), patterns);
-    // A pattern leaves its op in place only after emitting the error.
-    const auto &lowered = patterns.getOpSpecificNativePatterns();
-    WalkResult left = getOperation().walk([&](Operation *op) {
-      return lowered.contains(op->getName()) ? WalkResult::interrupt()
-                                             : WalkResult::advance();
-    });
-    if (left.wasInterrupted())
+    if (failed(applyLoweringPatterns()))
       return signalPassFailure();
     SmallVector<WarpSpecializeOp> specialized;
     getOperation().walk(
@@ -534,6 +527,24 @@ struct TileLowerTileOpsPass
   }
 
 private:
+  /// Applies `patterns` to every op of the module in one post-order walk,
+  /// stopping at the first op whose pattern fails (and has reported why).
+  /// Not walkAndApplyPatterns: it skips unreachable blocks, whose tile-level
+  /// ops must be lowered too.
+  LogicalResult applyLoweringPatterns() {
+    const auto &lowered = patterns.getOpSpecificNativePatterns();
+    PatternRewriter rewriter(&getContext());
+    PatternApplicator applicator(patterns);
+    applicator.applyDefaultCostModel();
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (!lowered.contains(op->getName()) ||
+          succeeded(applicator.matchAndRewrite(op, rewriter)))
+        return WalkResult::advance();
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
+  }
+
   FrozenRewritePatternSet patterns;
 };
 
