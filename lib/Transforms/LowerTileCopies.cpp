@@ -9,8 +9,10 @@
 //   contiguous values between global [i + rm * TM + m, j + rn * TN + n] and
 //   tile [rm * TM + m, rn * TN + n]: a load is one tile.async_copy (cp.async),
 //   a store one vector.load from the tile and one vector.store to global
-//   memory. With bounds, tiles wholly inside the matrix skip the checks;
-//   edge tiles zero-fill (src_bytes) or guard their stores.
+//   memory, aligned to the vector when the global rows, offset and column
+//   are multiples of its length (tested at run time where not static). With
+//   bounds, tiles wholly inside the matrix skip the checks; edge tiles
+//   zero-fill (src_bytes) or guard their stores.
 // - tile.tma_copy: thread (0, 0, 0) issues tile.mbarrier_arrive_expect_tx of
 //   the box bytes and the tile.tma_load that completes on that barrier.
 //===----------------------------------------------------------------------===//

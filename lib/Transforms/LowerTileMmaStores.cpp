@@ -3,18 +3,19 @@
 //
 // Epilogues: each thread writes the accumulator fragments it holds.
 // - tile.mma_store (tile.mma's m16n8 fragments): one vector<2 x T> store
-//   per fragment row half, word-aligned where the destination's layout
-//   allows (else element-aligned; decided at run time for a dynamic
-//   layout), bounds-checked when the op has bounds; with `stmatrix`,
-//   tile.stmatrix x4 of pairs of adjacent fragments into the shared tile.
+//   per fragment row half, word-aligned when the destination's rows, offset
+//   and first column are even (tested at run time where not static), else
+//   element-aligned; bounds-checked when the op has bounds. With
+//   `stmatrix`, one tile.stmatrix x4 per pair of adjacent fragments.
 // - tile.warpgroup_mma_store (tile.warpgroup_mma's m64nN accumulators): the
 //   same fragment stores, warp w of the warpgroup holding rows 16 w .. of
 //   each 64-row block.
-// - tile.warpgroup_tma_store: per 64 x W chunk of the accumulator, a wait
-//   for the staging buffer (tile.bulk_wait_group), a named barrier
-//   (nvvm.barrier), tile.stmatrix x4 into the staging ring, an async-proxy
-//   fence (tile.fence_proxy_async), a named barrier, then tile.tma_store and
-//   tile.bulk_commit_group by the warpgroup's first thread.
+// - tile.warpgroup_tma_store: per 64 x W chunk of the accumulator, the
+//   warpgroup's first thread waits until the staging buffer it reuses has
+//   been read (tile.bulk_wait_group); a named barrier (nvvm.barrier);
+//   tile.stmatrix x4 into the staging buffer; an async-proxy fence
+//   (tile.fence_proxy_async); a named barrier; then the first thread's
+//   tile.tma_store and tile.bulk_commit_group.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -29,10 +30,10 @@ using namespace mlir;
 using namespace mlir::tile;
 
 /// Stores m16n8 accumulator fragments: fragment (i, j) row half h of the
-/// thread, `pair(i, j, h)`, is the column pair at (rowBase + i * rowStride +
-/// 8 h, columnBase + 8 j), stored with one vector store (or, at a bound that
-/// splits the pair, its first element). Pairs are stored as one aligned
-/// word when the destination's rows, offset and first column are even
+/// thread, `pairAt(i, j, h)`, is the column pair at (rowBase + i *
+/// rowStride + 8 h, columnBase + 8 j), stored with one vector store (or, at
+/// a bound that splits the pair, its first element). Pairs are stored as one
+/// aligned word when the destination's rows, offset and first column are even
 /// (decided statically where the layout is static, else at run time);
 /// otherwise element by element.
 static void

@@ -1,18 +1,29 @@
 //===- LowerTileOps.cpp - Tile-level ops to instruction-level ops ---------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// tile-lower-tile-ops. The copies, MMAs and MMA stores are lowered by the
-// rewrite patterns of LowerTileCopies.cpp, LowerTileMma.cpp and
-// LowerTileMmaStores.cpp, applied in one walk before the walk below lowers
-// warp specialization.
+// tile-lower-tile-ops: expands every tile-level op into per-thread
+// instruction-level ops with the rewrite patterns of LowerTileCopies.cpp
+// (tile.copy, tile.tma_copy), LowerTileMma.cpp (tile.mma,
+// tile.warpgroup_mma), LowerTileMmaStores.cpp (tile.mma_store,
+// tile.warpgroup_mma_store, tile.warpgroup_tma_store) and
+// LowerTileWarpSpecialize.cpp (tile.warp_specialize).
+//
+// The patterns are applied in one post-order walk of the module, each op
+// once. Every pattern inserts only before its op and then erases it, and
+// none creates a tile-level op, so the order of the lowerings does not
+// change the result: the ops in a tile.warp_specialize are expanded in
+// place before its pattern moves them into the scf.if.
+//
+// Neither MLIR driver fits. The greedy driver folds, CSEs constants and
+// erases trivially dead ops: it would rewrite the expansions' index
+// arithmetic and erase an unused tile.mma (which only reads memory) instead
+// of expanding it. walkAndApplyPatterns skips unreachable blocks, whose ops
+// must be expanded too.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
-#include "Tile/IR/HardwareLimits.h"
-#include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
 #include "mlir/Rewrite/PatternApplicator.h"
 
@@ -26,43 +37,8 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Moves the ops of `region` (one block, no terminator) before `before`,
-/// replacing its block arguments with `arguments`.
-void inlineRegion(Region &region, Operation *before, ValueRange arguments) {
-  Block &block = region.front();
-  for (auto [argument, value] : llvm::zip(block.getArguments(), arguments))
-    argument.replaceAllUsesWith(value);
-  before->getBlock()->getOperations().splice(Block::iterator(before),
-                                             block.getOperations());
-}
-
-/// tile.warp_specialize: an scf.if on the warpgroup index of thread x.
-void lowerWarpSpecialize(WarpSpecializeOp op) {
-  OpBuilder builder(op);
-  Location loc = op.getLoc();
-  IndexMath math(builder, loc);
-  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-  Value warpgroup = arith::DivUIOp::create(builder, loc, tid,
-                                           math.constant(kWarpgroupThreads));
-  Value isProducer = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::eq, warpgroup, math.constant(0));
-  auto ifOp = scf::IfOp::create(builder, loc, isProducer,
-                                /*withElseRegion=*/true);
-  builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-  SetMaxNRegOp::create(builder, loc, /*inc=*/false, /*dec=*/true,
-                       op.getProducerRegisters());
-  inlineRegion(op.getProducer(), ifOp.getThenRegion().front().getTerminator(),
-               {});
-  builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
-  SetMaxNRegOp::create(builder, loc, /*inc=*/true, /*dec=*/false,
-                       op.getConsumerRegisters());
-  Value consumer =
-      arith::SubIOp::create(builder, loc, warpgroup, math.constant(1));
-  inlineRegion(op.getConsumer(), ifOp.getElseRegion().front().getTerminator(),
-               consumer);
-  op.erase();
-}
-
+/// Expands the tile-level ops of a module; fails at the first one whose
+/// pattern has reported (emitOpError) that it cannot be expanded.
 struct TileLowerTileOpsPass
     : tile::impl::TileLowerTileOpsPassBase<TileLowerTileOpsPass> {
   using Base::Base;
@@ -72,39 +48,31 @@ struct TileLowerTileOpsPass
     populateTileCopyLoweringPatterns(set);
     populateTileMmaLoweringPatterns(set);
     populateTileMmaStoreLoweringPatterns(set);
+    populateTileWarpSpecializeLoweringPatterns(set);
     patterns = FrozenRewritePatternSet(std::move(set));
     return success();
   }
 
   void runOnOperation() override {
-    if (failed(applyLoweringPatterns()))
-      return signalPassFailure();
-    SmallVector<WarpSpecializeOp> specialized;
-    getOperation().walk(
-        [&](WarpSpecializeOp op) { specialized.push_back(op); });
-    for (WarpSpecializeOp op : specialized)
-      lowerWarpSpecialize(op);
-  }
-
-private:
-  /// Applies `patterns` to every op of the module in one post-order walk,
-  /// stopping at the first op whose pattern fails (and has reported why).
-  /// Not walkAndApplyPatterns: it skips unreachable blocks, whose tile-level
-  /// ops must be lowered too.
-  LogicalResult applyLoweringPatterns() {
+    // The ops some pattern is rooted at: a failure on one of them is an
+    // error; on any other op it only means no pattern applies.
     const auto &lowered = patterns.getOpSpecificNativePatterns();
     PatternRewriter rewriter(&getContext());
     PatternApplicator applicator(patterns);
     applicator.applyDefaultCostModel();
+    // Post-order: an op's regions are expanded before the op itself; the
+    // walk has stepped past an op before its pattern erases it.
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (!lowered.contains(op->getName()) ||
           succeeded(applicator.matchAndRewrite(op, rewriter)))
         return WalkResult::advance();
       return WalkResult::interrupt();
     });
-    return failure(result.wasInterrupted());
+    if (result.wasInterrupted())
+      signalPassFailure();
   }
 
+private:
   FrozenRewritePatternSet patterns;
 };
 
