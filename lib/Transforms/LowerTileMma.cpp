@@ -1,0 +1,210 @@
+//===- LowerTileMma.cpp - Lower tile.mma and tile.warpgroup_mma -----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The tensor-core main loops, expanded into the instructions of each warp
+// (warpgroup):
+// - tile.mma (seed 003's TiledMMA, sm_80): warps in a column-major grid each
+//   compute their part of the CTA tile; per 16-wide K step, tile.ldmatrix
+//   (x4, .trans for a K x N B) of every A fragment (m16k16) and every pair
+//   of B fragments (n16k16), then the grid of m16n8k16 tile.mma_sync on the
+//   accumulator's fragments. Two register stages: the fragments of step
+//   k + 1 are loaded before the MMAs of step k.
+// - tile.warpgroup_mma (sm_90a): tile.wgmma_fence; per 16-wide K step the
+//   tile.wgmma_descriptor of B and of each 64-row block of A and one
+//   tile.wgmma (wgmma.mma_async m64nNk16) per block; then
+//   tile.wgmma_commit_group and tile.wgmma_wait_group.
+//===----------------------------------------------------------------------===//
+
+#include "LowerTileOpsPatterns.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+/// Lowers `tile.mma`: per 16-wide K step, ldmatrix.x4 of every A fragment
+/// (m16k16) and of every pair of B fragments (n16k16), then the m16n8k16
+/// grid.
+struct MmaOpLowering : OpRewritePattern<MmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MmaOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    auto [tileM, tileN, tileK] = op.getTileShape();
+    std::pair<int64_t, int64_t> warpShape = op.getWarpShape();
+    int64_t warpM = warpShape.first, warpN = warpShape.second;
+    WarpPosition position = getWarpPosition(rewriter, loc, op.getWarps());
+    Value lane = position.lane;
+    Value m0 = math.mul(position.warpM, warpM),
+          n0 = math.mul(position.warpN, warpN);
+    Type element = op.getA().getType().getElementType();
+    auto x4Type = VectorType::get({4, 2}, element);
+    auto index = [&](ValueRange leading, Value row, Value column) {
+      SmallVector<Value> indices(leading.begin(), leading.end());
+      indices.push_back(row);
+      indices.push_back(column);
+      return indices;
+    };
+    // Lane l addresses row l mod 16 of the A fragment (matrices 0/1: rows
+    // 0-7/8-15 at k 0; 2/3: at k 8), and for B row (l mod 8) + 8 (l / 16) at k
+    // 8 ((l / 8) mod 2) (matrices 0/1: fragment 2jj's k halves; 2/3:
+    // fragment 2jj + 1's); transposed B swaps the roles of rows and columns.
+    Value laneRowA = math.rem(lane, 16),
+          laneColA = math.mul(math.div(lane, 16), 8);
+    Value laneRowB =
+        math.add(math.rem(lane, 8), math.mul(math.div(lane, 16), 8));
+    Value laneColB = math.mul(math.rem(math.div(lane, 8), 2), 8);
+    Value acc = op.getAcc();
+    // The fragments of one K step.
+    struct Fragments {
+      SmallVector<Value> a, b;
+    };
+    auto loadFragments = [&](int64_t k) {
+      Fragments fragments;
+      SmallVector<Value> &fragmentsA = fragments.a, &fragmentsB = fragments.b;
+      for (int64_t i = 0; i < warpM / 16; ++i) {
+        Value row = math.add(m0, math.add(math.constant(16 * i), laneRowA));
+        Value column = math.add(math.constant(k), laneColA);
+        fragmentsA.push_back(
+            LdMatrixOp::create(rewriter, loc, x4Type, op.getA(),
+                               index(op.getAIndices(), row, column), 4, false));
+      }
+      for (int64_t jj = 0; jj < warpN / 16; ++jj) {
+        Value n = math.add(n0, math.add(math.constant(16 * jj), laneRowB));
+        Value kk = math.add(math.constant(k), laneColB);
+        Value pair;
+        if (op.getTransposeB()) {
+          // Rows are K: (l mod 8) + 8 ((l / 8) mod 2); columns N: 8 (l / 16).
+          Value row =
+              math.add(math.constant(k), math.add(math.rem(lane, 8), laneColB));
+          Value column =
+              math.add(n0, math.add(math.constant(16 * jj),
+                                    math.mul(math.div(lane, 16), 8)));
+          pair =
+              LdMatrixOp::create(rewriter, loc, x4Type, op.getB(),
+                                 index(op.getBIndices(), row, column), 4, true);
+        } else {
+          pair = LdMatrixOp::create(rewriter, loc, x4Type, op.getB(),
+                                    index(op.getBIndices(), n, kk), 4, false);
+        }
+        // Registers 0-1 are fragment 2jj, 2-3 fragment 2jj + 1.
+        auto fragmentType = VectorType::get({2, 2}, element);
+        for (int64_t half = 0; half < 2; ++half) {
+          Value fragment = arith::ConstantOp::create(
+              rewriter, loc, fragmentType,
+              DenseElementsAttr::get(fragmentType,
+                                     rewriter.getZeroAttr(element)));
+          for (int64_t r = 0; r < 2; ++r) {
+            Value row = vector::ExtractOp::create(
+                rewriter, loc, pair, ArrayRef<int64_t>{2 * half + r});
+            fragment = vector::InsertOp::create(rewriter, loc, row, fragment,
+                                                ArrayRef<int64_t>{r});
+          }
+          fragmentsB.push_back(fragment);
+        }
+      }
+      return fragments;
+    };
+    // Two register stages (seed 003): the fragments of step k + 1 are loaded
+    // before the MMAs of step k.
+    Fragments current = loadFragments(0);
+    for (int64_t k = 0; k < tileK; k += 16) {
+      Fragments next;
+      if (k + 16 < tileK)
+        next = loadFragments(k + 16);
+      for (auto [i, a] : llvm::enumerate(current.a))
+        for (auto [j, b] : llvm::enumerate(current.b)) {
+          SmallVector<int64_t> position = {int64_t(i), int64_t(j)};
+          Value c = vector::ExtractOp::create(rewriter, loc, acc, position);
+          Value d = MmaSyncOp::create(rewriter, loc, c.getType(), a, b, c,
+                                      ArrayRef<int64_t>{16, 8, 16});
+          acc = vector::InsertOp::create(rewriter, loc, d, acc, position);
+        }
+      current = std::move(next);
+    }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// Lowers `tile.warpgroup_mma`: fence, per 16-wide K step the descriptors
+/// and one wgmma per 64 rows, commit, wait.
+struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupMmaOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t n = shape[1];
+    Type element = op.getA().getType().getElementType();
+    // The tile origins, moved by `rows` down and `columns` right.
+    auto at = [&](OperandRange origin, int64_t rows, int64_t columns) {
+      SmallVector<Value> indices(origin);
+      size_t rank = indices.size();
+      indices[rank - 2] = arith::AddIOp::create(
+          rewriter, loc, indices[rank - 2], math.constant(rows));
+      indices[rank - 1] = arith::AddIOp::create(
+          rewriter, loc, indices[rank - 1], math.constant(columns));
+      return indices;
+    };
+    // One m64nN accumulator per 64 rows: the whole vector, or its slice.
+    int64_t blocks = shape[0] / 64, perBlock = n / 2;
+    auto blockType = VectorType::get({perBlock}, rewriter.getF32Type());
+    SmallVector<Value> accs;
+    for (int64_t i = 0; i < blocks; ++i) {
+      if (blocks == 1) {
+        accs.push_back(op.getAcc());
+        continue;
+      }
+      SmallVector<Value> elements;
+      for (int64_t e = 0; e < perBlock; ++e)
+        elements.push_back(vector::ExtractOp::create(
+            rewriter, loc, op.getAcc(), ArrayRef<int64_t>{i * perBlock + e}));
+      accs.push_back(
+          vector::FromElementsOp::create(rewriter, loc, blockType, elements));
+    }
+    WgmmaFenceOp::create(rewriter, loc);
+    bool transposeB = op.getTransposeB();
+    for (int64_t k = 0; k < shape[2]; k += 16) {
+      // K advances along B's rows when B is MN-major (K rows of N chunks).
+      Value descB = WgmmaDescriptorOp::create(
+          rewriter, loc, rewriter.getI64Type(), op.getB(),
+          transposeB ? at(op.getBIndices(), k, 0) : at(op.getBIndices(), 0, k),
+          transposeB);
+      for (int64_t i = 0; i < blocks; ++i) {
+        Value descA = WgmmaDescriptorOp::create(
+            rewriter, loc, rewriter.getI64Type(), op.getA(),
+            at(op.getAIndices(), 64 * i, k));
+        accs[i] = WgmmaOp::create(
+            rewriter, loc, blockType, descA, descB, accs[i],
+            rewriter.getI64IntegerAttr(n), TypeAttr::get(element),
+            transposeB ? rewriter.getUnitAttr() : nullptr);
+      }
+    }
+    Value acc = accs.front();
+    if (blocks > 1) {
+      acc = op.getAcc();
+      for (int64_t i = 0; i < blocks; ++i)
+        for (int64_t e = 0; e < perBlock; ++e)
+          acc = vector::InsertOp::create(
+              rewriter, loc,
+              vector::ExtractOp::create(rewriter, loc, accs[i],
+                                        ArrayRef<int64_t>{e}),
+              acc, ArrayRef<int64_t>{i * perBlock + e});
+    }
+    WgmmaCommitGroupOp::create(rewriter, loc);
+    WgmmaWaitGroupOp::create(rewriter, loc, op.getWait());
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileMmaLoweringPatterns(RewritePatternSet &patterns) {
+  patterns.add<MmaOpLowering, WarpgroupMmaOpLowering>(patterns.getContext());
+}

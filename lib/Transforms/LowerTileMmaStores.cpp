@@ -1,0 +1,329 @@
+//===- LowerTileMmaStores.cpp - Lower the MMA accumulator stores ----------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Epilogues: each thread writes the accumulator fragments it holds.
+// - tile.mma_store (tile.mma's m16n8 fragments): one vector<2 x T> store
+//   per fragment row half, word-aligned when the destination's rows, offset
+//   and first column are even (tested at run time where not static), else
+//   element-aligned; bounds-checked when the op has bounds. With
+//   `stmatrix`, one tile.stmatrix x4 per pair of adjacent fragments.
+// - tile.warpgroup_mma_store (tile.warpgroup_mma's m64nN accumulators): the
+//   same fragment stores, warp w of the warpgroup holding rows 16 w .. of
+//   each 64-row block.
+// - tile.warpgroup_tma_store: per 64 x W chunk of the accumulator, the
+//   warpgroup's first thread waits until the staging buffer it reuses has
+//   been read (tile.bulk_wait_group); a named barrier (nvvm.barrier);
+//   tile.stmatrix x4 into the staging buffer; an async-proxy fence
+//   (tile.fence_proxy_async); a named barrier; then the first thread's
+//   tile.tma_store and tile.bulk_commit_group.
+//===----------------------------------------------------------------------===//
+
+#include "LowerTileOpsPatterns.h"
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// Stores m16n8 accumulator fragments: fragment (i, j) row half h of the
+/// thread, `pairAt(i, j, h)`, is the column pair at (rowBase + i *
+/// rowStride + 8 h, columnBase + 8 j), stored with one vector store (or, at
+/// a bound that splits the pair, its first element). Pairs are stored as one
+/// aligned word when the destination's rows, offset and first column are even
+/// (decided statically where the layout is static, else at run time);
+/// otherwise element by element.
+static void
+storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange bounds,
+               Value firstColumn, int64_t rowBlocks, int64_t rowStride,
+               int64_t columnBlocks, Value rowBase, Value columnBase,
+               function_ref<Value(int64_t, int64_t, int64_t)> pairAt) {
+  IndexMath math(builder, loc);
+  auto type = cast<MemRefType>(dst.getType());
+  Type element = type.getElementType();
+  auto pairType = VectorType::get({2}, element);
+  uint64_t pairBytes = 2 * type.getElementTypeBitWidth() / 8;
+  auto emitStores = [&](llvm::MaybeAlign alignment) {
+    for (int64_t i = 0; i < rowBlocks; ++i)
+      for (int64_t j = 0; j < columnBlocks; ++j)
+        for (int64_t h = 0; h < 2; ++h) {
+          Value row = math.add(rowBase, math.constant(i * rowStride + 8 * h));
+          Value column = math.add(columnBase, math.constant(8 * j));
+          Value pair = pairAt(i, j, h);
+          if (pairType != pair.getType())
+            pair = arith::TruncFOp::create(builder, loc, pairType, pair);
+          if (bounds.empty()) {
+            vector::StoreOp::create(builder, loc, pair, dst,
+                                    ValueRange{row, column}, false, alignment);
+            continue;
+          }
+          Value next = math.add(column, math.constant(1));
+          auto inRows =
+              scf::IfOp::create(builder, loc, math.less(row, bounds[0]));
+          OpBuilder::InsertionGuard guard(builder);
+          builder.setInsertionPointToStart(&inRows.getThenRegion().front());
+          auto whole =
+              scf::IfOp::create(builder, loc, math.less(next, bounds[1]),
+                                /*withElseRegion=*/true);
+          builder.setInsertionPointToStart(&whole.getThenRegion().front());
+          vector::StoreOp::create(builder, loc, pair, dst,
+                                  ValueRange{row, column}, false, alignment);
+          builder.setInsertionPointToStart(&whole.getElseRegion().front());
+          auto first =
+              scf::IfOp::create(builder, loc, math.less(column, bounds[1]));
+          builder.setInsertionPointToStart(&first.getThenRegion().front());
+          Value value = vector::ExtractOp::create(builder, loc, pair,
+                                                  ArrayRef<int64_t>{0});
+          memref::StoreOp::create(builder, loc, value, dst,
+                                  ValueRange{row, column});
+        }
+  };
+  // Even row stride, offset and first column: every pair is word-aligned.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  bool static_ = succeeded(type.getStridesAndOffset(strides, offset)) &&
+                 !ShapedType::isDynamic(strides[0]) &&
+                 !ShapedType::isDynamic(offset);
+  auto isEven = [&](Value v) -> Value {
+    Value low = arith::AndIOp::create(builder, loc, v, math.constant(1));
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, low,
+                                 math.constant(0));
+  };
+  Value even = isEven(firstColumn);
+  if (static_) {
+    if (strides[0] % 2 || offset % 2)
+      return emitStores(llvm::MaybeAlign());
+  } else {
+    auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, dst);
+    even = arith::AndIOp::create(builder, loc, even,
+                                 isEven(metadata.getStrides()[0]));
+    even =
+        arith::AndIOp::create(builder, loc, even, isEven(metadata.getOffset()));
+  }
+  auto aligned = scf::IfOp::create(builder, loc, even, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&aligned.getThenRegion().front());
+  emitStores(llvm::MaybeAlign(pairBytes));
+  builder.setInsertionPointToStart(&aligned.getElseRegion().front());
+  emitStores(llvm::MaybeAlign());
+}
+
+/// stmatrix.x4 addresses: lane l gives row l mod 8 of matrix q = l / 8,
+/// which is row half q mod 2 of fragment q / 2 of a pair of adjacent m16n8
+/// fragments; each 8x8 matrix's register layout is the accumulator
+/// fragment's. The lane's (row, column) offsets in the 16x16 block.
+static std::pair<Value, Value> getStMatrixOffsets(IndexMath &math, Value lane) {
+  Value quarter = math.div(lane, 8);
+  return {math.add(math.rem(lane, 8), math.mul(math.rem(quarter, 2), 8)),
+          math.mul(math.div(quarter, 2), 8)};
+}
+
+/// The registers of one stmatrix.x4: register r is the f32 pair `pairAt(r)`
+/// (row half r mod 2 of fragment r / 2) converted to `element`.
+static Value packStMatrix(OpBuilder &builder, Location loc, Type element,
+                          function_ref<Value(int64_t)> pairAt) {
+  auto valueType = VectorType::get({4, 2}, element);
+  auto pairType = VectorType::get({2}, element);
+  Value value = arith::ConstantOp::create(
+      builder, loc, valueType,
+      DenseElementsAttr::get(valueType, builder.getZeroAttr(element)));
+  for (int64_t r = 0; r < 4; ++r) {
+    Value pair = arith::TruncFOp::create(builder, loc, pairType, pairAt(r));
+    value = vector::InsertOp::create(builder, loc, pair, value,
+                                     ArrayRef<int64_t>{r});
+  }
+  return value;
+}
+
+/// Row half h of fragment j of 64-row block i of warpgroup accumulators
+/// (`perBlock` = N/2 elements per block): elements 4 j + 2 h + {0, 1}.
+static Value getWarpgroupPair(OpBuilder &builder, Location loc, Value acc,
+                              int64_t perBlock, int64_t i, int64_t j,
+                              int64_t h) {
+  SmallVector<Value> pair;
+  for (int64_t e = 0; e < 2; ++e)
+    pair.push_back(vector::ExtractOp::create(
+        builder, loc, acc,
+        ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e}));
+  return vector::FromElementsOp::create(
+      builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
+}
+
+namespace {
+
+/// Lowers `tile.mma_store`: the warp's fragments at its part of the CTA tile.
+struct MmaStoreOpLowering : OpRewritePattern<MmaStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MmaStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> fragments = op.getAcc().getType().getShape();
+    int64_t warpM = fragments[0] * 16, warpN = fragments[1] * 8;
+    WarpPosition position = getWarpPosition(rewriter, loc, op.getWarps());
+    Value lane = position.lane;
+    Value rowBase =
+        math.add(math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
+                 arith::DivUIOp::create(rewriter, loc, lane, math.constant(4)));
+    Value columnBase = math.add(
+        math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
+        math.mul(arith::RemUIOp::create(rewriter, loc, lane, math.constant(4)),
+                 2));
+    Value acc = op.getAcc();
+    if (op.getStmatrix()) {
+      auto [rowOffset, columnOffset] = getStMatrixOffsets(math, lane);
+      Value row = math.add(
+          math.add(op.getIndices()[0], math.mul(position.warpM, warpM)),
+          rowOffset);
+      Value column = math.add(
+          math.add(op.getIndices()[1], math.mul(position.warpN, warpN)),
+          columnOffset);
+      Type element = op.getDst().getType().getElementType();
+      for (int64_t i = 0; i < fragments[0]; ++i)
+        for (int64_t jj = 0; jj < fragments[1] / 2; ++jj) {
+          Value value =
+              packStMatrix(rewriter, loc, element, [&](int64_t r) -> Value {
+                return vector::ExtractOp::create(
+                    rewriter, loc, acc,
+                    ArrayRef<int64_t>{i, 2 * jj + r / 2, r % 2});
+              });
+          StMatrixOp::create(
+              rewriter, loc, value, op.getDst(),
+              ValueRange{math.add(row, math.constant(16 * i)),
+                         math.add(column, math.constant(16 * jj))},
+              4, false);
+        }
+      rewriter.eraseOp(op);
+      return success();
+    }
+    storeFragments(rewriter, loc, op.getDst(), op.getBounds(),
+                   op.getIndices()[1], fragments[0], 16, fragments[1], rowBase,
+                   columnBase, [&](int64_t i, int64_t j, int64_t h) -> Value {
+                     return vector::ExtractOp::create(
+                         rewriter, loc, acc, ArrayRef<int64_t>{i, j, h});
+                   });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lowers `tile.warpgroup_mma_store`: warp w of the warpgroup holds rows
+/// 16 w .. of each 64-row block; accumulator elements 4 j + 2 h + {0, 1} of a
+/// block are fragment (j, h).
+struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupMmaStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t perBlock = shape[1] / 2;
+    // The warpgroup's warps as a 4x1 grid: warp w holds rows 16 w ...
+    WarpPosition position =
+        getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
+    Value lane = position.lane;
+    Value rowBase =
+        math.add(math.add(op.getIndices()[0], math.mul(position.warpM, 16)),
+                 math.div(lane, 4));
+    Value columnBase =
+        math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
+    Value acc = op.getAcc();
+    storeFragments(rewriter, loc, op.getDst(), op.getBounds(),
+                   op.getIndices()[1], shape[0] / 64, 64, shape[1] / 8, rowBase,
+                   columnBase, [&](int64_t i, int64_t j, int64_t h) -> Value {
+                     return getWarpgroupPair(rewriter, loc, acc, perBlock, i, j,
+                                             h);
+                   });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lowers `tile.warpgroup_tma_store`: per 64 x W chunk, buffer reuse wait,
+/// named barrier, stmatrix.x4 of the warps' rows, async-proxy fence, named
+/// barrier, TMA store and bulk commit by the warpgroup's first thread.
+struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupTmaStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t width = op.getDescriptor().getType().getBox()[1];
+    int64_t perBlock = shape[1] / 2;
+    MemRefType staging = op.getStaging().getType();
+    int64_t buffers = staging.getShape().take_back(3)[0];
+    Type element = staging.getElementType();
+    WarpPosition position =
+        getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
+    Value lane = position.lane;
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                        math.rem(tid, kWarpgroupThreads),
+                                        math.constant(0));
+    // Named barrier 1 + warpgroup (0 is the block's __syncthreads).
+    Type i32 = rewriter.getI32Type();
+    Value barrier = arith::IndexCastOp::create(
+        rewriter, loc, i32,
+        math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
+    Value threads = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
+    auto syncWarpgroup = [&] {
+      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
+                              /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
+    };
+    auto [rowOffset, column] = getStMatrixOffsets(math, lane);
+    Value row = math.add(math.mul(position.warpM, 16), rowOffset);
+    int64_t chunk = 0;
+    for (int64_t i = 0; i < shape[0] / 64; ++i)
+      for (int64_t c = 0; c < shape[1] / width; ++c, ++chunk) {
+        SmallVector<Value> tile(op.getIndices());
+        tile.push_back(math.constant(chunk % buffers));
+        // The store that last read this buffer is done reading.
+        auto wait = scf::IfOp::create(rewriter, loc, first);
+        {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointToStart(&wait.getThenRegion().front());
+          BulkWaitGroupOp::create(rewriter, loc, buffers - 1, /*read=*/true);
+        }
+        syncWarpgroup();
+        for (int64_t jj = 0; jj < width / 16; ++jj) {
+          Value value =
+              packStMatrix(rewriter, loc, element, [&](int64_t r) -> Value {
+                return getWarpgroupPair(rewriter, loc, op.getAcc(), perBlock, i,
+                                        c * width / 8 + 2 * jj + r / 2, r % 2);
+              });
+          SmallVector<Value> at(tile);
+          at.push_back(row);
+          at.push_back(math.add(column, math.constant(16 * jj)));
+          StMatrixOp::create(rewriter, loc, value, op.getStaging(), at, 4,
+                             false);
+        }
+        FenceProxyAsyncOp::create(rewriter, loc, ProxySpace::shared_cta);
+        syncWarpgroup();
+        auto store = scf::IfOp::create(rewriter, loc, first);
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(&store.getThenRegion().front());
+        SmallVector<Value> coordinates{
+            math.add(op.getCoordinates()[0], math.constant(64 * i)),
+            math.add(op.getCoordinates()[1], math.constant(width * c))};
+        TmaStoreOp::create(rewriter, loc, op.getStaging(), tile,
+                           op.getDescriptor(), coordinates, Value());
+        BulkCommitGroupOp::create(rewriter, loc);
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileMmaStoreLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<MmaStoreOpLowering, WarpgroupMmaStoreOpLowering,
+               WarpgroupTmaStoreOpLowering>(patterns.getContext());
+}

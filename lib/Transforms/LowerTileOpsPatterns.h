@@ -1,0 +1,79 @@
+//===- LowerTileOpsPatterns.h - Patterns of tile-lower-tile-ops -*- C++ -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// The rewrite patterns that expand tile-level ops into per-thread ops, one
+// populate function per family, and the index arithmetic they all emit.
+// Each pattern either lowers its op or reports why it cannot (emitOpError)
+// and fails; it never declines silently.
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_LOWERTILEOPSPATTERNS_H
+#define TILE_LIB_TRANSFORMS_LOWERTILEOPSPATTERNS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::tile {
+
+/// tile.copy and tile.tma_copy (LowerTileCopies.cpp).
+void populateTileCopyLoweringPatterns(RewritePatternSet &patterns);
+
+/// tile.mma and tile.warpgroup_mma (LowerTileMma.cpp).
+void populateTileMmaLoweringPatterns(RewritePatternSet &patterns);
+
+/// tile.mma_store, tile.warpgroup_mma_store and tile.warpgroup_tma_store
+/// (LowerTileMmaStores.cpp).
+void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
+
+/// tile.warp_specialize (LowerTileWarpSpecialize.cpp).
+void populateTileWarpSpecializeLoweringPatterns(RewritePatternSet &patterns);
+
+/// Index arithmetic emitted at a builder's insertion point.
+struct IndexMath {
+  OpBuilder &builder;
+  Location loc;
+  IndexMath(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+  Value add(Value a, Value b) {
+    return arith::AddIOp::create(builder, loc, a, b);
+  }
+  Value mul(Value a, int64_t b) {
+    return arith::MulIOp::create(builder, loc, a, constant(b));
+  }
+  Value div(Value a, int64_t b) {
+    return arith::DivUIOp::create(builder, loc, a, constant(b));
+  }
+  Value rem(Value a, int64_t b) {
+    return arith::RemUIOp::create(builder, loc, a, constant(b));
+  }
+  Value less(Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, a, b);
+  }
+};
+
+/// The lane, and the (M, N) coordinates of the warp in a column-major grid of
+/// warps, of the current thread.
+struct WarpPosition {
+  Value lane, warpM, warpN;
+};
+
+/// Emits the current thread's position in a column-major grid of `warps`
+/// (thread x / 32 is the warp, thread x mod 32 the lane).
+inline WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
+                                    ArrayRef<int64_t> warps) {
+  IndexMath math(builder, loc);
+  Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+  Value lane = arith::RemUIOp::create(builder, loc, tid, math.constant(32));
+  Value warp = arith::DivUIOp::create(builder, loc, tid, math.constant(32));
+  return {lane,
+          arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
+          arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
+}
+
+} // namespace mlir::tile
+
+#endif // TILE_LIB_TRANSFORMS_LOWERTILEOPSPATTERNS_H
