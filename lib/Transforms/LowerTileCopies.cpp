@@ -3,7 +3,7 @@
 //
 // Block-wide copies between global and shared memory, expanded into what
 // each thread issues:
-// - tile.copy (seed 003's TiledCopy): thread t below the thread layout's size
+// - tile.copy (CuTe's TiledCopy): thread t below the thread layout's size
 //   has its first value at linear column-major tiler index TV(t, 0) = (m, n);
 //   for each repeat (rm, rn) of the tiler over the tile it copies its
 //   contiguous values between global [i + rm * TM + m, j + rn * TN + n] and

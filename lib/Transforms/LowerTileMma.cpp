@@ -3,7 +3,7 @@
 //
 // The tensor-core main loops, expanded into the instructions of each warp
 // (warpgroup):
-// - tile.mma (seed 003's TiledMMA, sm_80): warps in a column-major grid each
+// - tile.mma (CuTe's TiledMMA, sm_80): warps in a column-major grid each
 //   compute their part of the CTA tile; per 16-wide K step, tile.ldmatrix
 //   (x4, .trans for a K x N B) of every A fragment (m16k16) and every pair
 //   of B fragments (n16k16), then the grid of m16n8k16 tile.mma_sync on the
@@ -108,7 +108,7 @@ struct MmaOpLowering : OpRewritePattern<MmaOp> {
       }
       return fragments;
     };
-    // Two register stages (seed 003): the fragments of step k + 1 are loaded
+    // Two register stages (as CuTe's sm80 GEMMs): the fragments of step k + 1 are loaded
     // before the MMAs of step k.
     Fragments current = loadFragments(0);
     for (int64_t k = 0; k < tileK; k += 16) {
