@@ -7,6 +7,7 @@
 
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileDialect.h"
+#include "Tile/IR/TileTraits.h"
 #include "Tile/IR/TileTypes.h"
 #include "Tile/IR/TileInterfaces.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
