@@ -15,7 +15,8 @@ defvar Tile_Sm90Op = Tile_MinSm<90>;
 
 def Tile_BulkCopyGlobalToSharedOp
     : Tile_Op<"bulk_copy_global_to_shared", [AttrSizedOperandSegments,
-        Tile_MinSm<90, ["requiresClusterLaunch"]>]> {
+        Tile_MinSm<90, ["requiresClusterLaunch"]>,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy contiguous bytes from global to shared memory with the TMA unit";
   let description = [{
     One thread starts `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -91,7 +92,8 @@ def Tile_BulkCopySharedToGlobalOp
 
 def Tile_BulkCopySharedToClusterOp
     : Tile_Op<"bulk_copy_shared_to_cluster", [AttrSizedOperandSegments,
-        Tile_MinSm<90, ["requiresClusterLaunch"]>]> {
+        Tile_MinSm<90, ["requiresClusterLaunch"]>,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy contiguous bytes into another CTA's shared memory";
   let description = [{
     One thread starts `cp.async.bulk.shared::cluster.shared::cta

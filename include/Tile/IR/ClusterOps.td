@@ -93,7 +93,8 @@ def Tile_ClusterMapSharedOp : Tile_Op<"cluster_map_shared", [Pure, Tile_ClusterO
   let hasVerifier = 1;
 }
 
-def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote", [Tile_ClusterOp]> {
+def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote", [Tile_ClusterOp,
+    Tile_BarrierOp<["getArrivalCount", "signalsRemoteBarriers"]>]> {
   let summary = "arrive on the mbarrier of another CTA of the cluster";
   let description = [{
     Maps barrier `index` of the group to the CTA of rank `rank` (`mapa`) and

@@ -88,7 +88,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
 }
 
 def Tile_TmaCopyOp : Tile_Op<"tma_copy",
-    [AttrSizedOperandSegments, Tile_MinSm<90>]> {
+    [AttrSizedOperandSegments, Tile_MinSm<90>,
+     Tile_BarrierOp<["getArrivalCount", "getExpectedTxBytes",
+                     "getCompletedTxBytes", "isIssuedOnce"]>]> {
   let summary = "copy a tensor box to a shared tile with TMA, issued by one thread";
   let description = [{
     The whole thread block (or the producer warpgroup of a

@@ -11,6 +11,7 @@
 #include "Tile/IR/TileTypes.h"
 #include "Tile/IR/TileInterfaces.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"

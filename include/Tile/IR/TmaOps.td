@@ -42,7 +42,8 @@ def Tile_TmaCreateDescriptorOp : Tile_Op<"tma_create_descriptor"> {
 }
 
 def Tile_TmaLoadOp
-    : Tile_Op<"tma_load", [AttrSizedOperandSegments, Tile_TmaClusterOp]> {
+    : Tile_Op<"tma_load", [AttrSizedOperandSegments, Tile_TmaClusterOp,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy a box of a tensor into shared memory (cp.async.bulk.tensor)";
   let description = [{
     One thread starts the copy of the box at `coordinates` (one per tensor
