@@ -13,24 +13,18 @@ using namespace mlir::tile;
 /// cp.async.bulk moves multiples of 16 bytes between 16-byte-aligned
 /// addresses (PTX ISA, "cp.async.bulk").
 static constexpr int64_t kBulkGranule = 16;
-static constexpr unsigned kSm90 = 90;
 
-unsigned BulkCopyGlobalToSharedOp::getMinSmVersion() { return kSm90; }
 bool BulkCopyGlobalToSharedOp::requiresClusterLaunch() {
   return bool(getMulticastMask());
 }
 /// `.cp_mask` exists from sm_100 and PTX ISA 8.6 on.
 unsigned BulkCopySharedToGlobalOp::getMinSmVersion() {
-  return getByteMask() ? 100 : kSm90;
+  return getByteMask() ? kSm100 : kMinSmVersion;
 }
 unsigned BulkCopySharedToGlobalOp::getMinPtxVersion() {
   return getByteMask() ? 86 : 0;
 }
-unsigned BulkCopySharedToClusterOp::getMinSmVersion() { return kSm90; }
 bool BulkCopySharedToClusterOp::requiresClusterLaunch() { return true; }
-unsigned BulkPrefetchOp::getMinSmVersion() { return kSm90; }
-unsigned BulkCommitGroupOp::getMinSmVersion() { return kSm90; }
-unsigned BulkWaitGroupOp::getMinSmVersion() { return kSm90; }
 
 /// Where the source and destination of a bulk copy live.
 enum class BulkDirection { GlobalToShared, SharedToGlobal, SharedToShared };

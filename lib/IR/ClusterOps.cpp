@@ -10,17 +10,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-/// Clusters, DSMEM and elect.sync exist from sm_90 on.
-static constexpr unsigned kSm90 = 90;
-
-unsigned ClusterCtaRankOp::getMinSmVersion() { return kSm90; }
-unsigned ClusterSizeOp::getMinSmVersion() { return kSm90; }
-unsigned ClusterArriveOp::getMinSmVersion() { return kSm90; }
-unsigned ClusterWaitOp::getMinSmVersion() { return kSm90; }
-unsigned ClusterMapSharedOp::getMinSmVersion() { return kSm90; }
-unsigned MBarrierArriveRemoteOp::getMinSmVersion() { return kSm90; }
-unsigned ElectSyncOp::getMinSmVersion() { return kSm90; }
-
 bool ClusterCtaRankOp::requiresClusterLaunch() { return true; }
 bool ClusterSizeOp::requiresClusterLaunch() { return true; }
 bool ClusterArriveOp::requiresClusterLaunch() { return true; }

@@ -14,7 +14,6 @@ using namespace mlir::tile;
 static constexpr int64_t kMaxArrivalCount = (int64_t(1) << 20) - 1;
 /// expect_tx / complete_tx byte counts: [0, 2^20 - 1] (PTX ISA, "tx-count").
 static constexpr int64_t kMaxTxCount = (int64_t(1) << 20) - 1;
-static constexpr unsigned kSm80 = 80, kSm90 = 90;
 
 /// T-MBAR-2 / T-MBAR-3: a static count within the hardware's range.
 static LogicalResult verifyCount(Operation *op, Value count, StringRef what,
@@ -25,11 +24,6 @@ static LogicalResult verifyCount(Operation *op, Value count, StringRef what,
     return op->emitOpError() << what << " must be in [" << min << ", 2^20 - 1]"
                              << ", got " << *value << " (" << rule << ")";
   return success();
-}
-
-/// The smallest SM of an op on `type`: cluster-scope barriers need sm_90.
-static unsigned minSm(MBarrierType type, unsigned op) {
-  return type.getScope() == MBarrierScope::cluster ? std::max(op, kSm90) : op;
 }
 
 LogicalResult MBarrierInitOp::verify() {
@@ -94,35 +88,30 @@ LogicalResult AsyncCopyMBarrierArriveOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// Target requirements (T-TARGET-3). PTX ISA target notes: mbarrier and
-// cp.async.mbarrier.arrive need sm_80; transaction counts, try_wait, cluster
-// scope, arrive counts and the proxy/init fences need sm_90.
+// Target requirements (T-TARGET-3) beyond the ODS minimum: cluster-scope
+// barriers and arrive counts need sm_90.
 //===----------------------------------------------------------------------===//
 
+/// The smallest SM of an op on `type` whose minimum is otherwise `sm`.
+static unsigned minSm(MBarrierType type, unsigned sm) {
+  return type.getScope() == MBarrierScope::cluster ? std::max(sm, kSm90) : sm;
+}
+
 unsigned MBarrierAllocOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), kSm80);
+  return minSm(getBarriers().getType(), kMinSmVersion);
 }
 unsigned MBarrierInitOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), kSm80);
+  return minSm(getBarriers().getType(), kMinSmVersion);
 }
 unsigned MBarrierArriveOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), getCount() ? kSm90 : kSm80);
+  return minSm(getBarriers().getType(), getCount() ? kSm90 : kMinSmVersion);
 }
 unsigned MBarrierArriveDropOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), kSm80);
+  return minSm(getBarriers().getType(), kMinSmVersion);
 }
-unsigned MBarrierArriveExpectTxOp::getMinSmVersion() { return kSm90; }
-unsigned MBarrierExpectTxOp::getMinSmVersion() { return kSm90; }
-unsigned MBarrierCompleteTxOp::getMinSmVersion() { return kSm90; }
 unsigned MBarrierTestWaitOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), kSm80);
+  return minSm(getBarriers().getType(), kMinSmVersion);
 }
-unsigned MBarrierTryWaitOp::getMinSmVersion() { return kSm90; }
-unsigned MBarrierTryWaitParityOp::getMinSmVersion() { return kSm90; }
-unsigned MBarrierWaitParityOp::getMinSmVersion() { return kSm90; }
 unsigned MBarrierInvalOp::getMinSmVersion() {
-  return minSm(getBarriers().getType(), kSm80);
+  return minSm(getBarriers().getType(), kMinSmVersion);
 }
-unsigned AsyncCopyMBarrierArriveOp::getMinSmVersion() { return kSm80; }
-unsigned FenceMBarrierInitOp::getMinSmVersion() { return kSm90; }
-unsigned FenceProxyAsyncOp::getMinSmVersion() { return kSm90; }

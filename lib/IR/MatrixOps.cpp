@@ -25,12 +25,6 @@ void tile::printMatrixCount(OpAsmPrinter &printer, Operation *,
   printer << 'x' << num.getInt();
 }
 
-unsigned LdMatrixOp::getMinSmVersion() { return 75; }
-unsigned StMatrixOp::getMinSmVersion() { return 90; }
-unsigned MmaSyncOp::getMinSmVersion() { return 80; }
-unsigned SetMaxNRegOp::getMinSmVersion() { return 90; }
-bool SetMaxNRegOp::requiresArchSpecificTarget() { return true; }
-
 /// A matrix row is 8 16-bit elements: 16 bytes.
 static constexpr int64_t kMatrixRowBytes = 16;
 

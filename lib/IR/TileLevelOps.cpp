@@ -107,8 +107,6 @@ LogicalResult CopyOp::verify() {
   return success();
 }
 
-unsigned TmaCopyOp::getMinSmVersion() { return 90; }
-
 LogicalResult TmaCopyOp::verify() {
   TmaDescType desc = getDescriptor().getType();
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())) ||
@@ -117,9 +115,6 @@ LogicalResult TmaCopyOp::verify() {
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
 }
-
-unsigned WarpSpecializeOp::getMinSmVersion() { return 90; }
-bool WarpSpecializeOp::requiresArchSpecificTarget() { return true; }
 
 LogicalResult WarpSpecializeOp::verify() {
   // T-WS-1: register counts setmaxnreg accepts.
@@ -173,8 +168,6 @@ LogicalResult WarpSpecializeOp::verify() {
 //===----------------------------------------------------------------------===//
 // Tiled MMA (T-TILE-3)
 //===----------------------------------------------------------------------===//
-
-unsigned MmaOp::getMinSmVersion() { return 80; }
 
 std::array<int64_t, 3> MmaOp::getTileShape() {
   ArrayRef<int64_t> a = getA().getType().getShape().take_back(2);
@@ -277,7 +270,10 @@ static LogicalResult verifyFragmentStore(Operation *op, MemRefType dst,
   return success();
 }
 
-unsigned MmaStoreOp::getMinSmVersion() { return getStmatrix() ? 90 : 80; }
+/// stmatrix needs sm_90.
+unsigned MmaStoreOp::getMinSmVersion() {
+  return getStmatrix() ? kSm90 : kMinSmVersion;
+}
 
 LogicalResult MmaStoreOp::verify() {
   if (failed(verifyWarps(*this, getWarps())))
@@ -334,8 +330,6 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                              getBounds());
 }
 
-unsigned WarpgroupTmaStoreOp::getMinSmVersion() { return 90; }
-
 LogicalResult WarpgroupTmaStoreOp::verify() {
   // T-TILE-4: the accumulators, the box and the staging ring agree.
   ArrayRef<int64_t> shape = getShape();
@@ -374,9 +368,6 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
                             "buffer 0 (T-TILE-4)";
   return success();
 }
-
-unsigned WarpgroupMmaOp::getMinSmVersion() { return 90; }
-bool WarpgroupMmaOp::requiresArchSpecificTarget() { return true; }
 
 LogicalResult WarpgroupMmaOp::verify() {
   // T-WGMMA-3: the tiles, the shape and the accumulators agree.

@@ -204,17 +204,6 @@ LogicalResult AsyncWaitGroupOp::verify() {
   return verifyPendingGroups(*this, getPendingAttr());
 }
 
-//===----------------------------------------------------------------------===//
-// Target requirements (T-TARGET-3)
-//===----------------------------------------------------------------------===//
-
-/// cp.async and its group ops were introduced with sm_80.
-static constexpr unsigned kCpAsyncMinSm = 80;
-unsigned AsyncCopyOp::getMinSmVersion() { return kCpAsyncMinSm; }
-unsigned AsyncCommitGroupOp::getMinSmVersion() { return kCpAsyncMinSm; }
-unsigned AsyncWaitGroupOp::getMinSmVersion() { return kCpAsyncMinSm; }
-unsigned AsyncWaitAllOp::getMinSmVersion() { return kCpAsyncMinSm; }
-
 #include "Tile/IR/TileInterfaces.cpp.inc"
 
 #define GET_OP_CLASSES

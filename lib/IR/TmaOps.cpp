@@ -15,14 +15,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static constexpr unsigned kSm90 = 90;
-
-unsigned TmaLoadOp::getMinSmVersion() { return kSm90; }
-unsigned TmaStoreOp::getMinSmVersion() { return kSm90; }
-unsigned TmaReduceOp::getMinSmVersion() { return kSm90; }
-unsigned TmaPrefetchOp::getMinSmVersion() { return kSm90; }
-unsigned TmaPrefetchDescriptorOp::getMinSmVersion() { return kSm90; }
-unsigned TmaFenceDescriptorOp::getMinSmVersion() { return kSm90; }
 /// fence.proxy.tensormap::generic arrived in PTX ISA 8.3.
 unsigned TmaFenceDescriptorOp::getMinPtxVersion() { return 83; }
 bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }

@@ -10,19 +10,6 @@
 using namespace mlir;
 using namespace mlir::tile;
 
-static constexpr unsigned kSm90 = 90;
-
-unsigned WgmmaDescriptorOp::getMinSmVersion() { return kSm90; }
-unsigned WgmmaOp::getMinSmVersion() { return kSm90; }
-unsigned WgmmaFenceOp::getMinSmVersion() { return kSm90; }
-unsigned WgmmaCommitGroupOp::getMinSmVersion() { return kSm90; }
-unsigned WgmmaWaitGroupOp::getMinSmVersion() { return kSm90; }
-bool WgmmaDescriptorOp::requiresArchSpecificTarget() { return true; }
-bool WgmmaOp::requiresArchSpecificTarget() { return true; }
-bool WgmmaFenceOp::requiresArchSpecificTarget() { return true; }
-bool WgmmaCommitGroupOp::requiresArchSpecificTarget() { return true; }
-bool WgmmaWaitGroupOp::requiresArchSpecificTarget() { return true; }
-
 SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
 }

@@ -21,12 +21,12 @@ ArrayRef<ChipInfo> tile::getKnownChips() {
   // Minimum PTX versions from the PTX ISA's target table (and LLVM 22's
   // NVPTX.td, which rejects anything older with a fatal error).
   static const ChipInfo chips[] = {
-      {"sm_75", 75, false, 63},   {"sm_80", 80, false, 70},
-      {"sm_86", 86, false, 71},   {"sm_87", 87, false, 74},
-      {"sm_89", 89, false, 78},   {"sm_90", 90, false, 78},
-      {"sm_90a", 90, true, 80},   {"sm_100", 100, false, 86},
-      {"sm_100a", 100, true, 86}, {"sm_120", 120, false, 87},
-      {"sm_120a", 120, true, 87},
+      {"sm_75", kSm75, false, 63},   {"sm_80", kSm80, false, 70},
+      {"sm_86", kSm86, false, 71},   {"sm_87", kSm87, false, 74},
+      {"sm_89", kSm89, false, 78},   {"sm_90", kSm90, false, 78},
+      {"sm_90a", kSm90, true, 80},   {"sm_100", kSm100, false, 86},
+      {"sm_100a", kSm100, true, 86}, {"sm_120", kSm120, false, 87},
+      {"sm_120a", kSm120, true, 87},
   };
   return chips;
 }

@@ -16,7 +16,6 @@
 #include "ThreadPredicates.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tile {
@@ -28,15 +27,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-
-/// The same barrier index: one value, or two equal constants.
-bool isSameIndex(Value a, Value b) {
-  if (a == b)
-    return true;
-  APInt x, y;
-  return matchPattern(a, m_ConstantInt(&x)) &&
-         matchPattern(b, m_ConstantInt(&y)) && x == y;
-}
 
 constexpr StringLiteral kStagesAttr = "tile.pipeline_stages";
 
@@ -160,9 +150,7 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
         problem = "a tile.tma_copy is nested in control flow, so its "
                   "arrivals cannot be counted";
       else if (!shape.tmaCopies.empty() &&
-               (shape.tmaCopies[0].getBarriers() != copy.getBarriers() ||
-                !isSameIndex(shape.tmaCopies[0].getBarrierIndex(),
-                             copy.getBarrierIndex())))
+               !BarrierOpInterface(shape.tmaCopies[0]).namesSameBarrier(copy))
         problem = "its tile.tma_copy ops arrive on different barriers";
       shape.tmaCopies.push_back(copy);
       return addBuffer(copy.getDst());
@@ -190,8 +178,8 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
     // TMA: the wait on the copies' barrier, then the consumer.
     auto wait =
         it != body.end() ? dyn_cast<MBarrierWaitParityOp>(&*it) : nullptr;
-    if (!wait || wait.getBarriers() != shape.tmaCopies[0].getBarriers() ||
-        !isSameIndex(wait.getIndex(), shape.tmaCopies[0].getBarrierIndex()))
+    if (!wait ||
+        !BarrierOpInterface(wait).namesSameBarrier(shape.tmaCopies[0]))
       return fail("expected a tile.mbarrier_wait_parity on the copies' "
                   "barrier after the copies");
     Value barriers = wait.getBarriers();

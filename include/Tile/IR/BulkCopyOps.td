@@ -11,12 +11,12 @@
 include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
-defvar Tile_Sm90Op = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
+defvar Tile_Sm90Op = Tile_MinSm<90>;
 
 def Tile_BulkCopyGlobalToSharedOp
     : Tile_Op<"bulk_copy_global_to_shared", [AttrSizedOperandSegments,
-        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                                  ["requiresClusterLaunch"]>]> {
+        Tile_MinSm<90, ["requiresClusterLaunch"]>,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy contiguous bytes from global to shared memory with the TMA unit";
   let description = [{
     One thread starts `cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`:
@@ -55,8 +55,7 @@ def Tile_BulkCopyGlobalToSharedOp
 
 def Tile_BulkCopySharedToGlobalOp
     : Tile_Op<"bulk_copy_shared_to_global", [AttrSizedOperandSegments,
-        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                                  ["getMinPtxVersion"]>]> {
+        Tile_MinSm<90, ["getMinSmVersion", "getMinPtxVersion"]>]> {
   let summary = "copy contiguous bytes from shared to global memory with the TMA unit";
   let description = [{
     One thread starts `cp.async.bulk.global.shared::cta.bulk_group`: `bytes`
@@ -93,8 +92,8 @@ def Tile_BulkCopySharedToGlobalOp
 
 def Tile_BulkCopySharedToClusterOp
     : Tile_Op<"bulk_copy_shared_to_cluster", [AttrSizedOperandSegments,
-        DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                                  ["requiresClusterLaunch"]>]> {
+        Tile_MinSm<90, ["requiresClusterLaunch"]>,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy contiguous bytes into another CTA's shared memory";
   let description = [{
     One thread starts `cp.async.bulk.shared::cluster.shared::cta

@@ -14,8 +14,7 @@ include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
 /// Needs sm_90 and a kernel launched with a cluster shape.
-defvar Tile_ClusterOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-    ["requiresClusterLaunch"]>;
+defvar Tile_ClusterOp = Tile_MinSm<90, ["requiresClusterLaunch"]>;
 
 def Tile_ClusterCtaRankOp : Tile_Op<"cluster_cta_rank", [Pure, Tile_ClusterOp]> {
   let summary = "rank of this CTA in its cluster";
@@ -94,7 +93,8 @@ def Tile_ClusterMapSharedOp : Tile_Op<"cluster_map_shared", [Pure, Tile_ClusterO
   let hasVerifier = 1;
 }
 
-def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote", [Tile_ClusterOp]> {
+def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote", [Tile_ClusterOp,
+    Tile_BarrierOp<["getArrivalCount", "signalsRemoteBarriers"]>]> {
   let summary = "arrive on the mbarrier of another CTA of the cluster";
   let description = [{
     Maps barrier `index` of the group to the CTA of rank `rank` (`mapa`) and
@@ -120,7 +120,7 @@ def Tile_MBarrierArriveRemoteOp : Tile_Op<"mbarrier_arrive_remote", [Tile_Cluste
   let hasVerifier = 1;
 }
 
-def Tile_ElectSyncOp : Tile_Op<"elect_sync", [DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+def Tile_ElectSyncOp : Tile_Op<"elect_sync", [Tile_MinSm<90>]> {
   let summary = "elect one leader lane of the warp";
   let description = [{
     `elect.sync`: true in exactly one active lane of the (full) warp, the

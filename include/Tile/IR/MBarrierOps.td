@@ -11,9 +11,13 @@
 include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
-defvar Tile_TargetDependent = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
+// PTX ISA target notes: mbarrier and cp.async.mbarrier.arrive need sm_80;
+// transaction counts, try_wait, arrive counts and the proxy/init fences need
+// sm_90. Ops whose minimum depends on operands (cluster scope needs sm_90)
+// define getMinSmVersion in lib/IR/MBarrierOps.cpp.
+defvar Tile_Sm80OrClusterOp = Tile_MinSm<80, ["getMinSmVersion"]>;
 
-def Tile_MBarrierAllocOp : Tile_Op<"mbarrier_alloc", [Tile_TargetDependent]> {
+def Tile_MBarrierAllocOp : Tile_Op<"mbarrier_alloc", [Tile_Sm80OrClusterOp]> {
   let summary = "allocate a group of mbarriers in shared memory";
   let description = [{
     Reserves `count` 8-byte, 8-byte-aligned mbarrier objects in the CTA's
@@ -29,13 +33,15 @@ def Tile_MBarrierAllocOp : Tile_Op<"mbarrier_alloc", [Tile_TargetDependent]> {
   let assemblyFormat = "attr-dict `:` qualified(type($barriers))";
 }
 
-/// Base of the ops that address one barrier of a group: `%bars[%index]`.
-class Tile_MBarrierOp<string mnemonic, list<Trait> traits = []>
-    : Tile_Op<mnemonic, !listconcat(traits, [Tile_TargetDependent])> {
+/// Base of the ops that address one barrier of a group, `%bars[%index]`;
+/// `target` is their Tile_MinSm, `roles` their Tile_BarrierOp methods.
+class Tile_MBarrierOp<string mnemonic, Trait target, list<string> roles = []>
+    : Tile_Op<mnemonic, [target, Tile_BarrierOp<roles>]> {
   let hasVerifier = 1;
 }
 
-def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init"> {
+def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init", Tile_Sm80OrClusterOp,
+    ["getInitCount"]> {
   let summary = "initialize an mbarrier with an expected arrival count";
   let description = [{
     Sets the barrier's phase 0 to expect `count` arrivals (`mbarrier.init`).
@@ -54,7 +60,8 @@ def Tile_MBarrierInitOp : Tile_MBarrierOp<"mbarrier_init"> {
   }];
 }
 
-def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
+def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive", Tile_Sm80OrClusterOp,
+    ["getArrivalCount"]> {
   let summary = "arrive on an mbarrier and get the phase's state";
   let description = [{
     Performs `count` (default 1) arrive-on operations (`mbarrier.arrive`,
@@ -74,7 +81,8 @@ def Tile_MBarrierArriveOp : Tile_MBarrierOp<"mbarrier_arrive"> {
   }];
 }
 
-def Tile_MBarrierArriveDropOp : Tile_MBarrierOp<"mbarrier_arrive_drop"> {
+def Tile_MBarrierArriveDropOp : Tile_MBarrierOp<"mbarrier_arrive_drop", Tile_Sm80OrClusterOp,
+    ["getArrivalCount"]> {
   let summary = "arrive and drop out of all later phases";
   let description = [{
     `mbarrier.arrive_drop`: arrives once and lowers the expected arrival
@@ -92,7 +100,8 @@ def Tile_MBarrierArriveDropOp : Tile_MBarrierOp<"mbarrier_arrive_drop"> {
   }];
 }
 
-def Tile_MBarrierArriveExpectTxOp : Tile_MBarrierOp<"mbarrier_arrive_expect_tx"> {
+def Tile_MBarrierArriveExpectTxOp : Tile_MBarrierOp<"mbarrier_arrive_expect_tx", Tile_MinSm<90>,
+    ["getArrivalCount", "getExpectedTxBytes"]> {
   let summary = "expect bytes from async copies, then arrive";
   let description = [{
     `mbarrier.arrive.expect_tx`: raises the phase's transaction count by
@@ -112,7 +121,8 @@ def Tile_MBarrierArriveExpectTxOp : Tile_MBarrierOp<"mbarrier_arrive_expect_tx">
   }];
 }
 
-def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"mbarrier_expect_tx"> {
+def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"mbarrier_expect_tx", Tile_MinSm<90>,
+    ["getExpectedTxBytes"]> {
   let summary = "raise the transaction count of the current phase";
   let description = [{
     `mbarrier.expect_tx` without an arrival. Requires sm_90. Invariants
@@ -129,7 +139,8 @@ def Tile_MBarrierExpectTxOp : Tile_MBarrierOp<"mbarrier_expect_tx"> {
   }];
 }
 
-def Tile_MBarrierCompleteTxOp : Tile_MBarrierOp<"mbarrier_complete_tx"> {
+def Tile_MBarrierCompleteTxOp : Tile_MBarrierOp<"mbarrier_complete_tx", Tile_MinSm<90>,
+    ["getCompletedTxBytes"]> {
   let summary = "lower the transaction count as if bytes had arrived";
   let description = [{
     `mbarrier.complete_tx`: what an async copy does when its bytes land, done
@@ -146,7 +157,8 @@ def Tile_MBarrierCompleteTxOp : Tile_MBarrierOp<"mbarrier_complete_tx"> {
   }];
 }
 
-def Tile_MBarrierTestWaitOp : Tile_MBarrierOp<"mbarrier_test_wait"> {
+def Tile_MBarrierTestWaitOp : Tile_MBarrierOp<"mbarrier_test_wait", Tile_Sm80OrClusterOp,
+    ["isWait"]> {
   let summary = "test, without blocking, whether a phase completed";
   let description = [{
     `mbarrier.test_wait` on the phase named by `token` (from an arrive).
@@ -164,7 +176,7 @@ def Tile_MBarrierTestWaitOp : Tile_MBarrierOp<"mbarrier_test_wait"> {
   }];
 }
 
-def Tile_MBarrierTryWaitOp : Tile_MBarrierOp<"mbarrier_try_wait"> {
+def Tile_MBarrierTryWaitOp : Tile_MBarrierOp<"mbarrier_try_wait", Tile_MinSm<90>, ["isWait"]> {
   let summary = "wait a bounded time for the phase named by a token";
   let description = [{
     `mbarrier.try_wait`: suspends the thread for up to a system-dependent
@@ -184,7 +196,8 @@ def Tile_MBarrierTryWaitOp : Tile_MBarrierOp<"mbarrier_try_wait"> {
   }];
 }
 
-def Tile_MBarrierTryWaitParityOp : Tile_MBarrierOp<"mbarrier_try_wait_parity"> {
+def Tile_MBarrierTryWaitParityOp : Tile_MBarrierOp<"mbarrier_try_wait_parity", Tile_MinSm<90>,
+    ["isWait", "getWaitParity"]> {
   let summary = "wait a bounded time for the phase with the given parity";
   let description = [{
     `mbarrier.try_wait.parity`: like try_wait, naming the phase by its parity
@@ -203,7 +216,8 @@ def Tile_MBarrierTryWaitParityOp : Tile_MBarrierOp<"mbarrier_try_wait_parity"> {
   }];
 }
 
-def Tile_MBarrierWaitParityOp : Tile_MBarrierOp<"mbarrier_wait_parity"> {
+def Tile_MBarrierWaitParityOp : Tile_MBarrierOp<"mbarrier_wait_parity", Tile_MinSm<90>,
+    ["isWait", "getWaitParity"]> {
   let summary = "block until the phase with the given parity completes";
   let description = [{
     Loops on `mbarrier.try_wait.parity` until the phase of parity `phase`
@@ -220,7 +234,8 @@ def Tile_MBarrierWaitParityOp : Tile_MBarrierOp<"mbarrier_wait_parity"> {
   }];
 }
 
-def Tile_MBarrierInvalOp : Tile_MBarrierOp<"mbarrier_inval"> {
+def Tile_MBarrierInvalOp : Tile_MBarrierOp<"mbarrier_inval", Tile_Sm80OrClusterOp,
+    ["isInval"]> {
   let summary = "invalidate an mbarrier before its memory is reused";
   let description = [{
     `mbarrier.inval`: required before the barrier's shared memory is used for
@@ -235,7 +250,8 @@ def Tile_MBarrierInvalOp : Tile_MBarrierOp<"mbarrier_inval"> {
   let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` qualified(type($barriers))";
 }
 
-def Tile_AsyncCopyMBarrierArriveOp : Tile_MBarrierOp<"async_copy_mbarrier_arrive"> {
+def Tile_AsyncCopyMBarrierArriveOp : Tile_MBarrierOp<"async_copy_mbarrier_arrive", Tile_MinSm<80>,
+    ["getArrivalCount"]> {
   let summary = "arrive on an mbarrier when the thread's cp.async copies land";
   let description = [{
     `cp.async.mbarrier.arrive{.noinc}`: the barrier tracks all prior cp.async
@@ -259,7 +275,7 @@ def Tile_AsyncCopyMBarrierArriveOp : Tile_MBarrierOp<"async_copy_mbarrier_arrive
 // Fences
 //===----------------------------------------------------------------------===//
 
-def Tile_FenceMBarrierInitOp : Tile_Op<"fence_mbarrier_init", [Tile_TargetDependent]> {
+def Tile_FenceMBarrierInitOp : Tile_Op<"fence_mbarrier_init", [Tile_MinSm<90>]> {
   let summary = "make mbarrier initializations visible to the cluster";
   let description = [{
     `fence.mbarrier_init.release.cluster`: orders prior `mbarrier.init`s
@@ -274,7 +290,7 @@ def Tile_FenceMBarrierInitOp : Tile_Op<"fence_mbarrier_init", [Tile_TargetDepend
   let assemblyFormat = "attr-dict";
 }
 
-def Tile_FenceProxyAsyncOp : Tile_Op<"fence_proxy_async", [Tile_TargetDependent]> {
+def Tile_FenceProxyAsyncOp : Tile_Op<"fence_proxy_async", [Tile_MinSm<90>]> {
   let summary = "order generic-proxy accesses before async-proxy ones";
   let description = [{
     `fence.proxy.async{.shared::cta, .global}`: generic-proxy writes (plain

@@ -11,9 +11,7 @@
 include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
-defvar Tile_MatrixOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
-
-def Tile_LdMatrixOp : Tile_Op<"ldmatrix", [Tile_MatrixOp]> {
+def Tile_LdMatrixOp : Tile_Op<"ldmatrix", [Tile_MinSm<75>]> {
   let summary = "load 8x8 b16 matrices from shared memory into a warp's registers";
   let description = [{
     `ldmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16`: the warp loads
@@ -40,7 +38,7 @@ def Tile_LdMatrixOp : Tile_Op<"ldmatrix", [Tile_MatrixOp]> {
   let hasVerifier = 1;
 }
 
-def Tile_StMatrixOp : Tile_Op<"stmatrix", [Tile_MatrixOp]> {
+def Tile_StMatrixOp : Tile_Op<"stmatrix", [Tile_MinSm<90>]> {
   let summary = "store a warp's 8x8 b16 matrix fragments to shared memory";
   let description = [{
     `stmatrix.sync.aligned.m8n8.x{1,2,4}{.trans}.shared.b16`, the inverse of
@@ -65,7 +63,7 @@ def Tile_StMatrixOp : Tile_Op<"stmatrix", [Tile_MatrixOp]> {
   let hasVerifier = 1;
 }
 
-def Tile_MmaSyncOp : Tile_Op<"mma_sync", [Pure, Tile_MatrixOp,
+def Tile_MmaSyncOp : Tile_Op<"mma_sync", [Pure, Tile_MinSm<80>,
     AllTypesMatch<["c", "result"]>]> {
   let summary = "warp-wide D = A * B + C on tensor cores (mma.sync)";
   let description = [{
@@ -95,9 +93,7 @@ def Tile_MmaSyncOp : Tile_Op<"mma_sync", [Pure, Tile_MatrixOp,
   let hasVerifier = 1;
 }
 
-def Tile_SetMaxNRegOp : Tile_Op<"setmaxnreg",
-    [DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                               ["requiresArchSpecificTarget"]>]> {
+def Tile_SetMaxNRegOp : Tile_Op<"setmaxnreg", [Tile_MinSmArch<90>]> {
   let summary = "grow or shrink the registers of a warpgroup (setmaxnreg)";
   let description = [{
     `setmaxnreg.{inc,dec}.sync.aligned.u32 count`: every warp of the

@@ -88,7 +88,9 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
 }
 
 def Tile_TmaCopyOp : Tile_Op<"tma_copy",
-    [AttrSizedOperandSegments, DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+    [AttrSizedOperandSegments, Tile_MinSm<90>,
+     Tile_BarrierOp<["getArrivalCount", "getExpectedTxBytes",
+                     "getCompletedTxBytes", "isIssuedOnce"]>]> {
   let summary = "copy a tensor box to a shared tile with TMA, issued by one thread";
   let description = [{
     The whole thread block (or the producer warpgroup of a
@@ -124,9 +126,7 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy",
 }
 
 def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize",
-    [NoTerminator, SingleBlock, RecursiveMemoryEffects,
-     DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                               ["requiresArchSpecificTarget"]>]> {
+    [NoTerminator, SingleBlock, RecursiveMemoryEffects, Tile_MinSmArch<90>]> {
   let summary = "split a kernel into a producer and consumer warpgroups";
   let description = [{
     CUTLASS's warp-specialized kernels: warpgroup 0 (threads 0..127 of
@@ -164,7 +164,7 @@ def Tile_WarpSpecializeOp : Tile_Op<"warp_specialize",
 }
 
 def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>,
-    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+    Tile_MinSm<80>]> {
   let summary = "tiled mma.sync of shared tiles by a grid of warps (TiledMMA)";
   let description = [{
     Seed 003's TiledMMA for `mma.sync.m16n8k16`: warps `w = thread x / 32`
@@ -210,7 +210,7 @@ def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc",
 }
 
 def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments,
-    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+    Tile_MinSm<80, ["getMinSmVersion"]>]> {
   let summary = "store the accumulators of a tile.mma (epilogue)";
   let description = [{
     Writes the accumulator fragments of a `tile.mma` with the same `warps`
@@ -242,9 +242,7 @@ def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments,
 }
 
 def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
-    AllTypesMatch<["acc", "result"]>,
-    DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                              ["requiresArchSpecificTarget"]>]> {
+    AllTypesMatch<["acc", "result"]>, Tile_MinSmArch<90>]> {
   let summary = "warpgroup MMA of swizzled shared tiles with wgmma (Hopper)";
   let description = [{
     The 128 threads of a warpgroup add the product of the M x K tile of A at
@@ -330,8 +328,7 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
 }
 
 def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
-    [AttrSizedOperandSegments,
-     DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>]> {
+    [AttrSizedOperandSegments, Tile_MinSm<90>]> {
   let summary = "store warpgroup MMA accumulators through shared memory with stmatrix and TMA";
   let description = [{
     The epilogue of CUTLASS's Hopper GEMMs: the warpgroup's M x N

@@ -7,9 +7,11 @@
 
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileDialect.h"
+#include "Tile/IR/TileTraits.h"
 #include "Tile/IR/TileTypes.h"
 #include "Tile/IR/TileInterfaces.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"

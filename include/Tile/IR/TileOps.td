@@ -14,8 +14,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 //===----------------------------------------------------------------------===//
 
 /// cp.async exists from sm_80 on (PTX ISA, "cp.async", target ISA notes).
-defvar Tile_Sm80Op = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
-
+defvar Tile_Sm80Op = Tile_MinSm<80>;
 
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [AttrSizedOperandSegments, Tile_Sm80Op]> {
   let summary = "copy 4, 8 or 16 bytes from global to shared memory with cp.async";

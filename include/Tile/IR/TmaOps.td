@@ -12,9 +12,8 @@
 include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
-defvar Tile_TmaOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface>;
-defvar Tile_TmaClusterOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                                                     ["requiresClusterLaunch"]>;
+defvar Tile_TmaOp = Tile_MinSm<90>;
+defvar Tile_TmaClusterOp = Tile_MinSm<90, ["requiresClusterLaunch"]>;
 
 def Tile_TmaCreateDescriptorOp : Tile_Op<"tma_create_descriptor"> {
   let summary = "encode a TMA tensor map for a global memref (host code)";
@@ -43,7 +42,8 @@ def Tile_TmaCreateDescriptorOp : Tile_Op<"tma_create_descriptor"> {
 }
 
 def Tile_TmaLoadOp
-    : Tile_Op<"tma_load", [AttrSizedOperandSegments, Tile_TmaClusterOp]> {
+    : Tile_Op<"tma_load", [AttrSizedOperandSegments, Tile_TmaClusterOp,
+        Tile_BarrierOp<["getCompletedTxBytes", "signalsRemoteBarriers"]>]> {
   let summary = "copy a box of a tensor into shared memory (cp.async.bulk.tensor)";
   let description = [{
     One thread starts the copy of the box at `coordinates` (one per tensor
@@ -195,7 +195,7 @@ def Tile_TmaPrefetchDescriptorOp : Tile_Op<"tma_prefetch_descriptor", [Tile_TmaO
 }
 
 def Tile_TmaFenceDescriptorOp : Tile_Op<"tma_fence_descriptor",
-    [DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface, ["getMinPtxVersion"]>]> {
+    [Tile_MinSm<90, ["getMinPtxVersion"]>]> {
   let summary = "order generic writes to a tensor map before its TMA uses";
   let description = [{
     `fence.proxy.tensormap::generic.acquire.gpu [desc], 128`: needed only when

@@ -11,8 +11,7 @@
 include "Tile/IR/TileTypes.td"
 include "Tile/IR/TileInterfaces.td"
 
-defvar Tile_Sm90aOp = DeclareOpInterfaceMethods<Tile_TargetDependentOpInterface,
-                                                ["requiresArchSpecificTarget"]>;
+defvar Tile_Sm90aOp = Tile_MinSmArch<90>;
 
 def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
   let summary = "the shared-memory matrix descriptor of a swizzled operand tile";

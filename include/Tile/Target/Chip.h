@@ -13,6 +13,11 @@
 
 namespace mlir::tile {
 
+/// SM versions (compute capability times ten) of the chips below; ops name
+/// their minimum with them in ODS (`Tile_MinSm<90>` is kSm90).
+inline constexpr unsigned kSm75 = 75, kSm80 = 80, kSm86 = 86, kSm87 = 87,
+                          kSm89 = 89, kSm90 = 90, kSm100 = 100, kSm120 = 120;
+
 /// One chip tile can target.
 struct ChipInfo {
   /// The name LLVM's NVPTX backend and ptxas use, e.g. "sm_90a".

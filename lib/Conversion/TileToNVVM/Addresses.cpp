@@ -4,6 +4,7 @@
 
 #include "Addresses.h"
 #include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -13,6 +14,14 @@ Value tile::getBarrierAddress(OpBuilder &builder, Location loc, Value base,
                               Value index) {
   return LLVM::GEPOp::create(builder, loc, base.getType(),
                              builder.getI64Type(), base, ValueRange{index});
+}
+
+Value tile::getBarrierAddress(OpBuilder &builder, BarrierOpInterface op,
+                              ValueRange operands) {
+  return getBarrierAddress(
+      builder, op.getLoc(),
+      operands[op.getBarrierGroupMutable().getOperandNumber()],
+      operands[op.getBarrierIndexMutable().getOperandNumber()]);
 }
 
 Value tile::toGlobalPointer(OpBuilder &builder, Location loc, Value ptr) {

@@ -9,9 +9,16 @@
 
 namespace mlir::tile {
 
+class BarrierOpInterface;
+
 /// The address of barrier `index` of the group starting at `base`.
 Value getBarrierAddress(OpBuilder &builder, Location loc, Value base,
                         Value index);
+
+/// The address of the barrier that `op` names, from `operands`, the
+/// converted operands of `op` (a pattern's adaptor.getOperands()).
+Value getBarrierAddress(OpBuilder &builder, BarrierOpInterface op,
+                        ValueRange operands);
 
 /// A generic pointer into global memory as a .global pointer.
 Value toGlobalPointer(OpBuilder &builder, Location loc, Value ptr);

@@ -51,8 +51,7 @@ struct BulkCopyGlobalToSharedOpLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
-    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
-                                      adaptor.getBarrierIndex());
+    Value barrier = getBarrierAddress(rewriter, op, adaptor.getOperands());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(
         op, toSharedCluster(rewriter, loc, dst), toGlobalPointer(rewriter, loc, src), barrier, adaptor.getBytes(),
         adaptor.getMulticastMask(), adaptor.getCachePolicy());
@@ -87,8 +86,7 @@ struct BulkCopySharedToClusterOpLowering
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto [src, dst] = addresses(op, adaptor, rewriter);
-    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
-                                      adaptor.getBarrierIndex());
+    Value barrier = getBarrierAddress(rewriter, op, adaptor.getOperands());
     Value remoteDst = mapToCta(rewriter, loc, dst, adaptor.getRank());
     Value remoteBarrier = mapToCta(rewriter, loc, barrier, adaptor.getRank());
     NVVM::InlinePtxOp::create(

@@ -102,8 +102,7 @@ struct MBarrierArriveRemoteOpLowering
   matchAndRewrite(MBarrierArriveRemoteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value local = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
-                                    adaptor.getIndex());
+    Value local = getBarrierAddress(rewriter, op, adaptor.getOperands());
     Value remote = mapToCta(rewriter, loc, local, adaptor.getRank());
     bool cluster =
         op.getBarriers().getType().getScope() == MBarrierScope::cluster;

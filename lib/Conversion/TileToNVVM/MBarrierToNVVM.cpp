@@ -43,8 +43,7 @@ struct MBarrierOpLowering : ConvertOpToLLVMPattern<OpT> {
 
   Value address(OpT op, OpAdaptor adaptor,
                 ConversionPatternRewriter &rewriter) const {
-    return getBarrierAddress(rewriter, op.getLoc(), adaptor.getBarriers(),
-                             adaptor.getIndex());
+    return getBarrierAddress(rewriter, op, adaptor.getOperands());
   }
 };
 

@@ -180,8 +180,7 @@ struct TmaLoadOpLowering : TmaLowering<TmaLoadOp> {
     // This CTA's address, which multicast reuses as the offset in every
     // destination CTA.
     dst = toSharedCluster(rewriter, loc, dst);
-    Value barrier = getBarrierAddress(rewriter, loc, adaptor.getBarriers(),
-                                      adaptor.getBarrierIndex());
+    Value barrier = getBarrierAddress(rewriter, op, adaptor.getOperands());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp>(
         op, dst, adaptor.getDescriptor(),
         toPtxCoordinates(rewriter, loc, adaptor.getCoordinates()), barrier,
