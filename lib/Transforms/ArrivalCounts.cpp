@@ -12,6 +12,7 @@
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
@@ -56,13 +57,13 @@ std::optional<int64_t> getExecutingThreads(Operation *op, Operation *function,
   return count;
 }
 
+} // namespace
+
 /// T-PROTO-8: in a kernel of known block size, a barrier whose waits can
 /// never complete because all the arrivals a phase can get (counted over
 /// the threads that execute each arrive) stay below its init count.
 /// Skipped for barriers with arrivals in loops, under other conditions, or
 /// from other CTAs.
-} // namespace
-
 LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
   std::optional<int64_t> threads = getBlockThreads(kernel);
   if (!threads)
@@ -85,104 +86,69 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
     std::map<int64_t, Barrier> barriers;
     bool groupKnown = true;
     for (Operation *user : alloc.getBarriers().getUsers()) {
-      APInt index;
-      Value indexValue;
-      if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user))
-        indexValue = bulk.getBarrierIndex();
-      else if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(user))
-        indexValue = bulk.getBarrierIndex();
-      else if (auto tma = dyn_cast<TmaLoadOp>(user))
-        indexValue = tma.getBarrierIndex();
-      else if (user->getNumOperands() >= 2)
-        indexValue = user->getOperand(1);
-      if (!indexValue || !matchPattern(indexValue, m_ConstantInt(&index))) {
+      auto op = dyn_cast<BarrierOpInterface>(user);
+      if (!op)
+        continue;
+      std::optional<int64_t> index = getConstantIntValue(op.getBarrierIndex());
+      if (!index) {
         groupKnown = false;
         continue;
       }
-      Barrier &barrier = barriers[index.getSExtValue()];
+      Barrier &barrier = barriers[*index];
       std::optional<int64_t> executing =
           getExecutingThreads(user, kernel, *threads);
-      if (auto init = dyn_cast<MBarrierInitOp>(user)) {
-        APInt count;
-        if (barrier.init || !matchPattern(init.getCount(), m_ConstantInt(&count)))
+      // One elected thread acts for all that execute the op (tile.tma_copy).
+      if (executing && op.isIssuedOnce())
+        executing = 1;
+      if (Value count = op.getInitCount()) {
+        std::optional<int64_t> value = getConstantIntValue(count);
+        if (barrier.init || !value) {
           barrier.known = false;
-        else {
-          barrier.expected = count.getSExtValue();
-          barrier.init = init;
-        }
-        continue;
-      }
-      // Transaction bytes (T-PROTO-9).
-      Value txBytes;
-      bool delivers = false;
-      if (auto op = dyn_cast<MBarrierArriveExpectTxOp>(user))
-        txBytes = op.getBytes();
-      else if (auto op = dyn_cast<MBarrierExpectTxOp>(user))
-        txBytes = op.getBytes();
-      else if (auto op = dyn_cast<MBarrierCompleteTxOp>(user))
-        txBytes = op.getBytes(), delivers = true;
-      else if (auto op = dyn_cast<BulkCopyGlobalToSharedOp>(user))
-        txBytes = op.getBytes(), delivers = true;
-      // Copies into other CTAs (multicast, shared::cluster) signal their
-      // barriers, and other CTAs' copies signal this one: unknown totals.
-      auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(user);
-      if ((bulk && bulk.getMulticastMask()) ||
-          isa<BulkCopySharedToClusterOp>(user)) {
-        barrier.bytesKnown = false;
-        continue;
-      }
-      if (auto tma = dyn_cast<TmaLoadOp>(user)) {
-        // A box delivers its bytes; multicast loads of other CTAs deliver
-        // to this barrier too, so their total is not known here.
-        if (!executing || tma.getMulticastMask()) {
-          barrier.bytesKnown = false;
         } else {
-          barrier.deliveredBytes +=
-              tma.getDescriptor().getType().getBoxBytes() * *executing;
-          barrier.deliverOp = user;
+          barrier.expected = *value;
+          barrier.init = user;
         }
         continue;
       }
-      if (txBytes) {
-        APInt value;
-        if (!executing || !matchPattern(txBytes, m_ConstantInt(&value))) {
-          barrier.bytesKnown = false;
-        } else {
-          int64_t total = value.getSExtValue() * *executing;
-          (delivers ? barrier.deliveredBytes : barrier.expectBytes) += total;
-          (delivers ? barrier.deliverOp : barrier.expectOp) = user;
-        }
-        if (delivers)
-          continue;
-      }
-      int64_t perThread = 0;
-      if (auto arrive = dyn_cast<MBarrierArriveOp>(user)) {
-        APInt count;
-        perThread = 1;
-        if (arrive.getCount()) {
-          if (matchPattern(arrive.getCount(), m_ConstantInt(&count)))
-            perThread = count.getSExtValue();
-          else
-            barrier.known = false;
-        }
-      } else if (isa<MBarrierArriveExpectTxOp, MBarrierArriveDropOp>(user)) {
-        perThread = 1;
-      } else if (auto copyArrive = dyn_cast<AsyncCopyMBarrierArriveOp>(user)) {
-        perThread = copyArrive.getNoinc() ? 1 : 0;
-      } else if (isa<MBarrierArriveRemoteOp>(user)) {
-        barrier.known = false; // other CTAs arrive too
-      } else if (isa<MBarrierWaitParityOp, MBarrierTryWaitOp,
-                     MBarrierTryWaitParityOp, MBarrierTestWaitOp>(user)) {
+      if (op.isWait()) {
         if (!barrier.wait)
           barrier.wait = user;
         continue;
-      } else {
+      }
+      std::optional<int64_t> arrivals = getConstantIntValue(op.getArrivalCount());
+      std::optional<int64_t> expected =
+          getConstantIntValue(op.getExpectedTxBytes());
+      std::optional<int64_t> completed =
+          getConstantIntValue(op.getCompletedTxBytes());
+      // Ops signalling other CTAs' barriers (multicast, shared::cluster,
+      // remote arrives) mean that other CTAs' do the same here: unknown
+      // totals.
+      if (op.signalsRemoteBarriers()) {
+        barrier.bytesKnown = false;
+        if (arrivals != 0)
+          barrier.known = false;
         continue;
       }
-      if (!executing)
+      // Transaction bytes (T-PROTO-9).
+      for (auto [bytes, delivers] :
+           {std::pair(expected, false), std::pair(completed, true)}) {
+        if (bytes == 0)
+          continue;
+        if (!executing || !bytes) {
+          barrier.bytesKnown = false;
+          continue;
+        }
+        (delivers ? barrier.deliveredBytes : barrier.expectBytes) +=
+            *bytes * *executing;
+        (delivers ? barrier.deliverOp : barrier.expectOp) = user;
+      }
+      // Arrivals (T-PROTO-8).
+      if (arrivals == 0)
+        continue;
+      if (!executing || !arrivals)
         barrier.known = false;
       else
-        barrier.arrivals += perThread * *executing;
+        barrier.arrivals += *arrivals * *executing;
     }
     if (!groupKnown)
       return;

@@ -392,12 +392,65 @@ private:
     visitBlock(consumer);
   }
 
-  /// Bytes a TMA load delivers to this CTA's barrier: its box, once per CTA
-  /// of its multicast mask (symmetric clusters).
-  int64_t deliveredBytes(int64_t bytes, Value mask) {
-    if (!mask)
-      return bytes;
-    return bytes * llvm::popcount(static_cast<uint16_t>(requireCount(mask)));
+  int64_t requireCount(OpFoldResult count) {
+    if (auto value = dyn_cast<Value>(count))
+      return requireCount(value);
+    return getConstantIntValue(count).value_or(0);
+  }
+
+  /// The multicast mask of a copy into this CTA, if it has one.
+  static Value getMulticastMask(Operation *op) {
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      return load.getMulticastMask();
+    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
+      return bulk.getMulticastMask();
+    return nullptr;
+  }
+
+  /// The stage a copy into this CTA's shared memory writes.
+  std::optional<Stage> getCopyStage(Operation *op) {
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      return stageOf(load.getDst(), load.getDstIndices());
+    if (auto copy = dyn_cast<TmaCopyOp>(op))
+      return stageOf(copy.getDst(), copy.getDstIndices());
+    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
+      return stageOf(bulk.getDst(), bulk.getDstIndices());
+    return std::nullopt;
+  }
+
+  /// The events of an op on a barrier, from what BarrierOpInterface says it
+  /// does: init, inval, a parity wait, expected bytes, arrivals, completed
+  /// bytes (with the stage a copy writes). Clusters are symmetric: a remote
+  /// arrive of a peer arrives here, a multicast copy delivers its bytes once
+  /// per CTA of its mask.
+  void visitBarrierOp(BarrierOpInterface op) {
+    Operation *raw = op.getOperation();
+    // One elected thread, thread 0, acts for the executing threads.
+    bool once = op.isIssuedOnce();
+    if (once && thread != 0)
+      return;
+    BarrierId id = barrier(op.getBarrierGroup(), op.getBarrierIndex());
+    if (Value count = op.getInitCount())
+      return emit({EventKind::Init, raw, id, requireCount(count)});
+    if (op.isInval())
+      return emit({EventKind::Inval, raw, id});
+    if (op.isWait()) {
+      // Try and test waits return a flag a loop decides on: not followed.
+      if (!isa<MBarrierWaitParityOp>(raw))
+        return giveUp(raw, "a try/test wait (the loop around it decides)");
+      return emit({EventKind::Wait, raw, id, require(op.getWaitParity())});
+    }
+    if (int64_t bytes = requireCount(op.getExpectedTxBytes()))
+      emit({EventKind::ExpectTx, raw, id, bytes, std::nullopt, !once});
+    if (int64_t arrivals = requireCount(op.getArrivalCount()))
+      emit({isa<MBarrierArriveDropOp>(raw) ? EventKind::ArriveDrop
+                                           : EventKind::Arrive,
+            raw, id, arrivals, std::nullopt, !once});
+    if (int64_t bytes = requireCount(op.getCompletedTxBytes())) {
+      if (Value mask = getMulticastMask(raw))
+        bytes *= llvm::popcount(static_cast<uint16_t>(requireCount(mask)));
+      emit({EventKind::Deliver, raw, id, bytes, getCopyStage(raw), !once});
+    }
   }
 
   /// The op being interpreted, for the reason of giving up.
@@ -420,82 +473,8 @@ private:
         giveUp(op, "a region op it does not follow");
       return;
     }
-    if (auto init = dyn_cast<MBarrierInitOp>(op))
-      return emit({EventKind::Init, op,
-                   barrier(init.getBarriers(), init.getIndex()),
-                   requireCount(init.getCount())});
-    if (auto arrive = dyn_cast<MBarrierArriveOp>(op))
-      return emit({EventKind::Arrive, op,
-                   barrier(arrive.getBarriers(), arrive.getIndex()),
-                   arrive.getCount() ? requireCount(arrive.getCount()) : 1});
-    if (auto arrive = dyn_cast<MBarrierArriveRemoteOp>(op))
-      return emit({EventKind::Arrive, op,
-                   barrier(arrive.getBarriers(), arrive.getIndex()), 1});
-    if (auto drop = dyn_cast<MBarrierArriveDropOp>(op))
-      return emit({EventKind::ArriveDrop, op,
-                   barrier(drop.getBarriers(), drop.getIndex()), 1});
-    if (auto arrive = dyn_cast<MBarrierArriveExpectTxOp>(op)) {
-      BarrierId id = barrier(arrive.getBarriers(), arrive.getIndex());
-      emit({EventKind::ExpectTx, op, id, requireCount(arrive.getBytes())});
-      return emit({EventKind::Arrive, op, id, 1});
-    }
-    if (auto expect = dyn_cast<MBarrierExpectTxOp>(op))
-      return emit({EventKind::ExpectTx, op,
-                   barrier(expect.getBarriers(), expect.getIndex()),
-                   requireCount(expect.getBytes())});
-    if (auto complete = dyn_cast<MBarrierCompleteTxOp>(op))
-      return emit({EventKind::Deliver, op,
-                   barrier(complete.getBarriers(), complete.getIndex()),
-                   requireCount(complete.getBytes())});
-    if (auto arrive = dyn_cast<AsyncCopyMBarrierArriveOp>(op)) {
-      // Without .noinc the pending count is raised before the arrival: no
-      // net arrival for the phase.
-      if (arrive.getNoinc())
-        emit({EventKind::Arrive, op,
-              barrier(arrive.getBarriers(), arrive.getIndex()), 1});
-      return;
-    }
-    if (auto wait = dyn_cast<MBarrierWaitParityOp>(op))
-      return emit({EventKind::Wait, op,
-                   barrier(wait.getBarriers(), wait.getIndex()),
-                   require(wait.getPhase())});
-    if (isa<MBarrierTryWaitOp, MBarrierTryWaitParityOp, MBarrierTestWaitOp>(
-            op)) {
-      giveUp(op, "a try/test wait (the loop around it decides)");
-      return;
-    }
-    if (auto inval = dyn_cast<MBarrierInvalOp>(op))
-      return emit({EventKind::Inval, op,
-                   barrier(inval.getBarriers(), inval.getIndex())});
-    if (auto load = dyn_cast<TmaLoadOp>(op)) {
-      int64_t bytes = deliveredBytes(
-          load.getDescriptor().getType().getBoxBytes(), load.getMulticastMask());
-      return emit({EventKind::Deliver, op,
-                   barrier(load.getBarriers(), load.getBarrierIndex()), bytes,
-                   stageOf(load.getDst(), load.getDstIndices())});
-    }
-    if (auto copy = dyn_cast<TmaCopyOp>(op)) {
-      // Thread 0 arrives with the box's bytes and issues the load.
-      if (thread != 0)
-        return;
-      BarrierId id = barrier(copy.getBarriers(), copy.getBarrierIndex());
-      int64_t bytes = copy.getDescriptor().getType().getBoxBytes();
-      emit({EventKind::ExpectTx, op, id, bytes, std::nullopt, false});
-      emit({EventKind::Arrive, op, id, 1, std::nullopt, false});
-      return emit({EventKind::Deliver, op, id, bytes,
-                   stageOf(copy.getDst(), copy.getDstIndices()), false});
-    }
-    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
-      int64_t bytes =
-          deliveredBytes(requireCount(bulk.getBytes()), bulk.getMulticastMask());
-      return emit({EventKind::Deliver, op,
-                   barrier(bulk.getBarriers(), bulk.getBarrierIndex()), bytes,
-                   stageOf(bulk.getDst(), bulk.getDstIndices())});
-    }
-    if (auto bulk = dyn_cast<BulkCopySharedToClusterOp>(op))
-      return emit({EventKind::Deliver, op,
-                   barrier(bulk.getBarriers(), bulk.getBarrierIndex()),
-                   requireCount(bulk.getBytes())});
+    if (auto barrierOp = dyn_cast<BarrierOpInterface>(op))
+      return visitBarrierOp(barrierOp);
     if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op)) {
       if (std::optional<Stage> stage =
               stageOf(descriptor.getBuffer(), descriptor.getIndices()))

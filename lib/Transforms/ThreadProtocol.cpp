@@ -517,11 +517,12 @@ private:
         tracked.insert(group.slots.begin(), group.slots.end());
       return;
     }
-    if (!isa<MBarrierWaitParityOp, MBarrierTryWaitOp, MBarrierTryWaitParityOp,
-             MBarrierTestWaitOp>(op))
+    auto wait = dyn_cast<BarrierOpInterface>(op);
+    if (!wait || !wait.isWait())
       return;
-    state.barrierCopies.erase(op->getOperand(0).getAsOpaquePointer());
-    auto it = state.trackedBy.find(op->getOperand(0).getAsOpaquePointer());
+    void *group = wait.getBarrierGroup().getAsOpaquePointer();
+    state.barrierCopies.erase(group);
+    auto it = state.trackedBy.find(group);
     if (it == state.trackedBy.end())
       return;
     auto complete = [&](Group &group) {
@@ -551,18 +552,11 @@ private:
       diag.attachNote(state.unfencedClusterInits.front()->getLoc())
           << "barrier initialized here";
     }
-    Value barriers;
-    Value index;
-    if (auto init = dyn_cast<MBarrierInitOp>(op)) {
-      barriers = init.getBarriers();
-      index = init.getIndex();
-    } else if (op->getNumOperands() >= 2 &&
-               isa<MBarrierType>(op->getOperand(0).getType())) {
-      barriers = op->getOperand(0);
-      index = op->getOperand(1);
-    } else {
+    auto barrierOp = dyn_cast<BarrierOpInterface>(op);
+    if (!barrierOp)
       return;
-    }
+    Value barriers = barrierOp.getBarrierGroup();
+    Value index = barrierOp.getBarrierIndex();
     std::optional<int64_t> slot = evaluate(index);
     std::pair<void *, int64_t> key{barriers.getAsOpaquePointer(),
                                    slot.value_or(-1)};
