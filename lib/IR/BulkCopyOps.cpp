@@ -61,8 +61,8 @@ static LogicalResult verifyBulkCopy(Operation *op, MemRefType src,
     return failure();
   if (int64_t(srcIndices.size()) != src.getRank() ||
       int64_t(dstIndices.size()) != dst.getRank())
-    return op->emitOpError() << "expected one index per dimension of "
-                             << src << " and " << dst;
+    return op->emitOpError()
+           << "expected one index per dimension of " << src << " and " << dst;
   if (!hasContiguousInnerDim(src) || !hasContiguousInnerDim(dst))
     return op->emitOpError() << "expected contiguous innermost dimensions, got "
                              << src << " and " << dst << " (T-BULK-3)";
@@ -70,7 +70,8 @@ static LogicalResult verifyBulkCopy(Operation *op, MemRefType src,
     return failure();
   // T-BULK-2: both addresses 16-byte aligned, where static.
   for (auto [name, type, indices] :
-       {std::tuple<StringRef, MemRefType, ValueRange>{"source", src, srcIndices},
+       {std::tuple<StringRef, MemRefType, ValueRange>{"source", src,
+                                                      srcIndices},
         {"destination", dst, dstIndices}})
     if (std::optional<int64_t> offset = getStaticByteOffset(type, indices))
       if (*offset % kBulkGranule)

@@ -45,8 +45,7 @@ LogicalResult MBarrierArriveDropOp::verify() {
 }
 
 /// The ops that move a transaction count: index and byte range.
-template <typename OpT>
-static LogicalResult verifyTxCountOp(OpT op) {
+template <typename OpT> static LogicalResult verifyTxCountOp(OpT op) {
   if (failed(verifyBarrierIndex(op, op.getBarriers().getType(), op.getIndex())))
     return failure();
   return verifyCount(op, op.getBytes(), "transaction bytes", 0, kMaxTxCount,

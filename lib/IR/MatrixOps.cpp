@@ -43,14 +43,16 @@ static LogicalResult verifyMatrixAccess(Operation *op, VectorType fragments,
            << fragments << " (T-MMA-1)";
   // T-MMA-2: 16-byte rows of the same 16-bit elements in shared memory.
   if (!isSharedMemory(memref))
-    return op->emitOpError() << "expected a shared-memory memref, got "
-                             << memref << " (T-MMA-2)";
+    return op->emitOpError()
+           << "expected a shared-memory memref, got " << memref << " (T-MMA-2)";
   if (memref.getElementType() != fragments.getElementType())
-    return op->emitOpError() << "memref element type " << memref.getElementType()
-                             << " differs from the fragments' "
-                             << fragments.getElementType() << " (T-MMA-2)";
+    return op->emitOpError()
+           << "memref element type " << memref.getElementType()
+           << " differs from the fragments' " << fragments.getElementType()
+           << " (T-MMA-2)";
   if (int64_t(indices.size()) != memref.getRank())
-    return op->emitOpError() << "expected one index per dimension of " << memref;
+    return op->emitOpError()
+           << "expected one index per dimension of " << memref;
   if (!hasContiguousInnerDim(memref) ||
       (!memref.isDynamicDim(memref.getRank() - 1) &&
        memref.getShape().back() < kMatrixRowBytes / 2))

@@ -62,7 +62,8 @@ std::optional<int64_t> tile::getStaticByteOffset(MemRefType type,
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       ShapedType::isDynamic(offset))
     return std::nullopt;
-  std::optional<int64_t> elementBytes = getElementSizeInBytes(type.getElementType());
+  std::optional<int64_t> elementBytes =
+      getElementSizeInBytes(type.getElementType());
   if (!elementBytes)
     return std::nullopt;
   int64_t linear = offset;

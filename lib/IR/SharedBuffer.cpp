@@ -65,10 +65,11 @@ static constexpr int64_t kMatrixRowBytes = 16;
 
 std::optional<ElementAccess> tile::getElementAccess(OpOperand &use) {
   Operation *op = use.getOwner();
-  bool writes = isa<memref::StoreOp, vector::StoreOp, StMatrixOp, AsyncCopyOp>(op);
-  auto access = [&](OpOperand &memref, MutableOperandRange indices,
-                    int64_t bytes,
-                    bool multiDimensional = false) -> std::optional<ElementAccess> {
+  bool writes =
+      isa<memref::StoreOp, vector::StoreOp, StMatrixOp, AsyncCopyOp>(op);
+  auto access =
+      [&](OpOperand &memref, MutableOperandRange indices, int64_t bytes,
+          bool multiDimensional = false) -> std::optional<ElementAccess> {
     // Elements that are not whole-byte integers or floats: not an access
     // the analyses model (T-SMEM-3).
     if (&memref != &use || bytes <= 0)

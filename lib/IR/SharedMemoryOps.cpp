@@ -68,10 +68,10 @@ LogicalResult SharedAllocOp::verify() {
     // T-SWZ-3: a swizzled buffer starts at a multiple of the swizzle repeat.
     if (std::optional<SwizzleAttr> swizzle = getSwizzle())
       if (int64_t(*alignment) < swizzle->getRepeatBytes())
-        return emitOpError() << "swizzle " << *swizzle << " needs the buffer "
-                             << swizzle->getRepeatBytes()
-                             << "-byte aligned, got " << *alignment
-                             << " (T-SWZ-3)";
+        return emitOpError()
+               << "swizzle " << *swizzle << " needs the buffer "
+               << swizzle->getRepeatBytes() << "-byte aligned, got "
+               << *alignment << " (T-SWZ-3)";
   }
   return success();
 }

@@ -56,9 +56,8 @@ Attribute SwizzleAttr::parse(AsmParser &parser, Type) {
       parser.parseInteger(base) || parser.parseComma() ||
       parser.parseInteger(shift) || parser.parseGreater())
     return {};
-  return SwizzleAttr::getChecked(
-      [&] { return parser.emitError(loc); }, parser.getContext(), bits, base,
-      shift);
+  return SwizzleAttr::getChecked([&] { return parser.emitError(loc); },
+                                 parser.getContext(), bits, base, shift);
 }
 
 void SwizzleAttr::print(AsmPrinter &printer) const {
@@ -73,9 +72,8 @@ void SwizzleAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
-LogicalResult
-SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError, int32_t bits,
-                    int32_t base, int32_t shift) {
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int32_t bits, int32_t base, int32_t shift) {
   // T-SWZ-1: the XOR source bits [M+S, M+S+B) and target bits [M, M+B) are
   // disjoint, otherwise the map is not a bijection (CuTe: |S| >= B).
   if (bits < 0 || base < 0 || std::abs(shift) < bits)
@@ -94,7 +92,8 @@ int64_t SwizzleAttr::apply(int64_t offset) const {
   int32_t shift = getShift();
   // CuTe: yyy = mask << (M + max(0, S)); offset ^ shiftr(offset & yyy, S).
   int64_t yyy = mask << (getBase() + std::max(0, shift));
-  int64_t moved = shift >= 0 ? (offset & yyy) >> shift : (offset & yyy) << -shift;
+  int64_t moved =
+      shift >= 0 ? (offset & yyy) >> shift : (offset & yyy) << -shift;
   return offset ^ moved;
 }
 
@@ -190,8 +189,8 @@ Attribute LayoutAttr::parse(AsmParser &parser, Type) {
   }
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, stride);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, stride);
 }
 
 void LayoutAttr::print(AsmPrinter &printer) const {
@@ -206,7 +205,8 @@ LogicalResult LayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   llvm::Expected<Layout> layout =
       Layout::get(toIntTuple(shape), toIntTuple(stride));
   if (!layout)
-    return emitError() << "invalid layout: " << llvm::toString(layout.takeError());
+    return emitError() << "invalid layout: "
+                       << llvm::toString(layout.takeError());
   return success();
 }
 

@@ -27,7 +27,8 @@ llvm::Expected<Layout> CopyOp::getThreadValueLayout() {
   llvm::Expected<Layout> mn = rakedProduct(threads, values);
   if (!mn)
     return mn.takeError();
-  return withShape(rightInverse(*mn), IntTuple({threads.size(), values.size()}));
+  return withShape(rightInverse(*mn),
+                   IntTuple({threads.size(), values.size()}));
 }
 
 /// T-TILE-5: a tile-level op is expanded into straight-line code, so its
@@ -49,9 +50,7 @@ LogicalResult CopyOp::verify() {
   auto src = cast<MemRefType>(getSrc().getType());
   auto dst = cast<MemRefType>(getDst().getType());
   Layout threads = getThreads().getLayout(), values = getValues().getLayout();
-  auto fail = [&]() {
-    return emitOpError();
-  };
+  auto fail = [&]() { return emitOpError(); };
   // T-TILE-1: one global and one dense shared memref of one element type; a
   // rank-2 global origin; a tile of whole tilers with its leading indices;
   // contiguous values of a cp.async (vector) size.
@@ -96,7 +95,8 @@ LogicalResult CopyOp::verify() {
   for (int64_t t = 0; t < numThreads; ++t)
     for (int64_t v = 1; v < numValues; ++v)
       if ((*tv)(t + numThreads * v) != (*tv)(t) + v * tileM)
-        return fail() << "thread " << t << "'s values are not contiguous along "
+        return fail() << "thread " << t
+                      << "'s values are not contiguous along "
                          "the rows, so one "
                       << (load ? "cp.async" : "vector access")
                       << " cannot copy them (T-TILE-1)";
@@ -118,8 +118,9 @@ LogicalResult TmaCopyOp::verify() {
 
 LogicalResult WarpSpecializeOp::verify() {
   // T-WS-1: register counts setmaxnreg accepts.
-  for (auto [role, count] : {std::pair<StringRef, int64_t>{"producer", getProducerRegisters()},
-                             {"consumer", getConsumerRegisters()}})
+  for (auto [role, count] :
+       {std::pair<StringRef, int64_t>{"producer", getProducerRegisters()},
+        {"consumer", getConsumerRegisters()}})
     if (count < 24 || count > 256 || count % 8)
       return emitOpError() << role
                            << " register count must be a multiple of 8 in "
@@ -139,7 +140,8 @@ LogicalResult WarpSpecializeOp::verify() {
   std::optional<ArrayRef<int32_t>> block =
       func ? func.getKnownBlockSize() : std::nullopt;
   int64_t threads = kWarpgroupThreads * (1 + consumers);
-  if (!block || (*block)[0] != threads || (*block)[1] != 1 || (*block)[2] != 1) {
+  if (!block || (*block)[0] != threads || (*block)[1] != 1 ||
+      (*block)[2] != 1) {
     InFlightDiagnostic diag = emitOpError()
                               << "needs its kernel's known_block_size to be ["
                               << threads << ", 1, 1] (1 producer and "
@@ -159,8 +161,8 @@ LogicalResult WarpSpecializeOp::verify() {
   if (registers > kRegistersPerSm)
     return emitOpError() << "asks for " << kWarpgroupThreads << " x ("
                          << getProducerRegisters() << " + " << consumers
-                         << " x " << getConsumerRegisters() << ") = "
-                         << registers << " registers, more than the "
+                         << " x " << getConsumerRegisters()
+                         << ") = " << registers << " registers, more than the "
                          << kRegistersPerSm << " of an SM (T-WS-3)";
   return success();
 }
@@ -225,11 +227,12 @@ LogicalResult MmaOp::verify() {
                          << element << " and " << b.getElementType()
                          << " (T-TILE-3)";
   auto [bm, bn, bk] = getTileShape();
-  int64_t bkOfB = getTransposeB() ? b.getShape().take_back(2)[0]
-                                  : b.getShape().back();
+  int64_t bkOfB =
+      getTransposeB() ? b.getShape().take_back(2)[0] : b.getShape().back();
   if (bkOfB != bk)
     return emitOpError() << "A has K = " << bk << " but B has K = " << bkOfB
-                         << (getTransposeB() ? " (B is K x N)" : " (B is N x K)")
+                         << (getTransposeB() ? " (B is K x N)"
+                                             : " (B is N x K)")
                          << " (T-TILE-3)";
   ArrayRef<int64_t> warps = getWarps();
   if (bm % (16 * warps[0]) || bn % (16 * warps[1]) || bk % 16)
@@ -254,8 +257,7 @@ LogicalResult MmaOp::verify() {
 static LogicalResult verifyFragmentStore(Operation *op, MemRefType dst,
                                          ValueRange indices,
                                          ValueRange bounds) {
-  if (dst.getRank() != 2 || indices.size() != 2 ||
-      !hasContiguousInnerDim(dst))
+  if (dst.getRank() != 2 || indices.size() != 2 || !hasContiguousInnerDim(dst))
     return op->emitOpError()
            << "stores to a rank-2 memref with contiguous rows, one index per "
               "dimension, got "
@@ -284,15 +286,16 @@ LogicalResult MmaStoreOp::verify() {
     return emitOpError() << "expected mma.sync accumulator fragments "
                             "vector<(M/16) x (N/8) x 2 x 2 x f32>, got "
                          << getAcc().getType() << " (T-TILE-3)";
-  uint64_t count = llvm::SaturatingMultiply(uint64_t(fragments[0]),
-                                            uint64_t(fragments[1]));
-  if (failed(verifyExpansion(
-          *this, int64_t(std::min<uint64_t>(count, INT64_MAX)),
-          "fragment stores per thread")))
+  uint64_t count =
+      llvm::SaturatingMultiply(uint64_t(fragments[0]), uint64_t(fragments[1]));
+  if (failed(verifyExpansion(*this,
+                             int64_t(std::min<uint64_t>(count, INT64_MAX)),
+                             "fragment stores per thread")))
     return failure();
   MemRefType dst = getDst().getType();
   if (getStmatrix() &&
-      (!isSharedMemory(dst) || getElementSizeInBytes(dst.getElementType()) != 2 ||
+      (!isSharedMemory(dst) ||
+       getElementSizeInBytes(dst.getElementType()) != 2 ||
        !getBounds().empty() || getAcc().getType().getShape()[1] % 2))
     return emitOpError() << "stmatrix stores pairs of fragments to a 16-bit "
                             "shared memref without bounds; got "
@@ -361,7 +364,8 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   int64_t buffers = staging.getShape().take_back(3)[0];
   int64_t chunks = shape[0] / 64 * (shape[1] / box[1]);
   if (buffers < 1 || chunks % buffers)
-    return emitOpError() << "the " << chunks << " chunks of a call must be a "
+    return emitOpError() << "the " << chunks
+                         << " chunks of a call must be a "
                             "multiple of the "
                          << buffers
                          << " staging buffers, so that every call starts at "
@@ -407,10 +411,10 @@ LogicalResult WarpgroupMmaOp::verify() {
     bN = bShape.take_back(3)[0] * bShape.back();
     bK = bShape.take_back(2)[0];
   }
-  if (a.getShape().take_back(2)[0] < m || a.getShape().back() < k ||
-      bN < n || bK < k)
-    return emitOpError() << "A " << a << " and B " << b << " cannot hold "
-                         << m << "x" << k << " and " << n << "x" << k
+  if (a.getShape().take_back(2)[0] < m || a.getShape().back() < k || bN < n ||
+      bK < k)
+    return emitOpError() << "A " << a << " and B " << b << " cannot hold " << m
+                         << "x" << k << " and " << n << "x" << k
                          << (getTransposeB() ? " (B MN-major)" : " K-major")
                          << " tiles (T-WGMMA-3)";
   VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
@@ -420,4 +424,3 @@ LogicalResult WarpgroupMmaOp::verify() {
                          << ", got " << getAcc().getType() << " (T-WGMMA-3)";
   return verifyPendingGroups(*this, getWaitAttr());
 }
-

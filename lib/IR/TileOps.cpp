@@ -5,9 +5,9 @@
 #include "Tile/IR/TileOps.h"
 #include "Tile/IR/EnumParsing.h"
 #include "Tile/IR/MemorySpace.h"
-#include "mlir/IR/Builders.h"
 #include "VerifierUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -67,7 +67,8 @@ static void printCopyModifiers(OpAsmPrinter &printer, AsyncCopyOp,
                                Value ignoreSrc, Value cachePolicy) {
   printer << stringifyCacheMode(cache.getValue());
   if (l2Prefetch)
-    printer << ", l2_prefetch = " << stringifyL2PrefetchSize(l2Prefetch.getValue());
+    printer << ", l2_prefetch = "
+            << stringifyL2PrefetchSize(l2Prefetch.getValue());
   if (srcBytes)
     printer << ", src_bytes = " << srcBytes;
   if (ignoreSrc)
@@ -86,26 +87,28 @@ static LogicalResult verifyCopyOperand(AsyncCopyOp op, StringRef name,
                                        MemRefType type, ValueRange indices,
                                        int64_t size, int64_t numElements) {
   if (int64_t(indices.size()) != type.getRank())
-    return op.emitOpError() << "expected " << type.getRank() << " " << name
-                            << " indices for " << type << ", got "
-                            << indices.size();
+    return op.emitOpError()
+           << "expected " << type.getRank() << " " << name << " indices for "
+           << type << ", got " << indices.size();
   if (type.getRank() == 0)
-    return op.emitOpError() << "expected a ranked " << name
-                            << " memref with at least one dimension, got "
-                            << type;
+    return op.emitOpError()
+           << "expected a ranked " << name
+           << " memref with at least one dimension, got " << type;
   // T-CPASYNC-5: the bytes of one copy are consecutive in memory.
   if (!hasContiguousInnerDim(type))
-    return op.emitOpError() << "expected the innermost dimension of the "
-                            << name << " " << type
-                            << " to have unit stride (T-CPASYNC-5)";
+    return op.emitOpError()
+           << "expected the innermost dimension of the " << name << " " << type
+           << " to have unit stride (T-CPASYNC-5)";
   int64_t innerSize = type.getShape().back();
   std::optional<int64_t> innerIndex = getConstantIntValue(indices.back());
   if (!ShapedType::isDynamic(innerSize)) {
     if (numElements > innerSize)
-      return op.emitOpError() << "copies " << numElements << " elements but the "
-                              << name << " innermost dimension has only "
-                              << innerSize << " (T-CPASYNC-5)";
-    if (innerIndex && (*innerIndex < 0 || *innerIndex + numElements > innerSize))
+      return op.emitOpError()
+             << "copies " << numElements << " elements but the " << name
+             << " innermost dimension has only " << innerSize
+             << " (T-CPASYNC-5)";
+    if (innerIndex &&
+        (*innerIndex < 0 || *innerIndex + numElements > innerSize))
       return op.emitOpError() << name << " elements [" << *innerIndex << ", "
                               << *innerIndex + numElements
                               << ") are out of bounds of the innermost "
@@ -171,8 +174,8 @@ LogicalResult AsyncCopyOp::verify() {
   std::optional<int64_t> srcBytes =
       getSrcBytes() ? getConstantIntValue(getSrcBytes()) : std::nullopt;
   if (srcBytes && (*srcBytes < 0 || *srcBytes > size))
-      return emitOpError() << "src_bytes must be in [0, " << size << "], got "
-                           << *srcBytes << " (T-CPASYNC-6)";
+    return emitOpError() << "src_bytes must be in [0, " << size << "], got "
+                         << *srcBytes << " (T-CPASYNC-6)";
   return success();
 }
 

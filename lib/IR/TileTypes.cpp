@@ -48,9 +48,8 @@ Type MBarrierType::parse(AsmParser &parser) {
       if (key == "scope")
         return parseEnumKeyword(parser, "scope cta or cluster", scope,
                                 symbolizeMBarrierScope);
-      return parser.emitError(keyLoc)
-             << "unknown mbarrier parameter '" << key
-             << "', expected 'count' or 'scope'";
+      return parser.emitError(keyLoc) << "unknown mbarrier parameter '" << key
+                                      << "', expected 'count' or 'scope'";
     };
     if (parser.parseCommaSeparatedList(parseEntry) || parser.parseGreater())
       return {};
@@ -106,8 +105,9 @@ Type TmaDescType::parse(AsmParser &parser) {
   SmallVector<int64_t> im2colLower, im2colUpper;
   auto parseIntList = [&](SmallVectorImpl<int64_t> &list) -> ParseResult {
     return parser.parseCommaSeparatedList(
-        AsmParser::Delimiter::Square,
-        [&]() -> ParseResult { return parser.parseInteger(list.emplace_back()); });
+        AsmParser::Delimiter::Square, [&]() -> ParseResult {
+          return parser.parseInteger(list.emplace_back());
+        });
   };
   if (parser.parseLess() || parser.parseType(tensor) || parser.parseComma() ||
       parser.parseKeyword("box") || parser.parseEqual() ||
@@ -151,8 +151,8 @@ Type TmaDescType::parse(AsmParser &parser) {
       result = parseEnumKeyword(parser, "l2promo none, b64, b128 or b256",
                                 l2promo, symbolizeTmaL2Promotion);
     } else if (key == "oob") {
-      result = parseEnumKeyword(parser, "oob zero or nan", oob,
-                                symbolizeTmaOobFill);
+      result =
+          parseEnumKeyword(parser, "oob zero or nan", oob, symbolizeTmaOobFill);
     } else if (key == "interleave") {
       result = parseEnumKeyword(parser, "interleave none, b16 or b32",
                                 interleave, symbolizeTmaInterleave);
@@ -173,7 +173,8 @@ Type TmaDescType::parse(AsmParser &parser) {
   if (parser.parseGreater())
     return {};
   return getChecked([&] { return parser.emitError(loc); }, ctx, tensor, box,
-                    swizzle, l2promo, oob, interleave, im2colLower, im2colUpper);
+                    swizzle, l2promo, oob, interleave, im2colLower,
+                    im2colUpper);
 }
 
 void TmaDescType::print(AsmPrinter &printer) const {
@@ -235,7 +236,8 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "tensor rank must be in [" << minRank << ", "
                        << tma::kMaxRank << "]"
                        << (interleaved ? " with interleave"
-                                       : im2col ? " in im2col mode" : "")
+                           : im2col    ? " in im2col mode"
+                                       : "")
                        << ", got " << rank << " (T-TMA-1)";
   if (im2col) {
     // T-TMA-21: corners for every spatial dimension, box = [pixels, channels].
@@ -257,7 +259,8 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                            << lo << ", " << hi << "] for a rank-" << rank
                            << " tensor (T-TMA-12)";
     // T-TMA-13: pixels per column in [1, 1024], channels in [1, 256].
-    if (box[0] < 1 || box[0] > tma::kMaxIm2colPixels || box[1] < 1 || box[1] > tma::kMaxIm2colChannels)
+    if (box[0] < 1 || box[0] > tma::kMaxIm2colPixels || box[1] < 1 ||
+        box[1] > tma::kMaxIm2colChannels)
       return emitError() << "im2col box [" << box[0] << ", " << box[1]
                          << "] needs 1..1024 pixels and 1..256 channels "
                             "(T-TMA-13)";
@@ -303,13 +306,15 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << stringifyTmaSwizzleMode(*mode) << " (T-TMA-6)";
   // T-TMA-8: NaN fill exists only for floating-point data.
   if (oob == TmaOobFill::nan && !isa<FloatType>(elementType))
-    return emitError() << "oob = nan requires a floating-point element type, got "
-                       << elementType << " (T-TMA-8)";
+    return emitError()
+           << "oob = nan requires a floating-point element type, got "
+           << elementType << " (T-TMA-8)";
   // T-TMA-9: static global sizes and strides the tensor map can encode.
   for (auto [i, size] : llvm::enumerate(tensor.getShape()))
     if (!ShapedType::isDynamic(size) && (size < 1 || size > tma::kMaxGlobalDim))
-      return emitError() << "tensor dimension " << i << " must be in [1, 2^32], got "
-                         << size << " (T-TMA-9)";
+      return emitError() << "tensor dimension " << i
+                         << " must be in [1, 2^32], got " << size
+                         << " (T-TMA-9)";
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(tensor.getStridesAndOffset(strides, offset)))
@@ -350,7 +355,8 @@ SmallVector<int64_t> TmaDescType::getSharedTileShape() const {
 }
 
 MemRefType TmaDescType::getSharedTileType() const {
-  return MemRefType::get(getSharedTileShape(), getElementType(), MemRefLayoutAttrInterface(),
+  return MemRefType::get(getSharedTileShape(), getElementType(),
+                         MemRefLayoutAttrInterface(),
                          IntegerAttr::get(IntegerType::get(getContext(), 64),
                                           kSharedAddressSpace));
 }

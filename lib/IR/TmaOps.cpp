@@ -24,9 +24,9 @@ bool TmaLoadOp::requiresClusterLaunch() { return bool(getMulticastMask()); }
 //===----------------------------------------------------------------------===//
 
 LogicalResult mlir::tile::verifyTmaCoordinates(Operation *op, TmaDescType desc,
-                                              ValueRange coordinates,
-                                              ValueRange im2colOffsets,
-                                              bool allowsIm2col) {
+                                               ValueRange coordinates,
+                                               ValueRange im2colOffsets,
+                                               bool allowsIm2col) {
   int64_t rank = desc.getTensor().getRank();
   if (int64_t(coordinates.size()) != rank)
     return op->emitOpError() << "expected " << rank
@@ -53,8 +53,8 @@ static int64_t getRequiredTileAlignment(TmaDescType desc) {
 }
 
 LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
-                                             Value tile, ValueRange indices,
-                                             StringRef role) {
+                                              Value tile, ValueRange indices,
+                                              StringRef role) {
   auto type = cast<MemRefType>(tile.getType());
   ArrayRef<int64_t> box = desc.getBox();
   SmallVector<int64_t> expected = desc.getSharedTileShape();
@@ -65,9 +65,10 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
                              << " to be a dense shared-memory memref, got "
                              << type << " (T-TMA-17)";
   if (type.getElementType() != desc.getElementType())
-    return op->emitOpError() << role << " element type " << type.getElementType()
-                             << " differs from the descriptor's "
-                             << desc.getElementType() << " (T-TMA-17)";
+    return op->emitOpError()
+           << role << " element type " << type.getElementType()
+           << " differs from the descriptor's " << desc.getElementType()
+           << " (T-TMA-17)";
   int64_t leading = type.getRank() - int64_t(box.size());
   if (leading < 0 ||
       type.getShape().take_back(box.size()) != ArrayRef<int64_t>(expected)) {
@@ -76,14 +77,16 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
     llvm::interleaveComma(expected, diag);
     diag << "]";
     if (expected.back() != box.back())
-      diag << " (the " << box.back() << "-element inner box rows are padded to the "
+      diag << " (the " << box.back()
+           << "-element inner box rows are padded to the "
            << desc.getSwizzle().getSpanBytes() << "-byte swizzle span)";
     return diag << " (T-TMA-17)";
   }
   if (int64_t(indices.size()) != leading)
-    return op->emitOpError() << "expected " << leading << " " << role
-                             << " indices (one per dimension before the box), got "
-                             << indices.size() << " (T-TMA-17)";
+    return op->emitOpError()
+           << "expected " << leading << " " << role
+           << " indices (one per dimension before the box), got "
+           << indices.size() << " (T-TMA-17)";
   // T-TMA-18: every tile of the buffer starts at the required alignment.
   int64_t required = getRequiredTileAlignment(desc);
   int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
@@ -92,17 +95,17 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
   (void)type.getStridesAndOffset(strides, offset);
   for (int64_t dim = 0; dim < leading; ++dim)
     if ((strides[dim] * elementBytes) % required)
-      return op->emitOpError() << role << " dimension " << dim << " steps "
-                               << strides[dim] * elementBytes
-                               << " bytes, not a multiple of the " << required
-                               << "-byte alignment TMA needs (T-TMA-18)";
+      return op->emitOpError()
+             << role << " dimension " << dim << " steps "
+             << strides[dim] * elementBytes << " bytes, not a multiple of the "
+             << required << "-byte alignment TMA needs (T-TMA-18)";
   SharedBufferInfo buffer = getSharedBufferInfo(tile);
   if (buffer.alignment && *buffer.alignment < required)
     return op->emitOpError()
-           << "swizzle " << stringifyTmaSwizzleMode(*desc.getSwizzle().getTmaMode())
-           << " needs the " << role << " " << required
-           << "-byte aligned, got " << *buffer.alignment << buffer.describe()
-           << " (T-TMA-18)";
+           << "swizzle "
+           << stringifyTmaSwizzleMode(*desc.getSwizzle().getTmaMode())
+           << " needs the " << role << " " << required << "-byte aligned, got "
+           << *buffer.alignment << buffer.describe() << " (T-TMA-18)";
   // T-SWZ-5: the buffer's layout is the one the TMA unit writes/reads.
   SwizzleAttr want = desc.getSwizzle();
   if (buffer.swizzle && *buffer.swizzle != want &&
@@ -150,9 +153,9 @@ LogicalResult TmaCreateDescriptorOp::verify() {
 LogicalResult TmaLoadOp::verify() {
   TmaDescType desc = getDescriptor().getType();
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates(),
-                               getIm2colOffsets(), /*allowsIm2col=*/true)) ||
+                                  getIm2colOffsets(), /*allowsIm2col=*/true)) ||
       failed(verifyTmaSharedTile(*this, desc, getDst(), getDstIndices(),
-                              "destination")))
+                                 "destination")))
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
 }
@@ -201,6 +204,7 @@ LogicalResult TmaReduceOp::verify() {
 }
 
 LogicalResult TmaPrefetchOp::verify() {
-  return verifyTmaCoordinates(*this, getDescriptor().getType(), getCoordinates(),
-                           getIm2colOffsets(), /*allowsIm2col=*/true);
+  return verifyTmaCoordinates(*this, getDescriptor().getType(),
+                              getCoordinates(), getIm2colOffsets(),
+                              /*allowsIm2col=*/true);
 }

@@ -21,8 +21,8 @@ LogicalResult tile::verifyBarrierIndex(Operation *op, MBarrierType type,
                                        Value index) {
   std::optional<int64_t> value = getConstantIntValue(index);
   if (value && (*value < 0 || *value >= int64_t(type.getCount())))
-    return op->emitOpError() << "barrier index " << *value
-                             << " is out of range for " << type
-                             << " (T-MBAR-4)";
+    return op->emitOpError()
+           << "barrier index " << *value << " is out of range for " << type
+           << " (T-MBAR-4)";
   return success();
 }

@@ -32,7 +32,8 @@ LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
 /// T-WGMMA-1: `buffer` is a tile of a tile.shared_alloc with a TMA swizzle
 /// whose rows are one swizzle span: K-major, or with `mnMajor` chunks of
 /// (K rows, span of MN elements).
-LogicalResult verifyWgmmaTile(Operation *op, Value buffer, bool mnMajor = false);
+LogicalResult verifyWgmmaTile(Operation *op, Value buffer,
+                              bool mnMajor = false);
 
 } // namespace mlir::tile
 

@@ -32,11 +32,11 @@ LogicalResult mlir::tile::verifyWgmmaTile(Operation *op, Value buffer,
                      getElementSizeInBytes(type.getElementType()).value_or(0);
   if (!isSharedMemory(type) || !type.getLayout().isIdentity() ||
       rowBytes != info.swizzle->getSpanBytes())
-    return op->emitOpError() << "expected " << (mnMajor ? "MN" : "K")
-                             << "-major rows of exactly the "
-                             << info.swizzle->getSpanBytes()
-                             << "-byte swizzle span, got " << rowBytes
-                             << "-byte rows in " << type << " (T-WGMMA-1)";
+    return op->emitOpError()
+           << "expected " << (mnMajor ? "MN" : "K")
+           << "-major rows of exactly the " << info.swizzle->getSpanBytes()
+           << "-byte swizzle span, got " << rowBytes << "-byte rows in " << type
+           << " (T-WGMMA-1)";
   if (mnMajor && (type.getRank() < 3 || type.getShape().take_back(2)[0] % 8))
     return op->emitOpError()
            << "expected an MN-major tile as (MN chunks, K rows, span) with K "

@@ -75,7 +75,8 @@ Layout appendModes(const Layout &layout, size_t rank) {
 llvm::Expected<Layout> composeWithMode(const Layout &a, int64_t bShape,
                                        int64_t bStride) {
   if (bShape < 1 || bStride < 0)
-    return fail("mode " + std::to_string(bShape) + ":" + std::to_string(bStride) +
+    return fail("mode " + std::to_string(bShape) + ":" +
+                std::to_string(bStride) +
                 " of the right operand has no positive extent or a negative "
                 "stride (composition is not admissible)");
   if (bStride == 0 || bShape == 1)
@@ -93,8 +94,9 @@ llvm::Expected<Layout> composeWithMode(const Layout &a, int64_t bShape,
     if (currShape % restStride != 0 && restStride % currShape != 0)
       return fail("stride " + std::to_string(restStride) +
                   " of the right operand neither divides nor is divided by "
-                  "extent " + std::to_string(currShape) + " of " +
-                  a.str() + " (composition is not admissible)");
+                  "extent " +
+                  std::to_string(currShape) + " of " + a.str() +
+                  " (composition is not admissible)");
     int64_t newShape =
         std::min(std::max<int64_t>(1, currShape / restStride), restShape);
     if (newShape != 1) {
@@ -102,8 +104,8 @@ llvm::Expected<Layout> composeWithMode(const Layout &a, int64_t bShape,
         return fail("extent " + std::to_string(restShape) +
                     " of the right operand is not a multiple of " +
                     std::to_string(newShape) + ", the part of mode " +
-                    std::to_string(currShape) + ":" + std::to_string(currStride) +
-                    " of " + a.str() +
+                    std::to_string(currShape) + ":" +
+                    std::to_string(currStride) + " of " + a.str() +
                     " it covers (composition is not admissible)");
       shapes.push_back(newShape);
       strides.push_back(restStride * currStride);
@@ -164,7 +166,9 @@ Layout Layout::concat(llvm::ArrayRef<Layout> modes) {
   return Layout(IntTuple::tuple(shapes), IntTuple::tuple(strides));
 }
 
-Layout Layout::operator[](size_t i) const { return Layout(shape[i], stride[i]); }
+Layout Layout::operator[](size_t i) const {
+  return Layout(shape[i], stride[i]);
+}
 
 std::vector<Layout> Layout::getModes() const {
   std::vector<Layout> modes;
@@ -225,7 +229,8 @@ Layout mlir::tile::complement(const Layout &layout, int64_t cotarget) {
   return coalesce(fromFlatModes(shapes, strides));
 }
 
-llvm::Expected<Layout> mlir::tile::composition(const Layout &a, const Layout &b) {
+llvm::Expected<Layout> mlir::tile::composition(const Layout &a,
+                                               const Layout &b) {
   if (b.getShape().isInt())
     return composeWithMode(a, b.getShape().getInt(), b.getStride().getInt());
   llvm::SmallVector<Layout> modes;
@@ -239,10 +244,10 @@ llvm::Expected<Layout> mlir::tile::composition(const Layout &a, const Layout &b)
 }
 
 /// Applies `apply` to mode i of A and tiler[i]; modes beyond the tiler stay.
-static llvm::Expected<Layout>
-byMode(const Layout &a, llvm::ArrayRef<Layout> tiler,
-       llvm::function_ref<llvm::Expected<Layout>(const Layout &, const Layout &)>
-           apply) {
+static llvm::Expected<Layout> byMode(
+    const Layout &a, llvm::ArrayRef<Layout> tiler,
+    llvm::function_ref<llvm::Expected<Layout>(const Layout &, const Layout &)>
+        apply) {
   if (tiler.size() > a.rank())
     return fail("a tiler of rank " + std::to_string(tiler.size()) +
                 " does not fit " + a.str() + " of rank " +
@@ -309,7 +314,8 @@ llvm::Expected<Layout> mlir::tile::logicalDivide(const Layout &a,
 }
 
 /// The tile and rest modes of a by-mode logical divide.
-static llvm::Expected<std::pair<llvm::SmallVector<Layout>, llvm::SmallVector<Layout>>>
+static llvm::Expected<
+    std::pair<llvm::SmallVector<Layout>, llvm::SmallVector<Layout>>>
 splitDivide(const Layout &a, llvm::ArrayRef<Layout> tiler) {
   llvm::Expected<Layout> divided = logicalDivide(a, tiler);
   if (!divided)
@@ -387,8 +393,8 @@ llvm::Expected<Layout> mlir::tile::rakedProduct(const Layout &a,
 
 int64_t SwizzledLayout::swizzle(int64_t offset) const {
   int64_t mask = ((int64_t(1) << bits) - 1) << (base + std::max(0, shift));
-  int64_t moved = shift >= 0 ? (offset & mask) >> shift
-                             : (offset & mask) << -shift;
+  int64_t moved =
+      shift >= 0 ? (offset & mask) >> shift : (offset & mask) << -shift;
   return offset ^ moved;
 }
 

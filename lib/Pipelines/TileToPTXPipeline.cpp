@@ -5,8 +5,8 @@
 // front. Each stage states what holds after it.
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Pipelines/Pipelines.h"
 #include "Tile/Conversion/Passes.h"
+#include "Tile/Pipelines/Pipelines.h"
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -48,14 +48,14 @@ static std::string resolveFeatures(const TileToPTXPipelineOptions &options) {
 
 //===----------------------------------------------------------------------===//
 // Stage 1: pipeline marked loops, check the target and lower tile ops.
-// Post-conditions: loops marked {tile.pipeline_stages = N} are rings; the chip, PTX level, opt level and format are valid for
-// every op in the module; tile-level ops are expanded into instruction-level
-// ones, which have no cp.async/mbarrier protocol error (checked after
-// tile-lower-tile-ops unless verify-protocol=false);
-// generic accesses of swizzled buffers address their swizzled elements;
-// kernels are gpu.funcs (gpu.launch bodies outlined);
-// no tile or nvgpu op remains (NVVM/LLVM ops on memref
-// descriptors via unrealized casts).
+// Post-conditions: loops marked {tile.pipeline_stages = N} are rings; the chip,
+// PTX level, opt level and format are valid for every op in the module;
+// tile-level ops are expanded into instruction-level ones, which have no
+// cp.async/mbarrier protocol error (checked after tile-lower-tile-ops unless
+// verify-protocol=false); generic accesses of swizzled buffers address their
+// swizzled elements; kernels are gpu.funcs (gpu.launch bodies outlined); no
+// tile or nvgpu op remains (NVVM/LLVM ops on memref descriptors via unrealized
+// casts).
 //===----------------------------------------------------------------------===//
 static void buildTileStage(OpPassManager &pm,
                            const TileToPTXPipelineOptions &options) {

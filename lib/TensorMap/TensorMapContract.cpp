@@ -60,10 +60,10 @@ struct DataTypeInfo {
   bool isFloat;
 };
 constexpr DataTypeInfo kDataTypes[kMaxDataType + 1] = {
-    {"u8", 1, false},  {"u16", 2, false},     {"u32", 4, false},
-    {"i32", 4, false}, {"u64", 8, false},     {"i64", 8, false},
-    {"f16", 2, true},  {"f32", 4, true},      {"f64", 8, true},
-    {"bf16", 2, true}, {"f32_ftz", 4, true},  {"tf32", 4, true},
+    {"u8", 1, false},     {"u16", 2, false},    {"u32", 4, false},
+    {"i32", 4, false},    {"u64", 8, false},    {"i64", 8, false},
+    {"f16", 2, true},     {"f32", 4, true},     {"f64", 8, true},
+    {"bf16", 2, true},    {"f32_ftz", 4, true}, {"tf32", 4, true},
     {"tf32_ftz", 4, true}};
 
 const DataTypeInfo *findDataType(int dataType) {
@@ -148,15 +148,16 @@ bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
   minRank = std::max<unsigned>(minRank, interleaved ? kMinInterleavedRank : 1);
   if (r.rank < minRank || r.rank > kMaxRank)
     return os << "rank " << r.rank << " is not in [" << minRank << ", "
-              << kMaxRank << "]"
-              << (interleaved ? " with interleave" : "") << " (T-TMA-1)",
+              << kMaxRank << "]" << (interleaved ? " with interleave" : "")
+              << " (T-TMA-1)",
            false;
   // T-TMA-10: the global base address alignment.
   uint64_t alignment = r.interleave == kInterleave32B
                            ? 2 * kGlobalAddressAlignment
                            : kGlobalAddressAlignment;
   if (r.globalAddress % alignment)
-    return os << "global address " << hex(r.globalAddress) << " is not " << alignment << "-byte aligned (T-TMA-10)",
+    return os << "global address " << hex(r.globalAddress) << " is not "
+              << alignment << "-byte aligned (T-TMA-10)",
            false;
   for (unsigned i = 0; i < r.rank; ++i) {
     // T-TMA-9: sizes.
@@ -250,7 +251,8 @@ tile_tma::checkIm2colTensorMap(const Im2colTensorMapRequest &r) {
         break;
       }
   // T-TMA-13: channels per pixel in [1, 256], pixels per column in [1, 1024].
-  if (ok && (r.channelsPerPixel < 1 || r.channelsPerPixel > kMaxIm2colChannels)) {
+  if (ok &&
+      (r.channelsPerPixel < 1 || r.channelsPerPixel > kMaxIm2colChannels)) {
     os << "channelsPerPixel is " << r.channelsPerPixel
        << ", not in [1, 256] (T-TMA-13)";
     ok = false;
@@ -261,10 +263,9 @@ tile_tma::checkIm2colTensorMap(const Im2colTensorMapRequest &r) {
     ok = false;
   }
   if (ok)
-    ok = checkInnerBoxBytes(r.tensor,
-                            uint64_t(r.channelsPerPixel) *
-                                getElementBytes(r.tensor.dataType),
-                            os);
+    ok = checkInnerBoxBytes(
+        r.tensor,
+        uint64_t(r.channelsPerPixel) * getElementBytes(r.tensor.dataType), os);
   if (ok)
     return std::nullopt;
   os << "; im2col, " << describeTiledTensorMap(r.tensor);

@@ -118,7 +118,8 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
       ShapedType::isDynamic(offset) ||
       llvm::any_of(strides, ShapedType::isDynamic))
     return;
-  std::optional<int64_t> elementSize = getElementSizeInBytes(type.getElementType());
+  std::optional<int64_t> elementSize =
+      getElementSizeInBytes(type.getElementType());
   if (!elementSize)
     return;
   int64_t elementBytes = *elementSize;
@@ -142,9 +143,10 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
     return;
   // The proposed swizzle (formula in the file header), in bytes.
   int64_t unit = llvm::PowerOf2Ceil(std::max<int64_t>(width, 1));
-  int64_t rowBytes = type.getRank() >= 1 && !type.isDynamicDim(type.getRank() - 1)
-                         ? type.getShape().back() * elementBytes
-                         : kPhaseBytes;
+  int64_t rowBytes =
+      type.getRank() >= 1 && !type.isDynamicDim(type.getRank() - 1)
+          ? type.getShape().back() * elementBytes
+          : kPhaseBytes;
   int32_t m = llvm::Log2_64(unit);
   int32_t s = llvm::Log2_64(
       llvm::PowerOf2Ceil(std::max<int64_t>(kPhaseBytes, rowBytes)) / unit);
@@ -154,11 +156,11 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
   SwizzleAttr proposal;
   if (b + m + s <= 31)
     proposal = SwizzleAttr::get(op->getContext(), b, m, s);
-  InFlightDiagnostic remark = op->emitRemark()
-                              << degree << "-way bank conflict: " << width
-                              << "-byte accesses, "
-                              << std::min<int64_t>(kWarpSize, kPhaseBytes / width)
-                              << " lanes per 128-byte phase";
+  InFlightDiagnostic remark =
+      op->emitRemark() << degree << "-way bank conflict: " << width
+                       << "-byte accesses, "
+                       << std::min<int64_t>(kWarpSize, kPhaseBytes / width)
+                       << " lanes per 128-byte phase";
   if (current)
     remark << " under the buffer's swizzle " << current;
   if (!proposal)
@@ -176,8 +178,9 @@ void analyze(Operation *op, Value memref, ValueRange indices, int64_t width,
     return;
   if (std::optional<ElementAccess> split = findSplitAccess(alloc, proposal)) {
     remark << "; not applied: a '" << split->memref->getOwner()->getName()
-           << "' of the buffer accesses " << split->bytes << " bytes, more than the "
-           << (int64_t(1) << proposal.getBase()) << "-byte unit (T-SWZ-6)";
+           << "' of the buffer accesses " << split->bytes
+           << " bytes, more than the " << (int64_t(1) << proposal.getBase())
+           << "-byte unit (T-SWZ-6)";
     return;
   }
   alloc.setSwizzleAttr(proposal);

@@ -115,7 +115,8 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.wait = user;
         continue;
       }
-      std::optional<int64_t> arrivals = getConstantIntValue(op.getArrivalCount());
+      std::optional<int64_t> arrivals =
+          getConstantIntValue(op.getArrivalCount());
       std::optional<int64_t> expected =
           getConstantIntValue(op.getExpectedTxBytes());
       std::optional<int64_t> completed =
@@ -157,34 +158,33 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.expectBytes != barrier.deliveredBytes) {
         Operation *at = barrier.expectOp ? barrier.expectOp : barrier.deliverOp;
         InFlightDiagnostic diag =
-            at->emitError() << "barrier " << index << " expects "
-                            << barrier.expectBytes
-                            << " transaction bytes per phase, but the copies "
-                               "and complete_tx that signal it deliver "
-                            << barrier.deliveredBytes
-                            << (barrier.expectBytes > barrier.deliveredBytes
-                                    ? ": the phase never completes"
-                                    : ": the transaction count underflows")
-                            << " (T-PROTO-9)";
+            at->emitError()
+            << "barrier " << index << " expects " << barrier.expectBytes
+            << " transaction bytes per phase, but the copies "
+               "and complete_tx that signal it deliver "
+            << barrier.deliveredBytes
+            << (barrier.expectBytes > barrier.deliveredBytes
+                    ? ": the phase never completes"
+                    : ": the transaction count underflows")
+            << " (T-PROTO-9)";
         if (barrier.deliverOp && barrier.deliverOp != at)
-          diag.attachNote(barrier.deliverOp->getLoc()) << "bytes delivered here";
+          diag.attachNote(barrier.deliverOp->getLoc())
+              << "bytes delivered here";
         failed = true;
       }
       if (!barrier.known || !barrier.init || !barrier.wait ||
           barrier.arrivals >= barrier.expected)
         continue;
-      InFlightDiagnostic diag = barrier.wait->emitError()
-                                << "waits on barrier " << index
-                                << ", which expects " << barrier.expected
-                                << " arrivals per phase, but the " << *threads
-                                << " threads of a block arrive at most "
-                                << barrier.arrivals
-                                << " times: the phase never completes "
-                                   "(T-PROTO-8)";
+      InFlightDiagnostic diag =
+          barrier.wait->emitError()
+          << "waits on barrier " << index << ", which expects "
+          << barrier.expected << " arrivals per phase, but the " << *threads
+          << " threads of a block arrive at most " << barrier.arrivals
+          << " times: the phase never completes "
+             "(T-PROTO-8)";
       diag.attachNote(barrier.init->getLoc()) << "initialized here";
       failed = true;
     }
   });
   return failure(failed);
 }
-

@@ -109,7 +109,8 @@ static LogicalResult checkClusterLaunches(ModuleOp module) {
       }
       if (Operation *clusterOp = findClusterOp(kernel.getBody()))
         if (failed(reportClusterless(
-                launch, ("kernel '" + kernel.getName() + "'").str(), clusterOp)))
+                launch, ("kernel '" + kernel.getName() + "'").str(),
+                clusterOp)))
           return WalkResult::interrupt();
     } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
       if (launch.hasClusterSize()) {
@@ -209,20 +210,19 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
                                 StringRef format) {
   // T-TARGET-4: options of the NVVM serializer.
   if (optLevel < 0 || optLevel > 3)
-    return module.emitError() << "opt-level must be in [0, 3], got "
-                              << optLevel << " (T-TARGET-4)";
-  if (!llvm::is_contained({"isa", "assembly", "bin", "binary", "fatbin",
-                           "offload"},
-                          format))
+    return module.emitError() << "opt-level must be in [0, 3], got " << optLevel
+                              << " (T-TARGET-4)";
+  if (!llvm::is_contained(
+          {"isa", "assembly", "bin", "binary", "fatbin", "offload"}, format))
     return module.emitError() << "unknown format '" << format
                               << "'; expected isa, bin, fatbin or offload "
                                  "(T-TARGET-4)";
   // T-TARGET-1: a chip we know the PTX requirements of.
   std::optional<ChipInfo> chip = lookupChip(chipName);
   if (!chip)
-    return module.emitError() << "unknown chip '" << chipName
-                              << "'; expected one of " << getKnownChipNames()
-                              << " (T-TARGET-1)";
+    return module.emitError()
+           << "unknown chip '" << chipName << "'; expected one of "
+           << getKnownChipNames() << " (T-TARGET-1)";
   // T-TARGET-2: one PTX version that LLVM emits, ptxas accepts and the chip
   // supports; LLVM itself aborts on a version the chip lacks.
   std::string featureString =
@@ -238,10 +238,10 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
            << formatPtxVersion(chip->minPtxVersion) << " ('+ptx"
            << chip->minPtxVersion << "') or later (T-TARGET-2)";
   if (*ptx > kMaxPtxVersion)
-    return module.emitError()
-           << "PTX ISA " << formatPtxVersion(*ptx)
-           << " is newer than ptxas 13.0 and the CUDA 13.0 driver accept (max '+ptx"
-           << kMaxPtxVersion << "') (T-TARGET-2)";
+    return module.emitError() << "PTX ISA " << formatPtxVersion(*ptx)
+                              << " is newer than ptxas 13.0 and the CUDA 13.0 "
+                                 "driver accept (max '+ptx"
+                              << kMaxPtxVersion << "') (T-TARGET-2)";
 
   // T-TARGET-3: every op exists on the chip.
   WalkResult result = module.walk([&](TargetDependentOpInterface op) {
@@ -254,7 +254,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
     if (*ptx < op.getMinPtxVersion()) {
       op->emitOpError() << "requires PTX ISA "
                         << formatPtxVersion(op.getMinPtxVersion()) << " ('+ptx"
-                        << op.getMinPtxVersion() << "') or newer, but the target "
+                        << op.getMinPtxVersion()
+                        << "') or newer, but the target "
                         << "uses PTX " << formatPtxVersion(*ptx) << " ('"
                         << featureString << "') (T-TARGET-3)";
       return WalkResult::interrupt();

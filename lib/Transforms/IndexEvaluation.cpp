@@ -3,10 +3,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexEvaluation.h"
-#include "llvm/Support/MathExtras.h"
-#include <limits>
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/MathExtras.h"
+#include <limits>
 
 using namespace mlir;
 
@@ -24,21 +24,31 @@ static std::optional<int64_t> normalize(Value value,
   return result;
 }
 
-static std::optional<int64_t> compare(arith::CmpIPredicate predicate,
-                                      int64_t l, int64_t r) {
+static std::optional<int64_t> compare(arith::CmpIPredicate predicate, int64_t l,
+                                      int64_t r) {
   using P = arith::CmpIPredicate;
   uint64_t ul = l, ur = r;
   switch (predicate) {
-  case P::eq: return l == r;
-  case P::ne: return l != r;
-  case P::slt: return l < r;
-  case P::sle: return l <= r;
-  case P::sgt: return l > r;
-  case P::sge: return l >= r;
-  case P::ult: return ul < ur;
-  case P::ule: return ul <= ur;
-  case P::ugt: return ul > ur;
-  case P::uge: return ul >= ur;
+  case P::eq:
+    return l == r;
+  case P::ne:
+    return l != r;
+  case P::slt:
+    return l < r;
+  case P::sle:
+    return l <= r;
+  case P::sgt:
+    return l > r;
+  case P::sge:
+    return l >= r;
+  case P::ult:
+    return ul < ur;
+  case P::ule:
+    return ul <= ur;
+  case P::ugt:
+    return ul > ur;
+  case P::uge:
+    return ul >= ur;
   }
   return std::nullopt;
 }

@@ -108,8 +108,8 @@ struct MmaOpLowering : OpRewritePattern<MmaOp> {
       }
       return fragments;
     };
-    // Two register stages (as CuTe's sm80 GEMMs): the fragments of step k + 1 are loaded
-    // before the MMAs of step k.
+    // Two register stages (as CuTe's sm80 GEMMs): the fragments of step k + 1
+    // are loaded before the MMAs of step k.
     Fragments current = loadFragments(0);
     for (int64_t k = 0; k < tileK; k += 16) {
       Fragments next;

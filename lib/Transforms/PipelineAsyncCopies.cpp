@@ -1,7 +1,8 @@
 //===- PipelineAsyncCopies.cpp - N-stage cp.async rings from K loops ------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Seed 002's K_STAGE pipeline, generated: for iteration i of the loop,
+// The multistage cp.async pipeline (CUTLASS's Ampere mainloop), generated: for
+// iteration i of the loop,
 //   prologue:  copies of i = 0 .. N-2 into stages 0 .. N-2, one commit each
 //   loop i:    wait_group(N-2); barrier; compute on stage i % N;
 //              copies of i + N - 1 (if any) into stage (i + N - 1) % N; commit
@@ -10,10 +11,10 @@
 // stage (i - 1) % N = (i + N - 1) % N before the copies that overwrite it.
 //===----------------------------------------------------------------------===//
 
+#include "ThreadPredicates.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
-#include "ThreadPredicates.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -160,8 +161,8 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
       problem = "the producer part has '" + op->getName().getStringRef().str() +
                 "', which has side effects";
   };
-  for (; it != body.end() &&
-         !isa<AsyncCommitGroupOp, MBarrierWaitParityOp>(&*it);
+  for (;
+       it != body.end() && !isa<AsyncCommitGroupOp, MBarrierWaitParityOp>(&*it);
        ++it) {
     Operation *top = &*it;
     top->walk([&](Operation *op) { visitProducerOp(op, op == top); });
@@ -178,8 +179,7 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
     // TMA: the wait on the copies' barrier, then the consumer.
     auto wait =
         it != body.end() ? dyn_cast<MBarrierWaitParityOp>(&*it) : nullptr;
-    if (!wait ||
-        !BarrierOpInterface(wait).namesSameBarrier(shape.tmaCopies[0]))
+    if (!wait || !BarrierOpInterface(wait).namesSameBarrier(shape.tmaCopies[0]))
       return fail("expected a tile.mbarrier_wait_parity on the copies' "
                   "barrier after the copies");
     Value barriers = wait.getBarriers();
@@ -245,9 +245,9 @@ FailureOr<RingMap> createRings(scf::ForOp loop, LoopShape &shape,
     OpBuilder builder(alloc);
     SmallVector<int64_t> ringShape = {stages};
     llvm::append_range(ringShape, type.getShape());
-    auto ringType = MemRefType::get(ringShape, type.getElementType(),
-                                    MemRefLayoutAttrInterface(),
-                                    type.getMemorySpace());
+    auto ringType =
+        MemRefType::get(ringShape, type.getElementType(),
+                        MemRefLayoutAttrInterface(), type.getMemorySpace());
     auto ring = cast<SharedAllocOp>(builder.clone(*alloc));
     ring.getBuffer().setType(ringType);
     rings.insert({alloc.getBuffer(), ring.getBuffer()});
@@ -288,7 +288,8 @@ void eraseOldBody(Operation *first) {
     op->erase();
 }
 
-/// The cp.async ring (seed 002): commit per stage, wait_group(N - 2).
+/// The cp.async ring (CUTLASS's multistage mainloop): commit per stage,
+/// wait_group(N - 2).
 LogicalResult pipelineCpAsync(scf::ForOp loop, LoopShape &shape,
                               const RingMap &rings, int64_t stages) {
   Location loc = loop.getLoc();
@@ -309,8 +310,8 @@ LogicalResult pipelineCpAsync(scf::ForOp loop, LoopShape &shape,
     Value s = prologue.getInductionVar();
     Value iv = arith::AddIOp::create(
         builder, loc, lb, arith::MulIOp::create(builder, loc, s, step));
-    Value inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                          iv, ub);
+    Value inRange =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, iv, ub);
     auto ifOp = scf::IfOp::create(builder, loc, inRange);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
     if (failed(cloneProducer(builder, shape, loop, iv, rings, s)))
@@ -336,9 +337,10 @@ LogicalResult pipelineCpAsync(scf::ForOp loop, LoopShape &shape,
   Value aheadIteration =
       arith::AddIOp::create(builder, loc, iteration, constant(stages - 1));
   Value ahead = arith::AddIOp::create(
-      builder, loc, lb, arith::MulIOp::create(builder, loc, aheadIteration, step));
-  Value more = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                     ahead, ub);
+      builder, loc, lb,
+      arith::MulIOp::create(builder, loc, aheadIteration, step));
+  Value more =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, ahead, ub);
   auto ifOp = scf::IfOp::create(builder, loc, more);
   {
     OpBuilder::InsertionGuard guard(builder);
@@ -399,8 +401,8 @@ LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
     auto init = scf::ForOp::create(builder, loc, zero, nStages, one);
     builder.setInsertionPointToStart(init.getBody());
     Value s = init.getInductionVar();
-    MBarrierInitOp::create(builder, loc, full, s,
-                           i32(shape.tmaCopies.size()), Value());
+    MBarrierInitOp::create(builder, loc, full, s, i32(shape.tmaCopies.size()),
+                           Value());
     MBarrierInitOp::create(builder, loc, empty, s, i32(*threads), Value());
   }
   gpu::BarrierOp::create(builder, loc);
@@ -464,16 +466,16 @@ LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
     builder.setInsertionPointToStart(&producer.getThenRegion().front());
     MBarrierWaitParityOp::create(builder, loc, empty, previous, emptyPhase);
     builder.setInsertionPointAfter(producer);
-    if (failed(cloneProducer(builder, shape, loop, ahead, rings, previous,
-                             full)))
+    if (failed(
+            cloneProducer(builder, shape, loop, ahead, rings, previous, full)))
       return failure();
   }
   // Consume the current stage, then release it.
   MBarrierWaitParityOp::create(builder, loc, full, stage, phase);
   if (failed(cloneConsumer(builder, shape, loop, rings, stage)))
     return failure();
-  MBarrierArriveOp::create(builder, loc, MBarrierTokenType::get(context),
-                           empty, stage, Value());
+  MBarrierArriveOp::create(builder, loc, MBarrierTokenType::get(context), empty,
+                           stage, Value());
   // Advance the state.
   Value next = arith::AddIOp::create(builder, loc, stage, one);
   Value wrapped = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,

@@ -1,4 +1,5 @@
-//===- ProtocolAnalyses.h - The analyses of tile-verify-async-protocol -*- C++ -*-===//
+//===- ProtocolAnalyses.h - The analyses of tile-verify-async-protocol -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // tile-verify-async-protocol runs three analyses (docs/Rationale, T-PROTO):

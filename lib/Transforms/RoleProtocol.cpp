@@ -16,10 +16,10 @@
 //    barrier events: loops run iteration by iteration with their iter_args
 //    (stage counters, phase bits), scf.if takes the branch its condition
 //    selects. Values a kernel cannot know statically (scalar arguments,
-//    memref sizes and strides, loaded data) take one sample value, the same in every
-//    role, so that loops all roles bound by the same expression run equally
-//    often; the kernel is simulated once per sample (kSamples). Block ids
-//    are 0 and the grid is one cluster.
+//    memref sizes and strides, loaded data) take one sample value, the same in
+//    every role, so that loops all roles bound by the same expression run
+//    equally often; the kernel is simulated once per sample (kSamples). Block
+//    ids are 0 and the grid is one cluster.
 //  - Barriers. A barrier has a phase, the arrivals the phase still waits for
 //    (its init count at each phase) and a transaction count; the phase
 //    completes when both reach zero. A parity wait returns once the phase of
@@ -104,11 +104,11 @@ enum class EventKind {
   Deliver,    ///< amount: bytes per thread; `stage` written (or none)
   Wait,       ///< amount: the parity
   Inval,
-  Read,       ///< a synchronous read of `stage`
-  AsyncRead,  ///< a wgmma operand: read until a later wgmma wait retires it
+  Read,      ///< a synchronous read of `stage`
+  AsyncRead, ///< a wgmma operand: read until a later wgmma wait retires it
   AsyncCommit,
-  AsyncWait,  ///< amount: the groups kept in flight
-  Sync,       ///< a CTA-wide barrier (gpu.barrier, cluster_wait)
+  AsyncWait, ///< amount: the groups kept in flight
+  Sync,      ///< a CTA-wide barrier (gpu.barrier, cluster_wait)
   /// An aligned collective (wgmma, mma.sync, ldmatrix, a named barrier):
   /// the roles sharing a unit of `amount` warps with this one meet at it.
   Collective,
@@ -197,9 +197,8 @@ public:
   /// The value of `value` in `thread`, from thread ids alone (no samples).
   static std::optional<int64_t> threadValue(const KernelFacts &facts,
                                             int64_t thread, Value value) {
-    return evaluateIndex(value, [&](Value v) {
-      return threadLeaf(facts, thread, v);
-    });
+    return evaluateIndex(value,
+                         [&](Value v) { return threadLeaf(facts, thread, v); });
   }
 
 private:
@@ -217,9 +216,9 @@ private:
     std::string location;
     llvm::raw_string_ostream os(location);
     op->getLoc().print(os);
-    reason = (why + " (" + op->getName().getStringRef() + " at " + location +
-              ")")
-                 .str();
+    reason =
+        (why + " (" + op->getName().getStringRef() + " at " + location + ")")
+            .str();
   }
 
   static std::optional<int64_t> threadLeaf(const KernelFacts &facts,
@@ -230,9 +229,12 @@ private:
     int64_t x = facts.blockDims[0], y = facts.blockDims[1];
     if (auto tid = dyn_cast<gpu::ThreadIdOp>(def)) {
       switch (tid.getDimension()) {
-      case gpu::Dimension::x: return thread % x;
-      case gpu::Dimension::y: return thread / x % y;
-      case gpu::Dimension::z: return thread / (x * y);
+      case gpu::Dimension::x:
+        return thread % x;
+      case gpu::Dimension::y:
+        return thread / x % y;
+      case gpu::Dimension::z:
+        return thread / (x * y);
       }
     }
     if (auto dim = dyn_cast<gpu::BlockDimOp>(def))
@@ -501,18 +503,16 @@ private:
     if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
       return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
     if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
-      for (auto [buffer, indices] :
-           {std::pair(mma.getA(), mma.getAIndices()),
-            std::pair(mma.getB(), mma.getBIndices())})
+      for (auto [buffer, indices] : {std::pair(mma.getA(), mma.getAIndices()),
+                                     std::pair(mma.getB(), mma.getBIndices())})
         if (std::optional<Stage> stage = stageOf(buffer, indices))
           emit({EventKind::AsyncRead, op, {}, 0, stage});
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }
     if (auto mma = dyn_cast<MmaOp>(op)) {
-      for (auto [buffer, indices] :
-           {std::pair(mma.getA(), mma.getAIndices()),
-            std::pair(mma.getB(), mma.getBIndices())})
+      for (auto [buffer, indices] : {std::pair(mma.getA(), mma.getAIndices()),
+                                     std::pair(mma.getB(), mma.getBIndices())})
         if (std::optional<Stage> stage = stageOf(buffer, indices))
           emit({EventKind::Read, op, {}, 0, stage});
       return;
@@ -523,8 +523,8 @@ private:
     for (OpOperand &use : op->getOpOperands())
       if (std::optional<ElementAccess> access = getElementAccess(use);
           access && !access->writes)
-        if (std::optional<Stage> stage = stageOf(
-                access->memref->get(), OperandRange(access->indices)))
+        if (std::optional<Stage> stage =
+                stageOf(access->memref->get(), OperandRange(access->indices)))
           emit({EventKind::Read, op, {}, 0, stage});
   }
 };
@@ -641,7 +641,8 @@ private:
     if (it == writes.end()) {
       fail(event.op, "reads stage " + std::to_string(event.stage->second) +
                          " of a buffer that copies fill before any copy into "
-                         "it completed (" + roles[r].describe() +
+                         "it completed (" +
+                         roles[r].describe() +
                          "): its wait returned too early (T-PROTO-12)");
       return;
     }
@@ -680,8 +681,7 @@ private:
                      });
       if (!reading)
         continue;
-      fail(event.op, "overwrites stage " +
-                         std::to_string(event.stage->second) +
+      fail(event.op, "overwrites stage " + std::to_string(event.stage->second) +
                          " while a wgmma of " + roles[other].describe() +
                          " may still read it: the stage was released before "
                          "the wgmma reading it was waited for (T-PROTO-12)");
@@ -819,8 +819,8 @@ private:
 
   Step notModeled() {
     if (!finding)
-      finding = Finding{nullptr, "a barrier used before its initialization",
-                        {}};
+      finding =
+          Finding{nullptr, "a barrier used before its initialization", {}};
     return Step::Blocked;
   }
 
@@ -830,13 +830,16 @@ private:
   std::optional<Finding> deadlock() {
     bool running = llvm::any_of(llvm::seq<unsigned>(0, roles.size()),
                                 [&](unsigned r) { return current(r); });
-    bool waiting = llvm::any_of(llvm::seq<unsigned>(0, roles.size()), [&](unsigned r) {
-      const Event *event = current(r);
-      return event && event->kind == EventKind::Wait;
-    });
+    bool waiting =
+        llvm::any_of(llvm::seq<unsigned>(0, roles.size()), [&](unsigned r) {
+          const Event *event = current(r);
+          return event && event->kind == EventKind::Wait;
+        });
     if (running && !waiting)
-      return Finding{nullptr, "threads of one warp or warpgroup that do not "
-                              "meet at an aligned collective op", {}};
+      return Finding{nullptr,
+                     "threads of one warp or warpgroup that do not "
+                     "meet at an aligned collective op",
+                     {}};
     std::optional<Finding> result;
     for (unsigned r : priority) {
       const Event *event = current(r);
@@ -988,8 +991,10 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
     for (unsigned r = 0; r < sampled.size(); ++r)
       order.push_back(r);
     bool clean = true;
-    for (auto [reversed, promote] : {std::pair(false, true), {true, true},
-                                     {false, false}, {true, false}}) {
+    for (auto [reversed, promote] : {std::pair(false, true),
+                                     {true, true},
+                                     {false, false},
+                                     {true, false}}) {
       SmallVector<unsigned> ordered = order;
       if (reversed)
         std::reverse(ordered.begin(), ordered.end());
@@ -1013,9 +1018,8 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   if (modeledSamples.empty())
     return skip(reason);
   if (explain) {
-    InFlightDiagnostic remark = kernel.emitRemark()
-                                << "role protocol: " << roles.size()
-                                << " roles (";
+    InFlightDiagnostic remark =
+        kernel.emitRemark() << "role protocol: " << roles.size() << " roles (";
     llvm::interleaveComma(roles, remark, [&](const Role &role) {
       remark << role.threads << " from thread " << role.firstThread;
     });

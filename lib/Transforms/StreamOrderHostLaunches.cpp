@@ -32,8 +32,8 @@
 // carried through a loop (convert-nvgpu-to-nvvm rejects such loops).
 //===----------------------------------------------------------------------===//
 
-#include "Tile/Transforms/Passes.h"
 #include "Tile/TensorMap/TensorMapContract.h"
+#include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -88,17 +88,20 @@ private:
       linear = arith::AddIOp::create(
           builder, loc, linear,
           arith::MulIOp::create(builder, loc, index, constant(stride)));
-    Value bytes = arith::MulIOp::create(builder, loc, linear, constant(elementBytes));
+    Value bytes =
+        arith::MulIOp::create(builder, loc, linear, constant(elementBytes));
     int32_t shift = swizzle.getShift();
     int64_t mask = ((int64_t(1) << swizzle.getBits()) - 1)
                    << (swizzle.getBase() + std::max(0, shift));
     Value selected = arith::AndIOp::create(builder, loc, bytes, constant(mask));
-    Value moved =
-        shift >= 0
-            ? Value(arith::ShRUIOp::create(builder, loc, selected, constant(shift)))
-            : Value(arith::ShLIOp::create(builder, loc, selected, constant(-shift)));
+    Value moved = shift >= 0
+                      ? Value(arith::ShRUIOp::create(builder, loc, selected,
+                                                     constant(shift)))
+                      : Value(arith::ShLIOp::create(builder, loc, selected,
+                                                    constant(-shift)));
     Value swizzled = arith::XOrIOp::create(builder, loc, bytes, moved);
-    return arith::DivUIOp::create(builder, loc, swizzled, constant(elementBytes));
+    return arith::DivUIOp::create(builder, loc, swizzled,
+                                  constant(elementBytes));
   }
 
   /// Points the access at the flat view's swizzled element.
@@ -110,8 +113,8 @@ private:
                                     "the swizzle would split (T-SWZ-6)";
     if (failed(checkWidth(user, access.bytes)))
       return failure();
-    Value index = physicalIndex(builder, user->getLoc(),
-                                OperandRange(access.indices));
+    Value index =
+        physicalIndex(builder, user->getLoc(), OperandRange(access.indices));
     access.memref->set(getFlat(builder));
     access.indices.assign(index);
     return success();
@@ -132,7 +135,8 @@ private:
     return user->emitOpError()
            << "uses a buffer with swizzle " << swizzle
            << " but cannot apply the swizzle to its accesses; index the buffer "
-              "directly with memref/vector loads and stores, ldmatrix/stmatrix, "
+              "directly with memref/vector loads and stores, "
+              "ldmatrix/stmatrix, "
               "tile.async_copy or TMA ops (T-SWZ-6)";
   }
 };

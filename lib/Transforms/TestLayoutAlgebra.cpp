@@ -23,10 +23,11 @@ llvm::Expected<Layout> apply(StringRef name, ArrayRef<Layout> args,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    message.str());
   };
-  size_t arity = llvm::StringSwitch<size_t>(name)
-                     .Cases({"coalesce", "complement", "right_inverse"}, 1)
-                     .Cases({"zipped_divide", "tiled_divide", "logical_divide"}, 0)
-                     .Default(2);
+  size_t arity =
+      llvm::StringSwitch<size_t>(name)
+          .Cases({"coalesce", "complement", "right_inverse"}, 1)
+          .Cases({"zipped_divide", "tiled_divide", "logical_divide"}, 0)
+          .Default(2);
   if (arity && args.size() != arity)
     return fail(name + " takes " + Twine(arity) + " layout(s), got " +
                 Twine(args.size()));

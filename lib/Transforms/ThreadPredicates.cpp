@@ -18,8 +18,8 @@ Value mlir::tile::isFirstThread(OpBuilder &builder, Location loc) {
     Value id = gpu::ThreadIdOp::create(builder, loc, dim);
     Value isZero =
         arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, id, zero);
-    result = result ? arith::AndIOp::create(builder, loc, result, isZero)
-                    : isZero;
+    result =
+        result ? arith::AndIOp::create(builder, loc, result, isZero) : isZero;
   }
   return result;
 }

@@ -1,4 +1,5 @@
-//===- ThreadPredicates.h - Which and how many threads run an op -*- C++ -*-===//
+//===- ThreadPredicates.h - Which and how many threads run an op -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 

@@ -132,7 +132,8 @@ void join(State &a, const State &b) {
   }
   // A barrier counts as initialized only if it is on both paths.
   for (auto it = a.initialized.begin(); it != a.initialized.end();)
-    it = b.initialized.count(it->first) ? std::next(it) : a.initialized.erase(it);
+    it = b.initialized.count(it->first) ? std::next(it)
+                                        : a.initialized.erase(it);
   for (Operation *op : b.unfencedClusterInits)
     if (!llvm::is_contained(a.unfencedClusterInits, op))
       a.unfencedClusterInits.push_back(op);
@@ -220,7 +221,8 @@ private:
       return;
     }
     if (auto tma = dyn_cast<TmaLoadOp>(op)) {
-      Group &group = state.barrierCopies[tma.getBarriers().getAsOpaquePointer()];
+      Group &group =
+          state.barrierCopies[tma.getBarriers().getAsOpaquePointer()];
       group.slots.insert(slotOf(tma.getDst(), tma.getDstIndices()));
       if (!group.firstCopy)
         group.firstCopy = op;
@@ -336,7 +338,8 @@ private:
   /// T-PROTO-10: a bulk copy or TMA store/reduce (async proxy) reads shared
   /// memory that generic stores wrote with no fence.proxy.async in between.
   void checkProxyFence(Operation *bulk, Value src, State &state) {
-    auto it = state.unfencedWrites.find(getRootBuffer(src).getAsOpaquePointer());
+    auto it =
+        state.unfencedWrites.find(getRootBuffer(src).getAsOpaquePointer());
     if (it == state.unfencedWrites.end() || reported.contains(bulk))
       return;
     InFlightDiagnostic diag = report(bulk, /*error=*/true);
@@ -417,8 +420,7 @@ private:
 
   /// Sets the iter_args of `forOp` from `inputs` (the inits or the previous
   /// iteration's yields).
-  void bindIterArgs(scf::ForOp forOp,
-                    ArrayRef<std::optional<int64_t>> inputs) {
+  void bindIterArgs(scf::ForOp forOp, ArrayRef<std::optional<int64_t>> inputs) {
     for (auto [arg, value] : llvm::zip(forOp.getRegionIterArgs(), inputs))
       bind(arg, value);
   }
@@ -656,8 +658,7 @@ private:
       // Compare the two ops' ancestors that share a block.
       for (Operation *a = op; a; a = a->getParentOp())
         for (Operation *b = init; b; b = b->getParentOp())
-          if (a->getBlock() == b->getBlock() && a != b &&
-              b->isBeforeInBlock(a))
+          if (a->getBlock() == b->getBlock() && a != b && b->isBeforeInBlock(a))
             return true;
     }
     return false;

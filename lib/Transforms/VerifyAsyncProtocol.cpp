@@ -58,7 +58,8 @@ struct TileVerifyAsyncProtocolPass
   void runOnOperation() override {
     bool failed = false;
     getOperation().walk([&](FunctionOpInterface function) {
-      if (!function.isExternal() && mlir::failed(verifyAsyncProtocol(function, explainRoles)))
+      if (!function.isExternal() &&
+          mlir::failed(verifyAsyncProtocol(function, explainRoles)))
         failed = true;
     });
     if (failed)

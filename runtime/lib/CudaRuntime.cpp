@@ -7,21 +7,21 @@
 // All work runs in device 0's primary context (or mgpuSetDefaultDevice's).
 //===----------------------------------------------------------------------===//
 
-#include "tile/Runtime.h"
 #include "Tile/TensorMap/TensorMapContract.h"
+#include "tile/Runtime.h"
 
 #include <cuda.h>
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <array>
-#include <chrono>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -59,6 +59,7 @@ TileRtErrorHandler errorHandler = defaultErrorHandler;
 
 /// Driver entry points, resolved by name for the CUDA 12.0 ABI.
 struct Driver {
+// clang-format off
 #define TILE_CU_FUNCTIONS(X)                                                   \
   X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGet)               \
   X(cuDeviceGetCount) X(cuDeviceGetName) X(cuDeviceGetAttribute)               \
@@ -66,12 +67,14 @@ struct Driver {
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
   X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute)           \
   X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuStreamCreate) X(cuStreamDestroy)   \
-  X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                 \
-  X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord) X(cuEventQuery)                     \
-  X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemGetInfo)        \
-  X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD32Async) X(cuMemsetD16Async)         \
-  X(cuMemHostRegister) X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)       \
+  X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent)                 \
+  X(cuEventCreate) X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord)    \
+  X(cuEventQuery) X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged)     \
+  X(cuMemFree) X(cuMemGetInfo) X(cuMemcpy) X(cuMemcpyAsync)                    \
+  X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemHostRegister)                 \
+  X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)                             \
   X(cuTensorMapEncodeIm2col) X(cuDriverGetVersion)
+// clang-format on
 #define TILE_CU_MEMBER(name) decltype(&::name) name = nullptr;
   TILE_CU_FUNCTIONS(TILE_CU_MEMBER)
 #undef TILE_CU_MEMBER
@@ -102,8 +105,9 @@ Driver *loadDriver() {
   void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
-    driver->unavailable = std::string("no CUDA driver: cannot load libcuda.so.1 (") +
-                          (why ? why : "not found") + ")";
+    driver->unavailable =
+        std::string("no CUDA driver: cannot load libcuda.so.1 (") +
+        (why ? why : "not found") + ")";
     return driver;
   }
   using GetProcAddress = CUresult (*)(const char *, void **, int, cuuint64_t,
@@ -233,8 +237,8 @@ void check(CUresult result, const char *call, const std::string &context = "") {
     d.cuGetErrorName(result, &name);
   if (d.cuGetErrorString)
     d.cuGetErrorString(result, &text);
-  std::string failure = std::string(call) + " failed: " +
-                        (name ? name : "CUDA error") + " (" +
+  std::string failure = std::string(call) +
+                        " failed: " + (name ? name : "CUDA error") + " (" +
                         (text ? text : "no description") + ")" +
                         (context.empty() ? "" : "; " + context);
   std::string first;
@@ -250,7 +254,8 @@ void check(CUresult result, const char *call, const std::string &context = "") {
                 failure.c_str(), first.c_str());
   else if (isStickyError(result))
     reportError("%s; the CUDA context is now unusable: every later CUDA call "
-                "of this process fails", failure.c_str());
+                "of this process fails",
+                failure.c_str());
   else
     reportError("%s", failure.c_str());
 }
@@ -306,9 +311,8 @@ void prepareSharedMemory(Driver &d, CUfunction function, int32_t bytes,
       reportError("kernel '%s' asks for %d bytes of dynamic + %d bytes of "
                   "static shared memory; the device allows %d per block",
                   name.c_str(), bytes, staticBytes, optIn);
-    check(d.cuFuncSetAttribute(function,
-                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                               bytes),
+    check(d.cuFuncSetAttribute(
+              function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
           "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)",
           "kernel '" + name + "'");
   }
@@ -341,7 +345,8 @@ void endTimedLaunch(Driver &d, CUstream stream, CUevent start,
 /// map, so launches that re-encode the same map allocate nothing; freed at
 /// exit (freeTensorMapCopies).
 std::mutex tensorMapCopiesMutex;
-std::map<std::array<uint64_t, kTensorMapBytes / 8>, CUdeviceptr> tensorMapCopies;
+std::map<std::array<uint64_t, kTensorMapBytes / 8>, CUdeviceptr>
+    tensorMapCopies;
 
 void freeTensorMapCopies() {
   Driver *d = driverInstance;
@@ -376,12 +381,15 @@ public:
 private:
   static constexpr size_t kCapacity = 4096;
   static std::string key(const TiledTensorMapRequest &request) {
-    static_assert(std::has_unique_object_representations_v<TiledTensorMapRequest>,
-                  "the key is the request's bytes: no padding");
-    return std::string(reinterpret_cast<const char *>(&request), sizeof(request));
+    static_assert(
+        std::has_unique_object_representations_v<TiledTensorMapRequest>,
+        "the key is the request's bytes: no padding");
+    return std::string(reinterpret_cast<const char *>(&request),
+                       sizeof(request));
   }
   std::mutex mutex;
-  std::unordered_map<std::string, std::array<uint64_t, kTensorMapBytes / 8>> maps;
+  std::unordered_map<std::string, std::array<uint64_t, kTensorMapBytes / 8>>
+      maps;
 };
 TensorMapCache tensorMapCache;
 
@@ -473,9 +481,12 @@ int tileRtDeviceDescription(char *buffer, size_t size) {
   char name[256] = "";
   int major = 0, minor = 0, sms = 0;
   d.cuDeviceGetName(name, sizeof(name), d.device);
-  d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d.device);
-  d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d.device);
-  d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d.device);
+  d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                         d.device);
+  d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                         d.device);
+  d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                         d.device);
   std::snprintf(buffer, size, "%s (sm_%d%d, %d SMs)", name, major, minor, sms);
   return 0;
 }
@@ -494,11 +505,14 @@ void tileRtPrintKernelTimes(void) {
   // launch without the gaps that timing each one alone adds to short ones.
   std::map<std::string, std::pair<CUevent, CUevent>> spans;
   for (TimedLaunch &launch : timedLaunches) {
-    check(d.cuEventSynchronize(launch.stop), "cuEventSynchronize", afterLastKernel());
+    check(d.cuEventSynchronize(launch.stop), "cuEventSynchronize",
+          afterLastKernel());
     float ms = 0;
-    check(d.cuEventElapsedTime(&ms, launch.start, launch.stop), "cuEventElapsedTime");
+    check(d.cuEventElapsedTime(&ms, launch.start, launch.stop),
+          "cuEventElapsedTime");
     times[launch.kernel].push_back(ms);
-    auto [it, fresh] = spans.try_emplace(launch.kernel, launch.start, launch.stop);
+    auto [it, fresh] =
+        spans.try_emplace(launch.kernel, launch.start, launch.stop);
     it->second.second = launch.stop;
   }
   for (auto &[name, samples] : times) {
@@ -586,8 +600,8 @@ CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                             CU_JIT_OPTIMIZATION_LEVEL};
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
-                    reinterpret_cast<void *>(static_cast<intptr_t>(
-                        std::clamp(optLevel, 0, 4)))};
+                    reinterpret_cast<void *>(
+                        static_cast<intptr_t>(std::clamp(optLevel, 0, 4)))};
   CUresult result = d.cuModuleLoadDataEx(&module, data, 3, options, values);
   if (result != CUDA_SUCCESS && log[0])
     std::fprintf(stderr, "tile-runtime: PTX JIT log:\n%s\n", log);
@@ -620,12 +634,13 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
   checkWith(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                              blockZ, smem, stream, params, extra),
             "cuLaunchKernel", [&] {
-      return "kernel '" + name + "', grid (" + std::to_string(gridX) + ", " +
-            std::to_string(gridY) + ", " + std::to_string(gridZ) + "), block (" +
-            std::to_string(blockX) + ", " + std::to_string(blockY) + ", " +
-            std::to_string(blockZ) + "), " + std::to_string(smem) +
-            " bytes of dynamic shared memory";
-    });
+              return "kernel '" + name + "', grid (" + std::to_string(gridX) +
+                     ", " + std::to_string(gridY) + ", " +
+                     std::to_string(gridZ) + "), block (" +
+                     std::to_string(blockX) + ", " + std::to_string(blockY) +
+                     ", " + std::to_string(blockZ) + "), " +
+                     std::to_string(smem) + " bytes of dynamic shared memory";
+            });
   endTimedLaunch(d, stream, start, name);
 }
 
@@ -647,8 +662,8 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
                 long(clusterX), long(clusterY), long(clusterZ));
   constexpr intptr_t kPortableClusterSize = 8;
   if (clusterX * clusterY * clusterZ > kPortableClusterSize)
-    check(d.cuFuncSetAttribute(function,
-                               CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
+    check(d.cuFuncSetAttribute(
+              function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
           "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
           "kernel '" + name + "'");
   prepareSharedMemory(d, function, smem, name);
@@ -675,11 +690,13 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   CUevent start = beginTimedLaunch(d, stream);
   checkWith(d.cuLaunchKernelEx(&config, function, params, extra),
             "cuLaunchKernelEx", [&] {
-    return "kernel '" + name + "', cluster (" + std::to_string(clusterX) +
-           ", " + std::to_string(clusterY) + ", " + std::to_string(clusterZ) +
-           "), grid (" + std::to_string(gridX) + ", " + std::to_string(gridY) +
-           ", " + std::to_string(gridZ) + ")";
-  });
+              return "kernel '" + name + "', cluster (" +
+                     std::to_string(clusterX) + ", " +
+                     std::to_string(clusterY) + ", " +
+                     std::to_string(clusterZ) + "), grid (" +
+                     std::to_string(gridX) + ", " + std::to_string(gridY) +
+                     ", " + std::to_string(gridZ) + ")";
+            });
   endTimedLaunch(d, stream, start, name);
 }
 
@@ -690,8 +707,8 @@ void tileRtLaunch(const TileRtLaunchConfig *c) {
     mgpuLaunchClusterKernel(function, c->cluster[0], c->cluster[1],
                             c->cluster[2], c->grid[0], c->grid[1], c->grid[2],
                             c->block[0], c->block[1], c->block[2],
-                            int32_t(c->sharedBytes), stream, c->params,
-                            nullptr, size_t(c->paramCount));
+                            int32_t(c->sharedBytes), stream, c->params, nullptr,
+                            size_t(c->paramCount));
   else
     mgpuLaunchKernel(function, c->grid[0], c->grid[1], c->grid[2], c->block[0],
                      c->block[1], c->block[2], int32_t(c->sharedBytes), stream,
@@ -700,7 +717,8 @@ void tileRtLaunch(const TileRtLaunchConfig *c) {
 
 CUstream mgpuStreamCreate() {
   CUstream stream = nullptr;
-  check(driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  check(driver().cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING),
+        "cuStreamCreate");
   return stream;
 }
 
@@ -719,7 +737,8 @@ void mgpuStreamWaitEvent(CUstream stream, CUevent event) {
 
 CUevent mgpuEventCreate() {
   CUevent event = nullptr;
-  check(driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  check(driver().cuEventCreate(&event, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate");
   return event;
 }
 
@@ -728,7 +747,8 @@ void mgpuEventDestroy(CUevent event) {
 }
 
 void mgpuEventSynchronize(CUevent event) {
-  check(driver().cuEventSynchronize(event), "cuEventSynchronize", afterLastKernel());
+  check(driver().cuEventSynchronize(event), "cuEventSynchronize",
+        afterLastKernel());
 }
 
 void mgpuEventRecord(CUevent event, CUstream stream) {
@@ -756,8 +776,8 @@ void mgpuMemFree(void *pointer, CUstream stream) {
   Driver &d = driver();
   // Frees must not race with kernels still using the memory on `stream`.
   if (stream)
-    check(d.cuStreamSynchronize(stream), "cuStreamSynchronize (before cuMemFree)",
-          afterLastKernel());
+    check(d.cuStreamSynchronize(stream),
+          "cuStreamSynchronize (before cuMemFree)", afterLastKernel());
   check(d.cuMemFree(reinterpret_cast<CUdeviceptr>(pointer)), "cuMemFree");
 }
 
@@ -768,20 +788,23 @@ void mgpuMemcpy(void *dst, void *src, size_t sizeBytes, CUstream stream) {
         "cuMemcpyAsync", afterLastKernel());
 }
 
-void mgpuMemset32(void *dst, unsigned int value, size_t count, CUstream stream) {
+void mgpuMemset32(void *dst, unsigned int value, size_t count,
+                  CUstream stream) {
   check(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(dst), value,
                                   count, stream),
         "cuMemsetD32Async");
 }
 
-void mgpuMemset16(void *dst, unsigned short value, size_t count, CUstream stream) {
+void mgpuMemset16(void *dst, unsigned short value, size_t count,
+                  CUstream stream) {
   check(driver().cuMemsetD16Async(reinterpret_cast<CUdeviceptr>(dst), value,
                                   count, stream),
         "cuMemsetD16Async");
 }
 
 void mgpuMemHostRegister(void *pointer, uint64_t sizeBytes) {
-  check(driver().cuMemHostRegister(pointer, sizeBytes, CU_MEMHOSTREGISTER_PORTABLE),
+  check(driver().cuMemHostRegister(pointer, sizeBytes,
+                                   CU_MEMHOSTREGISTER_PORTABLE),
         "cuMemHostRegister");
 }
 
@@ -794,8 +817,9 @@ static uint64_t memRefSpanBytes(int64_t rank, MemRefDescriptor *descriptor,
                                 int64_t elementBytes) {
   int64_t elements = 1;
   for (int64_t i = 0; i < rank; ++i)
-    elements = std::max<int64_t>(elements, descriptor->sizesAndStrides[i] *
-                                               descriptor->sizesAndStrides[rank + i]);
+    elements =
+        std::max<int64_t>(elements, descriptor->sizesAndStrides[i] *
+                                        descriptor->sizesAndStrides[rank + i]);
   return uint64_t(elements) * uint64_t(elementBytes);
 }
 
@@ -807,15 +831,17 @@ void mgpuMemHostRegisterMemRef(int64_t rank, MemRefDescriptor *descriptor,
 
 void mgpuMemHostUnregisterMemRef(int64_t, MemRefDescriptor *descriptor,
                                  int64_t elementBytes) {
-  mgpuMemHostUnregister(descriptor->aligned + descriptor->offset * elementBytes);
+  mgpuMemHostUnregister(descriptor->aligned +
+                        descriptor->offset * elementBytes);
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
   std::lock_guard<std::mutex> lock(driverMutex);
   if (driverInstance) {
     if (device != defaultDevice)
-      std::fprintf(stderr, "tile-runtime: mgpuSetDefaultDevice(%d) after the "
-                           "driver started on device %d is ignored\n",
+      std::fprintf(stderr,
+                   "tile-runtime: mgpuSetDefaultDevice(%d) after the "
+                   "driver started on device %d is ignored\n",
                    device, defaultDevice);
     return;
   }
@@ -848,7 +874,8 @@ static void fillFromMemRef(TiledTensorMapRequest &request, int64_t rank,
       request.boxDim[i] = uint32_t(boxDims[memrefDim]);
     if (i > 0)
       request.globalStrides[i - 1] =
-          uint64_t(descriptor->sizesAndStrides[rank + memrefDim]) * elementBytes;
+          uint64_t(descriptor->sizesAndStrides[rank + memrefDim]) *
+          elementBytes;
   }
   // The innermost memref stride must be 1: TMA has no element stride in
   // global memory (elementStrides only subsample the box).
@@ -887,7 +914,8 @@ static void *copyTensorMapToDevice(const CUtensorMap &map) {
 
 /// The checked, cached encoding of a tiled request into `map`; reports a
 /// broken rule or a driver error through the error handler.
-static void encodeTiledOrReport(const TiledTensorMapRequest &request, void *map) {
+static void encodeTiledOrReport(const TiledTensorMapRequest &request,
+                                void *map) {
   char message[1024];
   if (tileRtTensorMapEncodeTiled(
           map, request.dataType, request.rank,
@@ -923,9 +951,9 @@ void tileRtTensorMapEncodeTiledMemref(void *map, int64_t rank, void *descriptor,
                  dataType, interleave, swizzle, l2Promotion, oobFill, boxDims);
   encodeTiledOrReport(request, map);
 }
-static_assert(std::is_same_v<decltype(&tileRtTensorMapEncodeTiledMemref),
-                             EncodeTiledFn>,
-              "the encoder's signature is the contract's");
+static_assert(
+    std::is_same_v<decltype(&tileRtTensorMapEncodeTiledMemref), EncodeTiledFn>,
+    "the encoder's signature is the contract's");
 
 /// The same in im2col mode (the contract's EncodeIm2colFn): `lowerCorner`/
 /// `upperCorner` hold rank - 2 spatial offsets, outermost first like the
@@ -965,7 +993,8 @@ static int checkEncodePreconditions(void *tensorMap, char *message,
     return 1;
   std::string object = checkTensorMapObject(driver(), tensorMap);
   if (!object.empty())
-    return failWith("cannot encode tensor map: " + object, message, messageSize);
+    return failWith("cannot encode tensor map: " + object, message,
+                    messageSize);
   return 0;
 }
 
@@ -982,16 +1011,17 @@ int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
   for (unsigned i = 0; i < rank && i < 5; ++i)
     request.boxDim[i] = boxDim[i];
   if (std::optional<std::string> broken = checkTiledTensorMap(request))
-    return failWith("cannot encode tensor map: " + *broken, message, messageSize);
+    return failWith("cannot encode tensor map: " + *broken, message,
+                    messageSize);
   if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
   if (tensorMapCache.lookup(request, tensorMap))
     return 0;
   Driver &d = driver();
   CUresult result = d.cuTensorMapEncodeTiled(
-      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
-      globalAddress, request.globalDim, request.globalStrides, request.boxDim,
-      request.elementStrides, CUtensorMapInterleave(interleave),
+      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType),
+      rank, globalAddress, request.globalDim, request.globalStrides,
+      request.boxDim, request.elementStrides, CUtensorMapInterleave(interleave),
       CUtensorMapSwizzle(swizzle), CUtensorMapL2promotion(l2Promotion),
       CUtensorMapFloatOOBfill(oobFill));
   if (result != CUDA_SUCCESS)
@@ -1020,17 +1050,19 @@ int tileRtTensorMapEncodeIm2col(
   request.channelsPerPixel = channelsPerPixel;
   request.pixelsPerColumn = pixelsPerColumn;
   if (std::optional<std::string> broken = checkIm2colTensorMap(request))
-    return failWith("cannot encode tensor map: " + *broken, message, messageSize);
+    return failWith("cannot encode tensor map: " + *broken, message,
+                    messageSize);
   if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
   Driver &d = driver();
   CUresult result = d.cuTensorMapEncodeIm2col(
-      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType), rank,
-      globalAddress, request.tensor.globalDim, request.tensor.globalStrides,
-      request.pixelBoxLowerCorner, request.pixelBoxUpperCorner, channelsPerPixel,
-      pixelsPerColumn, request.tensor.elementStrides,
-      CUtensorMapInterleave(interleave), CUtensorMapSwizzle(swizzle),
-      CUtensorMapL2promotion(l2Promotion), CUtensorMapFloatOOBfill(oobFill));
+      static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType),
+      rank, globalAddress, request.tensor.globalDim,
+      request.tensor.globalStrides, request.pixelBoxLowerCorner,
+      request.pixelBoxUpperCorner, channelsPerPixel, pixelsPerColumn,
+      request.tensor.elementStrides, CUtensorMapInterleave(interleave),
+      CUtensorMapSwizzle(swizzle), CUtensorMapL2promotion(l2Promotion),
+      CUtensorMapFloatOOBfill(oobFill));
   if (result != CUDA_SUCCESS)
     return failWith(driverError(d, result, "cuTensorMapEncodeIm2col") +
                         "; im2col, " + describeTiledTensorMap(request.tensor),

@@ -52,7 +52,8 @@ double rtclock() {
 
 void tile::forEachRunnerUtilsSymbol(
     llvm::function_ref<void(llvm::StringRef, void *)> callback) {
-#define TILE_PRINT_SYMBOL(name) callback(#name, reinterpret_cast<void *>(&name));
+#define TILE_PRINT_SYMBOL(name)                                                \
+  callback(#name, reinterpret_cast<void *>(&name));
   TILE_PRINT_SYMBOL(printMemrefF32)
   TILE_PRINT_SYMBOL(printMemrefF64)
   TILE_PRINT_SYMBOL(printMemrefI8)

@@ -47,50 +47,47 @@ namespace {
 /// built inside tileRunMain, so they do not leak into the other tools of the
 /// multi-call tile-tools binary.
 struct RunOptions {
-  cl::opt<std::string> inputFilename{cl::Positional,
-                                            cl::desc("<input .mlir>"),
-                                            cl::init("-")};
-  cl::opt<std::string>
-      entryPoint{"e", cl::desc("entry function: no arguments, no results"),
-                 cl::value_desc("name"), cl::init("main")};
+  cl::opt<std::string> inputFilename{cl::Positional, cl::desc("<input .mlir>"),
+                                     cl::init("-")};
+  cl::opt<std::string> entryPoint{
+      "e", cl::desc("entry function: no arguments, no results"),
+      cl::value_desc("name"), cl::init("main")};
   cl::alias entryPointLong{"entry-point", cl::aliasopt(entryPoint)};
-  cl::list<std::string>
-      sharedLibs{"shared-libs", cl::desc("libraries to load for the JIT"),
-                 cl::CommaSeparated};
+  cl::list<std::string> sharedLibs{"shared-libs",
+                                   cl::desc("libraries to load for the JIT"),
+                                   cl::CommaSeparated};
   cl::opt<std::string> lowerMode{
       "lower",
       cl::desc("run tile-to-ptx-pipeline first: auto (when the module is not "
                "yet LLVM), always, never"),
       cl::init("auto")};
   cl::opt<std::string> chip{"chip", cl::desc("chip for the lowering"),
-                                   cl::init("sm_90a")};
-  cl::opt<std::string>
-      features{"features", cl::desc("PTX feature for the lowering (+ptxNN)"),
-               cl::init("")};
-  cl::opt<std::string>
-      gpuFormat{"gpu-format",
-                cl::desc("isa (PTX, JIT-compiled by the driver), bin, fatbin"),
-                cl::init("isa")};
+                            cl::init("sm_90a")};
+  cl::opt<std::string> features{
+      "features", cl::desc("PTX feature for the lowering (+ptxNN)"),
+      cl::init("")};
+  cl::opt<std::string> gpuFormat{
+      "gpu-format",
+      cl::desc("isa (PTX, JIT-compiled by the driver), bin, fatbin"),
+      cl::init("isa")};
   cl::opt<uint64_t> debugWaitLimit{
       "debug-wait-limit",
       cl::desc("lowering: bound mbarrier waits to N try_wait rounds, then "
                "print what they waited for and trap (0: off)"),
       cl::init(0)};
   cl::opt<unsigned> hostOptLevel{"O", cl::desc("host JIT optimization (0-3)"),
-                                        cl::init(2), cl::Prefix};
-  cl::opt<unsigned>
-      timeoutSeconds{"timeout",
-                     cl::desc("watchdog: fail if the run takes longer (0: off)"),
-                     cl::init(120)};
+                                 cl::init(2), cl::Prefix};
+  cl::opt<unsigned> timeoutSeconds{
+      "timeout", cl::desc("watchdog: fail if the run takes longer (0: off)"),
+      cl::init(120)};
   cl::opt<unsigned> repeat{"repeat", cl::desc("invoke the entry N times"),
-                                  cl::init(1)};
+                           cl::init(1)};
   cl::opt<bool> printTime{"time",
-                                 cl::desc("print the wall time of each invocation")};
-  cl::opt<bool>
-      timeKernels{"time-kernels",
-                  cl::desc("time every kernel launch with CUDA events")};
+                          cl::desc("print the wall time of each invocation")};
+  cl::opt<bool> timeKernels{
+      "time-kernels", cl::desc("time every kernel launch with CUDA events")};
   cl::opt<bool> dumpLowered{"dump-lowered",
-                                   cl::desc("print the module after lowering")};
+                            cl::desc("print the module after lowering")};
 };
 } // namespace
 
@@ -157,7 +154,8 @@ private:
 };
 
 /// The JIT's view of the runtime and print helpers linked into tile-run.
-static llvm::orc::SymbolMap runtimeSymbols(llvm::orc::MangleAndInterner interner) {
+static llvm::orc::SymbolMap
+runtimeSymbols(llvm::orc::MangleAndInterner interner) {
   llvm::orc::SymbolMap symbols;
   auto add = [&](llvm::StringRef name, void *address) {
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
@@ -181,8 +179,10 @@ int ::tile::tileRunMain(int argc, char **argv) {
   RunOptions opts;
   cl::ParseCommandLineOptions(argc, argv, "tile JIT runner\n");
 
-  if (opts.lowerMode != "auto" && opts.lowerMode != "always" && opts.lowerMode != "never")
-    return fail("--lower must be auto, always or never, got '" + opts.lowerMode + "'");
+  if (opts.lowerMode != "auto" && opts.lowerMode != "always" &&
+      opts.lowerMode != "never")
+    return fail("--lower must be auto, always or never, got '" +
+                opts.lowerMode + "'");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -192,7 +192,8 @@ int ::tile::tileRunMain(int argc, char **argv) {
   MLIRContext context(registry);
 
   std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> input = openInputFile(opts.inputFilename, &error);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(opts.inputFilename, &error);
   if (!input)
     return fail(error);
   llvm::SourceMgr sourceMgr;
@@ -205,21 +206,22 @@ int ::tile::tileRunMain(int argc, char **argv) {
   // Lower with the named pipeline, exactly as tile-opt would.
   if (opts.lowerMode == "always" ||
       (opts.lowerMode == "auto" && findUnlowered(*module))) {
-    std::string pipeline = "tile-to-ptx-pipeline{chip=" + opts.chip +
-                           " format=" + opts.gpuFormat +
-                           (opts.features.empty() ? "" : " features=" + opts.features) +
-                           (opts.debugWaitLimit ? " debug-wait-limit=" +
-                                                      std::to_string(opts.debugWaitLimit)
-                                                : "") +
-                           "}";
+    std::string pipeline =
+        "tile-to-ptx-pipeline{chip=" + opts.chip + " format=" + opts.gpuFormat +
+        (opts.features.empty() ? "" : " features=" + opts.features) +
+        (opts.debugWaitLimit
+             ? " debug-wait-limit=" + std::to_string(opts.debugWaitLimit)
+             : "") +
+        "}";
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
       return 1;
     if (failed(parsePassPipeline(pipeline, pm, llvm::errs())))
       return fail("cannot build '" + pipeline + "'");
     if (failed(pm.run(*module)))
-      return fail("lowering failed; reproduce with: tile-opt " + opts.inputFilename +
-                  " --pass-pipeline='builtin.module(" + pipeline + ")'");
+      return fail("lowering failed; reproduce with: tile-opt " +
+                  opts.inputFilename + " --pass-pipeline='builtin.module(" +
+                  pipeline + ")'");
   }
   if (opts.dumpLowered)
     module->print(llvm::outs());
@@ -234,7 +236,8 @@ int ::tile::tileRunMain(int argc, char **argv) {
   }
   auto entry = module->lookupSymbol<LLVM::LLVMFuncOp>(opts.entryPoint);
   if (!entry || entry.isExternal())
-    return fail("no function '" + opts.entryPoint + "' with a body in the module");
+    return fail("no function '" + opts.entryPoint +
+                "' with a body in the module");
   LLVM::LLVMFunctionType entryType = entry.getFunctionType();
   if (entryType.getNumParams() != 0 ||
       !isa<LLVM::LLVMVoidType>(entryType.getReturnType())) {
@@ -291,8 +294,8 @@ int ::tile::tileRunMain(int argc, char **argv) {
     std::vector<double> sorted = milliseconds;
     std::sort(sorted.begin(), sorted.end());
     std::printf("tile-run: %s: %zu invocations, median %.3f ms, min %.3f ms\n",
-                opts.entryPoint.c_str(), sorted.size(), sorted[sorted.size() / 2],
-                sorted.front());
+                opts.entryPoint.c_str(), sorted.size(),
+                sorted[sorted.size() / 2], sorted.front());
   }
   std::fflush(stdout);
   return 0;

@@ -33,7 +33,8 @@ static LogicalResult extractPtx(Operation *op, raw_ostream &os) {
     for (Attribute attr : binary.getObjects()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (object && object.getFormat() == gpu::CompilationTarget::Assembly)
-        ptxObjects.emplace_back(binary.getName(), object.getObject().getValue());
+        ptxObjects.emplace_back(binary.getName(),
+                                object.getObject().getValue());
     }
   });
   if (ptxObjects.empty())
@@ -58,8 +59,8 @@ static llvm::json::Value toJson(Attribute attr) {
     return object;
   }
   if (auto array = dyn_cast<ArrayAttr>(attr))
-    return llvm::json::Array(
-        llvm::map_range(array, [](Attribute element) { return toJson(element); }));
+    return llvm::json::Array(llvm::map_range(
+        array, [](Attribute element) { return toJson(element); }));
   if (auto boolean = dyn_cast<BoolAttr>(attr))
     return boolean.getValue();
   if (auto integer = dyn_cast<IntegerAttr>(attr))

@@ -73,18 +73,18 @@ TEST_F(BarrierOpInterfaceTest, InitArriveInval) {
           .getOperation());
   EXPECT_EQ(dyn_cast<Value>(arriveN.getArrivalCount()), arg(3));
 
-  auto expectTx = cast<BarrierOpInterface>(
-      MBarrierArriveExpectTxOp::create(builder, loc, token, bars(), index(),
-                                       arg(3))
-          .getOperation());
+  auto expectTx =
+      cast<BarrierOpInterface>(MBarrierArriveExpectTxOp::create(
+                                   builder, loc, token, bars(), index(), arg(3))
+                                   .getOperation());
   EXPECT_EQ(fixed(expectTx.getArrivalCount()), 1);
   EXPECT_EQ(dyn_cast<Value>(expectTx.getExpectedTxBytes()), arg(3));
   EXPECT_EQ(fixed(expectTx.getCompletedTxBytes()), 0);
 
-  auto copies = cast<BarrierOpInterface>(
-      AsyncCopyMBarrierArriveOp::create(builder, loc, bars(), index(),
-                                        UnitAttr())
-          .getOperation());
+  auto copies =
+      cast<BarrierOpInterface>(AsyncCopyMBarrierArriveOp::create(
+                                   builder, loc, bars(), index(), UnitAttr())
+                                   .getOperation());
   EXPECT_EQ(fixed(copies.getArrivalCount()), 0);
 
   auto inval = cast<BarrierOpInterface>(

@@ -89,9 +89,9 @@ TEST_F(SwizzleTest, TmaModesSpansAndAlignment) {
     TmaSwizzleMode mode;
     int64_t span, repeat;
   };
-  for (Row row : {Row{TmaSwizzleMode::b32, 32, 256},
-                  Row{TmaSwizzleMode::b64, 64, 512},
-                  Row{TmaSwizzleMode::b128, 128, 1024}}) {
+  for (Row row :
+       {Row{TmaSwizzleMode::b32, 32, 256}, Row{TmaSwizzleMode::b64, 64, 512},
+        Row{TmaSwizzleMode::b128, 128, 1024}}) {
     SwizzleAttr swizzle = SwizzleAttr::get(&context, row.mode);
     EXPECT_EQ(swizzle.getTmaMode(), row.mode);
     EXPECT_EQ(swizzle.getSpanBytes(), row.span);
@@ -106,7 +106,8 @@ TEST_F(SwizzleTest, TmaModesSpansAndAlignment) {
 /// T-SWZ-1/2 through the checked getter.
 TEST_F(SwizzleTest, InvalidParametersAreRejected) {
   auto noDiag = [&] { return emitError(UnknownLoc::get(&context)); };
-  context.getDiagEngine().registerHandler([](Diagnostic &) { return success(); });
+  context.getDiagEngine().registerHandler(
+      [](Diagnostic &) { return success(); });
   EXPECT_FALSE(SwizzleAttr::getChecked(noDiag, &context, 3, 4, 2));
   EXPECT_FALSE(SwizzleAttr::getChecked(noDiag, &context, -1, 4, 3));
   EXPECT_FALSE(SwizzleAttr::getChecked(noDiag, &context, 8, 16, 8));

@@ -16,10 +16,11 @@ TEST(TmaDescTest, BoxBytesAndSharedTile) {
   context.loadDialect<TileDialect>();
   Type f16 = Float16Type::get(&context);
   auto tensor = MemRefType::get({ShapedType::kDynamic, 4096}, f16);
-  auto desc = TmaDescType::get(
-      &context, tensor, {128, 64}, SwizzleAttr::get(&context, TmaSwizzleMode::b128),
-      TmaL2Promotion::b128, TmaOobFill::zero, TmaInterleave::none,
-      /*im2colLower=*/{}, /*im2colUpper=*/{});
+  auto desc = TmaDescType::get(&context, tensor, {128, 64},
+                               SwizzleAttr::get(&context, TmaSwizzleMode::b128),
+                               TmaL2Promotion::b128, TmaOobFill::zero,
+                               TmaInterleave::none,
+                               /*im2colLower=*/{}, /*im2colUpper=*/{});
   EXPECT_EQ(desc.getBoxBytes(), 128 * 64 * 2);
   MemRefType tile = desc.getSharedTileType();
   EXPECT_EQ(tile.getShape(), ArrayRef<int64_t>({128, 64}));
@@ -33,7 +34,9 @@ TEST(MBarrierTest, DefaultsAndSize) {
   auto single = MBarrierType::get(&context);
   EXPECT_EQ(single.getCount(), 1u);
   EXPECT_EQ(single.getScope(), MBarrierScope::cta);
-  EXPECT_EQ(MBarrierType::get(&context, 6, MBarrierScope::cluster).getSizeInBytes(), 48);
+  EXPECT_EQ(
+      MBarrierType::get(&context, 6, MBarrierScope::cluster).getSizeInBytes(),
+      48);
 }
 
 } // namespace

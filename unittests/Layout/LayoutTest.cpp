@@ -46,7 +46,8 @@ TEST(LayoutTest, ShapesStridesAndEvaluation) {
   EXPECT_EQ(nested[1].str(), "(3,4):(2,6)");
   EXPECT_FALSE(static_cast<bool>(Layout::get({2, 3}, {1})));
   llvm::Expected<Layout> bad = Layout::get({2, 0}, {1, 2});
-  EXPECT_EQ(llvm::toString(bad.takeError()), "shape (2,0) has an extent below 1");
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "shape (2,0) has an extent below 1");
 }
 
 TEST(LayoutTest, CoalesceAndConcat) {
@@ -115,8 +116,7 @@ TEST(LayoutTest, ZippedAndTiledDivide) {
             "((4,2),(3,2)):((1,4),(8,24))");
   EXPECT_EQ(valueOf(zippedDivide(mn, tiler)).str(),
             "((4,3),(2,2)):((1,8),(4,24))");
-  EXPECT_EQ(valueOf(tiledDivide(mn, tiler)).str(),
-            "((4,3),2,2):((1,8),4,24)");
+  EXPECT_EQ(valueOf(tiledDivide(mn, tiler)).str(), "((4,3),2,2):((1,8),4,24)");
 }
 
 TEST(LayoutTest, ProductsOfTiledCopyLayouts) {
@@ -172,7 +172,7 @@ TEST(LayoutTest, SwizzleComposition) {
   EXPECT_EQ(smem.str(), "Sw<3,3,3> o (8,64):(64,1)");
   for (int64_t row = 0; row < 8; ++row)
     EXPECT_EQ(smem(row) / 8 % 8, row) << row; // (row, 0): unit row ^ 0
-  EXPECT_EQ(smem(1 + 8 * 8), 64 + (8 ^ 8)); // (1, 8): unit 1 ^ 1 = 0
+  EXPECT_EQ(smem(1 + 8 * 8), 64 + (8 ^ 8));   // (1, 8): unit 1 ^ 1 = 0
   SwizzledLayout sub = llvm::cantFail(smem.compose(Layout(8, 1)));
   EXPECT_EQ(sub.str(), "Sw<3,3,3> o 8:64");
 }

@@ -23,7 +23,8 @@ TEST(ChipTest, LookUp) {
 TEST(ChipTest, DefaultFeaturesAreValid) {
   for (const ChipInfo &chip : getKnownChips()) {
     std::string error;
-    std::optional<unsigned> ptx = parsePtxFeature(getDefaultPtxFeature(chip), error);
+    std::optional<unsigned> ptx =
+        parsePtxFeature(getDefaultPtxFeature(chip), error);
     ASSERT_TRUE(ptx) << chip.name.str() << ": " << error;
     EXPECT_GE(*ptx, chip.minPtxVersion) << chip.name.str();
     EXPECT_LE(*ptx, kMaxPtxVersion) << chip.name.str();

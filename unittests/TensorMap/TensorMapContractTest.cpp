@@ -73,8 +73,8 @@ TEST(TensorMapContractTest, DimsAndBox) {
 TEST(TensorMapContractTest, Strides) {
   TiledTensorMapRequest r = validRequest();
   r.globalStrides[0] = 200;
-  expectBroken(r, {"global stride of dimension 1 is 200 bytes", "multiple of 16",
-                   "(T-TMA-9)", "strides [200] bytes"});
+  expectBroken(r, {"global stride of dimension 1 is 200 bytes",
+                   "multiple of 16", "(T-TMA-9)", "strides [200] bytes"});
   r = validRequest();
   r.globalStrides[0] = uint64_t(1) << 40;
   expectBroken(r, {"less than 2^40", "(T-TMA-9)"});
@@ -88,11 +88,11 @@ TEST(TensorMapContractTest, InnerBoxBytes) {
                    "(T-TMA-5)"});
   r = validRequest();
   r.boxDim[0] = 128; // 256 bytes under 128B swizzle
-  expectBroken(r, {"spans 256 bytes, more than the 128-byte swizzle span",
-                   "(T-TMA-6)"});
+  expectBroken(
+      r, {"spans 256 bytes, more than the 128-byte swizzle span", "(T-TMA-6)"});
   r = validRequest();
-  r.swizzle = 1;     // 32B
-  r.boxDim[0] = 32;  // 64 bytes
+  r.swizzle = 1;    // 32B
+  r.boxDim[0] = 32; // 64 bytes
   expectBroken(r, {"more than the 32-byte swizzle span", "(T-TMA-6)"});
 }
 
@@ -137,20 +137,23 @@ TEST(TensorMapContractTest, Im2col) {
   r.tensor.rank = 2;
   std::optional<std::string> message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
-  EXPECT_NE(message->find("rank 2 is not in [3, 5] (T-TMA-1)"), std::string::npos);
+  EXPECT_NE(message->find("rank 2 is not in [3, 5] (T-TMA-1)"),
+            std::string::npos);
   r = validIm2col();
   r.pixelBoxLowerCorner[1] = -129; // rank 4: 8-bit corners
   message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
-  EXPECT_NE(message->find("pixel box corner -129 of spatial dimension 1 is not in "
-                          "[-128, 127] for rank 4 (T-TMA-12)"),
-            std::string::npos);
+  EXPECT_NE(
+      message->find("pixel box corner -129 of spatial dimension 1 is not in "
+                    "[-128, 127] for rank 4 (T-TMA-12)"),
+      std::string::npos);
   r = validIm2col();
   r.pixelsPerColumn = 2048;
   message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
-  EXPECT_NE(message->find("pixelsPerColumn is 2048, not in [1, 1024] (T-TMA-13)"),
-            std::string::npos);
+  EXPECT_NE(
+      message->find("pixelsPerColumn is 2048, not in [1, 1024] (T-TMA-13)"),
+      std::string::npos);
   r = validIm2col();
   r.channelsPerPixel = 128; // 256 bytes under the 128-byte swizzle
   message = checkIm2colTensorMap(r);

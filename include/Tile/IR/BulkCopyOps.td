@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // PTX ISA, "cp.async.bulk", "cp.async.bulk.commit_group",
-// "cp.async.bulk.wait_group"; seed 000 ("bulk copy").
+// "cp.async.bulk.wait_group".
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_IR_BULKCOPYOPS_TD

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // PTX ISA, "barrier.cluster", "mapa", "elect.sync", special registers
-// %cluster_ctarank / %cluster_nctarank; seed 001. Cluster ids and shapes per
+// %cluster_ctarank / %cluster_nctarank; CUDA C++ Programming Guide, "Thread Block Clusters". Cluster ids and shapes per
 // dimension are the gpu dialect's (gpu.cluster_id, gpu.cluster_dim,
 // gpu.cluster_block_id, gpu.cluster_dim_blocks).
 //===----------------------------------------------------------------------===//

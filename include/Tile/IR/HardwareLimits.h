@@ -14,7 +14,8 @@ namespace mlir::tile {
 /// Shared memory one CTA can address on sm_90 (227 KB, CUDA C++ Programming
 /// Guide, "Technical Specifications per Compute Capability").
 inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
-/// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment of mbarrier object").
+/// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment
+/// of mbarrier object").
 inline constexpr int64_t kMBarrierBytes = 8;
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // PTX ISA, "Parallel Synchronization and Communication Instructions:
-// mbarrier" and "membar/fence"; seeds 000 and 001.
+// mbarrier" and "membar/fence".
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_IR_MBARRIEROPS_TD

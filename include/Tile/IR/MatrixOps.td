@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // PTX ISA, "Warp-level matrix load/store instructions: ldmatrix, stmatrix",
-// "mma.sync", "setmaxnreg"; seed 003 ("ldmatrix", "MMA Atom").
+// "mma.sync", "setmaxnreg"; CuTe's MMA atoms.
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_IR_MATRIXOPS_TD

@@ -16,7 +16,7 @@ class Tile_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 def Tile_SwizzleAttr : Tile_Attr<"Swizzle", "swizzle"> {
   let summary = "CuTe Swizzle<B, M, S> on shared-memory byte offsets";
   let description = [{
-    The XOR swizzle of CuTe (seed 003, "Swizzle in Bits") applied to **byte**
+    The XOR swizzle of CuTe (cute/swizzle.hpp, `Swizzle<B, M, S>`) applied to **byte**
     offsets into a shared-memory buffer: the B bits starting at bit M + S are
     XOR-ed into the B bits starting at bit M,
 
@@ -36,7 +36,7 @@ def Tile_SwizzleAttr : Tile_Attr<"Swizzle", "swizzle"> {
     | `b128` | <3, 4, 3>        | 128          | 1024 B                       |
 
     A CuTe swizzle written on element offsets of a 2^k-byte element type,
-    Swizzle<B, M, S>, is Swizzle<B, M + k, S> here (seed 003's Swizzle<3, 3, 3>
+    Swizzle<B, M, S>, is Swizzle<B, M + k, S> here (CuTe's Swizzle<3, 3, 3>
     on f16 is `b128`). Invariants T-SWZ-1..2.
 
     Example:
@@ -72,7 +72,7 @@ def Tile_SwizzleAttr : Tile_Attr<"Swizzle", "swizzle"> {
 def Tile_LayoutAttr : Tile_Attr<"Layout", "layout"> {
   let summary = "a CuTe layout: a hierarchical shape and a congruent stride";
   let description = [{
-    `#tile.layout<shape:stride>` is CuTe's layout (seed 003, "Layout
+    `#tile.layout<shape:stride>` is CuTe's layout (CuTe docs, "CuTe Layout
     Algebra"): the function from a coordinate in `shape` (nested tuples of
     positive integers, colexicographic) to the sum of coordinate times
     stride. `getLayout()` gives the C++ layout algebra of

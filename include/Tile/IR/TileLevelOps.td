@@ -1,7 +1,7 @@
 //===- TileLevelOps.td - Ops a thread block performs on a tile -*- tablegen -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// Seed 003, "TiledCopy": a tile operation is partitioned among threads by a
+// CuTe's TiledCopy: a tile operation is partitioned among threads by a
 // thread layout and a value layout; `tile-lower-tile-ops` expands it into
 // the per-thread instruction-level ops with the layout algebra.
 //===----------------------------------------------------------------------===//
@@ -47,7 +47,7 @@ def Tile_CopyOp : Tile_Op<"copy", [AttrSizedOperandSegments]> {
     A swizzled shared buffer is honoured (its accesses follow the swizzle).
     Threads beyond the layout's size do not copy. Invariant T-TILE-1.
 
-    Example (seed 003's G2SCopyA: 32x32 f16 per tiler, 128 threads of 8
+    Example (a CuTe TiledCopy: 32x32 f16 per tiler, 128 threads of 8
     values, into stage %s of a ring):
     ```mlir
     tile.copy %a[%row, %k] to %sa[%s]
@@ -167,7 +167,7 @@ def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc",
     Tile_MinSm<80>]> {
   let summary = "tiled mma.sync of shared tiles by a grid of warps (TiledMMA)";
   let description = [{
-    Seed 003's TiledMMA for `mma.sync.m16n8k16`: warps `w = thread x / 32`
+    CuTe's TiledMMA for `mma.sync.m16n8k16`: warps `w = thread x / 32`
     below `warps[0] * warps[1]` form a column-major grid
     `(w mod warps[0], w / warps[0])`; each computes a WM x WN part (WM =
     BM / warps[0], WN = BN / warps[1]) of the product of the shared tiles
@@ -182,7 +182,7 @@ def Tile_MmaOp : Tile_Op<"mma", [AttrSizedOperandSegments, AllTypesMatch<["acc",
     `transpose_b`) of all fragments of one 16-wide K step and the `mma.sync`
     grid of that step, honouring the buffers' swizzle. Invariant T-TILE-3.
 
-    Example (seed 003's hgemm: 128x128 CTA tile, 32-wide K slices, 2x2
+    Example (examples/hgemm_sm80.mlir: 128x128 CTA tile, 32-wide K slices, 2x2
     warps of 64x64 parts):
     ```mlir
     %acc2 = tile.mma %sa[%stage], %sb[%stage], %acc {warps = array<i64: 2, 2>}
@@ -220,7 +220,7 @@ def Tile_MmaStoreOp : Tile_Op<"mma_store", [AttrSizedOperandSegments,
     (the rows and columns of `dst` when given, e.g. the M and N of a GEMM
     whose tiles overhang the matrix) are not written. To write 128-bit
     vectors to global memory, stage the tile through shared memory and copy
-    it out with `tile.copy` (seed 003, "Epilogue"). With `stmatrix`, a
+    it out with `tile.copy` (an epilogue through shared memory). With `stmatrix`, a
     16-bit shared destination is written with `stmatrix.x4` (two fragments'
     four 8x8 matrices per instruction; sm_90, no bounds). Invariant T-TILE-3.
 

@@ -9,12 +9,14 @@
 #include "Tile/IR/TileDialect.h"
 #include "Tile/IR/TileTraits.h"
 #include "Tile/IR/TileTypes.h"
-#include "Tile/IR/TileInterfaces.h.inc"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+// The interfaces need the types above.
+#include "Tile/IR/TileInterfaces.h.inc"
 
 namespace mlir::tile {
 /// The `x1`/`x2`/`x4` matrix count of ldmatrix/stmatrix.

@@ -10,7 +10,7 @@ include "Tile/IR/TileInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 //===----------------------------------------------------------------------===//
-// cp.async (PTX ISA, "Data Movement and Conversion Instructions: cp.async"; seeds 000, 002)
+// cp.async (PTX ISA, "Data Movement and Conversion Instructions: cp.async")
 //===----------------------------------------------------------------------===//
 
 /// cp.async exists from sm_80 on (PTX ISA, "cp.async", target ISA notes).
@@ -87,7 +87,7 @@ def Tile_AsyncWaitGroupOp : Tile_Op<"async_wait_group", [Tile_Sm80Op]> {
     Blocks the executing thread until at most `pending` of its most recently
     committed cp.async groups are still in flight; all older groups are then
     complete and their shared-memory data is visible to this thread. A K-stage
-    ring waits with `pending = K - 2` (seed 002). The optional `for` tokens
+    ring waits with `pending = K - 2` (CUTLASS's multistage mainloop, cp_async_wait<Stages - 2>). The optional `for` tokens
     name the groups the wait is meant to complete, for the protocol verifier.
     Lowers to `cp.async.wait_group N` (PTX ISA, "cp.async.wait_group"). Invariant
     T-CPASYNC-7.

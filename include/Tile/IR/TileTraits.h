@@ -13,8 +13,7 @@ namespace mlir::tile {
 /// The oldest target of an op, declared in ODS with `Tile_MinSm<90>` (or
 /// `Tile_MinSmArch<90>` for sm_90a); TargetDependentOpInterface's defaults
 /// return these constants (T-TARGET-3).
-template <unsigned SmVersion, bool ArchSpecific = false>
-struct MinSmVersion {
+template <unsigned SmVersion, bool ArchSpecific = false> struct MinSmVersion {
   template <typename ConcreteType>
   class Impl : public OpTrait::TraitBase<ConcreteType, Impl> {
   public:

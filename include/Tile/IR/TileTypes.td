@@ -104,7 +104,7 @@ def Tile_TmaDescType : Tile_Type<"TmaDesc", "tma_desc"> {
     int64_t getBoxBytes() const;
     /// The shape of the shared-memory tile one TMA load writes: the box, with
     /// a swizzled inner dimension padded to the swizzle span (the hardware
-    /// pads each row; seed 000's 32x16 box with 128B swizzle).
+    /// pads each row; e.g. a 32x16 f32 box with 128B swizzle).
     SmallVector<int64_t> getSharedTileShape() const;
     /// That tile as a memref in address space 3.
     MemRefType getSharedTileType() const;

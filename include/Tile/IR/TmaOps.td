@@ -3,7 +3,7 @@
 //
 // PTX ISA, "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
 // "cp.async.bulk.prefetch.tensor", "prefetch{.tensormap}", "Tensor Map";
-// seeds 000 (TMA, swizzle) and 001 (multicast).
+// CUDA driver API, cuTensorMapEncodeTiled.
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_IR_TMAOPS_TD

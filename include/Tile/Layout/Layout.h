@@ -75,7 +75,8 @@ llvm::Expected<Layout> composition(const Layout &a, const Layout &b);
 
 /// By-mode composition with a tiler: mode i of A composed with tiler[i];
 /// modes beyond the tiler stay.
-llvm::Expected<Layout> composition(const Layout &a, llvm::ArrayRef<Layout> tiler);
+llvm::Expected<Layout> composition(const Layout &a,
+                                   llvm::ArrayRef<Layout> tiler);
 
 /// The layout R with L(R(i)) = i on the largest prefix of L's codomain it
 /// can cover (CuTe's right_inverse).
@@ -87,11 +88,14 @@ llvm::Expected<Layout> withShape(const Layout &layout, const IntTuple &shape);
 /// A ∘ (B, complement(B, size(A))): B's tiles of A, then the rest.
 llvm::Expected<Layout> logicalDivide(const Layout &a, const Layout &b);
 /// By mode: ((TileM,RestM), (TileN,RestN), L, ...).
-llvm::Expected<Layout> logicalDivide(const Layout &a, llvm::ArrayRef<Layout> tiler);
+llvm::Expected<Layout> logicalDivide(const Layout &a,
+                                     llvm::ArrayRef<Layout> tiler);
 /// ((TileM,TileN), (RestM,RestN,L,...)).
-llvm::Expected<Layout> zippedDivide(const Layout &a, llvm::ArrayRef<Layout> tiler);
+llvm::Expected<Layout> zippedDivide(const Layout &a,
+                                    llvm::ArrayRef<Layout> tiler);
 /// ((TileM,TileN), RestM, RestN, L, ...).
-llvm::Expected<Layout> tiledDivide(const Layout &a, llvm::ArrayRef<Layout> tiler);
+llvm::Expected<Layout> tiledDivide(const Layout &a,
+                                   llvm::ArrayRef<Layout> tiler);
 
 /// (A, complement(A, size(A) * cosize(B)) ∘ B): A repeated as B says.
 llvm::Expected<Layout> logicalProduct(const Layout &a, const Layout &b);
@@ -101,7 +105,8 @@ llvm::Expected<Layout> blockedProduct(const Layout &a, const Layout &b);
 llvm::Expected<Layout> rakedProduct(const Layout &a, const Layout &b);
 
 /// CuTe's Swizzle<B, M, S> applied after a layout: the function
-/// x -> swz(L(x)) with swz(o) = o ^ ((o & ((2^B - 1) << (M + max(S, 0)))) >> S).
+/// x -> swz(L(x)) with swz(o) = o ^ ((o & ((2^B - 1) << (M + max(S, 0)))) >>
+/// S).
 class SwizzledLayout {
 public:
   SwizzledLayout(int32_t bits, int32_t base, int32_t shift, Layout layout)

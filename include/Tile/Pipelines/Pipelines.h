@@ -16,8 +16,9 @@ namespace tile {
 struct TileToPTXPipelineOptions
     : public PassPipelineOptions<TileToPTXPipelineOptions> {
   PassOptions::Option<std::string> chip{
-      *this, "chip", llvm::cl::desc("target chip: sm_80, sm_86, sm_89, sm_90, "
-                                    "sm_90a, ... (default sm_90a)"),
+      *this, "chip",
+      llvm::cl::desc("target chip: sm_80, sm_86, sm_89, sm_90, "
+                     "sm_90a, ... (default sm_90a)"),
       llvm::cl::init("sm_90a")};
   PassOptions::Option<std::string> features{
       *this, "features",

@@ -47,8 +47,19 @@ inline constexpr int kDriverVersionWith128ByteMaps = 13000;
 //===----------------------------------------------------------------------===//
 
 enum class DataType : int {
-  u8 = 0, u16 = 1, u32 = 2, i32 = 3, u64 = 4, i64 = 5, f16 = 6, f32 = 7,
-  f64 = 8, bf16 = 9, f32_ftz = 10, tf32 = 11, tf32_ftz = 12,
+  u8 = 0,
+  u16 = 1,
+  u32 = 2,
+  i32 = 3,
+  u64 = 4,
+  i64 = 5,
+  f16 = 6,
+  f32 = 7,
+  f64 = 8,
+  bf16 = 9,
+  f32_ftz = 10,
+  tf32 = 11,
+  tf32_ftz = 12,
 };
 inline constexpr int kMaxDataType = 12;
 enum class Interleave : int { none = 0, b16 = 1, b32 = 2 };
@@ -65,7 +76,8 @@ inline constexpr int64_t kMaxRank = 5;
 inline constexpr int64_t kMinInterleavedRank = 3;
 /// boxDim[i] in [1, 256] (T-TMA-3).
 inline constexpr int64_t kMaxBoxDim = 256;
-/// boxDim[0] * element size a multiple of 16 bytes without interleave (T-TMA-5).
+/// boxDim[0] * element size a multiple of 16 bytes without interleave
+/// (T-TMA-5).
 inline constexpr int64_t kInnerBoxBytesMultiple = 16;
 /// globalStrides[i] a multiple of 16 bytes (32 with 32B interleave) and less
 /// than 2^40; globalDim[i] in [1, 2^32] (T-TMA-9).
@@ -115,8 +127,8 @@ bool isFloatDataType(int dataType);
 
 /// The arguments of cuTensorMapEncodeTiled, dimension 0 innermost.
 struct TiledTensorMapRequest {
-  int dataType = 0;          ///< DataType
-  unsigned rank = 0;         ///< tensorRank
+  int dataType = 0;  ///< DataType
+  unsigned rank = 0; ///< tensorRank
   uint64_t globalAddress = 0;
   uint64_t globalDim[5] = {};     ///< elements, innermost first
   uint64_t globalStrides[4] = {}; ///< bytes of dims 1..rank-1
@@ -141,10 +153,12 @@ struct Im2colTensorMapRequest {
 
 /// Returns std::nullopt when `request` satisfies every rule, else one line
 /// naming the first broken rule (T-TMA-n) and the values involved.
-std::optional<std::string> checkTiledTensorMap(const TiledTensorMapRequest &request);
+std::optional<std::string>
+checkTiledTensorMap(const TiledTensorMapRequest &request);
 
 /// As checkTiledTensorMap, for cuTensorMapEncodeIm2col.
-std::optional<std::string> checkIm2colTensorMap(const Im2colTensorMapRequest &request);
+std::optional<std::string>
+checkIm2colTensorMap(const Im2colTensorMapRequest &request);
 
 /// One-line description of `request` (dims, strides, box, type, swizzle) for
 /// error messages.
@@ -162,7 +176,8 @@ std::string describeTiledTensorMap(const TiledTensorMapRequest &request);
 /// (host memory, kTensorMapAlignment aligned). `memref` points at the
 /// ranked memref descriptor (allocated, aligned, offset, sizes, strides),
 /// `box` at `rank` extents, outermost first like the memref.
-inline constexpr const char *kEncodeTiledSymbol = "tileRtTensorMapEncodeTiledMemref";
+inline constexpr const char *kEncodeTiledSymbol =
+    "tileRtTensorMapEncodeTiledMemref";
 using EncodeTiledFn = void (*)(void *, int64_t, void *, int64_t, int64_t,
                                int64_t, int64_t, int64_t, const int64_t *);
 
@@ -173,7 +188,8 @@ using EncodeTiledFn = void (*)(void *, int64_t, void *, int64_t, int64_t,
 ///       int64_t l2Promotion, int64_t oobFill, const int64_t *lower,
 ///       const int64_t *upper, int64_t channelsPerPixel,
 ///       int64_t pixelsPerColumn)
-inline constexpr const char *kEncodeIm2colSymbol = "tileRtTensorMapEncodeIm2colMemref";
+inline constexpr const char *kEncodeIm2colSymbol =
+    "tileRtTensorMapEncodeIm2colMemref";
 using EncodeIm2colFn = void (*)(void *, int64_t, void *, int64_t, int64_t,
                                 int64_t, int64_t, int64_t, const int64_t *,
                                 const int64_t *, int64_t, int64_t);
@@ -186,7 +202,8 @@ enum class AbiKind { pointer, i64 };
 /// that the lowering cannot disagree with the runtime's definition.
 template <typename Fn> struct AbiOf;
 template <typename... Args> struct AbiOf<void (*)(Args...)> {
-  static_assert(((std::is_pointer_v<Args> || std::is_same_v<Args, int64_t>) && ...),
+  static_assert(((std::is_pointer_v<Args> ||
+                  std::is_same_v<Args, int64_t>)&&...),
                 "encoder parameters are pointers or int64_t");
   static constexpr std::array<AbiKind, sizeof...(Args)> kinds = {
       (std::is_pointer_v<Args> ? AbiKind::pointer : AbiKind::i64)...};

@@ -12,8 +12,8 @@ using namespace mlir;
 
 Value tile::getBarrierAddress(OpBuilder &builder, Location loc, Value base,
                               Value index) {
-  return LLVM::GEPOp::create(builder, loc, base.getType(),
-                             builder.getI64Type(), base, ValueRange{index});
+  return LLVM::GEPOp::create(builder, loc, base.getType(), builder.getI64Type(),
+                             base, ValueRange{index});
 }
 
 Value tile::getBarrierAddress(OpBuilder &builder, BarrierOpInterface op,
@@ -25,7 +25,8 @@ Value tile::getBarrierAddress(OpBuilder &builder, BarrierOpInterface op,
 }
 
 Value tile::toGlobalPointer(OpBuilder &builder, Location loc, Value ptr) {
-  auto global = LLVM::LLVMPointerType::get(ptr.getContext(), kGlobalAddressSpace);
+  auto global =
+      LLVM::LLVMPointerType::get(ptr.getContext(), kGlobalAddressSpace);
   if (ptr.getType() == global)
     return ptr;
   return LLVM::AddrSpaceCastOp::create(builder, loc, global, ptr);

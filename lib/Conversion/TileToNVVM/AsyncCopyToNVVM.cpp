@@ -108,16 +108,14 @@ struct AsyncCopyOpLowering : ConvertOpToLLVMPattern<AsyncCopyOp> {
 
 /// Lowers `tile.async_commit_group`; the token becomes an i32 0 that only
 /// carries the dependence until it is erased as dead code.
-struct AsyncCommitGroupOpLowering
-    : ConvertOpToLLVMPattern<AsyncCommitGroupOp> {
+struct AsyncCommitGroupOpLowering : ConvertOpToLLVMPattern<AsyncCommitGroupOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
 
   LogicalResult
   matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
-    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI32Type(),
-                                                  0);
+    rewriter.replaceOpWithNewOp<LLVM::ConstantOp>(op, rewriter.getI32Type(), 0);
     return success();
   }
 };

@@ -26,19 +26,18 @@ namespace {
 
 /// Base of the two copy directions: the element addresses of the source
 /// and the destination.
-template <typename OpT>
-struct BulkCopyLowering : ConvertOpToLLVMPattern<OpT> {
+template <typename OpT> struct BulkCopyLowering : ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
 
   std::pair<Value, Value> addresses(OpT op, typename OpT::Adaptor adaptor,
                                     ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
-    Value src = this->getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
-                                           adaptor.getSrc(),
-                                           adaptor.getSrcIndices());
-    Value dst = this->getStridedElementPtr(rewriter, loc, op.getDst().getType(),
-                                           adaptor.getDst(),
-                                           adaptor.getDstIndices());
+    Value src =
+        this->getStridedElementPtr(rewriter, loc, op.getSrc().getType(),
+                                   adaptor.getSrc(), adaptor.getSrcIndices());
+    Value dst =
+        this->getStridedElementPtr(rewriter, loc, op.getDst().getType(),
+                                   adaptor.getDst(), adaptor.getDstIndices());
     return {src, dst};
   }
 };
@@ -53,7 +52,8 @@ struct BulkCopyGlobalToSharedOpLowering
     auto [src, dst] = addresses(op, adaptor, rewriter);
     Value barrier = getBarrierAddress(rewriter, op, adaptor.getOperands());
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkGlobalToSharedClusterOp>(
-        op, toSharedCluster(rewriter, loc, dst), toGlobalPointer(rewriter, loc, src), barrier, adaptor.getBytes(),
+        op, toSharedCluster(rewriter, loc, dst),
+        toGlobalPointer(rewriter, loc, src), barrier, adaptor.getBytes(),
         adaptor.getMulticastMask(), adaptor.getCachePolicy());
     return success();
   }
@@ -122,7 +122,8 @@ struct BulkCommitGroupOpLowering : ConvertOpToLLVMPattern<BulkCommitGroupOp> {
   LogicalResult
   matchAndRewrite(BulkCommitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op, TypeRange());
+    rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkCommitGroupOp>(op,
+                                                                TypeRange());
     return success();
   }
 };
@@ -133,7 +134,8 @@ struct BulkWaitGroupOpLowering : ConvertOpToLLVMPattern<BulkWaitGroupOp> {
   matchAndRewrite(BulkWaitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     rewriter.replaceOpWithNewOp<NVVM::CpAsyncBulkWaitGroupOp>(
-        op, op.getPendingAttr(), op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
+        op, op.getPendingAttr(),
+        op.getRead() ? rewriter.getUnitAttr() : UnitAttr());
     return success();
   }
 };
@@ -142,8 +144,8 @@ struct BulkWaitGroupOpLowering : ConvertOpToLLVMPattern<BulkWaitGroupOp> {
 
 void tile::populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<BulkCopyGlobalToSharedOpLowering,
-               BulkCopySharedToGlobalOpLowering,
-               BulkCopySharedToClusterOpLowering, BulkPrefetchOpLowering,
-               BulkCommitGroupOpLowering, BulkWaitGroupOpLowering>(converter);
+  patterns
+      .add<BulkCopyGlobalToSharedOpLowering, BulkCopySharedToGlobalOpLowering,
+           BulkCopySharedToClusterOpLowering, BulkPrefetchOpLowering,
+           BulkCommitGroupOpLowering, BulkWaitGroupOpLowering>(converter);
 }

@@ -80,7 +80,8 @@ struct ClusterMapSharedOpLowering : ConvertOpToLLVMPattern<ClusterMapSharedOp> {
                                     source.allocatedPtr(rewriter, loc),
                                     adaptor.getRank()));
     result.setAlignedPtr(rewriter, loc,
-                         mapToCta(rewriter, loc, source.alignedPtr(rewriter, loc),
+                         mapToCta(rewriter, loc,
+                                  source.alignedPtr(rewriter, loc),
                                   adaptor.getRank()));
     result.setOffset(rewriter, loc, source.offset(rewriter, loc));
     for (unsigned i = 0, e = resultType.getRank(); i < e; ++i) {

@@ -41,8 +41,8 @@ public:
 
   /// Static sizes, -1 where dynamic.
   ArrayAttr shape(ArrayRef<int64_t> sizes) {
-    return b.getI64ArrayAttr(llvm::to_vector(llvm::map_range(
-        sizes, [](int64_t size) {
+    return b.getI64ArrayAttr(
+        llvm::to_vector(llvm::map_range(sizes, [](int64_t size) {
           return ShapedType::isDynamic(size) ? int64_t(-1) : size;
         })));
   }
@@ -64,11 +64,12 @@ public:
       add("alignment", b.getI64IntegerAttr(tma::kTensorMapAlignment));
       add("rank", b.getI64IntegerAttr(tensor.getRank()));
       add("element", typeName(desc.getElementType()));
-      add("data_type", b.getI64IntegerAttr(
-                           int64_t(*getTensorMapDataType(desc.getElementType()))));
+      add("data_type", b.getI64IntegerAttr(int64_t(
+                           *getTensorMapDataType(desc.getElementType()))));
       add("shape", shape(tensor.getShape()));
       add("box", b.getI64ArrayAttr(desc.getBox()));
-      add("swizzle", b.getI64IntegerAttr(int64_t(*desc.getSwizzle().getTmaMode())));
+      add("swizzle",
+          b.getI64IntegerAttr(int64_t(*desc.getSwizzle().getTmaMode())));
       add("interleave", b.getI64IntegerAttr(int64_t(desc.getInterleave())));
       add("l2_promotion", b.getI64IntegerAttr(int64_t(desc.getL2promo())));
       add("oob_fill", b.getI64IntegerAttr(int64_t(desc.getOob())));
@@ -116,8 +117,8 @@ struct TileKernelManifestPass
         it->second = std::nullopt;
     };
     module.walk([&](gpu::LaunchFuncOp launch) {
-      Operation *kernel = SymbolTable::lookupNearestSymbolFrom(
-          launch, launch.getKernel());
+      Operation *kernel =
+          SymbolTable::lookupNearestSymbolFrom(launch, launch.getKernel());
       if (!kernel)
         return;
       agree(blocks, kernel, constantDims(launch.getBlockSizeOperandValues()));

@@ -10,15 +10,15 @@
 // inside structured loops.
 //===----------------------------------------------------------------------===//
 
-#include "SharedGlobals.h"
 #include "Addresses.h"
+#include "SharedGlobals.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -28,10 +28,10 @@ namespace {
 
 /// The NVVM memory scope of a barrier group.
 NVVM::MemScopeKindAttr getScope(MBarrierType type) {
-  return NVVM::MemScopeKindAttr::get(
-      type.getContext(), type.getScope() == MBarrierScope::cluster
-                             ? NVVM::MemScopeKind::CLUSTER
-                             : NVVM::MemScopeKind::CTA);
+  return NVVM::MemScopeKindAttr::get(type.getContext(),
+                                     type.getScope() == MBarrierScope::cluster
+                                         ? NVVM::MemScopeKind::CLUSTER
+                                         : NVVM::MemScopeKind::CTA);
 }
 
 /// Base of the patterns below: knows the group's type and computes the
@@ -125,9 +125,9 @@ struct MBarrierTxCountOpLowering : MBarrierOpLowering<TileOp> {
   LogicalResult
   matchAndRewrite(TileOp op, typename TileOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<NVVMOp>(op, this->address(op, adaptor, rewriter),
-                                        adaptor.getBytes(),
-                                        getScope(op.getBarriers().getType()));
+    rewriter.replaceOpWithNewOp<NVVMOp>(
+        op, this->address(op, adaptor, rewriter), adaptor.getBytes(),
+        getScope(op.getBarriers().getType()));
     return success();
   }
 };
@@ -172,10 +172,10 @@ struct MBarrierTryWaitParityOpLowering
   LogicalResult
   matchAndRewrite(MBarrierTryWaitParityOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, createTryWaitParity(
-                               rewriter, op.getLoc(),
-                               address(op, adaptor, rewriter),
-                               adaptor.getPhase(), op.getBarriers().getType()));
+    rewriter.replaceOp(op, createTryWaitParity(rewriter, op.getLoc(),
+                                               address(op, adaptor, rewriter),
+                                               adaptor.getPhase(),
+                                               op.getBarriers().getType()));
     return success();
   }
 };
@@ -202,11 +202,11 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
     SmallVector<Value> inits;
     if (limit)
       inits.push_back(zero);
-    auto loop = scf::WhileOp::create(rewriter, loc, ValueRange(inits).getTypes(),
-                                     inits);
-    Block *before = rewriter.createBlock(&loop.getBefore(), {},
-                                         ValueRange(inits).getTypes(),
-                                         SmallVector<Location>(inits.size(), loc));
+    auto loop = scf::WhileOp::create(rewriter, loc,
+                                     ValueRange(inits).getTypes(), inits);
+    Block *before = rewriter.createBlock(
+        &loop.getBefore(), {}, ValueRange(inits).getTypes(),
+        SmallVector<Location>(inits.size(), loc));
     rewriter.setInsertionPointToStart(before);
     Value done = createTryWaitParity(rewriter, loc, barrier, phase, type);
     Value one = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
@@ -214,9 +214,9 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
     Value pending = LLVM::XOrOp::create(rewriter, loc, done, one);
     SmallVector<Value> carried;
     if (limit) {
-      Value rounds = LLVM::AddOp::create(
-          rewriter, loc, before->getArgument(0),
-          LLVM::ConstantOp::create(rewriter, loc, i64, 1));
+      Value rounds =
+          LLVM::AddOp::create(rewriter, loc, before->getArgument(0),
+                              LLVM::ConstantOp::create(rewriter, loc, i64, 1));
       Value exhausted = LLVM::ICmpOp::create(
           rewriter, loc, LLVM::ICmpPredicate::uge, rounds,
           LLVM::ConstantOp::create(rewriter, loc, i64, int64_t(limit)));
@@ -229,25 +229,27 @@ struct MBarrierWaitParityOpLowering : MBarrierOpLowering<MBarrierWaitParityOp> {
         llvm::raw_string_ostream os(where);
         loc.print(os);
         Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, barrier);
-        Value phaseBit = LLVM::ZExtOp::create(rewriter, loc,
-                                              rewriter.getI32Type(), phase);
+        Value phaseBit =
+            LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), phase);
         Value block = gpu::BlockIdOp::create(rewriter, loc, gpu::Dimension::x);
-        Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+        Value thread =
+            gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
         gpu::PrintfOp::create(
             rewriter, loc,
             rewriter.getStringAttr(
                 "tile: mbarrier_wait_parity gave up after %lu rounds: barrier "
                 "at shared address 0x%lx, waiting for phase parity %u, block "
-                "%lu, thread %lu, " + where + "\n"),
+                "%lu, thread %lu, " +
+                where + "\n"),
             ValueRange{rounds, address, phaseBit, block, thread});
         LLVM::Trap::create(rewriter, loc);
       }
       carried.push_back(rounds);
     }
     scf::ConditionOp::create(rewriter, loc, pending, carried);
-    Block *after = rewriter.createBlock(&loop.getAfter(), {},
-                                        ValueRange(carried).getTypes(),
-                                        SmallVector<Location>(carried.size(), loc));
+    Block *after = rewriter.createBlock(
+        &loop.getAfter(), {}, ValueRange(carried).getTypes(),
+        SmallVector<Location>(carried.size(), loc));
     rewriter.setInsertionPointToStart(after);
     scf::YieldOp::create(rewriter, loc, after->getArguments());
     rewriter.eraseOp(op);
@@ -325,15 +327,14 @@ void tile::populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
                                           RewritePatternSet &patterns,
                                           uint64_t debugWaitLimit) {
   patterns.add<MBarrierWaitParityOpLowering>(converter, debugWaitLimit);
-  patterns.add<MBarrierAllocOpLowering, MBarrierInitOpLowering,
-               MBarrierArriveOpLowering, MBarrierArriveDropOpLowering,
-               MBarrierArriveExpectTxOpLowering,
-               MBarrierTxCountOpLowering<MBarrierExpectTxOp, NVVM::MBarrierExpectTxOp>,
-               MBarrierTxCountOpLowering<MBarrierCompleteTxOp,
-                                         NVVM::MBarrierCompleteTxOp>,
-               MBarrierTestWaitOpLowering,
-               MBarrierTryWaitOpLowering, MBarrierTryWaitParityOpLowering,
-               MBarrierInvalOpLowering,
-               AsyncCopyMBarrierArriveOpLowering, FenceMBarrierInitOpLowering,
-               FenceProxyAsyncOpLowering>(converter);
+  patterns.add<
+      MBarrierAllocOpLowering, MBarrierInitOpLowering, MBarrierArriveOpLowering,
+      MBarrierArriveDropOpLowering, MBarrierArriveExpectTxOpLowering,
+      MBarrierTxCountOpLowering<MBarrierExpectTxOp, NVVM::MBarrierExpectTxOp>,
+      MBarrierTxCountOpLowering<MBarrierCompleteTxOp,
+                                NVVM::MBarrierCompleteTxOp>,
+      MBarrierTestWaitOpLowering, MBarrierTryWaitOpLowering,
+      MBarrierTryWaitParityOpLowering, MBarrierInvalOpLowering,
+      AsyncCopyMBarrierArriveOpLowering, FenceMBarrierInitOpLowering,
+      FenceProxyAsyncOpLowering>(converter);
 }

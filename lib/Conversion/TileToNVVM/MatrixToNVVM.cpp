@@ -24,9 +24,9 @@ struct LdMatrixOpLowering : ConvertOpToLLVMPattern<LdMatrixOp> {
   LogicalResult
   matchAndRewrite(LdMatrixOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<nvgpu::LdMatrixOp>(
-        op, op.getResult().getType(), op.getSrc(), op.getIndices(),
-        op.getTrans(), op.getNum());
+    rewriter.replaceOpWithNewOp<nvgpu::LdMatrixOp>(op, op.getResult().getType(),
+                                                   op.getSrc(), op.getIndices(),
+                                                   op.getTrans(), op.getNum());
     return success();
   }
 };
@@ -64,7 +64,8 @@ struct MmaSyncOpLowering : ConvertOpToLLVMPattern<MmaSyncOp> {
       Value pair = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getC(),
                                                 ArrayRef<int64_t>{row});
       for (int64_t e = 0; e < 2; ++e)
-        c.push_back(LLVM::ExtractElementOp::create(rewriter, loc, pair, index(e)));
+        c.push_back(
+            LLVM::ExtractElementOp::create(rewriter, loc, pair, index(e)));
     }
     auto resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(4, f32));
@@ -77,7 +78,8 @@ struct MmaSyncOpLowering : ConvertOpToLLVMPattern<MmaSyncOp> {
                                       NVVM::MMATypes::bf16},
         std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                        NVVM::MMALayout::col});
-    Type resultArray = getTypeConverter()->convertType(op.getResult().getType());
+    Type resultArray =
+        getTypeConverter()->convertType(op.getResult().getType());
     Value result = LLVM::PoisonOp::create(rewriter, loc, resultArray);
     auto pairType = VectorType::get({2}, f32);
     for (int64_t row = 0; row < 2; ++row) {
@@ -107,8 +109,8 @@ struct StMatrixOpLowering : ConvertOpToLLVMPattern<StMatrixOp> {
     // Each matrix's two 16-bit elements travel as one b32 register.
     SmallVector<Value> sources;
     for (int64_t i = 0, e = op.getNum(); i < e; ++i) {
-      Value pair = LLVM::ExtractValueOp::create(rewriter, loc, adaptor.getValue(),
-                                                ArrayRef<int64_t>{i});
+      Value pair = LLVM::ExtractValueOp::create(
+          rewriter, loc, adaptor.getValue(), ArrayRef<int64_t>{i});
       sources.push_back(
           LLVM::BitcastOp::create(rewriter, loc, rewriter.getI32Type(), pair));
     }

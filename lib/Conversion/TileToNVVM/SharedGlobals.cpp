@@ -11,9 +11,10 @@
 
 using namespace mlir;
 
-LLVM::GlobalOp tile::createPrivateSharedGlobal(
-    ConversionPatternRewriter &rewriter, Operation *op, Type type,
-    int64_t alignment, StringRef baseName) {
+LLVM::GlobalOp
+tile::createPrivateSharedGlobal(ConversionPatternRewriter &rewriter,
+                                Operation *op, Type type, int64_t alignment,
+                                StringRef baseName) {
   Operation *symbolTableOp = op->getParentWithTrait<OpTrait::SymbolTable>();
   if (!symbolTableOp)
     return {};

@@ -1,4 +1,5 @@
-//===- SharedGlobals.h - Private .shared arrays for lowered buffers -*- C++ -*-===//
+//===- SharedGlobals.h - Private .shared arrays for lowered buffers -*- C++
+//-*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 

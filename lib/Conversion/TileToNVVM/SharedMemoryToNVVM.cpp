@@ -10,12 +10,12 @@
 
 #include "SharedGlobals.h"
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "Tile/IR/SharedBuffer.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -62,9 +62,9 @@ struct SharedAllocOpLowering : ConvertOpToLLVMPattern<SharedAllocOp> {
 void tile::layoutDynamicSharedBuffers(Operation *root) {
   auto place = [](Region &body) {
     for (auto [op, offset] : layoutDynamicSharedMemory(body).offsets)
-      op->setAttr(kDynamicOffsetAttrName,
-                  IntegerAttr::get(IntegerType::get(op->getContext(), 64),
-                                   offset));
+      op->setAttr(
+          kDynamicOffsetAttrName,
+          IntegerAttr::get(IntegerType::get(op->getContext(), 64), offset));
   };
   root->walk([&](Operation *op) {
     if (auto func = dyn_cast<gpu::GPUFuncOp>(op))

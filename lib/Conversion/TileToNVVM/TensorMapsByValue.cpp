@@ -69,15 +69,17 @@ struct TileTensorMapsByValuePass
                                             tma::kTensorMapBytes / 8);
     // Kernels: the recorded arguments become by-value grid constants.
     WalkResult walk = module.walk([&](LLVM::LLVMFuncOp kernel) {
-      auto positions = kernel->getAttrOfType<DenseI64ArrayAttr>(kTensorMapParamsAttr);
+      auto positions =
+          kernel->getAttrOfType<DenseI64ArrayAttr>(kTensorMapParamsAttr);
       if (!positions)
         return WalkResult::advance();
       for (int64_t position : positions.asArrayRef())
         if (position < 0 || position >= kernel.getNumArguments() ||
             !isa<LLVM::LLVMPointerType>(kernel.getArgumentTypes()[position])) {
-          kernel.emitError() << kTensorMapParamsAttr << " names argument "
-                             << position << ", which is not a pointer argument "
-                                "of the kernel";
+          kernel.emitError()
+              << kTensorMapParamsAttr << " names argument " << position
+              << ", which is not a pointer argument "
+                 "of the kernel";
           return WalkResult::interrupt();
         }
       kernel->removeAttr(kTensorMapParamsAttr);
@@ -87,7 +89,8 @@ struct TileTensorMapsByValuePass
                           TypeAttr::get(mapType));
         kernel.setArgAttr(position, LLVM::LLVMDialect::getAlignAttrName(),
                           b.getI64IntegerAttr(tma::kTensorMapAlignment));
-        kernel.setArgAttr(position, NVVM::NVVMDialect::getGridConstantAttrName(),
+        kernel.setArgAttr(position,
+                          NVVM::NVVMDialect::getGridConstantAttrName(),
                           b.getUnitAttr());
       }
       return WalkResult::advance();
@@ -108,7 +111,8 @@ struct TileTensorMapsByValuePass
             LLVM::LLVMDialect::getByValAttrName());
         if (i >= kernel.getNumArguments() || !byValue ||
             byValue.getValue() != mapType ||
-            !kernel.getArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName()) ||
+            !kernel.getArgAttr(i,
+                               NVVM::NVVMDialect::getGridConstantAttrName()) ||
             !isa<LLVM::LLVMPointerType>(operand.getType()))
           continue;
         Value bytes = LLVM::LoadOp::create(builder, launch.getLoc(), mapType,

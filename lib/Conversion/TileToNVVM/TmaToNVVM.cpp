@@ -54,8 +54,7 @@ NVVM::TMALoadMode getLoadMode(TmaDescType desc) {
 
 /// Base of the device patterns: the address of a shared tile (leading
 /// indices, then zeros for the box dimensions).
-template <typename OpT>
-struct TmaLowering : ConvertOpToLLVMPattern<OpT> {
+template <typename OpT> struct TmaLowering : ConvertOpToLLVMPattern<OpT> {
   using ConvertOpToLLVMPattern<OpT>::ConvertOpToLLVMPattern;
 
   Value tileAddress(ConversionPatternRewriter &rewriter, Location loc,
@@ -100,9 +99,9 @@ struct TmaCreateDescriptorOpLowering
       return LLVM::AllocaOp::create(rewriter, loc, ptrType, type, one,
                                     alignment);
     };
-    Value map = entryAlloca(
-        LLVM::LLVMArrayType::get(i64, tma::kTensorMapBytes / 8),
-        tma::kTensorMapAlignment);
+    Value map =
+        entryAlloca(LLVM::LLVMArrayType::get(i64, tma::kTensorMapBytes / 8),
+                    tma::kTensorMapAlignment);
     // The memref descriptor, passed by pointer.
     Value descriptorPtr = entryAlloca(adaptor.getTensor().getType(), 0);
     LLVM::StoreOp::create(rewriter, loc, adaptor.getTensor(), descriptorPtr);
@@ -120,24 +119,25 @@ struct TmaCreateDescriptorOpLowering
         getTensorMapDataType(desc.getElementType());
     if (!dataType)
       return rewriter.notifyMatchFailure(op, "no tensor-map data type");
-    SmallVector<Value> args = {map,
-                               constant(rank),
-                               descriptorPtr,
-                               constant(int64_t(*dataType)),
-                               constant(int64_t(desc.getInterleave())),
-                               constant(int64_t(*desc.getSwizzle().getTmaMode())),
-                               constant(int64_t(desc.getL2promo())),
-                               constant(int64_t(desc.getOob()))};
+    SmallVector<Value> args = {
+        map,
+        constant(rank),
+        descriptorPtr,
+        constant(int64_t(*dataType)),
+        constant(int64_t(desc.getInterleave())),
+        constant(int64_t(*desc.getSwizzle().getTmaMode())),
+        constant(int64_t(desc.getL2promo())),
+        constant(int64_t(desc.getOob()))};
     if (!desc.isIm2col()) {
       args.push_back(storeList(desc.getBox()));
-      if (failed(callEncoder<tma::EncodeTiledFn>(rewriter, op,
-                                                 tma::kEncodeTiledSymbol, args)))
+      if (failed(callEncoder<tma::EncodeTiledFn>(
+              rewriter, op, tma::kEncodeTiledSymbol, args)))
         return failure();
     } else {
       // im2col: the corners by pointer, then channels and pixels per column.
       args.append({storeList(desc.getIm2colLower()),
-                   storeList(desc.getIm2colUpper()),
-                   constant(desc.getBox()[1]), constant(desc.getBox()[0])});
+                   storeList(desc.getIm2colUpper()), constant(desc.getBox()[1]),
+                   constant(desc.getBox()[0])});
       if (failed(callEncoder<tma::EncodeIm2colFn>(
               rewriter, op, tma::kEncodeIm2colSymbol, args)))
         return failure();
@@ -159,9 +159,9 @@ struct TmaCreateDescriptorOpLowering
                            ? Type(LLVM::LLVMPointerType::get(ctx))
                            : Type(IntegerType::get(ctx, 64)));
     assert(params.size() == args.size() && "encoder arguments");
-    FailureOr<LLVM::LLVMFuncOp> encode = LLVM::lookupOrCreateFn(
-        rewriter, op->getParentOfType<ModuleOp>(), name, params,
-        LLVM::LLVMVoidType::get(ctx));
+    FailureOr<LLVM::LLVMFuncOp> encode =
+        LLVM::lookupOrCreateFn(rewriter, op->getParentOfType<ModuleOp>(), name,
+                               params, LLVM::LLVMVoidType::get(ctx));
     if (failed(encode))
       return rewriter.notifyMatchFailure(op, "cannot declare the encoder");
     LLVM::CallOp::create(rewriter, op->getLoc(), *encode, args);

@@ -48,7 +48,8 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr);
     // Start address: bits [4, 18) of the shared address, in [0, 14).
     Value start = LLVM::LShrOp::create(
-        rewriter, loc, LLVM::AndOp::create(rewriter, loc, address, constant(0x3FFFF)),
+        rewriter, loc,
+        LLVM::AndOp::create(rewriter, loc, address, constant(0x3FFFF)),
         constant(4));
     // Stride byte offset: 8 rows of the swizzle span (8-row groups of M/N
     // for K-major tiles, of K for MN-major ones). Leading byte offset:
@@ -57,7 +58,8 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     int64_t span = swizzle.getSpanBytes();
     int64_t leading = 16 >> 4;
     if (op.getMnMajor())
-      leading = (op.getBuffer().getType().getShape().take_back(2)[0] * span) >> 4;
+      leading =
+          (op.getBuffer().getType().getShape().take_back(2)[0] * span) >> 4;
     int64_t stride = (8 * span) >> 4;
     int64_t fields = (leading << 16) | (stride << 32) |
                      (getLayoutType(*swizzle.getTmaMode()) << 62);
@@ -75,13 +77,13 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     MLIRContext *ctx = op.getContext();
     int64_t count = op.getAcc().getType().getNumElements();
     Type f32 = rewriter.getF32Type();
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(count, f32));
+    auto structType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
     // The accumulator vector as the struct of registers the op updates.
     Value inouts = LLVM::UndefOp::create(rewriter, loc, structType);
     for (int64_t i = 0; i < count; ++i) {
-      Value index = LLVM::ConstantOp::create(rewriter, loc,
-                                             rewriter.getI64Type(), i);
+      Value index =
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
       Value element = LLVM::ExtractElementOp::create(rewriter, loc,
                                                      adaptor.getAcc(), index);
       inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, element,
@@ -95,8 +97,8 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     // transpose_b, MN-major ("row": imm-trans-b = 1).
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
-        adaptor.getDescB(),
-        NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16), typeAttr, typeAttr,
+        adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16),
+        typeAttr, typeAttr,
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
         scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
@@ -109,10 +111,10 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     for (int64_t i = 0; i < count; ++i) {
       Value element = LLVM::ExtractValueOp::create(rewriter, loc, result,
                                                    ArrayRef<int64_t>{i});
-      Value index = LLVM::ConstantOp::create(rewriter, loc,
-                                             rewriter.getI64Type(), i);
-      vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
-                                             index);
+      Value index =
+          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
+      vector =
+          LLVM::InsertElementOp::create(rewriter, loc, vector, element, index);
     }
     rewriter.replaceOp(op, vector);
     return success();

@@ -17,7 +17,8 @@ namespace tile {
 
 /// Teaches `converter` the tile types: `!tile.async_group` becomes an unused
 /// i32, `!tile.mbarrier` the `!llvm.ptr<3>` of its first barrier,
-/// `!tile.mbarrier_token` an i64, `!tile.tma_desc` a generic `!llvm.ptr`; gpu address spaces become NVPTX numbers.
+/// `!tile.mbarrier_token` an i64, `!tile.tma_desc` a generic `!llvm.ptr`; gpu
+/// address spaces become NVPTX numbers.
 void populateTileToNVVMTypeConversions(LLVMTypeConverter &converter);
 
 /// Patterns lowering the cp.async family (tile.async_*) to NVVM.
