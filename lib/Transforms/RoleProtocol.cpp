@@ -67,6 +67,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <deque>
@@ -158,9 +159,11 @@ struct KernelFacts {
   mutable gpu::GPUFuncOp kernel;
   std::array<int64_t, 3> blockDims;
   int64_t clusterSize = 1;
-  /// Root buffers that bulk copies or TMA loads write: their reads are
-  /// checked against the copies' barriers.
-  llvm::SmallPtrSet<void *, 8> filledBuffers;
+  /// Root buffers that bulk copies or TMA loads write, whose reads are
+  /// checked against the copies' barriers: true for a ring (every copy
+  /// fills one whole stage, named by the first index), false for a buffer
+  /// whose copies may write any part of it (one stage: the whole buffer).
+  llvm::DenseMap<void *, bool> filledBuffers;
 };
 
 /// Whether `op` or an op nested in it takes part in the protocol.
@@ -328,15 +331,17 @@ private:
   }
 
   /// The stage `memref[indices]` is in, for buffers copies fill.
+  /// Accesses through a view of a ring name no stage: not checked.
   std::optional<Stage> stageOf(Value memref, ValueRange indices) {
     Value root = getRootBuffer(memref);
-    if (!facts.filledBuffers.contains(root.getAsOpaquePointer()))
+    auto it = facts.filledBuffers.find(root.getAsOpaquePointer());
+    if (it == facts.filledBuffers.end())
       return std::nullopt;
-    auto type = cast<MemRefType>(memref.getType());
-    int64_t first = -1;
-    if (type.getRank() >= 2 && !indices.empty())
-      first = require(indices.front());
-    return Stage{root.getAsOpaquePointer(), first};
+    if (!it->second)
+      return Stage{root.getAsOpaquePointer(), -1};
+    if (memref != root || indices.empty())
+      return std::nullopt;
+    return Stage{root.getAsOpaquePointer(), require(indices.front())};
   }
 
   void visitBlock(Block &block) {
@@ -699,6 +704,8 @@ private:
     case EventKind::Init: {
       BarrierState &state = barriers[event->barrier];
       state = BarrierState{true, event->amount, event->amount, 0, 0, event->op};
+      for (Cursor &each : cursors)
+        each.seen.erase(event->barrier);
       break;
     }
     case EventKind::Inval:
@@ -745,8 +752,12 @@ private:
       if ((state.phase & 1) == (event->amount & 1))
         return Step::Blocked;
       int64_t observed = state.phase - 1;
-      auto seen = cursor.seen.find(event->barrier);
-      if (seen != cursor.seen.end() && observed <= seen->second) {
+      // Before its first wait a role has seen "phase -2": the first wait
+      // returns on the phase before the first (-1: parity 1 on a fresh
+      // barrier) or on the first.
+      auto [seen, fresh] = cursor.seen.try_emplace(event->barrier, -2);
+      (void)fresh;
+      if (observed <= seen->second) {
         fail(event->op,
              "waits for parity " + std::to_string(event->amount & 1) + " of " +
                  describe(event->barrier) + " (" + roles[r].describe() +
@@ -754,6 +765,20 @@ private:
                  std::to_string(observed) +
                  " that this role already saw: the parity must flip each "
                  "time the ring comes back to the barrier (T-PROTO-7)");
+        return Step::Advanced;
+      }
+      if (observed > std::max<int64_t>(seen->second, -1) + 1) {
+        fail(event->op,
+             "waits for parity " + std::to_string(event->amount & 1) + " of " +
+                 describe(event->barrier) + " (" + roles[r].describe() +
+                 ") and returns on phase " + std::to_string(observed) +
+                 (seen->second == -2
+                      ? std::string(", though this is its first wait on it")
+                      : ", but its previous wait saw phase " +
+                            std::to_string(seen->second)) +
+                 ": the role fell two phases behind the ring and a parity "
+                 "names a phase only modulo 2 (threads that only wait on a "
+                 "ring must not lag: let one thread run it) (T-PROTO-7)");
         return Step::Advanced;
       }
       cursor.seen[event->barrier] = observed;
@@ -824,6 +849,25 @@ private:
     return Step::Blocked;
   }
 
+  /// Why a role's blocked wait names a phase that never comes when the
+  /// barrier is already past the phase the role meant (the next after the
+  /// one its previous wait saw; for a first wait, the phase before the
+  /// first for parity 1, the first for parity 0); empty otherwise.
+  std::string lagging(unsigned r, const Event &wait,
+                      const BarrierState &state) const {
+    auto seen = cursors[r].seen.find(wait.barrier);
+    bool first = seen == cursors[r].seen.end() || seen->second == -2;
+    int64_t meant = first ? ((wait.amount & 1) ? -1 : 0) : seen->second + 1;
+    if (state.phase <= meant)
+      return "";
+    return std::string("; the barrier is past the phase this role meant (") +
+           (first ? "this is its first wait on it"
+                  : "its previous wait saw phase " +
+                        std::to_string(seen->second)) +
+           "): threads that only wait on a ring fall behind it and a parity "
+           "names a phase only modulo 2; let one thread run the ring";
+  }
+
   /// T-PROTO-11: roles blocked at waits that no role can complete. Roles
   /// blocked at collectives only (whose partners took another path) are not
   /// modeled.
@@ -864,7 +908,7 @@ private:
                              : std::to_string(-state.tx) +
                                    " transaction bytes more delivered than "
                                    "expected") +
-              " (T-PROTO-11)",
+              lagging(r, *event, state) + " (T-PROTO-11)",
           {}};
       if (state.init)
         result->notes.push_back({state.init, "barrier initialized here"});
@@ -872,6 +916,45 @@ private:
     return result;
   }
 };
+
+/// For a copy into this CTA's shared memory: its destination, and whether it
+/// fills one whole stage of a ring named by its first index (a TMA box that
+/// is the destination without its leading indexed dimensions; a bulk copy of
+/// exactly one row of the first dimension at [stage, 0, ...]).
+std::optional<std::pair<Value, bool>> getCopyInto(Operation *op) {
+  auto ringCopy = [](Value dst, ValueRange indices, int64_t boxRank) {
+    auto type = cast<MemRefType>(dst.getType());
+    return getRootBuffer(dst) == dst && !indices.empty() &&
+           type.getRank() == boxRank + static_cast<int64_t>(indices.size());
+  };
+  if (auto load = dyn_cast<TmaLoadOp>(op))
+    return std::pair(load.getDst(),
+                     ringCopy(load.getDst(), load.getDstIndices(),
+                              load.getDescriptor().getType().getBox().size()));
+  if (auto copy = dyn_cast<TmaCopyOp>(op))
+    return std::pair(copy.getDst(),
+                     ringCopy(copy.getDst(), copy.getDstIndices(),
+                              copy.getDescriptor().getType().getBox().size()));
+  if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
+    auto type = cast<MemRefType>(bulk.getDst().getType());
+    ValueRange indices = bulk.getDstIndices();
+    std::optional<int64_t> elementBytes =
+        getElementSizeInBytes(type.getElementType());
+    std::optional<int64_t> bytes = getConstantIntValue(bulk.getBytes());
+    bool ring = getRootBuffer(bulk.getDst()) == bulk.getDst() &&
+                type.hasStaticShape() && type.getRank() >= 2 &&
+                type.getDimSize(0) > 0 &&
+                static_cast<int64_t>(indices.size()) == type.getRank() &&
+                elementBytes && bytes &&
+                *bytes == type.getNumElements() / type.getDimSize(0) *
+                              *elementBytes &&
+                llvm::all_of(indices.drop_front(), [](Value index) {
+                  return getConstantIntValue(index) == 0;
+                });
+    return std::pair(bulk.getDst(), ring);
+  }
+  return std::nullopt;
+}
 
 /// The block shape of `kernel` when it is known.
 std::optional<std::array<int64_t, 3>> getBlockDims(gpu::GPUFuncOp kernel) {
@@ -960,17 +1043,15 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   if (!dims || (*dims)[0] * (*dims)[1] * (*dims)[2] > 1024)
     return skip("no known block size");
 
-  KernelFacts facts{kernel, *dims, getClusterSize(kernel), {}};
+  KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+                    llvm::DenseMap<void *, bool>()};
   kernel.walk([&](Operation *op) {
-    Value dst;
-    if (auto load = dyn_cast<TmaLoadOp>(op))
-      dst = load.getDst();
-    else if (auto copy = dyn_cast<TmaCopyOp>(op))
-      dst = copy.getDst();
-    else if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
-      dst = bulk.getDst();
-    if (dst)
-      facts.filledBuffers.insert(getRootBuffer(dst).getAsOpaquePointer());
+    std::optional<std::pair<Value, bool>> copy = getCopyInto(op);
+    if (!copy)
+      return;
+    void *root = getRootBuffer(copy->first).getAsOpaquePointer();
+    auto [it, inserted] = facts.filledBuffers.try_emplace(root, copy->second);
+    it->second &= copy->second;
   });
 
   std::vector<Role> roles = findRoles(facts);

@@ -384,3 +384,74 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// T-PROTO-11 (and T-PROTO-7 where the lagging wait still returns): the whole
+// producer warp runs the ring though only thread 0 loads: the other 31
+// threads only wait on the empty barriers and may fall behind the ring,
+// where a parity names the wrong phase (CUTLASS runs the producer loop in
+// one elected thread).
+!desc = !tile.tma_desc<memref<?x64xf32>, box = [32, 64]>
+!bars = !tile.mbarrier<count = 3>
+gpu.module @kernels {
+  gpu.func @lagging_waiters(%d: !desc, %k: index, %out: memref<160xf32>) kernel
+      attributes {known_block_size = array<i32: 160, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c32 = arith.constant 32 : index
+    %one = arith.constant 1 : i32
+    %consumers = arith.constant 128 : i32
+    %bytes = arith.constant 8192 : i32
+    %false = arith.constant false
+    %true = arith.constant true
+    %zero = arith.constant 0.0 : f32
+    %tid = gpu.thread_id x
+    %ring = tile.shared_alloc : memref<3x32x64xf32, 3>
+    %full = tile.mbarrier_alloc : !bars
+    %empty = tile.mbarrier_alloc : !bars
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      scf.for %s = %c0 to %c3 step %c1 {
+        tile.mbarrier_init %full[%s], %one : !bars
+        // expected-note @below {{barrier initialized here}}
+        tile.mbarrier_init %empty[%s], %consumers : !bars
+      }
+    }
+    gpu.barrier
+    %producer = arith.cmpi ult, %tid, %c32 : index
+    scf.if %producer {
+      %r:2 = scf.for %t = %c0 to %k step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
+        // expected-error @below {{waits for parity 1 of barrier 0 (the 31 threads of thread 1's role) in phase 1, which never completes: every role is blocked or done with 128 of 128 arrivals missing and 0 transaction bytes still expected; the barrier is past the phase this role meant (this is its first wait on it): threads that only wait on a ring fall behind it and a parity names a phase only modulo 2; let one thread run the ring (T-PROTO-11)}}
+        tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+        scf.if %first {
+          %tok = tile.mbarrier_arrive_expect_tx %full[%s], %bytes : !bars -> !tile.mbarrier_token
+          %row = arith.muli %t, %c32 : index
+          tile.tma_load %d[%row, %c0] to %ring[%s], %full[%s] : !desc, memref<3x32x64xf32, 3>, !bars
+        }
+        %next = arith.addi %s, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %ns = arith.select %wrap, %c0, %next : index
+        %nph = arith.xori %ph, %wrap : i1
+        scf.yield %ns, %nph : index, i1
+      }
+    } else {
+      %lane = arith.subi %tid, %c32 : index
+      %row = arith.remui %lane, %c32 : index
+      %sum:3 = scf.for %t = %c0 to %k step %c1 iter_args(%acc = %zero, %s = %c0, %ph = %false) -> (f32, index, i1) {
+        tile.mbarrier_wait_parity %full[%s], %ph : !bars
+        %v = memref.load %ring[%s, %row, %c0] : memref<3x32x64xf32, 3>
+        %tok = tile.mbarrier_arrive %empty[%s] : !bars -> !tile.mbarrier_token
+        %a = arith.addf %acc, %v : f32
+        %next = arith.addi %s, %c1 : index
+        %wrap = arith.cmpi eq, %next, %c3 : index
+        %ns = arith.select %wrap, %c0, %next : index
+        %nph = arith.xori %ph, %wrap : i1
+        scf.yield %a, %ns, %nph : f32, index, i1
+      }
+      memref.store %sum#0, %out[%tid] : memref<160xf32>
+    }
+    gpu.return
+  }
+}

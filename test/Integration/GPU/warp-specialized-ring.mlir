@@ -39,17 +39,21 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 40) {
-        // The producer starts at phase 1 of the empty barriers, which fresh
-        // barriers report as complete.
-        %r:2 = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
-          tile.mbarrier_wait_parity %empty[%s], %ph : !bars
-          %row = arith.muli %k, %c32 : index
-          tile.tma_copy %d[%row, %c0] to %ring[%s], %full[%s] : !desc, memref<4x32x32xf32, 3>, !bars
-          %n = arith.addi %s, %c1 : index
-          %wrap = arith.cmpi eq, %n, %c4 : index
-          %ns = arith.select %wrap, %c0, %n : index
-          %nph = arith.xori %ph, %wrap : i1
-          scf.yield %ns, %nph : index, i1
+        // One thread runs the ring (the warpgroup's other threads, only
+        // waiting, could fall two phases behind it: T-PROTO-7). It starts at
+        // phase 1 of the empty barriers, which fresh barriers report as
+        // complete.
+        scf.if %first {
+          %r:2 = scf.for %k = %c0 to %c16 step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {
+            tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+            %row = arith.muli %k, %c32 : index
+            tile.tma_copy %d[%row, %c0] to %ring[%s], %full[%s] : !desc, memref<4x32x32xf32, 3>, !bars
+            %n = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %n, %c4 : index
+            %ns = arith.select %wrap, %c0, %n : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %ns, %nph : index, i1
+          }
         }
       } consumers(2, registers = 232) {
       ^bb0(%consumer: index):
