@@ -25,6 +25,19 @@ namespace mlir::tile {
 /// memref.cast).
 Value getRootBuffer(Value memref);
 
+/// A copy into this CTA's shared memory that completes on an mbarrier:
+/// tile.tma_load, tile.tma_copy, a bulk global-to-shared copy.
+struct SharedCopy {
+  Value dst;
+  ValueRange dstIndices;
+  /// Whether it fills one whole stage of a ring named by its first index: a
+  /// TMA box that is the destination without its leading indexed
+  /// dimensions, a bulk copy of exactly one row of the first dimension at
+  /// [stage, 0, ...].
+  bool fillsRingStage;
+};
+std::optional<SharedCopy> getSharedCopy(Operation *op);
+
 /// Interprets `function` as one thread (T-PROTO-1..7, 10). The thread model
 /// of parities (the n-th wait waits for parity n mod 2) is skipped with
 /// `checkParity` false, where the role protocol checked the kernel instead.

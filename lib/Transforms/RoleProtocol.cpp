@@ -63,11 +63,11 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <deque>
@@ -416,12 +416,8 @@ private:
 
   /// The stage a copy into this CTA's shared memory writes.
   std::optional<Stage> getCopyStage(Operation *op) {
-    if (auto load = dyn_cast<TmaLoadOp>(op))
-      return stageOf(load.getDst(), load.getDstIndices());
-    if (auto copy = dyn_cast<TmaCopyOp>(op))
-      return stageOf(copy.getDst(), copy.getDstIndices());
-    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
-      return stageOf(bulk.getDst(), bulk.getDstIndices());
+    if (std::optional<SharedCopy> copy = getSharedCopy(op))
+      return stageOf(copy->dst, copy->dstIndices);
     return std::nullopt;
   }
 
@@ -917,45 +913,6 @@ private:
   }
 };
 
-/// For a copy into this CTA's shared memory: its destination, and whether it
-/// fills one whole stage of a ring named by its first index (a TMA box that
-/// is the destination without its leading indexed dimensions; a bulk copy of
-/// exactly one row of the first dimension at [stage, 0, ...]).
-std::optional<std::pair<Value, bool>> getCopyInto(Operation *op) {
-  auto ringCopy = [](Value dst, ValueRange indices, int64_t boxRank) {
-    auto type = cast<MemRefType>(dst.getType());
-    return getRootBuffer(dst) == dst && !indices.empty() &&
-           type.getRank() == boxRank + static_cast<int64_t>(indices.size());
-  };
-  if (auto load = dyn_cast<TmaLoadOp>(op))
-    return std::pair(load.getDst(),
-                     ringCopy(load.getDst(), load.getDstIndices(),
-                              load.getDescriptor().getType().getBox().size()));
-  if (auto copy = dyn_cast<TmaCopyOp>(op))
-    return std::pair(copy.getDst(),
-                     ringCopy(copy.getDst(), copy.getDstIndices(),
-                              copy.getDescriptor().getType().getBox().size()));
-  if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
-    auto type = cast<MemRefType>(bulk.getDst().getType());
-    ValueRange indices = bulk.getDstIndices();
-    std::optional<int64_t> elementBytes =
-        getElementSizeInBytes(type.getElementType());
-    std::optional<int64_t> bytes = getConstantIntValue(bulk.getBytes());
-    bool ring = getRootBuffer(bulk.getDst()) == bulk.getDst() &&
-                type.hasStaticShape() && type.getRank() >= 2 &&
-                type.getDimSize(0) > 0 &&
-                static_cast<int64_t>(indices.size()) == type.getRank() &&
-                elementBytes && bytes &&
-                *bytes == type.getNumElements() / type.getDimSize(0) *
-                              *elementBytes &&
-                llvm::all_of(indices.drop_front(), [](Value index) {
-                  return getConstantIntValue(index) == 0;
-                });
-    return std::pair(bulk.getDst(), ring);
-  }
-  return std::nullopt;
-}
-
 /// The block shape of `kernel` when it is known.
 std::optional<std::array<int64_t, 3>> getBlockDims(gpu::GPUFuncOp kernel) {
   std::optional<int64_t> threads = getBlockThreads(kernel);
@@ -1046,12 +1003,13 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   KernelFacts facts{kernel, *dims, getClusterSize(kernel),
                     llvm::DenseMap<void *, bool>()};
   kernel.walk([&](Operation *op) {
-    std::optional<std::pair<Value, bool>> copy = getCopyInto(op);
+    std::optional<SharedCopy> copy = getSharedCopy(op);
     if (!copy)
       return;
-    void *root = getRootBuffer(copy->first).getAsOpaquePointer();
-    auto [it, inserted] = facts.filledBuffers.try_emplace(root, copy->second);
-    it->second &= copy->second;
+    void *root = getRootBuffer(copy->dst).getAsOpaquePointer();
+    auto [it, inserted] =
+        facts.filledBuffers.try_emplace(root, copy->fillsRingStage);
+    it->second &= copy->fillsRingStage;
   });
 
   std::vector<Role> roles = findRoles(facts);

@@ -212,18 +212,12 @@ private:
         state.open.firstCopy = op;
       return;
     }
-    if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op)) {
+    // Copies that complete on a barrier: a wait on it completes them.
+    if (std::optional<SharedCopy> copy = getSharedCopy(op)) {
+      auto barrierOp = cast<BarrierOpInterface>(op);
       Group &group =
-          state.barrierCopies[bulk.getBarriers().getAsOpaquePointer()];
-      group.slots.insert(slotOf(bulk.getDst(), bulk.getDstIndices()));
-      if (!group.firstCopy)
-        group.firstCopy = op;
-      return;
-    }
-    if (auto tma = dyn_cast<TmaLoadOp>(op)) {
-      Group &group =
-          state.barrierCopies[tma.getBarriers().getAsOpaquePointer()];
-      group.slots.insert(slotOf(tma.getDst(), tma.getDstIndices()));
+          state.barrierCopies[barrierOp.getBarrierGroup().getAsOpaquePointer()];
+      group.slots.insert(slotOf(copy->dst, copy->dstIndices));
       if (!group.firstCopy)
         group.firstCopy = op;
       return;

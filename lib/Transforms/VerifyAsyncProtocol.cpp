@@ -8,8 +8,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProtocolAnalyses.h"
+#include "Tile/IR/MemorySpace.h"
+#include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::tile {
@@ -30,6 +33,41 @@ Value tile::getRootBuffer(Value memref) {
       break;
   }
   return memref;
+}
+
+std::optional<SharedCopy> tile::getSharedCopy(Operation *op) {
+  auto tmaCopy = [](Value dst, ValueRange indices,
+                    TmaDescType descriptor) -> SharedCopy {
+    auto type = cast<MemRefType>(dst.getType());
+    bool ring =
+        getRootBuffer(dst) == dst && !indices.empty() &&
+        type.getRank() ==
+            static_cast<int64_t>(descriptor.getBox().size() + indices.size());
+    return {dst, indices, ring};
+  };
+  if (auto load = dyn_cast<TmaLoadOp>(op))
+    return tmaCopy(load.getDst(), load.getDstIndices(),
+                   load.getDescriptor().getType());
+  if (auto copy = dyn_cast<TmaCopyOp>(op))
+    return tmaCopy(copy.getDst(), copy.getDstIndices(),
+                   copy.getDescriptor().getType());
+  auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op);
+  if (!bulk)
+    return std::nullopt;
+  auto type = cast<MemRefType>(bulk.getDst().getType());
+  ValueRange indices = bulk.getDstIndices();
+  std::optional<int64_t> elementBytes =
+      getElementSizeInBytes(type.getElementType());
+  std::optional<int64_t> bytes = getConstantIntValue(bulk.getBytes());
+  bool ring =
+      getRootBuffer(bulk.getDst()) == bulk.getDst() && type.hasStaticShape() &&
+      type.getRank() >= 2 && type.getDimSize(0) > 0 &&
+      static_cast<int64_t>(indices.size()) == type.getRank() && elementBytes &&
+      bytes &&
+      *bytes == type.getNumElements() / type.getDimSize(0) * *elementBytes &&
+      llvm::all_of(indices.drop_front(),
+                   [](Value index) { return getConstantIntValue(index) == 0; });
+  return SharedCopy{bulk.getDst(), indices, ring};
 }
 
 LogicalResult tile::verifyAsyncProtocol(FunctionOpInterface function,
