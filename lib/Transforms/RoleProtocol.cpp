@@ -28,7 +28,16 @@
 //    at once (the phase before it counts as complete). Bulk copies and TMA
 //    loads deliver their bytes when issued. Clusters are taken as symmetric:
 //    a multicast load delivers its box once per CTA of its mask to this
-//    CTA's barrier, and a remote arrive of a peer arrives here.
+//    CTA's barrier, and a remote arrive of a peer arrives here. What an op
+//    does to its barrier comes from BarrierOpInterface.
+//  - Stages. A buffer that TMA or bulk copies fill is a ring when every copy
+//    fills one whole stage named by its first index (see getSharedCopy);
+//    else it is one stage. Reads of it (memref/vector loads, ldmatrix via
+//    getElementAccess; wgmma operands until a wgmma wait retires them) are
+//    checked against the copy that last wrote their stage.
+//  - Collectives. Aligned warp and warpgroup instructions (wgmma, mma.sync,
+//    ldmatrix, stmatrix, named barriers) are passed together by the roles
+//    sharing the warp or warpgroup, gpu.barrier and cluster_wait by all.
 //  - Schedules. One event at a time of the first role in a priority order
 //    that can proceed. Each sample runs four schedules: the roles in thread
 //    order and reversed, each with a fixed order (the first roles run as far
@@ -41,7 +50,9 @@
 //    that no role can complete any more: a deadlock (a hang on the GPU).
 //  - T-PROTO-7: a wait returns on a phase its role already saw on that
 //    barrier: the parity did not flip when the ring came back to it (or
-//    flipped twice), so the wait waits for nothing.
+//    flipped twice), so the wait waits for nothing; or on a phase two or
+//    more past the one it saw before: the role fell behind the ring (threads
+//    that only wait on it) and its parity matched a later phase.
 //  - T-PROTO-12: a role reads a stage of a buffer filled by copies that
 //    complete on barriers when the copy that last wrote the stage is not
 //    complete, or belongs to a phase of its barrier the role has not waited
