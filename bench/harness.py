@@ -27,8 +27,6 @@ import tile  # noqa: E402
 from tile.testing import cuda_torch, median_ms  # noqa: E402
 
 DTYPES = ("f16", "bf16")
-HOPPER_SMEM = 229376   # examples/gemm_sm90.mlir @run: 4-stage ring + staging buffers
-SMALL_M_SMEM = 98304   # the small-M kernel's 8-stage ring
 SM80_SMEM = 65536      # examples/hgemm_sm80.mlir @run: the staged C tile
 
 
@@ -76,22 +74,32 @@ def sms() -> int:
 
 # Launch configurations, as the examples' @run functions choose them (the
 # persistent grids take the SM count where @run hard-codes an H100's 132).
+def _plan(m: int, n: int, transposed_b: bool):
+    """tile.matmul's launch plan for an f16 M x N x 64 problem (the grid
+    depends on M, N, the layout and the device only)."""
+    from tile.matmul import Operand, device_of, plan_matmul
+    import torch
+    a = Operand((m, 64), (64, 1), "float16", 0, "cuda:0")
+    b = (Operand((64, n), (1, 64), "float16", 0, "cuda:0") if transposed_b
+         else Operand((64, n), (n, 1), "float16", 0, "cuda:0"))
+    return plan_matmul(a, b, None, device_of(torch, torch.empty(0, device="cuda")))
+
+
 def sm90_launch(m: int, n: int) -> dict:
-    """@gemm_nt / @gemm_nn: 128x256 tiles, at most one CTA per SM."""
-    return dict(grid=(min(cdiv(m, 128) * cdiv(n, 256), sms()), 1, 1), block=(384, 1, 1),
-                shared=HOPPER_SMEM)
+    """@gemm_nt / @gemm_nn: tile.matmul's persistent grid (128x256 tiles, at
+    most one CTA per SM); block and shared memory from the manifest."""
+    return dict(grid=_plan(max(m, 65), n, False).grid)
 
 
 def small_m_launch(n: int) -> dict:
-    """@gemm_nt_small_m (M <= 64): one 64x32 tile per CTA."""
-    return dict(grid=(cdiv(n, 32), 1, 1), block=(256, 1, 1), shared=SMALL_M_SMEM)
+    """@gemm_nt_small_m (M <= 64): tile.matmul's grid, one 64x32 tile per CTA."""
+    return dict(grid=_plan(1, n, True).grid)
 
 
 def multicast_launch(m: int, n: int) -> dict:
     """examples/gemm_sm90_multicast.mlir @gemm: 2x1 clusters on pairs of row tiles."""
     clusters = min(cdiv(m, 256) * cdiv(n, 256), sms() // 2)
-    return dict(grid=(2 * clusters, 1, 1), block=(384, 1, 1), shared=HOPPER_SMEM,
-                cluster=(2, 1, 1))
+    return dict(grid=(2 * clusters, 1, 1), cluster=(2, 1, 1))
 
 
 def sm80_launch(m: int, n: int) -> dict:

@@ -8,6 +8,7 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))  # torch CUDA tensors,
                                                          # on the current stream
     tile.synchronize()                                   # waits, with a watchdog
+    c = tile.matmul(a, b)                                # f16/bf16 GEMM on an H100/H200
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install
@@ -15,7 +16,9 @@ serves every Python version.
 """
 from .compiler import CompiledModule, CompileError, Diagnostic, compile
 from .launch import TileRuntimeError, synchronize
+from .matmul import MatmulError, matmul
 from .tools import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic",
-           "TileRuntimeError", "synchronize", "Toolchain", "find_toolchain"]
+           "TileRuntimeError", "synchronize", "matmul", "MatmulError", "Toolchain",
+           "find_toolchain"]

@@ -1,0 +1,176 @@
+"""tile.matmul: the planner's choices and errors on plain shapes (no GPU),
+and results against torch.matmul on the GPU."""
+import pytest
+
+from tile.matmul import Device, MatmulError, Operand, plan_matmul
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+
+
+def matrix(rows, cols, dtype="float16", strides=None, address=0x10000, device="cuda:0"):
+    return Operand((rows, cols), strides or (cols, 1), dtype, address, device)
+
+
+def transposed(rows, cols, **kwargs):
+    """The rows x cols view of a row-major cols x rows matrix."""
+    return matrix(rows, cols, strides=(1, rows), **kwargs)
+
+
+# --- The planner -------------------------------------------------------------
+
+def test_b_row_major_runs_gemm_nn_on_a_persistent_grid():
+    plan = plan_matmul(matrix(4096, 4096), matrix(4096, 4096), None, H100)
+    assert (plan.kernel, plan.element, plan.b_transposed) == ("gemm_nn", "f16", False)
+    assert plan.grid == (132, 1, 1)  # 32 x 16 tiles, one CTA per SM
+    assert (plan.m, plan.n, plan.k) == (4096, 4096, 4096)
+
+
+def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
+    plan = plan_matmul(matrix(256, 512), transposed(512, 512, dtype="float16"), None,
+                       H100)
+    assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
+    assert plan.grid == (2 * 2, 1, 1)
+    assert plan.arguments("a", "b", "c") == ("a", "b", "c", 256, 512, 512)
+
+
+def test_decode_shapes_take_the_small_m_kernel():
+    plan = plan_matmul(matrix(16, 4096, "bfloat16"), transposed(4096, 4096, dtype="bfloat16"),
+                       None, H100)
+    assert (plan.kernel, plan.element) == ("gemm_nt_small_m", "bf16")
+    assert plan.grid == (4096 // 32, 1, 1)
+    assert plan.arguments("a", "b", "c") == ("a", "b", "c", 4096)
+    # C = A B has no small-M kernel: the persistent one.
+    assert plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
+
+
+def test_c_rows_need_tma_alignment_except_in_the_decode_kernel():
+    plan = plan_matmul(matrix(13, 200), transposed(200, 300), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_nt_small_m", (10, 1, 1))
+    with pytest.raises(MatmulError, match="C's rows of 300 elements are 600 bytes"):
+        plan_matmul(matrix(200, 200), transposed(200, 300), None, H100)
+
+
+def test_the_grid_follows_the_device():
+    h200_like = Device(sms=140, capability=(9, 0))
+    assert plan_matmul(matrix(8192, 8192), matrix(8192, 8192), None,
+                       h200_like).grid == (140, 1, 1)
+
+
+@pytest.mark.parametrize("a, b, out, message", [
+    (matrix(64, 64, "float32"), matrix(64, 64, "float32"), None,
+     "takes float16 or bfloat16 operands (f32 accumulation), got A of float32"),
+    (matrix(64, 64), matrix(64, 64, "bfloat16"), None, "A is float16 but B is bfloat16"),
+    (matrix(64, 64), matrix(32, 64), None, "A is 64 x 64 but B, as K x N, is 32 x 64"),
+    (matrix(64, 64, strides=(128, 1)), matrix(64, 64), None,
+     "A must be row-major with contiguous rows (strides (64, 1)), got strides (128, 1)"),
+    (matrix(64, 64), matrix(64, 64, strides=(128, 2)), None,
+     "must be row-major or the transpose of a row-major N x K matrix"),
+    (matrix(64, 4095), matrix(4095, 64), None,
+     "A's rows of 4095 elements are 8190 bytes, not a multiple of 16: TMA needs 16-byte "
+     "aligned row strides (T-TMA-9)"),
+    (matrix(64, 64), matrix(64, 100), None,
+     "B's rows of 100 elements are 200 bytes"),
+    (matrix(64, 64, address=0x10002), matrix(64, 64), None,
+     "A starts at an address that is not 16-byte aligned (0x10002): TMA needs 16-byte "
+     "aligned global addresses (T-TMA-10)"),
+    (matrix(64, 64), matrix(64, 64), matrix(64, 32), "out must be 64 x 64, got 64 x 32"),
+    (matrix(64, 64), matrix(64, 64), matrix(64, 64, "bfloat16"),
+     "out must be float16 like A and B, got bfloat16"),
+    (matrix(64, 64), matrix(64, 64, device="cuda:1"), None,
+     "operands on different devices"),
+    (matrix(64, 64), matrix(64, 64), matrix(64, 64, strides=(1, 64)),
+     "out must be row-major with contiguous rows"),
+])
+def test_what_the_kernels_cannot_take_is_an_error(a, b, out, message):
+    with pytest.raises(MatmulError, match=None) as error:
+        plan_matmul(a, b, out, H100)
+    assert message in str(error.value)
+
+
+def test_other_gpus_and_shared_memory_limits_are_errors():
+    ampere = Device(sms=108, capability=(8, 0))
+    with pytest.raises(MatmulError, match="runs Hopper kernels .*this GPU is sm_80"):
+        plan_matmul(matrix(64, 64), matrix(64, 64), None, ampere)
+    small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
+    with pytest.raises(MatmulError, match="@gemm_nn needs 229376 bytes of shared memory, the "
+                                          "GPU gives a block at most 100000"):
+        plan_matmul(matrix(64, 64), matrix(64, 64), None, small, {"gemm_nn": 229376})
+
+
+# --- On the GPU --------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 200), (13, 296, 200),
+                                     (1, 4096, 1024)])
+def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    dtype = getattr(torch, dtype)
+    generator = torch.Generator(device="cuda").manual_seed(m * n + k)
+    a = torch.randn(m, k, device="cuda", dtype=dtype, generator=generator) / k ** 0.25
+    b_nk = torch.randn(n, k, device="cuda", dtype=dtype, generator=generator) / k ** 0.25
+    reference = a.float() @ b_nk.float().t()
+    # A B^T from an N x K B, A B from a K x N B, and A B from the K x N view
+    # of the N x K B (the same kernel as transpose_b).
+    for result in (tile.matmul(a, b_nk, transpose_b=True),
+                   tile.matmul(a, b_nk.t().contiguous()),
+                   tile.matmul(a, b_nk.t())):
+        torch.cuda.synchronize()
+        assert result.shape == (m, n) and result.dtype == dtype
+        assert relative_error(result, reference) < 1e-2
+
+
+def test_decode_with_any_n(torch_cuda):
+    """The decode kernel stores C element by element: N = 300 works."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a = torch.randn(13, 200, device="cuda", dtype=torch.float16)
+    b = torch.randn(300, 200, device="cuda", dtype=torch.float16)
+    c = tile.matmul(a, b, transpose_b=True)
+    torch.cuda.synchronize()
+    assert relative_error(c, a.float() @ b.float().t()) < 1e-2
+
+
+def test_matmul_into_out_on_a_stream(torch_cuda):
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a = torch.randn(128, 256, device="cuda", dtype=torch.float16)
+    b = torch.randn(256, 384, device="cuda", dtype=torch.float16)
+    out = torch.full((128, 384), float("nan"), device="cuda", dtype=torch.float16)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        returned = tile.matmul(a, b, out=out, stream=stream)
+    stream.synchronize()
+    assert returned is out
+    assert relative_error(out, a.float() @ b.float()) < 1e-2
+
+
+def test_matmul_errors_on_the_gpu(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(64, 4095, device="cuda", dtype=torch.float16)
+    b = torch.randn(4095, 64, device="cuda", dtype=torch.float16)
+    with pytest.raises(tile.MatmulError, match="T-TMA-9"):
+        tile.matmul(a, b)
+    with pytest.raises(tile.MatmulError, match="must be a CUDA tensor"):
+        tile.matmul(a.cpu(), b)
+    # Empty problems need no kernel: K = 0 gives zeros.
+    zero_k = tile.matmul(torch.empty(8, 0, device="cuda", dtype=torch.float16),
+                         torch.empty(0, 16, device="cuda", dtype=torch.float16))
+    assert zero_k.shape == (8, 16) and not zero_k.any()
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_the_kernels_compile_and_declare_their_launch(element):
+    """The planner's kernels exist in both element types, with the block and
+    dynamic shared memory their manifest gives the launch."""
+    from tile.matmul import gemm_module
+    kernels = gemm_module(element).manifest["kernels"]
+    assert kernels["gemm_nt"]["block"] == [384, 1, 1]
+    assert kernels["gemm_nn"]["dynamic_shared_bytes"] == kernels["gemm_nt"]["dynamic_shared_bytes"]
+    assert kernels["gemm_nt_small_m"]["block"] == [256, 1, 1]
+    assert 0 < kernels["gemm_nt_small_m"]["dynamic_shared_bytes"] < 232448

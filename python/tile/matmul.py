@@ -1,0 +1,256 @@
+"""C = A B on the Hopper GEMM kernels of examples/gemm_sm90.mlir, from PyTorch.
+
+    c = tile.matmul(a, b)                    # A (M x K) @ B (K x N)
+    c = tile.matmul(a, b, transpose_b=True)  # A (M x K) @ B (N x K)^T
+    tile.matmul(a, b, out=c, stream=s)       # into c, on stream s
+
+f16 or bf16 operands, f32 accumulation, C in the operands' type. The kernel
+follows from B's layout in memory, not from `transpose_b`: a row-major K x N
+B runs @gemm_nn, a row-major N x K B (`transpose_b=True`, or the transposed
+view of one) runs @gemm_nt, or @gemm_nt_small_m for M <= 64 (decode). The
+persistent grids take the device's SM count and the kernels' shared memory
+comes from their manifest. Launches are stream-ordered (PyTorch's current
+stream unless `stream` is given) and do not wait.
+
+Operands the kernels cannot take raise MatmulError naming the rule: TMA needs
+16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10), so K must
+be a multiple of 8, and N too except for the decode kernel (which stores C
+element by element); rows must be contiguous; the kernels need an sm_90 GPU.
+Nothing is silently copied.
+
+`plan_matmul` is the decision on plain shapes, strides and addresses (no
+PyTorch, no GPU), for tests and for tools that launch the kernels themselves
+(bench/).
+"""
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Optional, Tuple
+
+#: The kernels' source, compiled on first use (cached on disk by tile.compile).
+GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir"
+
+#: CTA tiles of the kernels (examples/gemm_sm90.mlir): @gemm_nt and @gemm_nn
+#: compute 128 x 256 tiles on a persistent grid, @gemm_nt_small_m 64 x 32
+#: tiles (one per CTA) for M up to 64.
+PERSISTENT_TILE = (128, 256)
+SMALL_M_TILE = (64, 32)
+
+#: Element types and their bytes.
+ELEMENTS = {"float16": ("f16", 2), "bfloat16": ("bf16", 2)}
+#: TMA: global addresses and row strides in bytes are multiples of 16.
+TMA_ALIGNMENT = 16
+
+
+class MatmulError(ValueError):
+    """Operands or a device tile.matmul cannot take, and why."""
+
+
+@dataclass(frozen=True)
+class Operand:
+    """What the planner needs of a matrix: shape and strides in elements,
+    the element type ("float16", "bfloat16", ...), the address of its first
+    element and its device ("cuda:0")."""
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]
+    dtype: str
+    address: int
+    device: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """The GPU: SM count, compute capability and the shared memory a block
+    may opt into (None when unknown)."""
+    sms: int
+    capability: Tuple[int, int]
+    shared_optin: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class MatmulPlan:
+    """One launch: the kernel, its element type, the problem, its grid, and
+    whether B is passed as the transpose of the logical K x N view."""
+    kernel: str
+    element: str
+    m: int
+    n: int
+    k: int
+    grid: Tuple[int, int, int]
+    b_transposed: bool
+
+    def arguments(self, a, b, c):
+        """The kernel's arguments for A, B (already in the kernel's layout)
+        and C."""
+        if self.kernel == "gemm_nt_small_m":
+            return (a, b, c, self.k)
+        return (a, b, c, self.m, self.n, self.k)
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+def _row_major(operand: Operand) -> bool:
+    rows, columns = operand.shape
+    return operand.strides[1] == 1 and (operand.strides[0] == columns or rows == 1)
+
+
+def _column_major(operand: Operand) -> bool:
+    rows, columns = operand.shape
+    return operand.strides[0] == 1 and (operand.strides[1] == rows or columns == 1)
+
+
+def _check_aligned(name: str, operand: Operand, row_elements: int, bytes_: int) -> None:
+    if operand.address % TMA_ALIGNMENT:
+        raise MatmulError(f"tile.matmul: {name} starts at an address that is not 16-byte "
+                          f"aligned (0x{operand.address:x}): TMA needs 16-byte aligned global "
+                          "addresses (T-TMA-10)")
+    if row_elements * bytes_ % TMA_ALIGNMENT:
+        raise MatmulError(f"tile.matmul: {name}'s rows of {row_elements} elements are "
+                          f"{row_elements * bytes_} bytes, not a multiple of 16: TMA needs "
+                          "16-byte aligned row strides (T-TMA-9), so K and N must be "
+                          "multiples of 8; unaligned shapes are not supported yet")
+
+
+def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
+                shared_bytes: Optional[Dict[str, int]] = None) -> MatmulPlan:
+    """The launch for C = A B with A (M x K) and the logical B (K x N), in
+    whatever layout `b` has; raises MatmulError for what the kernels cannot
+    take. `shared_bytes` (kernel name -> dynamic shared memory) is checked
+    against the device's opt-in limit where both are known."""
+    for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
+        if len(operand.shape) != 2:
+            raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
+                              f"{tuple(operand.shape)}")
+    if a.dtype not in ELEMENTS:
+        raise MatmulError(f"tile.matmul takes float16 or bfloat16 operands (f32 "
+                          f"accumulation), got A of {a.dtype}")
+    if b.dtype != a.dtype:
+        raise MatmulError(f"tile.matmul: A is {a.dtype} but B is {b.dtype}")
+    m, k = a.shape
+    if b.shape[0] != k:
+        raise MatmulError(f"tile.matmul: A is {m} x {k} but B, as K x N, is "
+                          f"{b.shape[0]} x {b.shape[1]}")
+    n = b.shape[1]
+    if out is not None:
+        if tuple(out.shape) != (m, n):
+            raise MatmulError(f"tile.matmul: out must be {m} x {n}, got "
+                              f"{out.shape[0]} x {out.shape[1]}")
+        if out.dtype != a.dtype:
+            raise MatmulError(f"tile.matmul: out must be {a.dtype} like A and B, got {out.dtype}")
+    devices = {a.device, b.device} | ({out.device} if out else set())
+    if len(devices) != 1:
+        raise MatmulError(f"tile.matmul: operands on different devices: {sorted(devices)}")
+    if device.capability != (9, 0):
+        raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
+                          f"sm_{device.capability[0]}{device.capability[1]}")
+    element, bytes_ = ELEMENTS[a.dtype]
+    if not _row_major(a):
+        raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows (strides "
+                          f"({k}, 1)), got strides {tuple(a.strides)}; pass A.contiguous()")
+    # B's layout picks the kernel: row-major K x N (gemm_nn) or row-major
+    # N x K, i.e. column-major K x N (gemm_nt).
+    if _row_major(b):
+        b_transposed = False
+    elif _column_major(b):
+        b_transposed = True
+    else:
+        raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
+                          f"transpose of a row-major N x K matrix, got strides "
+                          f"{tuple(b.strides)}; pass B.contiguous()")
+    if out is not None and not _row_major(out):
+        raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
+                          f"strides {tuple(out.strides)}")
+    _check_aligned("A", a, k, bytes_)
+    _check_aligned("B", b, k if b_transposed else n, bytes_)
+    if b_transposed and m <= SMALL_M_TILE[0]:
+        # C is stored element-wise (no TMA): any N.
+        kernel = "gemm_nt_small_m"
+        grid = (_cdiv(n, SMALL_M_TILE[1]), 1, 1)
+    else:
+        # C is stored by TMA.
+        _check_aligned("out" if out else "C",
+                       out or Operand((m, n), (n, 1), a.dtype, 0, a.device), n, bytes_)
+        kernel = "gemm_nt" if b_transposed else "gemm_nn"
+        tiles = _cdiv(m, PERSISTENT_TILE[0]) * _cdiv(n, PERSISTENT_TILE[1])
+        grid = (max(1, min(tiles, device.sms)), 1, 1)
+    needed = (shared_bytes or {}).get(kernel)
+    if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
+        raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
+                          f"GPU gives a block at most {device.shared_optin}")
+    return MatmulPlan(kernel, element, m, n, k, grid, b_transposed)
+
+
+# --- PyTorch -----------------------------------------------------------------
+
+_MODULES: Dict[str, object] = {}
+_KERNELS: Dict[Tuple[str, str], object] = {}
+_DEVICES: Dict[int, Device] = {}
+
+
+def gemm_module(element: str):
+    """The compiled kernels of GEMM_SOURCE for "f16" or "bf16"."""
+    if element not in _MODULES:
+        from .compiler import compile
+        text = GEMM_SOURCE.read_text()
+        if element == "bf16":
+            text = text.replace("f16", "bf16")
+        _MODULES[element] = compile(text, chip="sm_90a")
+    return _MODULES[element]
+
+
+def _kernel(element: str, name: str):
+    key = (element, name)
+    if key not in _KERNELS:
+        _KERNELS[key] = gemm_module(element).kernel(name)
+    return _KERNELS[key]
+
+
+def _operand(tensor) -> Operand:
+    return Operand(tuple(tensor.shape), tuple(tensor.stride()), str(tensor.dtype).split(".")[-1],
+                   tensor.data_ptr(), str(tensor.device))
+
+
+def device_of(torch, tensor) -> Device:
+    """SM count, capability and opt-in shared memory of `tensor`'s GPU."""
+    index = tensor.device.index if tensor.device.index is not None else torch.cuda.current_device()
+    if index not in _DEVICES:
+        props = torch.cuda.get_device_properties(index)
+        _DEVICES[index] = Device(props.multi_processor_count, (props.major, props.minor),
+                                 getattr(props, "shared_memory_per_block_optin", None))
+    return _DEVICES[index]
+
+
+def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None):
+    """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
+    f16/bf16 CUDA tensors; into `out` when given, else a new tensor. Returns
+    at once: the kernel runs on `stream` (default: PyTorch's current one)."""
+    import torch
+    for name, tensor in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
+            raise MatmulError(f"tile.matmul: {name} must be a CUDA tensor, got "
+                              f"{type(tensor).__name__}"
+                              f"{' on ' + str(tensor.device) if isinstance(tensor, torch.Tensor) else ''}")
+    if a.device.index not in (None, 0):
+        raise MatmulError("tile.matmul: the runtime drives cuda:0; got tensors on "
+                          f"{a.device}")
+    logical_b = b.t() if transpose_b else b
+    if logical_b.dim() == 2 and a.dim() == 2 and (a.shape[0] == 0 or logical_b.shape[1] == 0
+                                                   or a.shape[1] == 0):
+        result = out if out is not None else a.new_empty((a.shape[0], logical_b.shape[1]))
+        return result.zero_() if a.shape[1] == 0 else result
+    device = device_of(torch, a)
+    element = ELEMENTS.get(str(a.dtype).split(".")[-1], (None,))[0]
+    shared = None
+    if element is not None and device.capability == (9, 0):
+        module = gemm_module(element)
+        shared = {name: entry["dynamic_shared_bytes"]
+                  for name, entry in module.manifest["kernels"].items()}
+    plan = plan_matmul(_operand(a), _operand(logical_b),
+                       _operand(out) if out is not None else None, device, shared)
+    if out is None:
+        out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
+    kernel_b = logical_b.t() if plan.b_transposed else logical_b
+    _kernel(plan.element, plan.kernel)(*plan.arguments(a, kernel_b, out), grid=plan.grid,
+                                       stream=stream)
+    return out
