@@ -61,8 +61,8 @@ def test_the_grid_follows_the_device():
      "takes float16 or bfloat16 operands (f32 accumulation), got A of float32"),
     (matrix(64, 64), matrix(64, 64, "bfloat16"), None, "A is float16 but B is bfloat16"),
     (matrix(64, 64), matrix(32, 64), None, "A is 64 x 64 but B, as K x N, is 32 x 64"),
-    (matrix(64, 64, strides=(128, 1)), matrix(64, 64), None,
-     "A must be row-major with contiguous rows (strides (64, 1)), got strides (128, 1)"),
+    (matrix(64, 64, strides=(1, 64)), matrix(64, 64), None,
+     "A must be row-major with contiguous rows (strides (64, 1)), got strides (1, 64)"),
     (matrix(64, 64), matrix(64, 64, strides=(128, 2)), None,
      "must be row-major or the transpose of a row-major N x K matrix"),
     (matrix(64, 4095), matrix(4095, 64), None,
@@ -87,6 +87,20 @@ def test_what_the_kernels_cannot_take_is_an_error(a, b, out, message):
     assert message in str(error.value)
 
 
+def test_unaligned_rows_are_staged_on_request():
+    # K = 4095: A's and B's rows; the decode kernel stores C element-wise.
+    plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
+    assert (plan.kernel, plan.staged) == ("gemm_nt_small_m", ("A", "B"))
+    # N = 100 with a row-major K x N B: B's rows and C's.
+    plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
+    assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B", "C"), 100)
+    assert plan.pitch(100) == 104 and plan.pitch(4095) == 4096
+    # A padded pitch needs no staging: TMA reads rows at any aligned pitch.
+    plan = plan_matmul(matrix(256, 100, strides=(104, 1)), matrix(100, 256, strides=(1, 104)), None, H100,
+                       stage=True)
+    assert plan.staged == ()
+
+
 def test_other_gpus_and_shared_memory_limits_are_errors():
     ampere = Device(sms=108, capability=(8, 0))
     with pytest.raises(MatmulError, match="runs Hopper kernels .*this GPU is sm_80"):
@@ -101,7 +115,8 @@ def test_other_gpus_and_shared_memory_limits_are_errors():
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 200), (13, 296, 200),
-                                     (1, 4096, 1024)])
+                                     (1, 4096, 1024), (200, 300, 203), (13, 301, 99),
+                                     (129, 7, 5)])
 def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
     import tile
     from tile.testing import relative_error
@@ -155,7 +170,7 @@ def test_matmul_errors_on_the_gpu(torch_cuda):
     a = torch.randn(64, 4095, device="cuda", dtype=torch.float16)
     b = torch.randn(4095, 64, device="cuda", dtype=torch.float16)
     with pytest.raises(tile.MatmulError, match="T-TMA-9"):
-        tile.matmul(a, b)
+        tile.matmul(a, b, stage=False)
     with pytest.raises(tile.MatmulError, match="must be a CUDA tensor"):
         tile.matmul(a.cpu(), b)
     # Empty problems need no kernel: K = 0 gives zeros.

@@ -12,11 +12,13 @@ persistent grids take the device's SM count and the kernels' shared memory
 comes from their manifest. Launches are stream-ordered (PyTorch's current
 stream unless `stream` is given) and do not wait.
 
-Operands the kernels cannot take raise MatmulError naming the rule: TMA needs
-16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10), so K must
-be a multiple of 8, and N too except for the decode kernel (which stores C
-element by element); rows must be contiguous; the kernels need an sm_90 GPU.
-Nothing is silently copied.
+TMA needs 16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10):
+operands whose rows are not (K, or N except for the decode kernel, which
+stores C element by element, not a multiple of 8) are staged through copies
+with aligned rows — the kernels then read (or write) views of the copies
+whose width is the operand's, so TMA zero-fills (clips) past it — or, with
+`stage=False`, raise MatmulError naming the rule. Rows must be contiguous
+(any pitch) and the GPU an sm_90; anything else raises MatmulError.
 
 `plan_matmul` is the decision on plain shapes, strides and addresses (no
 PyTorch, no GPU), for tests and for tools that launch the kernels themselves
@@ -68,8 +70,10 @@ class Device:
 
 @dataclass(frozen=True)
 class MatmulPlan:
-    """One launch: the kernel, its element type, the problem, its grid, and
-    whether B is passed as the transpose of the logical K x N view."""
+    """One launch: the kernel, its element type, the problem, its grid,
+    whether B is passed as the transpose of the logical K x N view, and the
+    operands ("A", "B", "C") to stage through a copy whose rows start 16-byte
+    aligned (`pitch`: row pitch in elements, a multiple of 8)."""
     kernel: str
     element: str
     m: int
@@ -77,6 +81,11 @@ class MatmulPlan:
     k: int
     grid: Tuple[int, int, int]
     b_transposed: bool
+    staged: Tuple[str, ...] = ()
+
+    @staticmethod
+    def pitch(columns: int) -> int:
+        return -(-columns // 8) * 8
 
     def arguments(self, a, b, c):
         """The kernel's arguments for A, B (already in the kernel's layout)
@@ -90,34 +99,44 @@ def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-def _row_major(operand: Operand) -> bool:
+def _rows_contiguous(operand: Operand) -> bool:
+    """Row-major with contiguous rows (the row pitch may exceed the width)."""
     rows, columns = operand.shape
-    return operand.strides[1] == 1 and (operand.strides[0] == columns or rows == 1)
+    return operand.strides[1] == 1 and (operand.strides[0] >= columns or rows == 1)
 
 
-def _column_major(operand: Operand) -> bool:
+def _columns_contiguous(operand: Operand) -> bool:
+    """The transpose of a matrix with contiguous rows."""
     rows, columns = operand.shape
-    return operand.strides[0] == 1 and (operand.strides[1] == rows or columns == 1)
+    return operand.strides[0] == 1 and (operand.strides[1] >= rows or columns == 1)
 
 
-def _check_aligned(name: str, operand: Operand, row_elements: int, bytes_: int) -> None:
+def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
+    """TMA reads rows at 16-byte aligned addresses: the base and the pitch."""
+    return operand.address % TMA_ALIGNMENT == 0 and pitch * bytes_ % TMA_ALIGNMENT == 0
+
+
+def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulError:
     if operand.address % TMA_ALIGNMENT:
-        raise MatmulError(f"tile.matmul: {name} starts at an address that is not 16-byte "
-                          f"aligned (0x{operand.address:x}): TMA needs 16-byte aligned global "
-                          "addresses (T-TMA-10)")
-    if row_elements * bytes_ % TMA_ALIGNMENT:
-        raise MatmulError(f"tile.matmul: {name}'s rows of {row_elements} elements are "
-                          f"{row_elements * bytes_} bytes, not a multiple of 16: TMA needs "
-                          "16-byte aligned row strides (T-TMA-9), so K and N must be "
-                          "multiples of 8; unaligned shapes are not supported yet")
+        return MatmulError(f"tile.matmul: {name} starts at an address that is not 16-byte "
+                           f"aligned (0x{operand.address:x}): TMA needs 16-byte aligned global "
+                           "addresses (T-TMA-10)")
+    return MatmulError(f"tile.matmul: {name}'s rows of {pitch} elements are "
+                       f"{pitch * bytes_} bytes, not a multiple of 16: TMA needs 16-byte "
+                       "aligned row strides (T-TMA-9), so K and N must be multiples of 8 "
+                       "(stage=True copies such operands into aligned rows)")
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
-                shared_bytes: Optional[Dict[str, int]] = None) -> MatmulPlan:
+                shared_bytes: Optional[Dict[str, int]] = None,
+                stage: bool = False) -> MatmulPlan:
     """The launch for C = A B with A (M x K) and the logical B (K x N), in
     whatever layout `b` has; raises MatmulError for what the kernels cannot
-    take. `shared_bytes` (kernel name -> dynamic shared memory) is checked
-    against the device's opt-in limit where both are known."""
+    take. Operands whose rows TMA cannot address (a K or N that is not a
+    multiple of 8, an unaligned base) are an error, or with `stage` listed
+    in the plan's `staged` for a copy into aligned rows. `shared_bytes`
+    (kernel name -> dynamic shared memory) is checked against the device's
+    opt-in limit where both are known."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
@@ -145,32 +164,40 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
         raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
                           f"sm_{device.capability[0]}{device.capability[1]}")
     element, bytes_ = ELEMENTS[a.dtype]
-    if not _row_major(a):
+    if not _rows_contiguous(a):
         raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows (strides "
                           f"({k}, 1)), got strides {tuple(a.strides)}; pass A.contiguous()")
     # B's layout picks the kernel: row-major K x N (gemm_nn) or row-major
     # N x K, i.e. column-major K x N (gemm_nt).
-    if _row_major(b):
-        b_transposed = False
-    elif _column_major(b):
-        b_transposed = True
+    if _rows_contiguous(b):
+        b_transposed, b_pitch = False, b.strides[0]
+    elif _columns_contiguous(b):
+        b_transposed, b_pitch = True, b.strides[1]
     else:
         raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
                           f"transpose of a row-major N x K matrix, got strides "
                           f"{tuple(b.strides)}; pass B.contiguous()")
-    if out is not None and not _row_major(out):
+    small_m = b_transposed and m <= SMALL_M_TILE[0]
+    if out is not None and not (_rows_contiguous(out) and (not small_m or out.strides[0] == n)):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
-    _check_aligned("A", a, k, bytes_)
-    _check_aligned("B", b, k if b_transposed else n, bytes_)
-    if b_transposed and m <= SMALL_M_TILE[0]:
-        # C is stored element-wise (no TMA): any N.
+    staged = []
+    # TMA reads A and B and (but for the decode kernel, which stores element
+    # by element) writes C.
+    operands = [("A", a, a.strides[0]), ("B", b, b_pitch)]
+    if not small_m:
+        c = out or Operand((m, n), (n, 1), a.dtype, 0, a.device)
+        operands.append(("out" if out else "C", c, c.strides[0]))
+    for name, operand, pitch in operands:
+        if _tma_ready(operand, pitch, bytes_):
+            continue
+        if not stage:
+            raise _unaligned(name, operand, pitch, bytes_)
+        staged.append("C" if name == "out" else name)
+    if small_m:
         kernel = "gemm_nt_small_m"
         grid = (_cdiv(n, SMALL_M_TILE[1]), 1, 1)
     else:
-        # C is stored by TMA.
-        _check_aligned("out" if out else "C",
-                       out or Operand((m, n), (n, 1), a.dtype, 0, a.device), n, bytes_)
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
         tiles = _cdiv(m, PERSISTENT_TILE[0]) * _cdiv(n, PERSISTENT_TILE[1])
         grid = (max(1, min(tiles, device.sms)), 1, 1)
@@ -178,7 +205,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
                           f"GPU gives a block at most {device.shared_optin}")
-    return MatmulPlan(kernel, element, m, n, k, grid, b_transposed)
+    return MatmulPlan(kernel, element, m, n, k, grid, b_transposed, tuple(staged))
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -221,10 +248,13 @@ def device_of(torch, tensor) -> Device:
     return _DEVICES[index]
 
 
-def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None):
+def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True):
     """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
     f16/bf16 CUDA tensors; into `out` when given, else a new tensor. Returns
-    at once: the kernel runs on `stream` (default: PyTorch's current one)."""
+    at once: the kernel runs on `stream` (default: PyTorch's current one).
+    Operands whose rows TMA cannot address (K or N not a multiple of 8) are
+    copied into aligned rows first (one read and write of them, on the same
+    stream); with `stage=False` they are an error instead."""
     import torch
     for name, tensor in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
         if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
@@ -247,10 +277,36 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None):
         shared = {name: entry["dynamic_shared_bytes"]
                   for name, entry in module.manifest["kernels"].items()}
     plan = plan_matmul(_operand(a), _operand(logical_b),
-                       _operand(out) if out is not None else None, device, shared)
+                       _operand(out) if out is not None else None, device, shared, stage=stage)
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
     kernel_b = logical_b.t() if plan.b_transposed else logical_b
-    _kernel(plan.element, plan.kernel)(*plan.arguments(a, kernel_b, out), grid=plan.grid,
-                                       stream=stream)
+
+    def aligned_rows(matrix, copy=True):
+        """A view of `matrix`'s shape whose rows start 16-byte aligned (the
+        padding columns are never read: TMA stops at the view's width)."""
+        rows, columns = matrix.shape
+        view = torch.empty((rows, plan.pitch(columns)), device=matrix.device,
+                           dtype=matrix.dtype)[:, :columns]
+        return view.copy_(matrix) if copy else view
+
+    with torch.cuda.stream(_torch_stream(torch, stream)):
+        kernel_a = aligned_rows(a) if "A" in plan.staged else a
+        if "B" in plan.staged:
+            kernel_b = aligned_rows(kernel_b)
+        kernel_c = aligned_rows(out, copy=False) if "C" in plan.staged else out
+        _kernel(plan.element, plan.kernel)(*plan.arguments(kernel_a, kernel_b, kernel_c),
+                                           grid=plan.grid)
+        if kernel_c is not out:
+            out.copy_(kernel_c)
     return out
+
+
+def _torch_stream(torch, stream):
+    """`stream` (None, a torch.cuda.Stream or a raw CUstream) as a torch
+    stream to run the staging copies and the launch on."""
+    if stream is None:
+        return torch.cuda.current_stream()
+    if isinstance(stream, torch.cuda.Stream):
+        return stream
+    return torch.cuda.ExternalStream(int(stream))
