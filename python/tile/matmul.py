@@ -290,13 +290,16 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                            dtype=matrix.dtype)[:, :columns]
         return view.copy_(matrix) if copy else view
 
+    kernel = _kernel(plan.element, plan.kernel)
+    if not plan.staged:
+        kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
+        return out
     with torch.cuda.stream(_torch_stream(torch, stream)):
         kernel_a = aligned_rows(a) if "A" in plan.staged else a
         if "B" in plan.staged:
             kernel_b = aligned_rows(kernel_b)
         kernel_c = aligned_rows(out, copy=False) if "C" in plan.staged else out
-        _kernel(plan.element, plan.kernel)(*plan.arguments(kernel_a, kernel_b, kernel_c),
-                                           grid=plan.grid)
+        kernel(*plan.arguments(kernel_a, kernel_b, kernel_c), grid=plan.grid)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
