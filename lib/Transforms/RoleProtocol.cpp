@@ -508,6 +508,15 @@ private:
       emit({EventKind::Collective, op, {}, 4});
   }
 
+  /// Reads of the A and B tiles of a tile-level MMA.
+  template <typename MmaLikeOp>
+  void emitOperandReads(MmaLikeOp mma, EventKind kind) {
+    for (auto [buffer, indices] : {std::pair(mma.getA(), mma.getAIndices()),
+                                   std::pair(mma.getB(), mma.getBIndices())})
+      if (std::optional<Stage> stage = stageOf(buffer, indices))
+        emit({kind, mma.getOperation(), {}, 0, stage});
+  }
+
   /// The events of a wgmma, copy or shared read op.
   void visitEffects(Operation *op) {
     if (isa<WgmmaCommitGroupOp>(op))
@@ -515,20 +524,12 @@ private:
     if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
       return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
     if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
-      for (auto [buffer, indices] : {std::pair(mma.getA(), mma.getAIndices()),
-                                     std::pair(mma.getB(), mma.getBIndices())})
-        if (std::optional<Stage> stage = stageOf(buffer, indices))
-          emit({EventKind::AsyncRead, op, {}, 0, stage});
+      emitOperandReads(mma, EventKind::AsyncRead);
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }
-    if (auto mma = dyn_cast<MmaOp>(op)) {
-      for (auto [buffer, indices] : {std::pair(mma.getA(), mma.getAIndices()),
-                                     std::pair(mma.getB(), mma.getBIndices())})
-        if (std::optional<Stage> stage = stageOf(buffer, indices))
-          emit({EventKind::Read, op, {}, 0, stage});
-      return;
-    }
+    if (auto mma = dyn_cast<MmaOp>(op))
+      return emitOperandReads(mma, EventKind::Read);
     if (isa<gpu::BarrierOp, ClusterWaitOp>(op))
       return emit({EventKind::Sync, op});
     // Generic reads (memref/vector loads, ldmatrix) of filled stages.
