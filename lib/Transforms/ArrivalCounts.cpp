@@ -22,11 +22,13 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-/// How many threads of a block of `threads` execute `op`: one under
-/// `scf.if (thread_id x == c)` or `scf.if (elect_sync)`, else all of them.
-/// std::nullopt for other conditions and for ops inside loops.
+/// How many threads of a block of shape `block` execute `op`: under
+/// `scf.if (thread_id x == c)` one per (y, z), under `scf.if (elect_sync)`
+/// one per warp, else all of them. std::nullopt for other conditions and
+/// for ops inside loops.
 std::optional<int64_t> getExecutingThreads(Operation *op, Operation *function,
-                                           int64_t threads) {
+                                           std::array<int64_t, 3> block) {
+  int64_t threads = block[0] * block[1] * block[2];
   int64_t count = threads;
   for (Operation *parent = op->getParentOp(); parent && parent != function;
        parent = parent->getParentOp()) {
@@ -48,7 +50,7 @@ std::optional<int64_t> getExecutingThreads(Operation *op, Operation *function,
         matchPattern(cmp.getRhs(), m_ConstantInt(&constant))) {
       if (auto tid = cmp.getLhs().getDefiningOp<gpu::ThreadIdOp>();
           tid && tid.getDimension() == gpu::Dimension::x) {
-        count = 1;
+        count = std::min(count, block[1] * block[2]);
         continue;
       }
     }
@@ -65,9 +67,10 @@ std::optional<int64_t> getExecutingThreads(Operation *op, Operation *function,
 /// Skipped for barriers with arrivals in loops, under other conditions, or
 /// from other CTAs.
 LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
-  std::optional<int64_t> threads = getBlockThreads(kernel);
-  if (!threads)
+  std::optional<std::array<int64_t, 3>> block = getBlockShape(kernel);
+  if (!block)
     return success();
+  std::optional<int64_t> threads = (*block)[0] * (*block)[1] * (*block)[2];
   bool failed = false;
   kernel.walk([&](MBarrierAllocOp alloc) {
     // (index) -> (init count, init op), arrivals, first wait, analyzable.
@@ -96,7 +99,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
       }
       Barrier &barrier = barriers[*index];
       std::optional<int64_t> executing =
-          getExecutingThreads(user, kernel, *threads);
+          getExecutingThreads(user, kernel, *block);
       // One elected thread acts for all that execute the op (tile.tma_copy).
       if (executing && op.isIssuedOnce())
         executing = 1;

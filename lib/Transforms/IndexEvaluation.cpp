@@ -5,6 +5,7 @@
 #include "IndexEvaluation.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 #include <limits>
 
@@ -13,7 +14,17 @@ using namespace mlir;
 /// Deeper expressions are treated as unknown (and cycles cannot recurse).
 static constexpr int kMaxDepth = 64;
 
-static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
+namespace {
+/// One evaluation: the leaf function and the values computed so far (an
+/// expression DAG that reuses values is evaluated once per value, not once
+/// per path).
+struct Context {
+  tile::IndexLeaf leaf;
+  llvm::DenseMap<Value, std::optional<int64_t>> memo;
+};
+} // namespace
+
+static std::optional<int64_t> evaluate(Value value, Context &context,
                                        int depth);
 
 /// i1 values are 0 or 1 (an i1 constant `true` reads as -1 sign-extended).
@@ -53,19 +64,24 @@ static std::optional<int64_t> compare(arith::CmpIPredicate predicate, int64_t l,
   return std::nullopt;
 }
 
-static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
+static std::optional<int64_t> evaluateOp(Value value, Context &context,
                                          int depth);
 
-static std::optional<int64_t> evaluate(Value value, tile::IndexLeaf leaf,
+static std::optional<int64_t> evaluate(Value value, Context &context,
                                        int depth) {
   if (!value || depth > kMaxDepth)
     return std::nullopt;
-  return normalize(value, evaluateOp(value, leaf, depth));
+  if (auto it = context.memo.find(value); it != context.memo.end())
+    return it->second;
+  std::optional<int64_t> result =
+      normalize(value, evaluateOp(value, context, depth));
+  context.memo[value] = result;
+  return result;
 }
 
-static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
+static std::optional<int64_t> evaluateOp(Value value, Context &context,
                                          int depth) {
-  if (std::optional<int64_t> known = leaf(value))
+  if (std::optional<int64_t> known = context.leaf(value))
     return known;
   if (std::optional<int64_t> constant = getConstantIntValue(value))
     return constant;
@@ -74,19 +90,19 @@ static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
     return std::nullopt;
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp>(def))
-    return evaluate(def->getOperand(0), leaf, depth + 1);
+    return evaluate(def->getOperand(0), context, depth + 1);
   if (auto select = dyn_cast<arith::SelectOp>(def)) {
     std::optional<int64_t> condition =
-        evaluate(select.getCondition(), leaf, depth + 1);
+        evaluate(select.getCondition(), context, depth + 1);
     if (!condition)
       return std::nullopt;
     return evaluate(*condition ? select.getTrueValue() : select.getFalseValue(),
-                    leaf, depth + 1);
+                    context, depth + 1);
   }
   if (def->getNumOperands() != 2)
     return std::nullopt;
-  std::optional<int64_t> l = evaluate(def->getOperand(0), leaf, depth + 1);
-  std::optional<int64_t> r = evaluate(def->getOperand(1), leaf, depth + 1);
+  std::optional<int64_t> l = evaluate(def->getOperand(0), context, depth + 1);
+  std::optional<int64_t> r = evaluate(def->getOperand(1), context, depth + 1);
   if (!l || !r)
     return std::nullopt;
   if (auto cmp = dyn_cast<arith::CmpIOp>(def))
@@ -135,5 +151,6 @@ static std::optional<int64_t> evaluateOp(Value value, tile::IndexLeaf leaf,
 }
 
 std::optional<int64_t> tile::evaluateIndex(Value value, IndexLeaf leaf) {
-  return evaluate(value, leaf, 0);
+  Context context{leaf, llvm::DenseMap<Value, std::optional<int64_t>>()};
+  return evaluate(value, context, 0);
 }

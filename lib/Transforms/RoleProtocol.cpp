@@ -106,7 +106,21 @@ constexpr int64_t kMaxAmount = int64_t(1) << 40;
 using BarrierId = std::pair<void *, int64_t>;
 /// A stage of a shared buffer: the root buffer and the first index for
 /// buffers of rank >= 2 (-1 for others).
-using Stage = std::pair<void *, int64_t>;
+using Stage = std::pair<void *, SmallVector<int64_t, 2>>;
+
+/// "stage (0, 1)" or "a buffer" (one filled in one piece) for messages.
+std::string describeStage(const Stage &stage) {
+  if (stage.second.empty())
+    return "a buffer";
+  std::string text = "stage ";
+  if (stage.second.size() > 1)
+    text += "(";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(stage.second, os);
+  if (stage.second.size() > 1)
+    os << ")";
+  return text;
+}
 
 enum class EventKind {
   Init,       ///< amount: the count
@@ -171,10 +185,11 @@ struct KernelFacts {
   std::array<int64_t, 3> blockDims;
   int64_t clusterSize = 1;
   /// Root buffers that bulk copies or TMA loads write, whose reads are
-  /// checked against the copies' barriers: true for a ring (every copy
-  /// fills one whole stage, named by the first index), false for a buffer
-  /// whose copies may write any part of it (one stage: the whole buffer).
-  llvm::DenseMap<void *, bool> filledBuffers;
+  /// checked against the copies' barriers: for a ring (every copy fills one
+  /// whole stage, named by its leading indices) the number of those
+  /// indices; 0 for a buffer whose copies may write any part of it (one
+  /// stage: the whole buffer).
+  llvm::DenseMap<void *, unsigned> filledBuffers;
 };
 
 /// Whether `op` or an op nested in it takes part in the protocol.
@@ -255,6 +270,14 @@ private:
       return facts.blockDims[static_cast<int>(dim.getDimension())];
     if (isa<gpu::LaneIdOp>(def))
       return thread % 32;
+    if (isa<gpu::SubgroupIdOp>(def))
+      return thread / 32;
+    if (isa<gpu::SubgroupSizeOp>(def))
+      return 32;
+    if (isa<gpu::NumSubgroupsOp>(def))
+      return (facts.blockDims[0] * facts.blockDims[1] * facts.blockDims[2] +
+              31) /
+             32;
     if (isa<ElectSyncOp>(def))
       return thread % 32 == 0;
     return std::nullopt;
@@ -265,6 +288,20 @@ private:
 
   std::optional<int64_t> sampled() {
     return samplesAllowed ? std::optional<int64_t>(sample) : std::nullopt;
+  }
+
+  /// Whether `op` computes from the thread id, through up to 8 levels of
+  /// operands.
+  static bool dependsOnThread(Operation *op, int depth = 8) {
+    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp, ElectSyncOp>(
+            op))
+      return true;
+    if (depth == 0)
+      return false;
+    return llvm::any_of(op->getOperands(), [&](Value operand) {
+      Operation *def = operand.getDefiningOp();
+      return def && dependsOnThread(def, depth - 1);
+    });
   }
 
   std::optional<int64_t> leaf(Value v) {
@@ -287,8 +324,10 @@ private:
       return grid.getDimension() == gpu::Dimension::x ? facts.clusterSize : 1;
     if (isa<ClusterSizeOp>(def))
       return facts.clusterSize;
-    // Sizes, strides, loaded data, ...: anything but arithmetic.
-    if (!isa<arith::ArithDialect>(def->getDialect()))
+    // Sizes, strides, loaded data, ...: anything but arithmetic, and never
+    // a value computed from the thread id (its threads would all get the
+    // sample).
+    if (!isa<arith::ArithDialect>(def->getDialect()) && !dependsOnThread(def))
       return sampled();
     return std::nullopt;
   }
@@ -348,11 +387,14 @@ private:
     auto it = facts.filledBuffers.find(root.getAsOpaquePointer());
     if (it == facts.filledBuffers.end())
       return std::nullopt;
-    if (!it->second)
-      return Stage{root.getAsOpaquePointer(), -1};
-    if (memref != root || indices.empty())
+    Stage stage{root.getAsOpaquePointer(), {}};
+    if (it->second == 0)
+      return stage;
+    if (memref != root || indices.size() < it->second)
       return std::nullopt;
-    return Stage{root.getAsOpaquePointer(), require(indices.front())};
+    for (Value index : indices.take_front(it->second))
+      stage.second.push_back(require(index));
+    return stage;
   }
 
   void visitBlock(Block &block) {
@@ -489,11 +531,14 @@ private:
     }
     if (auto barrierOp = dyn_cast<BarrierOpInterface>(op))
       return visitBarrierOp(barrierOp);
-    if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op)) {
-      if (std::optional<Stage> stage =
-              stageOf(descriptor.getBuffer(), descriptor.getIndices()))
-        emit({EventKind::AsyncRead, op, {}, 0, stage});
-      return;
+    // A wgmma reads the tiles its descriptors address when it is issued
+    // (building a descriptor only computes an address).
+    if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
+      for (Value descriptor : {wgmma.getDescA(), wgmma.getDescB()})
+        if (auto tile = descriptor.getDefiningOp<WgmmaDescriptorOp>())
+          if (std::optional<Stage> stage =
+                  stageOf(tile.getBuffer(), tile.getIndices()))
+            emit({EventKind::AsyncRead, op, {}, 0, stage});
     }
     visitEffects(op);
     // Aligned collectives: the warp's or warpgroup's threads pass them
@@ -625,10 +670,10 @@ private:
   /// Completes phases while nothing is pending, waking their waiters.
   void settle(const BarrierId &id) {
     BarrierState &state = barriers[id];
-    if (state.count > 0 && state.pending <= 0 && state.tx == 0) {
+    if (state.pending <= 0 && state.tx == 0) {
       // One or more phases complete (arrivals beyond a phase's count go to
-      // the next ones).
-      int64_t phases = -state.pending / state.count + 1;
+      // the next ones; a count dropped to zero completes just this one).
+      int64_t phases = state.count > 0 ? -state.pending / state.count + 1 : 1;
       state.phase += phases;
       state.pending += phases * state.count;
       if (!promoteWoken)
@@ -652,11 +697,10 @@ private:
   void checkRead(unsigned r, const Event &event) {
     auto it = writes.find(*event.stage);
     if (it == writes.end()) {
-      fail(event.op, "reads stage " + std::to_string(event.stage->second) +
-                         " of a buffer that copies fill before any copy into "
-                         "it completed (" +
+      fail(event.op, "reads " + describeStage(*event.stage) + " (" +
                          roles[r].describe() +
-                         "): its wait returned too early (T-PROTO-12)");
+                         ") that copies fill before any copy into it "
+                         "completed: its wait returned too early (T-PROTO-12)");
       return;
     }
     const StageWrite &write = it->second;
@@ -667,8 +711,8 @@ private:
         seen->second >= write.phase)
       return;
     std::string message =
-        "reads stage " + std::to_string(event.stage->second) + " (" +
-        roles[r].describe() + ") written by a copy that completes phase " +
+        "reads " + describeStage(*event.stage) + " (" + roles[r].describe() +
+        ") written by a copy that completes phase " +
         std::to_string(write.phase) + " of " + describe(write.barrier) + ", ";
     if (state.phase <= write.phase)
       message += "which has not completed";
@@ -694,7 +738,7 @@ private:
                      });
       if (!reading)
         continue;
-      fail(event.op, "overwrites stage " + std::to_string(event.stage->second) +
+      fail(event.op, "overwrites " + describeStage(*event.stage) +
                          " while a wgmma of " + roles[other].describe() +
                          " may still read it: the stage was released before "
                          "the wgmma reading it was waited for (T-PROTO-12)");
@@ -726,6 +770,8 @@ private:
         return notModeled();
       for (int64_t t = 0; t < times; ++t) {
         state.pending -= event->amount;
+        // arrive_drop: this phase gets the arrival, later phases expect one
+        // fewer.
         if (event->kind == EventKind::ArriveDrop)
           --state.count;
         settle(event->barrier);
@@ -810,44 +856,63 @@ private:
         cursor.asyncOpen.clear();
       break;
     case EventKind::Collective: {
-      // The roles sharing a unit of warps with this one must be at the same
-      // op; they pass it together.
+      // Every running role connected to this one through shared units of
+      // warps must be at the same op; they pass it together and share what
+      // they have waited for.
       int64_t unit = event->amount;
-      auto shareUnit = [&](unsigned other) {
-        for (int w : roles[r].warps.set_bits())
-          for (int v : roles[other].warps.set_bits())
+      auto shareUnit = [&](unsigned a, unsigned b) {
+        for (int w : roles[a].warps.set_bits())
+          for (int v : roles[b].warps.set_bits())
             if (w / unit == v / unit)
               return true;
         return false;
       };
-      SmallVector<unsigned> partners;
-      for (unsigned other = 0; other < roles.size(); ++other) {
-        if (other == r || !current(other) || !shareUnit(other))
-          continue;
+      SmallVector<unsigned> group = {r};
+      for (size_t i = 0; i < group.size(); ++i)
+        for (unsigned other = 0; other < roles.size(); ++other)
+          if (current(other) && !llvm::is_contained(group, other) &&
+              shareUnit(group[i], other))
+            group.push_back(other);
+      for (unsigned other : group) {
         const Event *at = current(other);
         if (at->kind != EventKind::Collective || at->op != event->op)
           return Step::Blocked;
-        partners.push_back(other);
       }
-      for (unsigned other : partners)
-        ++cursors[other].next;
-      break;
+      meet(group);
+      return Step::Advanced;
     }
     case EventKind::Sync: {
       // Every role still running must be at a CTA barrier.
+      SmallVector<unsigned> group;
       for (unsigned other = 0; other < roles.size(); ++other) {
         const Event *at = current(other);
         if (at && at->kind != EventKind::Sync)
           return Step::Blocked;
+        if (at)
+          group.push_back(other);
       }
-      for (unsigned other = 0; other < roles.size(); ++other)
-        if (current(other))
-          ++cursors[other].next;
+      meet(group);
       return Step::Advanced;
     }
     }
     ++cursor.next;
     return Step::Advanced;
+  }
+
+  /// Roles passing a barrier or collective together: each has seen what
+  /// any of them has waited for (a thread that waited, then a bar.sync,
+  /// orders the others' reads after the wait too).
+  void meet(ArrayRef<unsigned> group) {
+    std::map<BarrierId, int64_t> seen;
+    for (unsigned r : group)
+      for (const auto &[id, phase] : cursors[r].seen)
+        seen[id] = std::max(seen.count(id) ? seen[id] : phase, phase);
+    for (unsigned r : group) {
+      for (const auto &[id, phase] : seen)
+        cursors[r].seen[id] = std::max(
+            cursors[r].seen.count(id) ? cursors[r].seen[id] : phase, phase);
+      ++cursors[r].next;
+    }
   }
 
   Step notModeled() {
@@ -925,16 +990,6 @@ private:
   }
 };
 
-/// The block shape of `kernel` when it is known.
-std::optional<std::array<int64_t, 3>> getBlockDims(gpu::GPUFuncOp kernel) {
-  std::optional<int64_t> threads = getBlockThreads(kernel);
-  if (!threads)
-    return std::nullopt;
-  if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
-    return std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]};
-  return std::array<int64_t, 3>{*threads, 1, 1};
-}
-
 /// The constant cluster size of the launches of `kernel` (1 without).
 int64_t getClusterSize(gpu::GPUFuncOp kernel) {
   int64_t size = 1;
@@ -966,9 +1021,32 @@ std::vector<Role> findRoles(const KernelFacts &facts) {
     for (Value result : op->getResults())
       if (result.getType().isInteger(1))
         deciding.push_back(result);
+    // Barrier operands, the bounds and carried values of loops that take
+    // part in the protocol, and the stage indices of rings: threads that
+    // differ in one of them follow different traces.
     if (llvm::any_of(op->getOperandTypes(),
                      [](Type t) { return isa<MBarrierType>(t); }))
       llvm::append_range(deciding, op->getOperands().drop_front());
+    if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && involvesProtocol(op)) {
+      deciding.append(
+          {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()});
+      for (Value init : forOp.getInitArgs())
+        if (init.getType().isIntOrIndex())
+          deciding.push_back(init);
+    }
+    auto stageIndices = [&](Value memref, ValueRange indices) {
+      auto it =
+          facts.filledBuffers.find(getRootBuffer(memref).getAsOpaquePointer());
+      if (it != facts.filledBuffers.end())
+        llvm::append_range(deciding, indices.take_front(it->second));
+    };
+    for (OpOperand &use : op->getOpOperands())
+      if (std::optional<ElementAccess> access = getElementAccess(use))
+        stageIndices(access->memref->get(), OperandRange(access->indices));
+    if (auto tile = dyn_cast<WgmmaDescriptorOp>(op))
+      stageIndices(tile.getBuffer(), tile.getIndices());
+    if (std::optional<SharedCopy> copy = getSharedCopy(op))
+      stageIndices(copy->dst, copy->dstIndices);
   });
   int64_t threads =
       facts.blockDims[0] * facts.blockDims[1] * facts.blockDims[2];
@@ -1008,20 +1086,21 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   kernel.walk([&](MBarrierWaitParityOp wait) { waits = true; });
   if (!waits)
     return skip("no mbarrier_wait_parity");
-  std::optional<std::array<int64_t, 3>> dims = getBlockDims(kernel);
+  std::optional<std::array<int64_t, 3>> dims = getBlockShape(kernel);
   if (!dims || (*dims)[0] * (*dims)[1] * (*dims)[2] > 1024)
     return skip("no known block size");
 
   KernelFacts facts{kernel, *dims, getClusterSize(kernel),
-                    llvm::DenseMap<void *, bool>()};
+                    llvm::DenseMap<void *, unsigned>()};
   kernel.walk([&](Operation *op) {
     std::optional<SharedCopy> copy = getSharedCopy(op);
     if (!copy)
       return;
     void *root = getRootBuffer(copy->dst).getAsOpaquePointer();
-    auto [it, inserted] =
-        facts.filledBuffers.try_emplace(root, copy->fillsRingStage);
-    it->second &= copy->fillsRingStage;
+    unsigned ringIndices = copy->fillsRingStage ? copy->dstIndices.size() : 0;
+    auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
+    if (it->second != ringIndices)
+      it->second = 0;
   });
 
   std::vector<Role> roles = findRoles(facts);

@@ -24,30 +24,40 @@ Value mlir::tile::isFirstThread(OpBuilder &builder, Location loc) {
   return result;
 }
 
-std::optional<int64_t> mlir::tile::getBlockThreads(gpu::GPUFuncOp kernel) {
+std::optional<std::array<int64_t, 3>>
+mlir::tile::getBlockShape(gpu::GPUFuncOp kernel) {
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
-    return int64_t((*known)[0]) * (*known)[1] * (*known)[2];
+    return std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]};
   auto module = kernel->getParentOfType<ModuleOp>();
   if (!module)
     return std::nullopt;
-  std::optional<int64_t> threads;
+  std::optional<std::array<int64_t, 3>> shape;
   bool consistent = true;
   module.walk([&](gpu::LaunchFuncOp launch) {
     if (launch.getKernelName() != kernel.getName())
       return;
-    int64_t product = 1;
-    for (Value dim : {launch.getBlockSizeX(), launch.getBlockSizeY(),
-                      launch.getBlockSizeZ()}) {
+    std::array<int64_t, 3> dims;
+    std::array<Value, 3> sizes = {launch.getBlockSizeX(),
+                                  launch.getBlockSizeY(),
+                                  launch.getBlockSizeZ()};
+    for (auto [i, dim] : llvm::enumerate(sizes)) {
       APInt value;
       if (!matchPattern(dim, m_ConstantInt(&value))) {
         consistent = false;
         return;
       }
-      product *= value.getSExtValue();
+      dims[i] = value.getSExtValue();
     }
-    if (threads && *threads != product)
+    if (shape && *shape != dims)
       consistent = false;
-    threads = product;
+    shape = dims;
   });
-  return consistent ? threads : std::nullopt;
+  return consistent ? shape : std::nullopt;
+}
+
+std::optional<int64_t> mlir::tile::getBlockThreads(gpu::GPUFuncOp kernel) {
+  std::optional<std::array<int64_t, 3>> shape = getBlockShape(kernel);
+  if (!shape)
+    return std::nullopt;
+  return (*shape)[0] * (*shape)[1] * (*shape)[2];
 }

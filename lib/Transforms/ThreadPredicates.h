@@ -6,6 +6,8 @@
 #ifndef TILE_LIB_TRANSFORMS_THREADPREDICATES_H
 #define TILE_LIB_TRANSFORMS_THREADPREDICATES_H
 
+#include <array>
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
 #include <optional>
@@ -19,6 +21,9 @@ Value isFirstThread(OpBuilder &builder, Location loc);
 /// Threads of a block of `kernel`: its known_block_size, else the constant
 /// block size shared by every launch of it in the module.
 std::optional<int64_t> getBlockThreads(gpu::GPUFuncOp kernel);
+
+/// The block shape (x, y, z) of `kernel`, known the same ways.
+std::optional<std::array<int64_t, 3>> getBlockShape(gpu::GPUFuncOp kernel);
 
 } // namespace mlir::tile
 

@@ -50,6 +50,12 @@ def test_c_rows_need_tma_alignment_except_in_the_decode_kernel():
         plan_matmul(matrix(200, 200), transposed(200, 300), None, H100)
 
 
+def test_the_decode_kernel_needs_a_contiguous_out():
+    with pytest.raises(MatmulError, match=r"the decode kernel \(M <= 64\) stores a contiguous out "
+                                          r"\(strides \(96, 1\)\), got strides \(104, 1\)"):
+        plan_matmul(matrix(8, 64), transposed(64, 96), matrix(8, 96, strides=(104, 1)), H100)
+
+
 def test_the_grid_follows_the_device():
     h200_like = Device(sms=140, capability=(9, 0))
     assert plan_matmul(matrix(8192, 8192), matrix(8192, 8192), None,

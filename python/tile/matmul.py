@@ -178,9 +178,13 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
                           f"transpose of a row-major N x K matrix, got strides "
                           f"{tuple(b.strides)}; pass B.contiguous()")
     small_m = b_transposed and m <= SMALL_M_TILE[0]
-    if out is not None and not (_rows_contiguous(out) and (not small_m or out.strides[0] == n)):
+    if out is not None and not _rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
+    if out is not None and small_m and out.strides[0] != n and m > 1:
+        raise MatmulError(f"tile.matmul: the decode kernel (M <= {SMALL_M_TILE[0]}) stores a "
+                          f"contiguous out (strides ({n}, 1)), got strides "
+                          f"{tuple(out.strides)}; pass a contiguous out")
     staged = []
     # TMA reads A and B and (but for the decode kernel, which stores element
     # by element) writes C.
@@ -265,10 +269,6 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         raise MatmulError("tile.matmul: the runtime drives cuda:0; got tensors on "
                           f"{a.device}")
     logical_b = b.t() if transpose_b else b
-    if logical_b.dim() == 2 and a.dim() == 2 and (a.shape[0] == 0 or logical_b.shape[1] == 0
-                                                   or a.shape[1] == 0):
-        result = out if out is not None else a.new_empty((a.shape[0], logical_b.shape[1]))
-        return result.zero_() if a.shape[1] == 0 else result
     device = device_of(torch, a)
     element = ELEMENTS.get(str(a.dtype).split(".")[-1], (None,))[0]
     shared = None
@@ -278,8 +278,17 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                   for name, entry in module.manifest["kernels"].items()}
     plan = plan_matmul(_operand(a), _operand(logical_b),
                        _operand(out) if out is not None else None, device, shared, stage=stage)
+    launch_stream = _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
+        if launch_stream != torch.cuda.current_stream():
+            out.record_stream(launch_stream)  # allocated here, written there
+    if plan.m == 0 or plan.n == 0 or plan.k == 0:
+        # Nothing to multiply: C is empty, or zero for K = 0.
+        if plan.k == 0:
+            with torch.cuda.stream(launch_stream):
+                out.zero_()
+        return out
     kernel_b = logical_b.t() if plan.b_transposed else logical_b
 
     def aligned_rows(matrix, copy=True):
@@ -294,7 +303,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     if not plan.staged:
         kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
         return out
-    with torch.cuda.stream(_torch_stream(torch, stream)):
+    with torch.cuda.stream(launch_stream):
         kernel_a = aligned_rows(a) if "A" in plan.staged else a
         if "B" in plan.staged:
             kernel_b = aligned_rows(kernel_b)

@@ -455,3 +455,35 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// T-PROTO-12: the block reads a buffer that a TMA load fills only later.
+!desc = !tile.tma_desc<memref<?x64xf32>, box = [32, 64]>
+!bar = !tile.mbarrier
+gpu.module @kernels {
+  gpu.func @read_before_copy(%d: !desc, %out: memref<32xf32>) kernel
+      attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %one = arith.constant 1 : i32
+    %bytes = arith.constant 8192 : i32
+    %false = arith.constant false
+    %tid = gpu.thread_id x
+    %tile = tile.shared_alloc : memref<32x64xf32, 3>
+    %bar = tile.mbarrier_alloc : !bar
+    %first = arith.cmpi eq, %tid, %c0 : index
+    scf.if %first {
+      tile.mbarrier_init %bar[%c0], %one : !bar
+    }
+    gpu.barrier
+    // expected-error @below {{reads a buffer (thread 0) that copies fill before any copy into it completed: its wait returned too early (T-PROTO-12)}}
+    %v = memref.load %tile[%tid, %c0] : memref<32x64xf32, 3>
+    scf.if %first {
+      %tok = tile.mbarrier_arrive_expect_tx %bar[%c0], %bytes : !bar -> !tile.mbarrier_token
+      tile.tma_load %d[%c0, %c0] to %tile, %bar[%c0] : !desc, memref<32x64xf32, 3>, !bar
+    }
+    tile.mbarrier_wait_parity %bar[%c0], %false : !bar
+    memref.store %v, %out[%tid] : memref<32xf32>
+    gpu.return
+  }
+}
