@@ -7,8 +7,9 @@
 //
 //  - Roles. Threads that agree on every i1 value computable from the thread
 //    id alone (`thread_id x == c`, the warpgroup index, `lane == 0`,
-//    elect_sync, ...) and on every barrier index and arrival count computed
-//    so take the same branches: one representative of each class is
+//    elect_sync, ...) and on every barrier operand, bound or carried value of
+//    a loop that takes part in the protocol and ring stage index computed so
+//    take the same branches: one representative of each class is
 //    interpreted and its arrivals are counted once per thread of the class.
 //    tile.warp_specialize runs its producer region in warpgroup 0 and
 //    consumer i in warpgroup i + 1; tile.tma_copy acts in thread 0 only.
@@ -36,8 +37,10 @@
 //    getElementAccess; wgmma operands until a wgmma wait retires them) are
 //    checked against the copy that last wrote their stage.
 //  - Collectives. Aligned warp and warpgroup instructions (wgmma, mma.sync,
-//    ldmatrix, stmatrix, named barriers) are passed together by the roles
-//    sharing the warp or warpgroup, gpu.barrier and cluster_wait by all.
+//    ldmatrix, stmatrix, named barriers) are passed together by all the roles
+//    connected through shared warps or warpgroups, gpu.barrier and
+//    cluster_wait by all; roles passing one together share what each has
+//    waited for.
 //  - Schedules. One event at a time of the first role in a priority order
 //    that can proceed. Each sample runs four schedules: the roles in thread
 //    order and reversed, each with a fixed order (the first roles run as far
