@@ -15,7 +15,7 @@ stream unless `stream` is given) and do not wait.
 TMA needs 16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10):
 operands whose rows are not (K, or N except for the decode kernel, which
 stores C element by element, not a multiple of 8) are staged through copies
-with aligned rows — the kernels then read (or write) views of the copies
+with aligned rows (buffers kept per stream and shape, at most 16) — the kernels then read (or write) views of the copies
 whose width is the operand's, so TMA zero-fills (clips) past it — or, with
 `stage=False`, raise MatmulError naming the rule. Rows must be contiguous
 (any pitch) and the GPU an sm_90; anything else raises MatmulError.
@@ -24,6 +24,7 @@ whose width is the operand's, so TMA zero-fills (clips) past it — or, with
 PyTorch, no GPU), for tests and for tools that launch the kernels themselves
 (bench/).
 """
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional, Tuple
@@ -291,12 +292,14 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         return out
     kernel_b = logical_b.t() if plan.b_transposed else logical_b
 
-    def aligned_rows(matrix, copy=True):
+    def aligned_rows(name, matrix, copy=True):
         """A view of `matrix`'s shape whose rows start 16-byte aligned (the
-        padding columns are never read: TMA stops at the view's width)."""
+        padding columns are never read: TMA stops at the view's width), in
+        a staging buffer kept for this stream and shape."""
         rows, columns = matrix.shape
-        view = torch.empty((rows, plan.pitch(columns)), device=matrix.device,
-                           dtype=matrix.dtype)[:, :columns]
+        view = _staging_buffer(torch, (name, launch_stream.cuda_stream, rows,
+                                       plan.pitch(columns), matrix.dtype, matrix.device),
+                               )[:, :columns]
         return view.copy_(matrix) if copy else view
 
     kernel = _kernel(plan.element, plan.kernel)
@@ -304,14 +307,32 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
         return out
     with torch.cuda.stream(launch_stream):
-        kernel_a = aligned_rows(a) if "A" in plan.staged else a
+        kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
         if "B" in plan.staged:
-            kernel_b = aligned_rows(kernel_b)
-        kernel_c = aligned_rows(out, copy=False) if "C" in plan.staged else out
+            kernel_b = aligned_rows("B", kernel_b)
+        kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
         kernel(*plan.arguments(kernel_a, kernel_b, kernel_c), grid=plan.grid)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
+
+
+#: Staging buffers by (operand, stream, rows, pitch, dtype, device), most
+#: recently used last. A buffer is reused only by later calls on the same
+#: stream, which the stream orders after the previous call's kernel and copy.
+_STAGING: "OrderedDict[tuple, object]" = OrderedDict()
+_STAGING_ENTRIES = 16
+
+
+def _staging_buffer(torch, key):
+    buffer = _STAGING.pop(key, None)
+    if buffer is None:
+        _, _, rows, pitch, dtype, device = key
+        buffer = torch.empty((rows, pitch), device=device, dtype=dtype)
+    _STAGING[key] = buffer
+    while len(_STAGING) > _STAGING_ENTRIES:
+        _STAGING.popitem(last=False)
+    return buffer
 
 
 def _torch_stream(torch, stream):
