@@ -70,7 +70,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
   std::optional<std::array<int64_t, 3>> block = getBlockShape(kernel);
   if (!block)
     return success();
-  std::optional<int64_t> threads = (*block)[0] * (*block)[1] * (*block)[2];
+  int64_t threads = (*block)[0] * (*block)[1] * (*block)[2];
   bool failed = false;
   kernel.walk([&](MBarrierAllocOp alloc) {
     // (index) -> (init count, init op), arrivals, first wait, analyzable.
@@ -181,7 +181,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
       InFlightDiagnostic diag =
           barrier.wait->emitError()
           << "waits on barrier " << index << ", which expects "
-          << barrier.expected << " arrivals per phase, but the " << *threads
+          << barrier.expected << " arrivals per phase, but the " << threads
           << " threads of a block arrive at most " << barrier.arrivals
           << " times: the phase never completes "
              "(T-PROTO-8)";

@@ -79,9 +79,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallBitVector.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <deque>
@@ -293,20 +291,6 @@ private:
     return samplesAllowed ? std::optional<int64_t>(sample) : std::nullopt;
   }
 
-  /// Whether `op` computes from the thread id, through up to 8 levels of
-  /// operands.
-  static bool dependsOnThread(Operation *op, int depth = 8) {
-    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp, ElectSyncOp>(
-            op))
-      return true;
-    if (depth == 0)
-      return false;
-    return llvm::any_of(op->getOperands(), [&](Value operand) {
-      Operation *def = operand.getDefiningOp();
-      return def && dependsOnThread(def, depth - 1);
-    });
-  }
-
   std::optional<int64_t> leaf(Value v) {
     if (auto it = values.find(v); it != values.end())
       return it->second;
@@ -330,7 +314,7 @@ private:
     // Sizes, strides, loaded data, ...: anything but arithmetic, and never
     // a value computed from the thread id (its threads would all get the
     // sample).
-    if (!isa<arith::ArithDialect>(def->getDialect()) && !dependsOnThread(def))
+    if (!isa<arith::ArithDialect>(def->getDialect()) && !dependsOnThreadId(def))
       return sampled();
     return std::nullopt;
   }
@@ -996,21 +980,16 @@ private:
 /// The constant cluster size of the launches of `kernel` (1 without).
 int64_t getClusterSize(gpu::GPUFuncOp kernel) {
   int64_t size = 1;
-  Operation *top = kernel->getParentOp();
-  while (top && top->getParentOp())
-    top = top->getParentOp();
-  if (!top)
-    return size;
-  top->walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getKernelName() != kernel.getName() || !launch.hasClusterSize())
-      return;
+  for (gpu::LaunchFuncOp launch : getLaunches(kernel)) {
+    if (!launch.hasClusterSize())
+      continue;
     int64_t product = 1;
     for (Value dim : {launch.getClusterSizeX(), launch.getClusterSizeY(),
                       launch.getClusterSizeZ()})
       if (std::optional<int64_t> value = getConstantIntValue(dim))
         product *= *value;
     size = std::max(size, product);
-  });
+  }
   return size;
 }
 

@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ThreadPredicates.h"
+#include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -24,34 +25,53 @@ Value mlir::tile::isFirstThread(OpBuilder &builder, Location loc) {
   return result;
 }
 
+SmallVector<gpu::LaunchFuncOp> mlir::tile::getLaunches(gpu::GPUFuncOp kernel) {
+  SmallVector<gpu::LaunchFuncOp> launches;
+  auto module = kernel->getParentOfType<ModuleOp>();
+  if (!module)
+    return launches;
+  module.walk([&](gpu::LaunchFuncOp launch) {
+    if (launch.getKernelName() == kernel.getName())
+      launches.push_back(launch);
+  });
+  return launches;
+}
+
+bool mlir::tile::dependsOnThreadId(Operation *op, int depth) {
+  if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, gpu::SubgroupIdOp, ElectSyncOp>(op))
+    return true;
+  if (depth == 0)
+    return false;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    Operation *def = operand.getDefiningOp();
+    return def && dependsOnThreadId(def, depth - 1);
+  });
+}
+
 std::optional<std::array<int64_t, 3>>
 mlir::tile::getBlockShape(gpu::GPUFuncOp kernel) {
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
     return std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]};
-  auto module = kernel->getParentOfType<ModuleOp>();
-  if (!module)
-    return std::nullopt;
   std::optional<std::array<int64_t, 3>> shape;
   bool consistent = true;
-  module.walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getKernelName() != kernel.getName())
-      return;
+  for (gpu::LaunchFuncOp launch : getLaunches(kernel)) {
     std::array<int64_t, 3> dims;
-    std::array<Value, 3> sizes = {launch.getBlockSizeX(),
-                                  launch.getBlockSizeY(),
-                                  launch.getBlockSizeZ()};
+    std::array<Value, 3> sizes = {
+        launch.getBlockSizeX(), launch.getBlockSizeY(), launch.getBlockSizeZ()};
     for (auto [i, dim] : llvm::enumerate(sizes)) {
       APInt value;
       if (!matchPattern(dim, m_ConstantInt(&value))) {
         consistent = false;
-        return;
+        break;
       }
       dims[i] = value.getSExtValue();
     }
+    if (!consistent)
+      break;
     if (shape && *shape != dims)
       consistent = false;
     shape = dims;
-  });
+  }
   return consistent ? shape : std::nullopt;
 }
 

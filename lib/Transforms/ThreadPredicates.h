@@ -22,6 +22,13 @@ Value isFirstThread(OpBuilder &builder, Location loc);
 /// block size shared by every launch of it in the module.
 std::optional<int64_t> getBlockThreads(gpu::GPUFuncOp kernel);
 
+/// The gpu.launch_func ops of `kernel` in its enclosing module.
+SmallVector<gpu::LaunchFuncOp> getLaunches(gpu::GPUFuncOp kernel);
+
+/// Whether `op` computes from the thread's id (thread_id, lane_id,
+/// subgroup_id, elect_sync), through up to `depth` levels of operands.
+bool dependsOnThreadId(Operation *op, int depth = 16);
+
 /// The block shape (x, y, z) of `kernel`, known the same ways.
 std::optional<std::array<int64_t, 3>> getBlockShape(gpu::GPUFuncOp kernel);
 

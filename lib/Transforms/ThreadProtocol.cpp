@@ -36,6 +36,7 @@
 
 #include "IndexEvaluation.h"
 #include "ProtocolAnalyses.h"
+#include "ThreadPredicates.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
@@ -589,19 +590,6 @@ private:
     }
   }
 
-  /// Whether `value` depends on the thread's id (thread_id, lane_id,
-  /// elect_sync), looking through `depth` levels of operands.
-  static bool dependsOnThread(Value value, int depth = 16) {
-    Operation *def = value.getDefiningOp();
-    if (!def || depth == 0)
-      return false;
-    if (isa<gpu::ThreadIdOp, gpu::LaneIdOp, ElectSyncOp>(def))
-      return true;
-    return llvm::any_of(def->getOperands(), [&](Value operand) {
-      return dependsOnThread(operand, depth - 1);
-    });
-  }
-
   /// Whether `op` runs in a role: under a condition on the thread id (a
   /// producer warp, a consumer warpgroup) or in tile.warp_specialize.
   static bool inRole(Operation *op) {
@@ -609,8 +597,10 @@ private:
          parent = parent->getParentOp()) {
       if (isa<WarpSpecializeOp>(parent))
         return true;
-      if (auto ifOp = dyn_cast<scf::IfOp>(parent);
-          ifOp && dependsOnThread(ifOp.getCondition()))
+      auto ifOp = dyn_cast<scf::IfOp>(parent);
+      Operation *condition =
+          ifOp ? ifOp.getCondition().getDefiningOp() : nullptr;
+      if (condition && dependsOnThreadId(condition))
         return true;
     }
     return false;

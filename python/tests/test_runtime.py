@@ -16,7 +16,6 @@ from tile.testing import relative_error
 
 REPO = Path(__file__).resolve().parents[2]
 GPU_TESTS = REPO / "test" / "Integration" / "GPU"
-HOPPER_SMEM = 229376  # examples/gemm_sm90.mlir: 4-stage ring + staging buffers
 
 
 def _hopper(torch):
@@ -62,11 +61,11 @@ def test_gemm_in_a_cuda_graph(torch_cuda, examples):
     m, n, k = 256, 512, 512
     gemm, a, b, c = _gemm_nt(torch, examples, m, n, k)
     grid = (min(-(-m // 128) * -(-n // 256), 132), 1, 1)
-    gemm(a, b, c, m, n, k, grid=grid, shared=HOPPER_SMEM)  # warm up outside the capture
+    gemm(a, b, c, m, n, k, grid=grid)  # warm up outside the capture
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
-        gemm(a, b, c, m, n, k, grid=grid, shared=HOPPER_SMEM)
+        gemm(a, b, c, m, n, k, grid=grid)
     for _ in range(3):
         a.copy_(torch.randn_like(a))
         b.copy_(torch.randn_like(b))
@@ -87,7 +86,7 @@ def test_no_growth_over_10000_launches(torch_cuda, examples):
 
     def launches(count):
         for i in range(count):
-            gemm(a, b, c, m, n, k, grid=(1, 1, 1), shared=HOPPER_SMEM)
+            gemm(a, b, c, m, n, k, grid=(1, 1, 1))
             if i % 1000 == 999:
                 tile.synchronize()
         tile.synchronize()

@@ -217,6 +217,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
 
 _MODULES: Dict[str, object] = {}
 _KERNELS: Dict[Tuple[str, str], object] = {}
+_SHARED: Dict[str, Dict[str, int]] = {}
 _DEVICES: Dict[int, Device] = {}
 
 
@@ -229,6 +230,14 @@ def gemm_module(element: str):
             text = text.replace("f16", "bf16")
         _MODULES[element] = compile(text, chip="sm_90a")
     return _MODULES[element]
+
+
+def _shared_bytes(element: str) -> Dict[str, int]:
+    """Dynamic shared memory of each kernel, from the manifest."""
+    if element not in _SHARED:
+        _SHARED[element] = {name: entry["dynamic_shared_bytes"] for name, entry
+                            in gemm_module(element).manifest["kernels"].items()}
+    return _SHARED[element]
 
 
 def _kernel(element: str, name: str):
@@ -272,11 +281,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     logical_b = b.t() if transpose_b else b
     device = device_of(torch, a)
     element = ELEMENTS.get(str(a.dtype).split(".")[-1], (None,))[0]
-    shared = None
-    if element is not None and device.capability == (9, 0):
-        module = gemm_module(element)
-        shared = {name: entry["dynamic_shared_bytes"]
-                  for name, entry in module.manifest["kernels"].items()}
+    shared = (_shared_bytes(element)
+              if element is not None and device.capability == (9, 0) else None)
     plan = plan_matmul(_operand(a), _operand(logical_b),
                        _operand(out) if out is not None else None, device, shared, stage=stage)
     launch_stream = _torch_stream(torch, stream)
