@@ -8,9 +8,9 @@ For each element type (--types, default $TYPES or "f16 bf16"; f32
 accumulation, C in the input type) and shape MxNxK (--shapes, default
 $SHAPES or 2048³, 4096³, 8192³, 4096x4096x14336, 8192x1024x8192 and
 16x4096x4096) it runs, from Python on PyTorch tensors:
-  - the Hopper GEMM of examples/gemm_sm90.mlir for C = A B^T (@gemm_nt, or
-    @gemm_nt_small_m for M <= 64, as the example's @run chooses) and C = A B
-    (@gemm_nn), and its 2x1-cluster multicast variant
+  - the Hopper GEMM of examples/gemm_sm90.mlir for C = A B^T (@gemm_nt) and
+    C = A B (@gemm_nn) — at every M: tile.matmul's decode kernels for
+    M <= 64 are timed by bench/matmul.py —, and its 2x1-cluster multicast variant
     (examples/gemm_sm90_multicast.mlir, A B^T);
   - the Ampere hgemm of examples/hgemm_sm80.mlir (C = A B) where the shape
     is a multiple of its 128x128x32 tile;
@@ -136,16 +136,10 @@ class Bench:
         kernels = self.args.kernels
         result = []
         if "sm90_nt" in kernels:
-            if m <= 64:  # as @run: decode shapes take the small-M kernel
-                gemm = self.kernel(type_, "gemm_sm90", "gemm_nt_small_m")
-                launch = harness.small_m_launch(n)
-                result.append(("sm90_nt", "nt", gemm.name,
-                               lambda c: gemm(a, b_nt, c, k, **launch)))
-            else:
-                gemm = self.kernel(type_, "gemm_sm90", "gemm_nt")
-                launch = harness.sm90_launch(m, n)
-                result.append(("sm90_nt", "nt", gemm.name,
-                               lambda c: gemm(a, b_nt, c, m, n, k, **launch)))
+            gemm = self.kernel(type_, "gemm_sm90", "gemm_nt")
+            launch = harness.sm90_launch(m, n)
+            result.append(("sm90_nt", "nt", gemm.name,
+                           lambda c: gemm(a, b_nt, c, m, n, k, **launch)))
         if "sm90_nn" in kernels:
             gemm_nn = self.kernel(type_, "gemm_sm90", "gemm_nn")
             launch_nn = harness.sm90_launch(m, n)

@@ -91,11 +91,6 @@ def sm90_launch(m: int, n: int) -> dict:
     return dict(grid=_plan(max(m, 65), n, False).grid)
 
 
-def small_m_launch(n: int) -> dict:
-    """@gemm_nt_small_m (M <= 64): tile.matmul's grid, one 64x32 tile per CTA."""
-    return dict(grid=_plan(1, n, True).grid)
-
-
 def multicast_launch(m: int, n: int) -> dict:
     """examples/gemm_sm90_multicast.mlir @gemm: 2x1 clusters on pairs of row tiles."""
     clusters = min(cdiv(m, 256) * cdiv(n, 256), sms() // 2)

@@ -4,9 +4,9 @@
 #
 # Run on the GPU machine (after scripts/device-test.sh unpacked the tools, or
 # with tile-run on PATH). Runs memcheck, racecheck and synccheck on both GEMM
-# examples (the Hopper one for A B^T and A B, and its small-M kernel at
-# M = 16) at a small shape (SIZE, default 512: M = N = K), one launch each,
-# every element of C checked, and prints each tool's summary line.
+# examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
+# default 512: M = N = K), one launch each, every element of C checked, and
+# on tile.matmul's decode kernels from PyTorch; prints each tool's summary.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
@@ -20,14 +20,29 @@ small_main() { # example, extra @run arguments and their types
 small_main gemm_sm90 ", %nt" ", i1" > "$WORK/gemm_sm90_nt.mlir"
 small_main gemm_sm90 ", %nn" ", i1" > "$WORK/gemm_sm90_nn.mlir"
 small_main gemm_sm90_multicast "" "" > "$WORK/gemm_sm90_multicast.mlir"
-# The small-M (decode) kernel: M = 16.
-python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/gemm_sm90.mlir" f16 16 "$SIZE" "$SIZE" 1 false \
-  ", %nt" ", i1" > "$WORK/gemm_sm90_small_m.mlir"
 small_main hgemm_sm80 ", %nn" ", i1" > "$WORK/hgemm_sm80.mlir"
-for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast gemm_sm90_small_m hgemm_sm80; do
+for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
   for tool in memcheck racecheck synccheck; do
     out="$(compute-sanitizer --tool "$tool" "$TILE_RUN" "$WORK/$example.mlir" --chip=sm_90a 2>&1)"
     echo "$example $tool: $(echo "$out" | grep -E "mismatches" | tr -d '\n') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
   done
+done
+# tile.matmul's decode kernels (python/tile/gemm_decode.py), from PyTorch:
+# M = 13 (n = 16) and 1 (n = 8), N = 200, K = SIZE, both layouts, checked
+# against torch; only the decode kernels are sanitized.
+cat > "$WORK/decode.py" <<PY
+import sys; sys.path.insert(0, "$ROOT/python")
+import torch, tile
+from tile.testing import relative_error
+for m in (13, 1):
+    a = torch.randn(m, $SIZE, device="cuda", dtype=torch.float16)
+    b = torch.randn(200, $SIZE, device="cuda", dtype=torch.float16)
+    for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
+        torch.cuda.synchronize()
+        print(f"decode {m}x200x$SIZE relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
+PY
+for tool in memcheck racecheck synccheck; do
+  out="$(compute-sanitizer --tool "$tool" --kernel-name regex:gemm_decode python3 "$WORK/decode.py" 2>&1)"
+  echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
 rm -rf "$WORK"

@@ -27,6 +27,10 @@ if config.tile_enable_cuda_runner:
     config.available_features.add("tile-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
+# The Python package (kernel generators run by `%python -m tile...`).
+llvm_config.with_environment(
+    "PYTHONPATH", os.path.join(os.path.dirname(config.test_source_root), "python"),
+    append_path=True)
 # The GEMM examples with an f32 C: their `!out` alias becomes
 # memref<?x?xf32>, the staged C tile f32 with 4-value (16-byte) rows per
 # thread, and the host check reads C without widening it.

@@ -397,9 +397,16 @@ LogicalResult WarpgroupMmaOp::verify() {
                             "got "
                          << element << " and " << b.getElementType()
                          << " (T-WGMMA-3)";
-  if (failed(verifyWgmmaTile(*this, getA())) ||
+  if (failed(verifyWgmmaTile(*this, getA(), getTransposeA())) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())))
     return failure();
+  // A's M and K extents: M x K rows, or (M chunks, K rows, M span).
+  ArrayRef<int64_t> aShape = a.getShape();
+  int64_t aM = aShape.take_back(2)[0], aK = aShape.back();
+  if (getTransposeA()) {
+    aM = aShape.take_back(3)[0] * aShape.back();
+    aK = aShape.take_back(2)[0];
+  }
   // B's N and K extents: N x K rows (which may continue over the dimension
   // before them, e.g. halves that two CTAs multicast), or (N chunks, K
   // rows, N span).
@@ -411,11 +418,13 @@ LogicalResult WarpgroupMmaOp::verify() {
     bN = bShape.take_back(3)[0] * bShape.back();
     bK = bShape.take_back(2)[0];
   }
-  if (a.getShape().take_back(2)[0] < m || a.getShape().back() < k || bN < n ||
-      bK < k)
+  if (aM < m || aK < k || bN < n || bK < k)
     return emitOpError() << "A " << a << " and B " << b << " cannot hold " << m
                          << "x" << k << " and " << n << "x" << k
-                         << (getTransposeB() ? " (B MN-major)" : " K-major")
+                         << (getTransposeA() ? " (A MN-major)" : "")
+                         << (getTransposeB() ? " (B MN-major)" : "")
+                         << (getTransposeA() || getTransposeB() ? ""
+                                                                : " K-major")
                          << " tiles (T-WGMMA-3)";
   VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
   if (getAcc().getType() != want)

@@ -168,7 +168,20 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
           vector::FromElementsOp::create(rewriter, loc, blockType, elements));
     }
     WgmmaFenceOp::create(rewriter, loc);
-    bool transposeB = op.getTransposeB();
+    bool transposeA = op.getTransposeA(), transposeB = op.getTransposeB();
+    // An MN-major A: 64 rows are 64 / span chunks of its (chunks, K rows,
+    // span) buffer.
+    auto aType = cast<MemRefType>(op.getA().getType());
+    int64_t aChunkRows = aType.getShape().back();
+    auto aTileAt = [&](int64_t i, int64_t k) {
+      if (!transposeA)
+        return at(op.getAIndices(), 64 * i, k);
+      SmallVector<Value> indices = at(op.getAIndices(), k, 0);
+      size_t chunk = indices.size() - 3;
+      indices[chunk] = arith::AddIOp::create(
+          rewriter, loc, indices[chunk], math.constant(64 * i / aChunkRows));
+      return indices;
+    };
     for (int64_t k = 0; k < shape[2]; k += 16) {
       // K advances along B's rows when B is MN-major (K rows of N chunks).
       Value descB = WgmmaDescriptorOp::create(
@@ -176,12 +189,13 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
           transposeB ? at(op.getBIndices(), k, 0) : at(op.getBIndices(), 0, k),
           transposeB);
       for (int64_t i = 0; i < blocks; ++i) {
-        Value descA = WgmmaDescriptorOp::create(
-            rewriter, loc, rewriter.getI64Type(), op.getA(),
-            at(op.getAIndices(), 64 * i, k));
+        Value descA =
+            WgmmaDescriptorOp::create(rewriter, loc, rewriter.getI64Type(),
+                                      op.getA(), aTileAt(i, k), transposeA);
         accs[i] = WgmmaOp::create(
             rewriter, loc, blockType, descA, descB, accs[i],
             rewriter.getI64IntegerAttr(n), TypeAttr::get(element),
+            transposeA ? rewriter.getUnitAttr() : nullptr,
             transposeB ? rewriter.getUnitAttr() : nullptr);
       }
     }

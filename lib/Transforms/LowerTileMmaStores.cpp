@@ -9,7 +9,8 @@
 //   `stmatrix`, one tile.stmatrix x4 per pair of adjacent fragments.
 // - tile.warpgroup_mma_store (tile.warpgroup_mma's m64nN accumulators): the
 //   same fragment stores, warp w of the warpgroup holding rows 16 w .. of
-//   each 64-row block.
+//   each 64-row block; with `transpose`, element by element to the
+//   transposed position.
 // - tile.warpgroup_tma_store: per 64 x W chunk of the accumulator, the
 //   warpgroup's first thread waits until the staging buffer it reuses has
 //   been read (tile.bulk_wait_group); a named barrier (nvvm.barrier);
@@ -152,6 +153,45 @@ static Value getWarpgroupPair(OpBuilder &builder, Location loc, Value acc,
       builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
 }
 
+/// The transposed epilogue of `tile.warpgroup_mma_store`: the thread's
+/// accumulator element at (row, column) of the tile — rows from `rowOffset`,
+/// columns from `columnOffset` in the fragment layout — goes to
+/// dst[indices[0] + column, indices[1] + row], one element store each,
+/// bounds-checked against dst's (rows, columns).
+static void storeTransposed(OpBuilder &builder, Location loc,
+                            WarpgroupMmaStoreOp op, Value rowOffset,
+                            Value columnOffset, int64_t perBlock) {
+  IndexMath math(builder, loc);
+  ArrayRef<int64_t> shape = op.getShape();
+  Value dst = op.getDst();
+  Type element = cast<MemRefType>(dst.getType()).getElementType();
+  ValueRange indices = op.getIndices(), bounds = op.getBounds();
+  Value firstColumn = math.add(indices[1], rowOffset);
+  Value firstRow = math.add(indices[0], columnOffset);
+  for (int64_t i = 0; i < shape[0] / 64; ++i)
+    for (int64_t j = 0; j < shape[1] / 8; ++j)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int64_t e = 0; e < 2; ++e) {
+          Value column = math.add(firstColumn, math.constant(64 * i + 8 * h));
+          Value row = math.add(firstRow, math.constant(8 * j + e));
+          Value value = vector::ExtractOp::create(
+              builder, loc, op.getAcc(),
+              ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e});
+          if (value.getType() != element)
+            value = arith::TruncFOp::create(builder, loc, element, value);
+          OpBuilder::InsertionGuard guard(builder);
+          if (!bounds.empty()) {
+            Value inside =
+                arith::AndIOp::create(builder, loc, math.less(row, bounds[0]),
+                                      math.less(column, bounds[1]));
+            auto ifOp = scf::IfOp::create(builder, loc, inside);
+            builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+          }
+          memref::StoreOp::create(builder, loc, value, dst,
+                                  ValueRange{row, column});
+        }
+}
+
 namespace {
 
 /// Lowers `tile.mma_store`: the warp's fragments at its part of the CTA tile.
@@ -225,11 +265,16 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
     WarpPosition position =
         getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
     Value lane = position.lane;
-    Value rowBase =
-        math.add(math.add(op.getIndices()[0], math.mul(position.warpM, 16)),
-                 math.div(lane, 4));
-    Value columnBase =
-        math.add(op.getIndices()[1], math.mul(math.rem(lane, 4), 2));
+    Value rowOffset =
+        math.add(math.mul(position.warpM, 16), math.div(lane, 4));
+    Value columnOffset = math.mul(math.rem(lane, 4), 2);
+    if (op.getTranspose()) {
+      storeTransposed(rewriter, loc, op, rowOffset, columnOffset, perBlock);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    Value rowBase = math.add(op.getIndices()[0], rowOffset);
+    Value columnBase = math.add(op.getIndices()[1], columnOffset);
     Value acc = op.getAcc();
     storeFragments(rewriter, loc, op.getDst(), op.getBounds(),
                    op.getIndices()[1], shape[0] / 64, 64, shape[1] / 8, rowBase,

@@ -2,7 +2,8 @@
 and results against torch.matmul on the GPU."""
 import pytest
 
-from tile.matmul import Device, MatmulError, Operand, plan_matmul
+from tile.gemm_decode import DecodeConfig, decode_source, rows_for
+from tile.matmul import Device, MatmulError, Operand, decode_config, plan_matmul
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -33,21 +34,47 @@ def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
     assert plan.arguments("a", "b", "c") == ("a", "b", "c", 256, 512, 512)
 
 
-def test_decode_shapes_take_the_small_m_kernel():
+def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     plan = plan_matmul(matrix(16, 4096, "bfloat16"), transposed(4096, 4096, dtype="bfloat16"),
                        None, H100)
-    assert (plan.kernel, plan.element) == ("gemm_nt_small_m", "bf16")
-    assert plan.grid == (4096 // 32, 1, 1)
+    assert (plan.kernel, plan.element) == ("gemm_decode_nt_r16_s12", "bf16")
+    assert plan.decode == DecodeConfig("nt", 16, 12, "bf16")
+    assert plan.grid == (4096 // 64, 1, 1)
     assert plan.arguments("a", "b", "c") == ("a", "b", "c", 4096)
-    # C = A B has no small-M kernel: the persistent one.
-    assert plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
+    # C = A B: B's K x N slices are wgmma's MN-major A operand.
+    plan = plan_matmul(matrix(1, 4096), matrix(4096, 4096), None, H100)
+    assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s12", False)
+    # M = 65 is no decode shape.
+    assert plan_matmul(matrix(65, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
 
 
-def test_c_rows_need_tma_alignment_except_in_the_decode_kernel():
-    plan = plan_matmul(matrix(13, 200), transposed(200, 300), None, H100)
-    assert (plan.kernel, plan.grid) == ("gemm_nt_small_m", (10, 1, 1))
-    with pytest.raises(MatmulError, match="C's rows of 300 elements are 600 bytes"):
-        plan_matmul(matrix(200, 200), transposed(200, 300), None, H100)
+def test_decode_stages_follow_the_ctas_per_sm():
+    """12 stages (96 KB of B in flight per SM) when ceil(N / 64) CTAs fit on
+    the SMs at once; 6 each when two CTAs share an SM; fewer where shared
+    memory runs out (64 rows of A: 16 KB a stage)."""
+    assert decode_config(16, 8192, True, "f16", H100).stages == 12
+    assert decode_config(16, 14336, True, "f16", H100).stages == 6
+    assert decode_config(64, 8192, False, "f16", H100).stages == 12
+    small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
+    assert decode_config(64, 8192, True, "f16", small).stages == 6
+
+
+def test_a_decode_config_must_fit_the_problem():
+    with pytest.raises(MatmulError, match="gemm_decode_nt_r8_s4 takes M <= 8 and B N x K; got "
+                                          "M = 16 and B N x K"):
+        plan_matmul(matrix(16, 64), transposed(64, 64), None, H100,
+                    decode=DecodeConfig("nt", 8, 4))
+
+
+def test_decode_configs_are_validated():
+    for bad, message in ((DecodeConfig("tn", 8, 4), "layout"), (DecodeConfig("nt", 12, 4), "rows"),
+                         (DecodeConfig("nt", 8, 1), "stages"),
+                         (DecodeConfig("nt", 8, 4, "f32"), "element")):
+        with pytest.raises(ValueError, match=message):
+            decode_source(bad)
+    assert rows_for(1) == 8 and rows_for(9) == 16 and rows_for(64) == 64
+    with pytest.raises(ValueError, match="M <= 64"):
+        rows_for(65)
 
 
 def test_the_decode_kernel_needs_a_contiguous_out():
@@ -96,7 +123,7 @@ def test_what_the_kernels_cannot_take_is_an_error(a, b, out, message):
 def test_unaligned_rows_are_staged_on_request():
     # K = 4095: A's and B's rows; the decode kernel stores C element-wise.
     plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
-    assert (plan.kernel, plan.staged) == ("gemm_nt_small_m", ("A", "B"))
+    assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s12", ("A", "B"))
     # N = 100 with a row-major K x N B: B's rows and C's.
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
     assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B", "C"), 100)
@@ -114,7 +141,7 @@ def test_other_gpus_and_shared_memory_limits_are_errors():
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
     with pytest.raises(MatmulError, match="@gemm_nn needs 229376 bytes of shared memory, the "
                                           "GPU gives a block at most 100000"):
-        plan_matmul(matrix(64, 64), matrix(64, 64), None, small, {"gemm_nn": 229376})
+        plan_matmul(matrix(128, 64), matrix(64, 64), None, small, {"gemm_nn": 229376})
 
 
 # --- On the GPU --------------------------------------------------------------
@@ -139,6 +166,22 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
                    tile.matmul(a, b_nk.t())):
         torch.cuda.synchronize()
         assert result.shape == (m, n) and result.dtype == dtype
+        assert relative_error(result, reference) < 1e-2
+
+
+@pytest.mark.parametrize("m", [1, 8, 9, 33, 64])
+def test_decode_kernels_match_torch(torch_cuda, m):
+    """Every wgmma n (8, 16, 32, 64) in both layouts, with N not a multiple
+    of 64 and K not of the 64-wide stage."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    n, k = 1000, 1992
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    reference = a.float() @ b.float().t()
+    for result in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
+        torch.cuda.synchronize()
         assert relative_error(result, reference) < 1e-2
 
 
@@ -188,10 +231,14 @@ def test_matmul_errors_on_the_gpu(torch_cuda):
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 def test_the_kernels_compile_and_declare_their_launch(element):
     """The planner's kernels exist in both element types, with the block and
-    dynamic shared memory their manifest gives the launch."""
+    dynamic shared memory their manifest gives the launch; a decode kernel's
+    manifest agrees with its config."""
+    from tile import compile
     from tile.matmul import gemm_module
     kernels = gemm_module(element).manifest["kernels"]
     assert kernels["gemm_nt"]["block"] == [384, 1, 1]
     assert kernels["gemm_nn"]["dynamic_shared_bytes"] == kernels["gemm_nt"]["dynamic_shared_bytes"]
-    assert kernels["gemm_nt_small_m"]["block"] == [256, 1, 1]
-    assert 0 < kernels["gemm_nt_small_m"]["dynamic_shared_bytes"] < 232448
+    for config in (DecodeConfig("nt", 16, 12, element), DecodeConfig("nn", 64, 6, element)):
+        entry = compile(decode_source(config), chip="sm_90a").manifest["kernels"][config.name]
+        assert entry["block"] == [256, 1, 1]
+        assert entry["dynamic_shared_bytes"] == config.shared_bytes

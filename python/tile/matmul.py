@@ -7,7 +7,8 @@
 f16 or bf16 operands, f32 accumulation, C in the operands' type. The kernel
 follows from B's layout in memory, not from `transpose_b`: a row-major K x N
 B runs @gemm_nn, a row-major N x K B (`transpose_b=True`, or the transposed
-view of one) runs @gemm_nt, or @gemm_nt_small_m for M <= 64 (decode). The
+view of one) runs @gemm_nt; for M <= 64 (decode) either layout runs a decode
+kernel of tile.gemm_decode, which streams B once over ceil(N / 64) CTAs. The
 persistent grids take the device's SM count and the kernels' shared memory
 comes from their manifest. Launches are stream-ordered (PyTorch's current
 stream unless `stream` is given) and do not wait.
@@ -29,14 +30,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
+from .gemm_decode import COLUMNS, ROWS, SLICE, DecodeConfig, decode_source, rows_for
+
 #: The kernels' source, compiled on first use (cached on disk by tile.compile).
 GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir"
 
-#: CTA tiles of the kernels (examples/gemm_sm90.mlir): @gemm_nt and @gemm_nn
-#: compute 128 x 256 tiles on a persistent grid, @gemm_nt_small_m 64 x 32
-#: tiles (one per CTA) for M up to 64.
+#: CTA tiles of the kernels of examples/gemm_sm90.mlir: @gemm_nt and
+#: @gemm_nn compute 128 x 256 tiles on a persistent grid.
 PERSISTENT_TILE = (128, 256)
-SMALL_M_TILE = (64, 32)
+#: M up to which the decode kernels (tile.gemm_decode) run, both layouts.
+DECODE_MAX_M = ROWS[-1]
+#: Shared memory the driver reserves per CTA (sm_90), beside the kernel's.
+RESERVED_SHARED = 1024
+#: Shared memory per SM (sm_90: 228 KB).
+SM_SHARED = 233472
 
 #: Element types and their bytes.
 ELEMENTS = {"float16": ("f16", 2), "bfloat16": ("bf16", 2)}
@@ -83,6 +90,7 @@ class MatmulPlan:
     grid: Tuple[int, int, int]
     b_transposed: bool
     staged: Tuple[str, ...] = ()
+    decode: Optional[DecodeConfig] = None
 
     @staticmethod
     def pitch(columns: int) -> int:
@@ -91,7 +99,7 @@ class MatmulPlan:
     def arguments(self, a, b, c):
         """The kernel's arguments for A, B (already in the kernel's layout)
         and C."""
-        if self.kernel == "gemm_nt_small_m":
+        if self.decode is not None:
             return (a, b, c, self.k)
         return (a, b, c, self.m, self.n, self.k)
 
@@ -128,16 +136,42 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
                        "(stage=True copies such operands into aligned rows)")
 
 
+def decode_config(m: int, n: int, b_transposed: bool, element: str,
+                  device: Device) -> DecodeConfig:
+    """The decode kernel for M <= 64: wgmma's n the smallest that holds M;
+    stages for DECODE_B_IN_FLIGHT bytes of B per SM (8 KB a stage), shared by
+    the CTAs of an SM — one when ceil(N / 64) CTAs fit on the SMs, else two —
+    as far as their shared memory allows. (tile.autotune searches the rest.)"""
+    rows = rows_for(m)
+    ctas_per_sm = 1 if _cdiv(n, COLUMNS) <= device.sms else 2
+    limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - DECODE_STATIC_SHARED
+    if device.shared_optin is not None:
+        limit = min(limit, device.shared_optin - DECODE_STATIC_SHARED)
+    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element)
+    stages = max(2, min(DECODE_B_IN_FLIGHT // (COLUMNS * SLICE * 2) // ctas_per_sm,
+                        limit // probe.stage_bytes))
+    return DecodeConfig(probe.layout, rows, stages, element)
+
+
+#: Static shared memory of a decode kernel (its mbarriers, 1024-aligned).
+DECODE_STATIC_SHARED = 1024
+#: B bytes a decode kernel keeps in flight per SM: 96 KB measured best on an
+#: H200 among 4 to 20 stages (bench/NOTES.md).
+DECODE_B_IN_FLIGHT = 96 * 1024
+
+
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
                 shared_bytes: Optional[Dict[str, int]] = None,
-                stage: bool = False) -> MatmulPlan:
+                stage: bool = False,
+                decode: Optional[DecodeConfig] = None) -> MatmulPlan:
     """The launch for C = A B with A (M x K) and the logical B (K x N), in
     whatever layout `b` has; raises MatmulError for what the kernels cannot
     take. Operands whose rows TMA cannot address (a K or N that is not a
     multiple of 8, an unaligned base) are an error, or with `stage` listed
     in the plan's `staged` for a copy into aligned rows. `shared_bytes`
     (kernel name -> dynamic shared memory) is checked against the device's
-    opt-in limit where both are known."""
+    opt-in limit where both are known. For M <= 64 the plan runs a decode
+    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
@@ -178,12 +212,12 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
         raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
                           f"transpose of a row-major N x K matrix, got strides "
                           f"{tuple(b.strides)}; pass B.contiguous()")
-    small_m = b_transposed and m <= SMALL_M_TILE[0]
+    small_m = m <= DECODE_MAX_M
     if out is not None and not _rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
     if out is not None and small_m and out.strides[0] != n and m > 1:
-        raise MatmulError(f"tile.matmul: the decode kernel (M <= {SMALL_M_TILE[0]}) stores a "
+        raise MatmulError(f"tile.matmul: the decode kernel (M <= {DECODE_MAX_M}) stores a "
                           f"contiguous out (strides ({n}, 1)), got strides "
                           f"{tuple(out.strides)}; pass a contiguous out")
     staged = []
@@ -200,9 +234,18 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
             raise _unaligned(name, operand, pitch, bytes_)
         staged.append("C" if name == "out" else name)
     if small_m:
-        kernel = "gemm_nt_small_m"
-        grid = (_cdiv(n, SMALL_M_TILE[1]), 1, 1)
+        if decode is None:
+            decode = decode_config(m, n, b_transposed, element, device)
+        elif (decode.layout == "nt") != b_transposed or decode.rows < m:
+            raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
+                              f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
+                              f"and B {'N x K' if b_transposed else 'K x N'}")
+        decode = DecodeConfig(decode.layout, decode.rows, decode.stages, element)
+        kernel = decode.name
+        grid = (_cdiv(n, COLUMNS), 1, 1)
+        shared_bytes = {kernel: decode.shared_bytes}
     else:
+        decode = None
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
         tiles = _cdiv(m, PERSISTENT_TILE[0]) * _cdiv(n, PERSISTENT_TILE[1])
         grid = (max(1, min(tiles, device.sms)), 1, 1)
@@ -210,7 +253,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
                           f"GPU gives a block at most {device.shared_optin}")
-    return MatmulPlan(kernel, element, m, n, k, grid, b_transposed, tuple(staged))
+    return MatmulPlan(kernel, element, m, n, k, grid, b_transposed, tuple(staged), decode)
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -240,10 +283,14 @@ def _shared_bytes(element: str) -> Dict[str, int]:
     return _SHARED[element]
 
 
-def _kernel(element: str, name: str):
+def _kernel(element: str, name: str, decode: Optional[DecodeConfig] = None):
     key = (element, name)
     if key not in _KERNELS:
-        _KERNELS[key] = gemm_module(element).kernel(name)
+        if decode is not None:
+            from .compiler import compile
+            _KERNELS[key] = compile(decode_source(decode), chip="sm_90a").kernel(name)
+        else:
+            _KERNELS[key] = gemm_module(element).kernel(name)
     return _KERNELS[key]
 
 
@@ -308,7 +355,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                                )[:, :columns]
         return view.copy_(matrix) if copy else view
 
-    kernel = _kernel(plan.element, plan.kernel)
+    kernel = _kernel(plan.element, plan.kernel, plan.decode)
     if not plan.staged:
         kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
         return out

@@ -253,3 +253,35 @@ gpu.module @store_copy {
     gpu.return
   }
 }
+
+// The decode form: an MN-major A (two 64-row blocks of one 64-element chunk
+// each: the second block's descriptor starts one chunk on) and the C^T tile
+// stored transposed, element by element: accumulator (row r, column c) of
+// the thread goes to dst[i + c, j + r], bounded by dst's rows and columns.
+// CHECK-LABEL: gpu.func @mn_major_a
+//  CHECK-SAME: (%{{.*}}: vector<8xf32>, %[[I:[a-z0-9]+]]: index, %[[Q:[a-z0-9]+]]: index, %[[R:[a-z0-9]+]]: index, %[[Z:[a-z0-9]+]]: index
+//       CHECK: tile.wgmma_fence
+//       CHECK: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}} : memref<4x8x64xf16, 3>
+//       CHECK: %[[DA0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[I]], %[[Q]], %[[R]], %[[Z]]] {mn_major} : memref<4x2x64x64xf16, 3>
+//       CHECK: tile.wgmma %[[DA0]], %[[DB0]], %{{.*}} {inputType = f16, n = 8 : i64, transpose_a} : vector<4xf32>
+//       CHECK: %[[Q1:.*]] = arith.addi %[[Q]], %c1 : index
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[I]], %[[Q1]], %[[R]], %[[Z]]] {mn_major} : memref<4x2x64x64xf16, 3>
+//       CHECK: tile.wgmma_commit_group
+//   CHECK-NOT: vector.store
+//       CHECK: %[[IN:.*]] = arith.andi
+//       CHECK: scf.if %[[IN]] {
+//       CHECK:   memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16>
+//   CHECK-NOT: vector.store
+gpu.module @mn_major_a {
+  gpu.func @mn_major_a(%wacc: vector<8xf32>, %i: index, %q: index, %r: index, %z: index,
+                       %c: memref<?x?xf16>, %m: index, %n: index) kernel {
+    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x8x64xf16, 3>
+    %0 = tile.warpgroup_mma %wa[%i, %q, %r, %z], %wb[%i, %z, %z], %wacc
+        {shape = array<i64: 128, 8, 64>, wait = 0 : i32, transpose_a}
+        : memref<4x2x64x64xf16, 3>, memref<4x8x64xf16, 3>, vector<8xf32>
+    tile.warpgroup_mma_store %0, %c[%z, %i] bounds [%m, %n] {shape = array<i64: 128, 8>, transpose}
+        : vector<8xf32>, memref<?x?xf16>
+    gpu.return
+  }
+}

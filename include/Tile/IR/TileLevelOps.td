@@ -269,7 +269,10 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
     matrix loaded with TMA boxes one swizzle span wide): its buffer's last
     three dimensions are (N chunks, K rows, one span of N elements) and
     `bIndices` name the first chunk's first K row (T-WGMMA-1's `mn_major`
-    descriptor).
+    descriptor). `transpose_a` makes A MN-major the same way (M chunks, K
+    rows, one span of M elements: a row-major K x M matrix), e.g. A = the
+    transpose of a row-major K x N B when C^T = B^T A^T is computed for a
+    small M (wgmma's imm-trans-a).
 
     Examples (a consumer warpgroup's 64x256 part of a 128x256x64 stage;
     B as N x K, and as four 64-column chunks of K x N):
@@ -288,7 +291,7 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
                        Variadic<Index>:$bIndices,
                        VectorOfRankAndType<[1], [F32]>:$acc,
                        DenseI64ArrayAttr:$shape, I32Attr:$wait,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $a `[` $aIndices `]` `,` $b `[` $bIndices `]` `,` $acc attr-dict
@@ -308,7 +311,11 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
     warpgroup (`(thread x / 32) mod 4`) holds rows 16 w .. 16 w + 15 of each
     64-row block; each thread stores pairs of adjacent columns with one
     vector store. Elements at or beyond `bounds` (rows, columns) are not
-    written. Invariant T-TILE-3.
+    written. With `transpose`, the tile's transpose is written: element
+    (r, c) goes to `dst[indices[0] + c, indices[1] + r]`, element by element
+    (the epilogue of C^T = B^T A^T, which computes a small-M C as its
+    transpose); `bounds` are still `dst`'s (rows, columns). Invariant
+    T-TILE-3.
 
     Example:
     ```mlir
@@ -319,7 +326,7 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        Arg<AnyMemRef, "destination", [MemWrite]>:$dst,
                        Variadic<Index>:$indices, Variadic<Index>:$bounds,
-                       DenseI64ArrayAttr:$shape);
+                       DenseI64ArrayAttr:$shape, UnitAttr:$transpose);
   let assemblyFormat = [{
     $acc `,` $dst `[` $indices `]` (`bounds` `[` $bounds^ `]`)? attr-dict `:`
     type($acc) `,` type($dst)

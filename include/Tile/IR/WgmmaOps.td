@@ -62,8 +62,8 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
   let description = [{
     `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`: the
     128 threads of a warpgroup multiply the 64x16 A and the 16xN B that
-    `descA` and `descB` describe (both K-major; with `transpose_b`, B is
-    MN-major, PTX's imm-trans-b = 1) and add the product to the
+    `descA` and `descB` describe (both K-major; with `transpose_a` /
+    `transpose_b`, A / B is MN-major, PTX's imm-trans-a / imm-trans-b = 1) and add the product to the
     accumulator, `vector<N/2 x f32>` per thread in the PTX ISA's D layout:
     warp w holds rows 16w .. 16w + 15; for each 8-column block j, elements
     4j, 4j+1 are row lane/4, columns 8j + 2(lane%4) + {0, 1}, and 4j+2,
@@ -79,7 +79,8 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
   }];
   let arguments = (ins I64:$descA, I64:$descB,
                        VectorOfRankAndType<[1], [F32]>:$acc,
-                       I64Attr:$n, TypeAttr:$inputType, UnitAttr:$transpose_b);
+                       I64Attr:$n, TypeAttr:$inputType, UnitAttr:$transpose_a,
+                       UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = "$descA `,` $descB `,` $acc attr-dict `:` type($acc)";
   let hasVerifier = 1;

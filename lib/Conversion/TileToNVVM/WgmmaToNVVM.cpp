@@ -93,15 +93,19 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
                                                : NVVM::WGMMATypes::bf16;
     auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, inputType);
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
-    // A K-major ("row" in PTX's terms); B K-major ("col") or, with
-    // transpose_b, MN-major ("row": imm-trans-b = 1).
+    // A K-major ("row" in PTX's terms) or, with transpose_a, MN-major
+    // ("col": imm-trans-a = 1); B K-major ("col") or, with transpose_b,
+    // MN-major ("row": imm-trans-b = 1).
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
         adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16),
         typeAttr, typeAttr,
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
-        scaleIn, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+        scaleIn,
+        NVVM::MMALayoutAttr::get(ctx, op.getTransposeA()
+                                          ? NVVM::MMALayout::col
+                                          : NVVM::MMALayout::row),
         NVVM::MMALayoutAttr::get(ctx, op.getTransposeB()
                                           ? NVVM::MMALayout::row
                                           : NVVM::MMALayout::col),

@@ -170,6 +170,45 @@ func.func @wgmma_mn_major_tiles(%acc: vector<128xf32>, %i: index) {
 
 // -----
 
+// The decode form: A MN-major (transpose_a), the C^T tile stored transposed.
+// CHECK-LABEL: gpu.func @decode
+// CHECK: tile.warpgroup_mma {{.*}} {shape = array<i64: 64, 16, 64>, transpose_a, wait = 1 : i32} : memref<4x1x64x64xf16, 3>, memref<4x16x64xf16, 3>, vector<8xf32>
+// CHECK: tile.warpgroup_mma_store {{.*}} {shape = array<i64: 64, 16>, transpose} : vector<8xf32>, memref<?x?xf16>
+gpu.module @k {
+  gpu.func @decode(%c: memref<?x?xf16>, %acc: vector<8xf32>, %s: index, %m: index, %n: index) kernel {
+    %rb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x1x64x64xf16, 3>
+    %ra = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x16x64xf16, 3>
+    %0 = tile.warpgroup_mma %rb[%s, %s, %s, %s], %ra[%s, %s, %s], %acc {shape = array<i64: 64, 16, 64>, wait = 1 : i32, transpose_a}
+        : memref<4x1x64x64xf16, 3>, memref<4x16x64xf16, 3>, vector<8xf32>
+    tile.warpgroup_mma_store %0, %c[%s, %s] bounds [%m, %n] {shape = array<i64: 64, 16>, transpose} : vector<8xf32>, memref<?x?xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @wgmma_mn_major_a(%acc: vector<8xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x32x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x64xf16, 3>
+  // expected-error @below {{A 'memref<1x32x64xf16, 3>' and B 'memref<16x64xf16, 3>' cannot hold 64x64 and 16x64 (A MN-major) tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 16, 64>, wait = 1 : i32, transpose_a}
+      : memref<1x32x64xf16, 3>, memref<16x64xf16, 3>, vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_mn_major_a_rank(%acc: vector<8xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x64xf16, 3>
+  // expected-error @below {{expected an MN-major tile as (MN chunks, K rows, span) with K rows a multiple of 8, got 'memref<64x64xf16, 3>' (T-WGMMA-1)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 16, 64>, wait = 1 : i32, transpose_a}
+      : memref<64x64xf16, 3>, memref<16x64xf16, 3>, vector<8xf32>
+  return
+}
+
+// -----
+
 func.func @wgmma_mn_major_rank(%acc: vector<128xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>

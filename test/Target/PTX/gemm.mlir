@@ -64,8 +64,6 @@
 // SM90-DAG: cp.async.bulk.wait_group 0;
 // LAYOUT-LABEL: .entry gemm_nt(
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
-// LAYOUT-LABEL: .entry gemm_nt_small_m(
-// LAYOUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // LAYOUT-LABEL: .entry gemm_nn(
 // LAYOUT: or.b64 {{.*}}, 4611686293338849280;
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;

@@ -1,0 +1,187 @@
+"""The decode GEMM: C = A B for a small M (M <= 64), in tile IR.
+
+A decode step multiplies a few rows of activations A (M x K) by a large
+weight B; the work is streaming B from memory once. The kernel computes
+C^T = B^T A^T: 64 columns of C per CTA (ceil(N / 64) CTAs), with B's 64 x 64
+K-slices as wgmma's A operand (m64) and A's `rows` x 64 slices as its
+B operand (n = `rows`, the smallest of 8, 16, 32, 64 that holds M), so a
+stage holds 8 KB of B and only `rows` x 128 bytes of A (TMA fills the rows
+beyond M with zeros without reading them). Warpgroup 0 (one thread of it)
+fills a ring of `stages` stages with TMA; warpgroup 1 multiplies
+(m64n`rows`k16, wait depth 1) and stores the 64 x M tile transposed
+(element by element, bounded). Layouts: "nt" (B is N x K, row-major: K-major
+for wgmma) and "nn" (B is K x N, row-major: MN-major, wgmma's imm-trans-a).
+
+    python3 -m tile.gemm_decode --layout nt --rows 16 --stages 12
+
+prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
+"""
+import argparse
+from dataclasses import dataclass
+
+#: wgmma's n for the M rows of a decode GEMM: the smallest that holds M.
+ROWS = (8, 16, 32, 64)
+#: Columns of C (rows of B^T) per CTA: one m64 wgmma tile.
+COLUMNS = 64
+#: K per stage: one 128-byte swizzle span of 16-bit elements.
+SLICE = 64
+#: Threads: the producer warpgroup and the consumer warpgroup.
+THREADS = 256
+
+
+@dataclass(frozen=True)
+class DecodeConfig:
+    """One decode kernel: B's layout ("nt" or "nn"), wgmma's n (`rows`,
+    M <= rows), the ring depth and the element type ("f16" or "bf16")."""
+    layout: str
+    rows: int
+    stages: int
+    element: str = "f16"
+
+    @property
+    def name(self) -> str:
+        return f"gemm_decode_{self.layout}_r{self.rows}_s{self.stages}"
+
+    @property
+    def stage_bytes(self) -> int:
+        return (COLUMNS + self.rows) * SLICE * 2
+
+    @property
+    def shared_bytes(self) -> int:
+        """Dynamic shared memory: the two tile rings (the barriers are
+        static)."""
+        return self.stages * self.stage_bytes
+
+    def validate(self) -> None:
+        if self.layout not in ("nt", "nn"):
+            raise ValueError(f"decode layout must be 'nt' or 'nn', got {self.layout!r}")
+        if self.rows not in ROWS:
+            raise ValueError(f"decode rows must be one of {ROWS}, got {self.rows}")
+        if not 2 <= self.stages <= 64:
+            raise ValueError(f"decode stages must be in [2, 64], got {self.stages}")
+        if self.element not in ("f16", "bf16"):
+            raise ValueError(f"decode element must be f16 or bf16, got {self.element}")
+
+
+def rows_for(m: int) -> int:
+    """wgmma's n for M rows of A (M <= 64)."""
+    for rows in ROWS:
+        if m <= rows:
+            return rows
+    raise ValueError(f"the decode kernel takes M <= {ROWS[-1]}, got {m}")
+
+
+def decode_source(config: DecodeConfig) -> str:
+    """The module holding the kernel `config.name`."""
+    config.validate()
+    e, r, s = config.element, config.rows, config.stages
+    nn = config.layout == "nn"
+    # B's TMA box and ring: N x K rows (K-major) for nt; for nn, K rows of
+    # one 64-column span (one MN-major chunk).
+    b_ring = f"memref<{s}x1x64x64x{e}, 3>" if nn else f"memref<{s}x64x64x{e}, 3>"
+    b_copy = ("%b[%k0, %n0] to %rb[%s, %c0]" if nn else "%b[%n0, %k0] to %rb[%s]")
+    b_tile = "%rb[%s, %c0, %c0, %c0]" if nn else "%rb[%s, %c0, %c0]"
+    transpose_a = ", transpose_a" if nn else ""
+    return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (python/tile/gemm_decode.py).
+!da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, 64], swizzle = b128>
+!db = !tile.tma_desc<memref<?x?x{e}>, box = [64, 64], swizzle = b128>
+!bars = !tile.mbarrier<count = {s}>
+module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    // CTA x computes C[0:M, 64 x : 64 x + 64] as the transpose of
+    // B^T[64 x : 64 x + 64, :] A^T.
+    gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{e}>, %k: index) kernel
+        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c63 = arith.constant 63 : index
+      %c64 = arith.constant 64 : index
+      %c128 = arith.constant 128 : index
+      %cs = arith.constant {s} : index
+      %copies = arith.constant 2 : i32
+      %consumers = arith.constant 1 : i32
+      %false = arith.constant false
+      %true = arith.constant true
+      %m = memref.dim %c, %c0 : memref<?x?x{e}>
+      %n = memref.dim %c, %c1 : memref<?x?x{e}>
+      %tid = gpu.thread_id x
+      %bx = gpu.block_id x
+      %n0 = arith.muli %bx, %c64 : index
+      %k63 = arith.addi %k, %c63 : index
+      %slices = arith.divui %k63, %c64 : index
+      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : memref<{s}x{r}x64x{e}, 3>
+      %rb = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {b_ring}
+      %full = tile.mbarrier_alloc : !bars
+      %empty = tile.mbarrier_alloc : !bars
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {{
+        tile.tma_prefetch_descriptor %a : !da
+        tile.tma_prefetch_descriptor %b : !db
+        scf.for %i = %c0 to %cs step %c1 {{
+          tile.mbarrier_init %full[%i], %copies : !bars
+          tile.mbarrier_init %empty[%i], %consumers : !bars
+        }}
+      }}
+      gpu.barrier
+      // Warpgroup 0 produces (its first thread), warpgroup 1 consumes.
+      %producer = arith.cmpi ult, %tid, %c128 : index
+      scf.if %producer {{
+        scf.if %first {{
+          %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {{
+            tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+            %k0 = arith.muli %t, %c64 : index
+            tile.tma_copy {b_copy}, %full[%s] : !db, {b_ring}, !bars
+            tile.tma_copy %a[%c0, %k0] to %ra[%s], %full[%s] : !da, memref<{s}x{r}x64x{e}, 3>, !bars
+            %next = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %next, %cs : index
+            %ns = arith.select %wrap, %c0, %next : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %ns, %nph : index, i1
+          }}
+        }}
+      }} else {{
+        // The consumer warpgroup's first thread (thread 128) releases a
+        // stage once the next stage's wgmmas are issued (wait depth 1).
+        %signals = arith.cmpi eq, %tid, %c128 : index
+        %zero = arith.constant dense<0.0> : vector<{r // 2}xf32>
+        %acc:4 = scf.for %t = %c0 to %slices step %c1
+            iter_args(%sum = %zero, %s = %c0, %ph = %false, %prev = %c0)
+            -> (vector<{r // 2}xf32>, index, i1, index) {{
+          tile.mbarrier_wait_parity %full[%s], %ph : !bars
+          %next_sum = tile.warpgroup_mma {b_tile}, %ra[%s, %c0, %c0], %sum
+              {{shape = array<i64: 64, {r}, 64>, wait = 1 : i32{transpose_a}}}
+              : {b_ring}, memref<{s}x{r}x64x{e}, 3>, vector<{r // 2}xf32>
+          %later = arith.cmpi ugt, %t, %c0 : index
+          %release = arith.andi %later, %signals : i1
+          scf.if %release {{
+            %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+          }}
+          %next = arith.addi %s, %c1 : index
+          %wrap = arith.cmpi eq, %next, %cs : index
+          %ns = arith.select %wrap, %c0, %next : index
+          %nph = arith.xori %ph, %wrap : i1
+          scf.yield %next_sum, %ns, %nph, %s : vector<{r // 2}xf32>, index, i1, index
+        }}
+        tile.wgmma_wait_group 0
+        tile.warpgroup_mma_store %acc#0, %c[%c0, %n0] bounds [%m, %n]
+            {{shape = array<i64: 64, {r}>, transpose}} : vector<{r // 2}xf32>, memref<?x?x{e}>
+      }}
+      gpu.return
+    }}
+  }}
+}}
+"""
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layout", choices=("nt", "nn"), default="nt")
+    parser.add_argument("--rows", type=int, default=16)
+    parser.add_argument("--stages", type=int, default=12)
+    parser.add_argument("--element", choices=("f16", "bf16"), default="f16")
+    args = parser.parse_args(argv)
+    print(decode_source(DecodeConfig(args.layout, args.rows, args.stages, args.element)), end="")
+
+
+if __name__ == "__main__":
+    main()
