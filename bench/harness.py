@@ -4,7 +4,7 @@ configurations, the two timings and the process's resident memory.
 
 The two timings of a callable `run` that enqueues GPU work on PyTorch's
 current stream:
-  - kernel time (`kernel_us`): CUPTI's records of the kernels that R
+  - kernel time (`kernel_us`, from tile.testing): CUPTI's records of the kernels that R
     back-to-back calls launched (torch.profiler, CUDA activity only), summed
     and divided by R: the GPU's time, without launch gaps or host cost;
   - user path (`user_us`): CUDA events around R back-to-back calls, divided
@@ -12,19 +12,16 @@ current stream:
     user observes, host launch cost and gaps included.
 Not a script: the others import it (their directory is on sys.path)."""
 import ctypes
-import json
-import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
-from typing import Callable, Dict, Tuple
+from typing import Callable, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
 import tile  # noqa: E402
-from tile.testing import cuda_torch, median_ms  # noqa: E402
+from tile.testing import cuda_torch, kernel_us, median_ms  # noqa: E402,F401
 
 DTYPES = ("f16", "bf16")
 SM80_SMEM = 65536      # examples/hgemm_sm80.mlir @run: the staged C tile
@@ -100,42 +97,6 @@ def multicast_launch(m: int, n: int) -> dict:
 def sm80_launch(m: int, n: int) -> dict:
     """examples/hgemm_sm80.mlir: one 128x128 tile per CTA, 4 warps."""
     return dict(grid=(cdiv(n, 128), cdiv(m, 128), 1), block=(128, 1, 1), shared=SM80_SMEM)
-
-
-def kernel_us(run: Callable[[], object], repeats: int,
-              warmup: int = 3) -> Tuple[float, Dict[str, float], float]:
-    """Kernel time: (µs per call, {kernel name: launches per call}, paired
-    user-path µs per call) from CUPTI's kernel records of `repeats`
-    back-to-back calls of `run` after `warmup` calls that finish first, so
-    every kernel record in the profiled region belongs to these calls
-    (memsets and copies are other record kinds); NaN when CUPTI recorded no
-    kernel. The paired time is CUDA events around the same calls: its ratio
-    to the kernel time is the launch gaps alone, whatever the GPU's clock
-    did (host-bound calls pay CUPTI's small per-launch cost in it)."""
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-    for _ in range(warmup):
-        run()
-    torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        start.record()
-        for _ in range(repeats):
-            run()
-        end.record()
-        torch.cuda.synchronize()
-    paired_us = start.elapsed_time(end) * 1e3 / repeats
-    with tempfile.TemporaryDirectory() as directory:
-        path = os.path.join(directory, "trace.json")
-        prof.export_chrome_trace(path)
-        with open(path) as trace:
-            events = json.load(trace)["traceEvents"]
-    kernels = [e for e in events if e.get("cat") == "kernel" and e.get("ph") == "X"]
-    names: Dict[str, float] = {}
-    for event in kernels:
-        names[event["name"]] = names.get(event["name"], 0) + 1 / repeats
-    total = sum(float(e["dur"]) for e in kernels)
-    return (total / repeats if kernels else float("nan")), names, paired_us
 
 
 def user_us(run: Callable[[], object], repeats: int, warmup: int = 3) -> Tuple[float, float]:

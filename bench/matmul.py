@@ -2,7 +2,7 @@
 """tile.matmul against torch.matmul (cuBLAS) as a user calls them.
 
     PYTHONPATH=python python3 bench/matmul.py [--types f16 bf16] [--shapes 16x8192x8192 ...]
-                                              [--layouts nt nn] [--repeats R]
+                                              [--layouts nt nn] [--tune] [--repeats R]
 
 For each element type, shape MxNxK and layout (nt: B given as N x K with
 transpose_b=True; nn: B given as K x N) it checks tile.matmul against an f32
@@ -48,6 +48,9 @@ def main():
     parser.add_argument("--types", nargs="+", default=["f16", "bf16"])
     parser.add_argument("--shapes", nargs="+", default=SHAPES)
     parser.add_argument("--layouts", nargs="+", default=["nt", "nn"])
+    parser.add_argument("--tune", action="store_true",
+                        help="tile.matmul(..., tune=True): decode shapes run the autotuned "
+                             "config (tuned before timing, cached on disk)")
     parser.add_argument("--repeats", type=int, default=0,
                         help="calls per measurement (default: about 2e13 FLOP, 20 to 200)")
     args = parser.parse_args()
@@ -73,10 +76,11 @@ def main():
             c = torch.empty(m, n, device="cuda", dtype=dtype)
             for layout in args.layouts:
                 if layout == "nt":
-                    ours = lambda: tile.matmul(a, b_nk, out=c, transpose_b=True)  # noqa: E731
+                    ours = lambda: tile.matmul(a, b_nk, out=c, transpose_b=True,  # noqa: E731
+                                               tune=args.tune)
                     theirs = lambda: torch.matmul(a, b_nk.t(), out=c)  # noqa: E731
                 else:
-                    ours = lambda: tile.matmul(a, b_kn, out=c)  # noqa: E731
+                    ours = lambda: tile.matmul(a, b_kn, out=c, tune=args.tune)  # noqa: E731
                     theirs = lambda: torch.matmul(a, b_kn, out=c)  # noqa: E731
                 c.fill_(float("nan"))
                 ours()

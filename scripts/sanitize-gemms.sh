@@ -42,7 +42,7 @@ for m in (13, 1):
         print(f"decode {m}x200x$SIZE relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
-  out="$(compute-sanitizer --tool "$tool" --kernel-name regex:gemm_decode python3 "$WORK/decode.py" 2>&1)"
+  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"
   echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
 rm -rf "$WORK"

@@ -242,3 +242,25 @@ def test_the_kernels_compile_and_declare_their_launch(element):
         entry = compile(decode_source(config), chip="sm_90a").manifest["kernels"][config.name]
         assert entry["block"] == [256, 1, 1]
         assert entry["dynamic_shared_bytes"] == config.shared_bytes
+
+
+def test_repeated_calls_reuse_their_plan(torch_cuda):
+    """The plan is cached by shapes, strides, dtypes and 16-byte alignment:
+    a second call like the first plans nothing, an unaligned view of the
+    same shape plans anew (and stages)."""
+    import sys
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    plans = sys.modules["tile.matmul"]._PLANS
+    a = torch.randn(8, 264, device="cuda", dtype=torch.float16)
+    b = torch.randn(128, 256, device="cuda", dtype=torch.float16)
+    tile.matmul(a[:, :256], b, transpose_b=True)
+    count = len(plans)
+    c = tile.matmul(a[:, :256], b, transpose_b=True)
+    assert len(plans) == count
+    shifted = tile.matmul(a[:, 4:260], b, transpose_b=True)  # 8-byte aligned A
+    assert len(plans) == count + 1
+    torch.cuda.synchronize()
+    assert relative_error(c, a[:, :256].float() @ b.float().t()) < 1e-2
+    assert relative_error(shifted, a[:, 4:260].float() @ b.float().t()) < 1e-2

@@ -9,11 +9,13 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
                                                          # on the current stream
     tile.synchronize()                                   # waits, with a watchdog
     c = tile.matmul(a, b)                                # f16/bf16 GEMM on an H100/H200
+    @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install
 serves every Python version.
 """
+from .autotune import AutotuneError, Autotuner, Config, autotune
 from .compiler import CompiledModule, CompileError, Diagnostic, compile
 from .launch import TileRuntimeError, synchronize
 from .matmul import MatmulError, matmul
@@ -21,4 +23,4 @@ from .tools import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic",
            "TileRuntimeError", "synchronize", "matmul", "MatmulError", "Toolchain",
-           "find_toolchain"]
+           "find_toolchain", "autotune", "Autotuner", "AutotuneError", "Config"]

@@ -26,7 +26,7 @@ PyTorch, no GPU), for tests and for tools that launch the kernels themselves
 (bench/).
 """
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
@@ -309,14 +309,25 @@ def device_of(torch, tensor) -> Device:
     return _DEVICES[index]
 
 
-def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True):
-    """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
-    f16/bf16 CUDA tensors; into `out` when given, else a new tensor. Returns
-    at once: the kernel runs on `stream` (default: PyTorch's current one).
-    Operands whose rows TMA cannot address (K or N not a multiple of 8) are
-    copied into aligned rows first (one read and write of them, on the same
-    stream); with `stage=False` they are an error instead."""
-    import torch
+#: Plans by everything they depend on (see _plan_key), most recent last.
+_PLANS: "OrderedDict[tuple, MatmulPlan]" = OrderedDict()
+_PLAN_ENTRIES = 256
+
+
+def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
+    """What a plan depends on: shapes, strides, dtypes and devices, and the
+    addresses only through their 16-byte alignment (T-TMA-10)."""
+    key = (a.shape, a.stride(), a.dtype, a.device, a.data_ptr() % TMA_ALIGNMENT,
+           b.shape, b.stride(), b.dtype, b.device, b.data_ptr() % TMA_ALIGNMENT,
+           transpose_b, stage)
+    if out is None:
+        return key
+    return key + (out.shape, out.stride(), out.dtype, out.device,
+                  out.data_ptr() % TMA_ALIGNMENT)
+
+
+def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPlan:
+    """The checks and the plan of a call (cached by _plan_key)."""
     for name, tensor in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
         if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
             raise MatmulError(f"tile.matmul: {name} must be a CUDA tensor, got "
@@ -330,20 +341,96 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     element = ELEMENTS.get(str(a.dtype).split(".")[-1], (None,))[0]
     shared = (_shared_bytes(element)
               if element is not None and device.capability == (9, 0) else None)
-    plan = plan_matmul(_operand(a), _operand(logical_b),
+    return plan_matmul(_operand(a), _operand(logical_b),
                        _operand(out) if out is not None else None, device, shared, stage=stage)
-    launch_stream = _torch_stream(torch, stream)
+
+
+#: Ring depths the decode autotuner tries (tile.matmul(..., tune=True)).
+DECODE_TUNE_STAGES = (4, 6, 8, 10, 12, 16)
+_DECODE_TUNER = None
+
+
+def decode_tuner():
+    """The autotuner of the decode kernels: for each (layout, wgmma n, N, K,
+    element) it times the ring depths of DECODE_TUNE_STAGES that fit in
+    shared memory (once per card and tool version; cached on disk)."""
+    global _DECODE_TUNER
+    if _DECODE_TUNER is None:
+        from .autotune import Autotuner, Config
+
+        def run(config, a, b, c, plan):
+            decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"],
+                                  plan.element)
+            _kernel(plan.element, decode.name, decode)(a, b, c, plan.k, grid=plan.grid)
+            return c
+
+        def reference(a, b, c, plan):
+            return a.float() @ (b.float().t() if plan.b_transposed else b.float())
+
+        _DECODE_TUNER = Autotuner(
+            run, [Config(rows=r, stages=s) for r in ROWS for s in DECODE_TUNE_STAGES],
+            key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
+                                       plan.element),
+            prune=lambda config, a, b, c, plan: config["rows"] == plan.decode.rows,
+            shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"])
+                                         .shared_bytes + DECODE_STATIC_SHARED),
+            reference=reference, name="tile.matmul.decode")
+    return _DECODE_TUNER
+
+
+def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
+    """`plan` with the decode autotuner's config for the kernel's operands."""
+    if plan.decode is None:
+        return plan
+    config = decode_tuner().best_config(a, b, c, plan)
+    decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"], plan.element)
+    return replace(plan, kernel=decode.name, decode=decode)
+
+
+def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
+           tune: bool = False):
+    """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
+    f16/bf16 CUDA tensors; into `out` when given, else a new tensor. Returns
+    at once: the kernel runs on `stream` (default: PyTorch's current one).
+    Operands whose rows TMA cannot address (K or N not a multiple of 8) are
+    copied into aligned rows first (one read and write of them, on the same
+    stream); with `stage=False` they are an error instead. A call like an
+    earlier one (shapes, strides, dtypes, alignment) reuses its plan. With
+    `tune`, a decode shape (M <= 64) runs the config `decode_tuner()` found
+    fastest for it (timed on the first such call, then cached on disk)."""
+    import torch
+    try:
+        key = _plan_key(a, b, out, transpose_b, stage)
+    except (AttributeError, TypeError):
+        key = None  # not tensors: _plan_tensors says why
+    plan = _PLANS.get(key) if key is not None else None
+    if plan is None:
+        plan = _plan_tensors(torch, a, b, out, transpose_b, stage)
+        if key is not None:
+            _PLANS[key] = plan
+            if len(_PLANS) > _PLAN_ENTRIES:
+                _PLANS.popitem(last=False)
+    launch_stream = None if stream is None else _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
-        if launch_stream != torch.cuda.current_stream():
+        if launch_stream is not None and launch_stream != torch.cuda.current_stream():
             out.record_stream(launch_stream)  # allocated here, written there
     if plan.m == 0 or plan.n == 0 or plan.k == 0:
         # Nothing to multiply: C is empty, or zero for K = 0.
         if plan.k == 0:
-            with torch.cuda.stream(launch_stream):
+            with torch.cuda.stream(launch_stream or torch.cuda.current_stream()):
                 out.zero_()
         return out
-    kernel_b = logical_b.t() if plan.b_transposed else logical_b
+    # B as the kernel reads it: the logical K x N B (b, or b.t() with
+    # transpose_b), transposed again when the kernel takes it as N x K.
+    kernel_b = b if transpose_b == plan.b_transposed else b.t()
+    if not plan.staged:
+        if tune:
+            plan = _tuned(plan, a, kernel_b, out)
+        kernel = _kernel(plan.element, plan.kernel, plan.decode)
+        kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
+        return out
+    launch_stream = launch_stream or torch.cuda.current_stream()
 
     def aligned_rows(name, matrix, copy=True):
         """A view of `matrix`'s shape whose rows start 16-byte aligned (the
@@ -355,15 +442,14 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                                )[:, :columns]
         return view.copy_(matrix) if copy else view
 
-    kernel = _kernel(plan.element, plan.kernel, plan.decode)
-    if not plan.staged:
-        kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
-        return out
     with torch.cuda.stream(launch_stream):
         kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
         if "B" in plan.staged:
             kernel_b = aligned_rows("B", kernel_b)
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
+        if tune:
+            plan = _tuned(plan, kernel_a, kernel_b, kernel_c)
+        kernel = _kernel(plan.element, plan.kernel, plan.decode)
         kernel(*plan.arguments(kernel_a, kernel_b, kernel_c), grid=plan.grid)
         if kernel_c is not out:
             out.copy_(kernel_c)

@@ -1,6 +1,10 @@
-"""Helpers for examples, tests and benchmarks that run tile kernels next to
-PyTorch: finding a usable GPU, timing with CUDA events, comparing results."""
-from typing import Callable, Optional, Tuple
+"""Helpers for examples, tests, benchmarks and the autotuner that run tile
+kernels next to PyTorch: finding a usable GPU, timing with CUDA events and
+by device time (CUPTI), comparing results."""
+import json
+import os
+import tempfile
+from typing import Callable, Dict, Optional, Tuple
 
 
 def cuda_torch() -> Tuple[Optional[object], Optional[str]]:
@@ -45,6 +49,42 @@ def median_ms(run: Callable[[], object], runs: int = 20, warmup: int = 5,
         torch.cuda.synchronize()
         times.append(start.elapsed_time(end))
     return sorted(times)[len(times) // 2]
+
+
+def kernel_us(run: Callable[[], object], repeats: int,
+              warmup: int = 3) -> Tuple[float, Dict[str, float], float]:
+    """Kernel time: (µs per call, {kernel name: launches per call}, paired
+    user-path µs per call) from CUPTI's kernel records of `repeats`
+    back-to-back calls of `run` after `warmup` calls that finish first, so
+    every kernel record in the profiled region belongs to these calls
+    (memsets and copies are other record kinds); NaN when CUPTI recorded no
+    kernel. The paired time is CUDA events around the same calls: its ratio
+    to the kernel time is the launch gaps alone, whatever the GPU's clock
+    did (host-bound calls pay CUPTI's small per-launch cost in it)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(warmup):
+        run()
+    torch.cuda.synchronize()
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        start.record()
+        for _ in range(repeats):
+            run()
+        end.record()
+        torch.cuda.synchronize()
+    paired_us = start.elapsed_time(end) * 1e3 / repeats
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "trace.json")
+        prof.export_chrome_trace(path)
+        with open(path) as trace:
+            events = json.load(trace)["traceEvents"]
+    kernels = [e for e in events if e.get("cat") == "kernel" and e.get("ph") == "X"]
+    names: Dict[str, float] = {}
+    for event in kernels:
+        names[event["name"]] = names.get(event["name"], 0) + 1 / repeats
+    total = sum(float(e["dur"]) for e in kernels)
+    return (total / repeats if kernels else float("nan")), names, paired_us
 
 
 def relative_error(got, want) -> float:
