@@ -12,11 +12,10 @@ fills a ring of `stages` stages with TMA; warpgroup 1 multiplies
 (element by element, bounded). Layouts: "nt" (B is N x K, row-major: K-major
 for wgmma) and "nn" (B is K x N, row-major: MN-major, wgmma's imm-trans-a).
 
-    python3 -m tile.gemm_decode --layout nt --rows 16 --stages 12
+    python3 -m tile gemm-decode --layout nt --rows 16 --stages 12
 
 prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
 """
-import argparse
 from dataclasses import dataclass
 
 #: wgmma's n for the M rows of a decode GEMM: the smallest that holds M.
@@ -32,19 +31,23 @@ THREADS = 256
 @dataclass(frozen=True)
 class DecodeConfig:
     """One decode kernel: B's layout ("nt" or "nn"), wgmma's n (`rows`,
-    M <= rows), the ring depth and the element type ("f16" or "bf16")."""
+    M <= rows), the ring depth, the element type ("f16" or "bf16") and the
+    64-wide K spans per stage (`spans`: 1 or 2; two read 256 contiguous
+    bytes of each B row of an N x K B per stage)."""
     layout: str
     rows: int
     stages: int
     element: str = "f16"
+    spans: int = 1
 
     @property
     def name(self) -> str:
-        return f"gemm_decode_{self.layout}_r{self.rows}_s{self.stages}"
+        suffix = f"_k{self.spans}" if self.spans != 1 else ""
+        return f"gemm_decode_{self.layout}_r{self.rows}_s{self.stages}{suffix}"
 
     @property
     def stage_bytes(self) -> int:
-        return (COLUMNS + self.rows) * SLICE * 2
+        return (COLUMNS + self.rows) * SLICE * 2 * self.spans
 
     @property
     def shared_bytes(self) -> int:
@@ -61,6 +64,8 @@ class DecodeConfig:
             raise ValueError(f"decode stages must be in [2, 64], got {self.stages}")
         if self.element not in ("f16", "bf16"):
             raise ValueError(f"decode element must be f16 or bf16, got {self.element}")
+        if self.spans not in (1, 2):
+            raise ValueError(f"decode spans must be 1 or 2, got {self.spans}")
 
 
 def rows_for(m: int) -> int:
@@ -74,14 +79,29 @@ def rows_for(m: int) -> int:
 def decode_source(config: DecodeConfig) -> str:
     """The module holding the kernel `config.name`."""
     config.validate()
-    e, r, s = config.element, config.rows, config.stages
+    e, r, s, w = config.element, config.rows, config.stages, config.spans
     nn = config.layout == "nn"
-    # B's TMA box and ring: N x K rows (K-major) for nt; for nn, K rows of
-    # one 64-column span (one MN-major chunk).
-    b_ring = f"memref<{s}x1x64x64x{e}, 3>" if nn else f"memref<{s}x64x64x{e}, 3>"
-    b_copy = ("%b[%k0, %n0] to %rb[%s, %c0]" if nn else "%b[%n0, %k0] to %rb[%s]")
-    b_tile = "%rb[%s, %c0, %c0, %c0]" if nn else "%rb[%s, %c0, %c0]"
+    # The rings, a stage of `w` K spans: A's r x 64 tiles; B's 64 x 64 tiles,
+    # N x K rows (K-major) for nt, for nn K rows of one 64-column span (one
+    # MN-major chunk).
+    a_ring = f"memref<{s}x{w}x{r}x64x{e}, 3>"
+    b_ring = f"memref<{s}x{w}x1x64x64x{e}, 3>" if nn else f"memref<{s}x{w}x64x64x{e}, 3>"
     transpose_a = ", transpose_a" if nn else ""
+    copies, mmas = [], []
+    for j in range(w):
+        span = f"%c{j}" if j else "%c0"
+        copies.append(f"""            %k{j} = arith.addi %kt, %c{64 * j} : index
+            tile.tma_copy {f'%b[%k{j}, %n0] to %rb[%s, {span}, %c0]' if nn else f'%b[%n0, %k{j}] to %rb[%s, {span}]'}, %full[%s] : !db, {b_ring}, !bars
+            tile.tma_copy %a[%c0, %k{j}] to %ra[%s, {span}], %full[%s] : !da, {a_ring}, !bars""")
+        b_tile = (f"%rb[%s, {span}, %c0, %c0, %c0]" if nn else f"%rb[%s, {span}, %c0, %c0]")
+        into = "%next_sum" if j == w - 1 else f"%sum{j + 1}"
+        mmas.append(f"""          {into} = tile.warpgroup_mma {b_tile}, %ra[%s, {span}, %c0, %c0], %sum{j if j else ''}
+              {{shape = array<i64: 64, {r}, 64>, wait = 1 : i32{transpose_a}}}
+              : {b_ring}, {a_ring}, vector<{r // 2}xf32>""")
+    copies_text, mmas_text = "\n".join(copies), "\n".join(mmas)
+    span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
+    offset_constants = "".join(f"      %c{64 * j} = arith.constant {64 * j} : index\n"
+                               for j in range(2, w))
     return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (python/tile/gemm_decode.py).
 !da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, 64], swizzle = b128>
 !db = !tile.tma_desc<memref<?x?x{e}>, box = [64, 64], swizzle = b128>
@@ -89,16 +109,17 @@ def decode_source(config: DecodeConfig) -> str:
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
     // CTA x computes C[0:M, 64 x : 64 x + 64] as the transpose of
-    // B^T[64 x : 64 x + 64, :] A^T.
+    // B^T[64 x : 64 x + 64, :] A^T, {64 * w} of K a stage.
     gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{e}>, %k: index) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c63 = arith.constant 63 : index
-      %c64 = arith.constant 64 : index
-      %c128 = arith.constant 128 : index
+{span_constants}      %c64 = arith.constant 64 : index
+{offset_constants}      %c128 = arith.constant 128 : index
       %cs = arith.constant {s} : index
-      %copies = arith.constant 2 : i32
+      %stage_k = arith.constant {64 * w} : index
+      %stage_k1 = arith.constant {64 * w - 1} : index
+      %copies = arith.constant {2 * w} : i32
       %consumers = arith.constant 1 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -107,9 +128,9 @@ module attributes {{gpu.container_module}} {{
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %n0 = arith.muli %bx, %c64 : index
-      %k63 = arith.addi %k, %c63 : index
-      %slices = arith.divui %k63, %c64 : index
-      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : memref<{s}x{r}x64x{e}, 3>
+      %kr = arith.addi %k, %stage_k1 : index
+      %slices = arith.divui %kr, %stage_k : index
+      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {a_ring}
       %rb = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {b_ring}
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
@@ -129,9 +150,8 @@ module attributes {{gpu.container_module}} {{
         scf.if %first {{
           %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {{
             tile.mbarrier_wait_parity %empty[%s], %ph : !bars
-            %k0 = arith.muli %t, %c64 : index
-            tile.tma_copy {b_copy}, %full[%s] : !db, {b_ring}, !bars
-            tile.tma_copy %a[%c0, %k0] to %ra[%s], %full[%s] : !da, memref<{s}x{r}x64x{e}, 3>, !bars
+            %kt = arith.muli %t, %stage_k : index
+{copies_text}
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %cs : index
             %ns = arith.select %wrap, %c0, %next : index
@@ -148,9 +168,7 @@ module attributes {{gpu.container_module}} {{
             iter_args(%sum = %zero, %s = %c0, %ph = %false, %prev = %c0)
             -> (vector<{r // 2}xf32>, index, i1, index) {{
           tile.mbarrier_wait_parity %full[%s], %ph : !bars
-          %next_sum = tile.warpgroup_mma {b_tile}, %ra[%s, %c0, %c0], %sum
-              {{shape = array<i64: 64, {r}, 64>, wait = 1 : i32{transpose_a}}}
-              : {b_ring}, memref<{s}x{r}x64x{e}, 3>, vector<{r // 2}xf32>
+{mmas_text}
           %later = arith.cmpi ugt, %t, %c0 : index
           %release = arith.andi %later, %signals : i1
           scf.if %release {{
@@ -171,17 +189,3 @@ module attributes {{gpu.container_module}} {{
   }}
 }}
 """
-
-
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--layout", choices=("nt", "nn"), default="nt")
-    parser.add_argument("--rows", type=int, default=16)
-    parser.add_argument("--stages", type=int, default=12)
-    parser.add_argument("--element", choices=("f16", "bf16"), default="f16")
-    args = parser.parse_args(argv)
-    print(decode_source(DecodeConfig(args.layout, args.rows, args.stages, args.element)), end="")
-
-
-if __name__ == "__main__":
-    main()

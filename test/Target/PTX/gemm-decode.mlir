@@ -3,21 +3,22 @@
 // operand — K-major for C = A B^T, MN-major for C = A B (imm-trans-a = 1,
 // A's descriptor with leading byte offset 64 rows x 128 B = 8192) — and A's
 // rows its B operand (n = 8 or 16); the epilogue stores C element by element
-// (st.global.b16, no vector stores). The protocol checker simulates each
+// (st.global.b16, no vector stores); C = A B^T here with two K spans (128
+// of K) a stage. The protocol checker simulates each
 // kernel's roles and proves the ring.
 //
-// RUN: %python -m tile.gemm_decode --layout nt --rows 16 --stages 8 > %t.nt.mlir
+// RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 8 --spans 2 > %t.nt.mlir
 // RUN: tile-opt %t.nt.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.nt.ptx
 // RUN: FileCheck %s --check-prefix=NT < %t.nt.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.nt.ptx -o %t.nt.cubin %}
-// RUN: %python -m tile.gemm_decode --layout nn --rows 8 --stages 6 --element bf16 > %t.nn.mlir
+// RUN: %python -m tile gemm-decode --layout nn --rows 8 --stages 6 --element bf16 > %t.nn.mlir
 // RUN: tile-opt %t.nn.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.nn.ptx
 // RUN: FileCheck %s --check-prefix=NN < %t.nn.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.nn.ptx -o %t.nn.cubin %}
 // RUN: tile-opt %t.nt.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nn.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 
-// NT-LABEL: .entry gemm_decode_nt_r16_s8(
+// NT-LABEL: .entry gemm_decode_nt_r16_s8_k2(
 // NT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // NT: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // NT-NOT: st.global.v2
