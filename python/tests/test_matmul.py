@@ -37,26 +37,27 @@ def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
 def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     plan = plan_matmul(matrix(16, 4096, "bfloat16"), transposed(4096, 4096, dtype="bfloat16"),
                        None, H100)
-    assert (plan.kernel, plan.element) == ("gemm_decode_nt_r16_s12", "bf16")
-    assert plan.decode == DecodeConfig("nt", 16, 12, "bf16")
+    assert (plan.kernel, plan.element) == ("gemm_decode_nt_r16_s6_k2", "bf16")
+    assert plan.decode == DecodeConfig("nt", 16, 6, "bf16", 2)
     assert plan.grid == (4096 // 64, 1, 1)
     assert plan.arguments("a", "b", "c") == ("a", "b", "c", 4096)
     # C = A B: B's K x N slices are wgmma's MN-major A operand.
     plan = plan_matmul(matrix(1, 4096), matrix(4096, 4096), None, H100)
-    assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s12", False)
+    assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
     # M = 65 is no decode shape.
     assert plan_matmul(matrix(65, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
 
 
 def test_decode_stages_follow_the_ctas_per_sm():
-    """12 stages (96 KB of B in flight per SM) when ceil(N / 64) CTAs fit on
-    the SMs at once; 6 each when two CTAs share an SM; fewer where shared
-    memory runs out (64 rows of A: 16 KB a stage)."""
-    assert decode_config(16, 8192, True, "f16", H100).stages == 12
-    assert decode_config(16, 14336, True, "f16", H100).stages == 6
-    assert decode_config(64, 8192, False, "f16", H100).stages == 12
+    """Stages of two K spans (16 KB of B) for 96 KB of B in flight per SM:
+    6 when ceil(N / 64) CTAs fit on the SMs at once, 3 each when two CTAs
+    share an SM; fewer where shared memory runs out (64 rows of A: 32 KB a
+    stage)."""
+    assert decode_config(16, 8192, True, "f16", H100).stages == 6
+    assert decode_config(16, 14336, True, "f16", H100).stages == 3
+    assert decode_config(64, 8192, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
-    assert decode_config(64, 8192, True, "f16", small).stages == 6
+    assert decode_config(64, 8192, True, "f16", small).stages == 3
 
 
 def test_a_decode_config_must_fit_the_problem():
@@ -123,7 +124,7 @@ def test_what_the_kernels_cannot_take_is_an_error(a, b, out, message):
 def test_unaligned_rows_are_staged_on_request():
     # K = 4095: A's and B's rows; the decode kernel stores C element-wise.
     plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
-    assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s12", ("A", "B"))
+    assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s6_k2", ("A", "B"))
     # N = 100 with a row-major K x N B: B's rows and C's.
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
     assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B", "C"), 100)

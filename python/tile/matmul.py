@@ -139,25 +139,28 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
 def decode_config(m: int, n: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
     """The decode kernel for M <= 64: wgmma's n the smallest that holds M;
-    stages for DECODE_B_IN_FLIGHT bytes of B per SM (8 KB a stage), shared by
-    the CTAs of an SM — one when ceil(N / 64) CTAs fit on the SMs, else two —
-    as far as their shared memory allows. (tile.autotune searches the rest.)"""
+    DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
+    per SM, shared by the CTAs of an SM — one when ceil(N / 64) CTAs fit on
+    the SMs, else two — as far as their shared memory allows.
+    (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
     ctas_per_sm = 1 if _cdiv(n, COLUMNS) <= device.sms else 2
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - DECODE_STATIC_SHARED
     if device.shared_optin is not None:
         limit = min(limit, device.shared_optin - DECODE_STATIC_SHARED)
-    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element)
-    stages = max(2, min(DECODE_B_IN_FLIGHT // (COLUMNS * SLICE * 2) // ctas_per_sm,
+    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element, DECODE_SPANS)
+    b_stage_bytes = COLUMNS * SLICE * 2 * DECODE_SPANS
+    stages = max(2, min(DECODE_B_IN_FLIGHT // b_stage_bytes // ctas_per_sm,
                         limit // probe.stage_bytes))
-    return DecodeConfig(probe.layout, rows, stages, element)
+    return replace(probe, stages=stages)
 
 
 #: Static shared memory of a decode kernel (its mbarriers, 1024-aligned).
 DECODE_STATIC_SHARED = 1024
-#: B bytes a decode kernel keeps in flight per SM: 96 KB measured best on an
-#: H200 among 4 to 20 stages (bench/NOTES.md).
+#: B bytes a decode kernel keeps in flight per SM, and K spans per stage:
+#: 96 KB in stages of two spans measured best on an H200 (bench/NOTES.md).
 DECODE_B_IN_FLIGHT = 96 * 1024
+DECODE_SPANS = 2
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
@@ -240,7 +243,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
                               f"and B {'N x K' if b_transposed else 'K x N'}")
-        decode = DecodeConfig(decode.layout, decode.rows, decode.stages, element)
+        decode = replace(decode, element=element)
         kernel = decode.name
         grid = (_cdiv(n, COLUMNS), 1, 1)
         shared_bytes = {kernel: decode.shared_bytes}
@@ -345,22 +348,25 @@ def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPla
                        _operand(out) if out is not None else None, device, shared, stage=stage)
 
 
-#: Ring depths the decode autotuner tries (tile.matmul(..., tune=True)).
-DECODE_TUNE_STAGES = (4, 6, 8, 10, 12, 16)
+#: Ring depths and K spans a stage the decode autotuner tries
+#: (tile.matmul(..., tune=True)).
+DECODE_TUNE_STAGES = (2, 3, 4, 6, 8, 12)
+DECODE_TUNE_SPANS = (1, 2)
 _DECODE_TUNER = None
 
 
 def decode_tuner():
     """The autotuner of the decode kernels: for each (layout, wgmma n, N, K,
-    element) it times the ring depths of DECODE_TUNE_STAGES that fit in
-    shared memory (once per card and tool version; cached on disk)."""
+    element) it times the ring depths of DECODE_TUNE_STAGES with the K spans
+    of DECODE_TUNE_SPANS that fit in shared memory (once per card and tool
+    version; cached on disk)."""
     global _DECODE_TUNER
     if _DECODE_TUNER is None:
         from .autotune import Autotuner, Config
 
         def run(config, a, b, c, plan):
             decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"],
-                                  plan.element)
+                                  plan.element, config["spans"])
             _kernel(plan.element, decode.name, decode)(a, b, c, plan.k, grid=plan.grid)
             return c
 
@@ -368,12 +374,14 @@ def decode_tuner():
             return a.float() @ (b.float().t() if plan.b_transposed else b.float())
 
         _DECODE_TUNER = Autotuner(
-            run, [Config(rows=r, stages=s) for r in ROWS for s in DECODE_TUNE_STAGES],
+            run, [Config(rows=r, stages=s, spans=w) for r in ROWS for s in DECODE_TUNE_STAGES
+                  for w in DECODE_TUNE_SPANS],
             key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
                                        plan.element),
             prune=lambda config, a, b, c, plan: config["rows"] == plan.decode.rows,
-            shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"])
-                                         .shared_bytes + DECODE_STATIC_SHARED),
+            shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"],
+                                                      spans=config["spans"]).shared_bytes
+                                         + DECODE_STATIC_SHARED),
             reference=reference, name="tile.matmul.decode")
     return _DECODE_TUNER
 
@@ -383,7 +391,8 @@ def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
     if plan.decode is None:
         return plan
     config = decode_tuner().best_config(a, b, c, plan)
-    decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"], plan.element)
+    decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"], plan.element,
+                          config["spans"])
     return replace(plan, kernel=decode.name, decode=decode)
 
 
