@@ -433,3 +433,26 @@ LogicalResult WarpgroupMmaOp::verify() {
                          << ", got " << getAcc().getType() << " (T-WGMMA-3)";
   return verifyPendingGroups(*this, getWaitAttr());
 }
+
+LogicalResult SplitKReduceOp::verify() {
+  // T-TILE-6: one workspace column per accumulator element, in global
+  // memory; counters in global memory.
+  MemRefType workspace = getWorkspace().getType();
+  int64_t elements = getAcc().getType().getNumElements();
+  int64_t columns = workspace.getShape()[1];
+  if (!ShapedType::isDynamic(columns) && columns != elements)
+    return emitOpError() << "the workspace holds one column per accumulator "
+                            "element: expected "
+                         << elements << " columns, got " << workspace
+                         << " (T-TILE-6)";
+  if (isSharedMemory(workspace) || isSharedMemory(getCounters().getType()))
+    return emitOpError() << "the workspace and the counters are shared by "
+                            "the CTAs of a launch: they must be in global "
+                            "memory, got "
+                         << workspace << " and " << getCounters().getType()
+                         << " (T-TILE-6)";
+  if (!workspace.getLayout().isIdentity())
+    return emitOpError() << "expected a row-major workspace, got " << workspace
+                         << " (T-TILE-6)";
+  return success();
+}

@@ -48,6 +48,7 @@ struct TileLowerTileOpsPass
     populateTileCopyLoweringPatterns(set);
     populateTileMmaLoweringPatterns(set);
     populateTileMmaStoreLoweringPatterns(set);
+    populateTileSplitKLoweringPatterns(set);
     populateTileWarpSpecializeLoweringPatterns(set);
     patterns = FrozenRewritePatternSet(std::move(set));
     return success();

@@ -27,6 +27,9 @@ void populateTileMmaLoweringPatterns(RewritePatternSet &patterns);
 /// (LowerTileMmaStores.cpp).
 void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
 
+/// tile.split_k_reduce (LowerTileSplitK.cpp).
+void populateTileSplitKLoweringPatterns(RewritePatternSet &patterns);
+
 /// tile.warp_specialize (LowerTileWarpSpecialize.cpp).
 void populateTileWarpSpecializeLoweringPatterns(RewritePatternSet &patterns);
 

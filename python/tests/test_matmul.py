@@ -3,7 +3,8 @@ and results against torch.matmul on the GPU."""
 import pytest
 
 from tile.gemm_decode import DecodeConfig, decode_source, rows_for
-from tile.matmul import Device, MatmulError, Operand, decode_config, plan_matmul
+from tile.matmul import (Device, MatmulError, Operand, decode_config, decode_splits,
+                         plan_matmul)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -35,14 +36,14 @@ def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
 
 
 def test_decode_shapes_take_a_decode_kernel_in_either_layout():
-    plan = plan_matmul(matrix(16, 4096, "bfloat16"), transposed(4096, 4096, dtype="bfloat16"),
+    plan = plan_matmul(matrix(16, 4096, "bfloat16"), transposed(4096, 8192, dtype="bfloat16"),
                        None, H100)
     assert (plan.kernel, plan.element) == ("gemm_decode_nt_r16_s6_k2", "bf16")
     assert plan.decode == DecodeConfig("nt", 16, 6, "bf16", 2)
-    assert plan.grid == (4096 // 64, 1, 1)
+    assert plan.grid == (8192 // 64, 1, 1)
     assert plan.arguments("a", "b", "c") == ("a", "b", "c", 4096)
     # C = A B: B's K x N slices are wgmma's MN-major A operand.
-    plan = plan_matmul(matrix(1, 4096), matrix(4096, 4096), None, H100)
+    plan = plan_matmul(matrix(1, 4096), matrix(4096, 8192), None, H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
     # M = 65 is no decode shape.
     assert plan_matmul(matrix(65, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
@@ -53,11 +54,26 @@ def test_decode_stages_follow_the_ctas_per_sm():
     6 when ceil(N / 64) CTAs fit on the SMs at once, 3 each when two CTAs
     share an SM; fewer where shared memory runs out (64 rows of A: 32 KB a
     stage)."""
-    assert decode_config(16, 8192, True, "f16", H100).stages == 6
-    assert decode_config(16, 14336, True, "f16", H100).stages == 3
-    assert decode_config(64, 8192, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
+    assert decode_config(16, 8192, 8192, True, "f16", H100).stages == 6
+    assert decode_config(16, 14336, 4096, True, "f16", H100).stages == 3
+    assert decode_config(64, 8192, 4096, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
-    assert decode_config(64, 8192, True, "f16", small).stages == 3
+    assert decode_config(64, 8192, 4096, True, "f16", small).stages == 3
+
+
+def test_decode_splits_k_where_the_tiles_leave_sms_idle():
+    """N = 4096: 64 tiles, two splits fill 128 SMs; N = 1024: 16 tiles, 8
+    splits; never below 8 stages of 128 K a split; none where the tiles
+    fill half the SMs."""
+    plan = plan_matmul(matrix(16, 4096), transposed(4096, 4096), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nt_r16_s6_k2_sk", (64, 2, 1))
+    assert plan.split_k_shape == ((64 * 2 * 128, 8), 64)
+    assert plan.arguments("a", "b", "c", ("w", "n")) == ("a", "b", "c", 4096, "w", "n")
+    assert decode_splits(1024, 8192, H100) == 8
+    assert decode_splits(1024, 2048, H100) == 2  # 16 stages of 128: two of 8
+    assert decode_splits(1024, 512, H100) == 1
+    assert decode_splits(8192, 4096, H100) == 1
+    assert not plan_matmul(matrix(16, 4096), transposed(4096, 8192), None, H100).decode.split_k
 
 
 def test_a_decode_config_must_fit_the_problem():
@@ -124,7 +140,7 @@ def test_what_the_kernels_cannot_take_is_an_error(a, b, out, message):
 def test_unaligned_rows_are_staged_on_request():
     # K = 4095: A's and B's rows; the decode kernel stores C element-wise.
     plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
-    assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s6_k2", ("A", "B"))
+    assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s6_k2_sk", ("A", "B"))
     # N = 100 with a row-major K x N B: B's rows and C's.
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
     assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B", "C"), 100)
@@ -265,3 +281,32 @@ def test_repeated_calls_reuse_their_plan(torch_cuda):
     torch.cuda.synchronize()
     assert relative_error(c, a[:, :256].float() @ b.float().t()) < 1e-2
     assert relative_error(shifted, a[:, 4:260].float() @ b.float().t()) < 1e-2
+
+
+def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
+    """Split-K decode (N = 256: 4 tiles, 8 splits of K = 8200), launched
+    three times on the same counters, and with more splits than stages of K
+    (empty splits still count)."""
+    import sys
+    import tile
+    from dataclasses import replace
+    from tile.testing import relative_error
+    torch = torch_cuda
+    matmul_module = sys.modules["tile.matmul"]
+    a = torch.randn(16, 8200, device="cuda", dtype=torch.float16) / 8200 ** 0.25
+    b = torch.randn(256, 8200, device="cuda", dtype=torch.float16) / 8200 ** 0.25
+    reference = a.float() @ b.float().t()
+    for _ in range(3):
+        c = tile.matmul(a, b, transpose_b=True)
+        torch.cuda.synchronize()
+        assert relative_error(c, reference) < 1e-2
+    plan = matmul_module.plan_matmul(matmul_module._operand(a), matmul_module._operand(b.t()),
+                                     None, matmul_module.device_of(torch, a))
+    assert plan.grid == (4, 8, 1) and plan.decode.split_k
+    many = replace(plan, grid=(4, 80, 1))  # 65 stages of K over 80 splits
+    c = torch.full((16, 256), float("nan"), device="cuda", dtype=torch.float16)
+    kernel = matmul_module._kernel(plan.element, plan.kernel, plan.decode)
+    for _ in range(2):
+        kernel(*many.arguments(a, b, c, matmul_module._split_k_buffers(many, c)), grid=many.grid)
+        torch.cuda.synchronize()
+        assert relative_error(c, reference) < 1e-2

@@ -33,16 +33,21 @@ class DecodeConfig:
     """One decode kernel: B's layout ("nt" or "nn"), wgmma's n (`rows`,
     M <= rows), the ring depth, the element type ("f16" or "bf16") and the
     64-wide K spans per stage (`spans`: 1 or 2; two read 256 contiguous
-    bytes of each B row of an N x K B per stage)."""
+    bytes of each B row of an N x K B per stage). With `split_k` the grid's
+    y dimension splits K: CTA (x, y) takes the y-th of gridDim.y shares of
+    the stages and tile.split_k_reduce sums the shares (the kernel then takes
+    a workspace of (tiles x splits x 128) rows of rows / 2 f32 and a counter
+    per tile, zero before the first launch)."""
     layout: str
     rows: int
     stages: int
     element: str = "f16"
     spans: int = 1
+    split_k: bool = False
 
     @property
     def name(self) -> str:
-        suffix = f"_k{self.spans}" if self.spans != 1 else ""
+        suffix = (f"_k{self.spans}" if self.spans != 1 else "") + ("_sk" if self.split_k else "")
         return f"gemm_decode_{self.layout}_r{self.rows}_s{self.stages}{suffix}"
 
     @property
@@ -99,6 +104,30 @@ def decode_source(config: DecodeConfig) -> str:
               {{shape = array<i64: 64, {r}, 64>, wait = 1 : i32{transpose_a}}}
               : {b_ring}, {a_ring}, vector<{r // 2}xf32>""")
     copies_text, mmas_text = "\n".join(copies), "\n".join(mmas)
+    half = r // 2
+    if config.split_k:
+        split_params = f", %ws: memref<?x{half}xf32>, %counters: memref<?xi32>"
+        # Split y of gridDim.y takes stages [t0, t1) of `slices`.
+        split_range = """      %by = gpu.block_id y
+      %splits = gpu.grid_dim y
+      %share1 = arith.addi %slices, %splits : index
+      %share2 = arith.subi %share1, %c1 : index
+      %share = arith.divui %share2, %splits : index
+      %t0 = arith.muli %by, %share : index
+      %t0e = arith.addi %t0, %share : index
+      %t1 = arith.minui %t0e, %slices : index
+"""
+        lo, hi = "%t0", "%t1"
+        epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits
+            : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
+        scf.if %last {{
+          tile.warpgroup_mma_store %sum, %c[%c0, %n0] bounds [%m, %n]
+              {{shape = array<i64: 64, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>
+        }}"""
+    else:
+        split_params, split_range, lo, hi = "", "", "%c0", "%slices"
+        epilogue = f"""        tile.warpgroup_mma_store %acc#0, %c[%c0, %n0] bounds [%m, %n]
+            {{shape = array<i64: 64, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>"""
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
     offset_constants = "".join(f"      %c{64 * j} = arith.constant {64 * j} : index\n"
                                for j in range(2, w))
@@ -110,7 +139,7 @@ module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
     // CTA x computes C[0:M, 64 x : 64 x + 64] as the transpose of
     // B^T[64 x : 64 x + 64, :] A^T, {64 * w} of K a stage.
-    gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{e}>, %k: index) kernel
+    gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{e}>, %k: index{split_params}) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -130,7 +159,7 @@ module attributes {{gpu.container_module}} {{
       %n0 = arith.muli %bx, %c64 : index
       %kr = arith.addi %k, %stage_k1 : index
       %slices = arith.divui %kr, %stage_k : index
-      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {a_ring}
+{split_range}      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {a_ring}
       %rb = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {b_ring}
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
@@ -148,7 +177,7 @@ module attributes {{gpu.container_module}} {{
       %producer = arith.cmpi ult, %tid, %c128 : index
       scf.if %producer {{
         scf.if %first {{
-          %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {{
+          %p:2 = scf.for %t = {lo} to {hi} step %c1 iter_args(%s = %c0, %ph = %true) -> (index, i1) {{
             tile.mbarrier_wait_parity %empty[%s], %ph : !bars
             %kt = arith.muli %t, %stage_k : index
 {copies_text}
@@ -164,12 +193,12 @@ module attributes {{gpu.container_module}} {{
         // stage once the next stage's wgmmas are issued (wait depth 1).
         %signals = arith.cmpi eq, %tid, %c128 : index
         %zero = arith.constant dense<0.0> : vector<{r // 2}xf32>
-        %acc:4 = scf.for %t = %c0 to %slices step %c1
+        %acc:4 = scf.for %t = {lo} to {hi} step %c1
             iter_args(%sum = %zero, %s = %c0, %ph = %false, %prev = %c0)
             -> (vector<{r // 2}xf32>, index, i1, index) {{
           tile.mbarrier_wait_parity %full[%s], %ph : !bars
 {mmas_text}
-          %later = arith.cmpi ugt, %t, %c0 : index
+          %later = arith.cmpi ugt, %t, {lo} : index
           %release = arith.andi %later, %signals : i1
           scf.if %release {{
             %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
@@ -181,8 +210,7 @@ module attributes {{gpu.container_module}} {{
           scf.yield %next_sum, %ns, %nph, %s : vector<{r // 2}xf32>, index, i1, index
         }}
         tile.wgmma_wait_group 0
-        tile.warpgroup_mma_store %acc#0, %c[%c0, %n0] bounds [%m, %n]
-            {{shape = array<i64: 64, {r}>, transpose}} : vector<{r // 2}xf32>, memref<?x?x{e}>
+{epilogue}
       }}
       gpu.return
     }}

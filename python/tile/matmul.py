@@ -96,9 +96,18 @@ class MatmulPlan:
     def pitch(columns: int) -> int:
         return -(-columns // 8) * 8
 
-    def arguments(self, a, b, c):
+    @property
+    def split_k_shape(self) -> Tuple[Tuple[int, int], int]:
+        """A split-K decode kernel's (workspace rows, columns) and counters."""
+        tiles, splits = self.grid[0], self.grid[1]
+        return (tiles * splits * 128, self.decode.rows // 2), tiles
+
+    def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
-        and C."""
+        and C (and a split-K decode kernel's workspace and counters)."""
+        if self.decode is not None and self.decode.split_k:
+            workspace, counters = split_k
+            return (a, b, c, self.k, workspace, counters)
         if self.decode is not None:
             return (a, b, c, self.k)
         return (a, b, c, self.m, self.n, self.k)
@@ -136,7 +145,7 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
                        "(stage=True copies such operands into aligned rows)")
 
 
-def decode_config(m: int, n: int, b_transposed: bool, element: str,
+def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
     """The decode kernel for M <= 64: wgmma's n the smallest that holds M;
     DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
@@ -144,7 +153,8 @@ def decode_config(m: int, n: int, b_transposed: bool, element: str,
     the SMs, else two — as far as their shared memory allows.
     (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    ctas_per_sm = 1 if _cdiv(n, COLUMNS) <= device.sms else 2
+    splits = decode_splits(n, k, device)
+    ctas_per_sm = 1 if _cdiv(n, COLUMNS) * splits <= device.sms else 2
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - DECODE_STATIC_SHARED
     if device.shared_optin is not None:
         limit = min(limit, device.shared_optin - DECODE_STATIC_SHARED)
@@ -152,7 +162,19 @@ def decode_config(m: int, n: int, b_transposed: bool, element: str,
     b_stage_bytes = COLUMNS * SLICE * 2 * DECODE_SPANS
     stages = max(2, min(DECODE_B_IN_FLIGHT // b_stage_bytes // ctas_per_sm,
                         limit // probe.stage_bytes))
-    return replace(probe, stages=stages)
+    return replace(probe, stages=stages, split_k=splits > 1)
+
+
+def decode_splits(n: int, k: int, device: Device) -> int:
+    """K splits of a decode GEMM: when ceil(N / 64) CTAs would leave half
+    the SMs idle, as many as fill the SMs (at most DECODE_MAX_SPLITS), each
+    with at least DECODE_MIN_SPLIT_STAGES stages of K."""
+    tiles = _cdiv(n, COLUMNS)
+    if 2 * tiles > device.sms:
+        return 1
+    stages = _cdiv(k, SLICE * DECODE_SPANS)
+    return max(1, min(device.sms // tiles, stages // DECODE_MIN_SPLIT_STAGES,
+                      DECODE_MAX_SPLITS))
 
 
 #: Static shared memory of a decode kernel (its mbarriers, 1024-aligned).
@@ -161,6 +183,10 @@ DECODE_STATIC_SHARED = 1024
 #: 96 KB in stages of two spans measured best on an H200 (bench/NOTES.md).
 DECODE_B_IN_FLIGHT = 96 * 1024
 DECODE_SPANS = 2
+#: Split-K of the decode kernels: at most this many splits, each at least
+#: this many stages.
+DECODE_MAX_SPLITS = 16
+DECODE_MIN_SPLIT_STAGES = 8
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
@@ -238,14 +264,14 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
         staged.append("C" if name == "out" else name)
     if small_m:
         if decode is None:
-            decode = decode_config(m, n, b_transposed, element, device)
+            decode = decode_config(m, n, k, b_transposed, element, device)
         elif (decode.layout == "nt") != b_transposed or decode.rows < m:
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
                               f"and B {'N x K' if b_transposed else 'K x N'}")
         decode = replace(decode, element=element)
         kernel = decode.name
-        grid = (_cdiv(n, COLUMNS), 1, 1)
+        grid = (_cdiv(n, COLUMNS), decode_splits(n, k, device) if decode.split_k else 1, 1)
         shared_bytes = {kernel: decode.shared_bytes}
     else:
         decode = None
@@ -365,9 +391,11 @@ def decode_tuner():
         from .autotune import Autotuner, Config
 
         def run(config, a, b, c, plan):
-            decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"],
-                                  plan.element, config["spans"])
-            _kernel(plan.element, decode.name, decode)(a, b, c, plan.k, grid=plan.grid)
+            decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
+                             spans=config["spans"])
+            tuned = replace(plan, kernel=decode.name, decode=decode)
+            _kernel(plan.element, decode.name, decode)(
+                *tuned.arguments(a, b, c, _split_k_buffers(tuned, c)), grid=plan.grid)
             return c
 
         def reference(a, b, c, plan):
@@ -377,7 +405,7 @@ def decode_tuner():
             run, [Config(rows=r, stages=s, spans=w) for r in ROWS for s in DECODE_TUNE_STAGES
                   for w in DECODE_TUNE_SPANS],
             key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
-                                       plan.element),
+                                       plan.element, plan.grid[1]),
             prune=lambda config, a, b, c, plan: config["rows"] == plan.decode.rows,
             shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"],
                                                       spans=config["spans"]).shared_bytes
@@ -391,8 +419,8 @@ def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
     if plan.decode is None:
         return plan
     config = decode_tuner().best_config(a, b, c, plan)
-    decode = DecodeConfig(plan.decode.layout, config["rows"], config["stages"], plan.element,
-                          config["spans"])
+    decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
+                     spans=config["spans"])
     return replace(plan, kernel=decode.name, decode=decode)
 
 
@@ -437,7 +465,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if tune:
             plan = _tuned(plan, a, kernel_b, out)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
-        kernel(*plan.arguments(a, kernel_b, out), grid=plan.grid, stream=stream)
+        kernel(*plan.arguments(a, kernel_b, out, _split_k_buffers(plan, out, launch_stream)),
+               grid=plan.grid, stream=stream)
         return out
     launch_stream = launch_stream or torch.cuda.current_stream()
 
@@ -459,14 +488,15 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if tune:
             plan = _tuned(plan, kernel_a, kernel_b, kernel_c)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
-        kernel(*plan.arguments(kernel_a, kernel_b, kernel_c), grid=plan.grid)
+        kernel(*plan.arguments(kernel_a, kernel_b, kernel_c,
+                               _split_k_buffers(plan, out, launch_stream)), grid=plan.grid)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
 
 
-#: Staging buffers by (operand, stream, rows, pitch, dtype, device), most
-#: recently used last. A buffer is reused only by later calls on the same
+#: Staging buffers by (operand, stream, rows, pitch, dtype, device), and
+#: split-K workspaces and counters, most recently used last. A buffer is reused only by later calls on the same
 #: stream, which the stream orders after the previous call's kernel and copy.
 _STAGING: "OrderedDict[tuple, object]" = OrderedDict()
 _STAGING_ENTRIES = 16
@@ -481,6 +511,26 @@ def _staging_buffer(torch, key):
     while len(_STAGING) > _STAGING_ENTRIES:
         _STAGING.popitem(last=False)
     return buffer
+
+
+def _split_k_buffers(plan: MatmulPlan, c, stream=None):
+    """A split-K decode kernel's workspace and counters (zero; each launch
+    leaves them zero), kept per stream and shape like the staging buffers:
+    launches on one stream never overlap, so they never share counters."""
+    if plan.decode is None or not plan.decode.split_k:
+        return None
+    import torch
+    stream = stream or torch.cuda.current_stream()
+    (rows, columns), tiles = plan.split_k_shape
+    key = ("split-k", stream.cuda_stream, rows, columns, tiles, c.device)
+    buffers = _STAGING.pop(key, None)
+    if buffers is None:
+        buffers = (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
+                   torch.zeros(tiles, device=c.device, dtype=torch.int32))
+    _STAGING[key] = buffers
+    while len(_STAGING) > _STAGING_ENTRIES:
+        _STAGING.popitem(last=False)
+    return buffers
 
 
 def _torch_stream(torch, stream):

@@ -285,3 +285,40 @@ gpu.module @mn_major_a {
     gpu.return
   }
 }
+
+// tile.split_k_reduce: one split yields the accumulators; otherwise the
+// thread's row ((tile * splits + split) * 128 + thread) is stored, the
+// warpgroup meets, its first thread counts (fence, atomic add, fence) and
+// writes whether it was last to a static shared flag, the warpgroup meets
+// again and the last CTA sums the splits in order (its own from registers)
+// and resets the counter.
+// CHECK-LABEL: gpu.func @split_k
+//       CHECK: %[[FLAG:.*]] = tile.shared_alloc : memref<1xi32, 3>
+//       CHECK: scf.if %{{.*}} -> (i1, vector<4xf32>) {
+//       CHECK: } else {
+//       CHECK:   vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+//       CHECK:   scf.if
+//       CHECK:     nvvm.memory.barrier <gpu>
+//       CHECK:     memref.atomic_rmw addi %c1_i32, %{{.*}}[%{{.*}}] : (i32, memref<?xi32>) -> i32
+//       CHECK:     nvvm.memory.barrier <gpu>
+//       CHECK:     memref.store %{{.*}}, %[[FLAG]][%c0] : memref<1xi32, 3>
+//       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
+//       CHECK:   %[[WORD:.*]] = memref.load %[[FLAG]][%c0] : memref<1xi32, 3>
+//       CHECK:   %[[LAST:.*]] = arith.cmpi ne, %[[WORD]], %c0_i32 : i32
+//       CHECK:   scf.if %[[LAST]] -> (vector<4xf32>) {
+//       CHECK:     scf.for
+//       CHECK:       vector.load %{{.*}} {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:       arith.addf
+//       CHECK:     memref.store %c0_i32, %{{.*}}[%{{.*}}] : memref<?xi32>
+gpu.module @split_k {
+  gpu.func @split_k(%acc: vector<4xf32>, %ws: memref<?x4xf32>, %counters: memref<?xi32>,
+                    %t: index, %s: index, %n: index) kernel {
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n
+        : vector<4xf32>, memref<?x4xf32>, memref<?xi32>
+    scf.if %last {
+      vector.store %sum, %ws[%t, %t] : memref<?x4xf32>, vector<4xf32>
+    }
+    gpu.return
+  }
+}

@@ -379,4 +379,46 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
   let hasVerifier = 1;
 }
 
+def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "sum a tile's split-K partial accumulators across CTAs";
+  let description = [{
+    Split-K's fixup, serial and deterministic, without waiting: the CTAs
+    `split` = 0 .. `splits` - 1 of tile `tile` each hold, in the warpgroup
+    that executes this op (thread x / 128, all its 128 threads), the partial
+    accumulators `acc` of their share of K. Each thread writes its `acc` to
+    row ((tile x splits + split) x 128 + thread x mod 128) of `workspace`
+    (f32, one column per accumulator element); the warpgroup meets (a named
+    barrier); its first thread counts the arrival on `counters[tile]` (an
+    atomic add between two GPU-scope fences: release, then acquire). The CTA
+    whose arrival is the last of `splits` gets `last` = true and `result` =
+    the sum of all partials in split order (its own from registers, the
+    others read back after the count) and
+    resets `counters[tile]` to 0 for the next launch; the others get `last`
+    = false and `result` = `acc`. No CTA waits for another, so the fixup
+    cannot deadlock whatever the CTAs' residency; counters start at 0 and are
+    used by one launch at a time (a stream). The workspace's base is 16-byte
+    aligned (rows of a multiple of 4 elements are then stored and loaded as
+    16-byte vectors). With `splits` = 1, `last` is true and nothing is
+    written. Invariant T-TILE-6.
+
+    Example (a decode kernel's consumer warpgroup, K split over grid y):
+    ```mlir
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %bx,
+        split %by of %splits : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+    scf.if %last { tile.warpgroup_mma_store %sum, ... }
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Arg<MemRefRankOf<[F32], [2]>, "partials", [MemRead, MemWrite]>:$workspace,
+                       Arg<MemRefRankOf<[I32], [1]>, "arrival counts", [MemRead, MemWrite]>:$counters,
+                       Index:$tile, Index:$split, Index:$splits);
+  let results = (outs I1:$last, VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $workspace `,` $counters `,` `tile` $tile `,` `split` $split `of` $splits
+    attr-dict `:` type($acc) `,` type($workspace) `,` type($counters)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILE_IR_TILELEVELOPS_TD

@@ -1,4 +1,5 @@
-// tile.mma and tile.mma_store: round trip and T-TILE-3.
+// tile.mma, tile.mma_store, the warpgroup forms and tile.split_k_reduce:
+// round trip, T-TILE-3, T-WGMMA-1/3 and T-TILE-6.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @hgemm_step
@@ -278,5 +279,32 @@ func.func @too_tall(%a: memref<262208x64xf16, 3>, %b: memref<256x64xf16, 3>, %ac
   // expected-error @below {{expands into 4097 wgmma instructions per warpgroup; at most 4096: loop over smaller tiles (T-TILE-5)}}
   %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 262208, 256, 16>, wait = 1 : i32}
       : memref<262208x64xf16, 3>, memref<256x64xf16, 3>, vector<524416xf32>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: gpu.func @split_k
+// CHECK: %{{.*}}, %{{.*}} = tile.split_k_reduce %{{.*}}, %{{.*}}, %{{.*}}, tile %{{.*}}, split %{{.*}} of %{{.*}} : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+gpu.module @k {
+  gpu.func @split_k(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: memref<?xi32>, %t: index, %s: index, %n: index) kernel {
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @split_k_columns(%acc: vector<8xf32>, %ws: memref<?x16xf32>, %counters: memref<?xi32>, %i: index) {
+  // expected-error @below {{the workspace holds one column per accumulator element: expected 8 columns, got 'memref<?x16xf32>' (T-TILE-6)}}
+  %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %i, split %i of %i : vector<8xf32>, memref<?x16xf32>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @split_k_shared(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: memref<4xi32, 3>, %i: index) {
+  // expected-error @below {{the workspace and the counters are shared by the CTAs of a launch: they must be in global memory, got 'memref<?x8xf32>' and 'memref<4xi32, 3>' (T-TILE-6)}}
+  %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %i, split %i of %i : vector<8xf32>, memref<?x8xf32>, memref<4xi32, 3>
   return
 }

@@ -4,7 +4,8 @@
 // A's descriptor with leading byte offset 64 rows x 128 B = 8192) — and A's
 // rows its B operand (n = 8 or 16); the epilogue stores C element by element
 // (st.global.b16, no vector stores); C = A B^T here with two K spans (128
-// of K) a stage. The protocol checker simulates each
+// of K) a stage, and with split-K (tile.split_k_reduce). The protocol
+// checker simulates each
 // kernel's roles and proves the ring.
 //
 // RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 8 --spans 2 > %t.nt.mlir
@@ -15,6 +16,11 @@
 // RUN: tile-opt %t.nn.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.nn.ptx
 // RUN: FileCheck %s --check-prefix=NN < %t.nn.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.nn.ptx -o %t.nn.cubin %}
+// RUN: %python -m tile gemm-decode --layout nt --rows 32 --stages 4 --spans 2 --split-k > %t.sk.mlir
+// RUN: tile-opt %t.sk.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sk.ptx
+// RUN: FileCheck %s --check-prefix=SPLITK < %t.sk.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sk.ptx -o %t.sk.cubin %}
+// RUN: tile-opt %t.sk.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nt.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nn.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 
@@ -29,5 +35,18 @@
 // NN: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 0;
 // NN-NOT: st.global.v2
 // NN: st.global.b16
+
+// Split-K: the partials stored as vectors, the warpgroup's named barrier,
+// the count between two fences, the flag through shared memory.
+// SPLITK-LABEL: .entry gemm_decode_nt_r32_s4_k2_sk(
+// SPLITK: st.global.v4.b32
+// SPLITK: bar.sync {{.*}}, 128;
+// SPLITK: membar.gl;
+// SPLITK: atom.global.add.u32
+// SPLITK: membar.gl;
+// SPLITK: st.shared.b32
+// SPLITK: bar.sync {{.*}}, 128;
+// SPLITK: ld.shared.b32
+// SPLITK: ld.global.v4.b32
 
 // PROOF: remark: role protocol: 4 roles {{.*}} simulated with sample values 1, 200, 520: nothing to report

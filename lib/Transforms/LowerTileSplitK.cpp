@@ -1,0 +1,179 @@
+//===- LowerTileSplitK.cpp - Lower the split-K fixup -----------------------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// tile.split_k_reduce: each thread of the warpgroup stores its partial
+// accumulators to its workspace row (vector.store); a named barrier of the
+// warpgroup; its first thread makes them visible at GPU scope (membar.gl,
+// PTX ISA "membar/fence") and counts the arrival (memref.atomic_rmw addi,
+// acq_rel); a second named barrier with an `or` reduction (PTX ISA
+// "bar.red") tells every thread whether the count was the last; the last
+// CTA sums the partials in split order (its own from registers) and resets
+// the counter. With one split, nothing but the result.
+//===----------------------------------------------------------------------===//
+
+#include "LowerTileOpsPatterns.h"
+#include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+namespace {
+
+struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SplitKReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    Type i1 = rewriter.getI1Type(), i32 = rewriter.getI32Type();
+    Value acc = op.getAcc(), tile = op.getTile(), split = op.getSplit(),
+          splits = op.getSplits();
+    auto accType = cast<VectorType>(acc.getType());
+    // A row is the accumulator; rows of whole 16-byte units start 16-byte
+    // aligned in a workspace whose base is (T-TILE-6), so each is one or
+    // more vector accesses.
+    int64_t rowBytes = accType.getNumElements() * 4;
+    llvm::MaybeAlign rowAlignment =
+        rowBytes % 16 == 0 ? llvm::MaybeAlign(16) : llvm::MaybeAlign(4);
+    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
+    Value thread = math.rem(tid, kWarpgroupThreads);
+    Value zero = math.constant(0);
+    auto i32Constant = [&](int64_t value) -> Value {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getI32IntegerAttr(value));
+    };
+    // The workspace row of split `s` of this tile for this thread.
+    auto rowOf = [&](OpBuilder &b, Value s) -> Value {
+      IndexMath at(b, loc);
+      Value first = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, tile, splits), s);
+      return at.add(at.mul(first, kWarpgroupThreads), thread);
+    };
+    // The warpgroup's shared flag: whether its CTA counted last.
+    Value flag;
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      auto func = op->getParentOfType<gpu::GPUFuncOp>();
+      if (!func)
+        return op.emitOpError("must be inside a gpu.func (its shared flag "
+                              "is a static shared allocation)");
+      rewriter.setInsertionPointToStart(&func.getBody().front());
+      flag = SharedAllocOp::create(
+          rewriter, loc,
+          MemRefType::get({1}, i32, MemRefLayoutAttrInterface(),
+                          rewriter.getI64IntegerAttr(kSharedAddressSpace)),
+          /*swizzle=*/nullptr, /*alignment=*/nullptr, /*dynamic=*/false);
+    }
+    Value single = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
+                                         splits, math.constant(1));
+    auto outer = scf::IfOp::create(rewriter, loc, TypeRange{i1, accType},
+                                   single, /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(&outer.getThenRegion().front());
+      Value yes = arith::ConstantOp::create(rewriter, loc,
+                                            rewriter.getBoolAttr(true));
+      scf::YieldOp::create(rewriter, loc, ValueRange{yes, acc});
+
+      rewriter.setInsertionPointToStart(&outer.getElseRegion().front());
+      vector::StoreOp::create(rewriter, loc, acc, op.getWorkspace(),
+                              ValueRange{rowOf(rewriter, split), zero},
+                              /*nontemporal=*/false, rowAlignment);
+      // Named barrier 1 + warpgroup (0 is the block's __syncthreads).
+      Value barrier = arith::IndexCastOp::create(
+          rewriter, loc, i32,
+          math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
+      Value threads = i32Constant(kWarpgroupThreads);
+      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
+                              /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
+      Value first = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
+      auto count = scf::IfOp::create(rewriter, loc, first);
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(&count.getThenRegion().front());
+        NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+        Value old = memref::AtomicRMWOp::create(
+            rewriter, loc, arith::AtomicRMWKind::addi, i32Constant(1),
+            op.getCounters(), ValueRange{tile});
+        // The PTX memory model's release and acquire patterns around the
+        // count (fence; atomic / atomic; fence): whatever the atomic's own
+        // ordering becomes, the partials written before it are visible to
+        // the last CTA, which reads them after it.
+        NVVM::MembarOp::create(rewriter, loc, NVVM::MemScopeKind::GPU);
+        Value lastIndex = arith::IndexCastOp::create(
+            rewriter, loc, i32,
+            arith::SubIOp::create(rewriter, loc, splits, math.constant(1)));
+        Value isLast = arith::CmpIOp::create(
+            rewriter, loc, arith::CmpIPredicate::eq, old, lastIndex);
+        memref::StoreOp::create(
+            rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, isLast),
+            flag, ValueRange{zero});
+      }
+      rewriter.setInsertionPointAfter(count);
+      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
+                              /*reductionOp=*/nullptr,
+                              /*reductionPredicate=*/Value());
+      Value last = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne,
+          memref::LoadOp::create(rewriter, loc, flag, ValueRange{zero}),
+          i32Constant(0));
+      auto reduce = scf::IfOp::create(rewriter, loc, TypeRange{accType}, last,
+                                      /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(rewriter);
+        rewriter.setInsertionPointToStart(&reduce.getThenRegion().front());
+        Value init = arith::ConstantOp::create(
+            rewriter, loc, accType,
+            DenseElementsAttr::get(accType, rewriter.getF32FloatAttr(0)));
+        auto loop = scf::ForOp::create(
+            rewriter, loc, zero, splits, math.constant(1), ValueRange{init},
+            [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
+              Value own = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                s, split);
+              auto partial =
+                  scf::IfOp::create(b, l, TypeRange{accType}, own, true);
+              {
+                OpBuilder::InsertionGuard g(b);
+                b.setInsertionPointToStart(&partial.getThenRegion().front());
+                scf::YieldOp::create(b, l, ValueRange{acc});
+                b.setInsertionPointToStart(&partial.getElseRegion().front());
+                Value row = rowOf(b, s);
+                Value loaded = vector::LoadOp::create(
+                    b, l, accType, op.getWorkspace(), ValueRange{row, zero},
+                    /*nontemporal=*/false, rowAlignment);
+                scf::YieldOp::create(b, l, ValueRange{loaded});
+              }
+              Value sum = arith::AddFOp::create(b, l, sums[0],
+                                                partial.getResult(0));
+              scf::YieldOp::create(b, l, ValueRange{sum});
+            });
+        auto reset = scf::IfOp::create(rewriter, loc, first);
+        rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
+        memref::StoreOp::create(rewriter, loc, i32Constant(0),
+                                op.getCounters(), ValueRange{tile});
+        rewriter.setInsertionPointAfter(reset);
+        scf::YieldOp::create(rewriter, loc, loop.getResults());
+        rewriter.setInsertionPointToStart(&reduce.getElseRegion().front());
+        scf::YieldOp::create(rewriter, loc, ValueRange{acc});
+      }
+      scf::YieldOp::create(rewriter, loc,
+                           ValueRange{last, reduce.getResult(0)});
+    }
+    rewriter.replaceOp(op, outer.getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tile::populateTileSplitKLoweringPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<SplitKReduceOpLowering>(patterns.getContext());
+}
