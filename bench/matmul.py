@@ -140,7 +140,7 @@ def main():
                         triton_kernel = harness.kernel_us(run_triton, repeats)[0]
                 tile_user, _ = harness.user_us(ours, repeats)
                 cublas_user, _ = harness.user_us(theirs, repeats)
-                kernels = ", ".join(f"{name.split('(')[0][:24]}x{count:g}"
+                kernels = ", ".join(f"{name.split('(')[0]} x{count:g}"
                                     for name, count in names.items())
                 row = dict(card=card, case=case, kernels=kernels, tile_kernel_us=tile_kernel,
                            cublas_kernel_us=cublas_kernel, triton_kernel_us=triton_kernel,
@@ -149,7 +149,7 @@ def main():
                 rows.append(row)
                 triton_text = f"{triton_kernel:8.1f}" if triton_kernel else "       -"
                 triton_ratio = f"{triton_kernel / tile_kernel:5.2f}" if triton_kernel else "    -"
-                print(f"{case:30} | {kernels:38.38} | {tile_kernel:8.1f} {cublas_kernel:8.1f} "
+                print(f"{case:30} | {kernels[-38:]:38} | {tile_kernel:8.1f} {cublas_kernel:8.1f} "
                       f"{triton_text} {'':5} | {tile_user:8.1f} {cublas_user:8.1f} {'':8} | "
                       f"{cublas_kernel / tile_kernel:5.2f} {cublas_user / tile_user:5.2f} {'':6} | "
                       f"{triton_ratio} {'':5} | "

@@ -28,18 +28,19 @@ for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
   done
 done
 # tile.matmul's decode kernels (python/tile/gemm_decode.py), from PyTorch:
-# M = 13 (n = 16) and 1 (n = 8), N = 200, K = SIZE, both layouts, checked
-# against torch; only the decode kernels are sanitized.
+# M = 13 (n = 16) and 1 (n = 8), N = 200, K = SIZE, both layouts, and with
+# split-K (K = 8 SIZE: 4 tiles, 4 splits), checked against torch; only the
+# decode kernels are sanitized.
 cat > "$WORK/decode.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
 from tile.testing import relative_error
-for m in (13, 1):
-    a = torch.randn(m, $SIZE, device="cuda", dtype=torch.float16)
-    b = torch.randn(200, $SIZE, device="cuda", dtype=torch.float16)
+for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE)):
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(200, k, device="cuda", dtype=torch.float16)
     for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
         torch.cuda.synchronize()
-        print(f"decode {m}x200x$SIZE relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
+        print(f"decode {m}x200x{k} relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"

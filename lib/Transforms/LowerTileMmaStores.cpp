@@ -265,8 +265,7 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
     WarpPosition position =
         getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
     Value lane = position.lane;
-    Value rowOffset =
-        math.add(math.mul(position.warpM, 16), math.div(lane, 4));
+    Value rowOffset = math.add(math.mul(position.warpM, 16), math.div(lane, 4));
     Value columnOffset = math.mul(math.rem(lane, 4), 2);
     if (op.getTranspose()) {
       storeTransposed(rewriter, loc, op, rowOffset, columnOffset, perBlock);

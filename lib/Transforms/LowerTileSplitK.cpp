@@ -1,4 +1,5 @@
-//===- LowerTileSplitK.cpp - Lower the split-K fixup -----------------------===//
+//===- LowerTileSplitK.cpp - Lower the split-K fixup
+//-----------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // tile.split_k_reduce: each thread of the warpgroup stores its partial
@@ -69,15 +70,15 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
                           rewriter.getI64IntegerAttr(kSharedAddressSpace)),
           /*swizzle=*/nullptr, /*alignment=*/nullptr, /*dynamic=*/false);
     }
-    Value single = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                         splits, math.constant(1));
+    Value single = arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::eq, splits, math.constant(1));
     auto outer = scf::IfOp::create(rewriter, loc, TypeRange{i1, accType},
                                    single, /*withElseRegion=*/true);
     {
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(&outer.getThenRegion().front());
-      Value yes = arith::ConstantOp::create(rewriter, loc,
-                                            rewriter.getBoolAttr(true));
+      Value yes =
+          arith::ConstantOp::create(rewriter, loc, rewriter.getBoolAttr(true));
       scf::YieldOp::create(rewriter, loc, ValueRange{yes, acc});
 
       rewriter.setInsertionPointToStart(&outer.getElseRegion().front());
@@ -150,14 +151,14 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
                     /*nontemporal=*/false, rowAlignment);
                 scf::YieldOp::create(b, l, ValueRange{loaded});
               }
-              Value sum = arith::AddFOp::create(b, l, sums[0],
-                                                partial.getResult(0));
+              Value sum =
+                  arith::AddFOp::create(b, l, sums[0], partial.getResult(0));
               scf::YieldOp::create(b, l, ValueRange{sum});
             });
         auto reset = scf::IfOp::create(rewriter, loc, first);
         rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
-        memref::StoreOp::create(rewriter, loc, i32Constant(0),
-                                op.getCounters(), ValueRange{tile});
+        memref::StoreOp::create(rewriter, loc, i32Constant(0), op.getCounters(),
+                                ValueRange{tile});
         rewriter.setInsertionPointAfter(reset);
         scf::YieldOp::create(rewriter, loc, loop.getResults());
         rewriter.setInsertionPointToStart(&reduce.getElseRegion().front());

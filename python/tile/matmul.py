@@ -520,9 +520,9 @@ def _split_k_buffers(plan: MatmulPlan, c, stream=None):
     if plan.decode is None or not plan.decode.split_k:
         return None
     import torch
-    stream = stream or torch.cuda.current_stream()
+    from .launch import stream_handle
     (rows, columns), tiles = plan.split_k_shape
-    key = ("split-k", stream.cuda_stream, rows, columns, tiles, c.device)
+    key = ("split-k", stream_handle(stream), rows, columns, tiles, c.device)
     buffers = _STAGING.pop(key, None)
     if buffers is None:
         buffers = (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
