@@ -304,22 +304,9 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
     WarpPosition position =
         getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
     Value lane = position.lane;
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value first = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                        math.rem(tid, kWarpgroupThreads),
-                                        math.constant(0));
-    // Named barrier 1 + warpgroup (0 is the block's __syncthreads).
-    Type i32 = rewriter.getI32Type();
-    Value barrier = arith::IndexCastOp::create(
-        rewriter, loc, i32,
-        math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
-    Value threads = arith::ConstantOp::create(
-        rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
-    auto syncWarpgroup = [&] {
-      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
-                              /*reductionOp=*/nullptr,
-                              /*reductionPredicate=*/Value());
-    };
+    WarpgroupBarrier warpgroup(rewriter, loc);
+    Value first = warpgroup.first;
+    auto syncWarpgroup = [&] { warpgroup.sync(rewriter, loc); };
     auto [rowOffset, column] = getStMatrixOffsets(math, lane);
     Value row = math.add(math.mul(position.warpM, 16), rowOffset);
     int64_t chunk = 0;

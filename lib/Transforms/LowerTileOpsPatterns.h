@@ -10,8 +10,10 @@
 #ifndef TILE_LIB_TRANSFORMS_LOWERTILEOPSPATTERNS_H
 #define TILE_LIB_TRANSFORMS_LOWERTILEOPSPATTERNS_H
 
+#include "Tile/IR/HardwareLimits.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -76,6 +78,33 @@ inline WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
           arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
           arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
 }
+
+/// The warpgroup of the current thread (thread x / 128) as a group that
+/// meets: named barrier 1 + warpgroup of its 128 threads (0 stays the
+/// block's __syncthreads), and its first thread.
+struct WarpgroupBarrier {
+  Value id, threads, first;
+
+  WarpgroupBarrier(OpBuilder &builder, Location loc) {
+    IndexMath math(builder, loc);
+    Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+    id = arith::IndexCastOp::create(
+        builder, loc, builder.getI32Type(),
+        math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
+    threads = arith::ConstantOp::create(
+        builder, loc, builder.getI32IntegerAttr(kWarpgroupThreads));
+    first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                  math.rem(tid, kWarpgroupThreads),
+                                  math.constant(0));
+  }
+
+  /// `bar.sync id, 128`.
+  void sync(OpBuilder &builder, Location loc) const {
+    NVVM::BarrierOp::create(builder, loc, TypeRange{}, id, threads,
+                            /*reductionOp=*/nullptr,
+                            /*reductionPredicate=*/Value());
+  }
+};
 
 } // namespace mlir::tile
 

@@ -85,16 +85,9 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       vector::StoreOp::create(rewriter, loc, acc, op.getWorkspace(),
                               ValueRange{rowOf(rewriter, split), zero},
                               /*nontemporal=*/false, rowAlignment);
-      // Named barrier 1 + warpgroup (0 is the block's __syncthreads).
-      Value barrier = arith::IndexCastOp::create(
-          rewriter, loc, i32,
-          math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
-      Value threads = i32Constant(kWarpgroupThreads);
-      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
-                              /*reductionOp=*/nullptr,
-                              /*reductionPredicate=*/Value());
-      Value first = arith::CmpIOp::create(
-          rewriter, loc, arith::CmpIPredicate::eq, thread, zero);
+      WarpgroupBarrier warpgroup(rewriter, loc);
+      Value first = warpgroup.first;
+      warpgroup.sync(rewriter, loc);
       auto count = scf::IfOp::create(rewriter, loc, first);
       {
         OpBuilder::InsertionGuard inner(rewriter);
@@ -118,9 +111,7 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
             flag, ValueRange{zero});
       }
       rewriter.setInsertionPointAfter(count);
-      NVVM::BarrierOp::create(rewriter, loc, TypeRange{}, barrier, threads,
-                              /*reductionOp=*/nullptr,
-                              /*reductionPredicate=*/Value());
+      warpgroup.sync(rewriter, loc);
       Value last = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne,
           memref::LoadOp::create(rewriter, loc, flag, ValueRange{zero}),

@@ -193,10 +193,10 @@ gpu.module @mn_major {
 // the descriptor). Chunk 1 goes to buffer 1 at column n + 64.
 // CHECK-LABEL: gpu.func @tma_epilogue
 //  CHECK-SAME: (%{{.*}}: vector<64xf32>, %[[DC:.*]]: !tile.tma_desc{{.*}}, %[[WG:.*]]: index, %[[M:.*]]: index, %[[N:.*]]: index)
-//       CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
 //       CHECK: %[[GROUP:.*]] = arith.divui %{{.*}}, %c128 : index
 //       CHECK: %[[ID1:.*]] = arith.addi %[[GROUP]], %c1 : index
 //       CHECK: %[[ID:.*]] = arith.index_cast %[[ID1]] : index to i32
+//       CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0 : index
 //       CHECK: scf.if %[[FIRST]] {
 //  CHECK-NEXT:   tile.bulk_wait_group 1 read
 //       CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %c128_i32
