@@ -28,14 +28,15 @@ for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
   done
 done
 # tile.matmul's decode kernels (python/tile/gemm_decode.py), from PyTorch:
-# M = 13 (n = 16) and 1 (n = 8), N = 200, K = SIZE, both layouts, and with
-# split-K (K = 8 SIZE: 4 tiles, 4 splits), checked against torch; only the
+# M = 13 (n = 16), 1 (n = 8) and 100 (n = 128, 128 columns a CTA), N = 200,
+# K = SIZE, both layouts, and with split-K (M = 13, K = 8 SIZE: 4 tiles, 4
+# splits), checked against torch; only the
 # decode kernels are sanitized.
 cat > "$WORK/decode.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
 from tile.testing import relative_error
-for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE)):
+for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE), (100, $SIZE)):
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(200, k, device="cuda", dtype=torch.float16)
     for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):

@@ -1,15 +1,15 @@
-//===- LowerTileSplitK.cpp - Lower the split-K fixup
-//-----------------------===//
+//===- LowerTileSplitK.cpp - Lower the split-K fixup ---------------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // tile.split_k_reduce: each thread of the warpgroup stores its partial
-// accumulators to its workspace row (vector.store); a named barrier of the
-// warpgroup; its first thread makes them visible at GPU scope (membar.gl,
-// PTX ISA "membar/fence") and counts the arrival (memref.atomic_rmw addi,
-// acq_rel); a second named barrier with an `or` reduction (PTX ISA
-// "bar.red") tells every thread whether the count was the last; the last
-// CTA sums the partials in split order (its own from registers) and resets
-// the counter. With one split, nothing but the result.
+// accumulators to its workspace row (vector.store); the warpgroup meets (a
+// named barrier); its first thread counts the arrival (memref.atomic_rmw
+// addi between two GPU-scope fences, membar.gl: the PTX ISA memory model's
+// release and acquire patterns) and writes whether it was the last to a
+// shared flag (a static tile.shared_alloc of the kernel); the warpgroup
+// meets again and reads the flag; the last CTA sums every split's partial
+// in split order, sixteen bytes at a time, and resets the counter. With one
+// split, nothing but the result.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -121,37 +121,42 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(&reduce.getThenRegion().front());
-        Value init = arith::ConstantOp::create(
-            rewriter, loc, accType,
-            DenseElementsAttr::get(accType, rewriter.getF32FloatAttr(0)));
-        auto loop = scf::ForOp::create(
-            rewriter, loc, zero, splits, math.constant(1), ValueRange{init},
-            [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
-              Value own = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                                s, split);
-              auto partial =
-                  scf::IfOp::create(b, l, TypeRange{accType}, own, true);
-              {
-                OpBuilder::InsertionGuard g(b);
-                b.setInsertionPointToStart(&partial.getThenRegion().front());
-                scf::YieldOp::create(b, l, ValueRange{acc});
-                b.setInsertionPointToStart(&partial.getElseRegion().front());
-                Value row = rowOf(b, s);
+        // Sixteen bytes at a time, every split's partial read back (this
+        // CTA's too: the same thread wrote it) and summed in split order,
+        // so a few registers hold the running sums beside the result.
+        int64_t count = accType.getNumElements();
+        int64_t width = count % 4 == 0 ? 4 : 1;
+        auto chunkType = VectorType::get({width}, rewriter.getF32Type());
+        Value result = acc;
+        for (int64_t c = 0; c < count; c += width) {
+          Value init = arith::ConstantOp::create(
+              rewriter, loc, chunkType,
+              DenseElementsAttr::get(chunkType, rewriter.getF32FloatAttr(0)));
+          auto loop = scf::ForOp::create(
+              rewriter, loc, zero, splits, math.constant(1), ValueRange{init},
+              [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
                 Value loaded = vector::LoadOp::create(
-                    b, l, accType, op.getWorkspace(), ValueRange{row, zero},
-                    /*nontemporal=*/false, rowAlignment);
-                scf::YieldOp::create(b, l, ValueRange{loaded});
-              }
-              Value sum =
-                  arith::AddFOp::create(b, l, sums[0], partial.getResult(0));
-              scf::YieldOp::create(b, l, ValueRange{sum});
-            });
+                    b, l, chunkType, op.getWorkspace(),
+                    ValueRange{rowOf(b, s), IndexMath(b, l).constant(c)},
+                    /*nontemporal=*/false,
+                    width == 4 ? rowAlignment : llvm::MaybeAlign(4));
+                scf::YieldOp::create(
+                    b, l,
+                    ValueRange{arith::AddFOp::create(b, l, sums[0], loaded)});
+              });
+          for (int64_t e = 0; e < width; ++e)
+            result = vector::InsertOp::create(
+                rewriter, loc,
+                vector::ExtractOp::create(rewriter, loc, loop.getResult(0),
+                                          ArrayRef<int64_t>{e}),
+                result, ArrayRef<int64_t>{c + e});
+        }
         auto reset = scf::IfOp::create(rewriter, loc, first);
         rewriter.setInsertionPointToStart(&reset.getThenRegion().front());
         memref::StoreOp::create(rewriter, loc, i32Constant(0), op.getCounters(),
                                 ValueRange{tile});
         rewriter.setInsertionPointAfter(reset);
-        scf::YieldOp::create(rewriter, loc, loop.getResults());
+        scf::YieldOp::create(rewriter, loc, ValueRange{result});
         rewriter.setInsertionPointToStart(&reduce.getElseRegion().front());
         scf::YieldOp::create(rewriter, loc, ValueRange{acc});
       }

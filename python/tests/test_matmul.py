@@ -45,8 +45,11 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     # C = A B: B's K x N slices are wgmma's MN-major A operand.
     plan = plan_matmul(matrix(1, 4096), matrix(4096, 8192), None, H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
-    # M = 65 is no decode shape.
-    assert plan_matmul(matrix(65, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
+    # M = 65 .. 128: wgmma's n = 128 over 128 columns of C a CTA, one K span
+    # a stage, no split-K; M = 129 is no decode shape.
+    plan = plan_matmul(matrix(100, 4096), matrix(4096, 8192), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s6_c128", (64, 1, 1))
+    assert plan_matmul(matrix(129, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
 
 
 def test_decode_stages_follow_the_ctas_per_sm():
@@ -90,12 +93,15 @@ def test_decode_configs_are_validated():
         with pytest.raises(ValueError, match=message):
             decode_source(bad)
     assert rows_for(1) == 8 and rows_for(9) == 16 and rows_for(64) == 64
-    with pytest.raises(ValueError, match="M <= 64"):
-        rows_for(65)
+    assert rows_for(65) == 128
+    with pytest.raises(ValueError, match="M <= 128"):
+        rows_for(129)
+    with pytest.raises(ValueError, match="columns"):
+        decode_source(DecodeConfig("nt", 8, 4, columns=96))
 
 
 def test_the_decode_kernel_needs_a_contiguous_out():
-    with pytest.raises(MatmulError, match=r"the decode kernel \(M <= 64\) stores a contiguous out "
+    with pytest.raises(MatmulError, match=r"the decode kernel \(M <= 128\) stores a contiguous out "
                                           r"\(strides \(96, 1\)\), got strides \(104, 1\)"):
         plan_matmul(matrix(8, 64), transposed(64, 96), matrix(8, 96, strides=(104, 1)), H100)
 
@@ -158,7 +164,7 @@ def test_other_gpus_and_shared_memory_limits_are_errors():
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
     with pytest.raises(MatmulError, match="@gemm_nn needs 229376 bytes of shared memory, the "
                                           "GPU gives a block at most 100000"):
-        plan_matmul(matrix(128, 64), matrix(64, 64), None, small, {"gemm_nn": 229376})
+        plan_matmul(matrix(129, 64), matrix(64, 64), None, small, {"gemm_nn": 229376})
 
 
 # --- On the GPU --------------------------------------------------------------
@@ -186,10 +192,11 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
         assert relative_error(result, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m", [1, 8, 9, 33, 64])
+@pytest.mark.parametrize("m", [1, 8, 9, 33, 64, 100])
 def test_decode_kernels_match_torch(torch_cuda, m):
-    """Every wgmma n (8, 16, 32, 64) in both layouts, with N not a multiple
-    of 64 and K not of the 64-wide stage."""
+    """Every wgmma n (8, 16, 32, 64, 128 over 128 columns) in both layouts,
+    with N not a multiple of 64 and K not of the stage (split-K for n <= 64:
+    16 tiles, 2 splits)."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda

@@ -1,7 +1,8 @@
 """Command-line entry points of the package.
 
-    python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64] [--stages S]
+    python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|128] [--stages S]
                                 [--element f16|bf16] [--spans 1|2] [--split-k]
+                                [--columns 64|128]
 
 prints a decode GEMM kernel of tile.gemm_decode (its tile IR).
 """
@@ -21,9 +22,10 @@ def main(argv=None) -> None:
     decode.add_argument("--element", choices=("f16", "bf16"), default="f16")
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
+    decode.add_argument("--columns", type=int, default=64)
     args = parser.parse_args(argv)
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
-                          args.split_k)
+                          args.split_k, args.columns)
     try:
         sys.stdout.write(decode_source(config))
     except ValueError as error:

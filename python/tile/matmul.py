@@ -7,8 +7,9 @@
 f16 or bf16 operands, f32 accumulation, C in the operands' type. The kernel
 follows from B's layout in memory, not from `transpose_b`: a row-major K x N
 B runs @gemm_nn, a row-major N x K B (`transpose_b=True`, or the transposed
-view of one) runs @gemm_nt; for M <= 64 (decode) either layout runs a decode
-kernel of tile.gemm_decode, which streams B once over ceil(N / 64) CTAs. The
+view of one) runs @gemm_nt; for M <= 128 (decode and small batches) either
+layout runs a decode kernel of tile.gemm_decode, which streams B once over
+ceil(N / 64) CTAs (ceil(N / 128) for M > 64). The
 persistent grids take the device's SM count and the kernels' shared memory
 comes from their manifest. Launches are stream-ordered (PyTorch's current
 stream unless `stream` is given) and do not wait.
@@ -30,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
-from .gemm_decode import COLUMNS, ROWS, SLICE, DecodeConfig, decode_source, rows_for
+from .gemm_decode import ROWS, SLICE, DecodeConfig, decode_source, rows_for
 
 #: The kernels' source, compiled on first use (cached on disk by tile.compile).
 GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir"
@@ -40,6 +41,9 @@ GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir
 PERSISTENT_TILE = (128, 256)
 #: M up to which the decode kernels (tile.gemm_decode) run, both layouts.
 DECODE_MAX_M = ROWS[-1]
+#: Columns of C a decode CTA computes: 64, or 128 for wgmma's n = 128 (the
+#: A tile of 128 rows would otherwise outweigh B's 64 in every stage).
+DECODE_WIDE_ROWS = 128
 #: Shared memory the driver reserves per CTA (sm_90), beside the kernel's.
 RESERVED_SHARED = 1024
 #: Shared memory per SM (sm_90: 228 KB).
@@ -100,7 +104,7 @@ class MatmulPlan:
     def split_k_shape(self) -> Tuple[Tuple[int, int], int]:
         """A split-K decode kernel's (workspace rows, columns) and counters."""
         tiles, splits = self.grid[0], self.grid[1]
-        return (tiles * splits * 128, self.decode.rows // 2), tiles
+        return (tiles * splits * 128, self.decode.accumulators), tiles
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
@@ -147,29 +151,39 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
 
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
-    """The decode kernel for M <= 64: wgmma's n the smallest that holds M;
-    DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
+    """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
+    64 columns of C a CTA (128 for n = 128, with one K span a stage and no
+    split-K); DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
     per SM, shared by the CTAs of an SM — one when ceil(N / 64) CTAs fit on
     the SMs, else two — as far as their shared memory allows.
     (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    splits = decode_splits(n, k, device)
-    ctas_per_sm = 1 if _cdiv(n, COLUMNS) * splits <= device.sms else 2
+    columns = decode_columns(rows)
+    # 128 columns: one K span a stage and no split-K measured best (bench/NOTES.md).
+    spans = DECODE_SPANS if columns == 64 else 1
+    splits = decode_splits(n, k, device, columns) if columns == 64 else 1
+    ctas_per_sm = 1 if _cdiv(n, columns) * splits <= device.sms else 2
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - DECODE_STATIC_SHARED
     if device.shared_optin is not None:
         limit = min(limit, device.shared_optin - DECODE_STATIC_SHARED)
-    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element, DECODE_SPANS)
-    b_stage_bytes = COLUMNS * SLICE * 2 * DECODE_SPANS
+    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element, spans,
+                         columns=columns)
+    b_stage_bytes = columns * SLICE * 2 * spans
     stages = max(2, min(DECODE_B_IN_FLIGHT // b_stage_bytes // ctas_per_sm,
                         limit // probe.stage_bytes))
     return replace(probe, stages=stages, split_k=splits > 1)
 
 
-def decode_splits(n: int, k: int, device: Device) -> int:
-    """K splits of a decode GEMM: when ceil(N / 64) CTAs would leave half
-    the SMs idle, as many as fill the SMs (at most DECODE_MAX_SPLITS), each
-    with at least DECODE_MIN_SPLIT_STAGES stages of K."""
-    tiles = _cdiv(n, COLUMNS)
+def decode_columns(rows: int) -> int:
+    """Columns of C a decode CTA computes for wgmma's n = `rows`."""
+    return 128 if rows >= DECODE_WIDE_ROWS else 64
+
+
+def decode_splits(n: int, k: int, device: Device, columns: int = 64) -> int:
+    """K splits of a decode GEMM: when ceil(N / columns) CTAs would leave
+    half the SMs idle, as many as fill the SMs (at most DECODE_MAX_SPLITS),
+    each with at least DECODE_MIN_SPLIT_STAGES stages of K."""
+    tiles = _cdiv(n, columns)
     if 2 * tiles > device.sms:
         return 1
     stages = _cdiv(k, SLICE * DECODE_SPANS)
@@ -199,7 +213,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
     multiple of 8, an unaligned base) are an error, or with `stage` listed
     in the plan's `staged` for a copy into aligned rows. `shared_bytes`
     (kernel name -> dynamic shared memory) is checked against the device's
-    opt-in limit where both are known. For M <= 64 the plan runs a decode
+    opt-in limit where both are known. For M <= 128 the plan runs a decode
     kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
@@ -271,7 +285,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
                               f"and B {'N x K' if b_transposed else 'K x N'}")
         decode = replace(decode, element=element)
         kernel = decode.name
-        grid = (_cdiv(n, COLUMNS), decode_splits(n, k, device) if decode.split_k else 1, 1)
+        grid = (_cdiv(n, decode.columns),
+                decode_splits(n, k, device, decode.columns) if decode.split_k else 1, 1)
         shared_bytes = {kernel: decode.shared_bytes}
     else:
         decode = None
@@ -402,13 +417,14 @@ def decode_tuner():
             return a.float() @ (b.float().t() if plan.b_transposed else b.float())
 
         _DECODE_TUNER = Autotuner(
-            run, [Config(rows=r, stages=s, spans=w) for r in ROWS for s in DECODE_TUNE_STAGES
-                  for w in DECODE_TUNE_SPANS],
+            run, [Config(rows=r, stages=s, spans=w, columns=decode_columns(r)) for r in ROWS
+                  for s in DECODE_TUNE_STAGES for w in DECODE_TUNE_SPANS],
             key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
                                        plan.element, plan.grid[1]),
             prune=lambda config, a, b, c, plan: config["rows"] == plan.decode.rows,
             shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"],
-                                                      spans=config["spans"]).shared_bytes
+                                                      spans=config["spans"],
+                                                      columns=config["columns"]).shared_bytes
                                          + DECODE_STATIC_SHARED),
             reference=reference, name="tile.matmul.decode")
     return _DECODE_TUNER
@@ -433,7 +449,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     copied into aligned rows first (one read and write of them, on the same
     stream); with `stage=False` they are an error instead. A call like an
     earlier one (shapes, strides, dtypes, alignment) reuses its plan. With
-    `tune`, a decode shape (M <= 64) runs the config `decode_tuner()` found
+    `tune`, a decode shape (M <= 128) runs the config `decode_tuner()` found
     fastest for it (timed on the first such call, then cached on disk)."""
     import torch
     try:

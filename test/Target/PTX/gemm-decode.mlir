@@ -21,6 +21,11 @@
 // RUN: FileCheck %s --check-prefix=SPLITK < %t.sk.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sk.ptx -o %t.sk.cubin %}
 // RUN: tile-opt %t.sk.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: %python -m tile gemm-decode --layout nn --rows 128 --columns 128 --stages 6 > %t.wide.mlir
+// RUN: tile-opt %t.wide.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.wide.ptx
+// RUN: FileCheck %s --check-prefix=WIDE < %t.wide.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.wide.ptx -o %t.wide.cubin %}
+// RUN: tile-opt %t.wide.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nt.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nn.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 
@@ -48,5 +53,12 @@
 // SPLITK: bar.sync {{.*}}, 128;
 // SPLITK: ld.shared.b32
 // SPLITK: ld.global.v4.b32
+
+// 128 columns of C a CTA (M <= 128): two 64-column B boxes a stage (C = A B)
+// and two m64n128k16 wgmmas per K step, one per 64-row chunk of B^T.
+// WIDE-LABEL: .entry gemm_decode_nn_r128_s6_c128(
+// WIDE-COUNT-3: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// WIDE-COUNT-2: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1, 0;
+// WIDE: st.global.b16
 
 // PROOF: remark: role protocol: 4 roles {{.*}} simulated with sample values 1, 200, 520: nothing to report
