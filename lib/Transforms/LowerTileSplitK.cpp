@@ -8,8 +8,8 @@
 // release and acquire patterns) and writes whether it was the last to a
 // shared flag (a static tile.shared_alloc of the kernel); the warpgroup
 // meets again and reads the flag; the last CTA sums every split's partial
-// in split order, sixteen bytes at a time, and resets the counter. With one
-// split, nothing but the result.
+// in split order, 32 values (eight 16-byte loads a split) at a time, and
+// resets the counter. With one split, nothing but the result.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -121,35 +121,45 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(&reduce.getThenRegion().front());
-        // Sixteen bytes at a time, every split's partial read back (this
-        // CTA's too: the same thread wrote it) and summed in split order,
-        // so a few registers hold the running sums beside the result.
+        // Every split's partial read back (this CTA's too: the same thread
+        // wrote it) and summed in split order, a group of up to 32 values
+        // (eight independent 16-byte loads a split) at a time: enough loads
+        // in flight, and the running sums of one group beside the result.
         int64_t count = accType.getNumElements();
         int64_t width = count % 4 == 0 ? 4 : 1;
+        int64_t group = std::min<int64_t>(count, 32) / width * width;
         auto chunkType = VectorType::get({width}, rewriter.getF32Type());
         Value result = acc;
-        for (int64_t c = 0; c < count; c += width) {
-          Value init = arith::ConstantOp::create(
+        for (int64_t g = 0; g < count; g += group) {
+          int64_t chunks = std::min(group, count - g) / width;
+          Value zeroChunk = arith::ConstantOp::create(
               rewriter, loc, chunkType,
               DenseElementsAttr::get(chunkType, rewriter.getF32FloatAttr(0)));
+          SmallVector<Value> inits(chunks, zeroChunk);
           auto loop = scf::ForOp::create(
-              rewriter, loc, zero, splits, math.constant(1), ValueRange{init},
+              rewriter, loc, zero, splits, math.constant(1), inits,
               [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
-                Value loaded = vector::LoadOp::create(
-                    b, l, chunkType, op.getWorkspace(),
-                    ValueRange{rowOf(b, s), IndexMath(b, l).constant(c)},
-                    /*nontemporal=*/false,
-                    width == 4 ? rowAlignment : llvm::MaybeAlign(4));
-                scf::YieldOp::create(
-                    b, l,
-                    ValueRange{arith::AddFOp::create(b, l, sums[0], loaded)});
+                IndexMath at(b, l);
+                Value row = rowOf(b, s);
+                SmallVector<Value> loaded, next;
+                for (int64_t c = 0; c < chunks; ++c)
+                  loaded.push_back(vector::LoadOp::create(
+                      b, l, chunkType, op.getWorkspace(),
+                      ValueRange{row, at.constant(g + c * width)},
+                      /*nontemporal=*/false,
+                      width == 4 ? rowAlignment : llvm::MaybeAlign(4)));
+                for (int64_t c = 0; c < chunks; ++c)
+                  next.push_back(
+                      arith::AddFOp::create(b, l, sums[c], loaded[c]));
+                scf::YieldOp::create(b, l, next);
               });
-          for (int64_t e = 0; e < width; ++e)
-            result = vector::InsertOp::create(
-                rewriter, loc,
-                vector::ExtractOp::create(rewriter, loc, loop.getResult(0),
-                                          ArrayRef<int64_t>{e}),
-                result, ArrayRef<int64_t>{c + e});
+          for (int64_t c = 0; c < chunks; ++c)
+            for (int64_t e = 0; e < width; ++e)
+              result = vector::InsertOp::create(
+                  rewriter, loc,
+                  vector::ExtractOp::create(rewriter, loc, loop.getResult(c),
+                                            ArrayRef<int64_t>{e}),
+                  result, ArrayRef<int64_t>{g + c * width + e});
         }
         auto reset = scf::IfOp::create(rewriter, loc, first);
         rewriter.setInsertionPointToStart(&reset.getThenRegion().front());

@@ -152,16 +152,17 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
     """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
-    64 columns of C a CTA (128 for n = 128, with one K span a stage and no
-    split-K); DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
+    64 columns of C a CTA (128 for n = 128, with one K span a stage);
+    split-K for n <= DECODE_SPLIT_K_MAX_ROWS; DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
     per SM, shared by the CTAs of an SM — one when ceil(N / 64) CTAs fit on
     the SMs, else two — as far as their shared memory allows.
     (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
     columns = decode_columns(rows)
-    # 128 columns: one K span a stage and no split-K measured best (bench/NOTES.md).
+    # 128 columns: one K span a stage measured best; split-K only pays where
+    # the partials are few (bench/NOTES.md).
     spans = DECODE_SPANS if columns == 64 else 1
-    splits = decode_splits(n, k, device, columns) if columns == 64 else 1
+    splits = decode_splits(n, k, device, columns) if rows <= DECODE_SPLIT_K_MAX_ROWS else 1
     ctas_per_sm = 1 if _cdiv(n, columns) * splits <= device.sms else 2
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - DECODE_STATIC_SHARED
     if device.shared_optin is not None:
@@ -201,6 +202,10 @@ DECODE_SPANS = 2
 #: this many stages.
 DECODE_MAX_SPLITS = 16
 DECODE_MIN_SPLIT_STAGES = 8
+#: wgmma n up to which split-K is used: the last CTA of a tile reads every
+#: split's partials back, latency-bound, so 32+ accumulators a thread (n = 64,
+#: 128) measured slower split than not (bench/NOTES.md).
+DECODE_SPLIT_K_MAX_ROWS = 32
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
