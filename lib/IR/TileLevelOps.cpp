@@ -435,12 +435,12 @@ LogicalResult WarpgroupMmaOp::verify() {
 }
 
 LogicalResult SplitKReduceOp::verify() {
-  // T-TILE-6: one workspace column per accumulator element, in global
-  // memory; counters in global memory.
+  // T-TILE-6: one workspace column per accumulator element (static: the
+  // lowering's row stride), in global memory; counters in global memory.
   MemRefType workspace = getWorkspace().getType();
   int64_t elements = getAcc().getType().getNumElements();
   int64_t columns = workspace.getShape()[1];
-  if (!ShapedType::isDynamic(columns) && columns != elements)
+  if (columns != elements)
     return emitOpError() << "the workspace holds one column per accumulator "
                             "element: expected "
                          << elements << " columns, got " << workspace

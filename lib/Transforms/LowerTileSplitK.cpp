@@ -6,10 +6,10 @@
 // named barrier); its first thread counts the arrival (memref.atomic_rmw
 // addi between two GPU-scope fences, membar.gl: the PTX ISA memory model's
 // release and acquire patterns) and writes whether it was the last to a
-// shared flag (a static tile.shared_alloc of the kernel); the warpgroup
-// meets again and reads the flag; the last CTA sums every split's partial
-// in split order, 32 values (eight 16-byte loads a split) at a time, and
-// resets the counter. With one split, nothing but the result.
+// shared flag (its warpgroup's slot of a static tile.shared_alloc); the
+// warpgroup meets again and reads the flag; the last CTA sums every split's
+// partial in split order, 32 values (eight 16-byte loads a split) at a time,
+// and resets the counter. With one split, nothing but the result.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -43,6 +43,7 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
         rowBytes % 16 == 0 ? llvm::MaybeAlign(16) : llvm::MaybeAlign(4);
     Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     Value thread = math.rem(tid, kWarpgroupThreads);
+    Value warpgroupIndex = math.div(tid, kWarpgroupThreads);
     Value zero = math.constant(0);
     auto i32Constant = [&](int64_t value) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
@@ -55,7 +56,8 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
           b, loc, arith::MulIOp::create(b, loc, tile, splits), s);
       return at.add(at.mul(first, kWarpgroupThreads), thread);
     };
-    // The warpgroup's shared flag: whether its CTA counted last.
+    // The warpgroups' shared flags (one each: several warpgroups of a CTA
+    // may reduce their own tiles): whether the CTA counted last.
     Value flag;
     {
       OpBuilder::InsertionGuard guard(rewriter);
@@ -66,7 +68,8 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       rewriter.setInsertionPointToStart(&func.getBody().front());
       flag = SharedAllocOp::create(
           rewriter, loc,
-          MemRefType::get({1}, i32, MemRefLayoutAttrInterface(),
+          MemRefType::get({kMaxWarpgroupsPerBlock}, i32,
+                          MemRefLayoutAttrInterface(),
                           rewriter.getI64IntegerAttr(kSharedAddressSpace)),
           /*swizzle=*/nullptr, /*alignment=*/nullptr, /*dynamic=*/false);
     }
@@ -108,13 +111,14 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
             rewriter, loc, arith::CmpIPredicate::eq, old, lastIndex);
         memref::StoreOp::create(
             rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, isLast),
-            flag, ValueRange{zero});
+            flag, ValueRange{warpgroupIndex});
       }
       rewriter.setInsertionPointAfter(count);
       warpgroup.sync(rewriter, loc);
       Value last = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne,
-          memref::LoadOp::create(rewriter, loc, flag, ValueRange{zero}),
+          memref::LoadOp::create(rewriter, loc, flag,
+                                 ValueRange{warpgroupIndex}),
           i32Constant(0));
       auto reduce = scf::IfOp::create(rewriter, loc, TypeRange{accType}, last,
                                       /*withElseRegion=*/true);

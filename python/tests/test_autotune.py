@@ -82,6 +82,18 @@ def test_wrong_or_failing_configs_are_dropped(tmp_path):
     assert dropped[0].startswith("wrong result: relative error 5.00e-01")
     assert dropped[1] is None
     assert dropped[2] == "RuntimeError: ptxas: too many resources"
+    # No device time (CUPTI saw no kernel) and an exception without a message.
+    def silent(config, x, n):
+        if config["stages"] == 2:
+            raise AssertionError()
+        return x
+
+    blind = Autotuner(silent, [Config(stages=s) for s in (2, 4)], key=["n"], cache_dir=tmp_path,
+                      device=lambda: H100, version=lambda: "v",
+                      timer=lambda run, r: float("nan"))
+    with pytest.raises(AutotuneError, match=r"Config\(stages=2\): AssertionError: ; "
+                                            r"Config\(stages=4\): no device time recorded"):
+        blind.tune([1.0], 8)
     nothing = Autotuner(kernel, [Config(stages=16)], key=["n"], cache_dir=tmp_path,
                         device=lambda: H100, version=lambda: "v", timer=lambda run, r: 1.0)
     with pytest.raises(AutotuneError, match=r"no config runs \(8,\): Config\(stages=16\): "

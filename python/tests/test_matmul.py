@@ -194,7 +194,7 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
         assert relative_error(result, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m", [1, 8, 9, 33, 64, 100])
+@pytest.mark.parametrize("m", [1, 8, 9, 32, 33, 64, 100])
 def test_decode_kernels_match_torch(torch_cuda, m):
     """Every wgmma n (8, 16, 32, 64, 128 over 128 columns) in both layouts,
     with N not a multiple of 64 and K not of the stage (split-K for n <= 32:
@@ -278,15 +278,27 @@ def test_repeated_calls_reuse_their_plan(torch_cuda):
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
-    plans = sys.modules["tile.matmul"]._PLANS
-    a = torch.randn(8, 264, device="cuda", dtype=torch.float16)
-    b = torch.randn(128, 256, device="cuda", dtype=torch.float16)
-    tile.matmul(a[:, :256], b, transpose_b=True)
-    count = len(plans)
-    c = tile.matmul(a[:, :256], b, transpose_b=True)
-    assert len(plans) == count
-    shifted = tile.matmul(a[:, 4:260], b, transpose_b=True)  # 8-byte aligned A
-    assert len(plans) == count + 1
+    matmul_module = sys.modules["tile.matmul"]
+    planned = []
+    plan_tensors = matmul_module._plan_tensors
+
+    def counting(*args):
+        planned.append(args)
+        return plan_tensors(*args)
+
+    matmul_module._plan_tensors = counting
+    matmul_module._PLANS.clear()
+    try:
+        a = torch.randn(8, 264, device="cuda", dtype=torch.float16)
+        b = torch.randn(128, 256, device="cuda", dtype=torch.float16)
+        tile.matmul(a[:, :256], b, transpose_b=True)
+        tile.matmul(a[:, :256], b, transpose_b=True)
+        c = tile.matmul(a[:, :256], b, transpose_b=True)
+        assert len(planned) == 1
+        shifted = tile.matmul(a[:, 4:260], b, transpose_b=True)  # 8-byte aligned A
+        assert len(planned) == 2 and planned[1][1].data_ptr() % 16 == 8
+    finally:
+        matmul_module._plan_tensors = plan_tensors
     torch.cuda.synchronize()
     assert relative_error(c, a[:, :256].float() @ b.float().t()) < 1e-2
     assert relative_error(shifted, a[:, 4:260].float() @ b.float().t()) < 1e-2

@@ -36,7 +36,9 @@ import functools
 import hashlib
 import inspect
 import json
+import math
 import os
+import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -67,7 +69,7 @@ class Config:
         return isinstance(other, Config) and self._params == other._params
 
     def __hash__(self) -> int:
-        return hash(json.dumps(self._params, sort_keys=True))
+        return hash(json.dumps(self._params, sort_keys=True, default=str))
 
     def __repr__(self) -> str:
         return "Config(" + ", ".join(f"{k}={v!r}" for k, v in self._params.items()) + ")"
@@ -242,7 +244,12 @@ class Autotuner:
         return None
 
     def tune(self, *args, **kwargs) -> Report:
-        """Measures the config space for the call's key (ignoring caches)."""
+        """Measures the config space for the call's key (ignoring caches).
+        Tuning is synchronous: it first waits for the device, so operands
+        produced on any stream are complete, and runs on the current one."""
+        torch = sys.modules.get("torch")
+        if torch is not None and torch.cuda.is_initialized():
+            torch.cuda.synchronize()
         device = self._device()
         report = Report(self.key_of(*args, **kwargs))
         expected = self.reference(*args, **kwargs) if self.reference is not None else None
@@ -260,10 +267,15 @@ class Autotuner:
                         trial.dropped = (f"wrong result: relative error {error:.2e} against the "
                                          f"reference (tolerance {self.tolerance:g})")
                         continue
-                trial.microseconds = self.timer(lambda: self.fn(config, *args, **kwargs),
-                                                self.repeats)
+                microseconds = self.timer(lambda: self.fn(config, *args, **kwargs),
+                                          self.repeats)
+                if not math.isfinite(microseconds):
+                    trial.dropped = "no device time recorded (CUPTI saw no kernel)"
+                    continue
+                trial.microseconds = microseconds
             except Exception as error:  # noqa: BLE001 - a config that fails is dropped
-                trial.dropped = f"{type(error).__name__}: {str(error).splitlines()[0]}"
+                first_line = (str(error).splitlines() or [""])[0]
+                trial.dropped = f"{type(error).__name__}: {first_line}"
         timed = [t for t in report.trials if t.microseconds is not None]
         if not timed:
             reasons = "; ".join(f"{t.config}: {t.dropped}" for t in report.trials)
@@ -275,7 +287,7 @@ class Autotuner:
 
     def best_config(self, *args, **kwargs) -> Config:
         """The config for this call: from memory, the disk cache, or tuning."""
-        key = self.key_of(*args, **kwargs)
+        key = (_current_device_index(), self.key_of(*args, **kwargs))
         config = self._chosen.get(key)
         if config is not None:
             return config
@@ -283,7 +295,7 @@ class Autotuner:
             if key in self._chosen:
                 return self._chosen[key]
             device = self._device()
-            cache_key = self.cache_key(key, device)
+            cache_key = self.cache_key(key[1], device)
             config = self._load(cache_key)
             if config is None:
                 report = self.tune(*args, **kwargs)
@@ -294,6 +306,14 @@ class Autotuner:
 
     def __call__(self, *args, **kwargs):
         return self.fn(self.best_config(*args, **kwargs), *args, **kwargs)
+
+
+def _current_device_index() -> Optional[int]:
+    """The current CUDA device where PyTorch has one (choices are per card)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_initialized():
+        return None
+    return torch.cuda.current_device()
 
 
 def _tool_version() -> str:

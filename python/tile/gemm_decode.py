@@ -131,15 +131,15 @@ def decode_source(config: DecodeConfig) -> str:
                             for q in range(1, chunks if nn else 1))
     if config.split_k:
         split_params = f", %ws: memref<?x{half}xf32>, %counters: memref<?xi32>"
-        # Split y of gridDim.y takes stages [t0, t1) of `slices`.
+        # Split y of gridDim.y takes stages [y slices / splits, (y + 1)
+        # slices / splits): shares differ by at most one stage.
         split_range = """      %by = gpu.block_id y
       %splits = gpu.grid_dim y
-      %share1 = arith.addi %slices, %splits : index
-      %share2 = arith.subi %share1, %c1 : index
-      %share = arith.divui %share2, %splits : index
-      %t0 = arith.muli %by, %share : index
-      %t0e = arith.addi %t0, %share : index
-      %t1 = arith.minui %t0e, %slices : index
+      %by1 = arith.addi %by, %c1 : index
+      %t0s = arith.muli %by, %slices : index
+      %t0 = arith.divui %t0s, %splits : index
+      %t1s = arith.muli %by1, %slices : index
+      %t1 = arith.divui %t1s, %splits : index
 """
         lo, hi = "%t0", "%t1"
         epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits

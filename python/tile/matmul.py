@@ -26,6 +26,7 @@ whose width is the operand's, so TMA zero-fills (clips) past it — or, with
 PyTorch, no GPU), for tests and for tools that launch the kernels themselves
 (bench/).
 """
+import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -431,8 +432,17 @@ def decode_tuner():
                                                       spans=config["spans"],
                                                       columns=config["columns"]).shared_bytes
                                          + DECODE_STATIC_SHARED),
-            reference=reference, name="tile.matmul.decode")
+            reference=reference, name="tile.matmul.decode", version=_decode_version)
     return _DECODE_TUNER
+
+
+def _decode_version() -> str:
+    """What a tuned decode choice depends on besides the card: tile-opt and
+    the kernels' generator."""
+    from . import gemm_decode
+    from .autotune import _tool_version
+    generator = Path(gemm_decode.__file__).read_bytes()
+    return _tool_version() + hashlib.sha256(generator).hexdigest()[:16]
 
 
 def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
@@ -462,7 +472,9 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     except (AttributeError, TypeError):
         key = None  # not tensors: _plan_tensors says why
     plan = _PLANS.get(key) if key is not None else None
-    if plan is None:
+    if plan is not None:
+        _PLANS.move_to_end(key)
+    else:
         plan = _plan_tensors(torch, a, b, out, transpose_b, stage)
         if key is not None:
             _PLANS[key] = plan
@@ -546,8 +558,11 @@ def _split_k_buffers(plan: MatmulPlan, c, stream=None):
     key = ("split-k", stream_handle(stream), rows, columns, tiles, c.device)
     buffers = _STAGING.pop(key, None)
     if buffers is None:
-        buffers = (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
-                   torch.zeros(tiles, device=c.device, dtype=torch.int32))
+        # Allocated (and the counters zeroed) on the launch stream: ordered
+        # before the kernel, and freed back to that stream's pool.
+        with torch.cuda.stream(stream or torch.cuda.current_stream()):
+            buffers = (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
+                       torch.zeros(tiles, device=c.device, dtype=torch.int32))
     _STAGING[key] = buffers
     while len(_STAGING) > _STAGING_ENTRIES:
         _STAGING.popitem(last=False)

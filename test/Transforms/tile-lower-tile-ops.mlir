@@ -268,9 +268,14 @@ gpu.module @store_copy {
 //       CHECK: tile.wgmma_descriptor %{{.*}}[%[[I]], %[[Q1]], %[[R]], %[[Z]]] {mn_major} : memref<4x2x64x64xf16, 3>
 //       CHECK: tile.wgmma_commit_group
 //   CHECK-NOT: vector.store
+// Element (row r, column c) of the thread: dst row = i (%[[Z]]) + c with
+// c = 2 (lane mod 4) for the first element, dst column = j (%[[I]]) + r with
+// r = 16 warp + lane / 4.
+//       CHECK: %[[COLUMN:.*]] = arith.addi %[[I]], %{{.*}} : index
+//       CHECK: %[[ROW:.*]] = arith.addi %[[Z]], %{{.*}} : index
 //       CHECK: %[[IN:.*]] = arith.andi
 //       CHECK: scf.if %[[IN]] {
-//       CHECK:   memref.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<?x?xf16>
+//       CHECK:   memref.store %{{.*}}, %{{.*}}[%[[ROW]], %[[COLUMN]]] : memref<?x?xf16>
 //   CHECK-NOT: vector.store
 gpu.module @mn_major_a {
   gpu.func @mn_major_a(%wacc: vector<8xf32>, %i: index, %q: index, %r: index, %z: index,
@@ -287,30 +292,41 @@ gpu.module @mn_major_a {
 }
 
 // tile.split_k_reduce: one split yields the accumulators; otherwise the
-// thread's row ((tile * splits + split) * 128 + thread) is stored, the
+// thread's row ((tile * splits + split) * 128 + thread mod 128) is stored, the
 // warpgroup meets, its first thread counts (fence, atomic add, fence) and
-// writes whether it was last to a static shared flag, the warpgroup meets
-// again and the last CTA sums the splits in order (its own from registers)
-// and resets the counter.
+// writes whether it was last to its warpgroup's slot (thread x / 128) of a
+// static shared flag array, the warpgroup meets again and the last CTA sums
+// every split's row in split order and resets the counter.
 // CHECK-LABEL: gpu.func @split_k
-//       CHECK: %[[FLAG:.*]] = tile.shared_alloc : memref<1xi32, 3>
-//       CHECK: scf.if %{{.*}} -> (i1, vector<4xf32>) {
+//  CHECK-SAME: (%[[ACC:[a-z0-9]+]]: vector<4xf32>, %[[WS:[a-z0-9]+]]: memref<?x4xf32>, %[[CNT:[a-z0-9]+]]: memref<?xi32>, %[[T:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index)
+//       CHECK: %[[FLAG:.*]] = tile.shared_alloc : memref<8xi32, 3>
+//       CHECK: %[[TID:.*]] = gpu.thread_id x
+//       CHECK: %[[THREAD:.*]] = arith.remui %[[TID]], %c128 : index
+//       CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
+//       CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[N]], %c1 : index
+//       CHECK: scf.if %[[ONE]] -> (i1, vector<4xf32>) {
+//  CHECK-NEXT:   scf.yield %true, %[[ACC]]
 //       CHECK: } else {
-//       CHECK:   vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:   %[[TS:.*]] = arith.muli %[[T]], %[[N]] : index
+//       CHECK:   %[[TSS:.*]] = arith.addi %[[TS]], %[[S]] : index
+//       CHECK:   %[[R128:.*]] = arith.muli %[[TSS]], %c128 : index
+//       CHECK:   %[[ROW:.*]] = arith.addi %[[R128]], %[[THREAD]] : index
+//       CHECK:   vector.store %[[ACC]], %[[WS]][%[[ROW]], %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
-//       CHECK:   scf.if
+//       CHECK:   scf.if %[[FIRST:.*]] {
 //       CHECK:     nvvm.memory.barrier <gpu>
-//       CHECK:     memref.atomic_rmw addi %c1_i32, %{{.*}}[%{{.*}}] : (i32, memref<?xi32>) -> i32
+//       CHECK:     %[[OLD:.*]] = memref.atomic_rmw addi %c1_i32, %[[CNT]][%[[T]]] : (i32, memref<?xi32>) -> i32
 //       CHECK:     nvvm.memory.barrier <gpu>
-//       CHECK:     memref.store %{{.*}}, %[[FLAG]][%c0] : memref<1xi32, 3>
+//       CHECK:     memref.store %{{.*}}, %[[FLAG]][%[[WG]]] : memref<8xi32, 3>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
-//       CHECK:   %[[WORD:.*]] = memref.load %[[FLAG]][%c0] : memref<1xi32, 3>
+//       CHECK:   %[[WORD:.*]] = memref.load %[[FLAG]][%[[WG]]] : memref<8xi32, 3>
 //       CHECK:   %[[LAST:.*]] = arith.cmpi ne, %[[WORD]], %c0_i32 : i32
 //       CHECK:   scf.if %[[LAST]] -> (vector<4xf32>) {
-//       CHECK:     scf.for
-//       CHECK:       vector.load %{{.*}} {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:     scf.for %[[SPLIT:.*]] = %c0 to %[[N]] step %c1
+//       CHECK:       vector.load %[[WS]][%{{.*}}, %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
 //       CHECK:       arith.addf
-//       CHECK:     memref.store %c0_i32, %{{.*}}[%{{.*}}] : memref<?xi32>
+//       CHECK:     scf.if %[[FIRST]] {
+//  CHECK-NEXT:       memref.store %c0_i32, %[[CNT]][%[[T]]] : memref<?xi32>
 gpu.module @split_k {
   gpu.func @split_k(%acc: vector<4xf32>, %ws: memref<?x4xf32>, %counters: memref<?xi32>,
                     %t: index, %s: index, %n: index) kernel {

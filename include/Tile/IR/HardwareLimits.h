@@ -19,6 +19,8 @@ inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
 inline constexpr int64_t kMBarrierBytes = 8;
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;
+/// Warpgroups of the largest block (1024 threads, CUDA's limit).
+inline constexpr int64_t kMaxWarpgroupsPerBlock = 1024 / kWarpgroupThreads;
 /// 32-bit registers of an SM (sm_80, sm_90), shared by a CTA's warps.
 inline constexpr int64_t kRegistersPerSm = 65536;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).

@@ -392,12 +392,14 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     barrier); its first thread counts the arrival on `counters[tile]` (an
     atomic add between two GPU-scope fences: release, then acquire). The CTA
     whose arrival is the last of `splits` gets `last` = true and `result` =
-    the sum of all partials in split order (its own from registers, the
-    others read back after the count) and
+    the sum of all partials in split order (each read back after the count,
+    its own too) and
     resets `counters[tile]` to 0 for the next launch; the others get `last`
     = false and `result` = `acc`. No CTA waits for another, so the fixup
-    cannot deadlock whatever the CTAs' residency; counters start at 0 and are
-    used by one launch at a time (a stream). The workspace's base is 16-byte
+    cannot deadlock whatever the CTAs' residency; counters start at 0, are
+    used by one launch at a time (a stream) and each tile is reduced once a
+    launch; warpgroups of one CTA that each call the op pass distinct tiles
+    (the workspace row counts the thread within its warpgroup). The workspace's base is 16-byte
     aligned (rows of a multiple of 4 elements are then stored and loaded as
     16-byte vectors). With `splits` = 1, `last` is true and nothing is
     written. Invariant T-TILE-6.

@@ -244,10 +244,10 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
       `tile.warpgroup_tma_store` per 64-row chunk stmatrix into a staging
       ring, named barriers (`nvvm.barrier`), an async-proxy fence and a TMA
       store with its bulk group.
-    - `tile.split_k_reduce` the partials' stores, a named barrier, a GPU-scope
-      fence and atomic count by the warpgroup's first thread, a reducing
-      named barrier (`bar.red.or`) and, in the last CTA, the sum in split
-      order and the counter's reset.
+    - `tile.split_k_reduce` the partials' stores, a named barrier, the
+      warpgroup's first thread's count (an atomic between GPU-scope fences)
+      into a shared flag, a named barrier and, in the last CTA, the sum in
+      split order and the counter's reset.
 
     `tile-to-ptx-pipeline` runs it after the target check and before the
     protocol check.

@@ -1,12 +1,12 @@
 // The decode kernels of python/tile/gemm_decode.py (C^T = B^T A^T for
-// M <= 64) as PTX, assembled by ptxas: B's 64x64 slices are wgmma's A
+// M <= 128) as PTX, assembled by ptxas: B's 64-row slices are wgmma's A
 // operand — K-major for C = A B^T, MN-major for C = A B (imm-trans-a = 1,
 // A's descriptor with leading byte offset 64 rows x 128 B = 8192) — and A's
-// rows its B operand (n = 8 or 16); the epilogue stores C element by element
-// (st.global.b16, no vector stores); C = A B^T here with two K spans (128
-// of K) a stage, and with split-K (tile.split_k_reduce). The protocol
-// checker simulates each
-// kernel's roles and proves the ring.
+// rows its B operand (n = 8, 16, 32 or 128 here); the epilogue stores C
+// element by element (st.global.b16, no vector stores). C = A B^T with two K
+// spans (128 of K) a stage, with split-K (tile.split_k_reduce), and C = A B
+// over 128 columns of C a CTA. The protocol checker simulates each kernel's
+// roles and proves the ring.
 //
 // RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 8 --spans 2 > %t.nt.mlir
 // RUN: tile-opt %t.nt.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.nt.ptx
@@ -53,6 +53,7 @@
 // SPLITK: bar.sync {{.*}}, 128;
 // SPLITK: ld.shared.b32
 // SPLITK: ld.global.v4.b32
+// SPLITK: st.global.b32 [%rd{{[0-9]+}}], 0;
 
 // 128 columns of C a CTA (M <= 128): two 64-column B boxes a stage (C = A B)
 // and two m64n128k16 wgmmas per K step, one per 64-row chunk of B^T.
