@@ -47,8 +47,12 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
     # M = 65 .. 128: wgmma's n = 128 over 128 columns of C a CTA, one K span
     # a stage; M = 129 is no decode shape.
-    plan = plan_matmul(matrix(100, 4096), matrix(4096, 8192), None, H100)
-    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s6_c128", (64, 1, 1))
+    plan = plan_matmul(matrix(100, 4096), matrix(4096, 14336), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s6_c128", (112, 1, 1))
+    # Where 128 columns a CTA would leave a quarter of the SMs idle: 64
+    # columns, two K spans, as many stages as fit (5 of 40 KB); n = 96 for M = 90.
+    plan = plan_matmul(matrix(90, 4096), matrix(4096, 8192), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r96_s5_k2", (128, 1, 1))
     assert plan_matmul(matrix(129, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
 
 
@@ -95,7 +99,7 @@ def test_decode_configs_are_validated():
         with pytest.raises(ValueError, match=message):
             decode_source(bad)
     assert rows_for(1) == 8 and rows_for(9) == 16 and rows_for(64) == 64
-    assert rows_for(65) == 128
+    assert rows_for(65) == 96 and rows_for(97) == 128
     with pytest.raises(ValueError, match="M <= 128"):
         rows_for(129)
     with pytest.raises(ValueError, match="columns"):
@@ -194,9 +198,9 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
         assert relative_error(result, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m", [1, 8, 9, 32, 33, 64, 100])
+@pytest.mark.parametrize("m", [1, 8, 9, 32, 33, 64, 90, 100])
 def test_decode_kernels_match_torch(torch_cuda, m):
-    """Every wgmma n (8, 16, 32, 64, 128 over 128 columns) in both layouts,
+    """Every wgmma n (8, 16, 32, 64, 96, 128) in both layouts,
     with N not a multiple of 64 and K not of the stage (split-K for n <= 32:
     16 tiles, 2 splits)."""
     import tile
@@ -209,6 +213,18 @@ def test_decode_kernels_match_torch(torch_cuda, m):
     for result in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
         torch.cuda.synchronize()
         assert relative_error(result, reference) < 1e-2
+
+
+def test_decode_over_128_columns(torch_cuda):
+    """M = 100 at N = 17000: 133 CTAs of 128 columns (n = 128), both layouts."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a = torch.randn(100, 200, device="cuda", dtype=torch.float16)
+    b = torch.randn(17000, 200, device="cuda", dtype=torch.float16)
+    for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
+        torch.cuda.synchronize()
+        assert relative_error(c, a.float() @ b.float().t()) < 1e-2
 
 
 def test_decode_with_any_n(torch_cuda):

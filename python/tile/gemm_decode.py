@@ -5,7 +5,7 @@ weight B; the work is streaming B from memory once. The kernel computes
 C^T = B^T A^T: 64 or 128 columns of C per CTA (`columns`), with B's
 `columns` x 64 K-slices as wgmma's A operand (m64, one or two) and A's
 `rows` x 64 slices as its
-B operand (n = `rows`, the smallest of 8, 16, 32, 64, 128 that holds M), so a
+B operand (n = `rows`, the smallest of 8, 16, 32, 64, 96, 128 that holds M), so a
 stage holds 8 KB of B and only `rows` x 128 bytes of A (TMA fills the rows
 beyond M with zeros without reading them). Warpgroup 0 (one thread of it)
 fills a ring of `stages` stages with TMA; warpgroup 1 multiplies
@@ -19,8 +19,9 @@ prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
 """
 from dataclasses import dataclass
 
-#: wgmma's n for the M rows of a decode GEMM: the smallest that holds M.
-ROWS = (8, 16, 32, 64, 128)
+#: wgmma's n for the M rows of a decode GEMM: the smallest that holds M
+#: (TMA zero-fills the rows beyond M; 96 spares M = 65..96 32 of them).
+ROWS = (8, 16, 32, 64, 96, 128)
 #: Columns of C (rows of B^T) per CTA: one or two m64 wgmma tiles.
 COLUMNS = (64, 128)
 #: K per stage: one 128-byte swizzle span of 16-bit elements.

@@ -42,9 +42,6 @@ GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir
 PERSISTENT_TILE = (128, 256)
 #: M up to which the decode kernels (tile.gemm_decode) run, both layouts.
 DECODE_MAX_M = ROWS[-1]
-#: Columns of C a decode CTA computes: 64, or 128 for wgmma's n = 128 (the
-#: A tile of 128 rows would otherwise outweigh B's 64 in every stage).
-DECODE_WIDE_ROWS = 128
 #: Shared memory the driver reserves per CTA (sm_90), beside the kernel's.
 RESERVED_SHARED = 1024
 #: Shared memory per SM (sm_90: 228 KB).
@@ -153,13 +150,13 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
     """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
-    64 columns of C a CTA (128 for n = 128, with one K span a stage);
+    64 or 128 columns of C a CTA (decode_columns; 128 with one K span a stage);
     split-K for n <= DECODE_SPLIT_K_MAX_ROWS; DECODE_SPANS K spans a stage and stages for DECODE_B_IN_FLIGHT bytes of B
     per SM, shared by the CTAs of an SM — one when ceil(N / 64) CTAs fit on
     the SMs, else two — as far as their shared memory allows.
     (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    columns = decode_columns(rows)
+    columns = decode_columns(rows, n, device)
     # 128 columns: one K span a stage measured best; split-K only pays where
     # the partials are few (bench/NOTES.md).
     spans = DECODE_SPANS if columns == 64 else 1
@@ -176,9 +173,14 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     return replace(probe, stages=stages, split_k=splits > 1)
 
 
-def decode_columns(rows: int) -> int:
-    """Columns of C a decode CTA computes for wgmma's n = `rows`."""
-    return 128 if rows >= DECODE_WIDE_ROWS else 64
+def decode_columns(rows: int, n: int, device: Device) -> int:
+    """Columns of C a decode CTA computes: 128 for n > 64 where ceil(N / 128)
+    CTAs still fill 3/4 of the SMs (the A tile then stays a third of each
+    stage), else 64 (twice the CTAs, each with less B in flight; measured on
+    an H200, bench/NOTES.md)."""
+    if rows > 64 and 4 * _cdiv(n, 128) >= 3 * device.sms:
+        return 128
+    return 64
 
 
 def decode_splits(n: int, k: int, device: Device, columns: int = 64) -> int:
@@ -413,17 +415,19 @@ def decode_tuner():
 
         def run(config, a, b, c, plan):
             decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
-                             spans=config["spans"])
-            tuned = replace(plan, kernel=decode.name, decode=decode)
+                             spans=config["spans"], columns=config["columns"])
+            tuned = replace(plan, kernel=decode.name, decode=decode,
+                            grid=(_cdiv(plan.n, decode.columns),) + plan.grid[1:])
             _kernel(plan.element, decode.name, decode)(
-                *tuned.arguments(a, b, c, _split_k_buffers(tuned, c)), grid=plan.grid)
+                *tuned.arguments(a, b, c, _split_k_buffers(tuned, c)), grid=tuned.grid)
             return c
 
         def reference(a, b, c, plan):
             return a.float() @ (b.float().t() if plan.b_transposed else b.float())
 
         _DECODE_TUNER = Autotuner(
-            run, [Config(rows=r, stages=s, spans=w, columns=decode_columns(r)) for r in ROWS
+            run, [Config(rows=r, stages=s, spans=w, columns=c) for r in ROWS
+                  for c in ((64, 128) if r > 64 else (64,))
                   for s in DECODE_TUNE_STAGES for w in DECODE_TUNE_SPANS],
             key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
                                        plan.element, plan.grid[1]),
@@ -451,8 +455,9 @@ def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
         return plan
     config = decode_tuner().best_config(a, b, c, plan)
     decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
-                     spans=config["spans"])
-    return replace(plan, kernel=decode.name, decode=decode)
+                     spans=config["spans"], columns=config["columns"])
+    return replace(plan, kernel=decode.name, decode=decode,
+                   grid=(_cdiv(plan.n, decode.columns),) + plan.grid[1:])
 
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
