@@ -9,7 +9,7 @@ follows from B's layout in memory, not from `transpose_b`: a row-major K x N
 B runs @gemm_nn, a row-major N x K B (`transpose_b=True`, or the transposed
 view of one) runs @gemm_nt; for M <= 128 (decode and small batches) either
 layout runs a decode kernel of tile.gemm_decode, which streams B once over
-ceil(N / 64) CTAs (ceil(N / 128) for M > 64). The
+ceil(N / 64) CTAs (or ceil(N / 128) for M > 64 and a large N). The
 persistent grids take the device's SM count and the kernels' shared memory
 comes from their manifest. Launches are stream-ordered (PyTorch's current
 stream unless `stream` is given) and do not wait.
