@@ -57,12 +57,13 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
 
 
 def test_decode_stages_follow_the_ctas_per_sm():
-    """Stages of two K spans (16 KB of B) for 96 KB of B in flight per SM:
-    6 when ceil(N / 64) CTAs fit on the SMs at once, 3 each when two CTAs
+    """Stages of two K spans (16 KB of B): 6 (96 KB of B in flight) when
+    ceil(N / 64) CTAs fit on the SMs at once, 4 each (64 KB) when two CTAs
     share an SM; fewer where shared memory runs out (64 rows of A: 32 KB a
     stage)."""
     assert decode_config(16, 8192, 8192, True, "f16", H100).stages == 6
-    assert decode_config(16, 14336, 4096, True, "f16", H100).stages == 3
+    assert decode_config(16, 14336, 4096, True, "f16", H100).stages == 4
+    assert decode_config(64, 14336, 4096, True, "f16", H100).stages == 3
     assert decode_config(64, 8192, 4096, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
     assert decode_config(64, 8192, 4096, True, "f16", small).stages == 3

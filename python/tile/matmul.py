@@ -168,7 +168,8 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element, spans,
                          columns=columns)
     b_stage_bytes = columns * SLICE * 2 * spans
-    stages = max(2, min(DECODE_B_IN_FLIGHT // b_stage_bytes // ctas_per_sm,
+    in_flight = DECODE_B_IN_FLIGHT if ctas_per_sm == 1 else DECODE_B_IN_FLIGHT_SHARED
+    stages = max(2, min(in_flight // b_stage_bytes // ctas_per_sm,
                         limit // probe.stage_bytes))
     return replace(probe, stages=stages, split_k=splits > 1)
 
@@ -198,8 +199,10 @@ def decode_splits(n: int, k: int, device: Device, columns: int = 64) -> int:
 #: Static shared memory of a decode kernel (its mbarriers, 1024-aligned).
 DECODE_STATIC_SHARED = 1024
 #: B bytes a decode kernel keeps in flight per SM, and K spans per stage:
-#: 96 KB in stages of two spans measured best on an H200 (bench/NOTES.md).
+#: 96 KB in stages of two spans measured best on an H200 with one CTA an SM,
+#: 128 KB (64 KB each) with two (bench/NOTES.md).
 DECODE_B_IN_FLIGHT = 96 * 1024
+DECODE_B_IN_FLIGHT_SHARED = 128 * 1024
 DECODE_SPANS = 2
 #: Split-K of the decode kernels: at most this many splits, each at least
 #: this many stages.
