@@ -174,3 +174,47 @@ def test_matmul_tunes_decode_shapes_once(torch_cuda, tmp_path, monkeypatch):
     tile.matmul(a, b, transpose_b=True, tune=True)
     assert tuner.tunings == before + 1
     assert (tmp_path / "tile.matmul.decode.json").is_file()
+
+
+def test_autotune_a_users_kernel(torch_cuda, tmp_path):
+    """A user's kernel (y = 2 x, built in Python) tuned over its block size:
+    each config compiles, runs, matches the reference and is timed; one that
+    would need too much shared memory is pruned before compiling; a second
+    tuner on the same cache reuses the choice without tuning."""
+    import tile
+    from tile.builder import Module, memref
+    torch = torch_cuda
+    compiled = []
+
+    def double(config, x, y, n):
+        threads = config["threads"]
+        module = Module()
+        with module.kernel("double", x=memref("?", "f32"), y=memref("?", "f32"), n="index",
+                           block=(threads, 1, 1)) as k:
+            i = k.block_id() * threads + k.thread_id()
+            with k.if_(i.lt(k.arg("n"))):
+                k.store(k.load(k.arg("x"), [i]) * 2.0, k.arg("y"), [i])
+        compiled.append(threads)
+        module.compile(chip="sm_90a").kernel("double")(x, y, n, grid=(-(-n // threads), 1, 1))
+        return y
+
+    def make():
+        return tile.autotune(
+            configs=[tile.Config(threads=t, smem=s) for t, s in ((128, 0), (256, 0),
+                                                                  (512, 1 << 20))],
+            key=["n"], shared_bytes=lambda c: c["smem"],
+            reference=lambda x, y, n: 2 * x, cache_dir=tmp_path, name="user-double")(double)
+
+    tuner = make()
+    x = torch.randn(1 << 20, device="cuda")
+    y = torch.empty_like(x)
+    tuner(x, y, x.numel())
+    torch.cuda.synchronize()
+    report = tuner.last_report
+    assert [t.config["threads"] for t in report.trials if t.microseconds] == [128, 256]
+    assert report.trials[2].dropped.startswith("needs 1048576 bytes of shared memory")
+    assert 512 not in compiled
+    assert torch.equal(y, 2 * x)
+    again = make()
+    again(x, y, x.numel())
+    assert again.tunings == 0 and again.best_config(x, y, x.numel()) == report.best
