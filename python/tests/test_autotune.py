@@ -168,8 +168,10 @@ def test_matmul_tunes_decode_shapes_once(torch_cuda, tmp_path, monkeypatch):
     report = tuner.last_report
     timed = [t for t in report.trials if t.microseconds is not None]
     assert {t.config["rows"] for t in timed} == {8}
+    # 32 tiles: 1, 2 and 4 splits keep one wave (8 would need 256 CTAs).
+    assert {t.config["splits"] for t in timed} == {1, 2, 4}
     assert len(timed) == (len(matmul_module.DECODE_TUNE_STAGES)
-                          * len(matmul_module.DECODE_TUNE_SPANS))
+                          * len(matmul_module.DECODE_TUNE_SPANS) * 3)
     assert relative_error(c, a.float() @ b.float().t()) < 1e-2
     tile.matmul(a, b, transpose_b=True, tune=True)
     assert tuner.tunings == before + 1

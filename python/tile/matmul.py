@@ -400,41 +400,52 @@ def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPla
                        _operand(out) if out is not None else None, device, shared, stage=stage)
 
 
-#: Ring depths and K spans a stage the decode autotuner tries
-#: (tile.matmul(..., tune=True)).
+#: Ring depths, K spans a stage and K splits the decode autotuner tries
+#: (tile.matmul(..., tune=True)); splits only where the CTAs stay one wave.
 DECODE_TUNE_STAGES = (2, 3, 4, 6, 8, 12)
 DECODE_TUNE_SPANS = (1, 2)
+DECODE_TUNE_SPLITS = (1, 2, 4, 8)
 _DECODE_TUNER = None
 
 
 def decode_tuner():
     """The autotuner of the decode kernels: for each (layout, wgmma n, N, K,
-    element) it times the ring depths of DECODE_TUNE_STAGES with the K spans
-    of DECODE_TUNE_SPANS that fit in shared memory (once per card and tool
-    version; cached on disk)."""
+    element) it times the ring depths of DECODE_TUNE_STAGES, the K spans of
+    DECODE_TUNE_SPANS, the column widths and the K splits of
+    DECODE_TUNE_SPLITS that fit (shared memory, one wave of CTAs) — once
+    per card, tool version and generator; cached on disk."""
     global _DECODE_TUNER
     if _DECODE_TUNER is None:
         from .autotune import Autotuner, Config
 
         def run(config, a, b, c, plan):
-            decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
-                             spans=config["spans"], columns=config["columns"])
-            tuned = replace(plan, kernel=decode.name, decode=decode,
-                            grid=(_cdiv(plan.n, decode.columns),) + plan.grid[1:])
-            _kernel(plan.element, decode.name, decode)(
+            tuned = _with_config(plan, config)
+            _kernel(plan.element, tuned.kernel, tuned.decode)(
                 *tuned.arguments(a, b, c, _split_k_buffers(tuned, c)), grid=tuned.grid)
             return c
+
+        def fits(config, a, b, c, plan):
+            """The shape's wgmma n; K splits that keep one wave of CTAs and
+            at least two stages a split."""
+            if config["rows"] != plan.decode.rows:
+                return False
+            splits = config["splits"]
+            stages = _cdiv(plan.k, SLICE * config["spans"])
+            tiles = _cdiv(plan.n, config["columns"])
+            return splits == 1 or (tiles * splits <= device_of(_torch(), a).sms
+                                   and stages // splits >= 2)
 
         def reference(a, b, c, plan):
             return a.float() @ (b.float().t() if plan.b_transposed else b.float())
 
         _DECODE_TUNER = Autotuner(
-            run, [Config(rows=r, stages=s, spans=w, columns=c) for r in ROWS
+            run, [Config(rows=r, stages=s, spans=w, columns=c, splits=p) for r in ROWS
                   for c in ((64, 128) if r > 64 else (64,))
-                  for s in DECODE_TUNE_STAGES for w in DECODE_TUNE_SPANS],
+                  for s in DECODE_TUNE_STAGES for w in DECODE_TUNE_SPANS
+                  for p in DECODE_TUNE_SPLITS],
             key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
-                                       plan.element, plan.grid[1]),
-            prune=lambda config, a, b, c, plan: config["rows"] == plan.decode.rows,
+                                       plan.element),
+            prune=fits,
             shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"],
                                                       spans=config["spans"],
                                                       columns=config["columns"]).shared_bytes
@@ -456,11 +467,21 @@ def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
     """`plan` with the decode autotuner's config for the kernel's operands."""
     if plan.decode is None:
         return plan
-    config = decode_tuner().best_config(a, b, c, plan)
+    return _with_config(plan, decode_tuner().best_config(a, b, c, plan))
+
+
+def _with_config(plan: MatmulPlan, config) -> MatmulPlan:
+    """`plan` running the decode kernel of a tuner config."""
     decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
-                     spans=config["spans"], columns=config["columns"])
+                     spans=config["spans"], columns=config["columns"],
+                     split_k=config["splits"] > 1)
     return replace(plan, kernel=decode.name, decode=decode,
-                   grid=(_cdiv(plan.n, decode.columns),) + plan.grid[1:])
+                   grid=(_cdiv(plan.n, decode.columns), config["splits"], 1))
+
+
+def _torch():
+    import torch
+    return torch
 
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
