@@ -470,6 +470,22 @@ def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
     return _with_config(plan, decode_tuner().best_config(a, b, c, plan))
 
 
+def _tuned_cached(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
+    """_tuned, remembered beside the call's plan (a tuned call then costs
+    the host what an untuned one does)."""
+    if plan.decode is None:
+        return plan
+    tuned_key = None if key is None else key + ("tuned",)
+    tuned = _PLANS.get(tuned_key) if tuned_key is not None else None
+    if tuned is None:
+        tuned = _tuned(plan, a, b, c)
+        if tuned_key is not None:
+            _PLANS[tuned_key] = tuned
+            if len(_PLANS) > _PLAN_ENTRIES:
+                _PLANS.popitem(last=False)
+    return tuned
+
+
 def _with_config(plan: MatmulPlan, config) -> MatmulPlan:
     """`plan` running the decode kernel of a tuner config."""
     decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
@@ -525,7 +541,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     kernel_b = b if transpose_b == plan.b_transposed else b.t()
     if not plan.staged:
         if tune:
-            plan = _tuned(plan, a, kernel_b, out)
+            plan = _tuned_cached(key, plan, a, kernel_b, out)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
         kernel(*plan.arguments(a, kernel_b, out, _split_k_buffers(plan, out, launch_stream)),
                grid=plan.grid, stream=stream)
@@ -548,7 +564,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             kernel_b = aligned_rows("B", kernel_b)
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
         if tune:
-            plan = _tuned(plan, kernel_a, kernel_b, kernel_c)
+            plan = _tuned_cached(key, plan, kernel_a, kernel_b, kernel_c)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
         kernel(*plan.arguments(kernel_a, kernel_b, kernel_c,
                                _split_k_buffers(plan, out, launch_stream)), grid=plan.grid)
