@@ -175,8 +175,9 @@ static void storeTransposed(OpBuilder &builder, Location loc,
           Value column = math.add(firstColumn, math.constant(64 * i + 8 * h));
           Value row = math.add(firstRow, math.constant(8 * j + e));
           Value value = vector::ExtractOp::create(
-              builder, loc, op.getAcc(),
-              ArrayRef<int64_t>{i * perBlock + 4 * j + 2 * h + e});
+              builder, loc,
+              getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i, j, h),
+              ArrayRef<int64_t>{e});
           if (value.getType() != element)
             value = arith::TruncFOp::create(builder, loc, element, value);
           OpBuilder::InsertionGuard guard(builder);

@@ -79,23 +79,24 @@ inline WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
           arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
 }
 
-/// The warpgroup of the current thread (thread x / 128) as a group that
-/// meets: named barrier 1 + warpgroup of its 128 threads (0 stays the
-/// block's __syncthreads), and its first thread.
+/// The warpgroup of the current thread as a group that meets: the thread's
+/// place in it (thread x mod 128), its index (thread x / 128), named barrier
+/// 1 + index of its 128 threads (0 stays the block's __syncthreads), and
+/// whether the thread is its first.
 struct WarpgroupBarrier {
-  Value id, threads, first;
+  Value thread, index, id, threads, first;
 
   WarpgroupBarrier(OpBuilder &builder, Location loc) {
     IndexMath math(builder, loc);
     Value tid = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-    id = arith::IndexCastOp::create(
-        builder, loc, builder.getI32Type(),
-        math.add(math.div(tid, kWarpgroupThreads), math.constant(1)));
+    thread = math.rem(tid, kWarpgroupThreads);
+    index = math.div(tid, kWarpgroupThreads);
+    id = arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                    math.add(index, math.constant(1)));
     threads = arith::ConstantOp::create(
         builder, loc, builder.getI32IntegerAttr(kWarpgroupThreads));
     first = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                  math.rem(tid, kWarpgroupThreads),
-                                  math.constant(0));
+                                  thread, math.constant(0));
   }
 
   /// `bar.sync id, 128`.

@@ -41,20 +41,9 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
     int64_t rowBytes = accType.getNumElements() * 4;
     llvm::MaybeAlign rowAlignment =
         rowBytes % 16 == 0 ? llvm::MaybeAlign(16) : llvm::MaybeAlign(4);
-    Value tid = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
-    Value thread = math.rem(tid, kWarpgroupThreads);
-    Value warpgroupIndex = math.div(tid, kWarpgroupThreads);
-    Value zero = math.constant(0);
     auto i32Constant = [&](int64_t value) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getI32IntegerAttr(value));
-    };
-    // The workspace row of split `s` of this tile for this thread.
-    auto rowOf = [&](OpBuilder &b, Value s) -> Value {
-      IndexMath at(b, loc);
-      Value first = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tile, splits), s);
-      return at.add(at.mul(first, kWarpgroupThreads), thread);
     };
     // The warpgroups' shared flags (one each: several warpgroups of a CTA
     // may reduce their own tiles): whether the CTA counted last.
@@ -73,6 +62,16 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
                           rewriter.getI64IntegerAttr(kSharedAddressSpace)),
           /*swizzle=*/nullptr, /*alignment=*/nullptr, /*dynamic=*/false);
     }
+    WarpgroupBarrier warpgroup(rewriter, loc);
+    Value thread = warpgroup.thread, first = warpgroup.first;
+    Value zero = math.constant(0);
+    // The workspace row of split `s` of this tile for this thread.
+    auto rowOf = [&](OpBuilder &b, Value s) -> Value {
+      IndexMath at(b, loc);
+      Value base = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, tile, splits), s);
+      return at.add(at.mul(base, kWarpgroupThreads), thread);
+    };
     Value single = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, splits, math.constant(1));
     auto outer = scf::IfOp::create(rewriter, loc, TypeRange{i1, accType},
@@ -88,8 +87,6 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       vector::StoreOp::create(rewriter, loc, acc, op.getWorkspace(),
                               ValueRange{rowOf(rewriter, split), zero},
                               /*nontemporal=*/false, rowAlignment);
-      WarpgroupBarrier warpgroup(rewriter, loc);
-      Value first = warpgroup.first;
       warpgroup.sync(rewriter, loc);
       auto count = scf::IfOp::create(rewriter, loc, first);
       {
@@ -111,14 +108,14 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
             rewriter, loc, arith::CmpIPredicate::eq, old, lastIndex);
         memref::StoreOp::create(
             rewriter, loc, arith::ExtUIOp::create(rewriter, loc, i32, isLast),
-            flag, ValueRange{warpgroupIndex});
+            flag, ValueRange{warpgroup.index});
       }
       rewriter.setInsertionPointAfter(count);
       warpgroup.sync(rewriter, loc);
       Value last = arith::CmpIOp::create(
           rewriter, loc, arith::CmpIPredicate::ne,
           memref::LoadOp::create(rewriter, loc, flag,
-                                 ValueRange{warpgroupIndex}),
+                                 ValueRange{warpgroup.index}),
           i32Constant(0));
       auto reduce = scf::IfOp::create(rewriter, loc, TypeRange{accType}, last,
                                       /*withElseRegion=*/true);

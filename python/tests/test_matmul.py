@@ -199,45 +199,24 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
         assert relative_error(result, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m", [1, 8, 9, 32, 33, 64, 90, 100])
-def test_decode_kernels_match_torch(torch_cuda, m):
-    """Every wgmma n (8, 16, 32, 64, 96, 128) in both layouts,
-    with N not a multiple of 64 and K not of the stage (split-K for n <= 32:
-    16 tiles, 2 splits)."""
+@pytest.mark.parametrize("m, n, k, dtype", [
+    # Every wgmma n (8, 16, 32, 64, 96, 128), N not a multiple of 64, K not
+    # of the stage (split-K for n <= 32: 16 tiles, 2 splits).
+    *((m, 1000, 1992, "bfloat16") for m in (1, 8, 9, 32, 33, 64, 90, 100)),
+    # 133 CTAs of 128 columns (n = 128); N = 300 (C stored element by element).
+    (100, 17000, 200, "float16"), (13, 300, 200, "float16")])
+def test_decode_kernels_match_torch(torch_cuda, m, n, k, dtype):
+    """The decode kernels in both layouts against an f32 product."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
-    n, k = 1000, 1992
-    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
-    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    dtype = getattr(torch, dtype)
+    a = torch.randn(m, k, device="cuda", dtype=dtype) / k ** 0.25
+    b = torch.randn(n, k, device="cuda", dtype=dtype) / k ** 0.25
     reference = a.float() @ b.float().t()
     for result in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
         torch.cuda.synchronize()
         assert relative_error(result, reference) < 1e-2
-
-
-def test_decode_over_128_columns(torch_cuda):
-    """M = 100 at N = 17000: 133 CTAs of 128 columns (n = 128), both layouts."""
-    import tile
-    from tile.testing import relative_error
-    torch = torch_cuda
-    a = torch.randn(100, 200, device="cuda", dtype=torch.float16)
-    b = torch.randn(17000, 200, device="cuda", dtype=torch.float16)
-    for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
-        torch.cuda.synchronize()
-        assert relative_error(c, a.float() @ b.float().t()) < 1e-2
-
-
-def test_decode_with_any_n(torch_cuda):
-    """The decode kernel stores C element by element: N = 300 works."""
-    import tile
-    from tile.testing import relative_error
-    torch = torch_cuda
-    a = torch.randn(13, 200, device="cuda", dtype=torch.float16)
-    b = torch.randn(300, 200, device="cuda", dtype=torch.float16)
-    c = tile.matmul(a, b, transpose_b=True)
-    torch.cuda.synchronize()
-    assert relative_error(c, a.float() @ b.float().t()) < 1e-2
 
 
 def test_matmul_into_out_on_a_stream(torch_cuda):

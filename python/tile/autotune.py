@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from .testing import relative_error
+
 #: Registers a thread may hold (sm_90) and an SM has.
 MAX_THREAD_REGISTERS = 255
 SM_REGISTERS = 65536
@@ -117,16 +119,6 @@ def _key_value(value):
     if isinstance(value, (list, tuple)):
         return tuple(_key_value(v) for v in value)
     return value
-
-
-def _relative_error(got, want) -> float:
-    """‖got − want‖ / ‖want‖ in f32, of torch tensors or numpy arrays."""
-    if hasattr(got, "float"):
-        got, want = got.float(), want.float()
-        return ((got - want).norm() / want.norm().clamp_min(1e-30)).item()
-    import numpy
-    got, want = numpy.asarray(got, numpy.float32), numpy.asarray(want, numpy.float32)
-    return float(numpy.linalg.norm(got - want) / max(numpy.linalg.norm(want), 1e-30))
 
 
 def default_timer(run: Callable[[], object], repeats: int) -> float:
@@ -262,7 +254,7 @@ class Autotuner:
             try:
                 result = self.fn(config, *args, **kwargs)
                 if expected is not None:
-                    error = _relative_error(result, expected)
+                    error = relative_error(result, expected)
                     if not error < self.tolerance:
                         trial.dropped = (f"wrong result: relative error {error:.2e} against the "
                                          f"reference (tolerance {self.tolerance:g})")

@@ -30,7 +30,7 @@ import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from .gemm_decode import ROWS, SLICE, DecodeConfig, decode_source, rows_for
 
@@ -463,27 +463,29 @@ def _decode_version() -> str:
     return _tool_version() + hashlib.sha256(generator).hexdigest()[:16]
 
 
-def _tuned(plan: MatmulPlan, a, b, c) -> MatmulPlan:
-    """`plan` with the decode autotuner's config for the kernel's operands."""
-    if plan.decode is None:
-        return plan
-    return _with_config(plan, decode_tuner().best_config(a, b, c, plan))
+def _lru(cache: "OrderedDict", entries: int, key, make: Callable[[], object]):
+    """cache[key], most recently used last, made on a miss (and not cached
+    when `key` is None); the least recently used beyond `entries` dropped."""
+    if key is None:
+        return make()
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+        return value
+    value = cache[key] = make()
+    while len(cache) > entries:
+        cache.popitem(last=False)
+    return value
 
 
-def _tuned_cached(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
-    """_tuned, remembered beside the call's plan (a tuned call then costs
-    the host what an untuned one does)."""
+def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
+    """`plan` with the decode autotuner's config for the kernel's operands,
+    remembered beside the call's plan (a tuned call then costs the host what
+    an untuned one does)."""
     if plan.decode is None:
         return plan
-    tuned_key = None if key is None else key + ("tuned",)
-    tuned = _PLANS.get(tuned_key) if tuned_key is not None else None
-    if tuned is None:
-        tuned = _tuned(plan, a, b, c)
-        if tuned_key is not None:
-            _PLANS[tuned_key] = tuned
-            if len(_PLANS) > _PLAN_ENTRIES:
-                _PLANS.popitem(last=False)
-    return tuned
+    return _lru(_PLANS, _PLAN_ENTRIES, None if key is None else key + ("tuned",),
+                lambda: _with_config(plan, decode_tuner().best_config(a, b, c, plan)))
 
 
 def _with_config(plan: MatmulPlan, config) -> MatmulPlan:
@@ -516,15 +518,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         key = _plan_key(a, b, out, transpose_b, stage)
     except (AttributeError, TypeError):
         key = None  # not tensors: _plan_tensors says why
-    plan = _PLANS.get(key) if key is not None else None
-    if plan is not None:
-        _PLANS.move_to_end(key)
-    else:
-        plan = _plan_tensors(torch, a, b, out, transpose_b, stage)
-        if key is not None:
-            _PLANS[key] = plan
-            if len(_PLANS) > _PLAN_ENTRIES:
-                _PLANS.popitem(last=False)
+    plan = _lru(_PLANS, _PLAN_ENTRIES, key,
+                lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
     launch_stream = None if stream is None else _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
@@ -541,7 +536,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     kernel_b = b if transpose_b == plan.b_transposed else b.t()
     if not plan.staged:
         if tune:
-            plan = _tuned_cached(key, plan, a, kernel_b, out)
+            plan = _tuned(key, plan, a, kernel_b, out)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
         kernel(*plan.arguments(a, kernel_b, out, _split_k_buffers(plan, out, launch_stream)),
                grid=plan.grid, stream=stream)
@@ -564,7 +559,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             kernel_b = aligned_rows("B", kernel_b)
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
         if tune:
-            plan = _tuned_cached(key, plan, kernel_a, kernel_b, kernel_c)
+            plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
         kernel = _kernel(plan.element, plan.kernel, plan.decode)
         kernel(*plan.arguments(kernel_a, kernel_b, kernel_c,
                                _split_k_buffers(plan, out, launch_stream)), grid=plan.grid)
@@ -581,14 +576,9 @@ _STAGING_ENTRIES = 16
 
 
 def _staging_buffer(torch, key):
-    buffer = _STAGING.pop(key, None)
-    if buffer is None:
-        _, _, rows, pitch, dtype, device = key
-        buffer = torch.empty((rows, pitch), device=device, dtype=dtype)
-    _STAGING[key] = buffer
-    while len(_STAGING) > _STAGING_ENTRIES:
-        _STAGING.popitem(last=False)
-    return buffer
+    _, _, rows, pitch, dtype, device = key
+    return _lru(_STAGING, _STAGING_ENTRIES, key,
+                lambda: torch.empty((rows, pitch), device=device, dtype=dtype))
 
 
 def _split_k_buffers(plan: MatmulPlan, c, stream=None):
@@ -601,17 +591,14 @@ def _split_k_buffers(plan: MatmulPlan, c, stream=None):
     from .launch import stream_handle
     (rows, columns), tiles = plan.split_k_shape
     key = ("split-k", stream_handle(stream), rows, columns, tiles, c.device)
-    buffers = _STAGING.pop(key, None)
-    if buffers is None:
+
+    def make():
         # Allocated (and the counters zeroed) on the launch stream: ordered
         # before the kernel, and freed back to that stream's pool.
         with torch.cuda.stream(stream or torch.cuda.current_stream()):
-            buffers = (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
-                       torch.zeros(tiles, device=c.device, dtype=torch.int32))
-    _STAGING[key] = buffers
-    while len(_STAGING) > _STAGING_ENTRIES:
-        _STAGING.popitem(last=False)
-    return buffers
+            return (torch.empty((rows, columns), device=c.device, dtype=torch.float32),
+                    torch.zeros(tiles, device=c.device, dtype=torch.int32))
+    return _lru(_STAGING, _STAGING_ENTRIES, key, make)
 
 
 def _torch_stream(torch, stream):

@@ -88,5 +88,11 @@ def kernel_us(run: Callable[[], object], repeats: int,
 
 
 def relative_error(got, want) -> float:
-    """‖got − want‖ / ‖want‖ in f32."""
-    return ((got.float() - want.float()).norm() / want.float().norm()).item()
+    """‖got − want‖ / ‖want‖ in f32 (‖want‖ at least 1e-30), of torch
+    tensors or numpy arrays."""
+    if hasattr(got, "float"):
+        got, want = got.float(), want.float()
+        return ((got - want).norm() / want.norm().clamp_min(1e-30)).item()
+    import numpy
+    got, want = numpy.asarray(got, numpy.float32), numpy.asarray(want, numpy.float32)
+    return float(numpy.linalg.norm(got - want) / max(numpy.linalg.norm(want), 1e-30))
