@@ -41,6 +41,16 @@ config.substitutions.append(
      "-e 's/^#out_values = #tile.layout<(1,8)>/#out_values = #tile.layout<(1,4)>/' "
      "-e 's/%gf = arith.extf %got : f16 to f32/%gf = arith.addf %got, %zero : f32/'"))
 
+# mlir-runner: host code lowered to LLVM and run on the CPU (e.g. the
+# schedule ops' index arithmetic checked over many shapes).
+runner = os.path.join(config.llvm_tools_dir, "mlir-runner")
+runner_utils = os.path.join(os.path.dirname(config.llvm_tools_dir), "lib",
+                            "libmlir_c_runner_utils.so")
+if os.path.exists(runner) and os.path.exists(runner_utils):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir-runner", runner))
+    config.substitutions.append(("%mlir_c_runner_utils", runner_utils))
+
 # libdevice: where tile-to-ptx-pipeline finds it without any environment.
 if os.path.exists("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"):
     config.available_features.add("libdevice")

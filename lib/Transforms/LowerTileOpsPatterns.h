@@ -29,6 +29,10 @@ void populateTileMmaLoweringPatterns(RewritePatternSet &patterns);
 /// (LowerTileMmaStores.cpp).
 void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
 
+/// tile.tile_coord, tile.work_count and tile.work_unit
+/// (LowerTileSchedule.cpp).
+void populateTileScheduleLoweringPatterns(RewritePatternSet &patterns);
+
 /// tile.split_k_reduce (LowerTileSplitK.cpp).
 void populateTileSplitKLoweringPatterns(RewritePatternSet &patterns);
 

@@ -34,6 +34,7 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
     Type i1 = rewriter.getI1Type(), i32 = rewriter.getI32Type();
     Value acc = op.getAcc(), tile = op.getTile(), split = op.getSplit(),
           splits = op.getSplits();
+    Value slots = op.getSlots() ? op.getSlots() : splits;
     auto accType = cast<VectorType>(acc.getType());
     // A row is the accumulator; rows of whole 16-byte units start 16-byte
     // aligned in a workspace whose base is (T-TILE-6), so each is one or
@@ -69,7 +70,7 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
     auto rowOf = [&](OpBuilder &b, Value s) -> Value {
       IndexMath at(b, loc);
       Value base = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tile, splits), s);
+          b, loc, arith::MulIOp::create(b, loc, tile, slots), s);
       return at.add(at.mul(base, kWarpgroupThreads), thread);
     };
     Value single = arith::CmpIOp::create(

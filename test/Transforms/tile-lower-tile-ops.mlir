@@ -338,3 +338,55 @@ gpu.module @split_k {
     gpu.return
   }
 }
+
+// With `slots`, a tile's rows start at tile * slots (the bound on splits of
+// stream-K tiles), not tile * splits.
+// CHECK-LABEL: gpu.func @split_k_slots
+//  CHECK-SAME: (%[[ACC:[a-z0-9]+]]: vector<4xf32>, %{{[a-z0-9]+}}: memref<?x4xf32>, %{{[a-z0-9]+}}: memref<?xi32>, %[[T:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index)
+//       CHECK:   %[[TS:.*]] = arith.muli %[[T]], %c2 : index
+//       CHECK:   arith.addi %[[TS]], %[[S]] : index
+gpu.module @split_k_slots {
+  gpu.func @split_k_slots(%acc: vector<4xf32>, %ws: memref<?x4xf32>, %counters: memref<?xi32>,
+                          %t: index, %s: index, %n: index) kernel {
+    %c2 = arith.constant 2 : index
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n slots %c2
+        : vector<4xf32>, memref<?x4xf32>, memref<?xi32>
+    scf.if %last {
+      vector.store %sum, %ws[%t, %t] : memref<?x4xf32>, vector<4xf32>
+    }
+    gpu.return
+  }
+}
+
+// tile.tile_coord: groups of `group` tile rows, down a group's rows column
+// after column.
+// CHECK-LABEL: func.func @tile_coord
+//  CHECK-SAME: (%[[T:[a-z0-9]+]]: index, %[[ROWS:[a-z0-9]+]]: index, %[[COLS:[a-z0-9]+]]: index)
+//       CHECK: %[[IN:.*]] = arith.muli %[[COLS]], %c4 : index
+//       CHECK: %[[G:.*]] = arith.divui %[[T]], %[[IN]] : index
+//       CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %c4 : index
+//       CHECK: %[[LEFT:.*]] = arith.subi %[[ROWS]], %[[FIRST]] : index
+//       CHECK: %[[H:.*]] = arith.minui %[[LEFT]], %c4 : index
+//       CHECK: %[[LOCAL:.*]] = arith.remui %[[T]], %[[IN]] : index
+//       CHECK: %[[R:.*]] = arith.remui %[[LOCAL]], %[[H]] : index
+//       CHECK: %[[ROW:.*]] = arith.addi %[[FIRST]], %[[R]] : index
+//       CHECK: %[[COL:.*]] = arith.divui %[[LOCAL]], %[[H]] : index
+//       CHECK: return %[[ROW]], %[[COL]]
+func.func @tile_coord(%t: index, %rows: index, %cols: index) -> (index, index) {
+  %row, %col = tile.tile_coord %t in [%rows, %cols] group 4
+  return %row, %col : index, index
+}
+
+// tile.work_count data_parallel: ceil((tiles - worker) / workers) units,
+// nothing shared.
+// CHECK-LABEL: func.func @work_count_data_parallel
+//  CHECK-SAME: (%[[T:[a-z0-9]+]]: index, %[[K:[a-z0-9]+]]: index, %[[C:[a-z0-9]+]]: index, %[[W:[a-z0-9]+]]: index)
+//       CHECK: %[[A:.*]] = arith.addi %[[T]], %[[W]] : index
+//       CHECK: %[[B:.*]] = arith.addi %[[C]], %c1 : index
+//       CHECK: %[[D:.*]] = arith.subi %[[A]], %[[B]] : index
+//       CHECK: %[[U:.*]] = arith.divui %[[D]], %[[W]] : index
+//       CHECK: return %[[U]]
+func.func @work_count_data_parallel(%t: index, %k: index, %c: index, %w: index) -> index {
+  %units = tile.work_count data_parallel tiles %t iters %k worker %c of %w
+  return %units : index
+}

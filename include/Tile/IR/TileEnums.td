@@ -116,4 +116,13 @@ def Tile_TmaReduceKindAttr
 }
 
 
+/// How a persistent kernel's workers (CTAs) share the tiles of a GEMM and
+/// their K iterations (`tile.work_count`, `tile.work_unit`).
+def Tile_ScheduleDataParallel : I32EnumAttrCase<"data_parallel", 0>;
+def Tile_ScheduleStreamK : I32EnumAttrCase<"stream_k", 1>;
+def Tile_WorkSchedule : I32EnumAttr<"WorkSchedule", "persistent work schedule",
+    [Tile_ScheduleDataParallel, Tile_ScheduleStreamK]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 #endif // TILE_IR_TILEENUMS_TD

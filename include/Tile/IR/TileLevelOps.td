@@ -387,8 +387,10 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     `split` = 0 .. `splits` - 1 of tile `tile` each hold, in the warpgroup
     that executes this op (thread x / 128, all its 128 threads), the partial
     accumulators `acc` of their share of K. Each thread writes its `acc` to
-    row ((tile x splits + split) x 128 + thread x mod 128) of `workspace`
-    (f32, one column per accumulator element); the warpgroup meets (a named
+    row ((tile x slots + split) x 128 + thread x mod 128) of `workspace`
+    (f32, one column per accumulator element; `slots` defaults to `splits`,
+    and is their bound where tiles have different numbers of splits, as
+    `tile.work_unit`'s stream-K tiles); the warpgroup meets (a named
     barrier); its first thread counts the arrival on `counters[tile]` (an
     atomic add between two GPU-scope fences: release, then acquire). The CTA
     whose arrival is the last of `splits` gets `last` = true and `result` =
@@ -410,15 +412,18 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
         split %by of %splits : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
     scf.if %last { tile.warpgroup_mma_store %sum, ... }
     ```
+    (a persistent kernel's stream-K unit, two consumer warpgroups a tile:
+    `tile %fixup2wg, split %split of %splits slots %c2`).
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        Arg<MemRefRankOf<[F32], [2]>, "partials", [MemRead, MemWrite]>:$workspace,
                        Arg<MemRefRankOf<[I32], [1]>, "arrival counts", [MemRead, MemWrite]>:$counters,
-                       Index:$tile, Index:$split, Index:$splits);
+                       Index:$tile, Index:$split, Index:$splits,
+                       Optional<Index>:$slots);
   let results = (outs I1:$last, VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `,` $workspace `,` $counters `,` `tile` $tile `,` `split` $split `of` $splits
-    attr-dict `:` type($acc) `,` type($workspace) `,` type($counters)
+    (`slots` $slots^)? attr-dict `:` type($acc) `,` type($workspace) `,` type($counters)
   }];
   let hasVerifier = 1;
 }

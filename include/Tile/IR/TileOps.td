@@ -124,5 +124,6 @@ include "Tile/IR/TmaOps.td"
 include "Tile/IR/MatrixOps.td"
 include "Tile/IR/WgmmaOps.td"
 include "Tile/IR/TileLevelOps.td"
+include "Tile/IR/ScheduleOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

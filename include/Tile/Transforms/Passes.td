@@ -248,6 +248,8 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
       warpgroup's first thread's count (an atomic between GPU-scope fences)
       into a shared flag, a named barrier and, in the last CTA, the sum in
       split order and the counter's reset.
+    - `tile.tile_coord`, `tile.work_count` and `tile.work_unit` their index
+      arithmetic (unsigned divisions, remainders, minima and selects).
 
     `tile-to-ptx-pipeline` runs it after the target check and before the
     protocol check.

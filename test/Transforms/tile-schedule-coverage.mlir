@@ -1,0 +1,160 @@
+// tile.work_count / tile.work_unit (T-TILE-7), lowered and run on the CPU:
+// over tiles 1..39, iterations 1, 4, 7, 10, 13 and workers 1..12 (2340
+// schedules: data-parallel where tiles <= workers or the last wave is full,
+// stream-K otherwise) and 2048 tiles of 128 iterations on 132 workers, the
+// units cover every tile's iterations exactly once, are non-empty, cut a
+// tile into at most 2 splits in K order that agree on their count, keep
+// fixup below 2 workers - 1, and give every worker the same iterations to
+// within one under stream-K. Prints the cases and the violations.
+// REQUIRES: mlir-runner
+// RUN: tile-opt %s -tile-lower-tile-ops -convert-scf-to-cf -convert-to-llvm \
+// RUN:   -reconcile-unrealized-casts \
+// RUN: | %mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s
+// CHECK: 2340
+// CHECK-NEXT: 0
+// CHECK-NEXT: 0
+
+module {
+  func.func private @printI64(i64)
+  func.func private @printNewline()
+
+  // Violations of T-TILE-7 for `tiles` tiles of `iters` iterations shared
+  // by `workers` workers under stream-K.
+  func.func @violations(%tiles: index, %iters: index, %workers: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %cells = arith.muli %tiles, %iters : index
+    %cover = memref.alloc(%cells) : memref<?xi32>
+    %splits_of = memref.alloc(%tiles) : memref<?xindex>
+    scf.for %e = %c0 to %cells step %c1 {
+      memref.store %zero, %cover[%e] : memref<?xi32>
+    }
+    scf.for %t = %c0 to %tiles step %c1 {
+      memref.store %c0, %splits_of[%t] : memref<?xindex>
+    }
+    %w2 = arith.muli %workers, %c2 : index
+    %fixups = arith.subi %w2, %c1 : index
+    %big = arith.constant 1000000000 : index
+    %r:3 = scf.for %w = %c0 to %workers step %c1 iter_args(%bad = %c0, %lo = %big, %hi = %c0) -> (index, index, index) {
+      %units = tile.work_count stream_k tiles %tiles iters %iters worker %w of %workers
+      %s:2 = scf.for %i = %c0 to %units step %c1 iter_args(%b = %bad, %work = %c0) -> (index, index) {
+        %tile, %first, %count, %fixup, %split, %splits = tile.work_unit %i of stream_k tiles %tiles iters %iters worker %w of %workers
+        %end = arith.addi %first, %count : index
+        %v0 = arith.cmpi eq, %count, %c0 : index
+        %v1 = arith.cmpi uge, %tile, %tiles : index
+        %v2 = arith.cmpi ugt, %end, %iters : index
+        %v3 = arith.cmpi uge, %split, %splits : index
+        %v4 = arith.cmpi ugt, %splits, %c2 : index
+        %shared = arith.cmpi ugt, %splits, %c1 : index
+        %far = arith.cmpi uge, %fixup, %fixups : index
+        %v5 = arith.andi %shared, %far : i1
+        // K order: split 0 starts the tile, the last split ends it.
+        %starts = arith.cmpi eq, %first, %c0 : index
+        %is_first = arith.cmpi eq, %split, %c0 : index
+        %v6 = arith.cmpi ne, %starts, %is_first : i1
+        %ends = arith.cmpi eq, %end, %iters : index
+        %last_split = arith.subi %splits, %c1 : index
+        %is_last = arith.cmpi eq, %split, %last_split : index
+        %v7 = arith.cmpi ne, %ends, %is_last : i1
+        // Every unit of a tile agrees on its splits.
+        %known = memref.load %splits_of[%tile] : memref<?xindex>
+        %seen = arith.cmpi ne, %known, %c0 : index
+        %differs = arith.cmpi ne, %known, %splits : index
+        %v8 = arith.andi %seen, %differs : i1
+        memref.store %splits, %splits_of[%tile] : memref<?xindex>
+        %v = arith.ori %v0, %v1 : i1
+        %va = arith.ori %v, %v2 : i1
+        %vb = arith.ori %va, %v3 : i1
+        %vc = arith.ori %vb, %v4 : i1
+        %vd = arith.ori %vc, %v5 : i1
+        %ve = arith.ori %vd, %v6 : i1
+        %vf = arith.ori %ve, %v7 : i1
+        %vg = arith.ori %vf, %v8 : i1
+        %inc = arith.index_castui %vg : i1 to index
+        %b2 = arith.addi %b, %inc : index
+        %base = arith.muli %tile, %iters : index
+        %ok = arith.cmpi ule, %end, %iters : index
+        %in = arith.cmpi ult, %tile, %tiles : index
+        %safe = arith.andi %ok, %in : i1
+        scf.if %safe {
+          scf.for %k = %first to %end step %c1 {
+            %cell = arith.addi %base, %k : index
+            %old = memref.load %cover[%cell] : memref<?xi32>
+            %new = arith.addi %old, %one : i32
+            memref.store %new, %cover[%cell] : memref<?xi32>
+          }
+        }
+        %work2 = arith.addi %work, %count : index
+        scf.yield %b2, %work2 : index, index
+      }
+      %lo2 = arith.minui %lo, %s#1 : index
+      %hi2 = arith.maxui %hi, %s#1 : index
+      scf.yield %s#0, %lo2, %hi2 : index, index, index
+    }
+    %holes = scf.for %e = %c0 to %cells step %c1 iter_args(%b = %r#0) -> (index) {
+      %n = memref.load %cover[%e] : memref<?xi32>
+      %wrong = arith.cmpi ne, %n, %one : i32
+      %inc = arith.index_castui %wrong : i1 to index
+      %b2 = arith.addi %b, %inc : index
+      scf.yield %b2 : index
+    }
+    // Balance: with a partial last wave, workers differ by at most one
+    // iteration.
+    %rem = arith.remui %tiles, %workers : index
+    %partial = arith.cmpi ne, %rem, %c0 : index
+    %more = arith.cmpi ugt, %tiles, %workers : index
+    %streamk = arith.andi %partial, %more : i1
+    %spread = arith.subi %r#2, %r#1 : index
+    %uneven = arith.cmpi ugt, %spread, %c1 : index
+    %v = arith.andi %streamk, %uneven : i1
+    %inc = arith.index_castui %v : i1 to index
+    %total = arith.addi %holes, %inc : index
+    memref.dealloc %cover : memref<?xi32>
+    memref.dealloc %splits_of : memref<?xindex>
+    return %total : index
+  }
+
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c7 = arith.constant 7 : index
+    %c40 = arith.constant 40 : index
+    %c13 = arith.constant 13 : index
+    %c5 = arith.constant 5 : index
+    // tiles 1..40, iters 1, 3, 7, 13, workers 1..13: 2080 cases.
+    %cases:2 = scf.for %t = %c1 to %c40 step %c1 iter_args(%n = %c0, %bad = %c0) -> (index, index) {
+      %r:2 = scf.for %w = %c1 to %c13 step %c1 iter_args(%n1 = %n, %b1 = %bad) -> (index, index) {
+        %r2:2 = scf.for %ki = %c0 to %c5 step %c1 iter_args(%n2 = %n1, %b2 = %b1) -> (index, index) {
+          %k2 = arith.muli %ki, %c3 : index
+          %k = arith.addi %k2, %c1 : index
+          %v = func.call @violations(%t, %k, %w) : (index, index, index) -> index
+          %n3 = arith.addi %n2, %c1 : index
+          %b3 = arith.addi %b2, %v : index
+          scf.yield %n3, %b3 : index, index
+        }
+        scf.yield %r2#0, %r2#1 : index, index
+      }
+      scf.yield %r#0, %r#1 : index, index
+    }
+    %n64 = arith.index_cast %cases#0 : index to i64
+    %b64 = arith.index_cast %cases#1 : index to i64
+    func.call @printI64(%n64) : (i64) -> ()
+    func.call @printNewline() : () -> ()
+    func.call @printI64(%b64) : (i64) -> ()
+    func.call @printNewline() : () -> ()
+    // A large case: 2048 tiles of 128 iterations on 132 workers.
+    %big_t = arith.constant 2048 : index
+    %big_k = arith.constant 128 : index
+    %big_w = arith.constant 132 : index
+    %vb = func.call @violations(%big_t, %big_k, %big_w) : (index, index, index) -> index
+    %vb64 = arith.index_cast %vb : index to i64
+    func.call @printI64(%vb64) : (i64) -> ()
+    func.call @printNewline() : () -> ()
+    return
+  }
+}
