@@ -88,6 +88,21 @@ def sm90_launch(m: int, n: int) -> dict:
     return dict(grid=_plan(max(m, 65), n, False).grid)
 
 
+_SM90_BUFFERS = []
+
+
+def sm90_buffers() -> tuple:
+    """@gemm_nt / @gemm_nn's stream-K workspace and counters (zero), for a
+    grid of up to one CTA per SM (tile.matmul's MatmulPlan.split_k_shape),
+    allocated once."""
+    if not _SM90_BUFFERS:
+        import torch
+        (rows, columns), counters = _plan(1 << 14, 1 << 14, False).split_k_shape
+        _SM90_BUFFERS.extend([torch.empty((rows, columns), device="cuda", dtype=torch.float32),
+                              torch.zeros(counters, device="cuda", dtype=torch.int32)])
+    return tuple(_SM90_BUFFERS)
+
+
 def multicast_launch(m: int, n: int) -> dict:
     """examples/gemm_sm90_multicast.mlir @gemm: 2x1 clusters on pairs of row tiles."""
     clusters = min(cdiv(m, 256) * cdiv(n, 256), sms() // 2)

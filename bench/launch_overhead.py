@@ -93,10 +93,11 @@ def main():
     gemm = cold("module.kernel('gemm_nt') (loads the PTX)", lambda: module.kernel("gemm_nt"))
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
     launch = harness.sm90_launch(m, n)
+    buffers = harness.sm90_buffers()
 
     subjects = [
-        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints)",
-         lambda: gemm(a, b, c, m, n, k, **launch)),
+        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints + 2 buffers)",
+         lambda: gemm(a, b, c, m, n, k, *buffers, **launch)),
         (f"torch.matmul {m}x{n}x{k} (A B^T, out=)",
          lambda: torch.matmul(a, b_t, out=c_torch)),
         ("tile copy_tile 256x64 (2 memrefs)",

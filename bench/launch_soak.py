@@ -66,7 +66,8 @@ def main():
     gemm = harness.compile_example("gemm_sm90").kernel("gemm_nt")
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
     launch = harness.sm90_launch(m, n)
-    runs = {"gemm": [lambda: gemm(a, b, c, m, n, k, **launch)],
+    buffers = harness.sm90_buffers()
+    runs = {"gemm": [lambda: gemm(a, b, c, m, n, k, *buffers, **launch)],
             "copy": [lambda: copy(src, dst, grid=(4, 1, 1), block=(128, 1, 1))]}
     runs["both"] = runs["gemm"] + runs["copy"]
     calls = runs[args.kernel]

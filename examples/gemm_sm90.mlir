@@ -22,6 +22,11 @@
 !dbt = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
+// Stream-K's partial sums: a row per thread of a consumer warpgroup, a
+// column per accumulator, two slots per 64x256 half tile; and the
+// arrival counters of the half tiles (tile.split_k_reduce, T-TILE-6).
+!workspace = memref<?x128xf32>
+!counters = memref<?xi32>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b computes tiles
@@ -34,14 +39,13 @@ module attributes {gpu.container_module} {
     // 64 rows with wgmma m64n256k16 (wait depth 1: a stage is released once
     // the next stage's wgmmas are issued) and store their 64x256 part. The
     // ring state (stage, phase) carries over from tile to tile.
-    gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index) kernel
+    gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
+                      %ws: !workspace, %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      // Row tiles per group of the tile order (4 measured 3% faster than 8
-      // at 8192^3 on an H100, 1% slower at 4096^3; bench/NOTES.md).
-      %group_rows = arith.constant 4 : index
+      %c2 = arith.constant 2 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
@@ -60,9 +64,11 @@ module attributes {gpu.container_module} {
       %n255 = arith.addi %n, %c255 : index
       %tiles_n = arith.divui %n255, %c256 : index
       %tiles = arith.muli %tiles_m, %tiles_n : index
-      %in_group = arith.muli %tiles_n, %group_rows : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
+      // This CTA's work units (T-TILE-7): whole tiles, and under stream-K
+      // parts of the last tiles, shared with other CTAs.
+      %units = tile.work_count stream_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
@@ -83,19 +89,18 @@ module attributes {gpu.container_module} {
         // starts at phase 1 of the empty barriers, which fresh barriers
         // report as complete.
         scf.if %first {
-          %pt:2 = scf.for %tile = %cta to %tiles step %ctas
+          %pt:2 = scf.for %i = %c0 to %units step %c1
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %group = arith.divui %tile, %in_group : index
-            %first_m = arith.muli %group, %group_rows : index
-            %left_m = arith.subi %tiles_m, %first_m : index
-            %group_m = arith.minui %left_m, %group_rows : index
-            %local = arith.remui %tile, %in_group : index
-            %local_m = arith.remui %local, %group_m : index
-            %pid_m = arith.addi %first_m, %local_m : index
-            %pid_n = arith.divui %local, %group_m : index
+            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+                tiles %tiles iters %slices worker %cta of %ctas
+            // Row tiles per group of the tile order (4 measured 3% faster
+            // than 8 at 8192^3 on an H100, 1% slower at 4096^3;
+            // bench/NOTES.md).
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %kend = arith.addi %kfirst, %kcount : index
             %m0 = arith.muli %pid_m, %c128 : index
             %n0 = arith.muli %pid_n, %c256 : index
-            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+            %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
               tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
@@ -115,19 +120,15 @@ module attributes {gpu.container_module} {
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : vector<128xf32>
-        %ct:2 = scf.for %tile = %cta to %tiles step %ctas
+        %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %group = arith.divui %tile, %in_group : index
-          %first_m = arith.muli %group, %group_rows : index
-          %left_m = arith.subi %tiles_m, %first_m : index
-          %group_m = arith.minui %left_m, %group_rows : index
-          %local = arith.remui %tile, %in_group : index
-          %local_m = arith.remui %local, %group_m : index
-          %pid_m = arith.addi %first_m, %local_m : index
-          %pid_n = arith.divui %local, %group_m : index
+          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+              tiles %tiles iters %slices worker %cta of %ctas
+          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+          %kend = arith.addi %kfirst, %kcount : index
           %m0 = arith.muli %pid_m, %c128 : index
           %n0 = arith.muli %pid_n, %c256 : index
-          %r:4 = scf.for %t = %c0 to %slices step %c1
+          %r:4 = scf.for %t = %kfirst to %kend step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
               -> (vector<128xf32>, index, i1, index) {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
@@ -136,7 +137,7 @@ module attributes {gpu.container_module} {
                 : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
-            %later = arith.cmpi ugt, %t, %c0 : index
+            %later = arith.cmpi ugt, %t, %kfirst : index
             %release = arith.andi %later, %signals : i1
             scf.if %release {
               %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
@@ -152,11 +153,20 @@ module attributes {gpu.container_module} {
           scf.if %signals {
             %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
           }
+          // A tile shared with another CTA (stream-K): the last of its units
+          // to finish sums the partials (each warpgroup its 64 rows, two
+          // slots a tile) and stores it.
+          %wg_fixup = arith.muli %fixup, %c2 : index
+          %slot = arith.addi %wg_fixup, %wg : index
+          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+              split %split of %splits slots %c2 : vector<128xf32>, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
-          %m1 = arith.addi %m0, %row : index
-          tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-              : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+          scf.if %last {
+            %m1 = arith.addi %m0, %row : index
+            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
+                : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+          }
           scf.yield %r#1, %r#2 : index, i1
         }
         // The last TMA stores have written C.
@@ -171,14 +181,13 @@ module attributes {gpu.container_module} {
     // each stage holds B's 64x256 K-slice as four 64-column chunks (TMA
     // boxes of 64 K rows x 64 columns = one 128-byte swizzle span), which
     // wgmma reads MN-major (transpose_b).
-    gpu.func @gemm_nn(%a: !da, %b: !dbt, %c: !dc, %m: index, %n: index, %k: index) kernel
+    gpu.func @gemm_nn(%a: !da, %b: !dbt, %c: !dc, %m: index, %n: index, %k: index,
+                      %ws: !workspace, %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      // Row tiles per group of the tile order (4 measured 3% faster than 8
-      // at 8192^3 on an H100, 1% slower at 4096^3; bench/NOTES.md).
-      %group_rows = arith.constant 4 : index
+      %c2 = arith.constant 2 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
@@ -197,9 +206,11 @@ module attributes {gpu.container_module} {
       %n255 = arith.addi %n, %c255 : index
       %tiles_n = arith.divui %n255, %c256 : index
       %tiles = arith.muli %tiles_m, %tiles_n : index
-      %in_group = arith.muli %tiles_n, %group_rows : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
+      // This CTA's work units (T-TILE-7): whole tiles, and under stream-K
+      // parts of the last tiles, shared with other CTAs.
+      %units = tile.work_count stream_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
@@ -220,19 +231,18 @@ module attributes {gpu.container_module} {
         // starts at phase 1 of the empty barriers, which fresh barriers
         // report as complete.
         scf.if %first {
-          %pt:2 = scf.for %tile = %cta to %tiles step %ctas
+          %pt:2 = scf.for %i = %c0 to %units step %c1
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %group = arith.divui %tile, %in_group : index
-            %first_m = arith.muli %group, %group_rows : index
-            %left_m = arith.subi %tiles_m, %first_m : index
-            %group_m = arith.minui %left_m, %group_rows : index
-            %local = arith.remui %tile, %in_group : index
-            %local_m = arith.remui %local, %group_m : index
-            %pid_m = arith.addi %first_m, %local_m : index
-            %pid_n = arith.divui %local, %group_m : index
+            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+                tiles %tiles iters %slices worker %cta of %ctas
+            // Row tiles per group of the tile order (4 measured 3% faster
+            // than 8 at 8192^3 on an H100, 1% slower at 4096^3;
+            // bench/NOTES.md).
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %kend = arith.addi %kfirst, %kcount : index
             %m0 = arith.muli %pid_m, %c128 : index
             %n0 = arith.muli %pid_n, %c256 : index
-            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+            %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
               tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
@@ -256,19 +266,15 @@ module attributes {gpu.container_module} {
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : vector<128xf32>
-        %ct:2 = scf.for %tile = %cta to %tiles step %ctas
+        %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %group = arith.divui %tile, %in_group : index
-          %first_m = arith.muli %group, %group_rows : index
-          %left_m = arith.subi %tiles_m, %first_m : index
-          %group_m = arith.minui %left_m, %group_rows : index
-          %local = arith.remui %tile, %in_group : index
-          %local_m = arith.remui %local, %group_m : index
-          %pid_m = arith.addi %first_m, %local_m : index
-          %pid_n = arith.divui %local, %group_m : index
+          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+              tiles %tiles iters %slices worker %cta of %ctas
+          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+          %kend = arith.addi %kfirst, %kcount : index
           %m0 = arith.muli %pid_m, %c128 : index
           %n0 = arith.muli %pid_n, %c256 : index
-          %r:4 = scf.for %t = %c0 to %slices step %c1
+          %r:4 = scf.for %t = %kfirst to %kend step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
               -> (vector<128xf32>, index, i1, index) {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
@@ -277,7 +283,7 @@ module attributes {gpu.container_module} {
                 : memref<4x128x64xf16, 3>, memref<4x4x64x64xf16, 3>, vector<128xf32>
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
-            %later = arith.cmpi ugt, %t, %c0 : index
+            %later = arith.cmpi ugt, %t, %kfirst : index
             %release = arith.andi %later, %signals : i1
             scf.if %release {
               %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
@@ -293,11 +299,20 @@ module attributes {gpu.container_module} {
           scf.if %signals {
             %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
           }
+          // A tile shared with another CTA (stream-K): the last of its units
+          // to finish sums the partials (each warpgroup its 64 rows, two
+          // slots a tile) and stores it.
+          %wg_fixup = arith.muli %fixup, %c2 : index
+          %slot = arith.addi %wg_fixup, %wg : index
+          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+              split %split of %splits slots %c2 : vector<128xf32>, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
-          %m1 = arith.addi %m0, %row : index
-          tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-              : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+          scf.if %last {
+            %m1 = arith.addi %m0, %row : index
+            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
+                : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+          }
           scf.yield %r#1, %r#2 : index, i1
         }
         // The last TMA stores have written C.
@@ -341,6 +356,7 @@ module attributes {gpu.container_module} {
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
     %c7 = arith.constant 7 : index
     %c64 = arith.constant 64 : index
     %c127 = arith.constant 127 : index
@@ -377,6 +393,15 @@ module attributes {gpu.container_module} {
     %tm = arith.divui %m127, %c128 : index
     %tiles = arith.muli %tm, %tn : index
     %grid = arith.minui %tiles, %c132 : index
+    // Stream-K shares fewer than 2 x grid tiles, each of two 64-row halves
+    // with two slots of 128 rows; their counters start at zero.
+    %c1024 = arith.constant 1024 : index
+    %ws_rows = arith.muli %grid, %c1024 : index
+    %ws = gpu.alloc (%ws_rows) : !workspace
+    %halves = arith.muli %grid, %c4 : index
+    %counters = gpu.alloc (%halves) : !counters
+    %zero_count = arith.constant 0 : i32
+    gpu.memset %counters, %zero_count : !counters, i32
       %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
       // C through TMA stores: its rows must be 16-byte multiples (N % 8 == 0).
       %tc = tile.tma_create_descriptor %dc : memref<?x?xf16> -> !dc
@@ -385,14 +410,16 @@ module attributes {gpu.container_module} {
         scf.for %r = %c0 to %reps step %c1 {
           gpu.launch_func @kernels::@gemm_nt blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
-              args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index)
+              args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index,
+                   %ws : !workspace, %counters : !counters)
         }
       } else {
         %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !dbt
         scf.for %r = %c0 to %reps step %c1 {
           gpu.launch_func @kernels::@gemm_nn blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
-              args(%ta : !da, %tb : !dbt, %tc : !dc, %m : index, %n : index, %k : index)
+              args(%ta : !da, %tb : !dbt, %tc : !dc, %m : index, %n : index, %k : index,
+                   %ws : !workspace, %counters : !counters)
         }
       }
     gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
@@ -437,6 +464,8 @@ module attributes {gpu.container_module} {
     gpu.dealloc %da : memref<?x?xf16>
     gpu.dealloc %db : memref<?x?xf16>
     gpu.dealloc %dc : memref<?x?xf16>
+    gpu.dealloc %ws : !workspace
+    gpu.dealloc %counters : !counters
     memref.dealloc %ha : memref<?x?xf16>
     memref.dealloc %hb : memref<?x?xf16>
     memref.dealloc %hc : memref<?x?xf16>

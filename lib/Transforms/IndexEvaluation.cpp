@@ -3,6 +3,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "IndexEvaluation.h"
+#include "Tile/IR/TileOps.h"
+#include "WorkSchedule.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseMap.h"
@@ -67,6 +69,73 @@ static std::optional<int64_t> compare(arith::CmpIPredicate predicate, int64_t l,
 static std::optional<int64_t> evaluateOp(Value value, Context &context,
                                          int depth);
 
+namespace {
+/// WorkSchedule.h's arithmetic on integers, unsigned and wrapping like the
+/// emitted index arithmetic (the formulas compute both kinds of unit and
+/// select one: the other may wrap); a division by zero makes the result
+/// unknown.
+struct CountedMath {
+  using V = uint64_t;
+  bool valid = true;
+
+  V constant(int64_t n) { return n; }
+  V flag(bool value) { return value; }
+  V add(V x, V y) { return x + y; }
+  V sub(V x, V y) { return x - y; }
+  V mul(V x, V y) { return x * y; }
+  V div(V x, V y) {
+    valid &= y != 0;
+    return y ? x / y : 0;
+  }
+  V rem(V x, V y) {
+    valid &= y != 0;
+    return y ? x % y : 0;
+  }
+  V min(V x, V y) { return std::min(x, y); }
+  V max(V x, V y) { return std::max(x, y); }
+  V ugt(V x, V y) { return x > y; }
+  V ult(V x, V y) { return x < y; }
+  V ne(V x, V y) { return x != y; }
+  V both(V x, V y) { return x & y; }
+  V either(V x, V y) { return x | y; }
+  V select(V c, V x, V y) { return c ? x : y; }
+};
+} // namespace
+
+/// A result of tile.tile_coord, tile.work_count or tile.work_unit (T-TILE-7)
+/// of evaluable operands.
+static std::optional<int64_t> evaluateSchedule(Value value, Operation *def,
+                                               Context &context, int depth) {
+  SmallVector<uint64_t> operands;
+  for (Value operand : def->getOperands()) {
+    std::optional<int64_t> known = evaluate(operand, context, depth + 1);
+    if (!known || *known < 0)
+      return std::nullopt;
+    operands.push_back(*known);
+  }
+  CountedMath m;
+  uint64_t result;
+  unsigned index = cast<OpResult>(value).getResultNumber();
+  if (auto coord = dyn_cast<tile::TileCoordOp>(def)) {
+    auto [row, col] = tile::schedule::tileCoord(m, operands[0], operands[1],
+                                                operands[2], coord.getGroup());
+    result = index == 0 ? row : col;
+  } else if (auto count = dyn_cast<tile::WorkCountOp>(def)) {
+    tile::schedule::WorkerShare<CountedMath> share(
+        m, count.getSchedule() == tile::WorkSchedule::stream_k, operands[0],
+        operands[1], operands[2], operands[3]);
+    result = share.units;
+  } else {
+    auto unit = cast<tile::WorkUnitOp>(def);
+    result = tile::schedule::workUnit(
+        m, unit.getSchedule() == tile::WorkSchedule::stream_k, operands[0],
+        operands[1], operands[2], operands[3], operands[4])[index];
+  }
+  if (!m.valid || result > (uint64_t)std::numeric_limits<int64_t>::max())
+    return std::nullopt;
+  return result;
+}
+
 static std::optional<int64_t> evaluate(Value value, Context &context,
                                        int depth) {
   if (!value || depth > kMaxDepth)
@@ -88,6 +157,8 @@ static std::optional<int64_t> evaluateOp(Value value, Context &context,
   Operation *def = value.getDefiningOp();
   if (!def)
     return std::nullopt;
+  if (tile::isScheduleOp(def))
+    return evaluateSchedule(value, def, context, depth);
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtUIOp,
           arith::ExtSIOp, arith::TruncIOp>(def))
     return evaluate(def->getOperand(0), context, depth + 1);
@@ -148,6 +219,10 @@ static std::optional<int64_t> evaluateOp(Value value, Context &context,
   if (isa<arith::ShRUIOp, arith::ShRSIOp>(def))
     return *l >> *r;
   return std::nullopt;
+}
+
+bool tile::isScheduleOp(Operation *op) {
+  return isa<TileCoordOp, WorkCountOp, WorkUnitOp>(op);
 }
 
 std::optional<int64_t> tile::evaluateIndex(Value value, IndexLeaf leaf) {

@@ -21,8 +21,14 @@ using IndexLeaf = llvm::function_ref<std::optional<int64_t>(Value)>;
 
 /// Evaluates `value`: first `leaf`, then integer constants, integer casts,
 /// arith add/sub/mul/div/ceildiv/rem/min/max/and/or/xor/shl/shr, cmpi and
-/// select of evaluable operands. i1 values are 0 or 1.
+/// select, and the persistent schedule's ops (isScheduleOp), of evaluable
+/// operands. i1 values are 0 or 1.
 std::optional<int64_t> evaluateIndex(Value value, IndexLeaf leaf);
+
+/// tile.tile_coord, tile.work_count and tile.work_unit: index arithmetic
+/// that evaluateIndex computes like arith's (a leaf function should leave
+/// their results to it).
+bool isScheduleOp(Operation *op);
 
 } // namespace mlir::tile
 

@@ -311,10 +311,15 @@ private:
       return grid.getDimension() == gpu::Dimension::x ? facts.clusterSize : 1;
     if (isa<ClusterSizeOp>(def))
       return facts.clusterSize;
-    // Sizes, strides, loaded data, ...: anything but arithmetic, and never
-    // a value computed from the thread id (its threads would all get the
-    // sample).
-    if (!isa<arith::ArithDialect>(def->getDialect()) && !dependsOnThreadId(def))
+    // Loaded data, even from an address that depends on the thread (e.g.
+    // a warpgroup's flag in shared memory, which all its threads read
+    // alike: tile.split_k_reduce's "last").
+    if (isa<memref::LoadOp>(def))
+      return sampled();
+    // Sizes, strides, ...: anything but arithmetic, and never a value
+    // computed from the thread id (its threads would all get the sample).
+    if (!isa<arith::ArithDialect>(def->getDialect()) && !isScheduleOp(def) &&
+        !dependsOnThreadId(def))
       return sampled();
     return std::nullopt;
   }

@@ -54,8 +54,10 @@ def test_tma_precondition_raises(torch_cuda, examples):
     a = torch.zeros(200, 200, device="cuda", dtype=torch.float16)
     b = torch.zeros(200, 300, device="cuda", dtype=torch.float16)  # 600-byte rows
     c = torch.zeros(200, 300, device="cuda", dtype=torch.float16)
+    workspace = torch.zeros(1024, 128, device="cuda", dtype=torch.float32)
+    counters = torch.zeros(4, device="cuda", dtype=torch.int32)
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
-        kernel(a, b, c, 200, 300, 200, grid=(1, 1, 1), block=(384, 1, 1))
+        kernel(a, b, c, 200, 300, 200, workspace, counters, grid=(1, 1, 1), block=(384, 1, 1))
 
 
 def test_launch_error_raises(torch_cuda, examples):

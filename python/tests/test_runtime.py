@@ -43,10 +43,16 @@ def test_launch_on_a_side_stream(torch_cuda, examples):
 
 
 def _gemm_nt(torch, examples, m, n, k):
-    """The Hopper GEMM's C = A B^T kernel with f16 inputs A (m x k), B (n x k)
+    """The Hopper GEMM's C = A B^T kernel, bound to its stream-K workspace
+    and counters for up to 132 CTAs, with f16 inputs A (m x k), B (n x k)
     and a NaN-filled C."""
     _hopper(torch)
-    gemm = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
+    kernel = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
+    workspace = torch.empty((132 * 1024, 128), device="cuda", dtype=torch.float32)
+    counters = torch.zeros(132 * 4, device="cuda", dtype=torch.int32)
+
+    def gemm(*args, **launch):
+        kernel(*args, workspace, counters, **launch)
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)

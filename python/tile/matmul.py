@@ -99,20 +99,30 @@ class MatmulPlan:
         return -(-columns // 8) * 8
 
     @property
-    def split_k_shape(self) -> Tuple[Tuple[int, int], int]:
-        """A split-K decode kernel's (workspace rows, columns) and counters."""
-        tiles, splits = self.grid[0], self.grid[1]
-        return (tiles * splits * 128, self.decode.accumulators), tiles
+    def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
+        """The (workspace rows, columns) and counters of a kernel that sums
+        partial tiles with tile.split_k_reduce (None if it does not): a
+        split-K decode kernel's tiles x splits, or a persistent kernel's
+        stream-K tiles (fewer than 2 x grid, tile.work_unit), each of two
+        64-row halves (one per consumer warpgroup) with two slots."""
+        if self.decode is not None:
+            if not self.decode.split_k:
+                return None
+            tiles, splits = self.grid[0], self.grid[1]
+            return (tiles * splits * 128, self.decode.accumulators), tiles
+        halves = 2 * self.grid[0] * 2
+        return (halves * 2 * 128, PERSISTENT_TILE[1] // 2), halves
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
-        and C (and a split-K decode kernel's workspace and counters)."""
-        if self.decode is not None and self.decode.split_k:
+        and C (and the workspace and counters of split_k_shape)."""
+        if self.decode is None:
+            workspace, counters = split_k
+            return (a, b, c, self.m, self.n, self.k, workspace, counters)
+        if self.decode.split_k:
             workspace, counters = split_k
             return (a, b, c, self.k, workspace, counters)
-        if self.decode is not None:
-            return (a, b, c, self.k)
-        return (a, b, c, self.m, self.n, self.k)
+        return (a, b, c, self.k)
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -582,10 +592,10 @@ def _staging_buffer(torch, key):
 
 
 def _split_k_buffers(plan: MatmulPlan, c, stream=None):
-    """A split-K decode kernel's workspace and counters (zero; each launch
+    """The workspace and counters of plan.split_k_shape (zero; each launch
     leaves them zero), kept per stream and shape like the staging buffers:
     launches on one stream never overlap, so they never share counters."""
-    if plan.decode is None or not plan.decode.split_k:
+    if plan.split_k_shape is None:
         return None
     import torch
     from .launch import stream_handle

@@ -1,0 +1,110 @@
+//===- WorkSchedule.h - The persistent tile schedule's arithmetic -*- C++
+//-*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// T-TILE-7 written once over an arithmetic `M`: the lowering of
+// tile.tile_coord / tile.work_count / tile.work_unit instantiates it with
+// IR-emitting arithmetic, the index evaluator (the protocol checker's
+// simulation) with integers, so both compute the same units. All
+// operations are unsigned; `M` provides, on its value type `M::V`:
+// constant(n), flag(bool), add, sub, mul, div, rem, min, max, ugt, ult, ne,
+// both (and), either (or), select.
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
+#define TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace mlir::tile::schedule {
+
+/// Linear tile index -> (row, column) in groups of `group` tile rows, down
+/// a group's rows column after column.
+template <typename M>
+std::pair<typename M::V, typename M::V>
+tileCoord(M &m, typename M::V tile, typename M::V rows, typename M::V cols,
+          int64_t group) {
+  using V = typename M::V;
+  V groupRows = m.constant(group);
+  V inGroup = m.mul(cols, groupRows);
+  V firstRow = m.mul(m.div(tile, inGroup), groupRows);
+  V height = m.min(m.sub(rows, firstRow), groupRows);
+  V local = m.rem(tile, inGroup);
+  return {m.add(firstRow, m.rem(local, height)), m.div(local, height)};
+}
+
+/// A worker's share: its data-parallel tiles, and its range [begin, end) of
+/// the shared tiles' iterations.
+template <typename M> struct WorkerShare {
+  using V = typename M::V;
+  /// The first shared tile (all tiles before it are data-parallel).
+  V dataParallelTiles;
+  /// The worker's data-parallel tiles, its first units.
+  V dataParallelUnits;
+  /// The worker's shared iterations [begin, end), and the shared tiles
+  /// they start and end in.
+  V begin, end, firstShared, lastShared;
+  /// The worker's units.
+  V units;
+
+  WorkerShare(M &m, bool streamK, V tiles, V iters, V worker, V workers) {
+    V zero = m.constant(0), one = m.constant(1);
+    V partialWave = m.rem(tiles, workers);
+    // Stream-K where the last wave is partial: it and the full wave before
+    // it are shared.
+    V shared = m.both(m.flag(streamK), m.ugt(tiles, workers));
+    shared = m.both(shared, m.ne(partialWave, zero));
+    shared = m.both(shared, m.ne(iters, zero));
+    V sharedTiles = m.select(shared, m.add(workers, partialWave), zero);
+    dataParallelTiles = m.sub(tiles, sharedTiles);
+    // ceil((dataParallelTiles - worker) / workers); 0 past them (worker <
+    // workers).
+    dataParallelUnits = m.div(
+        m.sub(m.add(dataParallelTiles, workers), m.add(worker, one)), workers);
+    V total = m.mul(sharedTiles, iters);
+    begin = m.div(m.mul(worker, total), workers);
+    end = m.div(m.mul(m.add(worker, one), total), workers);
+    V tileIters = m.max(iters, one);
+    firstShared = m.div(begin, tileIters);
+    lastShared = m.div(m.sub(m.max(end, one), one), tileIters);
+    V sharedUnits =
+        m.select(shared, m.add(m.sub(lastShared, firstShared), one), zero);
+    units = m.add(dataParallelUnits, sharedUnits);
+  }
+};
+
+/// Unit `unit` of `worker`: (tile, first, count, fixup, split, splits).
+template <typename M>
+std::array<typename M::V, 6>
+workUnit(M &m, bool streamK, typename M::V unit, typename M::V tiles,
+         typename M::V iters, typename M::V worker, typename M::V workers) {
+  using V = typename M::V;
+  WorkerShare<M> share(m, streamK, tiles, iters, worker, workers);
+  V zero = m.constant(0), one = m.constant(1);
+  // A data-parallel unit: tile worker + unit x workers, whole.
+  V dataParallel = m.ult(unit, share.dataParallelUnits);
+  V dpTile = m.add(worker, m.mul(unit, workers));
+  // A shared unit: the part of shared tile s in the worker's range. The
+  // ranges hold at least `iters` iterations each, so a tile is cut at most
+  // once: the unit is split 1 of 2 if the range starts inside the tile,
+  // split 0 of 2 if it ends inside it, else the whole tile.
+  V s = m.add(share.firstShared, m.sub(unit, share.dataParallelUnits));
+  V tileBegin = m.mul(s, iters);
+  V tileEnd = m.add(tileBegin, iters);
+  V lo = m.max(share.begin, tileBegin);
+  V hi = m.min(share.end, tileEnd);
+  V tail = m.ugt(lo, tileBegin);
+  V cut = m.either(tail, m.ult(hi, tileEnd));
+  return {m.select(dataParallel, dpTile, m.add(share.dataParallelTiles, s)),
+          m.select(dataParallel, zero, m.sub(lo, tileBegin)),
+          m.select(dataParallel, iters, m.sub(hi, lo)),
+          m.select(dataParallel, zero, s),
+          m.select(dataParallel, zero, m.select(tail, one, zero)),
+          m.select(dataParallel, one, m.select(cut, m.constant(2), one))};
+}
+
+} // namespace mlir::tile::schedule
+
+#endif // TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
