@@ -17,8 +17,13 @@ def test_copy_through_shared_memory(torch_cuda, examples):
 
 
 @pytest.mark.parametrize("layout", ["nt", "nn"])
-@pytest.mark.parametrize("shape", [(256, 512, 512), (200, 296, 200), (1024, 1024, 4096)])
-def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape):
+@pytest.mark.parametrize("shape, ctas", [
+    ((256, 512, 512), 132), ((200, 296, 200), 132), ((1024, 1024, 4096), 132),
+    # Stream-K (tile.work_unit): 4 tiles on 3 CTAs (all shared, ranges of
+    # 5, 5 and 6 of 16 K slices) and 32 tiles of 64 slices on 5 CTAs (5
+    # whole tiles each, the last 7 shared).
+    ((200, 296, 200), 3), ((1024, 1024, 4096), 5)])
+def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape, ctas):
     torch = torch_cuda
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("needs sm_90a")
@@ -30,11 +35,19 @@ def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape):
         b = b.t().contiguous()  # K x N, row-major
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
     tiles = -(-m // 128) * -(-n // 256)
-    module.kernel(f"gemm_{layout}")(a, b, c, m, n, k, grid=(min(tiles, 132), 1, 1),
-                                    block=(384, 1, 1))
-    want = a @ (b.t() if layout == "nt" else b)
-    assert not c.isnan().any()
-    assert relative_error(c, want) < 2e-3
+    grid = min(tiles, ctas)
+    # Stream-K's workspace and counters: fewer than 2 x grid shared tiles of
+    # two halves, two slots of 128 rows each (tile.matmul's split_k_shape).
+    workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
+    counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
+    kernel = module.kernel(f"gemm_{layout}")
+    want = a.float() @ (b.t() if layout == "nt" else b).float()
+    for _ in range(2):  # the counters are back at zero after a launch
+        c.fill_(float("nan"))
+        kernel(a, b, c, m, n, k, workspace, counters, grid=(grid, 1, 1), block=(384, 1, 1))
+        assert not c.isnan().any()
+        assert relative_error(c, want) < 2e-3
+    assert not counters.any()
 
 
 def test_ampere_gemm_matches_torch(torch_cuda, examples):
