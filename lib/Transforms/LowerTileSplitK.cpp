@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // tile.split_k_reduce: each thread of the warpgroup stores its partial
-// accumulators to its workspace row (vector.store); the warpgroup meets (a
+// accumulators to the workspace in 16-byte chunks, the warpgroup's threads
+// side by side (vector.store; a warp's chunk is 512 contiguous bytes); the
+// warpgroup meets (a
 // named barrier); its first thread counts the arrival (memref.atomic_rmw
 // addi between two GPU-scope fences, membar.gl: the PTX ISA memory model's
 // release and acquire patterns) and writes whether it was the last to a
@@ -36,12 +38,15 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
           splits = op.getSplits();
     Value slots = op.getSlots() ? op.getSlots() : splits;
     auto accType = cast<VectorType>(acc.getType());
-    // A row is the accumulator; rows of whole 16-byte units start 16-byte
-    // aligned in a workspace whose base is (T-TILE-6), so each is one or
-    // more vector accesses.
-    int64_t rowBytes = accType.getNumElements() * 4;
-    llvm::MaybeAlign rowAlignment =
-        rowBytes % 16 == 0 ? llvm::MaybeAlign(16) : llvm::MaybeAlign(4);
+    // The partials are stored in 4-element (16-byte) chunks, chunk c of
+    // thread t of a split at element 4 (128 c + t) of the split's 128
+    // workspace rows: a warp's store or load of one chunk is 512 contiguous
+    // bytes. Rows of whole chunks start 16-byte aligned in a workspace whose
+    // base is (T-TILE-6). Other accumulator sizes take a row per thread.
+    int64_t elements = accType.getNumElements();
+    int64_t width = elements % 4 == 0 ? 4 : 1;
+    auto chunkType = VectorType::get({width}, rewriter.getF32Type());
+    llvm::MaybeAlign chunkAlignment(width * 4);
     auto i32Constant = [&](int64_t value) -> Value {
       return arith::ConstantOp::create(rewriter, loc,
                                        rewriter.getI32IntegerAttr(value));
@@ -66,12 +71,21 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
     WarpgroupBarrier warpgroup(rewriter, loc);
     Value thread = warpgroup.thread, first = warpgroup.first;
     Value zero = math.constant(0);
-    // The workspace row of split `s` of this tile for this thread.
-    auto rowOf = [&](OpBuilder &b, Value s) -> Value {
+    // The workspace (row, column) of chunk `c` of split `s` of this tile
+    // for this thread.
+    auto chunkAt = [&](OpBuilder &b, Value s,
+                       int64_t c) -> std::pair<Value, Value> {
       IndexMath at(b, loc);
-      Value base = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, tile, slots), s);
-      return at.add(at.mul(base, kWarpgroupThreads), thread);
+      Value base =
+          at.mul(arith::AddIOp::create(
+                     b, loc, arith::MulIOp::create(b, loc, tile, slots), s),
+                 kWarpgroupThreads);
+      if (width == 1)
+        return {at.add(base, thread), at.constant(c)};
+      Value element = at.add(at.constant(c * kWarpgroupThreads * width),
+                             at.mul(thread, width));
+      return {at.add(base, at.div(element, elements)),
+              at.rem(element, elements)};
     };
     Value single = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, splits, math.constant(1));
@@ -85,9 +99,16 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       scf::YieldOp::create(rewriter, loc, ValueRange{yes, acc});
 
       rewriter.setInsertionPointToStart(&outer.getElseRegion().front());
-      vector::StoreOp::create(rewriter, loc, acc, op.getWorkspace(),
-                              ValueRange{rowOf(rewriter, split), zero},
-                              /*nontemporal=*/false, rowAlignment);
+      for (int64_t c = 0; c < elements / width; ++c) {
+        auto [row, column] = chunkAt(rewriter, split, c);
+        SmallVector<int64_t> lanes;
+        for (int64_t e = 0; e < width; ++e)
+          lanes.push_back(c * width + e);
+        Value chunk = vector::ShuffleOp::create(rewriter, loc, acc, acc, lanes);
+        vector::StoreOp::create(rewriter, loc, chunk, op.getWorkspace(),
+                                ValueRange{row, column},
+                                /*nontemporal=*/false, chunkAlignment);
+      }
       warpgroup.sync(rewriter, loc);
       auto count = scf::IfOp::create(rewriter, loc, first);
       {
@@ -127,13 +148,10 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
         // wrote it) and summed in split order, a group of up to 32 values
         // (eight independent 16-byte loads a split) at a time: enough loads
         // in flight, and the running sums of one group beside the result.
-        int64_t count = accType.getNumElements();
-        int64_t width = count % 4 == 0 ? 4 : 1;
-        int64_t group = std::min<int64_t>(count, 32) / width * width;
-        auto chunkType = VectorType::get({width}, rewriter.getF32Type());
+        int64_t group = std::min<int64_t>(elements, 32) / width * width;
         Value result = acc;
-        for (int64_t g = 0; g < count; g += group) {
-          int64_t chunks = std::min(group, count - g) / width;
+        for (int64_t g = 0; g < elements; g += group) {
+          int64_t chunks = std::min(group, elements - g) / width;
           Value zeroChunk = arith::ConstantOp::create(
               rewriter, loc, chunkType,
               DenseElementsAttr::get(chunkType, rewriter.getF32FloatAttr(0)));
@@ -141,15 +159,14 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
           auto loop = scf::ForOp::create(
               rewriter, loc, zero, splits, math.constant(1), inits,
               [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
-                IndexMath at(b, l);
-                Value row = rowOf(b, s);
                 SmallVector<Value> loaded, next;
-                for (int64_t c = 0; c < chunks; ++c)
+                for (int64_t c = 0; c < chunks; ++c) {
+                  auto [row, column] = chunkAt(b, s, g / width + c);
                   loaded.push_back(vector::LoadOp::create(
                       b, l, chunkType, op.getWorkspace(),
-                      ValueRange{row, at.constant(g + c * width)},
-                      /*nontemporal=*/false,
-                      width == 4 ? rowAlignment : llvm::MaybeAlign(4)));
+                      ValueRange{row, column},
+                      /*nontemporal=*/false, chunkAlignment));
+                }
                 for (int64_t c = 0; c < chunks; ++c)
                   next.push_back(
                       arith::AddFOp::create(b, l, sums[c], loaded[c]));

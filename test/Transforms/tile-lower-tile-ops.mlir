@@ -292,7 +292,8 @@ gpu.module @mn_major_a {
 }
 
 // tile.split_k_reduce: one split yields the accumulators; otherwise the
-// thread's row ((tile * splits + split) * 128 + thread mod 128) is stored, the
+// thread's 4-element chunks are stored at element 4 (128 c + thread mod 128)
+// of the split's rows ((tile * splits + split) * 128 ...), the
 // warpgroup meets, its first thread counts (fence, atomic add, fence) and
 // writes whether it was last to its warpgroup's slot (thread x / 128) of a
 // static shared flag array, the warpgroup meets again and the last CTA sums
@@ -310,8 +311,11 @@ gpu.module @mn_major_a {
 //       CHECK:   %[[TS:.*]] = arith.muli %[[T]], %[[N]] : index
 //       CHECK:   %[[TSS:.*]] = arith.addi %[[TS]], %[[S]] : index
 //       CHECK:   %[[R128:.*]] = arith.muli %[[TSS]], %c128 : index
-//       CHECK:   %[[ROW:.*]] = arith.addi %[[R128]], %[[THREAD]] : index
-//       CHECK:   vector.store %[[ACC]], %[[WS]][%[[ROW]], %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:   %[[E:.*]] = arith.muli %[[THREAD]], %c4 : index
+//       CHECK:   %[[Q:.*]] = arith.divui %[[E]], %c4 : index
+//       CHECK:   %[[ROW:.*]] = arith.addi %[[R128]], %[[Q]] : index
+//       CHECK:   %[[COL:.*]] = arith.remui %[[E]], %c4 : index
+//       CHECK:   vector.store %[[ACC]], %[[WS]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 //       CHECK:   scf.if %[[FIRST:.*]] {
 //       CHECK:     nvvm.memory.barrier <gpu>
@@ -323,7 +327,7 @@ gpu.module @mn_major_a {
 //       CHECK:   %[[LAST:.*]] = arith.cmpi ne, %[[WORD]], %c0_i32 : i32
 //       CHECK:   scf.if %[[LAST]] -> (vector<4xf32>) {
 //       CHECK:     scf.for %[[SPLIT:.*]] = %c0 to %[[N]] step %c1
-//       CHECK:       vector.load %[[WS]][%{{.*}}, %c0] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:       vector.load %[[WS]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
 //       CHECK:       arith.addf
 //       CHECK:     scf.if %[[FIRST]] {
 //  CHECK-NEXT:       memref.store %c0_i32, %[[CNT]][%[[T]]] : memref<?xi32>

@@ -386,11 +386,14 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     Split-K's fixup, serial and deterministic, without waiting: the CTAs
     `split` = 0 .. `splits` - 1 of tile `tile` each hold, in the warpgroup
     that executes this op (thread x / 128, all its 128 threads), the partial
-    accumulators `acc` of their share of K. Each thread writes its `acc` to
-    row ((tile x slots + split) x 128 + thread x mod 128) of `workspace`
-    (f32, one column per accumulator element; `slots` defaults to `splits`,
-    and is their bound where tiles have different numbers of splits, as
-    `tile.work_unit`'s stream-K tiles); the warpgroup meets (a named
+    accumulators `acc` of their share of K. The split's partials take the
+    128 rows from (tile x slots + split) x 128 of `workspace` (f32, one
+    column per accumulator element; `slots` defaults to `splits`, and is
+    their bound where tiles have different numbers of splits, as
+    `tile.work_unit`'s stream-K tiles): each thread t (thread x mod 128)
+    writes its 4-element chunk c at element 4 (128 c + t) of them, so a
+    warp writes 512 contiguous bytes a chunk (with a number of accumulators
+    that is no multiple of 4, row t is thread t's); the warpgroup meets (a named
     barrier); its first thread counts the arrival on `counters[tile]` (an
     atomic add between two GPU-scope fences: release, then acquire). The CTA
     whose arrival is the last of `splits` gets `last` = true and `result` =
