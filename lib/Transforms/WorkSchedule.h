@@ -52,10 +52,13 @@ template <typename M> struct WorkerShare {
   WorkerShare(M &m, bool streamK, V tiles, V iters, V worker, V workers) {
     V zero = m.constant(0), one = m.constant(1);
     V partialWave = m.rem(tiles, workers);
-    // Stream-K where the last wave is partial: it and the full wave before
-    // it are shared.
+    // Stream-K where the last wave would leave at least half the workers
+    // idle (0 < 2 partialWave <= workers): it and the full wave before it
+    // are shared.
     V shared = m.both(m.flag(streamK), m.ugt(tiles, workers));
     shared = m.both(shared, m.ne(partialWave, zero));
+    shared = m.both(shared,
+                    m.ult(m.add(partialWave, partialWave), m.add(workers, one)));
     shared = m.both(shared, m.ne(iters, zero));
     V sharedTiles = m.select(shared, m.add(workers, partialWave), zero);
     dataParallelTiles = m.sub(tiles, sharedTiles);

@@ -102,12 +102,16 @@ module {
       %b2 = arith.addi %b, %inc : index
       scf.yield %b2 : index
     }
-    // Balance: with a partial last wave, workers differ by at most one
+    // Balance: where stream-K applies (a last wave that would leave at
+    // least half the workers idle), workers differ by at most one
     // iteration.
     %rem = arith.remui %tiles, %workers : index
     %partial = arith.cmpi ne, %rem, %c0 : index
     %more = arith.cmpi ugt, %tiles, %workers : index
-    %streamk = arith.andi %partial, %more : i1
+    %rem2 = arith.addi %rem, %rem : index
+    %idle = arith.cmpi ule, %rem2, %workers : index
+    %partial_idle = arith.andi %partial, %idle : i1
+    %streamk = arith.andi %partial_idle, %more : i1
     %spread = arith.subi %r#2, %r#1 : index
     %uneven = arith.cmpi ugt, %spread, %c1 : index
     %v = arith.andi %streamk, %uneven : i1

@@ -48,9 +48,10 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     `workers` CTAs (worker = `worker`, 0 .. workers - 1: e.g. block x of a
     persistent grid) share `tiles` output tiles of `iters` K iterations each.
     `data_parallel`: worker w takes tiles w, w + workers, ... whole.
-    `stream_k`: when tiles > workers and tiles mod workers != 0 (a last
-    wave that would leave SMs idle), the last workers + tiles mod workers
-    tiles are shared: their iterations, in tile order, are cut into
+    `stream_k`: when tiles > workers and the last wave would leave at
+    least half the workers idle (0 < 2 (tiles mod workers) <= workers), the
+    last workers + tiles mod workers tiles are shared: their iterations,
+    in tile order, are cut into
     `workers` contiguous ranges of floor(w I / workers) .. floor((w + 1) I /
     workers) (I = their tiles times `iters`), so every worker does the same
     work to within one iteration; the other tiles are data-parallel and
