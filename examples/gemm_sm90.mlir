@@ -8,7 +8,8 @@
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
 // dynamic shared memory, 128x256x64 CTA tiles in a grouped order, a
-// persistent grid (one CTA per SM). (For M <= 64, tile.matmul runs the
+// persistent grid (one CTA per SM) with stream-K for a mostly idle last
+// wave. (For M <= 64, tile.matmul runs the
 // decode kernels of python/tile/gemm_decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
 //
@@ -22,16 +23,19 @@
 !dbt = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
-// Stream-K's partial sums: a row per thread of a consumer warpgroup, a
-// column per accumulator, two slots per 64x256 half tile; and the
+// Stream-K's partial sums: 128 rows of a column per accumulator a slot,
+// two slots per 64x256 half tile (one per consumer warpgroup); and the
 // arrival counters of the half tiles (tile.split_k_reduce, T-TILE-6).
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b computes tiles
-    // b, b + grid, ... of the 128x256 tiles in grouped order (4 row tiles
-    // per group, for L2 reuse). Warpgroup 0 (one thread of it) loads the A
+    // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b takes its work
+    // units (tile.work_unit stream_k): tiles b, b + grid, ... of the 128x256
+    // tiles, whole, and where the last wave would leave half the CTAs idle,
+    // an equal share of the last tiles' K slices, which tile.split_k_reduce
+    // sums; tiles in grouped order (tile.tile_coord, 4 row tiles per group,
+    // for L2 reuse). Warpgroup 0 (one thread of it) loads the A
     // and B K-slices of its tiles with TMA into a 4-stage ring (full
     // barriers: the two copies' bytes; empty barriers: one arrival per
     // consumer warpgroup), running ahead into the next tile while the

@@ -34,9 +34,6 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
-      // Row-tile pairs per group of the tile order (4 row tiles, as
-      // examples/gemm_sm90.mlir).
-      %group_rows = arith.constant 2 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
@@ -69,7 +66,6 @@ module attributes {gpu.container_module} {
       %n255 = arith.addi %n, %c255 : index
       %tiles_n = arith.divui %n255, %c256 : index
       %tiles = arith.muli %pairs_m, %tiles_n : index
-      %in_group = arith.muli %tiles_n, %group_rows : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
@@ -97,14 +93,9 @@ module attributes {gpu.container_module} {
         scf.if %first {
           %pt:2 = scf.for %tile = %cluster to %tiles step %clusters
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %group = arith.divui %tile, %in_group : index
-            %first_m = arith.muli %group, %group_rows : index
-            %left_m = arith.subi %pairs_m, %first_m : index
-            %group_m = arith.minui %left_m, %group_rows : index
-            %local = arith.remui %tile, %in_group : index
-            %local_m = arith.remui %local, %group_m : index
-            %pair = arith.addi %first_m, %local_m : index
-            %pid_n = arith.divui %local, %group_m : index
+            // Groups of 2 row-tile pairs (4 row tiles, as
+            // examples/gemm_sm90.mlir).
+            %pair, %pid_n = tile.tile_coord %tile in [%pairs_m, %tiles_n] group 2
             %pair2 = arith.muli %pair, %c2 : index
             %pid_m = arith.addi %pair2, %rank : index
             %m0 = arith.muli %pid_m, %c128 : index
@@ -134,14 +125,7 @@ module attributes {gpu.container_module} {
         %zero = arith.constant dense<0.0> : vector<128xf32>
         %ct:2 = scf.for %tile = %cluster to %tiles step %clusters
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %group = arith.divui %tile, %in_group : index
-          %first_m = arith.muli %group, %group_rows : index
-          %left_m = arith.subi %pairs_m, %first_m : index
-          %group_m = arith.minui %left_m, %group_rows : index
-          %local = arith.remui %tile, %in_group : index
-          %local_m = arith.remui %local, %group_m : index
-          %pair = arith.addi %first_m, %local_m : index
-          %pid_n = arith.divui %local, %group_m : index
+          %pair, %pid_n = tile.tile_coord %tile in [%pairs_m, %tiles_n] group 2
           %pair2 = arith.muli %pair, %c2 : index
           %pid_m = arith.addi %pair2, %rank : index
           %m0 = arith.muli %pid_m, %c128 : index
