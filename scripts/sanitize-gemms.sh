@@ -6,7 +6,8 @@
 # with tile-run on PATH). Runs memcheck, racecheck and synccheck on both GEMM
 # examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
 # default 512: M = N = K), one launch each, every element of C checked, and
-# on tile.matmul's decode kernels from PyTorch; prints each tool's summary.
+# on tile.matmul's decode kernels and the Hopper GEMM under stream-K from
+# PyTorch; prints each tool's summary.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
@@ -46,5 +47,30 @@ PY
 for tool in memcheck racecheck synccheck; do
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"
   echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+done
+# The Hopper GEMM under stream-K (tile.work_unit; the examples' grids above
+# are data-parallel): 4 tiles on 3 CTAs and 20 tiles on 6 CTAs, K = SIZE,
+# both layouts, from PyTorch, checked against torch.
+cat > "$WORK/stream_k.py" <<PY
+import sys; sys.path.insert(0, "$ROOT/python")
+import torch, tile
+from tile.testing import relative_error
+module = tile.compile(open("$ROOT/examples/gemm_sm90.mlir").read(), chip="sm_90a")
+for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.float16)
+    workspace = torch.empty((ctas * 1024, 128), device="cuda", dtype=torch.float32)
+    counters = torch.zeros(ctas * 4, device="cuda", dtype=torch.int32)
+    for layout, operand in (("nt", b), ("nn", b.t().contiguous())):
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        module.kernel("gemm_" + layout)(a, operand, c, m, n, k, workspace, counters,
+                                         grid=(ctas, 1, 1))
+        torch.cuda.synchronize()
+        print(f"stream-K {layout} {m}x{n}x{k} on {ctas} CTAs relative error "
+              f"{relative_error(c, a.float() @ b.float().t()):.1e}")
+PY
+for tool in memcheck racecheck synccheck; do
+  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_n python3 "$WORK/stream_k.py" 2>&1)"
+  echo "stream-K $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
 rm -rf "$WORK"
