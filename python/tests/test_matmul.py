@@ -32,9 +32,9 @@ def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
                        H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
     assert plan.grid == (2 * 2, 1, 1)
-    # Stream-K's workspace and counters: fewer than 2 x grid shared tiles,
-    # two 64-row halves each, two slots of 128 rows a half.
-    assert plan.split_k_shape == ((2 * 4 * 2 * 2 * 128, 128), 2 * 4 * 2)
+    # Stream-K's workspace and counters: at most grid + grid / 2 shared
+    # tiles, two 64-row halves each, two slots of 128 rows a half.
+    assert plan.split_k_shape == ((6 * 2 * 2 * 128, 128), 6 * 2)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
 
 

@@ -103,14 +103,14 @@ class MatmulPlan:
         """The (workspace rows, columns) and counters of a kernel that sums
         partial tiles with tile.split_k_reduce (None if it does not): a
         split-K decode kernel's tiles x splits, or a persistent kernel's
-        stream-K tiles (fewer than 2 x grid, tile.work_unit), each of two
-        64-row halves (one per consumer warpgroup) with two slots."""
+        stream-K tiles (at most grid + grid / 2, tile.work_unit), each of
+        two 64-row halves (one per consumer warpgroup) with two slots."""
         if self.decode is not None:
             if not self.decode.split_k:
                 return None
             tiles, splits = self.grid[0], self.grid[1]
             return (tiles * splits * 128, self.decode.accumulators), tiles
-        halves = 2 * self.grid[0] * 2
+        halves = 2 * (self.grid[0] + self.grid[0] // 2)
         return (halves * 2 * 128, PERSISTENT_TILE[1] // 2), halves
 
     def arguments(self, a, b, c, split_k=None):

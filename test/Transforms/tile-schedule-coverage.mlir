@@ -4,7 +4,7 @@
 // stream-K otherwise) and 2048 tiles of 128 iterations on 132 workers, the
 // units cover every tile's iterations exactly once, are non-empty, cut a
 // tile into at most 2 splits in K order that agree on their count, keep
-// fixup below 2 workers - 1, and give every worker the same iterations to
+// fixup below workers + workers / 2, and give every worker the same iterations to
 // within one under stream-K. Prints the cases and the violations.
 // REQUIRES: mlir-runner
 // RUN: tile-opt %s -tile-lower-tile-ops -convert-scf-to-cf -convert-to-llvm \
@@ -36,8 +36,8 @@ module {
     scf.for %t = %c0 to %tiles step %c1 {
       memref.store %c0, %splits_of[%t] : memref<?xindex>
     }
-    %w2 = arith.muli %workers, %c2 : index
-    %fixups = arith.subi %w2, %c1 : index
+    %half = arith.divui %workers, %c2 : index
+    %fixups = arith.addi %workers, %half : index
     %big = arith.constant 1000000000 : index
     %r:3 = scf.for %w = %c0 to %workers step %c1 iter_args(%bad = %c0, %lo = %big, %hi = %c0) -> (index, index, index) {
       %units = tile.work_count stream_k tiles %tiles iters %iters worker %w of %workers

@@ -56,8 +56,8 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     workers) (I = their tiles times `iters`), so every worker does the same
     work to within one iteration; the other tiles are data-parallel and
     come first. Each range holds at least `iters` iterations, so a shared
-    tile is cut into at most 2 units and at most 2 workers - 1 tiles are
-    shared. Otherwise `stream_k` is `data_parallel`. Invariant T-TILE-7.
+    tile is cut into at most 2 units, and fewer than workers + workers / 2
+    + 1 tiles are shared. Otherwise `stream_k` is `data_parallel`. Invariant T-TILE-7.
   }];
 }
 
@@ -88,7 +88,7 @@ def Tile_WorkUnitOp : Tile_WorkOp<"work_unit",
     of its `tile`, its K iterations `first` .. `first` + `count` - 1
     (count >= 1), and for the fixup of a tile that `splits` units share
     (`tile.split_k_reduce`, at most 2 slots a tile) the tile's index among
-    the shared tiles, `fixup` (0 .. 2 workers - 2), and the unit's `split`
+    the shared tiles, `fixup` (0 .. workers + workers / 2 - 1), and the unit's `split`
     (0 .. splits - 1, in K order). Data-parallel units have `first` = 0,
     `count` = iters, `fixup` = `split` = 0 and `splits` = 1.
 
