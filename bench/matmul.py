@@ -9,7 +9,8 @@ For each element type, shape MxNxK and layout (nt: B given as N x K with
 transpose_b=True; nn: B given as K x N) it checks tile.matmul against an f32
 torch.matmul (relative error < 1e-2), then times both sides the same two
 ways (bench/harness.py): the kernel time from CUPTI — every kernel a call
-launches, so tile.matmul's staging copies of unaligned operands count — and
+launches, so tile.matmul's staging copies of unaligned operands count; the
+median of --rounds rounds that alternate tile and cuBLAS — and
 the user path (CUDA events around back-to-back calls). Prints one row per
 case: the kernels tile.matmul ran, µs both ways (and Triton's kernel time,
 bench/gemm.py's autotuned Triton matmul), cuBLAS time / tile time by kernel
@@ -22,6 +23,7 @@ chart of the ratios.
 """
 import argparse
 import csv
+import statistics
 import sys
 from pathlib import Path
 
@@ -90,6 +92,8 @@ def main():
     parser.add_argument("--plot", help="write a bar chart of the ratios to this PNG")
     parser.add_argument("--repeats", type=int, default=0,
                         help="calls per measurement (default: about 2e13 FLOP, 20 to 200)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="kernel-time rounds, tile and cuBLAS alternating; medians")
     args = parser.parse_args()
     torch = harness.torch_or_exit("matmul.py")
     harness.describe_device()
@@ -129,8 +133,16 @@ def main():
                 if not error < 1e-2:
                     print(f"{case:30} | WRONG: relative error {error:.2e}")
                     continue
-                tile_kernel, names, _ = harness.kernel_us(ours, repeats)
-                cublas_kernel, _, _ = harness.kernel_us(theirs, repeats)
+                # Alternating rounds: the power-limited clock drifts between
+                # measurements seconds apart; the medians of interleaved
+                # rounds see the same drift on both sides.
+                tile_times, cublas_times = [], []
+                for _ in range(max(1, args.rounds)):
+                    tile_time, names, _ = harness.kernel_us(ours, repeats)
+                    tile_times.append(tile_time)
+                    cublas_times.append(harness.kernel_us(theirs, repeats)[0])
+                tile_kernel = statistics.median(tile_times)
+                cublas_kernel = statistics.median(cublas_times)
                 triton_kernel = None
                 if triton is not None:
                     run_triton = lambda: triton(a, b_logical, c)  # noqa: E731
