@@ -6,15 +6,18 @@
                                                 [--csv FILE]
 
 @gemm_nt and @gemm_nn of examples/gemm_sm90.mlir as shipped (tile.work_unit
-stream_k: a partial last wave and the full wave before it shared by all
-CTAs, tile.split_k_reduce fixing up the shared tiles) and the same source
-with `data_parallel` (each CTA takes whole tiles), against torch.matmul
+stream_k: where the last wave of tiles would leave at least half the CTAs
+idle, it and the full wave before it are shared by all CTAs, and
+tile.split_k_reduce fixes up the shared tiles) and the same source with
+`data_parallel` (each CTA takes whole tiles), against torch.matmul
 (cuBLAS), on tile.matmul's grid (one CTA per SM). Each case is checked
 against an f32 product first; then the three are timed by CUPTI kernel time
-(tile.testing.kernel_us) in --rounds interleaved rounds, and the median of
-the rounds is printed with the ratios cuBLAS / tile for both schedules.
-The tile count and how many waves it fills on this GPU are printed too:
-stream-K only changes shapes whose last wave is partial.
+(tile.testing.kernel_us) in --rounds rounds, the order of the three rotated
+from round to round (the power-limited clock drifts within a round), and
+the median of the rounds is printed with the ratios cuBLAS / tile for both
+schedules. The tile count, the waves it fills on this GPU and whether
+stream-K engages ("SK") are printed too; where it does not, both columns
+run the same units and their difference is the noise.
 """
 import argparse
 import csv
@@ -28,8 +31,15 @@ import harness  # noqa: E402
 import tile  # noqa: E402
 from tile.testing import kernel_us, relative_error  # noqa: E402
 
-SHAPES = ["4096x4096x4096", "8192x8192x8192", "6144x6144x6144", "4096x14336x4096",
-          "8192x8192x4096", "256x16384x8192", "16384x256x8192"]
+# Stream-K engages on 132 SMs at 140 tiles (1.06 waves), 198 (1.5) and
+# 1080 (8.2); not at 512 (3.88 waves), 2048 (15.5) or 128 (0.97).
+SHAPES = ["1792x2560x8192", "1792x2560x4096", "2304x2816x8192", "3840x9216x4096",
+          "4096x4096x4096", "8192x8192x8192", "256x16384x8192"]
+
+
+def stream_k_engages(tiles: int, ctas: int) -> bool:
+    """T-TILE-7's rule (tile.work_unit stream_k), to label the rows."""
+    return tiles > ctas and 0 < 2 * (tiles % ctas) <= ctas
 
 
 def main():
@@ -37,7 +47,7 @@ def main():
     parser.add_argument("--types", nargs="+", default=["f16"], choices=["f16", "bf16"])
     parser.add_argument("--layouts", nargs="+", default=["nt", "nn"], choices=["nt", "nn"])
     parser.add_argument("--shapes", nargs="+", default=SHAPES)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--csv")
     args = parser.parse_args()
@@ -48,7 +58,7 @@ def main():
     assert "stream_k" in source, "examples/gemm_sm90.mlir no longer uses stream_k"
     rows = []
     print(f"{card}, {sms} SMs; kernel time (CUPTI), median of {args.rounds} rounds")
-    print(f"{'case':26s} {'tiles':>6s} {'waves':>6s} {'cuBLAS':>9s} {'stream-K':>9s} "
+    print(f"{'case':26s} {'tiles':>6s} {'waves':>6s} {'SK':>3s} {'cuBLAS':>9s} {'stream-K':>9s} "
           f"{'data-par':>9s} {'cuBLAS/SK':>9s} {'cuBLAS/DP':>9s}")
     for type_ in args.types:
         dtype = torch.float16 if type_ == "f16" else torch.bfloat16
@@ -79,18 +89,22 @@ def main():
                     if not error < 1e-2:
                         sys.exit(f"{type_} {layout} {shape} {schedule}: relative error {error:.2e}")
                 times = {name: [] for name in runs}
-                for _ in range(args.rounds):
-                    for name, run in runs.items():
-                        times[name].append(kernel_us(run, args.repeats)[0])
+                order = list(runs)
+                for round_ in range(args.rounds):
+                    for name in order[round_ % 3:] + order[:round_ % 3]:
+                        times[name].append(kernel_us(runs[name], args.repeats)[0])
                 us = {name: statistics.median(t) for name, t in times.items()}
                 case = f"{type_} {layout} {shape}"
+                engages = stream_k_engages(tiles, grid[0])
                 row = dict(card=card, case=case, tiles=tiles, waves=round(tiles / grid[0], 2),
+                           stream_k_engages=engages,
                            cublas_us=us["cublas"], stream_k_us=us["stream_k"],
                            data_parallel_us=us["data_parallel"],
                            cublas_over_stream_k=us["cublas"] / us["stream_k"],
                            cublas_over_data_parallel=us["cublas"] / us["data_parallel"])
                 rows.append(row)
-                print(f"{case:26s} {tiles:6d} {row['waves']:6.2f} {us['cublas']:9.1f} "
+                print(f"{case:26s} {tiles:6d} {row['waves']:6.2f} {'yes' if engages else 'no':>3s} "
+                      f"{us['cublas']:9.1f} "
                       f"{us['stream_k']:9.1f} {us['data_parallel']:9.1f} "
                       f"{row['cublas_over_stream_k']:9.3f} {row['cublas_over_data_parallel']:9.3f}",
                       flush=True)

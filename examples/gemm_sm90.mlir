@@ -397,8 +397,9 @@ module attributes {gpu.container_module} {
     %tm = arith.divui %m127, %c128 : index
     %tiles = arith.muli %tm, %tn : index
     %grid = arith.minui %tiles, %c132 : index
-    // Stream-K shares fewer than 2 x grid tiles, each of two 64-row halves
-    // with two slots of 128 rows; their counters start at zero.
+    // Stream-K shares at most grid + grid / 2 tiles, each of two 64-row
+    // halves with two slots of 128 rows (1024 rows a CTA: room to spare);
+    // their counters start at zero.
     %c1024 = arith.constant 1024 : index
     %ws_rows = arith.muli %grid, %c1024 : index
     %ws = gpu.alloc (%ws_rows) : !workspace

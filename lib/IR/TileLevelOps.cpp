@@ -7,6 +7,7 @@
 #include "Tile/IR/TileOps.h"
 #include "VerifierUtils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -454,5 +455,12 @@ LogicalResult SplitKReduceOp::verify() {
   if (!workspace.getLayout().isIdentity())
     return emitOpError() << "expected a row-major workspace, got " << workspace
                          << " (T-TILE-6)";
+  std::optional<int64_t> slots =
+      getSlots() ? getConstantIntValue(getSlots()) : std::nullopt;
+  std::optional<int64_t> splits = getConstantIntValue(getSplits());
+  if (slots && splits && *slots < *splits)
+    return emitOpError() << "a tile's " << *splits
+                         << " splits need as many workspace slots, got slots "
+                         << *slots << " (T-TILE-6)";
   return success();
 }

@@ -4,8 +4,8 @@
 // tile.split_k_reduce: each thread of the warpgroup stores its partial
 // accumulators to the workspace in 16-byte chunks, the warpgroup's threads
 // side by side (vector.store; a warp's chunk is 512 contiguous bytes); the
-// warpgroup meets (a
-// named barrier); its first thread counts the arrival (memref.atomic_rmw
+// warpgroup meets (a named barrier); its first thread counts the arrival
+// (memref.atomic_rmw
 // addi between two GPU-scope fences, membar.gl: the PTX ISA memory model's
 // release and acquire patterns) and writes whether it was the last to a
 // shared flag (its warpgroup's slot of a static tile.shared_alloc); the

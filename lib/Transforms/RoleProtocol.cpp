@@ -70,6 +70,7 @@
 #include "IndexEvaluation.h"
 #include "ProtocolAnalyses.h"
 #include "ThreadPredicates.h"
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
@@ -311,11 +312,17 @@ private:
       return grid.getDimension() == gpu::Dimension::x ? facts.clusterSize : 1;
     if (isa<ClusterSizeOp>(def))
       return facts.clusterSize;
-    // Loaded data, even from an address that depends on the thread (e.g.
-    // a warpgroup's flag in shared memory, which all its threads read
-    // alike: tile.split_k_reduce's "last").
-    if (isa<memref::LoadOp>(def))
-      return sampled();
+    // Loaded data: sample - 1, so that a loaded flag is false in one
+    // sample and true in the others (tile.split_k_reduce's "last": the
+    // CTA that sums and the ones that do not). From an address that
+    // depends on the thread only if all threads of the warpgroup read the
+    // same word (that flag is the warpgroup's); else unknown.
+    if (auto load = dyn_cast<memref::LoadOp>(def)) {
+      std::optional<int64_t> value = sampled();
+      if (!value || !sameInWarpgroup(load.getIndices()))
+        return std::nullopt;
+      return *value - 1;
+    }
     // Sizes, strides, ...: anything but arithmetic, and never a value
     // computed from the thread id (its threads would all get the sample).
     if (!isa<arith::ArithDialect>(def->getDialect()) && !isScheduleOp(def) &&
@@ -326,6 +333,27 @@ private:
 
   std::optional<int64_t> evaluate(Value value) {
     return evaluateIndex(value, [&](Value v) { return leaf(v); });
+  }
+
+  /// Whether every index that depends on the thread id takes one value in
+  /// all threads of this thread's warpgroup.
+  bool sameInWarpgroup(ValueRange indices) const {
+    int64_t threads =
+        facts.blockDims[0] * facts.blockDims[1] * facts.blockDims[2];
+    int64_t begin = thread / kWarpgroupThreads * kWarpgroupThreads;
+    int64_t end = std::min(threads, begin + kWarpgroupThreads);
+    return llvm::all_of(indices, [&](Value index) {
+      Operation *def = index.getDefiningOp();
+      if (!def || !dependsOnThreadId(def))
+        return true;
+      std::optional<int64_t> first = threadValue(facts, begin, index);
+      if (!first)
+        return false;
+      for (int64_t t = begin + 1; t < end; ++t)
+        if (threadValue(facts, t, index) != first)
+          return false;
+      return true;
+    });
   }
 
   /// The value of `value`, or gives up on the kernel.

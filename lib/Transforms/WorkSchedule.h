@@ -1,5 +1,4 @@
-//===- WorkSchedule.h - The persistent tile schedule's arithmetic -*- C++
-//-*-===//
+//===- WorkSchedule.h - Persistent tile schedule arithmetic -*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // T-TILE-7 written once over an arithmetic `M`: the lowering of
@@ -8,7 +7,9 @@
 // simulation) with integers, so both compute the same units. All
 // operations are unsigned; `M` provides, on its value type `M::V`:
 // constant(n), flag(bool), add, sub, mul, div, rem, min, max, ugt, ult, ne,
-// both (and), either (or), select.
+// both (and), either (or), select. Index is 64-bit (the pipeline's index
+// width; `worker x shared iterations` must not wrap), as the evaluator's
+// integers are.
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LIB_TRANSFORMS_WORKSCHEDULE_H

@@ -36,8 +36,9 @@ def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape, ctas):
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
     tiles = -(-m // 128) * -(-n // 256)
     grid = min(tiles, ctas)
-    # Stream-K's workspace and counters: fewer than 2 x grid shared tiles of
-    # two halves, two slots of 128 rows each (tile.matmul's split_k_shape).
+    # Stream-K's workspace and counters: at most grid + grid / 2 shared
+    # tiles of two halves, two slots of 128 rows each (T-TILE-7; 1024 rows
+    # a CTA leave room to spare).
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
     kernel = module.kernel(f"gemm_{layout}")

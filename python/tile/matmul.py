@@ -104,14 +104,22 @@ class MatmulPlan:
         partial tiles with tile.split_k_reduce (None if it does not): a
         split-K decode kernel's tiles x splits, or a persistent kernel's
         stream-K tiles (at most grid + grid / 2, tile.work_unit), each of
-        two 64-row halves (one per consumer warpgroup) with two slots."""
+        two 64-row halves (one per consumer warpgroup) with two slots of
+        128 rows of the 64 x 256 / 128 accumulators a thread holds. Stream-K
+        shares no tile where the tiles do not outnumber the CTAs (T-TILE-7):
+        the grid is then the tile count and the workspace one slot, unused;
+        otherwise the grid is the SM count, so one workspace per stream
+        serves every shape."""
         if self.decode is not None:
             if not self.decode.split_k:
                 return None
             tiles, splits = self.grid[0], self.grid[1]
             return (tiles * splits * 128, self.decode.accumulators), tiles
-        halves = 2 * (self.grid[0] + self.grid[0] // 2)
-        return (halves * 2 * 128, PERSISTENT_TILE[1] // 2), halves
+        ctas = self.grid[0]
+        tiles = _cdiv(self.m, PERSISTENT_TILE[0]) * _cdiv(self.n, PERSISTENT_TILE[1])
+        halves = 2 * (ctas + ctas // 2) if tiles > ctas else 1
+        accumulators = PERSISTENT_TILE[0] * PERSISTENT_TILE[1] // 2 // 128
+        return (halves * 2 * 128, accumulators), halves
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)

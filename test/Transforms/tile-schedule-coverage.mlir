@@ -1,17 +1,21 @@
-// tile.work_count / tile.work_unit (T-TILE-7), lowered and run on the CPU:
-// over tiles 1..39, iterations 1, 4, 7, 10, 13 and workers 1..12 (2340
-// schedules: data-parallel where tiles <= workers or the last wave is full,
-// stream-K otherwise) and 2048 tiles of 128 iterations on 132 workers, the
-// units cover every tile's iterations exactly once, are non-empty, cut a
-// tile into at most 2 splits in K order that agree on their count, keep
-// fixup below workers + workers / 2, and give every worker the same iterations to
-// within one under stream-K. Prints the cases and the violations.
+// tile.work_count / tile.work_unit / tile.tile_coord (T-TILE-7), lowered
+// and run on the CPU: over tiles 1..39, iterations 1, 4, 7, 10, 13 and
+// workers 1..12 (2340 schedules, stream-K sharing tiles in the printed
+// number of them, data-parallel in the others) and 2040 and 2048 tiles of
+// 128 iterations on 132 workers, the units cover every tile's iterations
+// exactly once, are non-empty, cut a tile into at most 2 splits in K order
+// that agree on their count, keep fixup below workers + workers / 2, and
+// give every worker the same iterations to within one under stream-K; the
+// grouped order visits every tile of 1..12 x 1..12 grids once. Prints the
+// cases, the stream-K cases and the violations of each check.
 // REQUIRES: mlir-runner
 // RUN: tile-opt %s -tile-lower-tile-ops -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
 // RUN: | %mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s
 // CHECK: 2340
+// CHECK-NEXT: 860
+// CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
 
@@ -122,43 +126,111 @@ module {
     return %total : index
   }
 
+  // Violations of tile.tile_coord's order for a rows x cols grid in groups
+  // of 4: tiles that map outside the grid, and cells not visited exactly
+  // once.
+  func.func @coord_violations(%rows: index, %cols: index) -> index {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %cells = arith.muli %rows, %cols : index
+    %seen = memref.alloc(%cells) : memref<?xi32>
+    scf.for %e = %c0 to %cells step %c1 {
+      memref.store %zero, %seen[%e] : memref<?xi32>
+    }
+    %outside = scf.for %t = %c0 to %cells step %c1 iter_args(%b = %c0) -> (index) {
+      %row, %col = tile.tile_coord %t in [%rows, %cols] group 4
+      %in_rows = arith.cmpi ult, %row, %rows : index
+      %in_cols = arith.cmpi ult, %col, %cols : index
+      %in = arith.andi %in_rows, %in_cols : i1
+      %b2 = scf.if %in -> (index) {
+        %base = arith.muli %row, %cols : index
+        %cell = arith.addi %base, %col : index
+        %old = memref.load %seen[%cell] : memref<?xi32>
+        %new = arith.addi %old, %one : i32
+        memref.store %new, %seen[%cell] : memref<?xi32>
+        scf.yield %b : index
+      } else {
+        %next = arith.addi %b, %c1 : index
+        scf.yield %next : index
+      }
+      scf.yield %b2 : index
+    }
+    %total = scf.for %e = %c0 to %cells step %c1 iter_args(%b = %outside) -> (index) {
+      %n = memref.load %seen[%e] : memref<?xi32>
+      %wrong = arith.cmpi ne, %n, %one : i32
+      %inc = arith.index_castui %wrong : i1 to index
+      %b2 = arith.addi %b, %inc : index
+      scf.yield %b2 : index
+    }
+    memref.dealloc %seen : memref<?xi32>
+    return %total : index
+  }
+
+  func.func @print(%value: index) {
+    %v = arith.index_cast %value : index to i64
+    func.call @printI64(%v) : (i64) -> ()
+    func.call @printNewline() : () -> ()
+    return
+  }
+
   func.func @main() {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
     %c3 = arith.constant 3 : index
-    %c7 = arith.constant 7 : index
     %c40 = arith.constant 40 : index
     %c13 = arith.constant 13 : index
     %c5 = arith.constant 5 : index
-    // tiles 1..40, iters 1, 3, 7, 13, workers 1..13: 2080 cases.
-    %cases:2 = scf.for %t = %c1 to %c40 step %c1 iter_args(%n = %c0, %bad = %c0) -> (index, index) {
-      %r:2 = scf.for %w = %c1 to %c13 step %c1 iter_args(%n1 = %n, %b1 = %bad) -> (index, index) {
-        %r2:2 = scf.for %ki = %c0 to %c5 step %c1 iter_args(%n2 = %n1, %b2 = %b1) -> (index, index) {
+    // tiles 1..39, iters 1, 4, 7, 10, 13, workers 1..12: 2340 cases, and
+    // how many of them stream-K shares tiles in.
+    %cases:3 = scf.for %t = %c1 to %c40 step %c1 iter_args(%n = %c0, %bad = %c0, %sk = %c0) -> (index, index, index) {
+      %r:3 = scf.for %w = %c1 to %c13 step %c1 iter_args(%n1 = %n, %b1 = %bad, %sk1 = %sk) -> (index, index, index) {
+        %rem = arith.remui %t, %w : index
+        %more = arith.cmpi ugt, %t, %w : index
+        %partial = arith.cmpi ne, %rem, %c0 : index
+        %rem2 = arith.muli %rem, %c2 : index
+        %idle = arith.cmpi ule, %rem2, %w : index
+        %e1 = arith.andi %more, %partial : i1
+        %e2 = arith.andi %e1, %idle : i1
+        %engages = arith.index_castui %e2 : i1 to index
+        %r2:3 = scf.for %ki = %c0 to %c5 step %c1 iter_args(%n2 = %n1, %b2 = %b1, %sk2 = %sk1) -> (index, index, index) {
           %k2 = arith.muli %ki, %c3 : index
           %k = arith.addi %k2, %c1 : index
           %v = func.call @violations(%t, %k, %w) : (index, index, index) -> index
           %n3 = arith.addi %n2, %c1 : index
           %b3 = arith.addi %b2, %v : index
-          scf.yield %n3, %b3 : index, index
+          %sk3 = arith.addi %sk2, %engages : index
+          scf.yield %n3, %b3, %sk3 : index, index, index
         }
-        scf.yield %r2#0, %r2#1 : index, index
+        scf.yield %r2#0, %r2#1, %r2#2 : index, index, index
       }
-      scf.yield %r#0, %r#1 : index, index
+      scf.yield %r#0, %r#1, %r#2 : index, index, index
     }
-    %n64 = arith.index_cast %cases#0 : index to i64
-    %b64 = arith.index_cast %cases#1 : index to i64
-    func.call @printI64(%n64) : (i64) -> ()
-    func.call @printNewline() : () -> ()
-    func.call @printI64(%b64) : (i64) -> ()
-    func.call @printNewline() : () -> ()
-    // A large case: 2048 tiles of 128 iterations on 132 workers.
-    %big_t = arith.constant 2048 : index
-    %big_k = arith.constant 128 : index
-    %big_w = arith.constant 132 : index
-    %vb = func.call @violations(%big_t, %big_k, %big_w) : (index, index, index) -> index
-    %vb64 = arith.index_cast %vb : index to i64
-    func.call @printI64(%vb64) : (i64) -> ()
-    func.call @printNewline() : () -> ()
+    func.call @print(%cases#0) : (index) -> ()
+    func.call @print(%cases#2) : (index) -> ()
+    func.call @print(%cases#1) : (index) -> ()
+    // Large cases on 132 workers: 2040 tiles of 128 iterations (stream-K
+    // shares the last 192) and 2048 (a last wave of 68: data-parallel).
+    %w132 = arith.constant 132 : index
+    %k128 = arith.constant 128 : index
+    %t2040 = arith.constant 2040 : index
+    %t2048 = arith.constant 2048 : index
+    %v1 = func.call @violations(%t2040, %k128, %w132) : (index, index, index) -> index
+    %v2 = func.call @violations(%t2048, %k128, %w132) : (index, index, index) -> index
+    %v12 = arith.addi %v1, %v2 : index
+    func.call @print(%v12) : (index) -> ()
+    // tile.tile_coord over grids of 1..12 x 1..12 tiles: 144 grids.
+    %grids = scf.for %rows = %c1 to %c13 step %c1 iter_args(%b = %c0) -> (index) {
+      %row_bad = scf.for %cols = %c1 to %c13 step %c1 iter_args(%b1 = %b) -> (index) {
+        %v = func.call @coord_violations(%rows, %cols) : (index, index) -> index
+        %b2 = arith.addi %b1, %v : index
+        scf.yield %b2 : index
+      }
+      scf.yield %row_bad : index
+    }
+    func.call @print(%grids) : (index) -> ()
     return
   }
 }

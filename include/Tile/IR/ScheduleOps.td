@@ -51,13 +51,13 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     `stream_k`: when tiles > workers and the last wave would leave at
     least half the workers idle (0 < 2 (tiles mod workers) <= workers), the
     last workers + tiles mod workers tiles are shared: their iterations,
-    in tile order, are cut into
-    `workers` contiguous ranges of floor(w I / workers) .. floor((w + 1) I /
-    workers) (I = their tiles times `iters`), so every worker does the same
-    work to within one iteration; the other tiles are data-parallel and
-    come first. Each range holds at least `iters` iterations, so a shared
-    tile is cut into at most 2 units, and fewer than workers + workers / 2
-    + 1 tiles are shared. Otherwise `stream_k` is `data_parallel`. Invariant T-TILE-7.
+    in tile order, are cut into `workers` contiguous ranges, floor(w I /
+    workers) .. floor((w + 1) I / workers) (I = their tiles times
+    `iters`), so every worker does the same work to within one iteration;
+    the other tiles are data-parallel and come first. Each range holds at
+    least `iters` iterations, so a shared tile is cut into at most 2
+    units, and at most workers + workers / 2 tiles are shared. Otherwise
+    `stream_k` is `data_parallel`. Index is 64-bit. Invariant T-TILE-7.
   }];
 }
 
@@ -68,7 +68,8 @@ def Tile_WorkCountOp : Tile_WorkOp<"work_count"> {
 
     Example (a persistent kernel's loop over its units):
     ```mlir
-    %units = tile.work_count stream_k tiles %tiles iters %slices worker %cta of %ctas
+    %units = tile.work_count stream_k tiles %tiles iters %slices
+        worker %cta of %ctas
     scf.for %i = %c0 to %units step %c1 { ... }
     ```
   }]);
@@ -76,7 +77,8 @@ def Tile_WorkCountOp : Tile_WorkOp<"work_count"> {
                        Index:$iters, Index:$worker, Index:$workers);
   let results = (outs Index:$units);
   let assemblyFormat = [{
-    $schedule `tiles` $tiles `iters` $iters `worker` $worker `of` $workers attr-dict
+    $schedule `tiles` $tiles `iters` $iters `worker` $worker `of` $workers
+    attr-dict
   }];
 }
 
@@ -86,16 +88,17 @@ def Tile_WorkUnitOp : Tile_WorkOp<"work_unit",
   let description = !strconcat(workDescription, [{
     Unit `unit` (0 .. `tile.work_count` - 1) of `worker`: the linear index
     of its `tile`, its K iterations `first` .. `first` + `count` - 1
-    (count >= 1), and for the fixup of a tile that `splits` units share
-    (`tile.split_k_reduce`, at most 2 slots a tile) the tile's index among
-    the shared tiles, `fixup` (0 .. workers + workers / 2 - 1), and the unit's `split`
-    (0 .. splits - 1, in K order). Data-parallel units have `first` = 0,
-    `count` = iters, `fixup` = `split` = 0 and `splits` = 1.
+    (count >= 1 where iters >= 1), and for the fixup of a tile that
+    `splits` (1 or 2) units share (`tile.split_k_reduce`, 2 slots a tile)
+    the tile's index among the shared tiles, `fixup` (0 .. workers +
+    workers / 2 - 1), and the unit's `split` (0 .. splits - 1, in K
+    order). Data-parallel units have `first` = 0, `count` = iters, `fixup`
+    = `split` = 0 and `splits` = 1.
 
     Example:
     ```mlir
-    %tile, %first, %count, %fixup, %split, %splits = tile.work_unit %i of stream_k
-        tiles %tiles iters %slices worker %cta of %ctas
+    %tile, %first, %count, %fixup, %split, %splits = tile.work_unit %i
+        of stream_k tiles %tiles iters %slices worker %cta of %ctas
     ```
   }]);
   let arguments = (ins Index:$unit, Tile_WorkSchedule:$schedule,

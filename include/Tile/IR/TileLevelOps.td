@@ -404,7 +404,7 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     cannot deadlock whatever the CTAs' residency; counters start at 0, are
     used by one launch at a time (a stream) and each tile is reduced once a
     launch; warpgroups of one CTA that each call the op pass distinct tiles
-    (the workspace row counts the thread within its warpgroup). The workspace's base is 16-byte
+    (the workspace rows count the threads within their warpgroup). The workspace's base is 16-byte
     aligned (rows of a multiple of 4 elements are then stored and loaded as
     16-byte vectors). With `splits` = 1, `last` is true and nothing is
     written. Invariant T-TILE-6.

@@ -42,3 +42,15 @@ func.func @unknown_schedule(%t: index, %k: index, %w: index) {
   %units = tile.work_count split_k tiles %t iters %k worker %w of %w
   return
 }
+
+// -----
+
+func.func @too_few_slots(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: memref<?xi32>,
+                         %t: index, %s: index) {
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  // expected-error @+1 {{a tile's 3 splits need as many workspace slots, got slots 2 (T-TILE-6)}}
+  %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %c3 slots %c2
+      : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+  return
+}
