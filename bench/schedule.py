@@ -1,26 +1,29 @@
 #!/usr/bin/env python3
-"""The persistent Hopper GEMM's work schedule: stream-K against data-parallel.
+"""The persistent Hopper GEMM's work schedule: data-parallel, stream-K, split-K.
 
     PYTHONPATH=python python3 bench/schedule.py [--types f16 bf16] [--layouts nt nn]
                                                 [--shapes 8192x8192x8192 ...] [--rounds 3]
                                                 [--csv FILE]
 
-@gemm_nt and @gemm_nn of examples/gemm_sm90.mlir as shipped (tile.work_unit
-stream_k: where the last wave of tiles would leave at least half the CTAs
-idle, it and the full wave before it are shared by all CTAs, and
-tile.split_k_reduce fixes up the shared tiles) and the same source with
-`data_parallel` (each CTA takes whole tiles), against torch.matmul
-(cuBLAS), on tile.matmul's grid (one CTA per SM). Each case is checked
-against an f32 product first; then the three are timed by CUPTI kernel time
-(tile.testing.kernel_us) in --rounds rounds, the order of the three rotated
-from round to round (the power-limited clock drifts within a round), and
-the median of the rounds is printed with the ratios cuBLAS / tile for both
-schedules. The tile count, the waves it fills on this GPU and whether
-stream-K engages ("SK") are printed too; where it does not, both columns
-run the same units and their difference is the noise.
+@gemm_nt and @gemm_nn of examples/gemm_sm90.mlir with each schedule of
+tile.work_unit put in place of the shipped one: data_parallel (each CTA
+takes whole tiles), stream_k (where the last wave of tiles would leave at
+least half the CTAs idle, it and the full wave before it are shared by all
+CTAs in equal ranges of K iterations) and split_k (that last wave's tiles
+split along K into equal ranges, one per idle CTA, at most 8 a tile);
+tile.split_k_reduce sums the shared tiles. Against torch.matmul (cuBLAS),
+on tile.matmul's grid (one CTA per SM). Each case is checked against an f32
+product first; then all are timed by CUPTI kernel time
+(tile.testing.kernel_us) in --rounds rounds, the order rotated from round
+to round (the power-limited clock drifts within a round), and the median of
+the rounds is printed with the ratios cuBLAS / tile. The tile count, the
+waves it fills on this GPU and which schedules share tiles are printed too;
+where none does, all three run the same units and their differences are the
+noise.
 """
 import argparse
 import csv
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -31,15 +34,21 @@ import harness  # noqa: E402
 import tile  # noqa: E402
 from tile.testing import kernel_us, relative_error  # noqa: E402
 
-# Stream-K engages on 132 SMs at 140 tiles (1.06 waves), 198 (1.5) and
-# 1080 (8.2); not at 512 (3.88 waves), 2048 (15.5) or 128 (0.97).
+# On 132 SMs tiles are shared at 140 tiles (1.06 waves), 198 (1.5), 1080
+# (8.2), and by split_k alone at 64 and 16 (half a wave or less); not at
+# 512 (3.88 waves), 2048 (15.5) or 128 (0.97).
 SHAPES = ["1792x2560x8192", "1792x2560x4096", "2304x2816x8192", "3840x9216x4096",
-          "4096x4096x4096", "8192x8192x8192", "256x16384x8192"]
+          "1024x2048x8192", "512x1024x16384", "4096x4096x4096", "8192x8192x8192",
+          "256x16384x8192"]
 
 
-def stream_k_engages(tiles: int, ctas: int) -> bool:
-    """T-TILE-7's rule (tile.work_unit stream_k), to label the rows."""
-    return tiles > ctas and 0 < 2 * (tiles % ctas) <= ctas
+SCHEDULES = ("data_parallel", "stream_k", "split_k")
+
+
+def shares(tiles: int, ctas: int) -> str:
+    """T-TILE-7's rules, to label the rows: the schedules that share tiles."""
+    idle = 0 < 2 * (tiles % ctas) <= ctas
+    return ("SK " if idle and tiles > ctas else "") + ("split" if idle else "") or "-"
 
 
 def main():
@@ -55,17 +64,20 @@ def main():
     card = torch.cuda.get_device_name()
     sms = harness.sms()
     source = (harness.ROOT / "examples" / "gemm_sm90.mlir").read_text()
-    assert "stream_k" in source, "examples/gemm_sm90.mlir no longer uses stream_k"
+    shipped = re.search(r"tile\.work_count (\w+)", source).group(1)
     rows = []
     print(f"{card}, {sms} SMs; kernel time (CUPTI), median of {args.rounds} rounds")
-    print(f"{'case':26s} {'tiles':>6s} {'waves':>6s} {'SK':>3s} {'cuBLAS':>9s} {'stream-K':>9s} "
-          f"{'data-par':>9s} {'cuBLAS/SK':>9s} {'cuBLAS/DP':>9s}")
+    print(f"{'case':26s} {'tiles':>6s} {'waves':>6s} {'shares':>9s} {'cuBLAS':>8s} "
+          + " ".join(f"{s[:8]:>8s}" for s in SCHEDULES) + " "
+          + " ".join(f"{'c/' + s[:5]:>7s}" for s in SCHEDULES))
     for type_ in args.types:
         dtype = torch.float16 if type_ == "f16" else torch.bfloat16
         text = source if type_ == "f16" else source.replace("f16", "bf16")
-        modules = {"stream_k": tile.compile(text, chip="sm_90a"),
-                   "data_parallel": tile.compile(text.replace("stream_k", "data_parallel"),
-                                                 chip="sm_90a")}
+        modules = {
+            schedule: tile.compile(
+                text.replace(f"work_count {shipped}", f"work_count {schedule}")
+                    .replace(f"of {shipped}", f"of {schedule}"), chip="sm_90a")
+            for schedule in SCHEDULES}
         workspace, counters = harness.sm90_buffers()
         for shape in args.shapes:
             m, n, k = (int(x) for x in shape.split("x"))
@@ -91,22 +103,20 @@ def main():
                 times = {name: [] for name in runs}
                 order = list(runs)
                 for round_ in range(args.rounds):
-                    for name in order[round_ % 3:] + order[:round_ % 3]:
+                    turn = round_ % len(order)
+                    for name in order[turn:] + order[:turn]:
                         times[name].append(kernel_us(runs[name], args.repeats)[0])
                 us = {name: statistics.median(t) for name, t in times.items()}
                 case = f"{type_} {layout} {shape}"
-                engages = stream_k_engages(tiles, grid[0])
                 row = dict(card=card, case=case, tiles=tiles, waves=round(tiles / grid[0], 2),
-                           stream_k_engages=engages,
-                           cublas_us=us["cublas"], stream_k_us=us["stream_k"],
-                           data_parallel_us=us["data_parallel"],
-                           cublas_over_stream_k=us["cublas"] / us["stream_k"],
-                           cublas_over_data_parallel=us["cublas"] / us["data_parallel"])
+                           shared=shares(tiles, grid[0]), cublas_us=us["cublas"])
+                for schedule in SCHEDULES:
+                    row[f"{schedule}_us"] = us[schedule]
+                    row[f"cublas_over_{schedule}"] = us["cublas"] / us[schedule]
                 rows.append(row)
-                print(f"{case:26s} {tiles:6d} {row['waves']:6.2f} {'yes' if engages else 'no':>3s} "
-                      f"{us['cublas']:9.1f} "
-                      f"{us['stream_k']:9.1f} {us['data_parallel']:9.1f} "
-                      f"{row['cublas_over_stream_k']:9.3f} {row['cublas_over_data_parallel']:9.3f}",
+                print(f"{case:26s} {tiles:6d} {row['waves']:6.2f} {row['shared']:>9s} "
+                      f"{us['cublas']:8.1f} " + " ".join(f"{us[s]:8.1f}" for s in SCHEDULES)
+                      + " " + " ".join(f"{row['cublas_over_' + s]:7.3f}" for s in SCHEDULES),
                       flush=True)
     if args.csv:
         with open(args.csv, "w", newline="") as out:

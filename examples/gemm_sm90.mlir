@@ -160,10 +160,13 @@ module attributes {gpu.container_module} {
           // A tile shared with another CTA (stream-K): the last of its units
           // to finish sums the partials (each warpgroup its 64 rows, two
           // slots a tile) and stores it.
+          // (stream_k: 1 or 2 splits a tile, 2 slots; split_k: the same
+          // splits for every shared tile.)
           %wg_fixup = arith.muli %fixup, %c2 : index
           %slot = arith.addi %wg_fixup, %wg : index
+          %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %c2 : vector<128xf32>, !workspace, !counters
+              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
           scf.if %last {
@@ -306,10 +309,13 @@ module attributes {gpu.container_module} {
           // A tile shared with another CTA (stream-K): the last of its units
           // to finish sums the partials (each warpgroup its 64 rows, two
           // slots a tile) and stores it.
+          // (stream_k: 1 or 2 splits a tile, 2 slots; split_k: the same
+          // splits for every shared tile.)
           %wg_fixup = arith.muli %fixup, %c2 : index
           %slot = arith.addi %wg_fixup, %wg : index
+          %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %c2 : vector<128xf32>, !workspace, !counters
+              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
           scf.if %last {

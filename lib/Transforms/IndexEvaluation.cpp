@@ -121,15 +121,15 @@ static std::optional<int64_t> evaluateSchedule(Value value, Operation *def,
                                                 operands[2], coord.getGroup());
     result = index == 0 ? row : col;
   } else if (auto count = dyn_cast<tile::WorkCountOp>(def)) {
-    tile::schedule::WorkerShare<CountedMath> share(
-        m, count.getSchedule() == tile::WorkSchedule::stream_k, operands[0],
-        operands[1], operands[2], operands[3]);
+    tile::schedule::WorkerShare<CountedMath> share(m, count.getSchedule(),
+                                                   operands[0], operands[1],
+                                                   operands[2], operands[3]);
     result = share.units;
   } else {
     auto unit = cast<tile::WorkUnitOp>(def);
-    result = tile::schedule::workUnit(
-        m, unit.getSchedule() == tile::WorkSchedule::stream_k, operands[0],
-        operands[1], operands[2], operands[3], operands[4])[index];
+    result = tile::schedule::workUnit(m, unit.getSchedule(), operands[0],
+                                      operands[1], operands[2], operands[3],
+                                      operands[4])[index];
   }
   if (!m.valid || result > (uint64_t)std::numeric_limits<int64_t>::max())
     return std::nullopt;

@@ -69,9 +69,9 @@ struct WorkCountOpLowering : OpRewritePattern<WorkCountOp> {
   LogicalResult matchAndRewrite(WorkCountOp op,
                                 PatternRewriter &rewriter) const override {
     EmittedMath m{rewriter, op.getLoc()};
-    schedule::WorkerShare<EmittedMath> share(
-        m, op.getSchedule() == WorkSchedule::stream_k, op.getTiles(),
-        op.getIters(), op.getWorker(), op.getWorkers());
+    schedule::WorkerShare<EmittedMath> share(m, op.getSchedule(), op.getTiles(),
+                                             op.getIters(), op.getWorker(),
+                                             op.getWorkers());
     rewriter.replaceOp(op, share.units);
     return success();
   }
@@ -82,9 +82,9 @@ struct WorkUnitOpLowering : OpRewritePattern<WorkUnitOp> {
   LogicalResult matchAndRewrite(WorkUnitOp op,
                                 PatternRewriter &rewriter) const override {
     EmittedMath m{rewriter, op.getLoc()};
-    std::array<Value, 6> unit = schedule::workUnit(
-        m, op.getSchedule() == WorkSchedule::stream_k, op.getUnit(),
-        op.getTiles(), op.getIters(), op.getWorker(), op.getWorkers());
+    std::array<Value, 6> unit =
+        schedule::workUnit(m, op.getSchedule(), op.getUnit(), op.getTiles(),
+                           op.getIters(), op.getWorker(), op.getWorkers());
     rewriter.replaceOp(op, unit);
     return success();
   }

@@ -15,6 +15,8 @@
 #ifndef TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
 #define TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
 
+#include "Tile/IR/TileOps.h"
+
 #include <array>
 #include <cstdint>
 #include <utility>
@@ -36,37 +38,69 @@ tileCoord(M &m, typename M::V tile, typename M::V rows, typename M::V cols,
   return {m.add(firstRow, m.rem(local, height)), m.div(local, height)};
 }
 
-/// A worker's share: its data-parallel tiles, and its range [begin, end) of
-/// the shared tiles' iterations.
+/// The most K splits of a `split_k` tile: the CTA that sums a tile reads
+/// every split's partials back (8 x 128 KB for a 128x256 f32 tile).
+constexpr int64_t kMaxTailSplits = 8;
+
+/// A worker's share: its data-parallel tiles, and either its range [begin,
+/// end) of the stream-K tiles' iterations or its split of a `split_k` tail
+/// tile.
 template <typename M> struct WorkerShare {
   using V = typename M::V;
+  /// Whether the last wave is shared (stream-K) or split (split-K).
+  V shared;
   /// The first shared tile (all tiles before it are data-parallel).
   V dataParallelTiles;
   /// The worker's data-parallel tiles, its first units.
   V dataParallelUnits;
-  /// The worker's shared iterations [begin, end), and the shared tiles
-  /// they start and end in.
+  /// stream_k: the worker's shared iterations [begin, end), and the shared
+  /// tiles they start and end in.
   V begin, end, firstShared, lastShared;
+  /// split_k: the splits of a tail tile, and how many units the tail has.
+  V tailSplits, tailUnits;
   /// The worker's units.
   V units;
 
-  WorkerShare(M &m, bool streamK, V tiles, V iters, V worker, V workers) {
+  WorkerShare(M &m, WorkSchedule schedule, V tiles, V iters, V worker,
+              V workers) {
     V zero = m.constant(0), one = m.constant(1);
     V partialWave = m.rem(tiles, workers);
-    // Stream-K where the last wave would leave at least half the workers
-    // idle (0 < 2 partialWave <= workers): it and the full wave before it
-    // are shared.
-    V shared = m.both(m.flag(streamK), m.ugt(tiles, workers));
+    // Stream-K or split-K where the last wave would leave at least half the
+    // workers idle (0 < 2 partialWave <= workers) and a tile has iterations
+    // to share.
+    shared = m.flag(schedule != WorkSchedule::data_parallel);
     shared = m.both(shared, m.ne(partialWave, zero));
-    shared = m.both(shared,
-                    m.ult(m.add(partialWave, partialWave), m.add(workers, one)));
-    shared = m.both(shared, m.ne(iters, zero));
-    V sharedTiles = m.select(shared, m.add(workers, partialWave), zero);
+    shared = m.both(
+        shared, m.ult(m.add(partialWave, partialWave), m.add(workers, one)));
+    V sharedTiles;
+    if (schedule == WorkSchedule::split_k) {
+      // The partial wave's tiles, each split into as many equal K ranges as
+      // there are workers for them (at most kMaxTailSplits, at most iters).
+      shared = m.both(shared, m.ugt(iters, one));
+      tailSplits =
+          m.select(shared,
+                   m.min(m.min(m.div(workers, m.max(partialWave, one)), iters),
+                         m.constant(kMaxTailSplits)),
+                   one);
+      sharedTiles = m.select(shared, partialWave, zero);
+      tailUnits = m.mul(sharedTiles, tailSplits);
+    } else {
+      // Stream-K: the partial wave and the full wave before it.
+      shared = m.both(shared, m.ugt(tiles, workers));
+      shared = m.both(shared, m.ne(iters, zero));
+      sharedTiles = m.select(shared, m.add(workers, partialWave), zero);
+    }
     dataParallelTiles = m.sub(tiles, sharedTiles);
     // ceil((dataParallelTiles - worker) / workers); 0 past them (worker <
     // workers).
     dataParallelUnits = m.div(
         m.sub(m.add(dataParallelTiles, workers), m.add(worker, one)), workers);
+    if (schedule == WorkSchedule::split_k) {
+      // One tail unit for each of the first tailUnits workers.
+      units = m.add(dataParallelUnits,
+                    m.select(m.ult(worker, tailUnits), one, zero));
+      return;
+    }
     V total = m.mul(sharedTiles, iters);
     begin = m.div(m.mul(worker, total), workers);
     end = m.div(m.mul(m.add(worker, one), total), workers);
@@ -82,15 +116,30 @@ template <typename M> struct WorkerShare {
 /// Unit `unit` of `worker`: (tile, first, count, fixup, split, splits).
 template <typename M>
 std::array<typename M::V, 6>
-workUnit(M &m, bool streamK, typename M::V unit, typename M::V tiles,
+workUnit(M &m, WorkSchedule schedule, typename M::V unit, typename M::V tiles,
          typename M::V iters, typename M::V worker, typename M::V workers) {
   using V = typename M::V;
-  WorkerShare<M> share(m, streamK, tiles, iters, worker, workers);
+  WorkerShare<M> share(m, schedule, tiles, iters, worker, workers);
   V zero = m.constant(0), one = m.constant(1);
   // A data-parallel unit: tile worker + unit x workers, whole.
   V dataParallel = m.ult(unit, share.dataParallelUnits);
   V dpTile = m.add(worker, m.mul(unit, workers));
-  // A shared unit: the part of shared tile s in the worker's range. The
+  if (schedule == WorkSchedule::split_k) {
+    // The worker's tail unit: split worker mod s of tail tile worker / s,
+    // K iterations split iters / s .. (split + 1) iters / s.
+    V s = share.tailSplits;
+    V t = m.div(worker, s);
+    V split = m.rem(worker, s);
+    V first = m.div(m.mul(split, iters), s);
+    V last = m.div(m.mul(m.add(split, one), iters), s);
+    return {m.select(dataParallel, dpTile, m.add(share.dataParallelTiles, t)),
+            m.select(dataParallel, zero, first),
+            m.select(dataParallel, iters, m.sub(last, first)),
+            m.select(dataParallel, zero, t),
+            m.select(dataParallel, zero, split),
+            m.select(dataParallel, one, s)};
+  }
+  // A stream-K unit: the part of shared tile s in the worker's range. The
   // ranges hold at least `iters` iterations each, so a tile is cut at most
   // once: the unit is split 1 of 2 if the range starts inside the tile,
   // split 0 of 2 if it ends inside it, else the whole tile.

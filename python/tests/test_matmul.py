@@ -27,20 +27,20 @@ def test_b_row_major_runs_gemm_nn_on_a_persistent_grid():
     assert (plan.m, plan.n, plan.k) == (4096, 4096, 4096)
 
 
-def test_b_stored_n_by_k_runs_gemm_nt_and_small_grids_take_the_tile_count():
+def test_b_stored_n_by_k_runs_gemm_nt_on_one_cta_per_sm_whatever_the_tiles():
     plan = plan_matmul(matrix(256, 512), transposed(512, 512, dtype="float16"), None,
                        H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
-    assert plan.grid == (2 * 2, 1, 1)
-    # 4 tiles on 4 CTAs share nothing (T-TILE-7): a one-slot workspace.
-    assert plan.split_k_shape == ((2 * 128, 128), 1)
+    # 4 tiles: the work units split them along K for the other CTAs.
+    assert plan.grid == (132, 1, 1)
+    assert plan.split_k_shape == ((198 * 2 * 2 * 128, 128), 198 * 2)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
 
 
 def test_persistent_workspace_is_one_per_device_where_stream_k_may_share_tiles():
-    """More tiles than SMs: the grid is the SM count and the workspace holds
-    grid + grid / 2 shared tiles, two 64-row halves each, two slots of 128
-    rows a half, whatever the shape."""
+    """The grid is the SM count and the workspace holds grid + grid / 2
+    shared tiles, two 64-row halves each, two slots of 128 rows a half,
+    whatever the shape: one workspace per stream."""
     shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape
               for m, n in ((4096, 4096), (8192, 8192), (1792, 2560))}
     assert shapes == {((198 * 2 * 2 * 128, 128), 198 * 2)}

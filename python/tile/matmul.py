@@ -105,19 +105,18 @@ class MatmulPlan:
         split-K decode kernel's tiles x splits, or a persistent kernel's
         stream-K tiles (at most grid + grid / 2, tile.work_unit), each of
         two 64-row halves (one per consumer warpgroup) with two slots of
-        128 rows of the 64 x 256 / 128 accumulators a thread holds. Stream-K
-        shares no tile where the tiles do not outnumber the CTAs (T-TILE-7):
-        the grid is then the tile count and the workspace one slot, unused;
-        otherwise the grid is the SM count, so one workspace per stream
-        serves every shape."""
+        128 rows of the 64 x 256 / 128 accumulators a thread holds (the
+        bound of stream_k, which covers split_k's: fewer than grid / 2
+        split tiles of at most grid / (tiles mod grid) splits, T-TILE-7).
+        The grid is the SM count, so one workspace per stream serves every
+        shape."""
         if self.decode is not None:
             if not self.decode.split_k:
                 return None
             tiles, splits = self.grid[0], self.grid[1]
             return (tiles * splits * 128, self.decode.accumulators), tiles
         ctas = self.grid[0]
-        tiles = _cdiv(self.m, PERSISTENT_TILE[0]) * _cdiv(self.n, PERSISTENT_TILE[1])
-        halves = 2 * (ctas + ctas // 2) if tiles > ctas else 1
+        halves = 2 * (ctas + ctas // 2)
         accumulators = PERSISTENT_TILE[0] * PERSISTENT_TILE[1] // 2 // 128
         return (halves * 2 * 128, accumulators), halves
 
@@ -320,8 +319,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: Device,
     else:
         decode = None
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
-        tiles = _cdiv(m, PERSISTENT_TILE[0]) * _cdiv(n, PERSISTENT_TILE[1])
-        grid = (max(1, min(tiles, device.sms)), 1, 1)
+        # One CTA per SM: the work units (tile.work_unit) leave a CTA without
+        # work where there is too little, or split tiles along K for it.
+        grid = (device.sms, 1, 1)
     needed = (shared_bytes or {}).get(kernel)
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "

@@ -120,8 +120,9 @@ def Tile_TmaReduceKindAttr
 /// their K iterations (`tile.work_count`, `tile.work_unit`).
 def Tile_ScheduleDataParallel : I32EnumAttrCase<"data_parallel", 0>;
 def Tile_ScheduleStreamK : I32EnumAttrCase<"stream_k", 1>;
+def Tile_ScheduleSplitK : I32EnumAttrCase<"split_k", 2>;
 def Tile_WorkSchedule : I32EnumAttr<"WorkSchedule", "persistent work schedule",
-    [Tile_ScheduleDataParallel, Tile_ScheduleStreamK]> {
+    [Tile_ScheduleDataParallel, Tile_ScheduleStreamK, Tile_ScheduleSplitK]> {
   let cppNamespace = "::mlir::tile";
 }
 

@@ -38,8 +38,8 @@ func.func @empty_group(%t: index, %rows: index, %cols: index) {
 // -----
 
 func.func @unknown_schedule(%t: index, %k: index, %w: index) {
-  // expected-error @+1 {{one of the following enum values for attribute 'schedule' [data_parallel, stream_k]}}
-  %units = tile.work_count split_k tiles %t iters %k worker %w of %w
+  // expected-error @+1 {{one of the following enum values for attribute 'schedule' [data_parallel, stream_k, split_k]}}
+  %units = tile.work_count stream_k_2 tiles %t iters %k worker %w of %w
   return
 }
 
