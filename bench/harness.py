@@ -92,12 +92,14 @@ _SM90_BUFFERS = []
 
 
 def sm90_buffers() -> tuple:
-    """@gemm_nt / @gemm_nn's stream-K workspace and counters (zero), for a
-    grid of up to one CTA per SM (tile.matmul's MatmulPlan.split_k_shape),
-    allocated once."""
+    """@gemm_nt / @gemm_nn's workspace and counters (zero) for split tiles,
+    for one CTA per SM and any schedule of tile.work_unit (stream_k needs
+    the most: grid + grid / 2 tiles of two 64-row halves with two slots of
+    128 rows, T-TILE-7), allocated once."""
     if not _SM90_BUFFERS:
         import torch
-        (rows, columns), counters = _plan(1 << 14, 1 << 14, False).split_k_shape
+        grid = sms()
+        rows, columns, counters = (grid + grid // 2) * 2 * 2 * 128, 128, (grid + grid // 2) * 2
         _SM90_BUFFERS.extend([torch.empty((rows, columns), device="cuda", dtype=torch.float32),
                               torch.zeros(counters, device="cuda", dtype=torch.int32)])
     return tuple(_SM90_BUFFERS)

@@ -8,8 +8,8 @@
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
 // dynamic shared memory, 128x256x64 CTA tiles in a grouped order, a
-// persistent grid (one CTA per SM) with stream-K for a mostly idle last
-// wave. (For M <= 64, tile.matmul runs the
+// persistent grid (one CTA per SM) that splits the tiles of a mostly idle
+// last wave along K. (For M <= 64, tile.matmul runs the
 // decode kernels of python/tile/gemm_decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
 //
@@ -23,19 +23,20 @@
 !dbt = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
-// Stream-K's partial sums: 128 rows of a column per accumulator a slot,
-// two slots per 64x256 half tile (one per consumer warpgroup); and the
-// arrival counters of the half tiles (tile.split_k_reduce, T-TILE-6).
+// Split tiles' partial sums: 128 rows of a column per accumulator a slot,
+// a slot per split (at least two) of each 64x256 half tile (one per
+// consumer warpgroup); and the arrival counters of the half tiles
+// (tile.split_k_reduce, T-TILE-6).
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b takes its work
-    // units (tile.work_unit stream_k): tiles b, b + grid, ... of the 128x256
+    // units (tile.work_unit split_k): tiles b, b + grid, ... of the 128x256
     // tiles, whole, and where the last wave would leave half the CTAs idle,
-    // an equal share of the last tiles' K slices, which tile.split_k_reduce
-    // sums; tiles in grouped order (tile.tile_coord, 4 row tiles per group,
-    // for L2 reuse). Warpgroup 0 (one thread of it) loads the A
+    // one of the equal K ranges that wave's tiles are split into, which
+    // tile.split_k_reduce sums; tiles in grouped order (tile.tile_coord, 4
+    // row tiles per group, for L2 reuse). Warpgroup 0 (one thread of it) loads the A
     // and B K-slices of its tiles with TMA into a 4-stage ring (full
     // barriers: the two copies' bytes; empty barriers: one arrival per
     // consumer warpgroup), running ahead into the next tile while the
@@ -70,9 +71,10 @@ module attributes {gpu.container_module} {
       %tiles = arith.muli %tiles_m, %tiles_n : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
-      // This CTA's work units (T-TILE-7): whole tiles, and under stream-K
-      // parts of the last tiles, shared with other CTAs.
-      %units = tile.work_count stream_k tiles %tiles iters %slices worker %cta of %ctas
+      // This CTA's work units (T-TILE-7): whole tiles, and a K range of a
+      // tile split with other CTAs. (split_k against stream_k and
+      // data_parallel: bench/schedule.py.)
+      %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
@@ -95,7 +97,7 @@ module attributes {gpu.container_module} {
         scf.if %first {
           %pt:2 = scf.for %i = %c0 to %units step %c1
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
                 tiles %tiles iters %slices worker %cta of %ctas
             // Row tiles per group of the tile order (4 measured 3% faster
             // than 8 at 8192^3 on an H100, 1% slower at 4096^3;
@@ -126,7 +128,7 @@ module attributes {gpu.container_module} {
         %zero = arith.constant dense<0.0> : vector<128xf32>
         %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
           %kend = arith.addi %kfirst, %kcount : index
@@ -157,11 +159,10 @@ module attributes {gpu.container_module} {
           scf.if %signals {
             %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
           }
-          // A tile shared with another CTA (stream-K): the last of its units
-          // to finish sums the partials (each warpgroup its 64 rows, two
-          // slots a tile) and stores it.
-          // (stream_k: 1 or 2 splits a tile, 2 slots; split_k: the same
-          // splits for every shared tile.)
+          // A tile split with other CTAs: the last of its units to finish
+          // sums the partials (each warpgroup its 64 rows) and stores it.
+          // Slots: split_k gives every split tile the same splits;
+          // stream_k 1 or 2 (2 slots).
           %wg_fixup = arith.muli %fixup, %c2 : index
           %slot = arith.addi %wg_fixup, %wg : index
           %slots = arith.maxui %splits, %c2 : index
@@ -215,9 +216,10 @@ module attributes {gpu.container_module} {
       %tiles = arith.muli %tiles_m, %tiles_n : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
-      // This CTA's work units (T-TILE-7): whole tiles, and under stream-K
-      // parts of the last tiles, shared with other CTAs.
-      %units = tile.work_count stream_k tiles %tiles iters %slices worker %cta of %ctas
+      // This CTA's work units (T-TILE-7): whole tiles, and a K range of a
+      // tile split with other CTAs. (split_k against stream_k and
+      // data_parallel: bench/schedule.py.)
+      %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
@@ -240,7 +242,7 @@ module attributes {gpu.container_module} {
         scf.if %first {
           %pt:2 = scf.for %i = %c0 to %units step %c1
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
                 tiles %tiles iters %slices worker %cta of %ctas
             // Row tiles per group of the tile order (4 measured 3% faster
             // than 8 at 8192^3 on an H100, 1% slower at 4096^3;
@@ -275,7 +277,7 @@ module attributes {gpu.container_module} {
         %zero = arith.constant dense<0.0> : vector<128xf32>
         %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of stream_k
+          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
           %kend = arith.addi %kfirst, %kcount : index
@@ -306,11 +308,10 @@ module attributes {gpu.container_module} {
           scf.if %signals {
             %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
           }
-          // A tile shared with another CTA (stream-K): the last of its units
-          // to finish sums the partials (each warpgroup its 64 rows, two
-          // slots a tile) and stores it.
-          // (stream_k: 1 or 2 splits a tile, 2 slots; split_k: the same
-          // splits for every shared tile.)
+          // A tile split with other CTAs: the last of its units to finish
+          // sums the partials (each warpgroup its 64 rows) and stores it.
+          // Slots: split_k gives every split tile the same splits;
+          // stream_k 1 or 2 (2 slots).
           %wg_fixup = arith.muli %fixup, %c2 : index
           %slot = arith.addi %wg_fixup, %wg : index
           %slots = arith.maxui %splits, %c2 : index
@@ -403,9 +404,10 @@ module attributes {gpu.container_module} {
     %tm = arith.divui %m127, %c128 : index
     %tiles = arith.muli %tm, %tn : index
     %grid = arith.minui %tiles, %c132 : index
-    // Stream-K shares at most grid + grid / 2 tiles, each of two 64-row
-    // halves with two slots of 128 rows (1024 rows a CTA: room to spare);
-    // their counters start at zero.
+    // Split tiles: fewer than grid / 2, each of two 64-row halves with
+    // slots of 128 rows for its splits, at most grid / tiles (256 rows a
+    // CTA; stream_k needs at most 768: 1024 leave room); their counters
+    // start at zero.
     %c1024 = arith.constant 1024 : index
     %ws_rows = arith.muli %grid, %c1024 : index
     %ws = gpu.alloc (%ws_rows) : !workspace

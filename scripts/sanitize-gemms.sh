@@ -6,7 +6,7 @@
 # with tile-run on PATH). Runs memcheck, racecheck and synccheck on both GEMM
 # examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
 # default 512: M = N = K), one launch each, every element of C checked, and
-# on tile.matmul's decode kernels and the Hopper GEMM under stream-K from
+# on tile.matmul's decode kernels and the Hopper GEMM with split tiles from
 # PyTorch; prints each tool's summary.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -48,9 +48,10 @@ for tool in memcheck racecheck synccheck; do
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"
   echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
-# The Hopper GEMM under stream-K (tile.work_unit; the examples' grids above
-# are data-parallel): 4 tiles on 3 CTAs and 20 tiles on 6 CTAs, K = SIZE,
-# both layouts, from PyTorch, checked against torch.
+# The Hopper GEMM with split tiles (tile.work_unit split_k; the examples'
+# grids above take one CTA a tile): 4 tiles on 3 CTAs (the last in 3 K
+# ranges) and 20 tiles on 6 CTAs (the last 2 in 3), K = SIZE, both
+# layouts, from PyTorch, checked against torch.
 cat > "$WORK/stream_k.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
@@ -66,11 +67,11 @@ for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
         module.kernel("gemm_" + layout)(a, operand, c, m, n, k, workspace, counters,
                                          grid=(ctas, 1, 1))
         torch.cuda.synchronize()
-        print(f"stream-K {layout} {m}x{n}x{k} on {ctas} CTAs relative error "
+        print(f"split tiles {layout} {m}x{n}x{k} on {ctas} CTAs relative error "
               f"{relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_n python3 "$WORK/stream_k.py" 2>&1)"
-  echo "stream-K $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+  echo "split tiles $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
 rm -rf "$WORK"

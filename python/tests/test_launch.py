@@ -17,28 +17,34 @@ def test_copy_through_shared_memory(torch_cuda, examples):
 
 
 @pytest.mark.parametrize("layout", ["nt", "nn"])
-@pytest.mark.parametrize("shape, ctas", [
-    ((256, 512, 512), 132), ((200, 296, 200), 132), ((1024, 1024, 4096), 132),
-    # Stream-K (tile.work_unit): 4 tiles on 3 CTAs (all shared, ranges of
-    # 5, 5 and 6 of 16 K slices) and 32 tiles of 64 slices on 5 CTAs (5
-    # whole tiles each, the last 7 shared).
-    ((200, 296, 200), 3), ((1024, 1024, 4096), 5)])
-def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape, ctas):
+@pytest.mark.parametrize("shape, ctas, schedule", [
+    ((256, 512, 512), 132, "split_k"), ((200, 296, 200), 132, "split_k"),
+    ((1024, 1024, 4096), 132, "split_k"),
+    # Split tiles (tile.work_unit): 4 tiles on 3 CTAs (split_k: the last
+    # tile in 3 K ranges; stream_k: all shared, ranges of 5, 5 and 6 of 16
+    # K slices) and 32 tiles of 64 slices on 5 CTAs (split_k: the last 2
+    # tiles in 2 ranges; stream_k: the last 7 shared); 1 tile on 132 CTAs
+    # (split_k: 8 ranges of 8 slices).
+    ((200, 296, 200), 3, "split_k"), ((1024, 1024, 4096), 5, "split_k"),
+    ((128, 256, 4096), 132, "split_k"),
+    ((200, 296, 200), 3, "stream_k"), ((1024, 1024, 4096), 5, "stream_k")])
+def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape, ctas, schedule):
     torch = torch_cuda
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("needs sm_90a")
     m, n, k = shape
-    module = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a")
+    text = (examples / "gemm_sm90.mlir").read_text()
+    module = tile.compile(text.replace("work_count split_k", f"work_count {schedule}")
+                          .replace("of split_k", f"of {schedule}"), chip="sm_90a")
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
     if layout == "nn":
         b = b.t().contiguous()  # K x N, row-major
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
-    tiles = -(-m // 128) * -(-n // 256)
-    grid = min(tiles, ctas)
-    # Stream-K's workspace and counters: at most grid + grid / 2 shared
-    # tiles of two halves, two slots of 128 rows each (T-TILE-7; 1024 rows
-    # a CTA leave room to spare).
+    grid = ctas
+    # The split tiles' workspace and counters: stream_k needs the most, at
+    # most grid + grid / 2 tiles of two halves, two slots of 128 rows each
+    # (T-TILE-7; 1024 rows a CTA leave room to spare).
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
     kernel = module.kernel(f"gemm_{layout}")

@@ -33,17 +33,18 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_one_cta_per_sm_whatever_the_tiles():
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
     # 4 tiles: the work units split them along K for the other CTAs.
     assert plan.grid == (132, 1, 1)
-    assert plan.split_k_shape == ((198 * 2 * 2 * 128, 128), 198 * 2)
+    assert plan.split_k_shape == ((2 * 132 * 128, 128), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
 
 
 def test_persistent_workspace_is_one_per_device_where_stream_k_may_share_tiles():
-    """The grid is the SM count and the workspace holds grid + grid / 2
-    shared tiles, two 64-row halves each, two slots of 128 rows a half,
-    whatever the shape: one workspace per stream."""
+    """The grid is the SM count and the workspace holds the split tiles of
+    split_k (fewer than grid / 2 tiles of s splits, s x tiles <= grid), two
+    64-row halves each, 128 rows a split: 2 x grid x 128 rows whatever the
+    shape, one workspace per stream."""
     shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape
               for m, n in ((4096, 4096), (8192, 8192), (1792, 2560))}
-    assert shapes == {((198 * 2 * 2 * 128, 128), 198 * 2)}
+    assert shapes == {((2 * 132 * 128, 128), 132)}
 
 
 def test_decode_shapes_take_a_decode_kernel_in_either_layout():

@@ -103,22 +103,20 @@ class MatmulPlan:
         """The (workspace rows, columns) and counters of a kernel that sums
         partial tiles with tile.split_k_reduce (None if it does not): a
         split-K decode kernel's tiles x splits, or a persistent kernel's
-        stream-K tiles (at most grid + grid / 2, tile.work_unit), each of
-        two 64-row halves (one per consumer warpgroup) with two slots of
-        128 rows of the 64 x 256 / 128 accumulators a thread holds (the
-        bound of stream_k, which covers split_k's: fewer than grid / 2
-        split tiles of at most grid / (tiles mod grid) splits, T-TILE-7).
-        The grid is the SM count, so one workspace per stream serves every
-        shape."""
+        split tiles (tile.work_unit split_k, T-TILE-7: fewer than grid / 2
+        tiles of s splits, s times the tiles at most the grid), each of two
+        64-row halves (one per consumer warpgroup) with a slot of 128 rows
+        of the 64 x 256 / 128 accumulators a thread holds per split: 2 x
+        grid x 128 rows. The grid is the SM count, so one workspace per
+        stream serves every shape."""
         if self.decode is not None:
             if not self.decode.split_k:
                 return None
             tiles, splits = self.grid[0], self.grid[1]
             return (tiles * splits * 128, self.decode.accumulators), tiles
         ctas = self.grid[0]
-        halves = 2 * (ctas + ctas // 2)
         accumulators = PERSISTENT_TILE[0] * PERSISTENT_TILE[1] // 2 // 128
-        return (halves * 2 * 128, accumulators), halves
+        return (2 * ctas * 128, accumulators), ctas
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
