@@ -4,7 +4,7 @@
 // The tile scheduler of a persistent GEMM as index arithmetic every role of
 // a kernel computes alike: which output tile a linear tile index names
 // (grouped rasterization), and which tiles and K iterations each worker
-// (CTA) takes (data-parallel or stream-K, with the fixup index and split of
+// (CTA) takes (data-parallel, split-K or stream-K, with the fixup index and split of
 // tiles that several workers share, for `tile.split_k_reduce`). Stream-K:
 // Osama et al., "Stream-K: Work-centric Parallel Decomposition for Dense
 // Matrix-Matrix Multiplication on the GPU" (PPoPP 2023); CUTLASS's
@@ -56,8 +56,16 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     `iters`), so every worker does the same work to within one iteration;
     the other tiles are data-parallel and come first. Each range holds at
     least `iters` iterations, so a shared tile is cut into at most 2
-    units, and at most workers + workers / 2 tiles are shared. Otherwise
-    `stream_k` is `data_parallel`. Index is 64-bit. Invariant T-TILE-7.
+    units, and at most workers + workers / 2 tiles are shared. `split_k`:
+    under the same condition on the last wave (tiles > workers not
+    needed) and with iters >= 2, its tiles (tiles mod workers of them, the last) are each split into s
+    = min(workers / (tiles mod workers), iters, 8) equal ranges of K
+    iterations, split j of tile t being unit (t - first split tile) s + j,
+    the data-parallel units' successor on worker (that index): the CTAs of
+    one split start in step, reading the same K slices of neighbouring
+    tiles (stream-K's ranges start at scattered K offsets and lose that L2
+    reuse), and fewer than workers / 2 tiles are split. Otherwise both are
+    `data_parallel`. Index is 64-bit. Invariant T-TILE-7.
   }];
 }
 
@@ -89,9 +97,10 @@ def Tile_WorkUnitOp : Tile_WorkOp<"work_unit",
     Unit `unit` (0 .. `tile.work_count` - 1) of `worker`: the linear index
     of its `tile`, its K iterations `first` .. `first` + `count` - 1
     (count >= 1 where iters >= 1), and for the fixup of a tile that
-    `splits` (1 or 2) units share (`tile.split_k_reduce`, 2 slots a tile)
-    the tile's index among the shared tiles, `fixup` (0 .. workers +
-    workers / 2 - 1), and the unit's `split` (0 .. splits - 1, in K
+    `splits` units share (`tile.split_k_reduce`; stream_k: 1 or 2, so 2
+    slots a tile; split_k: the same s for every split tile)
+    the tile's index among the shared tiles, `fixup` (stream_k: 0 ..
+    workers + workers / 2 - 1; split_k: 0 .. workers / 2 - 1), and the unit's `split` (0 .. splits - 1, in K
     order). Data-parallel units have `first` = 0, `count` = iters, `fixup`
     = `split` = 0 and `splits` = 1.
 
