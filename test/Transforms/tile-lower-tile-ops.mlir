@@ -318,9 +318,9 @@ gpu.module @mn_major_a {
 //       CHECK:   vector.store %[[ACC]], %[[WS]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 //       CHECK:   scf.if %[[FIRST:.*]] {
-//       CHECK:     nvvm.memory.barrier <gpu>
+//       CHECK:     llvm.fence syncscope("device") acq_rel
 //       CHECK:     %[[OLD:.*]] = memref.atomic_rmw addi %c1_i32, %[[CNT]][%[[T]]] : (i32, memref<?xi32>) -> i32
-//       CHECK:     nvvm.memory.barrier <gpu>
+//       CHECK:     llvm.fence syncscope("device") acq_rel
 //       CHECK:     memref.store %{{.*}}, %[[FLAG]][%[[WG]]] : memref<8xi32, 3>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 //       CHECK:   %[[WORD:.*]] = memref.load %[[FLAG]][%[[WG]]] : memref<8xi32, 3>

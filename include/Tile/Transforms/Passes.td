@@ -257,6 +257,7 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];

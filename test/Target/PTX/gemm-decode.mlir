@@ -46,9 +46,9 @@
 // SPLITK-LABEL: .entry gemm_decode_nt_r32_s4_k2_sk(
 // SPLITK: st.global.v4.b32
 // SPLITK: bar.sync {{.*}}, 128;
-// SPLITK: membar.gl;
+// SPLITK: fence.acq_rel.gpu;
 // SPLITK: atom.global.add.u32
-// SPLITK: membar.gl;
+// SPLITK: fence.acq_rel.gpu;
 // SPLITK: st.shared.b32
 // SPLITK: bar.sync {{.*}}, 128;
 // SPLITK: ld.shared.b32
