@@ -46,7 +46,8 @@ SCHEDULES = ("data_parallel", "stream_k", "split_k")
 
 
 def shares(tiles: int, ctas: int) -> str:
-    """T-TILE-7's rules, to label the rows: the schedules that share tiles."""
+    """T-TILE-7's rules, to label the rows: the schedules that share tiles
+    (split_k also needs 2 or more K slices a tile; every shape here has)."""
     idle = 0 < 2 * (tiles % ctas) <= ctas
     return ("SK " if idle and tiles > ctas else "") + ("split" if idle else "") or "-"
 

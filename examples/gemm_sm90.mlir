@@ -404,10 +404,10 @@ module attributes {gpu.container_module} {
     %tm = arith.divui %m127, %c128 : index
     %tiles = arith.muli %tm, %tn : index
     %grid = arith.minui %tiles, %c132 : index
-    // Split tiles: fewer than grid / 2, each of two 64-row halves with
-    // slots of 128 rows for its splits, at most grid / tiles (256 rows a
-    // CTA; stream_k needs at most 768: 1024 leave room); their counters
-    // start at zero.
+    // Split tiles: r <= grid / 2 of them, each of two 64-row halves with
+    // a slot of 128 rows for each of its s splits, s <= grid / r: 2 x grid
+    // x 128 rows (stream_k needs at most 768 a CTA: 1024 leave room);
+    // their counters start at zero.
     %c1024 = arith.constant 1024 : index
     %ws_rows = arith.muli %grid, %c1024 : index
     %ws = gpu.alloc (%ws_rows) : !workspace

@@ -64,6 +64,7 @@ template <typename M> struct WorkerShare {
   WorkerShare(M &m, WorkSchedule schedule, V tiles, V iters, V worker,
               V workers) {
     V zero = m.constant(0), one = m.constant(1);
+    begin = end = firstShared = lastShared = tailSplits = tailUnits = zero;
     V partialWave = m.rem(tiles, workers);
     // Stream-K or split-K where the last wave would leave at least half the
     // workers idle (0 < 2 partialWave <= workers) and a tile has iterations

@@ -94,7 +94,7 @@ def test_kernel_manifest(examples):
     assert "gemm_nt" in module.kernels and "gemm_nn" in module.kernels
     gemm = module.manifest["kernels"]["gemm_nt"]
     kinds = [p["kind"] for p in gemm["params"]]
-    # A, B, C; M, N, K; stream-K's workspace and counters.
+    # A, B, C; M, N, K; the split tiles' workspace and counters.
     assert kinds == ["tensor_map"] * 3 + ["scalar"] * 3 + ["memref"] * 2
     a = gemm["params"][0]
     assert (a["element"], a["data_type"], a["box"], a["swizzle"]) == ("f16", 6, [128, 64], 3)

@@ -37,9 +37,9 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_one_cta_per_sm_whatever_the_tiles():
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
 
 
-def test_persistent_workspace_is_one_per_device_where_stream_k_may_share_tiles():
+def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     """The grid is the SM count and the workspace holds the split tiles of
-    split_k (fewer than grid / 2 tiles of s splits, s x tiles <= grid), two
+    split_k (at most grid / 2 tiles of s splits, s x tiles <= grid), two
     64-row halves each, 128 rows a split: 2 x grid x 128 rows whatever the
     shape, one workspace per stream."""
     shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape

@@ -43,8 +43,8 @@ def test_launch_on_a_side_stream(torch_cuda, examples):
 
 
 def _gemm_nt(torch, examples, m, n, k):
-    """The Hopper GEMM's C = A B^T kernel, bound to its stream-K workspace
-    and counters for up to 132 CTAs, with f16 inputs A (m x k), B (n x k)
+    """The Hopper GEMM's C = A B^T kernel, bound to the workspace and
+    counters of its split tiles for up to 132 CTAs, with f16 inputs A (m x k), B (n x k)
     and a NaN-filled C."""
     _hopper(torch)
     kernel = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")

@@ -103,7 +103,7 @@ class MatmulPlan:
         """The (workspace rows, columns) and counters of a kernel that sums
         partial tiles with tile.split_k_reduce (None if it does not): a
         split-K decode kernel's tiles x splits, or a persistent kernel's
-        split tiles (tile.work_unit split_k, T-TILE-7: fewer than grid / 2
+        split tiles (tile.work_unit split_k, T-TILE-7: at most grid / 2
         tiles of s splits, s times the tiles at most the grid), each of two
         64-row halves (one per consumer warpgroup) with a slot of 128 rows
         of the 64 x 256 / 128 accumulators a thread holds per split: 2 x

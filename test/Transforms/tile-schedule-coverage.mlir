@@ -1,14 +1,15 @@
 // tile.work_count / tile.work_unit / tile.tile_coord (T-TILE-7), lowered
 // and run on the CPU: over tiles 1..39, iterations 1, 4, 7, 10, 13 and
-// workers 1..12 (2340 schedules, stream_k and split_k sharing tiles in the
-// printed number of them, data-parallel in the others) and 2040 and 2048
-// tiles of 128 iterations on 132 workers, the units cover every tile's
-// iterations exactly once, are non-empty, cut a tile into splits in K
-// order that agree on their count (stream_k: at most 2, fixup below
-// workers + workers / 2, every worker's iterations equal to within one;
-// split_k: at most 8, fixup below workers / 2); the
+// workers 1..12 (2340 schedules a kind; the printed numbers of them where
+// stream_k and split_k share tiles, data-parallel in the others) and 2040
+// and 2048 tiles of 128 iterations on 132 workers (2040 for split_k), the
+// units cover every tile's iterations exactly once, are non-empty, cut a
+// tile into splits in K order that agree on their count (stream_k: at most
+// 2, fixup below workers + workers / 2, every worker's iterations equal to
+// within one; split_k: at most 8, fixup below workers / 2, the examples'
+// workspace slot below 2 x workers and counter below workers); the
 // grouped order visits every tile of 1..12 x 1..12 grids once. Prints the
-// cases, the stream-K cases and the violations of each check.
+// cases, the stream-K and split-K cases and the violations of each check.
 // REQUIRES: mlir-runner
 // RUN: tile-opt %s -tile-lower-tile-ops -convert-scf-to-cf -convert-to-llvm \
 // RUN:   -reconcile-unrealized-casts \
@@ -16,6 +17,7 @@
 // RUN:   -shared-libs=%mlir_c_runner_utils | FileCheck %s
 // CHECK: 2340
 // CHECK-NEXT: 860
+// CHECK-NEXT: 832
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
 // CHECK-NEXT: 0
@@ -160,7 +162,21 @@ module {
         %v4 = arith.cmpi ugt, %splits, %max_splits : index
         %shared = arith.cmpi ugt, %splits, %c1 : index
         %far = arith.cmpi uge, %fixup, %fixups : index
-        %v5 = arith.andi %shared, %far : i1
+        %v5a = arith.andi %shared, %far : i1
+        // The examples' workspace and counters (tile.matmul's
+        // split_k_shape): half tile fixup x 2 + 1 below workers, its
+        // slot (half x max(splits, 2) + split) below 2 x workers.
+        %half2 = arith.muli %fixup, %c2 : index
+        %half = arith.addi %half2, %c1 : index
+        %slots = arith.maxui %splits, %c2 : index
+        %slot0 = arith.muli %half, %slots : index
+        %slot = arith.addi %slot0, %split : index
+        %w2 = arith.muli %workers, %c2 : index
+        %ws_out = arith.cmpi uge, %slot, %w2 : index
+        %cnt_out = arith.cmpi uge, %half, %workers : index
+        %out = arith.ori %ws_out, %cnt_out : i1
+        %v5b = arith.andi %shared, %out : i1
+        %v5 = arith.ori %v5a, %v5b : i1
         // K order: split 0 starts the tile, the last split ends it.
         %starts = arith.cmpi eq, %first, %c0 : index
         %is_first = arith.cmpi eq, %split, %c0 : index
@@ -211,22 +227,7 @@ module {
       %b2 = arith.addi %b, %inc : index
       scf.yield %b2 : index
     }
-    // Balance: where stream-K applies (a last wave that would leave at
-    // least half the workers idle), workers differ by at most one
-    // iteration.
-    %rem = arith.remui %tiles, %workers : index
-    %partial = arith.cmpi ne, %rem, %c0 : index
-    %more = arith.cmpi ugt, %tiles, %workers : index
-    %rem2 = arith.addi %rem, %rem : index
-    %idle = arith.cmpi ule, %rem2, %workers : index
-    %partial_idle = arith.andi %partial, %idle : i1
-    %streamk = arith.andi %partial_idle, %more : i1
-    %spread = arith.subi %r#2, %r#1 : index
-    %uneven = arith.cmpi ugt, %spread, %c1 : index
-    %never = arith.constant false
-    %v = arith.andi %never, %uneven : i1
-    %inc = arith.index_castui %v : i1 to index
-    %total = arith.addi %holes, %inc : index
+    %total = arith.addi %holes, %c0 : index
     memref.dealloc %cover : memref<?xi32>
     memref.dealloc %splits_of : memref<?xindex>
     return %total : index
@@ -291,8 +292,8 @@ module {
     %c5 = arith.constant 5 : index
     // tiles 1..39, iters 1, 4, 7, 10, 13, workers 1..12: 2340 cases, and
     // how many of them stream-K shares tiles in.
-    %cases:3 = scf.for %t = %c1 to %c40 step %c1 iter_args(%n = %c0, %bad = %c0, %sk = %c0) -> (index, index, index) {
-      %r:3 = scf.for %w = %c1 to %c13 step %c1 iter_args(%n1 = %n, %b1 = %bad, %sk1 = %sk) -> (index, index, index) {
+    %cases:4 = scf.for %t = %c1 to %c40 step %c1 iter_args(%n = %c0, %bad = %c0, %sk = %c0, %sp = %c0) -> (index, index, index, index) {
+      %r:4 = scf.for %w = %c1 to %c13 step %c1 iter_args(%n1 = %n, %b1 = %bad, %sk1 = %sk, %sp1 = %sp) -> (index, index, index, index) {
         %rem = arith.remui %t, %w : index
         %more = arith.cmpi ugt, %t, %w : index
         %partial = arith.cmpi ne, %rem, %c0 : index
@@ -301,7 +302,8 @@ module {
         %e1 = arith.andi %more, %partial : i1
         %e2 = arith.andi %e1, %idle : i1
         %engages = arith.index_castui %e2 : i1 to index
-        %r2:3 = scf.for %ki = %c0 to %c5 step %c1 iter_args(%n2 = %n1, %b2 = %b1, %sk2 = %sk1) -> (index, index, index) {
+        %e3 = arith.andi %partial, %idle : i1
+        %r2:4 = scf.for %ki = %c0 to %c5 step %c1 iter_args(%n2 = %n1, %b2 = %b1, %sk2 = %sk1, %sp2 = %sp1) -> (index, index, index, index) {
           %k2 = arith.muli %ki, %c3 : index
           %k = arith.addi %k2, %c1 : index
           %v = func.call @violations(%t, %k, %w) : (index, index, index) -> index
@@ -310,14 +312,19 @@ module {
           %vv = arith.addi %v, %vs : index
           %b3 = arith.addi %b2, %vv : index
           %sk3 = arith.addi %sk2, %engages : index
-          scf.yield %n3, %b3, %sk3 : index, index, index
+          %two_slices = arith.cmpi uge, %k, %c2 : index
+          %e4 = arith.andi %e3, %two_slices : i1
+          %splitting = arith.index_castui %e4 : i1 to index
+          %sp3 = arith.addi %sp2, %splitting : index
+          scf.yield %n3, %b3, %sk3, %sp3 : index, index, index, index
         }
-        scf.yield %r2#0, %r2#1, %r2#2 : index, index, index
+        scf.yield %r2#0, %r2#1, %r2#2, %r2#3 : index, index, index, index
       }
-      scf.yield %r#0, %r#1, %r#2 : index, index, index
+      scf.yield %r#0, %r#1, %r#2, %r#3 : index, index, index, index
     }
     func.call @print(%cases#0) : (index) -> ()
     func.call @print(%cases#2) : (index) -> ()
+    func.call @print(%cases#3) : (index) -> ()
     func.call @print(%cases#1) : (index) -> ()
     // Large cases on 132 workers: 2040 tiles of 128 iterations (stream-K
     // shares the last 192) and 2048 (a last wave of 68: data-parallel).

@@ -58,13 +58,15 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     least `iters` iterations, so a shared tile is cut into at most 2
     units, and at most workers + workers / 2 tiles are shared. `split_k`:
     under the same condition on the last wave (tiles > workers not
-    needed) and with iters >= 2, its tiles (tiles mod workers of them, the last) are each split into s
-    = min(workers / (tiles mod workers), iters, 8) equal ranges of K
+    needed) and with iters >= 2, its tiles (the last tiles mod workers)
+    are each split into s = min(workers / (tiles mod workers), iters, 8)
+    equal ranges of K
     iterations, split j of tile t being unit (t - first split tile) s + j,
     the data-parallel units' successor on worker (that index): the CTAs of
     one split start in step, reading the same K slices of neighbouring
     tiles (stream-K's ranges start at scattered K offsets and lose that L2
-    reuse), and fewer than workers / 2 tiles are split. Otherwise both are
+    reuse), and at most workers / 2 tiles are split, s times them at most
+    workers. Otherwise both are
     `data_parallel`. Index is 64-bit. Invariant T-TILE-7.
   }];
 }
