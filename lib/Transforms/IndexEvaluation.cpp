@@ -103,7 +103,7 @@ struct CountedMath {
 } // namespace
 
 /// A result of tile.tile_coord, tile.work_count or tile.work_unit (T-TILE-7)
-/// of evaluable operands.
+/// of evaluable operands; the op's other results are memoised with it.
 static std::optional<int64_t> evaluateSchedule(Value value, Operation *def,
                                                Context &context, int depth) {
   SmallVector<uint64_t> operands;
@@ -114,26 +114,15 @@ static std::optional<int64_t> evaluateSchedule(Value value, Operation *def,
     operands.push_back(*known);
   }
   CountedMath m;
-  uint64_t result;
-  unsigned index = cast<OpResult>(value).getResultNumber();
-  if (auto coord = dyn_cast<tile::TileCoordOp>(def)) {
-    auto [row, col] = tile::schedule::tileCoord(m, operands[0], operands[1],
-                                                operands[2], coord.getGroup());
-    result = index == 0 ? row : col;
-  } else if (auto count = dyn_cast<tile::WorkCountOp>(def)) {
-    tile::schedule::WorkerShare<CountedMath> share(m, count.getSchedule(),
-                                                   operands[0], operands[1],
-                                                   operands[2], operands[3]);
-    result = share.units;
-  } else {
-    auto unit = cast<tile::WorkUnitOp>(def);
-    result = tile::schedule::workUnit(m, unit.getSchedule(), operands[0],
-                                      operands[1], operands[2], operands[3],
-                                      operands[4])[index];
+  SmallVector<uint64_t, 6> results =
+      tile::schedule::results(m, def, ArrayRef<uint64_t>(operands));
+  for (auto [result, computed] : llvm::zip(def->getResults(), results)) {
+    std::optional<int64_t> known;
+    if (m.valid && computed <= (uint64_t)std::numeric_limits<int64_t>::max())
+      known = computed;
+    context.memo[result] = known;
   }
-  if (!m.valid || result > (uint64_t)std::numeric_limits<int64_t>::max())
-    return std::nullopt;
-  return result;
+  return context.memo[value];
 }
 
 static std::optional<int64_t> evaluate(Value value, Context &context,

@@ -52,40 +52,15 @@ struct EmittedMath {
   }
 };
 
-struct TileCoordOpLowering : OpRewritePattern<TileCoordOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(TileCoordOp op,
+/// A schedule op replaced by its arithmetic (WorkSchedule.h).
+template <typename ScheduleOp>
+struct ScheduleOpLowering : OpRewritePattern<ScheduleOp> {
+  using OpRewritePattern<ScheduleOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(ScheduleOp op,
                                 PatternRewriter &rewriter) const override {
     EmittedMath m{rewriter, op.getLoc()};
-    auto [row, col] = schedule::tileCoord(m, op.getTile(), op.getRows(),
-                                          op.getCols(), op.getGroup());
-    rewriter.replaceOp(op, ValueRange{row, col});
-    return success();
-  }
-};
-
-struct WorkCountOpLowering : OpRewritePattern<WorkCountOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(WorkCountOp op,
-                                PatternRewriter &rewriter) const override {
-    EmittedMath m{rewriter, op.getLoc()};
-    schedule::WorkerShare<EmittedMath> share(m, op.getSchedule(), op.getTiles(),
-                                             op.getIters(), op.getWorker(),
-                                             op.getWorkers());
-    rewriter.replaceOp(op, share.units);
-    return success();
-  }
-};
-
-struct WorkUnitOpLowering : OpRewritePattern<WorkUnitOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(WorkUnitOp op,
-                                PatternRewriter &rewriter) const override {
-    EmittedMath m{rewriter, op.getLoc()};
-    std::array<Value, 6> unit =
-        schedule::workUnit(m, op.getSchedule(), op.getUnit(), op.getTiles(),
-                           op.getIters(), op.getWorker(), op.getWorkers());
-    rewriter.replaceOp(op, unit);
+    SmallVector<Value> operands(op->getOperands());
+    rewriter.replaceOp(op, schedule::results(m, op, ArrayRef<Value>(operands)));
     return success();
   }
 };
@@ -94,6 +69,6 @@ struct WorkUnitOpLowering : OpRewritePattern<WorkUnitOp> {
 
 void mlir::tile::populateTileScheduleLoweringPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<TileCoordOpLowering, WorkCountOpLowering, WorkUnitOpLowering>(
-      patterns.getContext());
+  patterns.add<ScheduleOpLowering<TileCoordOp>, ScheduleOpLowering<WorkCountOp>,
+               ScheduleOpLowering<WorkUnitOp>>(patterns.getContext());
 }

@@ -238,6 +238,9 @@ private:
   int64_t sample;
   Role &role;
   llvm::DenseMap<Value, int64_t> values;
+  /// sameInWarpgroup of each load's indices, once per load (it evaluates
+  /// them from thread ids alone, so no iteration changes it).
+  llvm::DenseMap<Operation *, bool> uniformLoads;
   bool modeled = true;
 
   void giveUp(Operation *op, StringRef why) {
@@ -319,7 +322,10 @@ private:
     // same word (that flag is the warpgroup's); else unknown.
     if (auto load = dyn_cast<memref::LoadOp>(def)) {
       std::optional<int64_t> value = sampled();
-      if (!value || !sameInWarpgroup(load.getIndices()))
+      auto [it, inserted] = uniformLoads.try_emplace(load, false);
+      if (inserted)
+        it->second = sameInWarpgroup(load.getIndices());
+      if (!value || !it->second)
         return std::nullopt;
       return *value - 1;
     }

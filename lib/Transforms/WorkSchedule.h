@@ -159,6 +159,26 @@ workUnit(M &m, WorkSchedule schedule, typename M::V unit, typename M::V tiles,
           m.select(dataParallel, one, m.select(cut, m.constant(2), one))};
 }
 
+/// The results of a schedule op (tile.tile_coord, tile.work_count,
+/// tile.work_unit) from the values of its operands, in operand order.
+template <typename M>
+SmallVector<typename M::V, 6> results(M &m, Operation *op,
+                                      ArrayRef<typename M::V> operands) {
+  if (auto coord = dyn_cast<TileCoordOp>(op)) {
+    auto [row, col] =
+        tileCoord(m, operands[0], operands[1], operands[2], coord.getGroup());
+    return {row, col};
+  }
+  if (auto count = dyn_cast<WorkCountOp>(op))
+    return {WorkerShare<M>(m, count.getSchedule(), operands[0], operands[1],
+                           operands[2], operands[3])
+                .units};
+  std::array<typename M::V, 6> unit =
+      workUnit(m, cast<WorkUnitOp>(op).getSchedule(), operands[0], operands[1],
+               operands[2], operands[3], operands[4]);
+  return SmallVector<typename M::V, 6>(unit.begin(), unit.end());
+}
+
 } // namespace mlir::tile::schedule
 
 #endif // TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
