@@ -394,3 +394,32 @@ func.func @work_count_data_parallel(%t: index, %k: index, %c: index, %w: index) 
   %units = tile.work_count data_parallel tiles %t iters %k worker %c of %w
   return %units : index
 }
+
+// tile.work_unit split_k: the tail is the last tiles mod workers tiles when
+// 2 (tiles mod workers) <= workers and iters >= 2, each cut into
+// s = min(workers / r, iters, 8) ranges; worker w's tail unit is split
+// w mod s of tail tile w / s, iterations split iters / s .. (split + 1)
+// iters / s; data-parallel units select whole tiles w + unit x workers.
+// (Their coverage is checked by running them: tile-schedule-coverage.mlir.)
+// CHECK-LABEL: func.func @work_unit_split_k
+//  CHECK-SAME: (%[[U:[a-z0-9]+]]: index, %[[T:[a-z0-9]+]]: index, %[[K:[a-z0-9]+]]: index, %[[C:[a-z0-9]+]]: index, %[[W:[a-z0-9]+]]: index)
+//       CHECK: %[[R:.*]] = arith.remui %[[T]], %[[W]] : index
+//       CHECK: %[[R2:.*]] = arith.addi %[[R]], %[[R]] : index
+//       CHECK: %[[PER:.*]] = arith.divui %[[W]], %{{.*}} : index
+//       CHECK: %[[S0:.*]] = arith.minui %[[PER]], %[[K]] : index
+//       CHECK: %[[S1:.*]] = arith.minui %[[S0]], %c8 : index
+//       CHECK: %[[S:.*]] = arith.select %{{.*}}, %[[S1]], %c1 : index
+//       CHECK: %[[DP:.*]] = arith.cmpi ult, %[[U]], %{{.*}} : index
+//       CHECK: %[[TAIL:.*]] = arith.divui %[[C]], %[[S]] : index
+//       CHECK: %[[SPLIT:.*]] = arith.remui %[[C]], %[[S]] : index
+//       CHECK: %[[LO:.*]] = arith.muli %[[SPLIT]], %[[K]] : index
+//       CHECK: %[[FIRST:.*]] = arith.divui %[[LO]], %[[S]] : index
+//       CHECK: return {{.*}} : index, index, index, index, index, index
+//   CHECK-NOT: tile.work_unit
+func.func @work_unit_split_k(%i: index, %t: index, %k: index, %c: index, %w: index)
+    -> (index, index, index, index, index, index) {
+  %tile, %first, %count, %fixup, %split, %splits = tile.work_unit %i of split_k
+      tiles %t iters %k worker %c of %w
+  return %tile, %first, %count, %fixup, %split, %splits
+      : index, index, index, index, index, index
+}
