@@ -5,6 +5,7 @@
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
+#include "Tile/IR/WgmmaTypes.h"
 #include "VerifierUtils.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -334,6 +335,31 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                              getBounds());
 }
 
+LogicalResult WarpgroupScaleOp::verify() {
+  // T-TILE-8: a warpgroup tile, and at least one factor memref in global
+  // memory (a factor is loaded per thread) with its origin.
+  if (failed(verifyWarpgroupTile(*this, getShape(), getAcc().getType(),
+                                 "T-TILE-8")))
+    return failure();
+  if (!getRows() && !getColumns())
+    return emitOpError() << "scales by rows, columns or both: give at least "
+                            "one (T-TILE-8)";
+  if (bool(getRows()) != bool(getRow()) ||
+      bool(getColumns()) != bool(getColumn()))
+    return emitOpError() << "expected an origin index with each factor "
+                            "memref (T-TILE-8)";
+  for (Value factors : {getRows(), getColumns()}) {
+    if (!factors)
+      continue;
+    auto type = cast<MemRefType>(factors.getType());
+    if (isSharedMemory(type) || type.getShape()[0] == 0)
+      return emitOpError() << "expected scale factors in a non-empty global "
+                              "memref, got "
+                           << type << " (T-TILE-8)";
+  }
+  return success();
+}
+
 LogicalResult WarpgroupTmaStoreOp::verify() {
   // T-TILE-4: the accumulators, the box and the staging ring agree.
   ArrayRef<int64_t> shape = getShape();
@@ -385,19 +411,24 @@ LogicalResult WarpgroupMmaOp::verify() {
   if (shape.size() != 3)
     return emitOpError() << "shape must be (M, N, K) (T-WGMMA-3)";
   int64_t m = shape[0], n = shape[1], k = shape[2];
-  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < 16 || k % 16)
+  std::optional<int64_t> step =
+      getWgmmaInstructionK(a.getElementType(), b.getElementType());
+  if (!step)
+    return emitOpError() << "wgmma multiplies f16 or bf16 tiles of one type, "
+                            "or 8-bit float tiles (f8E4M3FN, f8E5M2), got "
+                         << a.getElementType() << " and " << b.getElementType()
+                         << " (T-WGMMA-3)";
+  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < *step || k % *step)
     return emitOpError() << "shape " << m << "x" << n << "x" << k
                          << " is not M = 64 i, N a multiple of 8 in [8, 256], "
-                            "K = 16 j (T-WGMMA-3)";
-  if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
+                            "K = "
+                         << *step << " j (T-WGMMA-3)";
+  if (isWgmmaFp8(a.getElementType()) && (getTransposeA() || getTransposeB()))
+    return emitOpError() << "8-bit float tiles must be K-major: wgmma "
+                            "transposes only f16/bf16 tiles (T-WGMMA-3)";
+  if (failed(verifyExpansion(*this, (m / 64) * (k / *step),
                              "wgmma instructions per warpgroup")))
     return failure();
-  Type element = a.getElementType();
-  if (!isa<Float16Type, BFloat16Type>(element) || b.getElementType() != element)
-    return emitOpError() << "wgmma multiplies f16 or bf16 tiles of one type, "
-                            "got "
-                         << element << " and " << b.getElementType()
-                         << " (T-WGMMA-3)";
   if (failed(verifyWgmmaTile(*this, getA(), getTransposeA())) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())))
     return failure();

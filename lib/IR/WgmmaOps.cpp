@@ -5,10 +5,25 @@
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
+#include "Tile/IR/WgmmaTypes.h"
 #include "VerifierUtils.h"
 
 using namespace mlir;
 using namespace mlir::tile;
+
+bool mlir::tile::isWgmmaFp8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+std::optional<int64_t> mlir::tile::getWgmmaInstructionK(Type a, Type b) {
+  // PTX ISA, wgmma.mma_async "Matrix shape": .f16/.bf16 (A and B alike) are
+  // k16, .e4m3/.e5m2 (any combination) k32 -- 32 bytes of K either way.
+  if (isa<Float16Type, BFloat16Type>(a) && a == b)
+    return kWgmmaKBytes / 2;
+  if (isWgmmaFp8(a) && isWgmmaFp8(b))
+    return kWgmmaKBytes;
+  return std::nullopt;
+}
 
 SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
@@ -53,18 +68,24 @@ LogicalResult WgmmaDescriptorOp::verify() {
 }
 
 LogicalResult WgmmaOp::verify() {
-  // T-WGMMA-2: m64nNk16, N a multiple of 8 in [8, 256], f16/bf16 inputs,
-  // N/2 f32 accumulators per thread.
+  // T-WGMMA-2: m64nNkK, N a multiple of 8 in [8, 256]; f16 x f16 or bf16 x
+  // bf16 (K = 16), or e4m3/e5m2 x e4m3/e5m2 (K = 32, both K-major); N/2 f32
+  // accumulators per thread.
   int64_t n = getN();
   if (n < 8 || n > 256 || n % 8)
     return emitOpError() << "N must be a multiple of 8 in [8, 256], got " << n
                          << " (T-WGMMA-2)";
-  Type input = getInputType();
-  if (!isa<Float16Type, BFloat16Type>(input))
-    return emitOpError() << "supports f16 and bf16 inputs, got " << input
-                         << " (T-WGMMA-2)";
+  Type a = getInputType(), b = getTypeB();
+  std::optional<int64_t> k = getWgmmaInstructionK(a, b);
+  if (!k)
+    return emitOpError() << "multiplies f16 x f16, bf16 x bf16 or 8-bit "
+                            "floats (f8E4M3FN, f8E5M2) in any pair, got "
+                         << a << " x " << b << " (T-WGMMA-2)";
+  if (isWgmmaFp8(a) && (getTransposeA() || getTransposeB()))
+    return emitOpError() << "8-bit float operands must be K-major: PTX "
+                            "transposes only f16/bf16 tiles (T-WGMMA-2)";
   if (getAcc().getType().getNumElements() != n / 2)
-    return emitOpError() << "m64n" << n << "k16 needs " << n / 2
+    return emitOpError() << "m64n" << n << "k" << *k << " needs " << n / 2
                          << " f32 accumulators per thread, got "
                          << getAcc().getType() << " (T-WGMMA-2)";
   return success();

@@ -9,14 +9,16 @@
 //   of B fragments (n16k16), then the grid of m16n8k16 tile.mma_sync on the
 //   accumulator's fragments. Two register stages: the fragments of step
 //   k + 1 are loaded before the MMAs of step k.
-// - tile.warpgroup_mma (sm_90a): tile.wgmma_fence; per 16-wide K step the
-//   tile.wgmma_descriptor of B and of each 64-row block of A and one
-//   tile.wgmma (wgmma.mma_async m64nNk16) per block; then
+// - tile.warpgroup_mma (sm_90a): tile.wgmma_fence; per K step of one wgmma
+//   (16 for f16/bf16, 32 for 8-bit floats) the tile.wgmma_descriptor of B
+//   and of each 64-row block of A and one tile.wgmma (wgmma.mma_async
+//   m64nNk16 / m64nNk32) per block; then
 //   tile.wgmma_commit_group and tile.wgmma_wait_group.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
 #include "Tile/IR/TileOps.h"
+#include "Tile/IR/WgmmaTypes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -130,7 +132,8 @@ struct MmaOpLowering : OpRewritePattern<MmaOp> {
   }
 };
 
-/// Lowers `tile.warpgroup_mma`: fence, per 16-wide K step the descriptors
+/// Lowers `tile.warpgroup_mma`: fence, per K step of one wgmma (16 for
+/// 16-bit, 32 for 8-bit inputs) the descriptors
 /// and one wgmma per 64 rows, commit, wait.
 struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -141,6 +144,8 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     ArrayRef<int64_t> shape = op.getShape();
     int64_t n = shape[1];
     Type element = op.getA().getType().getElementType();
+    Type elementB = op.getB().getType().getElementType();
+    int64_t step = *getWgmmaInstructionK(element, elementB);
     // The tile origins, moved by `rows` down and `columns` right.
     auto at = [&](OperandRange origin, int64_t rows, int64_t columns) {
       SmallVector<Value> indices(origin);
@@ -182,7 +187,7 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
           rewriter, loc, indices[chunk], math.constant(64 * i / aChunkRows));
       return indices;
     };
-    for (int64_t k = 0; k < shape[2]; k += 16) {
+    for (int64_t k = 0; k < shape[2]; k += step) {
       // K advances along B's rows when B is MN-major (K rows of N chunks).
       Value descB = WgmmaDescriptorOp::create(
           rewriter, loc, rewriter.getI64Type(), op.getB(),
@@ -195,6 +200,7 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
         accs[i] = WgmmaOp::create(
             rewriter, loc, blockType, descA, descB, accs[i],
             rewriter.getI64IntegerAttr(n), TypeAttr::get(element),
+            elementB == element ? nullptr : TypeAttr::get(elementB),
             transposeA ? rewriter.getUnitAttr() : nullptr,
             transposeB ? rewriter.getUnitAttr() : nullptr);
       }

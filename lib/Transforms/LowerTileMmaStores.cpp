@@ -17,6 +17,9 @@
 //   tile.stmatrix x4 into the staging buffer; an async-proxy fence
 //   (tile.fence_proxy_async); a named barrier; then the first thread's
 //   tile.tma_store and tile.bulk_commit_group.
+// - tile.warpgroup_scale: each thread loads the row and column factors of
+//   the accumulator elements it holds (indices clamped to the factors'
+//   extent) and multiplies its vector by theirs.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -153,6 +156,20 @@ static Value getWarpgroupPair(OpBuilder &builder, Location loc, Value acc,
       builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
 }
 
+/// The (row, column) in a warpgroup tile of the current thread's first
+/// accumulator element: the warpgroup's warps as a 4x1 grid, warp w holding
+/// rows 16 w + lane / 4 (+ 8) of each 64-row block, lane l columns 2 (l mod
+/// 4) (+ 1) of each 8-column fragment.
+static std::pair<Value, Value> getWarpgroupFragmentOrigin(OpBuilder &builder,
+                                                          Location loc) {
+  IndexMath math(builder, loc);
+  WarpPosition position =
+      getWarpPosition(builder, loc, {kWarpgroupThreads / 32, 1});
+  Value lane = position.lane;
+  return {math.add(math.mul(position.warpM, 16), math.div(lane, 4)),
+          math.mul(math.rem(lane, 4), 2)};
+}
+
 /// The transposed epilogue of `tile.warpgroup_mma_store`: the thread's
 /// accumulator element at (row, column) of the tile — rows from `rowOffset`,
 /// columns from `columnOffset` in the fragment layout — goes to
@@ -262,12 +279,7 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
     IndexMath math(rewriter, loc);
     ArrayRef<int64_t> shape = op.getShape();
     int64_t perBlock = shape[1] / 2;
-    // The warpgroup's warps as a 4x1 grid: warp w holds rows 16 w ...
-    WarpPosition position =
-        getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
-    Value lane = position.lane;
-    Value rowOffset = math.add(math.mul(position.warpM, 16), math.div(lane, 4));
-    Value columnOffset = math.mul(math.rem(lane, 4), 2);
+    auto [rowOffset, columnOffset] = getWarpgroupFragmentOrigin(rewriter, loc);
     if (op.getTranspose()) {
       storeTransposed(rewriter, loc, op, rowOffset, columnOffset, perBlock);
       rewriter.eraseOp(op);
@@ -352,10 +364,72 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
   }
 };
 
+/// Lowers `tile.warpgroup_scale`: element 4 j + 2 h + e of 64-row block i
+/// is (row 64 i + 8 h, column 8 j + e) from the thread's origin; it is
+/// multiplied by rows[min(row, extent - 1)], then by columns[min(column,
+/// extent - 1)]. The column factors are loaded fragment by fragment next
+/// to their multiplies, which keeps few of them live beside the
+/// accumulators.
+struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupScaleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t blocks = shape[0] / 64, perBlock = shape[1] / 2;
+    auto [rowOffset, columnOffset] = getWarpgroupFragmentOrigin(rewriter, loc);
+    // A loader of the factor at `origin + offset + step`, or none.
+    auto factorsAt = [&](Value factors, Value origin,
+                         Value offset) -> std::function<Value(int64_t)> {
+      if (!factors)
+        return nullptr;
+      Value last = arith::SubIOp::create(
+          rewriter, loc, memref::DimOp::create(rewriter, loc, factors, 0),
+          math.constant(1));
+      Value first = math.add(origin, offset);
+      return [&rewriter, loc, factors, last, first](int64_t step) -> Value {
+        IndexMath math(rewriter, loc);
+        Value index = arith::MinUIOp::create(
+            rewriter, loc, math.add(first, math.constant(step)), last);
+        return memref::LoadOp::create(rewriter, loc, factors, index);
+      };
+    };
+    auto rowAt = factorsAt(op.getRows(), op.getRow(), rowOffset);
+    auto columnAt = factorsAt(op.getColumns(), op.getColumn(), columnOffset);
+    SmallVector<Value> rowFactors;
+    if (rowAt)
+      for (int64_t i = 0; i < blocks; ++i)
+        for (int64_t h = 0; h < 2; ++h)
+          rowFactors.push_back(rowAt(64 * i + 8 * h));
+    Value acc = op.getAcc();
+    for (int64_t j = 0; j < perBlock / 4; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        Value column = columnAt ? columnAt(8 * j + e) : Value();
+        for (int64_t i = 0; i < blocks; ++i)
+          for (int64_t h = 0; h < 2; ++h) {
+            int64_t position = i * perBlock + 4 * j + 2 * h + e;
+            Value value = vector::ExtractOp::create(rewriter, loc, acc,
+                                                    ArrayRef<int64_t>{position});
+            if (rowAt)
+              value = arith::MulFOp::create(rewriter, loc, value,
+                                            rowFactors[2 * i + h]);
+            if (column)
+              value = arith::MulFOp::create(rewriter, loc, value, column);
+            acc = vector::InsertOp::create(rewriter, loc, value, acc,
+                                           ArrayRef<int64_t>{position});
+          }
+      }
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tile::populateTileMmaStoreLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<MmaStoreOpLowering, WarpgroupMmaStoreOpLowering,
-               WarpgroupTmaStoreOpLowering>(patterns.getContext());
+               WarpgroupTmaStoreOpLowering, WarpgroupScaleOpLowering>(
+      patterns.getContext());
 }

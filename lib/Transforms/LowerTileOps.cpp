@@ -5,7 +5,8 @@
 // instruction-level ops with the rewrite patterns of LowerTileCopies.cpp
 // (tile.copy, tile.tma_copy), LowerTileMma.cpp (tile.mma,
 // tile.warpgroup_mma), LowerTileMmaStores.cpp (tile.mma_store,
-// tile.warpgroup_mma_store, tile.warpgroup_tma_store), LowerTileSplitK.cpp
+// tile.warpgroup_mma_store, tile.warpgroup_tma_store, tile.warpgroup_scale),
+// LowerTileSplitK.cpp
 // (tile.split_k_reduce), LowerTileSchedule.cpp (tile.tile_coord,
 // tile.work_count, tile.work_unit) and LowerTileWarpSpecialize.cpp
 // (tile.warp_specialize).

@@ -37,7 +37,8 @@ from typing import Optional
 
 # Memref element types: bytes, numpy typestr.
 _TYPES = {"f16": (2, "<f2"), "bf16": (2, None), "f32": (4, "<f4"), "f64": (8, "<f8"),
-          "i8": (1, "|i1"), "i16": (2, "<i2"), "i32": (4, "<i4"), "i64": (8, "<i8")}
+          "i8": (1, "|i1"), "i16": (2, "<i2"), "i32": (4, "<i4"), "i64": (8, "<i8"),
+          "f8E4M3FN": (1, None), "f8E5M2": (1, None)}
 # Scalar parameters: struct format of their kernel-parameter bytes.
 _SCALARS = {"index": "q", "i64": "q", "i32": "i", "i16": "h", "i8": "b", "i1": "?",
             "f32": "f", "f64": "d"}
@@ -188,7 +189,8 @@ class _DLTensor(ctypes.Structure):
 
 _DL_CUDA = 2
 # DLPack type codes (int, uint, float, bfloat) by MLIR element type.
-_DL_CODES = {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "f16": 2, "f32": 2, "f64": 2, "bf16": 4}
+_DL_CODES = {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "f16": 2, "f32": 2, "f64": 2, "bf16": 4,
+             "f8E4M3FN": 10, "f8E5M2": 12}  # DLPack's kFloat8_e4m3fn, kFloat8_e5m2
 
 
 def _contiguous_strides(shape):
@@ -227,7 +229,8 @@ def _torch_dtype(element: str):
         import torch
         _TORCH_DTYPES.update({"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
                               "f64": torch.float64, "i8": torch.int8, "i16": torch.int16,
-                              "i32": torch.int32, "i64": torch.int64})
+                              "i32": torch.int32, "i64": torch.int64,
+                              "f8E4M3FN": torch.float8_e4m3fn, "f8E5M2": torch.float8_e5m2})
     return _TORCH_DTYPES[element]
 
 
@@ -241,7 +244,9 @@ def _array(value, element: str, host: Optional[list] = None, keep: Optional[list
             raise TypeError(f"expected elements {element}, got {value.dtype}")
         return value.data_ptr(), tuple(value.shape), tuple(value.stride())
     size = _TYPES[element][0]
-    interface = getattr(value, "__cuda_array_interface__", None) if element != "bf16" else None
+    # Types numpy does not name (bf16, 8-bit floats) come only through DLPack.
+    interface = (getattr(value, "__cuda_array_interface__", None) if _TYPES[element][1]
+                 else None)
     if interface is None and host is not None and hasattr(value, "__array_interface__"):
         interface = value.__array_interface__
         if interface.get("strides") is not None or not value.flags.writeable:

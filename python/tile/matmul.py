@@ -519,7 +519,7 @@ def _torch():
 
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
-           tune: bool = False):
+           tune: bool = False, scale_a=None, scale_b=None, out_dtype=None):
     """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
     f16/bf16 CUDA tensors; into `out` when given, else a new tensor. Returns
     at once: the kernel runs on `stream` (default: PyTorch's current one).
@@ -528,8 +528,28 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     stream); with `stage=False` they are an error instead. A call like an
     earlier one (shapes, strides, dtypes, alignment) reuses its plan. With
     `tune`, a decode shape (M <= 128) runs the config `decode_tuner()` found
-    fastest for it (timed on the first such call, then cached on disk)."""
+    fastest for it (timed on the first such call, then cached on disk).
+
+    FP8 operands (float8_e4m3fn, float8_e5m2) take `scale_a` and `scale_b`
+    (float32: one element, or one per row of A / column of B) and give
+    diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
+    as torch._scaled_mm: see tile.matmul_fp8."""
     import torch
+    from .matmul_fp8 import is_fp8, scaled_matmul
+    fp8 = any(is_fp8(str(getattr(t, "dtype", "")).split(".")[-1]) for t in (a, b))
+    if fp8 or scale_a is not None or scale_b is not None:
+        if scale_a is None or scale_b is None:
+            raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
+                              "one element or one per row of A / column of B; "
+                              "torch.ones(1) for none)")
+        if tune:
+            raise MatmulError("tile.matmul: tune= applies to f16/bf16 operands (the decode "
+                              "kernels); FP8 runs the persistent kernel")
+        return scaled_matmul(torch, a, b, scale_a, scale_b, out=out, out_dtype=out_dtype,
+                             transpose_b=transpose_b, stream=stream)
+    if out_dtype is not None and out_dtype != getattr(a, "dtype", None):
+        raise MatmulError("tile.matmul: out_dtype applies to FP8 operands; f16/bf16 operands "
+                          "give C in their own type")
     try:
         key = _plan_key(a, b, out, transpose_b, stage)
     except (AttributeError, TypeError):

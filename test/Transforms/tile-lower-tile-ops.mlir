@@ -116,6 +116,66 @@ gpu.module @mma {
   }
 }
 
+// tile.warpgroup_mma of 8-bit floats: a 128-element K slice (one 128-byte
+// span) is 4 K steps of 32 (m64nNk32), descriptors at K = 0, 32, 64, 96.
+// CHECK-LABEL: gpu.func @mma_fp8
+//       CHECK: tile.wgmma_fence
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<4x256x128xf8E5M2, 3>
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<4x128x128xf8E4M3FN, 3>
+//  CHECK-NEXT: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, inputTypeB = f8E5M2, n = 256 : i64} : vector<128xf32>
+//  CHECK-NEXT: %[[K1:.*]] = arith.addi %{{.*}}, %c32
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}, %[[K1]]] : memref<4x256x128xf8E5M2, 3>
+//       CHECK: arith.addi %{{.*}}, %c64
+//       CHECK: %[[K3:.*]] = arith.addi %{{.*}}, %c96
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}, %[[K3]]] : memref<4x256x128xf8E5M2, 3>
+//       CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, inputTypeB = f8E5M2, n = 256 : i64} : vector<128xf32>
+//  CHECK-NEXT: tile.wgmma_commit_group
+gpu.module @mma_fp8 {
+  gpu.func @mma_fp8(%wacc: vector<128xf32>, %i: index) kernel {
+    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
+    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x128xf8E5M2, 3>
+    %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %i, %i], %wacc {shape = array<i64: 64, 256, 128>, wait = 1 : i32}
+        : memref<4x128x128xf8E4M3FN, 3>, memref<4x256x128xf8E5M2, 3>, vector<128xf32>
+    gpu.return
+  }
+}
+
+// tile.warpgroup_scale of a 64x16 tile (8 accumulators a thread: 2
+// fragments x 2 row halves x 2 columns): the thread's origin row is
+// 16 (warp mod 4) + lane / 4, its column 2 (lane mod 4); 2 row factors
+// (rows + 0, + 8) and per fragment 2 column factors (+ 8 j + {0, 1}), each
+// index clamped to the extent - 1; every element times its row's, then its
+// column's factor.
+// CHECK-LABEL: gpu.func @scale
+//       CHECK: %[[DIM:.*]] = memref.dim %{{.*}}, %c0 : memref<?xf32>
+//       CHECK: %[[LAST:.*]] = arith.subi %[[DIM]], %c1 : index
+//       CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+//       CHECK: %[[R0:.*]] = arith.minui %[[ROW]], %[[LAST]] : index
+//       CHECK: %[[F0:.*]] = memref.load %{{.*}}[%[[R0]]] : memref<?xf32>
+//       CHECK: %[[ROW8:.*]] = arith.addi %[[ROW]], %c8 : index
+//       CHECK: %[[R8:.*]] = arith.minui %[[ROW8]], %[[LAST]] : index
+//       CHECK: %[[F8:.*]] = memref.load %{{.*}}[%[[R8]]] : memref<?xf32>
+// One factor for every column: the clamp folds to element 0.
+//       CHECK: %[[C:.*]] = memref.load %{{.*}}[%c0] : memref<1xf32>
+//       CHECK: %[[E0:.*]] = vector.extract %{{.*}}[0] : f32 from vector<8xf32>
+//       CHECK: %[[E0R:.*]] = arith.mulf %[[E0]], %[[F0]] : f32
+//       CHECK: arith.mulf %[[E0R]], %[[C]] : f32
+//       CHECK: %[[E2:.*]] = vector.extract %{{.*}}[2] : f32 from vector<8xf32>
+//       CHECK: arith.mulf %[[E2]], %[[F8]] : f32
+// CHECK-COUNT-3: memref.load %{{.*}}[%c0] : memref<1xf32>
+//   CHECK-NOT: memref.load
+//       CHECK: vector.from_elements {{.*}} : vector<8xf32>
+gpu.module @scale {
+  gpu.func @scale(%acc: vector<8xf32>, %rows: memref<?xf32>, %one: memref<1xf32>, %m0: index, %n0: index,
+                  %out: memref<8xf32>) kernel {
+    %0 = tile.warpgroup_scale %acc rows %rows[%m0] : memref<?xf32> columns %one[%n0] : memref<1xf32>
+        {shape = array<i64: 64, 16>} : vector<8xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %0, %out[%c0] : memref<8xf32>, vector<8xf32>
+    gpu.return
+  }
+}
+
 // tile.copy with bounds: a tile wholly inside [rows, cols) copies as without
 // bounds; otherwise the bytes inside the matrix, min(max(cols - col, 0), 8)
 // f16 in a row below `rows` (else 0), become cp.async's src-size, and a copy

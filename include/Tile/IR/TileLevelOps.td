@@ -334,6 +334,44 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupScaleOp : Tile_Op<"warpgroup_scale",
+    [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "scale warpgroup MMA accumulators by row and column factors";
+  let description = [{
+    The dequantizing epilogue of a scaled GEMM (FP8: C = diag(sa) (A B)
+    diag(sb)): element (r, c) of the warpgroup's M x N accumulator tile
+    (`shape`; `vector<(M/64 * N/2) x f32>` in wgmma's layout, as
+    `tile.warpgroup_mma` returns it) is multiplied by `rows[row + r]` and
+    `columns[column + c]`. Either factor may be left out (1). An index past
+    a factor's extent reads its last element, so an extent-1 memref is one
+    factor for the whole tile (per-tensor scaling) and rows or columns past
+    the matrix (which bounded and TMA stores clip) read inside it. Each
+    thread loads the factors of its own rows and columns (2 M/64 row and N/4
+    column factors, from L1 after the first warp). Invariant T-TILE-8.
+
+    Example (row-wise A and B scales of a 64x256 consumer tile; a
+    per-tensor scale is the same op with `memref<1xf32>`):
+    ```mlir
+    %y = tile.warpgroup_scale %acc rows %sa[%m0] : memref<?xf32>
+        columns %sb[%n0] : memref<?xf32> {shape = array<i64: 64, 256>}
+        : vector<128xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Optional<MemRefRankOf<[F32], [1]>>:$rows,
+                       Optional<Index>:$row,
+                       Optional<MemRefRankOf<[F32], [1]>>:$columns,
+                       Optional<Index>:$column,
+                       DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc (`rows` $rows^ `[` $row `]` `:` type($rows))?
+    (`columns` $columns^ `[` $column `]` `:` type($columns))? attr-dict `:`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
     [AttrSizedOperandSegments, Tile_MinSm<90>]> {
   let summary = "store warpgroup MMA accumulators through shared memory with stmatrix and TMA";

@@ -60,30 +60,42 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "warpgroup D += A * B from shared-memory descriptors";
   let description = [{
-    `wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}.{f16,bf16}`: the
-    128 threads of a warpgroup multiply the 64x16 A and the 16xN B that
-    `descA` and `descB` describe (both K-major; with `transpose_a` /
-    `transpose_b`, A / B is MN-major, PTX's imm-trans-a / imm-trans-b = 1) and add the product to the
-    accumulator, `vector<N/2 x f32>` per thread in the PTX ISA's D layout:
-    warp w holds rows 16w .. 16w + 15; for each 8-column block j, elements
-    4j, 4j+1 are row lane/4, columns 8j + 2(lane%4) + {0, 1}, and 4j+2,
-    4j+3 the same columns of row lane/4 + 8. The op is asynchronous: fence
-    before (`tile.wgmma_fence`), commit after (`tile.wgmma_commit_group`)
-    and wait (`tile.wgmma_wait_group`) before reading the result.
-    Invariant T-WGMMA-2. Requires sm_90a.
+    `wgmma.mma_async.sync.aligned.m64nNkK.f32.<A>.<B>`: the 128 threads of a
+    warpgroup multiply the 64xK A and the KxN B that `descA` and `descB`
+    describe (both K-major; with `transpose_a` / `transpose_b`, A / B is
+    MN-major, PTX's imm-trans-a / imm-trans-b = 1) and add the product to
+    the accumulator, `vector<N/2 x f32>` per thread in the PTX ISA's D
+    layout: warp w holds rows 16w .. 16w + 15; for each 8-column block j,
+    elements 4j, 4j+1 are row lane/4, columns 8j + 2(lane%4) + {0, 1}, and
+    4j+2, 4j+3 the same columns of row lane/4 + 8. `inputType` is A's
+    element type and B's unless `inputTypeB` is given: f16 x f16 or bf16 x
+    bf16 (K = 16), or any pair of the 8-bit floats f8E4M3FN (e4m3) and
+    f8E5M2 (e5m2) (K = 32, K-major operands only). The op is asynchronous:
+    fence before (`tile.wgmma_fence`), commit after
+    (`tile.wgmma_commit_group`) and wait (`tile.wgmma_wait_group`) before
+    reading the result. Invariant T-WGMMA-2. Requires sm_90a.
 
     Example:
     ```mlir
     %d = tile.wgmma %da, %db, %acc {n = 64 : i64, inputType = f16} : vector<32xf32>
+    %e = tile.wgmma %da, %db, %acc {n = 256 : i64, inputType = f8E4M3FN,
+                                    inputTypeB = f8E5M2} : vector<128xf32>
     ```
   }];
   let arguments = (ins I64:$descA, I64:$descB,
                        VectorOfRankAndType<[1], [F32]>:$acc,
-                       I64Attr:$n, TypeAttr:$inputType, UnitAttr:$transpose_a,
-                       UnitAttr:$transpose_b);
+                       I64Attr:$n, TypeAttr:$inputType,
+                       OptionalAttr<TypeAttr>:$inputTypeB,
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = "$descA `,` $descB `,` $acc attr-dict `:` type($acc)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// B's element type: `inputTypeB`, or A's when it is absent.
+    Type getTypeB() {
+      return getInputTypeB() ? *getInputTypeB() : getInputType();
+    }
+  }];
 }
 
 def Tile_WgmmaFenceOp : Tile_Op<"wgmma_fence", [Tile_Sm90aOp]> {

@@ -8,6 +8,7 @@
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "Tile/IR/TileOps.h"
+#include "Tile/IR/WgmmaTypes.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -16,6 +17,18 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
+
+/// NVVM's name of a wgmma input type (verified by T-WGMMA-2).
+NVVM::WGMMATypes getWgmmaType(Type type) {
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  assert(isa<Float8E5M2Type>(type) && "not a wgmma input type");
+  return NVVM::WGMMATypes::e5m2;
+}
 
 /// The layout-type field (bits 62..63) of a swizzled operand.
 int64_t getLayoutType(TmaSwizzleMode mode) {
@@ -89,17 +102,17 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
       inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, element,
                                            ArrayRef<int64_t>{i});
     }
-    auto inputType = op.getInputType().isF16() ? NVVM::WGMMATypes::f16
-                                               : NVVM::WGMMATypes::bf16;
-    auto typeAttr = NVVM::WGMMATypesAttr::get(ctx, inputType);
+    auto typeA = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getInputType()));
+    auto typeB = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getTypeB()));
+    int64_t k = *getWgmmaInstructionK(op.getInputType(), op.getTypeB());
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
     // A K-major ("row" in PTX's terms) or, with transpose_a, MN-major
     // ("col": imm-trans-a = 1); B K-major ("col") or, with transpose_b,
     // MN-major ("row": imm-trans-b = 1).
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
-        adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), 16),
-        typeAttr, typeAttr,
+        adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), k),
+        typeA, typeB,
         NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
         scaleIn,

@@ -1,5 +1,6 @@
-// tile.mma, tile.mma_store, the warpgroup forms and tile.split_k_reduce:
-// round trip, T-TILE-3, T-WGMMA-1/3 and T-TILE-6.
+// tile.mma, tile.mma_store, the warpgroup forms, tile.split_k_reduce and
+// tile.warpgroup_scale: round trip, T-TILE-3, T-WGMMA-1/3, T-TILE-6 and
+// T-TILE-8.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @hgemm_step
@@ -95,6 +96,39 @@ func.func @wgmma_shape(%acc: vector<128xf32>, %i: index) {
   // expected-error @below {{shape 32x256x64 is not M = 64 i, N a multiple of 8 in [8, 256], K = 16 j (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 32, 256, 64>, wait = 1 : i32}
       : memref<128x64xf16, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_types(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>
+  // expected-error @below {{wgmma multiplies f16 or bf16 tiles of one type, or 8-bit float tiles (f8E4M3FN, f8E5M2), got 'f8E4M3FN' and 'f16' (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<128x128xf8E4M3FN, 3>, memref<256x64xf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_fp8_k(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x128xf8E5M2, 3>
+  // expected-error @below {{shape 64x256x48 is not M = 64 i, N a multiple of 8 in [8, 256], K = 32 j (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 48>, wait = 1 : i32}
+      : memref<128x128xf8E4M3FN, 3>, memref<256x128xf8E5M2, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_fp8_mn_major(%acc: vector<128xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x128xf8E4M3FN, 3>
+  // expected-error @below {{8-bit float tiles must be K-major: wgmma transposes only f16/bf16 tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 256, 128>, wait = 1 : i32, transpose_b}
+      : memref<128x128xf8E4M3FN, 3>, memref<2x128x128xf8E4M3FN, 3>, vector<128xf32>
   return
 }
 
@@ -306,5 +340,61 @@ func.func @split_k_columns(%acc: vector<8xf32>, %ws: memref<?x16xf32>, %counters
 func.func @split_k_shared(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: memref<4xi32, 3>, %i: index) {
   // expected-error @below {{the workspace and the counters are shared by the CTAs of a launch: they must be in global memory, got 'memref<?x8xf32>' and 'memref<4xi32, 3>' (T-TILE-6)}}
   %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %i, split %i of %i : vector<8xf32>, memref<?x8xf32>, memref<4xi32, 3>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @scale
+// CHECK: tile.warpgroup_scale %{{.*}} rows %{{.*}}[%{{.*}}] : memref<?xf32> columns %{{.*}}[%{{.*}}] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+// CHECK: tile.warpgroup_scale %{{.*}} columns %{{.*}}[%{{.*}}] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+// CHECK: tile.warpgroup_scale %{{.*}} rows %{{.*}}[%{{.*}}] : memref<?xf32, strided<[?]>> {shape = array<i64: 128, 8>} : vector<8xf32>
+func.func @scale(%acc: vector<128xf32>, %small: vector<8xf32>, %rows: memref<?xf32>, %one: memref<1xf32>,
+                 %strided: memref<?xf32, strided<[?]>>, %i: index) {
+  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf32> columns %one[%i] : memref<1xf32>
+      {shape = array<i64: 64, 256>} : vector<128xf32>
+  %1 = tile.warpgroup_scale %0 columns %one[%i] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+  %2 = tile.warpgroup_scale %small rows %strided[%i] : memref<?xf32, strided<[?]>> {shape = array<i64: 128, 8>}
+      : vector<8xf32>
+  return
+}
+
+// -----
+
+func.func @scale_nothing(%acc: vector<128xf32>) {
+  // expected-error @below {{scales by rows, columns or both: give at least one (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc {shape = array<i64: 64, 256>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @scale_shape(%acc: vector<128xf32>, %rows: memref<?xf32>, %i: index) {
+  // expected-error @below {{expected shape (M, N) with M = 64 i, N = 8 j and vector<(M/64 * N/2) x f32> accumulators, got 'vector<128xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf32> {shape = array<i64: 64, 128>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @scale_shared(%acc: vector<128xf32>, %rows: memref<64xf32, 3>, %i: index) {
+  // expected-error @below {{expected scale factors in a non-empty global memref, got 'memref<64xf32, 3>' (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<64xf32, 3> {shape = array<i64: 64, 256>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @scale_empty(%acc: vector<128xf32>, %rows: memref<0xf32>, %i: index) {
+  // expected-error @below {{expected scale factors in a non-empty global memref, got 'memref<0xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc columns %rows[%i] : memref<0xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @scale_type(%acc: vector<128xf32>, %rows: memref<?xf16>, %i: index) {
+  // expected-error @below {{operand #1 must be}}
+  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf16> {shape = array<i64: 64, 256>} : vector<128xf32>
   return
 }

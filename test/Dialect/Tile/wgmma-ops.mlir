@@ -20,6 +20,14 @@ gpu.module @k {
     %dbt = tile.wgmma_descriptor %bt[%c0, %k, %c0] {mn_major} : memref<2x32x64xf16, 3>
     // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 64 : i64, transpose_b} : vector<32xf32>
     %dt = tile.wgmma %da, %dbt, %d {n = 64 : i64, inputType = f16, transpose_b} : vector<32xf32>
+    // 8-bit floats: 128-element rows fill the 128-byte span; k32.
+    %a8 = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x128xf8E4M3FN, 3>
+    %b8 = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x128xf8E5M2, 3>
+    // CHECK: tile.wgmma_descriptor %{{.*}}[%{{.*}}, %{{.*}}] : memref<64x128xf8E4M3FN, 3>
+    %da8 = tile.wgmma_descriptor %a8[%c0, %k] : memref<64x128xf8E4M3FN, 3>
+    %db8 = tile.wgmma_descriptor %b8[%c0, %k] : memref<64x128xf8E5M2, 3>
+    // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, inputTypeB = f8E5M2, n = 64 : i64} : vector<32xf32>
+    %d8 = tile.wgmma %da8, %db8, %dt {n = 64 : i64, inputType = f8E4M3FN, inputTypeB = f8E5M2} : vector<32xf32>
     // CHECK: tile.wgmma_commit_group
     tile.wgmma_commit_group
     // CHECK: tile.wgmma_wait_group 1
@@ -107,7 +115,39 @@ func.func @accumulators(%d: i64, %acc: vector<16xf32>) {
 // -----
 
 func.func @input_type(%d: i64, %acc: vector<32xf32>) {
-  // expected-error @below {{supports f16 and bf16 inputs, got 'f32' (T-WGMMA-2)}}
+  // expected-error @below {{multiplies f16 x f16, bf16 x bf16 or 8-bit floats (f8E4M3FN, f8E5M2) in any pair, got 'f32' x 'f32' (T-WGMMA-2)}}
   %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f32} : vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @mixed_16_bit(%d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{got 'f16' x 'bf16' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f16, inputTypeB = bf16} : vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @fp8_with_f16(%d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{got 'f8E4M3FN' x 'f16' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E4M3FN, inputTypeB = f16} : vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @fp8_transposed(%d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{8-bit float operands must be K-major: PTX transposes only f16/bf16 tiles (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E5M2, transpose_b} : vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @fp8_accumulators(%d: i64, %acc: vector<16xf32>) {
+  // expected-error @below {{m64n64k32 needs 32 f32 accumulators per thread, got 'vector<16xf32>' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E4M3FN} : vector<16xf32>
   return
 }

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""FP8 tile.matmul against torch._scaled_mm (cuBLAS FP8) as a user calls them.
+
+    PYTHONPATH=python python3 bench/matmul_fp8.py [--shapes 8192x8192x8192 ...]
+                                                  [--scaling tensor row] [--rounds 3]
+                                                  [--csv FILE] [--plot FILE.png]
+
+For each shape MxNxK and scaling (tensor: one float32 scale per operand; row:
+one per row of A and per column of B) on e4m3 operands (A M x K, W N x K, the
+product A W^T in bf16): checks tile.matmul(a, w.t(), scale_a=, scale_b=)
+against the float32 product of the same FP8 values (relative error, printed
+beside torch._scaled_mm's), then times both the same two ways
+(bench/harness.py): kernel time from CUPTI, the median of --rounds rounds
+that alternate the two sides, and the user path (CUDA events around
+back-to-back calls). Prints µs, TFLOP/s and cuBLAS time / tile time; --csv
+writes the rows (card named), --plot a bar chart of the ratios.
+"""
+import argparse
+import csv
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+import tile  # noqa: E402
+from tile.testing import relative_error  # noqa: E402
+
+SHAPES = ["8192x8192x8192", "4096x7168x16384", "4096x4096x4096", "2048x7168x4096",
+          "16384x1024x8192"]
+
+
+def plot(rows, path, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(max(6, len(rows) * 0.7), 4))
+    at = range(len(rows))
+    axes.bar([x - 0.2 for x in at], [r["cublas_kernel_us"] / r["tile_kernel_us"] for r in rows],
+             width=0.4, label="torch._scaled_mm")
+    axes.bar([x + 0.2 for x in at],
+             [r["cublas_fast_kernel_us"] / r["tile_kernel_us"] for r in rows], width=0.4,
+             label="torch._scaled_mm(use_fast_accum=True)")
+    axes.legend(fontsize=7)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(range(len(rows)))
+    axes.set_xticklabels([r["case"] for r in rows], rotation=60, ha="right", fontsize=7)
+    axes.set_ylabel("cuBLAS time / tile time")
+    axes.set_title(title, fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--shapes", nargs="+", default=SHAPES)
+    parser.add_argument("--scaling", nargs="+", default=["tensor", "row"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=0,
+                        help="calls per measurement (default: about 4e13 FLOP, 20 to 200)")
+    parser.add_argument("--csv")
+    parser.add_argument("--plot")
+    args = parser.parse_args()
+    torch = harness.torch_or_exit("matmul_fp8.py")
+    harness.describe_device()
+    card = torch.cuda.get_device_name(0)
+    print(f"{'case':24} | {'kernel µs tile / cuBLAS / fast':>30} | "
+          f"{'TFLOP/s tile / cuBLAS / fast':>28} | {'user µs tile / cuBLAS':>21} | "
+          f"cuBLAS/tile fast/tile user | rel. error tile / cuBLAS")
+    rows = []
+    for shape in args.shapes:
+        m, n, k = (int(v) for v in shape.split("x"))
+        flops = 2 * m * n * k
+        repeats = args.repeats or max(20, min(200, int(4e13 / flops)))
+        generator = torch.Generator(device="cuda").manual_seed(0)
+        a = torch.randn(m, k, device="cuda", generator=generator).to(torch.float8_e4m3fn)
+        w = torch.randn(n, k, device="cuda", generator=generator).to(torch.float8_e4m3fn)
+        product = a.float() @ w.float().t()
+        c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+        for scaling in args.scaling:
+            if scaling == "row":
+                sa = torch.rand(m, 1, device="cuda", generator=generator) + 0.5
+                sb = torch.rand(1, n, device="cuda", generator=generator) + 0.5
+            else:
+                sa = torch.tensor(0.5, device="cuda")
+                sb = torch.tensor(2.0, device="cuda")
+            reference = product * sa * sb
+            ours = lambda: tile.matmul(a, w.t(), scale_a=sa, scale_b=sb, out=c)  # noqa: E731
+
+            def theirs(fast=False):
+                return torch._scaled_mm(a, w.t(), scale_a=sa, scale_b=sb,
+                                        out_dtype=torch.bfloat16, use_fast_accum=fast)
+            fast = lambda: theirs(True)  # noqa: E731
+            case = f"e4m3 {scaling} {m}x{n}x{k}"
+            c.fill_(float("nan"))
+            ours()
+            error = relative_error(c, reference)
+            cublas_error = relative_error(theirs(), reference)
+            if not error < 1e-2:
+                print(f"{case:24} | WRONG: relative error {error:.2e}")
+                continue
+            sides = [(ours, []), (theirs, []), (fast, [])]
+            for round_ in range(max(1, args.rounds)):
+                # Rotate the order of the sides: the clock drifts.
+                shift = round_ % len(sides)
+                for run, times in sides[shift:] + sides[:shift]:
+                    times.append(harness.kernel_us(run, repeats)[0])
+            tile_kernel, cublas_kernel, fast_kernel = (statistics.median(times)
+                                                       for _, times in sides)
+            tile_user, _ = harness.user_us(ours, repeats)
+            cublas_user, _ = harness.user_us(theirs, repeats)
+            row = dict(card=card, case=case, tile_kernel_us=tile_kernel,
+                       cublas_kernel_us=cublas_kernel, cublas_fast_kernel_us=fast_kernel,
+                       tile_tflops=flops / tile_kernel / 1e6,
+                       cublas_tflops=flops / cublas_kernel / 1e6,
+                       cublas_fast_tflops=flops / fast_kernel / 1e6, tile_user_us=tile_user,
+                       cublas_user_us=cublas_user, tile_error=error, cublas_error=cublas_error)
+            rows.append(row)
+            print(f"{case:24} | {tile_kernel:9.1f} {cublas_kernel:9.1f} {fast_kernel:9.1f}  | "
+                  f"{row['tile_tflops']:8.0f} {row['cublas_tflops']:8.0f} "
+                  f"{row['cublas_fast_tflops']:8.0f}   | {tile_user:9.1f} {cublas_user:9.1f}   | "
+                  f"{cublas_kernel / tile_kernel:8.2f} {fast_kernel / tile_kernel:8.2f} "
+                  f"{cublas_user / tile_user:5.2f}  | {error:.2e} / {cublas_error:.2e}",
+                  flush=True)
+    if args.csv and rows:
+        with open(args.csv, "w", newline="") as out:
+            writer = csv.DictWriter(out, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"csv: {args.csv}")
+    if args.plot and rows:
+        plot(rows, args.plot, f"FP8 tile.matmul vs torch._scaled_mm, {card}, kernel time")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""tile.matmul with FP8 operands: the planner's checks on plain shapes (no
+GPU), and results against a float32 reference and torch._scaled_mm on the
+GPU."""
+import pytest
+
+from tile.matmul import Device, MatmulError, Operand
+from tile.matmul_fp8 import FP8_KERNEL, plan_scaled_matmul
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+E4M3 = "float8_e4m3fn"
+
+
+def matrix(rows, cols, dtype=E4M3, strides=None, address=0x10000, device="cuda:0"):
+    return Operand((rows, cols), strides or (cols, 1), dtype, address, device)
+
+
+def transposed(rows, cols, **kwargs):
+    """The rows x cols view of a row-major cols x rows matrix."""
+    return matrix(rows, cols, strides=(1, rows), **kwargs)
+
+
+def scales(count, dtype="float32"):
+    return Operand((count,), (1,), dtype, 0x20000, "cuda:0")
+
+
+def plan(a, b, sa=None, sb=None, out=None, out_dtype="bfloat16", device=H100, shared=None):
+    m, n = a.shape[0], b.shape[1]
+    return plan_scaled_matmul(a, b, sa or scales(m), sb or scales(n), out, out_dtype, device,
+                              shared)
+
+
+# --- The planner -------------------------------------------------------------
+
+def test_rowwise_and_per_tensor_scales_run_the_persistent_fp8_kernel():
+    for sa, sb in ((scales(4096), scales(8192)), (scales(1), scales(1))):
+        p = plan(matrix(4096, 1024), transposed(1024, 8192), sa, sb)
+        assert p.launch.kernel == FP8_KERNEL
+        assert p.elements == ("f8E4M3FN", "f8E4M3FN", "bf16")
+        assert p.launch.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
+        assert (p.launch.m, p.launch.n, p.launch.k) == (4096, 8192, 1024)
+        # The persistent kernels' split-K workspace: 2 x grid x 128 rows.
+        assert p.launch.split_k_shape == ((2 * 132 * 128, 128), 132)
+
+
+def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
+    p = plan(matrix(256, 64), transposed(64, 512, dtype="float8_e5m2"), out_dtype="float16")
+    assert p.elements == ("f8E4M3FN", "f8E5M2", "f16")
+
+
+@pytest.mark.parametrize("case, message", [
+    (lambda: plan(matrix(64, 64, dtype="float16"), transposed(64, 64)),
+     "takes float8_e4m3fn or float8_e5m2 operands, got A of float16"),
+    (lambda: plan(matrix(64, 64), matrix(64, 64)),
+     r"FP8 wgmma reads B K-major only \(T-WGMMA-3\)"),
+    (lambda: plan(matrix(64, 72), transposed(72, 64)),
+     r"not 16-byte aligned: TMA needs .* \(T-TMA-9, T-TMA-10\), so an FP8 K must be a "
+     "multiple of 16"),
+    (lambda: plan(matrix(64, 64), transposed(64, 100)),
+     r"C's rows \(100 elements of 2 bytes"),
+    (lambda: plan(matrix(64, 64, address=0x10008), transposed(64, 64)),
+     "A's rows .* from 0x10008"),
+    (lambda: plan(matrix(64, 64), transposed(64, 64), sa=scales(32)),
+     r"scale_a must be float32 with 1 element \(per tensor\) or 64 \(one per row of A\)"),
+    (lambda: plan(matrix(64, 64), transposed(64, 128), sb=scales(128, "float16")),
+     "scale_b must be float32 .* got float16"),
+    (lambda: plan(matrix(64, 64), transposed(64, 64), out_dtype="float32"),
+     "stored as bfloat16 or float16, got out_dtype float32"),
+    (lambda: plan(matrix(64, 64), transposed(64, 64), out=matrix(64, 64, "float16")),
+     "out is float16, out_dtype bfloat16"),
+    (lambda: plan(matrix(64, 32), transposed(64, 64)),
+     "A is 64 x 32 but B, as K x N, is 64 x 64"),
+    (lambda: plan(matrix(64, 64), transposed(64, 64), device=Device(108, (8, 0))),
+     "runs Hopper kernels"),
+    (lambda: plan(matrix(64, 64), transposed(64, 64), device=Device(132, (9, 0), 100000),
+                  shared=229376),
+     "needs 229376 bytes of shared memory"),
+])
+def test_planner_errors(case, message):
+    with pytest.raises(MatmulError, match=message):
+        case()
+
+
+# --- On the GPU -----------------------------------------------------------------
+
+def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn", seed=0):
+    """Random FP8 A (M x K) and W (N x K) with their float32 values."""
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(m, k, device="cuda", generator=generator).to(getattr(torch, a_dtype))
+    w = torch.randn(n, k, device="cuda", generator=generator).to(getattr(torch, b_dtype))
+    return a, w
+
+
+@pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 208), (8, 4096, 1024),
+                                     (1000, 8, 4096), (300, 1032, 1040)])
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
+    """Per-tensor and row-wise scales, bf16 C, against the float32 product of
+    the same FP8 values (and torch._scaled_mm's error on them)."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a, w = fp8_operands(torch, m, n, k, seed=m + n + k)
+    if rowwise:
+        sa = torch.rand(m, 1, device="cuda") + 0.5
+        sb = torch.rand(1, n, device="cuda") + 0.5
+    else:
+        sa = torch.tensor(0.75, device="cuda")
+        sb = torch.tensor(1.25, device="cuda")
+    reference = (a.float() @ w.float().t()) * sa * sb
+    c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+    c_t = tile.matmul(a, w, transpose_b=True, scale_a=sa, scale_b=sb)
+    torch.cuda.synchronize()
+    assert c.shape == (m, n) and c.dtype == torch.bfloat16
+    assert torch.equal(c, c_t)
+    error = relative_error(c, reference)
+    assert error < 1e-2
+    if n % 16 == 0 and k % 16 == 0:
+        theirs = torch._scaled_mm(a, w.t(), scale_a=sa.reshape(-1, 1) if rowwise else sa,
+                                  scale_b=sb.reshape(1, -1) if rowwise else sb,
+                                  out_dtype=torch.bfloat16)
+        # Both round the same f32 sums to bf16: no worse than cuBLAS, within rounding.
+        assert error <= 1.5 * relative_error(theirs, reference) + 1e-3
+
+
+@pytest.mark.parametrize("a_dtype, b_dtype", [("float8_e4m3fn", "float8_e5m2"),
+                                              ("float8_e5m2", "float8_e4m3fn"),
+                                              ("float8_e5m2", "float8_e5m2")])
+def test_fp8_type_pairs_and_f16_out(torch_cuda, a_dtype, b_dtype):
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = 256, 384, 512
+    a, w = fp8_operands(torch, m, n, k, a_dtype, b_dtype)
+    sa, sb = torch.rand(m, device="cuda") + 0.5, torch.tensor([2.0], device="cuda")
+    out = torch.empty(m, n, device="cuda", dtype=torch.float16)
+    returned = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb, out=out)
+    torch.cuda.synchronize()
+    assert returned is out
+    reference = (a.float() @ w.float().t()) * sa[:, None] * sb
+    assert relative_error(out, reference) < 1e-2
+
+
+def test_fp8_split_k_tail_and_stream(torch_cuda):
+    """140 tiles on 132 CTAs split the last wave along K (tile.work_unit
+    split_k); on a side stream, twice (the counters come back to zero)."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = 1792, 2560, 2048
+    a, w = fp8_operands(torch, m, n, k, seed=7)
+    sa, sb = torch.rand(m, device="cuda") + 0.5, torch.rand(n, device="cuda") + 0.5
+    reference = (a.float() @ w.float().t()) * sa[:, None] * sb
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        for _ in range(2):
+            c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+    stream.synchronize()
+    assert relative_error(c, reference) < 1e-2
+
+
+def test_fp8_errors_on_the_gpu(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a, w = fp8_operands(torch, 64, 64, 64)
+    one = torch.ones(1, device="cuda")
+    with pytest.raises(MatmulError, match="FP8 operands take scale_a and scale_b"):
+        tile.matmul(a, w.t())
+    with pytest.raises(MatmulError, match="K-major only"):
+        tile.matmul(a, w.t().contiguous(), scale_a=one, scale_b=one)
+    with pytest.raises(MatmulError, match="scale_a must be a CUDA tensor"):
+        tile.matmul(a, w.t(), scale_a=one.cpu(), scale_b=one)
+    with pytest.raises(MatmulError, match="tune= applies to f16/bf16"):
+        tile.matmul(a, w.t(), scale_a=one, scale_b=one, tune=True)
+    with pytest.raises(MatmulError, match="out_dtype applies to FP8 operands"):
+        tile.matmul(a.half(), w.half().t(), out_dtype=torch.bfloat16)
+
+
+def test_kernel_variants_compile_with_their_element_types(tmp_path):
+    """Each (A, B, C) variant compiles; its manifest's tensor maps carry the
+    8-bit types as u8 (CUtensorMapDataType 0) and C's 16-bit type."""
+    from tile.matmul_fp8 import fp8_module
+    module = fp8_module(("f8E5M2", "f8E4M3FN", "f16"))
+    parameters = module.manifest["kernels"][FP8_KERNEL]["params"]
+    maps = [p for p in parameters if p["kind"] == "tensor_map"]
+    assert [(m["element"], m["data_type"]) for m in maps] == [
+        ("f8E5M2", 0), ("f8E4M3FN", 0), ("f16", 6)]
+    assert "m64n256k32.f32.e5m2.e4m3" in module.ptx

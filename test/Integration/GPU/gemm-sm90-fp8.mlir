@@ -1,0 +1,12 @@
+// The Hopper FP8 GEMM example (examples/gemm_sm90_fp8.mlir) on the GPU:
+// e4m3 operands, row-wise and per-tensor scales, bf16 and (with the C
+// alias redefined) f16 results, checked element by element against the
+// host at a tile-multiple shape and at an odd one (TMA fills zeros past A
+// and B, clips the stores; the scale indices past M and N are clamped).
+//
+// RUN: tile-run %S/../../../examples/gemm_sm90_fp8.mlir --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: sed 's/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// CHECK: gemm fp8 row-wise 256x512x512 mismatches: 0
+// CHECK: gemm fp8 per-tensor 256x512x512 mismatches: 0
+// CHECK: gemm fp8 row-wise 200x296x208 mismatches: 0
+// CHECK: gemm fp8 per-tensor 200x296x208 mismatches: 0

@@ -1,0 +1,36 @@
+// The Hopper FP8 GEMM example as PTX, assembled by ptxas for sm_90a with no
+// spills: four wgmma m64n256k32 per 128-element K slice, TMA boxes of 128
+// bytes a row, the dequantizing loads of tile.warpgroup_scale (2 row and 64
+// column factors a thread, 66 scalar global loads), and the bf16 TMA-store
+// epilogue; then the same with e5m2 operands (the type aliases redefined)
+// and with e4m3 x e5m2 and an f16 C.
+//
+// RUN: tile-opt %S/../../../examples/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
+// RUN: FileCheck %s --check-prefix=SCALE < %t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: sed 's/^!ea = f8E4M3FN/!ea = f8E5M2/; s/^!eb = f8E4M3FN/!eb = f8E5M2/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.e5m2.ptx
+// RUN: FileCheck %s --check-prefix=E5M2 < %t.e5m2.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.e5m2.ptx -o %t.e5m2.cubin %}
+// RUN: sed 's/^!eb = f8E4M3FN/!eb = f8E5M2/; s/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mixed.ptx
+// RUN: FileCheck %s --check-prefix=MIXED < %t.mixed.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mixed.ptx -o %t.mixed.cubin %}
+
+// CHECK: .visible .entry gemm_fp8_nt(
+// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 232;
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// WGMMA-NOT: wgmma.mma_async
+
+// SCALE-COUNT-66: ld.global.b32
+// SCALE-NOT: ld.global.b32
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+// E5M2-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2
+// MIXED-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e5m2
+// MIXED: cvt.rn.f16x2.f32
