@@ -4,7 +4,7 @@ GPU."""
 import pytest
 
 from tile.matmul import Device, MatmulError, Operand
-from tile.matmul_fp8 import FP8_KERNEL, plan_scaled_matmul
+from tile.matmul_fp8 import FP8_KERNEL, FP8_MULTICAST_KERNEL, plan_scaled_matmul
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 E4M3 = "float8_e4m3fn"
@@ -31,15 +31,30 @@ def plan(a, b, sa=None, sb=None, out=None, out_dtype="bfloat16", device=H100, sh
 
 # --- The planner -------------------------------------------------------------
 
-def test_rowwise_and_per_tensor_scales_run_the_persistent_fp8_kernel():
+def test_two_waves_of_tiles_run_in_multicast_clusters():
     for sa, sb in ((scales(4096), scales(8192)), (scales(1), scales(1))):
         p = plan(matrix(4096, 1024), transposed(1024, 8192), sa, sb)
-        assert p.launch.kernel == FP8_KERNEL
+        # 32 x 32 tiles: 7.8 waves on 132 SMs; 16 x 32 pairs over 66 clusters.
+        assert p.multicast and p.launch.kernel == FP8_MULTICAST_KERNEL
         assert p.elements == ("f8E4M3FN", "f8E4M3FN", "bf16")
-        assert p.launch.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
+        assert p.launch.grid == (132, 1, 1)
         assert (p.launch.m, p.launch.n, p.launch.k) == (4096, 8192, 1024)
-        # The persistent kernels' split-K workspace: 2 x grid x 128 rows.
-        assert p.launch.split_k_shape == ((2 * 132 * 128, 128), 132)
+    # 2 x 3 pairs of row tiles: 6 clusters.
+    assert plan(matrix(512, 64), transposed(64, 768), device=Device(2, (9, 0))).launch.grid \
+        == (2, 1, 1)
+    assert plan(matrix(1024, 64), transposed(64, 768), device=Device(6, (9, 0))).launch.grid \
+        == (6, 1, 1)
+
+
+def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
+    # 16 x 28 = 448 tiles: 3.4 waves, the last one split along K.
+    assert not plan(matrix(2048, 1024), transposed(1024, 7168)).multicast
+    # 14 x 10 = 140 tiles: 1.06 waves.
+    p = plan(matrix(1792, 1024), transposed(1024, 2560))
+    assert not p.multicast and p.launch.kernel == FP8_KERNEL
+    assert p.launch.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
+    # The persistent kernels' split-K workspace: 2 x grid x 128 rows.
+    assert p.launch.split_k_shape == ((2 * 132 * 128, 128), 132)
 
 
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
@@ -91,7 +106,9 @@ def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn
 
 
 @pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 208), (8, 4096, 1024),
-                                     (1000, 8, 4096), (300, 1032, 1040)])
+                                     (1000, 8, 4096), (300, 1032, 1040),
+                                     # 2x1 clusters (>= 2 waves): 34 x 16 tiles, odd row tiles.
+                                     (4248, 4096, 256)])
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
     """Per-tensor and row-wise scales, bf16 C, against the float32 product of

@@ -12,9 +12,13 @@ B), C bfloat16 (default) or float16. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
 of an N x K weight, or `transpose_b=True` with w) — torch._scaled_mm's
 layout; a row-major K x N B is an error, not a silent copy. TMA needs rows of
-16-byte multiples (T-TMA-9/10): K a multiple of 16, N of 8. The launch is the
-persistent kernel of tile.matmul (one CTA per SM, split-K tail, workspace per
-stream), on the current stream (or `stream`), without waiting.
+16-byte multiples (T-TMA-9/10): K a multiple of 16, N of 8. Where the
+128 x 256 tiles make at least two waves on the SMs, the kernel runs in 2x1
+clusters that multicast B (@gemm_fp8_nt_multicast: an FP8 stage is
+consumed twice as fast as an f16 one, and halving B's L2 reads measured
+3-8% faster); otherwise the persistent kernel of tile.matmul (@gemm_fp8_nt:
+one CTA per SM, split-K tail, workspace per stream). On the current stream
+(or `stream`), without waiting.
 """
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -28,6 +32,21 @@ from .matmul import (TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, Operand, _c
 #: The kernel's source; its element types are the aliases !ea, !eb, !ec.
 FP8_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_fp8.mlir"
 FP8_KERNEL = "gemm_fp8_nt"
+FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
+#: Waves of 128 x 256 tiles from which the multicast kernel runs.
+MULTICAST_MIN_WAVES = 2
+
+
+def multicast_pays(m: int, n: int, sms: int) -> bool:
+    """Whether the 2x1-cluster kernel runs C (M x N): at least
+    MULTICAST_MIN_WAVES waves of tiles, and a last wave that @gemm_fp8_nt
+    would not split along K — its split-K tail engages where the last wave
+    leaves at least half the SMs idle (0 < 2 (tiles mod SMs) <= SMs,
+    T-TILE-7), and then beats the clusters' whole idle wave (2048x7168x4096
+    on an H200: 0.88-0.90 of cuBLAS in clusters; bench/NOTES.md)."""
+    tiles = _cdiv(m, 128) * _cdiv(n, 256)
+    tail = tiles % sms
+    return tiles >= MULTICAST_MIN_WAVES * sms and not 0 < 2 * tail <= sms
 #: PyTorch dtype names -> tile IR element types.
 FP8_ELEMENTS = {"float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2"}
 OUT_ELEMENTS = {"bfloat16": "bf16", "float16": "f16"}
@@ -35,15 +54,21 @@ OUT_ELEMENTS = {"bfloat16": "bf16", "float16": "f16"}
 
 @dataclass(frozen=True)
 class ScaledPlan:
-    """One FP8 launch: the persistent launch (`launch`: kernel, grid and the
-    workspace of tile.matmul's persistent kernels) and the kernel variant's
-    element types (A, B, C)."""
+    """One FP8 launch: the persistent launch (`launch`: kernel, grid and, for
+    @gemm_fp8_nt, the workspace of tile.matmul's persistent kernels) and the
+    kernel variant's element types (A, B, C)."""
     launch: MatmulPlan
     elements: Tuple[str, str, str]
 
-    def arguments(self, a, b, c, scale_a, scale_b, split_k):
-        workspace, counters = split_k
+    @property
+    def multicast(self) -> bool:
+        return self.launch.kernel == FP8_MULTICAST_KERNEL
+
+    def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
         p = self.launch
+        if self.multicast:
+            return (a, b, c, p.m, p.n, p.k, scale_a, scale_b)
+        workspace, counters = split_k
         return (a, b, c, p.m, p.n, p.k, scale_a, scale_b, workspace, counters)
 
 
@@ -119,8 +144,15 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
             and shared_bytes > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{FP8_KERNEL} needs {shared_bytes} bytes of shared "
                           f"memory, the GPU gives a block at most {device.shared_optin}")
-    # One CTA per SM, as tile.matmul's persistent kernels (tile.work_unit).
-    launch = MatmulPlan(FP8_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k, (device.sms, 1, 1), True)
+    if multicast_pays(m, n, device.sms):
+        # 2x1 clusters on pairs of row tiles, one CTA per SM.
+        clusters = min(_cdiv(m, 256) * _cdiv(n, 256), device.sms // 2)
+        launch = MatmulPlan(FP8_MULTICAST_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k,
+                            (2 * clusters, 1, 1), True)
+    else:
+        # One CTA per SM, as tile.matmul's persistent kernels (tile.work_unit).
+        launch = MatmulPlan(FP8_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k, (device.sms, 1, 1),
+                            True)
     return ScaledPlan(launch, (FP8_ELEMENTS[a.dtype], FP8_ELEMENTS[b.dtype],
                                OUT_ELEMENTS[out_dtype]))
 
@@ -178,7 +210,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         # The kernel variant (and its shared memory) follows from the types.
         probe = plan_scaled_matmul(*operands, _operand(out) if out is not None else None,
                                    out_name, device_of(torch, a))
-        manifest = fp8_module(probe.elements).manifest["kernels"][FP8_KERNEL]
+        manifest = fp8_module(probe.elements).manifest["kernels"][probe.launch.kernel]
         return plan_scaled_matmul(*operands, _operand(out) if out is not None else None,
                                   out_name, device_of(torch, a),
                                   manifest["dynamic_shared_bytes"])
@@ -194,9 +226,20 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
             with torch.cuda.stream(launch_stream):
                 out.zero_()
         return out
-    kernel = fp8_module(plan.elements).kernel(FP8_KERNEL)
-    kernel(*plan.arguments(a, logical_b.t(), out, scale_a, scale_b,
-                           _split_k_buffers(launch, out, None if stream is None
-                                            else launch_stream)),
+    kernel = _kernel(plan.elements, launch.kernel)
+    split_k = None if plan.multicast else _split_k_buffers(
+        launch, out, None if stream is None else launch_stream)
+    kernel(*plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k),
            grid=launch.grid, stream=stream)
     return out
+
+
+_KERNELS: Dict[Tuple[Tuple[str, str, str], str], object] = {}
+
+
+def _kernel(elements: Tuple[str, str, str], name: str):
+    """A launchable kernel, loaded once per variant."""
+    key = (elements, name)
+    if key not in _KERNELS:
+        _KERNELS[key] = fp8_module(elements).kernel(name)
+    return _KERNELS[key]

@@ -1,4 +1,5 @@
-// The Hopper FP8 GEMM example (examples/gemm_sm90_fp8.mlir) on the GPU:
+// The Hopper FP8 GEMM example (examples/gemm_sm90_fp8.mlir) on the GPU,
+// both kernels (persistent with split-K tail; 2x1 clusters multicasting B):
 // e4m3 operands, row-wise and per-tensor scales, bf16 and (with the C
 // alias redefined) f16 results, checked element by element against the
 // host at a tile-multiple shape and at an odd one (TMA fills zeros past A
@@ -10,3 +11,5 @@
 // CHECK: gemm fp8 per-tensor 256x512x512 mismatches: 0
 // CHECK: gemm fp8 row-wise 200x296x208 mismatches: 0
 // CHECK: gemm fp8 per-tensor 200x296x208 mismatches: 0
+// CHECK: gemm fp8 multicast row-wise 256x512x512 mismatches: 0
+// CHECK: gemm fp8 multicast per-tensor 328x296x208 mismatches: 0

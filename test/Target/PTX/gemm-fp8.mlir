@@ -1,8 +1,8 @@
 // The Hopper FP8 GEMM example as PTX, assembled by ptxas for sm_90a with no
-// spills: four wgmma m64n256k32 per 128-element K slice, TMA boxes of 128
-// bytes a row, the dequantizing loads of tile.warpgroup_scale (2 row and 64
-// column factors a thread, 66 scalar global loads), and the bf16 TMA-store
-// epilogue; then the same with e5m2 operands (the type aliases redefined)
+// spills in either kernel: four wgmma m64n256k32 per 128-element K slice,
+// TMA boxes of 128 bytes a row (multicast in the cluster kernel), the
+// dequantizing loads of tile.warpgroup_scale (2 row and 64 column factors a
+// thread, 66 scalar global loads), and the bf16 TMA-store epilogue; then the same with e5m2 operands (the type aliases redefined)
 // and with e4m3 x e5m2 and an f16 C.
 //
 // RUN: tile-opt %S/../../../examples/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
@@ -23,12 +23,21 @@
 // CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 
+// CHECK: .visible .entry gemm_fp8_nt_multicast(
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
+// CHECK-DAG: mbarrier.arrive.shared::cluster.b64 _,
+
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// WGMMA: .entry gemm_fp8_nt_multicast(
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WGMMA-NOT: wgmma.mma_async
 
 // SCALE-COUNT-66: ld.global.b32
+// SCALE: .entry gemm_fp8_nt_multicast(
+// SCALE-COUNT-66: ld.global.b32
 // SCALE-NOT: ld.global.b32
 
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // PTXAS: 0 bytes spill stores, 0 bytes spill loads
 
 // E5M2-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2
