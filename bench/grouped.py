@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""tile.grouped_matmul against torch._grouped_mm and a loop of cuBLAS calls.
+
+    PYTHONPATH=python python3 bench/grouped.py [--cases 8x4096x4096x7168 ...]
+                                               [--rounds 3] [--csv FILE] [--plot FILE.png]
+
+A case GxMxNxK is G groups of about M rows each (exactly M with `even`, a
+random split of G M rows with `uneven`), N and K, bf16, contiguous layout
+(x: G M x K, w: G x N x K given as w.transpose(-2, -1), int32 running-end
+offsets). Checks tile against torch._grouped_mm (relative error < 1e-2), then
+times tile, torch._grouped_mm and a Python loop of torch.mm over the groups
+(cuBLAS, one launch per group) the same two ways (bench/harness.py): kernel
+time from CUPTI (every kernel of a call; medians of --rounds rounds in
+rotated order) and the user path (CUDA events around back-to-back calls).
+Prints µs, TFLOP/s and the others' time / tile time; --csv writes the rows
+(card named), --plot a bar chart.
+"""
+import argparse
+import csv
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import harness  # noqa: E402
+
+import tile  # noqa: E402
+from tile.testing import relative_error  # noqa: E402
+
+CASES = ["8x4096x4096x7168", "8x2048x4096x7168", "16x1024x2048x4096", "64x512x2048x1024"]
+
+
+def plot(rows, path, title):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(max(6, len(rows) * 0.8), 4))
+    at = range(len(rows))
+    axes.bar([x - 0.2 for x in at], [r["grouped_mm_us"] / r["tile_us"] for r in rows],
+             width=0.4, label="torch._grouped_mm")
+    axes.bar([x + 0.2 for x in at], [r["loop_us"] / r["tile_us"] for r in rows], width=0.4,
+             label="loop of torch.mm")
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(list(at))
+    axes.set_xticklabels([r["case"] for r in rows], rotation=45, ha="right", fontsize=7)
+    axes.set_ylabel("their time / tile time (kernel)")
+    axes.set_title(title, fontsize=9)
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cases", nargs="+", default=CASES)
+    parser.add_argument("--splits", nargs="+", default=["even", "uneven"])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--csv")
+    parser.add_argument("--plot")
+    args = parser.parse_args()
+    torch = harness.torch_or_exit("grouped.py")
+    harness.describe_device()
+    card = torch.cuda.get_device_name(0)
+    print(f"{'case':30} | {'kernel µs tile / grouped_mm / loop':>36} | TFLOP/s tile | "
+          f"{'user µs tile / grouped_mm / loop':>34} | grouped_mm/tile loop/tile (kernel)")
+    rows = []
+    for case in args.cases:
+        groups, per, n, k = (int(v) for v in case.split("x"))
+        for split in args.splits:
+            generator = torch.Generator(device="cuda").manual_seed(groups * per)
+            total = groups * per
+            if split == "even":
+                counts = [per] * groups
+            else:
+                # A random split of the same rows (some groups small, some large).
+                weights = torch.rand(groups, generator=generator, device="cuda") + 0.1
+                counts = (weights / weights.sum() * total).floor().long().tolist()
+                counts[-1] += total - sum(counts)
+            ends = torch.tensor(counts, device="cuda").cumsum(0).to(torch.int32)
+            x = torch.randn(total, k, device="cuda", dtype=torch.bfloat16,
+                            generator=generator) / k ** 0.25
+            w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16,
+                            generator=generator) / k ** 0.25
+            wt = w.transpose(-2, -1)
+            out = torch.empty(total, n, device="cuda", dtype=torch.bfloat16)
+            starts = [0] + ends.tolist()[:-1]
+            views = [(x[s:s + c], wt[g], out[s:s + c])
+                     for g, (s, c) in enumerate(zip(starts, counts))]
+            ours = lambda: tile.grouped_matmul(x, wt, ends, out=out)  # noqa: E731
+            theirs = lambda: torch._grouped_mm(x, wt, offs=ends)  # noqa: E731
+
+            def loop():
+                for xa, wb, c in views:
+                    torch.mm(xa, wb, out=c)
+            name = f"bf16 {split} {groups}x{per}x{n}x{k}"
+            out.fill_(float("nan"))
+            ours()
+            error = relative_error(out, theirs().float())
+            if not error < 1e-2:
+                print(f"{name:30} | WRONG: relative error {error:.2e}")
+                continue
+            flops = 2 * total * n * k
+            repeats = max(10, min(100, int(2e13 / flops)))
+            sides = [(ours, []), (theirs, []), (loop, [])]
+            for round_ in range(max(1, args.rounds)):
+                shift = round_ % len(sides)
+                for run, times in sides[shift:] + sides[:shift]:
+                    times.append(harness.kernel_us(run, repeats)[0])
+            tile_us, grouped_us, loop_us = (statistics.median(t) for _, t in sides)
+            users = [harness.user_us(run, repeats)[0] for run, _ in sides]
+            row = dict(card=card, case=name, tile_us=tile_us, grouped_mm_us=grouped_us,
+                       loop_us=loop_us, tile_tflops=flops / tile_us / 1e6,
+                       tile_user_us=users[0], grouped_mm_user_us=users[1], loop_user_us=users[2],
+                       error=error)
+            rows.append(row)
+            print(f"{name:30} | {tile_us:10.1f} {grouped_us:11.1f} {loop_us:11.1f} | "
+                  f"{row['tile_tflops']:12.0f} | {users[0]:10.1f} {users[1]:10.1f} "
+                  f"{users[2]:10.1f} | {grouped_us / tile_us:10.2f} {loop_us / tile_us:9.2f}",
+                  flush=True)
+    if args.csv and rows:
+        with open(args.csv, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+            writer.writeheader()
+            writer.writerows(rows)
+        print(f"csv: {args.csv}")
+    if args.plot and rows:
+        plot(rows, args.plot, f"tile.grouped_matmul (bf16) vs torch._grouped_mm, {card}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+"""tile.grouped_matmul: the checks on plain shapes (no GPU), and results
+against per-group torch products and torch._grouped_mm on the GPU."""
+import pytest
+
+from tile.grouped import GROUPED_KERNEL, check_grouped
+from tile.matmul import Device, MatmulError
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+
+
+def nk_transposed(groups, k, n):
+    """Strides of w.transpose(-2, -1) for a contiguous G x N x K w."""
+    return (n * k, 1, k)
+
+
+def test_contiguous_and_masked_shapes():
+    assert check_grouped((1000, 256), (256, 1), (4, 256, 512), nk_transposed(4, 256, 512),
+                         "bfloat16", False, H100) == (4, 1000, 512, 256, 0)
+    assert check_grouped((4, 96, 256), (96 * 256, 256, 1), (4, 256, 512),
+                         nk_transposed(4, 256, 512), "float16", True, H100) == (4, 384, 512, 256, 96)
+
+
+@pytest.mark.parametrize("args, message", [
+    (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float32", False, H100),
+     "takes float16 or bfloat16 operands, got float32"),
+    (((64, 64), (64, 1), (2, 64, 64), (64 * 64, 64, 1), "float16", False, H100),
+     r"must be w.transpose\(-2, -1\) of a contiguous G x N x K w"),
+    (((64, 60), (60, 1), (2, 60, 64), nk_transposed(2, 60, 64), "float16", False, H100),
+     r"K = 60: TMA needs 16-byte rows \(T-TMA-9\)"),
+    (((64, 64), (64, 1), (2, 64, 12), nk_transposed(2, 64, 12), "float16", False, H100),
+     "N = 12"),
+    (((64, 32), (32, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False, H100),
+     "a must be M x 64"),
+    (((64, 64), (1, 64), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False, H100),
+     "a must be row-major"),
+    (((3, 8, 64), (512, 64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", True, H100),
+     r"a must be 2 x capacity x 64"),
+    (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False,
+      Device(108, (8, 0))), "runs a Hopper kernel"),
+])
+def test_errors(args, message):
+    with pytest.raises(MatmulError, match=message):
+        check_grouped(*args)
+
+
+# --- On the GPU -----------------------------------------------------------------
+
+def grouped_reference(torch, a, w, starts, counts):
+    """C rows of each group: A rows times w[g]^T, in float32."""
+    reference = torch.full((a.shape[0], w.shape[1]), float("nan"), device="cuda")
+    for g, (start, count) in enumerate(zip(starts, counts)):
+        rows = slice(start, start + count)
+        reference[rows] = a[rows].float() @ w[g].float().t()
+    return reference
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_contiguous_groups_match_torch(torch_cuda, dtype):
+    """Groups of 0 to 300 rows (partial row tiles, an empty group), N not a
+    multiple of the 256-column tile; rows past the last group untouched."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    dtype = getattr(torch, dtype)
+    counts = [111, 0, 27, 286, 256, 1, 130]
+    groups, n, k = len(counts), 296, 200
+    starts = [sum(counts[:g]) for g in range(groups)]
+    m = sum(counts) + 5
+    a = torch.randn(m, k, device="cuda", dtype=dtype) / k ** 0.25
+    w = torch.randn(groups, n, k, device="cuda", dtype=dtype) / k ** 0.25
+    offsets = torch.tensor([s + c for s, c in zip(starts, counts)], device="cuda",
+                           dtype=torch.int32)
+    out = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    returned = tile.grouped_matmul(a, w.transpose(-2, -1), offsets, out=out)
+    torch.cuda.synchronize()
+    assert returned is out
+    reference = grouped_reference(torch, a, w, starts, counts)
+    assert relative_error(out[:-5], reference[:-5]) < 1e-2
+    assert torch.isnan(out[-5:]).all()
+    if dtype == torch.bfloat16 and hasattr(torch, "_grouped_mm"):
+        theirs = torch._grouped_mm(a[:-5], w.transpose(-2, -1), offs=offsets)
+        assert relative_error(out[:-5], theirs.float()) < 1e-2
+
+
+def test_masked_groups_and_a_side_stream(torch_cuda):
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    groups, capacity, n, k = 5, 200, 512, 256
+    valid = torch.tensor([200, 0, 17, 129, 128], device="cuda", dtype=torch.int32)
+    a = torch.randn(groups, capacity, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    stream = torch.cuda.Stream()
+    out = torch.full((groups, capacity, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    with torch.cuda.stream(stream):
+        tile.grouped_matmul(a, w.transpose(-2, -1), valid=valid, out=out)
+    stream.synchronize()
+    for g, count in enumerate(valid.tolist()):
+        reference = a[g, :count].float() @ w[g].float().t()
+        assert relative_error(out[g, :count], reference) < 1e-2
+        assert torch.isnan(out[g, count:]).all()
+
+
+def test_errors_on_the_gpu(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(64, 64, device="cuda", dtype=torch.float16)
+    w = torch.randn(2, 64, 64, device="cuda", dtype=torch.float16)
+    offsets = torch.tensor([32, 64], device="cuda", dtype=torch.int32)
+    with pytest.raises(MatmulError, match="give offsets .* or valid"):
+        tile.grouped_matmul(a, w.transpose(-2, -1))
+    with pytest.raises(MatmulError, match="contiguous int32 vector of one entry per group"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets.long())
+    with pytest.raises(MatmulError, match="must be w.transpose"):
+        tile.grouped_matmul(a, w, offsets)
+    with pytest.raises(MatmulError, match="a is torch.float16 but b is torch.bfloat16"):
+        tile.grouped_matmul(a, w.bfloat16().transpose(-2, -1), offsets)
+
+
+def test_kernel_compiles_for_both_types():
+    """Both element types compile (no GPU needed) with the kernel's manifest."""
+    from tile.grouped import _MODULES, grouped_kernel  # noqa: F401
+    from tile.compiler import compile
+    from tile.grouped import GROUPED_SOURCE
+    for element in ("f16", "bf16"):
+        module = compile(GROUPED_SOURCE.read_text().replace("!e = f16", f"!e = {element}"),
+                         chip="sm_90a")
+        assert module.manifest["kernels"][GROUPED_KERNEL]["dynamic_shared_bytes"] == 229376
+        assert f"m64n256k16.f32.{element}.{element}" in module.ptx

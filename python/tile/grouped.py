@@ -1,0 +1,136 @@
+"""Grouped matrix products (mixture-of-experts layers) from PyTorch on
+examples/gemm_sm90_grouped.mlir: one persistent launch for all groups.
+
+    c = tile.grouped_matmul(x, w.transpose(-2, -1), offsets)   # contiguous
+    c = tile.grouped_matmul(x3, w.transpose(-2, -1), valid=counts)  # masked
+
+Contiguous (torch._grouped_mm's layout): `a` (M x K) holds the groups' rows
+stacked, group g the rows [offsets[g - 1], offsets[g]) (offsets: int32
+running ends on the GPU, offsets[-1] <= M); C (M x N) gets each group's rows
+of A times its B[g] (K x N); rows past offsets[-1] are not written. Masked:
+`a` (G x capacity x K), group g's first valid[g] rows; C (G x capacity x N)
+gets those rows, the others are not written. `b` (G x K x N) must be the
+transpose view of G row-major N x K matrices (w.transpose(-2, -1) of a
+contiguous G x N x K w): the kernel reads them K-major as one (G N) x K
+matrix. f16 or bf16, f32 accumulation, C in the operands' type. TMA needs
+16-byte rows: K and N multiples of 8. On the current stream (or `stream`),
+without waiting; the offsets are read by the kernel, not the host.
+"""
+from collections import OrderedDict
+from pathlib import Path
+from typing import Dict, Tuple
+
+from .matmul import ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, _lru, _torch_stream, device_of
+
+GROUPED_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_grouped.mlir"
+GROUPED_KERNEL = "grouped_gemm_nt"
+
+
+def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bool,
+                  device: Device) -> Tuple[int, int, int, int, int]:
+    """(groups, rows of A as a matrix, N, K, capacity) of a grouped product,
+    or MatmulError for what the kernel cannot take (plain shapes and
+    strides in elements: no PyTorch, no GPU)."""
+    if dtype not in ELEMENTS:
+        raise MatmulError(f"tile.grouped_matmul takes float16 or bfloat16 operands, got {dtype}")
+    if device.capability != (9, 0):
+        raise MatmulError("tile.grouped_matmul runs a Hopper kernel (sm_90a: H100, H200); this "
+                          f"GPU is sm_{device.capability[0]}{device.capability[1]}")
+    if len(b_shape) != 3:
+        raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b_shape)}")
+    groups, k, n = b_shape
+    if masked:
+        if len(a_shape) != 3 or a_shape[0] != groups or a_shape[2] != k:
+            raise MatmulError(f"tile.grouped_matmul (masked): a must be {groups} x capacity x "
+                              f"{k}, got shape {tuple(a_shape)}")
+        capacity = a_shape[1]
+        if tuple(a_strides) != (capacity * k, k, 1):
+            raise MatmulError("tile.grouped_matmul (masked): a must be contiguous")
+        rows = groups * capacity
+    else:
+        if len(a_shape) != 2 or a_shape[1] != k:
+            raise MatmulError(f"tile.grouped_matmul: a must be M x {k}, got shape "
+                              f"{tuple(a_shape)}")
+        if a_strides[1] != 1 or a_strides[0] < k:
+            raise MatmulError(f"tile.grouped_matmul: a must be row-major with contiguous rows, "
+                              f"got strides {tuple(a_strides)}")
+        capacity, rows = 0, a_shape[0]
+    if tuple(b_strides) != (n * k, 1, k):
+        raise MatmulError(f"tile.grouped_matmul: b (G x K x N = {groups} x {k} x {n}) must be "
+                          "w.transpose(-2, -1) of a contiguous G x N x K w (the kernel reads "
+                          f"each B[g] K-major, T-WGMMA-1), got strides {tuple(b_strides)}")
+    bytes_ = ELEMENTS[dtype][1]
+    for name, extent in (("K", k), ("N", n)):
+        if extent * bytes_ % TMA_ALIGNMENT:
+            raise MatmulError(f"tile.grouped_matmul: {name} = {extent}: TMA needs 16-byte rows "
+                              f"(T-TMA-9), so K and N must be multiples of {TMA_ALIGNMENT // bytes_}")
+    return groups, rows, n, k, capacity
+
+
+_MODULES: Dict[str, object] = {}
+_KERNELS: Dict[str, object] = {}
+
+
+def grouped_kernel(element: str):
+    """The compiled kernel for "f16" or "bf16"."""
+    if element not in _KERNELS:
+        from .compiler import compile
+        text = GROUPED_SOURCE.read_text().replace("!e = f16", f"!e = {element}", 1)
+        _MODULES[element] = compile(text, chip="sm_90a")
+        _KERNELS[element] = _MODULES[element].kernel(GROUPED_KERNEL)
+    return _KERNELS[element]
+
+
+#: check_grouped's answers by shapes, strides, dtype, layout and alignment.
+_CHECKS: "OrderedDict[tuple, tuple]" = OrderedDict()
+
+
+def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
+    """See the module's documentation."""
+    import torch
+    if (offsets is None) == (valid is None):
+        raise MatmulError("tile.grouped_matmul: give offsets (contiguous groups) or valid "
+                          "(masked groups), not both")
+    bounds = offsets if valid is None else valid
+    for name, tensor in (("a", a), ("b", b), ("offsets" if valid is None else "valid", bounds)) \
+            + ((("out", out),) if out is not None else ()):
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
+            raise MatmulError(f"tile.grouped_matmul: {name} must be a CUDA tensor")
+    if bounds.dtype != torch.int32 or bounds.dim() != 1 or bounds.shape[0] != b.shape[0] \
+            or not bounds.is_contiguous():
+        raise MatmulError(f"tile.grouped_matmul: {'offsets' if valid is None else 'valid'} must "
+                          f"be a contiguous int32 vector of one entry per group "
+                          f"({b.shape[0]}), got {bounds.dtype} of shape {tuple(bounds.shape)}")
+    if a.dtype != b.dtype:
+        raise MatmulError(f"tile.grouped_matmul: a is {a.dtype} but b is {b.dtype}")
+    dtype = str(a.dtype).split(".")[-1]
+    masked = valid is not None
+    key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), dtype, masked, a.device,
+           a.data_ptr() % TMA_ALIGNMENT, b.data_ptr() % TMA_ALIGNMENT)
+    groups, rows, n, k, capacity = _lru(
+        _CHECKS, 256, key, lambda: check_grouped(a.shape, a.stride(), b.shape, b.stride(),
+                                                 dtype, masked, device_of(torch, a)))
+    shape = (groups, capacity, n) if masked else (rows, n)
+    if out is None:
+        out = torch.empty(shape, device=a.device, dtype=a.dtype)
+    elif tuple(out.shape) != shape or out.dtype != a.dtype or not out.is_contiguous():
+        raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {a.dtype} tensor of "
+                          f"shape {shape}, got {out.dtype} {tuple(out.shape)}")
+    if a.data_ptr() % TMA_ALIGNMENT or b.data_ptr() % TMA_ALIGNMENT \
+            or out.data_ptr() % TMA_ALIGNMENT:
+        raise MatmulError("tile.grouped_matmul: a, b and out must start 16-byte aligned "
+                          "(T-TMA-10)")
+    if groups == 0 or rows == 0 or n == 0:
+        return out
+    if k == 0:
+        with torch.cuda.stream(_torch_stream(torch, stream)):
+            out.zero_()
+        return out
+    element = ELEMENTS[dtype][0]
+    a2 = a.reshape(rows, k) if masked else a
+    b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous
+    c2 = out.reshape(rows, n)
+    sms = device_of(torch, a).sms
+    grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k,
+                            grid=(sms, 1, 1), stream=stream)
+    return out

@@ -1,0 +1,19 @@
+// The grouped Hopper GEMM example as PTX, assembled by ptxas for sm_90a
+// with no spills: the group's rows read from the bounds array (two 32-bit
+// loads per group and role), wgmma m64n256k16, the TMA-store epilogue for
+// tiles inside a group and bounded stores for a group's last partial row
+// tile (pairs of f16 where the row is word-aligned, else one by one).
+//
+// RUN: tile-opt %S/../../../examples/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
+// RUN: FileCheck %s < %t.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+
+// CHECK: .visible .entry grouped_gemm_nt(
+// CHECK-DAG: ld.global.s32
+// CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
+// CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-DAG: st.global.b32
+// CHECK-DAG: st.global.b16
+
+// PTXAS: 0 bytes spill stores, 0 bytes spill loads
