@@ -4,7 +4,8 @@ GPU."""
 import pytest
 
 from tile.matmul import Device, MatmulError, Operand
-from tile.matmul_fp8 import FP8_KERNEL, FP8_MULTICAST_KERNEL, plan_scaled_matmul
+from tile.matmul_fp8 import (FP8_BLOCKWISE_KERNEL, FP8_KERNEL, FP8_MULTICAST_KERNEL,
+                             plan_scaled_matmul)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 E4M3 = "float8_e4m3fn"
@@ -19,8 +20,9 @@ def transposed(rows, cols, **kwargs):
     return matrix(rows, cols, strides=(1, rows), **kwargs)
 
 
-def scales(count, dtype="float32"):
-    return Operand((count,), (1,), dtype, 0x20000, "cuda:0")
+def scales(*shape, dtype="float32"):
+    strides = (shape[1], 1) if len(shape) == 2 else (1,)
+    return Operand(shape, strides, dtype, 0x20000, "cuda:0")
 
 
 def plan(a, b, sa=None, sb=None, out=None, out_dtype="bfloat16", device=H100, shared=None):
@@ -62,6 +64,17 @@ def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
     assert p.elements == ("f8E4M3FN", "f8E5M2", "f16")
 
 
+def test_block_scales_run_the_blockwise_kernel():
+    # A: (M, K / 128) = (512, 8); B: (N / 128, K / 128) = (6, 8).
+    p = plan(matrix(512, 1024), transposed(1024, 768), scales(512, 8), scales(6, 8))
+    assert p.blockwise and p.launch.kernel == FP8_BLOCKWISE_KERNEL
+    assert p.launch.grid == (24, 1, 1)  # 4 x 6 tiles of 128 x 128
+    # Partial blocks round up: K = 200 is 2 blocks, N = 300 is 3.
+    assert plan(matrix(64, 208), transposed(208, 304), scales(64, 2), scales(3, 2)).blockwise
+    # One block each way is row-wise scaling (the same product).
+    assert not plan(matrix(64, 128), transposed(128, 128), scales(64, 1), scales(1, 1)).blockwise
+
+
 @pytest.mark.parametrize("case, message", [
     (lambda: plan(matrix(64, 64, dtype="float16"), transposed(64, 64)),
      "takes float8_e4m3fn or float8_e5m2 operands, got A of float16"),
@@ -75,8 +88,11 @@ def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
     (lambda: plan(matrix(64, 64, address=0x10008), transposed(64, 64)),
      "A's rows .* from 0x10008"),
     (lambda: plan(matrix(64, 64), transposed(64, 64), sa=scales(32)),
-     r"scale_a must be float32 with 1 element \(per tensor\) or 64 \(one per row of A\)"),
-    (lambda: plan(matrix(64, 64), transposed(64, 128), sb=scales(128, "float16")),
+     r"scale_a must be float32 with 1 element \(per tensor\) or 64 \(one per row of A\), "
+     r"or scale_a \(64, 1\) and scale_b \(1, 1\)"),
+    (lambda: plan(matrix(64, 512), transposed(512, 256), sa=scales(64, 4), sb=scales(2, 3)),
+     r"scale_a must be float32 .* got float32 of shape \(64, 4\)"),
+    (lambda: plan(matrix(64, 64), transposed(64, 128), sb=scales(128, dtype="float16")),
      "scale_b must be float32 .* got float16"),
     (lambda: plan(matrix(64, 64), transposed(64, 64), out_dtype="float32"),
      "stored as bfloat16 or float16, got out_dtype float32"),
@@ -155,6 +171,38 @@ def test_fp8_type_pairs_and_f16_out(torch_cuda, a_dtype, b_dtype):
     assert returned is out
     reference = (a.float() @ w.float().t()) * sa[:, None] * sb
     assert relative_error(out, reference) < 1e-2
+
+
+@pytest.mark.parametrize("m, n, k", [(256, 512, 1024), (200, 296, 464), (1024, 4096, 2048)])
+def test_block_scaled_fp8_is_closer_than_row_wise(torch_cuda, m, n, k):
+    """Float32 matrices with outliers quantized per 1x128 / 128x128 block run
+    the blockwise kernel (f32 promotion per K block): correct against the
+    float32 product of the dequantized values, and closer to the product of
+    the original matrices than their row-wise quantization through
+    torch._scaled_mm (or tile's row-wise kernel where that is missing)."""
+    import tile
+    from tile.testing import quantize_fp8, relative_error
+    torch = torch_cuda
+    generator = torch.Generator(device="cuda").manual_seed(m + k)
+    x = torch.randn(m, k, device="cuda", generator=generator)
+    y = torch.randn(n, k, device="cuda", generator=generator)
+    x[:, :: 97] *= 30  # outlier columns, as activations have
+    exact = x @ y.t()
+    a, sa = quantize_fp8(x, (1, 128))
+    w, sb = quantize_fp8(y, (128, 128))
+    c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+    dequantized = (a.float() * sa.repeat_interleave(128, 1)[:, :k]) @ \
+        (w.float() * sb.repeat_interleave(128, 0).repeat_interleave(128, 1)[:n, :k]).t()
+    torch.cuda.synchronize()
+    assert relative_error(c, dequantized) < 1e-2
+    ar, sar = quantize_fp8(x, (1, k))
+    wr, sbr = quantize_fp8(y, (1, k))
+    if n % 16 == 0 and k % 16 == 0:
+        row_wise = torch._scaled_mm(ar, wr.t(), scale_a=sar, scale_b=sbr.t(),
+                                    out_dtype=torch.bfloat16)
+    else:
+        row_wise = tile.matmul(ar, wr.t(), scale_a=sar, scale_b=sbr)
+    assert relative_error(c, exact) <= relative_error(row_wise, exact)
 
 
 def test_fp8_split_k_tail_and_stream(torch_cuda):

@@ -8,7 +8,13 @@ C = diag(scale_a) (A B) diag(scale_b) with f32 accumulation, as
 torch._scaled_mm computes it: A (M x K) and B (K x N) float8_e4m3fn or
 float8_e5m2 (in any pair), `scale_a` float32 with one element (per-tensor) or
 M (row-wise, one per row of A), `scale_b` with one or N (one per column of
-B), C bfloat16 (default) or float16. FP8 wgmma reads both operands K-major
+B), C bfloat16 (default) or float16. Block scales (DeepSeek-V3's
+fine-grained FP8): `scale_a` (M, ceil(K / 128)), one per row and 128-wide K
+block of A, and `scale_b` (ceil(N / 128), ceil(K / 128)), one per 128 x 128
+block of B (any strides); each K block's product is then promoted into an
+f32 accumulator with its scales (@gemm_fp8_nt_blockwise, 128 x 128 tiles),
+as DeepGEMM does, instead of accumulating all of K in the tensor cores'
+reduced precision. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
 of an N x K weight, or `transpose_b=True` with w) — torch._scaled_mm's
 layout; a row-major K x N B is an error, not a silent copy. TMA needs rows of
@@ -33,6 +39,9 @@ from .matmul import (TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, Operand, _c
 FP8_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_fp8.mlir"
 FP8_KERNEL = "gemm_fp8_nt"
 FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
+FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
+#: K (and B's N) extent of one block scale (DeepSeek-V3's 1x128 / 128x128).
+SCALE_BLOCK = 128
 #: Waves of 128 x 256 tiles from which the multicast kernel runs.
 MULTICAST_MIN_WAVES = 2
 
@@ -64,9 +73,13 @@ class ScaledPlan:
     def multicast(self) -> bool:
         return self.launch.kernel == FP8_MULTICAST_KERNEL
 
+    @property
+    def blockwise(self) -> bool:
+        return self.launch.kernel == FP8_BLOCKWISE_KERNEL
+
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
         p = self.launch
-        if self.multicast:
+        if self.multicast or self.blockwise:
             return (a, b, c, p.m, p.n, p.k, scale_a, scale_b)
         workspace, counters = split_k
         return (a, b, c, p.m, p.n, p.k, scale_a, scale_b, workspace, counters)
@@ -98,15 +111,22 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         raise MatmulError(f"tile.matmul: A is {m} x {k} but B, as K x N, is "
                           f"{b.shape[0]} x {b.shape[1]}")
     n = b.shape[1]
+    k_blocks, n_blocks = _cdiv(k, SCALE_BLOCK), _cdiv(n, SCALE_BLOCK)
+    # Block scales: A's (M, K blocks), B's (N blocks, K blocks); where both
+    # have one block (K, N <= 128) they are row-wise scales.
+    blockwise = (tuple(scale_a.shape) == (m, k_blocks)
+                 and tuple(scale_b.shape) == (n_blocks, k_blocks) and k_blocks * n_blocks > 1)
     for name, scale, count, what in (("scale_a", scale_a, m, "row of A"),
                                      ("scale_b", scale_b, n, "column of B")):
         elements = 1
         for extent in scale.shape:
             elements *= extent
-        if scale.dtype != "float32" or elements not in (1, count):
+        if scale.dtype != "float32" or not (blockwise or elements in (1, count)):
             raise MatmulError(f"tile.matmul: {name} must be float32 with 1 element (per "
-                              f"tensor) or {count} (one per {what}), got {scale.dtype} of "
-                              f"shape {tuple(scale.shape)}")
+                              f"tensor) or {count} (one per {what}), or scale_a ({m}, "
+                              f"{k_blocks}) and scale_b ({n_blocks}, {k_blocks}) (one per "
+                              f"1x{SCALE_BLOCK} block of A and {SCALE_BLOCK}x{SCALE_BLOCK} block "
+                              f"of B), got {scale.dtype} of shape {tuple(scale.shape)}")
     if out is not None:
         if tuple(out.shape) != (m, n):
             raise MatmulError(f"tile.matmul: out must be {m} x {n}, got "
@@ -144,7 +164,12 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
             and shared_bytes > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{FP8_KERNEL} needs {shared_bytes} bytes of shared "
                           f"memory, the GPU gives a block at most {device.shared_optin}")
-    if multicast_pays(m, n, device.sms):
+    if blockwise:
+        # 128 x 128 tiles, one CTA per SM or fewer tiles.
+        tiles = _cdiv(m, 128) * n_blocks
+        launch = MatmulPlan(FP8_BLOCKWISE_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k,
+                            (min(tiles, device.sms), 1, 1), True)
+    elif multicast_pays(m, n, device.sms):
         # 2x1 clusters on pairs of row tiles, one CTA per SM.
         clusters = min(_cdiv(m, 256) * _cdiv(n, 256), device.sms // 2)
         launch = MatmulPlan(FP8_MULTICAST_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k,
@@ -198,9 +223,6 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         out_dtype = out.dtype if out is not None else torch.bfloat16
     out_name = str(out_dtype).split(".")[-1]
     logical_b = b.t() if transpose_b else b
-    # Scales as the kernel takes them: contiguous vectors (a copy only when
-    # a scale is a strided view).
-    scale_a, scale_b = scale_a.reshape(-1), scale_b.reshape(-1)
     key = tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGNMENT)
                 for t in (a, logical_b, scale_a, scale_b) + ((out,) if out is not None else ()))
     key += (out_name,)
@@ -216,6 +238,10 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                                   manifest["dynamic_shared_bytes"])
     plan = _lru(_PLANS, 256, key, make)
     launch = plan.launch
+    if not plan.blockwise:
+        # Per-tensor and row-wise scales as the kernels take them: vectors
+        # (a copy only where a scale is a strided view).
+        scale_a, scale_b = scale_a.reshape(-1), scale_b.reshape(-1)
     launch_stream = _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((launch.m, launch.n), device=a.device, dtype=out_dtype)

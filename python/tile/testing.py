@@ -96,3 +96,23 @@ def relative_error(got, want) -> float:
     import numpy
     got, want = numpy.asarray(got, numpy.float32), numpy.asarray(want, numpy.float32)
     return float(numpy.linalg.norm(got - want) / max(numpy.linalg.norm(want), 1e-30))
+
+
+def quantize_fp8(x, block: Tuple[int, int], dtype=None):
+    """(q, scales): the float matrix `x` (R x C, torch) in float8_e4m3fn (or
+    `dtype`) with one float32 scale per `block` of rows x columns, so that
+    x ~ q * scales expanded (scales: ceil(R / rows) x ceil(C / cols); each
+    block's largest magnitude maps to the format's largest finite value).
+    (1, C) gives row-wise scales, (R, C) one per tensor, (1, 128) and
+    (128, 128) the block scales of tile.matmul's block-scaled FP8."""
+    import torch
+    dtype = dtype or torch.float8_e4m3fn
+    rows, cols = block
+    r, c = x.shape
+    pad = (-r % rows, -c % cols)
+    padded = torch.nn.functional.pad(x.float(), (0, pad[1], 0, pad[0]))
+    blocks = padded.reshape(padded.shape[0] // rows, rows, padded.shape[1] // cols, cols)
+    amax = blocks.abs().amax(dim=(1, 3)).clamp_min(1e-12)
+    scales = amax / torch.finfo(dtype).max
+    q = (blocks / scales[:, None, :, None]).reshape(padded.shape)[:r, :c].to(dtype)
+    return q, scales.contiguous()

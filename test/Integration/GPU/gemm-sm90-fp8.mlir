@@ -1,5 +1,6 @@
 // The Hopper FP8 GEMM example (examples/gemm_sm90_fp8.mlir) on the GPU,
-// both kernels (persistent with split-K tail; 2x1 clusters multicasting B):
+// all three kernels (persistent with split-K tail; 2x1 clusters multicasting
+// B; 1x128 / 128x128 block scales with f32 promotion):
 // e4m3 operands, row-wise and per-tensor scales, bf16 and (with the C
 // alias redefined) f16 results, checked element by element against the
 // host at a tile-multiple shape and at an odd one (TMA fills zeros past A
@@ -13,3 +14,5 @@
 // CHECK: gemm fp8 per-tensor 200x296x208 mismatches: 0
 // CHECK: gemm fp8 multicast row-wise 256x512x512 mismatches: 0
 // CHECK: gemm fp8 multicast per-tensor 328x296x208 mismatches: 0
+// CHECK: gemm fp8 blockwise 256x512x512 mismatches: 0
+// CHECK: gemm fp8 blockwise 200x296x464 mismatches: 0
