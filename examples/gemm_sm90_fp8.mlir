@@ -432,6 +432,16 @@ module attributes {gpu.container_module} {
           %m1 = arith.addi %m0, %row : index
           %r:3 = scf.for %t = %c0 to %slices step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0) -> (vector<64xf32>, index, i1) {
+            // The block's scales (A's K block t of this thread's rows, B's
+            // block (n0 / 128, t)), loaded before the MMAs so that their
+            // latency hides behind them.
+            %a_block = memref.subview %sa[%c0, %t] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fa = tile.warpgroup_rows %a_block[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fb = memref.load %sb[%pid_n, %t] : !block_scales
+            %fbs = vector.broadcast %fb : f32 to vector<2xf32>
+            %factors = arith.mulf %fa, %fbs : vector<2xf32>
             tile.mbarrier_wait_parity %full[%s], %ph : !bars6
             // This K block alone, waited for: the stage is free at once.
             %part = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
@@ -440,16 +450,11 @@ module attributes {gpu.container_module} {
             scf.if %signals {
               %tok = tile.mbarrier_arrive %empty[%s] : !bars6 -> !tile.mbarrier_token
             }
-            // Promotion: the block's scales (A's column kb, B's block
-            // (n0 / 128, kb)) and an f32 add.
-            %a_block = memref.subview %sa[%c0, %t] [%m, 1] [1, 1]
-                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
-            %b_block = memref.subview %sb[%pid_n, %t] [1, 1] [1, 1]
-                : !block_scales to memref<1xf32, strided<[?], offset: ?>>
-            %scaled = tile.warpgroup_scale %part rows %a_block[%m1] : memref<?xf32, strided<[?], offset: ?>>
-                columns %b_block[%c0] : memref<1xf32, strided<[?], offset: ?>>
+            // Promotion: the block's product times its scales, added in f32
+            // (one FMA an element).
+            %scaled = tile.warpgroup_scale %part row_factors %factors : vector<2xf32>
                 {shape = array<i64: 64, 128>} : vector<64xf32>
-            %sum = arith.addf %acc, %scaled : vector<64xf32>
+            %sum = arith.addf %acc, %scaled fastmath<contract> : vector<64xf32>
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c6 : index
             %ns = arith.select %wrap, %c0, %next : index

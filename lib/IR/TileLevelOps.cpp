@@ -335,28 +335,55 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                              getBounds());
 }
 
+/// T-TILE-8: a non-empty memref of factors (a thread loads its own).
+static LogicalResult verifyFactors(Operation *op, Value factors) {
+  auto type = cast<MemRefType>(factors.getType());
+  if (type.getShape()[0] == 0)
+    return op->emitOpError() << "expected a non-empty memref of factors, got "
+                             << type << " (T-TILE-8)";
+  return success();
+}
+
+LogicalResult WarpgroupRowsOp::verify() {
+  // T-TILE-8: a warpgroup tile; a thread holds 2 M / 64 rows.
+  ArrayRef<int64_t> shape = getShape();
+  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
+      shape[1] % 8)
+    return emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j "
+                            "(T-TILE-8)";
+  if (getResult().getType().getNumElements() != 2 * shape[0] / 64)
+    return emitOpError() << "a thread holds " << 2 * shape[0] / 64
+                         << " rows of a " << shape[0] << "-row tile, got "
+                         << getResult().getType() << " (T-TILE-8)";
+  return verifyFactors(*this, getSrc());
+}
+
 LogicalResult WarpgroupScaleOp::verify() {
-  // T-TILE-8: a warpgroup tile, and at least one factor memref in global
-  // memory (a factor is loaded per thread) with its origin.
+  // T-TILE-8: a warpgroup tile, and at least one factor: memrefs with their
+  // origins, or the thread's row factors in registers.
   if (failed(verifyWarpgroupTile(*this, getShape(), getAcc().getType(),
                                  "T-TILE-8")))
     return failure();
-  if (!getRows() && !getColumns())
+  if (!getRows() && !getRowFactors() && !getColumns())
     return emitOpError() << "scales by rows, columns or both: give at least "
                             "one (T-TILE-8)";
+  if (getRows() && getRowFactors())
+    return emitOpError() << "takes row factors from a memref or from "
+                            "registers, not both (T-TILE-8)";
   if (bool(getRows()) != bool(getRow()) ||
       bool(getColumns()) != bool(getColumn()))
     return emitOpError() << "expected an origin index with each factor "
                             "memref (T-TILE-8)";
-  for (Value factors : {getRows(), getColumns()}) {
-    if (!factors)
-      continue;
-    auto type = cast<MemRefType>(factors.getType());
-    if (isSharedMemory(type) || type.getShape()[0] == 0)
-      return emitOpError() << "expected scale factors in a non-empty global "
-                              "memref, got "
-                           << type << " (T-TILE-8)";
-  }
+  int64_t rowsHeld = 2 * getShape()[0] / 64;
+  if (getRowFactors() &&
+      getRowFactors().getType().getNumElements() != rowsHeld)
+    return emitOpError() << "a thread holds " << rowsHeld
+                         << " rows of the tile: expected that many row "
+                            "factors, got "
+                         << getRowFactors().getType() << " (T-TILE-8)";
+  for (Value factors : {getRows(), getColumns()})
+    if (factors && failed(verifyFactors(*this, factors)))
+      return failure();
   return success();
 }
 

@@ -17,9 +17,9 @@
 //   tile.stmatrix x4 into the staging buffer; an async-proxy fence
 //   (tile.fence_proxy_async); a named barrier; then the first thread's
 //   tile.tma_store and tile.bulk_commit_group.
-// - tile.warpgroup_scale: each thread loads the row and column factors of
-//   the accumulator elements it holds (indices clamped to the factors'
-//   extent) and multiplies its vector by theirs.
+// - tile.warpgroup_rows / tile.warpgroup_scale: each thread loads the row
+//   (and column) factors of the accumulator elements it holds (indices
+//   clamped to the factors' extent) and multiplies its elements by them.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
@@ -29,6 +29,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -364,44 +365,84 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
   }
 };
 
+/// A loader of `factors[min(origin + offset + step, extent - 1)]`.
+static std::function<Value(int64_t)> clampedLoads(OpBuilder &builder,
+                                                  Location loc, Value factors,
+                                                  Value origin, Value offset) {
+  IndexMath math(builder, loc);
+  Value last = arith::SubIOp::create(
+      builder, loc, memref::DimOp::create(builder, loc, factors, 0),
+      math.constant(1));
+  Value first = math.add(origin, offset);
+  return [&builder, loc, factors, last, first](int64_t step) -> Value {
+    IndexMath math(builder, loc);
+    Value index = arith::MinUIOp::create(
+        builder, loc, math.add(first, math.constant(step)), last);
+    return memref::LoadOp::create(builder, loc, factors, index);
+  };
+}
+
+/// The row steps of the rows a thread holds of an M-row tile, from its
+/// origin: 64 i + 8 h at position 2 i + h.
+static SmallVector<int64_t> getRowSteps(int64_t rows) {
+  SmallVector<int64_t> steps;
+  for (int64_t i = 0; i < rows / 64; ++i)
+    for (int64_t h = 0; h < 2; ++h)
+      steps.push_back(64 * i + 8 * h);
+  return steps;
+}
+
+/// Lowers `tile.warpgroup_rows`: one clamped load per row the thread holds.
+struct WarpgroupRowsOpLowering : OpRewritePattern<WarpgroupRowsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupRowsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value rowOffset = getWarpgroupFragmentOrigin(rewriter, loc).first;
+    auto rowAt =
+        clampedLoads(rewriter, loc, op.getSrc(), op.getRow(), rowOffset);
+    SmallVector<Value> values;
+    for (int64_t step : getRowSteps(op.getShape()[0]))
+      values.push_back(rowAt(step));
+    rewriter.replaceOpWithNewOp<vector::FromElementsOp>(op, op.getType(),
+                                                        values);
+    return success();
+  }
+};
+
 /// Lowers `tile.warpgroup_scale`: element 4 j + 2 h + e of 64-row block i
 /// is (row 64 i + 8 h, column 8 j + e) from the thread's origin; it is
-/// multiplied by rows[min(row, extent - 1)], then by columns[min(column,
-/// extent - 1)]. The column factors are loaded fragment by fragment next
-/// to their multiplies, which keeps few of them live beside the
-/// accumulators.
+/// multiplied by its row factor (rows[min(row, extent - 1)], or element
+/// 2 i + h of row_factors), then by columns[min(column, extent - 1)]. The
+/// column factors are loaded fragment by fragment next to their multiplies,
+/// which keeps few of them live beside the accumulators.
 struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(WarpgroupScaleOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    IndexMath math(rewriter, loc);
     ArrayRef<int64_t> shape = op.getShape();
     int64_t blocks = shape[0] / 64, perBlock = shape[1] / 2;
     auto [rowOffset, columnOffset] = getWarpgroupFragmentOrigin(rewriter, loc);
-    // A loader of the factor at `origin + offset + step`, or none.
-    auto factorsAt = [&](Value factors, Value origin,
-                         Value offset) -> std::function<Value(int64_t)> {
-      if (!factors)
-        return nullptr;
-      Value last = arith::SubIOp::create(
-          rewriter, loc, memref::DimOp::create(rewriter, loc, factors, 0),
-          math.constant(1));
-      Value first = math.add(origin, offset);
-      return [&rewriter, loc, factors, last, first](int64_t step) -> Value {
-        IndexMath math(rewriter, loc);
-        Value index = arith::MinUIOp::create(
-            rewriter, loc, math.add(first, math.constant(step)), last);
-        return memref::LoadOp::create(rewriter, loc, factors, index);
-      };
-    };
-    auto rowAt = factorsAt(op.getRows(), op.getRow(), rowOffset);
-    auto columnAt = factorsAt(op.getColumns(), op.getColumn(), columnOffset);
     SmallVector<Value> rowFactors;
-    if (rowAt)
-      for (int64_t i = 0; i < blocks; ++i)
-        for (int64_t h = 0; h < 2; ++h)
-          rowFactors.push_back(rowAt(64 * i + 8 * h));
+    if (op.getRows()) {
+      auto rowAt =
+          clampedLoads(rewriter, loc, op.getRows(), op.getRow(), rowOffset);
+      for (int64_t step : getRowSteps(shape[0]))
+        rowFactors.push_back(rowAt(step));
+    } else if (Value values = op.getRowFactors()) {
+      for (int64_t i = 0; i < 2 * blocks; ++i)
+        rowFactors.push_back(vector::ExtractOp::create(
+            rewriter, loc, values, ArrayRef<int64_t>{i}));
+    }
+    std::function<Value(int64_t)> columnAt;
+    if (op.getColumns())
+      columnAt = clampedLoads(rewriter, loc, op.getColumns(), op.getColumn(),
+                              columnOffset);
+    // Contractible products: an add of the result (a promotion) may fuse
+    // into an FMA.
+    auto contract = arith::FastMathFlagsAttr::get(op.getContext(),
+                                                  arith::FastMathFlags::contract);
     Value acc = op.getAcc();
     for (int64_t j = 0; j < perBlock / 4; ++j)
       for (int64_t e = 0; e < 2; ++e) {
@@ -411,11 +452,12 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
             int64_t position = i * perBlock + 4 * j + 2 * h + e;
             Value value = vector::ExtractOp::create(rewriter, loc, acc,
                                                     ArrayRef<int64_t>{position});
-            if (rowAt)
+            if (!rowFactors.empty())
               value = arith::MulFOp::create(rewriter, loc, value,
-                                            rowFactors[2 * i + h]);
+                                            rowFactors[2 * i + h], contract);
             if (column)
-              value = arith::MulFOp::create(rewriter, loc, value, column);
+              value =
+                  arith::MulFOp::create(rewriter, loc, value, column, contract);
             acc = vector::InsertOp::create(rewriter, loc, value, acc,
                                            ArrayRef<int64_t>{position});
           }
@@ -430,6 +472,7 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
 void mlir::tile::populateTileMmaStoreLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<MmaStoreOpLowering, WarpgroupMmaStoreOpLowering,
-               WarpgroupTmaStoreOpLowering, WarpgroupScaleOpLowering>(
+               WarpgroupTmaStoreOpLowering, WarpgroupRowsOpLowering,
+               WarpgroupScaleOpLowering>(
       patterns.getContext());
 }

@@ -5,11 +5,10 @@
 // instruction-level ops with the rewrite patterns of LowerTileCopies.cpp
 // (tile.copy, tile.tma_copy), LowerTileMma.cpp (tile.mma,
 // tile.warpgroup_mma), LowerTileMmaStores.cpp (tile.mma_store,
-// tile.warpgroup_mma_store, tile.warpgroup_tma_store, tile.warpgroup_scale),
-// LowerTileSplitK.cpp
-// (tile.split_k_reduce), LowerTileSchedule.cpp (tile.tile_coord,
-// tile.work_count, tile.work_unit) and LowerTileWarpSpecialize.cpp
-// (tile.warp_specialize).
+// tile.warpgroup_mma_store, tile.warpgroup_tma_store, tile.warpgroup_rows,
+// tile.warpgroup_scale), LowerTileSplitK.cpp (tile.split_k_reduce),
+// LowerTileSchedule.cpp (tile.tile_coord, tile.work_count, tile.work_unit)
+// and LowerTileWarpSpecialize.cpp (tile.warp_specialize).
 //
 // The patterns are applied in one post-order walk of the module, each op
 // once. Every pattern inserts only before its op and then erases it, and

@@ -25,8 +25,8 @@ void populateTileCopyLoweringPatterns(RewritePatternSet &patterns);
 /// tile.mma and tile.warpgroup_mma (LowerTileMma.cpp).
 void populateTileMmaLoweringPatterns(RewritePatternSet &patterns);
 
-/// tile.mma_store, tile.warpgroup_mma_store, tile.warpgroup_tma_store and
-/// tile.warpgroup_scale (LowerTileMmaStores.cpp).
+/// tile.mma_store, tile.warpgroup_mma_store, tile.warpgroup_tma_store,
+/// tile.warpgroup_rows and tile.warpgroup_scale (LowerTileMmaStores.cpp).
 void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
 
 /// tile.tile_coord, tile.work_count and tile.work_unit

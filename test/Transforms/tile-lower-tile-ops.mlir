@@ -158,10 +158,10 @@ gpu.module @mma_fp8 {
 // One factor for every column: the clamp folds to element 0.
 //       CHECK: %[[C:.*]] = memref.load %{{.*}}[%c0] : memref<1xf32>
 //       CHECK: %[[E0:.*]] = vector.extract %{{.*}}[0] : f32 from vector<8xf32>
-//       CHECK: %[[E0R:.*]] = arith.mulf %[[E0]], %[[F0]] : f32
-//       CHECK: arith.mulf %[[E0R]], %[[C]] : f32
+//       CHECK: %[[E0R:.*]] = arith.mulf %[[E0]], %[[F0]] fastmath<contract> : f32
+//       CHECK: arith.mulf %[[E0R]], %[[C]] fastmath<contract> : f32
 //       CHECK: %[[E2:.*]] = vector.extract %{{.*}}[2] : f32 from vector<8xf32>
-//       CHECK: arith.mulf %[[E2]], %[[F8]] : f32
+//       CHECK: arith.mulf %[[E2]], %[[F8]] fastmath<contract> : f32
 // CHECK-COUNT-3: memref.load %{{.*}}[%c0] : memref<1xf32>
 //   CHECK-NOT: memref.load
 //       CHECK: vector.from_elements {{.*}} : vector<8xf32>
@@ -170,6 +170,36 @@ gpu.module @scale {
                   %out: memref<8xf32>) kernel {
     %0 = tile.warpgroup_scale %acc rows %rows[%m0] : memref<?xf32> columns %one[%n0] : memref<1xf32>
         {shape = array<i64: 64, 16>} : vector<8xf32>
+    %c0 = arith.constant 0 : index
+    vector.store %0, %out[%c0] : memref<8xf32>, vector<8xf32>
+    gpu.return
+  }
+}
+
+// tile.warpgroup_rows of a 128-row tile: the rows 64 i + 8 h from the
+// thread's origin (4 of them), clamped; then tile.warpgroup_scale by those
+// values in registers multiplies element 4 j + 2 h + e of block i by
+// element 2 i + h.
+// CHECK-LABEL: gpu.func @rows
+//       CHECK: %[[LAST:.*]] = arith.subi %{{.*}}, %c1 : index
+//       CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+//       CHECK: arith.minui %[[ROW]], %[[LAST]] : index
+//       CHECK: %[[R8:.*]] = arith.addi %[[ROW]], %c8 : index
+//       CHECK: arith.minui %[[R8]], %[[LAST]] : index
+//       CHECK: %[[R64:.*]] = arith.addi %[[ROW]], %c64 : index
+//       CHECK: arith.minui %[[R64]], %[[LAST]] : index
+//       CHECK: %[[R72:.*]] = arith.addi %[[ROW]], %c72 : index
+//       CHECK: %[[I72:.*]] = arith.minui %[[R72]], %[[LAST]] : index
+//       CHECK: %[[F72:.*]] = memref.load %{{.*}}[%[[I72]]] : memref<?xf32>
+// (canonicalized: the vector of row values is folded away)
+//       CHECK: %[[E6:.*]] = vector.extract %{{.*}}[6] : f32 from vector<8xf32>
+//       CHECK: arith.mulf %[[E6]], %[[F72]] fastmath<contract> : f32
+//       CHECK: %[[E7:.*]] = vector.extract %{{.*}}[7] : f32 from vector<8xf32>
+//       CHECK: arith.mulf %[[E7]], %[[F72]] fastmath<contract> : f32
+gpu.module @rows {
+  gpu.func @rows(%acc: vector<8xf32>, %src: memref<?xf32>, %m0: index, %out: memref<8xf32>) kernel {
+    %f = tile.warpgroup_rows %src[%m0] {shape = array<i64: 128, 8>} : memref<?xf32> -> vector<4xf32>
+    %0 = tile.warpgroup_scale %acc row_factors %f : vector<4xf32> {shape = array<i64: 128, 8>} : vector<8xf32>
     %c0 = arith.constant 0 : index
     vector.store %0, %out[%c0] : memref<8xf32>, vector<8xf32>
     gpu.return

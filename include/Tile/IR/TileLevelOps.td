@@ -334,6 +334,33 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupRowsOp : Tile_Op<"warpgroup_rows", [Pure]> {
+  let summary = "load the values of the rows a thread holds of a warpgroup tile";
+  let description = [{
+    For the M x N warpgroup accumulator tile `shape` (wgmma's layout, as
+    `tile.warpgroup_mma` returns it) whose first row is `row`, each thread
+    loads `src[row + r]` for the rows r it holds: element 2 i + h of the
+    result is row 64 i + 8 h + 16 (warp mod 4) + lane / 4, so a thread holds
+    2 M / 64 rows. An index past `src`'s extent reads its last element.
+    Issued ahead of the MMAs, the loads leave the critical path; the result
+    feeds `tile.warpgroup_scale`'s `row_factors`. Invariant T-TILE-8.
+
+    Example (the A scales of a 64-row consumer tile, loaded before its
+    wgmma):
+    ```mlir
+    %f = tile.warpgroup_rows %sa[%m1] {shape = array<i64: 64, 128>}
+        : memref<?xf32> -> vector<2xf32>
+    ```
+  }];
+  let arguments = (ins MemRefRankOf<[F32], [1]>:$src, Index:$row,
+                       DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $src `[` $row `]` attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_WarpgroupScaleOp : Tile_Op<"warpgroup_scale",
     [AttrSizedOperandSegments, AllTypesMatch<["acc", "result"]>]> {
   let summary = "scale warpgroup MMA accumulators by row and column factors";
@@ -347,25 +374,33 @@ def Tile_WarpgroupScaleOp : Tile_Op<"warpgroup_scale",
     factor for the whole tile (per-tensor scaling) and rows or columns past
     the matrix (which bounded and TMA stores clip) read inside it. Each
     thread loads the factors of its own rows and columns (2 M/64 row and N/4
-    column factors, from L1 after the first warp). Invariant T-TILE-8.
+    column factors, from L1 after the first warp). The row factors may
+    instead be values in registers, `row_factors` (the thread's rows as
+    `tile.warpgroup_rows` returns them): loaded early, or computed. Invariant
+    T-TILE-8.
 
     Example (row-wise A and B scales of a 64x256 consumer tile; a
-    per-tensor scale is the same op with `memref<1xf32>`):
+    per-tensor scale is the same op with `memref<1xf32>`; then a 64x128
+    tile by row factors already in registers):
     ```mlir
     %y = tile.warpgroup_scale %acc rows %sa[%m0] : memref<?xf32>
         columns %sb[%n0] : memref<?xf32> {shape = array<i64: 64, 256>}
         : vector<128xf32>
+    %z = tile.warpgroup_scale %part row_factors %f : vector<2xf32>
+        {shape = array<i64: 64, 128>} : vector<64xf32>
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        Optional<MemRefRankOf<[F32], [1]>>:$rows,
                        Optional<Index>:$row,
+                       Optional<VectorOfRankAndType<[1], [F32]>>:$rowFactors,
                        Optional<MemRefRankOf<[F32], [1]>>:$columns,
                        Optional<Index>:$column,
                        DenseI64ArrayAttr:$shape);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc (`rows` $rows^ `[` $row `]` `:` type($rows))?
+    (`row_factors` $rowFactors^ `:` type($rowFactors))?
     (`columns` $columns^ `[` $column `]` `:` type($columns))? attr-dict `:`
     type($acc)
   }];

@@ -349,13 +349,19 @@ func.func @split_k_shared(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: 
 // CHECK: tile.warpgroup_scale %{{.*}} rows %{{.*}}[%{{.*}}] : memref<?xf32> columns %{{.*}}[%{{.*}}] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
 // CHECK: tile.warpgroup_scale %{{.*}} columns %{{.*}}[%{{.*}}] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
 // CHECK: tile.warpgroup_scale %{{.*}} rows %{{.*}}[%{{.*}}] : memref<?xf32, strided<[?]>> {shape = array<i64: 128, 8>} : vector<8xf32>
+// CHECK: %[[F:.*]] = tile.warpgroup_rows %{{.*}}[%{{.*}}] {shape = array<i64: 128, 8>} : memref<128xf32, 3> -> vector<4xf32>
+// CHECK: tile.warpgroup_scale %{{.*}} row_factors %[[F]] : vector<4xf32> columns %{{.*}}[%{{.*}}] : memref<1xf32> {shape = array<i64: 128, 8>} : vector<8xf32>
 func.func @scale(%acc: vector<128xf32>, %small: vector<8xf32>, %rows: memref<?xf32>, %one: memref<1xf32>,
-                 %strided: memref<?xf32, strided<[?]>>, %i: index) {
+                 %strided: memref<?xf32, strided<[?]>>, %shared: memref<128xf32, 3>, %i: index) {
   %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf32> columns %one[%i] : memref<1xf32>
       {shape = array<i64: 64, 256>} : vector<128xf32>
   %1 = tile.warpgroup_scale %0 columns %one[%i] : memref<1xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
   %2 = tile.warpgroup_scale %small rows %strided[%i] : memref<?xf32, strided<[?]>> {shape = array<i64: 128, 8>}
       : vector<8xf32>
+  // Row factors from shared memory, in registers.
+  %f = tile.warpgroup_rows %shared[%i] {shape = array<i64: 128, 8>} : memref<128xf32, 3> -> vector<4xf32>
+  %3 = tile.warpgroup_scale %2 row_factors %f : vector<4xf32> columns %one[%i] : memref<1xf32>
+      {shape = array<i64: 128, 8>} : vector<8xf32>
   return
 }
 
@@ -377,17 +383,50 @@ func.func @scale_shape(%acc: vector<128xf32>, %rows: memref<?xf32>, %i: index) {
 
 // -----
 
-func.func @scale_shared(%acc: vector<128xf32>, %rows: memref<64xf32, 3>, %i: index) {
-  // expected-error @below {{expected scale factors in a non-empty global memref, got 'memref<64xf32, 3>' (T-TILE-8)}}
-  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<64xf32, 3> {shape = array<i64: 64, 256>} : vector<128xf32>
+func.func @scale_empty(%acc: vector<128xf32>, %rows: memref<0xf32>, %i: index) {
+  // expected-error @below {{expected a non-empty memref of factors, got 'memref<0xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc columns %rows[%i] : memref<0xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
   return
 }
 
 // -----
 
-func.func @scale_empty(%acc: vector<128xf32>, %rows: memref<0xf32>, %i: index) {
-  // expected-error @below {{expected scale factors in a non-empty global memref, got 'memref<0xf32>' (T-TILE-8)}}
-  %0 = tile.warpgroup_scale %acc columns %rows[%i] : memref<0xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+func.func @scale_both_rows(%acc: vector<128xf32>, %rows: memref<?xf32>, %f: vector<2xf32>, %i: index) {
+  // expected-error @below {{takes row factors from a memref or from registers, not both (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf32> row_factors %f : vector<2xf32>
+      {shape = array<i64: 64, 256>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @scale_row_factors(%acc: vector<128xf32>, %f: vector<4xf32>) {
+  // expected-error @below {{a thread holds 2 rows of the tile: expected that many row factors, got 'vector<4xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_scale %acc row_factors %f : vector<4xf32> {shape = array<i64: 64, 256>} : vector<128xf32>
+  return
+}
+
+// -----
+
+func.func @rows_count(%src: memref<?xf32>, %i: index) {
+  // expected-error @below {{a thread holds 4 rows of a 128-row tile, got 'vector<2xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_rows %src[%i] {shape = array<i64: 128, 64>} : memref<?xf32> -> vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @rows_shape(%src: memref<?xf32>, %i: index) {
+  // expected-error @below {{expected shape (M, N) with M = 64 i, N = 8 j (T-TILE-8)}}
+  %0 = tile.warpgroup_rows %src[%i] {shape = array<i64: 32, 64>} : memref<?xf32> -> vector<2xf32>
+  return
+}
+
+// -----
+
+func.func @rows_empty(%src: memref<0xf32>, %i: index) {
+  // expected-error @below {{expected a non-empty memref of factors, got 'memref<0xf32>' (T-TILE-8)}}
+  %0 = tile.warpgroup_rows %src[%i] {shape = array<i64: 64, 64>} : memref<0xf32> -> vector<2xf32>
   return
 }
 

@@ -1,5 +1,5 @@
 // The Hopper FP8 GEMM example as PTX, assembled by ptxas for sm_90a with no
-// spills in either kernel: four wgmma m64n256k32 per 128-element K slice,
+// spills in any of its three kernels: four wgmma m64n256k32 per 128-element K slice,
 // TMA boxes of 128 bytes a row (multicast in the cluster kernel), the
 // dequantizing loads of tile.warpgroup_scale (2 row and 64 column factors a
 // thread, 66 scalar global loads), and the bf16 TMA-store epilogue; then the same with e5m2 operands (the type aliases redefined)
@@ -9,6 +9,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
 // RUN: FileCheck %s --check-prefix=SCALE < %t.ptx
+// RUN: FileCheck %s --check-prefix=FMA < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 // RUN: sed 's/^!ea = f8E4M3FN/!ea = f8E5M2/; s/^!eb = f8E4M3FN/!eb = f8E5M2/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.e5m2.ptx
 // RUN: FileCheck %s --check-prefix=E5M2 < %t.e5m2.ptx
@@ -30,15 +31,23 @@
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WGMMA: .entry gemm_fp8_nt_multicast(
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// WGMMA: .entry gemm_fp8_nt_blockwise(
+// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // WGMMA-NOT: wgmma.mma_async
 
 // SCALE-COUNT-66: ld.global.b32
 // SCALE: .entry gemm_fp8_nt_multicast(
 // SCALE-COUNT-66: ld.global.b32
+// The block scales: two rows of A's and one of B's per K block, loaded
+// before the stage's wgmmas; the promotion is one FMA per accumulator.
+// SCALE: .entry gemm_fp8_nt_blockwise(
+// SCALE-COUNT-3: ld.global.b32
 // SCALE-NOT: ld.global.b32
+// FMA: .entry gemm_fp8_nt_blockwise(
+// FMA-COUNT-64: fma.rn.f32
+// FMA-NOT: fma.rn.f32
 
-// PTXAS: 0 bytes spill stores, 0 bytes spill loads
-// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
 
 // E5M2-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2
 // MIXED-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e5m2
