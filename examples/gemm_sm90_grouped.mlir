@@ -10,10 +10,11 @@
 //
 // The kernel is examples/gemm_sm90.mlir's @gemm_nt (one TMA producer
 // thread, two wgmma consumer warpgroups, a 4-stage ring of 128x256x64
-// stages) with a grouped work list: the CTAs walk the groups in order and
-// take the 128x256 tiles of each group round-robin, continuing the
-// round-robin across groups (tile j of the whole list goes to CTA j mod
-// CTAs), each group's tiles in the grouped tile order. A tile whose rows
+// stages, persistent, split-K tail) over a grouped work list: the 128x256
+// tiles of all groups, group by group (each group's in the grouped tile
+// order), assigned by tile.work_unit split_k as the dense kernel's tiles
+// are — whole tiles round-robin, a mostly idle last wave split along K and
+// summed by tile.split_k_reduce. A tile whose rows
 // end inside its group is stored through the TMA-store epilogue; the last
 // row tile of a group (when the group's rows are not a multiple of 128) is
 // stored with bounds, so that it never writes the next group's rows. A and
@@ -30,8 +31,11 @@
 !db = !tile.tma_desc<memref<?x?x!e>, box = [256, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
-// Per group: its first row of A and C, and its number of rows.
+// Per group: its rows' running end (contiguous) or count (masked).
 !rows = memref<?xi32>
+// Split tiles' partial sums and arrival counters, as examples/gemm_sm90.mlir.
+!workspace = memref<?x128xf32>
+!counters = memref<?xi32>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C[start g + i, j] = sum over l of A[start g + i, l] * B[g N + j, l]
@@ -60,12 +64,64 @@ module attributes {gpu.container_module} {
       return %start, %count : index, index
     }
 
+    // The 128x256 tiles of all groups, group by group: their number.
+    func.func @count_tiles(%bounds: !rows, %capacity: index, %groups: index,
+                           %tiles_n: index) -> index {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c127 = arith.constant 127 : index
+      %c128 = arith.constant 128 : index
+      %total = scf.for %g = %c0 to %groups step %c1 iter_args(%sum = %c0) -> (index) {
+        %start, %count = func.call @group_rows(%bounds, %capacity, %g)
+            : (!rows, index, index) -> (index, index)
+        %count127 = arith.addi %count, %c127 : index
+        %tiles_m = arith.divui %count127, %c128 : index
+        %tiles = arith.muli %tiles_m, %tiles_n : index
+        %next = arith.addi %sum, %tiles : index
+        scf.yield %next : index
+      }
+      return %total : index
+    }
+
+    // Tile `tile` of the list of all groups' tiles: its group, the group's
+    // first row, its rows and row tiles, and the tile's index in the group.
+    func.func @locate(%bounds: !rows, %capacity: index, %groups: index, %tiles_n: index,
+                      %tile: index) -> (index, index, index, index, index) {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c127 = arith.constant 127 : index
+      %c128 = arith.constant 128 : index
+      %found:6 = scf.for %g = %c0 to %groups step %c1
+          iter_args(%base = %c0, %fg = %c0, %fstart = %c0, %fcount = %c0, %ftm = %c0, %flocal = %c0)
+          -> (index, index, index, index, index, index) {
+        %start, %count = func.call @group_rows(%bounds, %capacity, %g)
+            : (!rows, index, index) -> (index, index)
+        %count127 = arith.addi %count, %c127 : index
+        %tiles_m = arith.divui %count127, %c128 : index
+        %tiles = arith.muli %tiles_m, %tiles_n : index
+        %end = arith.addi %base, %tiles : index
+        %after = arith.cmpi uge, %tile, %base : index
+        %before = arith.cmpi ult, %tile, %end : index
+        %here = arith.andi %after, %before : i1
+        %local = arith.subi %tile, %base : index
+        %g2 = arith.select %here, %g, %fg : index
+        %start2 = arith.select %here, %start, %fstart : index
+        %count2 = arith.select %here, %count, %fcount : index
+        %tm2 = arith.select %here, %tiles_m, %ftm : index
+        %local2 = arith.select %here, %local, %flocal : index
+        scf.yield %end, %g2, %start2, %count2, %tm2, %local2 : index, index, index, index, index, index
+      }
+      return %found#1, %found#2, %found#3, %found#4, %found#5 : index, index, index, index, index
+    }
+
     gpu.func @grouped_gemm_nt(%a: !da, %b: !db, %c: !dc, %cm: memref<?x?x!e>,
                               %bounds: !rows, %capacity: index, %groups: index,
-                              %n: index, %k: index) kernel
+                              %n: index, %k: index, %ws: !workspace,
+                              %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
@@ -84,6 +140,12 @@ module attributes {gpu.container_module} {
       %tiles_n = arith.divui %n255, %c256 : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
+      // The work list: every group's tiles in group order, as tile.work_unit
+      // split_k assigns them (T-TILE-7): whole tiles round-robin, and where
+      // the last wave would leave half the CTAs idle, its tiles split along K.
+      %total = func.call @count_tiles(%bounds, %capacity, %groups, %tiles_n)
+          : (!rows, index, index, index) -> index
+      %units = tile.work_count split_k tiles %total iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64x!e, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
@@ -99,115 +161,108 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
-      tile.warp_specialize producer(registers = 40) {
+      // The producer at 48 registers (its search of the groups needs more
+      // than the dense kernel's 40), the consumers at 224: 48 + 2 x 224 <=
+      // 504, the 3 x 168 the CTA is launched with (T-WS-3).
+      tile.warp_specialize producer(registers = 48) {
         // One thread issues the copies, starting at phase 1 of the empty
-        // barriers (which fresh barriers report as complete). `%base` is
-        // the index in the whole work list of the group's first tile.
+        // barriers (which fresh barriers report as complete).
         scf.if %first {
-          %pg:3 = scf.for %g = %c0 to %groups step %c1
-              iter_args(%base = %c0, %s0 = %c0, %ph0 = %true) -> (index, index, i1) {
-            %start, %count = func.call @group_rows(%bounds, %capacity, %g)
-                : (!rows, index, index) -> (index, index)
-            %count127 = arith.addi %count, %c127 : index
-            %tiles_m = arith.divui %count127, %c128 : index
-            %tiles = arith.muli %tiles_m, %tiles_n : index
-            // This CTA's first tile of the group: the first j >= base with
-            // j mod CTAs = CTA, as a local index.
-            %shift = arith.remui %base, %ctas : index
-            %ahead = arith.addi %cta, %ctas : index
-            %gap = arith.subi %ahead, %shift : index
-            %local0 = arith.remui %gap, %ctas : index
+          %pt:2 = scf.for %i = %c0 to %units step %c1
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
+            %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
+                tiles %total iters %slices worker %cta of %ctas
+            %g, %start, %count, %tiles_m, %t = func.call @locate(%bounds, %capacity, %groups, %tiles_n, %tile)
+                : (!rows, index, index, index, index) -> (index, index, index, index, index)
+            %pid_m, %pid_n = tile.tile_coord %t in [%tiles_m, %tiles_n] group 4
+            %mrow = arith.muli %pid_m, %c128 : index
+            %m0 = arith.addi %start, %mrow : index
             %b0 = arith.muli %g, %n : index
-            %pt:2 = scf.for %t = %local0 to %tiles step %ctas
-                iter_args(%s1 = %s0, %ph1 = %ph0) -> (index, i1) {
-              %pid_m, %pid_n = tile.tile_coord %t in [%tiles_m, %tiles_n] group 4
-              %mrow = arith.muli %pid_m, %c128 : index
-              %m0 = arith.addi %start, %mrow : index
-              %ncol = arith.muli %pid_n, %c256 : index
-              %n0 = arith.addi %b0, %ncol : index
-              %p:2 = scf.for %l = %c0 to %slices step %c1 iter_args(%s = %s1, %ph = %ph1) -> (index, i1) {
-                tile.mbarrier_wait_parity %empty[%s], %ph : !bars
-                %k0 = arith.muli %l, %c64 : index
-                tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
-                tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64x!e, 3>, !bars
-                %next = arith.addi %s, %c1 : index
-                %wrap = arith.cmpi eq, %next, %c4 : index
-                %ns = arith.select %wrap, %c0, %next : index
-                %nph = arith.xori %ph, %wrap : i1
-                scf.yield %ns, %nph : index, i1
-              }
-              scf.yield %p#0, %p#1 : index, i1
+            %ncol = arith.muli %pid_n, %c256 : index
+            %n0 = arith.addi %b0, %ncol : index
+            %kend = arith.addi %kfirst, %kcount : index
+            %p:2 = scf.for %l = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+              tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+              %k0 = arith.muli %l, %c64 : index
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64x!e, 3>, !bars
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c4 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
             }
-            %next_base = arith.addi %base, %tiles : index
-            scf.yield %next_base, %pt#0, %pt#1 : index, index, i1
+            scf.yield %p#0, %p#1 : index, i1
           }
         }
-      } consumers(2, registers = 232) {
+      } consumers(2, registers = 224) {
       ^bb0(%wg: index):
         %row = arith.muli %wg, %c64 : index
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : vector<128xf32>
-        %cg:3 = scf.for %g = %c0 to %groups step %c1
-            iter_args(%base = %c0, %s0 = %c0, %ph0 = %false) -> (index, index, i1) {
-          %start, %count = func.call @group_rows(%bounds, %capacity, %g)
-              : (!rows, index, index) -> (index, index)
-          %end = arith.addi %start, %count : index
-          %count127 = arith.addi %count, %c127 : index
-          %tiles_m = arith.divui %count127, %c128 : index
-          %tiles = arith.muli %tiles_m, %tiles_n : index
-          %shift = arith.remui %base, %ctas : index
-          %ahead = arith.addi %cta, %ctas : index
-          %gap = arith.subi %ahead, %shift : index
-          %local0 = arith.remui %gap, %ctas : index
-          %ct:2 = scf.for %t = %local0 to %tiles step %ctas
-              iter_args(%s1 = %s0, %ph1 = %ph0) -> (index, i1) {
+        %ct:2 = scf.for %i = %c0 to %units step %c1
+            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
+          %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
+              tiles %total iters %slices worker %cta of %ctas
+          %kend = arith.addi %kfirst, %kcount : index
+          %r:4 = scf.for %l = %kfirst to %kend step %c1
+              iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
+              -> (vector<128xf32>, index, i1, index) {
+            tile.mbarrier_wait_parity %full[%s], %ph : !bars
+            %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
+                {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+                : memref<4x128x64x!e, 3>, memref<4x256x64x!e, 3>, vector<128xf32>
+            // The previous stage's wgmmas are done (wait depth 1): one
+            // thread of the warpgroup releases it.
+            %later = arith.cmpi ugt, %l, %kfirst : index
+            %release = arith.andi %later, %signals : i1
+            scf.if %release {
+              %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+            }
+            %next = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %next, %c4 : index
+            %ns = arith.select %wrap, %c0, %next : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+          }
+          tile.wgmma_wait_group 0
+          // The tile's last stage.
+          scf.if %signals {
+            %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
+          }
+          // A tile of the last wave split with other CTAs along K: the last
+          // of its units to finish sums the partials (T-TILE-6).
+          %wg_fixup = arith.muli %fixup, %c2 : index
+          %slot = arith.addi %wg_fixup, %wg : index
+          %slots = arith.maxui %splits, %c2 : index
+          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
+          // Rows inside the group: the TMA-store epilogue (its stores run
+          // while the next tile's MMAs do); the group's last, partial row
+          // tile: bounded stores that stop at the group's end.
+          scf.if %last {
+            // Where the tile is (found only now: nothing of it stays live
+            // across the MMAs).
+            %g, %start, %count, %tiles_m, %t = func.call @locate(%bounds, %capacity, %groups, %tiles_n, %tile)
+                : (!rows, index, index, index, index) -> (index, index, index, index, index)
+            %end = arith.addi %start, %count : index
             %pid_m, %pid_n = tile.tile_coord %t in [%tiles_m, %tiles_n] group 4
             %mrow = arith.muli %pid_m, %c128 : index
             %m0 = arith.addi %start, %mrow : index
             %n0 = arith.muli %pid_n, %c256 : index
-            %r:4 = scf.for %l = %c0 to %slices step %c1
-                iter_args(%acc = %zero, %s = %s1, %ph = %ph1, %prev = %c0)
-                -> (vector<128xf32>, index, i1, index) {
-              tile.mbarrier_wait_parity %full[%s], %ph : !bars
-              %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-                  {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
-                  : memref<4x128x64x!e, 3>, memref<4x256x64x!e, 3>, vector<128xf32>
-              // The previous stage's wgmmas are done (wait depth 1): one
-              // thread of the warpgroup releases it.
-              %later = arith.cmpi ugt, %l, %c0 : index
-              %release = arith.andi %later, %signals : i1
-              scf.if %release {
-                %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
-              }
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
-            }
-            tile.wgmma_wait_group 0
-            // The tile's last stage.
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
-            }
-            // Rows inside the group: the TMA-store epilogue (its stores run
-            // while the next tile's MMAs do); the group's last, partial row
-            // tile: bounded stores that stop at the group's end.
             %m1 = arith.addi %m0, %row : index
             %m_end = arith.addi %m0, %c128 : index
             %inside = arith.cmpi ule, %m_end, %end : index
             scf.if %inside {
-              tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
+              tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
                   : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
             } else {
-              tile.warpgroup_mma_store %r#0, %cm[%m1, %n0] bounds [%end, %n] {shape = array<i64: 64, 256>}
+              tile.warpgroup_mma_store %sum, %cm[%m1, %n0] bounds [%end, %n] {shape = array<i64: 64, 256>}
                   : vector<128xf32>, memref<?x?x!e>
             }
-            scf.yield %r#1, %r#2 : index, i1
           }
-          %next_base = arith.addi %base, %tiles : index
-          scf.yield %next_base, %ct#0, %ct#1 : index, index, i1
+          scf.yield %r#1, %r#2 : index, i1
         }
         // The last TMA stores have written C.
         scf.if %signals {
@@ -318,10 +373,20 @@ module attributes {gpu.container_module} {
     %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
     // One CTA per SM (132 on an H100/H200 SXM).
+    // Split tiles' workspace and counters (zero), as examples/gemm_sm90.mlir
+    // sizes them for 132 CTAs.
+    %c1024 = arith.constant 1024 : index
+    %ws_rows = arith.muli %c132, %c1024 : index
+    %ws = gpu.alloc (%ws_rows) : !workspace
+    %halves = arith.muli %c132, %c4 : index
+    %counters = gpu.alloc (%halves) : !counters
+    %zero_count = arith.constant 0 : i32
+    gpu.memset %counters, %zero_count : !counters, i32
     gpu.launch_func @kernels::@grouped_gemm_nt blocks in (%c132, %c1, %c1) threads in (%c384, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%ta : !da, %tb : !db, %tc : !dc, %dc : memref<?x?x!e>, %dbounds : !rows,
-             %capacity : index, %groups : index, %n : index, %k : index)
+             %capacity : index, %groups : index, %n : index, %k : index,
+             %ws : !workspace, %counters : !counters)
     gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
@@ -381,6 +446,8 @@ module attributes {gpu.container_module} {
     gpu.dealloc %db : memref<?x?x!e>
     gpu.dealloc %dc : memref<?x?x!e>
     gpu.dealloc %dbounds : !rows
+    gpu.dealloc %ws : !workspace
+    gpu.dealloc %counters : !counters
     memref.dealloc %ha : memref<?x?x!e>
     memref.dealloc %hb : memref<?x?x!e>
     memref.dealloc %hc : memref<?x?x!e>
@@ -402,6 +469,14 @@ module attributes {gpu.container_module} {
     %masked = func.call @run(%groups, %n, %k, %true) : (index, index, index, i1) -> i32
     vector.print str "grouped gemm masked 9 groups x296x200 mismatches: "
     vector.print %masked : i32
+    // 3 groups (7 row tiles, one column tile) on 132 CTAs: every tile split
+    // along K (8 ways over 1024 / 64 slices).
+    %three = arith.constant 3 : index
+    %sn = arith.constant 256 : index
+    %sk = arith.constant 1024 : index
+    %split = func.call @run(%three, %sn, %sk, %false) : (index, index, index, i1) -> i32
+    vector.print str "grouped gemm split-K 3 groups x256x1024 mismatches: "
+    vector.print %split : i32
     return
   }
 }

@@ -157,15 +157,23 @@ LogicalResult WarpSpecializeOp::verify() {
       diag << "none";
     return diag << " (T-WS-2)";
   }
-  // T-WS-3: the warpgroups' registers fit the register file.
+  // T-WS-3: setmaxnreg.inc draws on the registers the CTA was launched with,
+  // which setmaxnreg.dec released: the warpgroups' new counts fit in what
+  // ptxas gives each thread of a block of this size (65536 / threads,
+  // rounded down to a multiple of 8).
   int64_t registers = kWarpgroupThreads * (getProducerRegisters() +
                                            consumers * getConsumerRegisters());
-  if (registers > kRegistersPerSm)
+  int64_t launched = kRegistersPerSm / threads / 8 * 8;
+  if (registers > launched * threads)
     return emitOpError() << "asks for " << kWarpgroupThreads << " x ("
                          << getProducerRegisters() << " + " << consumers
                          << " x " << getConsumerRegisters()
-                         << ") = " << registers << " registers, more than the "
-                         << kRegistersPerSm << " of an SM (T-WS-3)";
+                         << ") = " << registers
+                         << " registers, more than the " << threads << " x "
+                         << launched << " = " << launched * threads
+                         << " its " << threads
+                         << " threads are launched with: setmaxnreg.inc would "
+                            "wait forever (T-WS-3)";
   return success();
 }
 

@@ -13,14 +13,17 @@ gets those rows, the others are not written. `b` (G x K x N) must be the
 transpose view of G row-major N x K matrices (w.transpose(-2, -1) of a
 contiguous G x N x K w): the kernel reads them K-major as one (G N) x K
 matrix. f16 or bf16, f32 accumulation, C in the operands' type. TMA needs
-16-byte rows: K and N multiples of 8. On the current stream (or `stream`),
-without waiting; the offsets are read by the kernel, not the host.
+16-byte rows: K and N multiples of 8. One CTA per SM takes the tiles of all
+groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
+last wave split along K), on the current stream (or `stream`), without
+waiting; the offsets are read by the kernel, not the host.
 """
 from collections import OrderedDict
 from pathlib import Path
 from typing import Dict, Tuple
 
-from .matmul import ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, _lru, _torch_stream, device_of
+from .matmul import (ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, _lru,
+                     _split_k_buffers, _torch_stream, device_of)
 
 GROUPED_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_grouped.mlir"
 GROUPED_KERNEL = "grouped_gemm_nt"
@@ -130,7 +133,12 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
     a2 = a.reshape(rows, k) if masked else a
     b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous
     c2 = out.reshape(rows, n)
-    sms = device_of(torch, a).sms
-    grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k,
-                            grid=(sms, 1, 1), stream=stream)
+    # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
+    # the persistent kernels' split-K workspace (per stream).
+    launch = MatmulPlan(GROUPED_KERNEL, element, rows, n, k, (device_of(torch, a).sms, 1, 1),
+                        True)
+    workspace, counters = _split_k_buffers(
+        launch, out, None if stream is None else _torch_stream(torch, stream))
+    grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace,
+                            counters, grid=launch.grid, stream=stream)
     return out

@@ -65,9 +65,24 @@ gpu.module @k {
 
 gpu.module @k {
   gpu.func @too_many_registers() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
-    // expected-error @below {{asks for 128 x (40 + 2 x 256) = 70656 registers, more than the 65536 of an SM (T-WS-3)}}
+    // expected-error @below {{asks for 128 x (40 + 2 x 256) = 70656 registers, more than the 384 x 168 = 64512 its 384 threads are launched with: setmaxnreg.inc would wait forever (T-WS-3)}}
     tile.warp_specialize producer(registers = 40) {
     } consumers(2, registers = 256) {
+    ^bb0(%consumer: index):
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+// 48 + 2 x 232 fits an SM's 65536 registers but not the 384 x 168 that the
+// CTA holds: the second consumer's setmaxnreg.inc hung on an H200.
+gpu.module @k {
+  gpu.func @registers_beyond_the_launch() kernel attributes {known_block_size = array<i32: 384, 1, 1>} {
+    // expected-error @below {{asks for 128 x (48 + 2 x 232) = 65536 registers, more than the 384 x 168 = 64512 its 384 threads are launched with: setmaxnreg.inc would wait forever (T-WS-3)}}
+    tile.warp_specialize producer(registers = 48) {
+    } consumers(2, registers = 232) {
     ^bb0(%consumer: index):
     }
     gpu.return
