@@ -6,13 +6,18 @@
 # with tile-run on PATH). Runs memcheck, racecheck and synccheck on both GEMM
 # examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
 # default 512: M = N = K), one launch each, every element of C checked, and
-# on tile.matmul's decode kernels and the Hopper GEMM with split tiles from
-# PyTorch; prints each tool's summary.
+# on tile.matmul's decode kernels, the Hopper GEMM with split tiles, the FP8
+# kernels and the grouped kernel from PyTorch; prints each tool's summary.
+# PARTS="fp8_grouped" (a subset of "examples decode split fp8_grouped") runs
+# only those.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
 SIZE="${SIZE:-512}"
+# Which parts run (all by default): examples decode split fp8_grouped.
+PARTS="${PARTS:-examples decode split fp8_grouped}"
 WORK="$(mktemp -d)"
+part() { [[ " $PARTS " == *" $1 "* ]]; }
 
 small_main() { # example, extra @run arguments and their types
   python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/$1.mlir" f16 "$SIZE" "$SIZE" "$SIZE" 1 false "$2" "$3"
@@ -23,6 +28,7 @@ small_main gemm_sm90 ", %nn" ", i1" > "$WORK/gemm_sm90_nn.mlir"
 small_main gemm_sm90_multicast "" "" > "$WORK/gemm_sm90_multicast.mlir"
 small_main hgemm_sm80 ", %nn" ", i1" > "$WORK/hgemm_sm80.mlir"
 for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
+  part examples || break
   for tool in memcheck racecheck synccheck; do
     out="$(compute-sanitizer --tool "$tool" "$TILE_RUN" "$WORK/$example.mlir" --chip=sm_90a 2>&1)"
     echo "$example $tool: $(echo "$out" | grep -E "mismatches" | tr -d '\n') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
@@ -45,6 +51,7 @@ for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE), (100, $SIZE)):
         print(f"decode {m}x200x{k} relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
+  part decode || break
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"
   echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
@@ -71,7 +78,58 @@ for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
               f"{relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
+  part split || break
   out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_n python3 "$WORK/stream_k.py" 2>&1)"
   echo "split tiles $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+done
+# The FP8 kernels (examples/gemm_sm90_fp8.mlir: persistent with a split
+# tail, 2x1 clusters, block-scaled) and the grouped kernel
+# (examples/gemm_sm90_grouped.mlir, contiguous and masked, with an empty
+# group and partial row tiles), from PyTorch at small shapes.
+cat > "$WORK/fp8_grouped.py" <<PY
+import sys; sys.path.insert(0, "$ROOT/python")
+import torch, tile
+from tile.matmul_fp8 import fp8_module
+from tile.testing import quantize_fp8, relative_error
+# References on the CPU: only the tile kernels run under the sanitizer.
+m, n, k = 256, 512, $SIZE
+x, y = torch.randn(m, k, device="cuda"), torch.randn(n, k, device="cuda")
+exact = (x.cpu() @ y.cpu().t()).cuda()
+for name, blocks in (("per-tensor", ((m, k), (n, k))), ("row-wise", ((1, k), (1, k))),
+                     ("block", ((1, 128), (128, 128)))):
+    a, sa = quantize_fp8(x, blocks[0])
+    w, sb = quantize_fp8(y, blocks[1])
+    c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+    torch.cuda.synchronize()
+    print(f"fp8 {name} {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
+a, sa = quantize_fp8(x, (1, k))
+w, sb = quantize_fp8(y, (1, k))
+c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+fp8_module(("f8E4M3FN", "f8E4M3FN", "bf16")).kernel("gemm_fp8_nt_multicast")(
+    a, w, c, m, n, k, sa.reshape(-1), sb.reshape(-1), grid=(4, 1, 1), cluster=(2, 1, 1))
+torch.cuda.synchronize()
+print(f"fp8 multicast {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
+counts = [100, 0, 300, 128]
+xs = torch.randn(sum(counts), k, device="cuda", dtype=torch.bfloat16)
+ws = torch.randn(len(counts), 256, k, device="cuda", dtype=torch.bfloat16)
+ends = torch.tensor(counts, device="cuda").cumsum(0).to(torch.int32)
+c = tile.grouped_matmul(xs, ws.transpose(-2, -1), ends)
+torch.cuda.synchronize()
+starts = [0] + ends.tolist()[:-1]
+ref = torch.cat([xs[s:s + v].float().cpu() @ ws[g].float().cpu().t()
+                 for g, (s, v) in enumerate(zip(starts, counts))])
+print(f"grouped contiguous relative error {relative_error(c.cpu(), ref):.1e}")
+x3 = torch.randn(len(counts), 300, k, device="cuda", dtype=torch.bfloat16)
+valid = torch.tensor(counts, device="cuda", dtype=torch.int32)
+c3 = tile.grouped_matmul(x3, ws.transpose(-2, -1), valid=valid)
+torch.cuda.synchronize()
+errors = [relative_error(c3[g, :v].cpu(), x3[g, :v].float().cpu() @ ws[g].float().cpu().t())
+          for g, v in enumerate(counts) if v]
+print(f"grouped masked relative error {max(errors):.1e}")
+PY
+for tool in memcheck racecheck synccheck; do
+  part fp8_grouped || break
+  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_ python3 "$WORK/fp8_grouped.py" 2>&1)"
+  echo "fp8/grouped $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
 done
 rm -rf "$WORK"

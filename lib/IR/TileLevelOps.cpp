@@ -168,10 +168,9 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError() << "asks for " << kWarpgroupThreads << " x ("
                          << getProducerRegisters() << " + " << consumers
                          << " x " << getConsumerRegisters()
-                         << ") = " << registers
-                         << " registers, more than the " << threads << " x "
-                         << launched << " = " << launched * threads
-                         << " its " << threads
+                         << ") = " << registers << " registers, more than the "
+                         << threads << " x " << launched << " = "
+                         << launched * threads << " its " << threads
                          << " threads are launched with: setmaxnreg.inc would "
                             "wait forever (T-WS-3)";
   return success();
@@ -383,8 +382,7 @@ LogicalResult WarpgroupScaleOp::verify() {
     return emitOpError() << "expected an origin index with each factor "
                             "memref (T-TILE-8)";
   int64_t rowsHeld = 2 * getShape()[0] / 64;
-  if (getRowFactors() &&
-      getRowFactors().getType().getNumElements() != rowsHeld)
+  if (getRowFactors() && getRowFactors().getType().getNumElements() != rowsHeld)
     return emitOpError() << "a thread holds " << rowsHeld
                          << " rows of the tile: expected that many row "
                             "factors, got "

@@ -282,6 +282,7 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!getTensorMapDataType(elementType))
     return emitError() << "element type " << elementType
                        << " is not a TMA data type (i8/i16/i32/i64, f16, bf16, "
+                          "f8E4M3FN/f8E5M2, "
                           "f32, f64) (T-TMA-4)";
   int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t innerBoxBytes = box.back() * elementBytes;

@@ -86,11 +86,11 @@ std::optional<DataType> tile_tma::lookupDataType(std::string_view name) {
   // driver has no 8-bit float type, so e4m3/e5m2 move as u8 (a map copies
   // bits; zero fill is +0.0 in both formats).
   static constexpr std::pair<std::string_view, DataType> kMlirTypes[] = {
-      {"i8", DataType::u8},         {"i16", DataType::u16},
-      {"i32", DataType::i32},       {"i64", DataType::i64},
-      {"f16", DataType::f16},       {"bf16", DataType::bf16},
-      {"f32", DataType::f32},       {"f64", DataType::f64},
-      {"f8E4M3FN", DataType::u8},   {"f8E5M2", DataType::u8}};
+      {"i8", DataType::u8},       {"i16", DataType::u16},
+      {"i32", DataType::i32},     {"i64", DataType::i64},
+      {"f16", DataType::f16},     {"bf16", DataType::bf16},
+      {"f32", DataType::f32},     {"f64", DataType::f64},
+      {"f8E4M3FN", DataType::u8}, {"f8E5M2", DataType::u8}};
   for (auto [mlirName, dataType] : kMlirTypes)
     if (mlirName == name)
       return dataType;

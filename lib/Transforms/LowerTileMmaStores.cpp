@@ -432,8 +432,8 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
         rowFactors.push_back(rowAt(step));
     } else if (Value values = op.getRowFactors()) {
       for (int64_t i = 0; i < 2 * blocks; ++i)
-        rowFactors.push_back(vector::ExtractOp::create(
-            rewriter, loc, values, ArrayRef<int64_t>{i}));
+        rowFactors.push_back(vector::ExtractOp::create(rewriter, loc, values,
+                                                       ArrayRef<int64_t>{i}));
     }
     std::function<Value(int64_t)> columnAt;
     if (op.getColumns())
@@ -441,8 +441,8 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
                               columnOffset);
     // Contractible products: an add of the result (a promotion) may fuse
     // into an FMA.
-    auto contract = arith::FastMathFlagsAttr::get(op.getContext(),
-                                                  arith::FastMathFlags::contract);
+    auto contract = arith::FastMathFlagsAttr::get(
+        op.getContext(), arith::FastMathFlags::contract);
     Value acc = op.getAcc();
     for (int64_t j = 0; j < perBlock / 4; ++j)
       for (int64_t e = 0; e < 2; ++e) {
@@ -450,8 +450,8 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
         for (int64_t i = 0; i < blocks; ++i)
           for (int64_t h = 0; h < 2; ++h) {
             int64_t position = i * perBlock + 4 * j + 2 * h + e;
-            Value value = vector::ExtractOp::create(rewriter, loc, acc,
-                                                    ArrayRef<int64_t>{position});
+            Value value = vector::ExtractOp::create(
+                rewriter, loc, acc, ArrayRef<int64_t>{position});
             if (!rowFactors.empty())
               value = arith::MulFOp::create(rewriter, loc, value,
                                             rowFactors[2 * i + h], contract);
@@ -473,6 +473,5 @@ void mlir::tile::populateTileMmaStoreLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<MmaStoreOpLowering, WarpgroupMmaStoreOpLowering,
                WarpgroupTmaStoreOpLowering, WarpgroupRowsOpLowering,
-               WarpgroupScaleOpLowering>(
-      patterns.getContext());
+               WarpgroupScaleOpLowering>(patterns.getContext());
 }

@@ -175,7 +175,11 @@ TEST(TensorMapContractTest, ElementTypeTable) {
   EXPECT_EQ(lookupDataType("bf16"), DataType::bf16);
   EXPECT_EQ(lookupDataType("i8"), DataType::u8);
   EXPECT_EQ(lookupDataType("i64"), DataType::i64);
-  EXPECT_EQ(lookupDataType("f8E4M3FN"), std::nullopt);
+  // 8-bit floats move as u8 (no driver type of their own); others none.
+  EXPECT_EQ(lookupDataType("f8E4M3FN"), DataType::u8);
+  EXPECT_EQ(lookupDataType("f8E5M2"), DataType::u8);
+  EXPECT_EQ(lookupDataType("f8E4M3FNUZ"), std::nullopt);
+  EXPECT_EQ(lookupDataType("tf32"), std::nullopt);
   EXPECT_STREQ(getDataTypeName(int(DataType::bf16)), "bf16");
   EXPECT_TRUE(isFloatDataType(int(DataType::f32)));
   EXPECT_FALSE(isFloatDataType(int(DataType::i32)));

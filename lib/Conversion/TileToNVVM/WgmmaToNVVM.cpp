@@ -102,7 +102,8 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
       inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, element,
                                            ArrayRef<int64_t>{i});
     }
-    auto typeA = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getInputType()));
+    auto typeA =
+        NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getInputType()));
     auto typeB = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getTypeB()));
     int64_t k = *getWgmmaInstructionK(op.getInputType(), op.getTypeB());
     auto scaleIn = NVVM::WGMMAScaleInAttr::get(ctx, NVVM::WGMMAScaleIn::one);
@@ -112,8 +113,7 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
         adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), k),
-        typeA, typeB,
-        NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        typeA, typeB, NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
         scaleIn,
         NVVM::MMALayoutAttr::get(ctx, op.getTransposeA()

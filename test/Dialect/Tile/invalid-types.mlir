@@ -80,7 +80,7 @@ func.func private @tma_box_zero(!tile.tma_desc<memref<1024x64xf16>, box = [0, 64
 // -----
 
 // T-TMA-4: a CUtensorMapDataType.
-// expected-error @below {{element type 'i1' is not a TMA data type (i8/i16/i32/i64, f16, bf16, f32, f64) (T-TMA-4)}}
+// expected-error @below {{element type 'i1' is not a TMA data type (i8/i16/i32/i64, f16, bf16, f8E4M3FN/f8E5M2, f32, f64) (T-TMA-4)}}
 func.func private @tma_element(!tile.tma_desc<memref<64x128xi1>, box = [64, 128]>)
 
 // -----
