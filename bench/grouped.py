@@ -16,8 +16,6 @@ Prints µs, TFLOP/s and the others' time / tile time; --csv writes the rows
 (card named), --plot a bar chart.
 """
 import argparse
-import csv
-import statistics
 import sys
 from pathlib import Path
 
@@ -28,26 +26,6 @@ import tile  # noqa: E402
 from tile.testing import relative_error  # noqa: E402
 
 CASES = ["8x4096x4096x7168", "8x2048x4096x7168", "16x1024x2048x4096", "64x512x2048x1024"]
-
-
-def plot(rows, path, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    figure, axes = plt.subplots(figsize=(max(6, len(rows) * 0.8), 4))
-    at = range(len(rows))
-    axes.bar([x - 0.2 for x in at], [r["grouped_mm_us"] / r["tile_us"] for r in rows],
-             width=0.4, label="torch._grouped_mm")
-    axes.bar([x + 0.2 for x in at], [r["loop_us"] / r["tile_us"] for r in rows], width=0.4,
-             label="loop of torch.mm")
-    axes.axhline(1.0, color="black", linewidth=0.8)
-    axes.set_xticks(list(at))
-    axes.set_xticklabels([r["case"] for r in rows], rotation=45, ha="right", fontsize=7)
-    axes.set_ylabel("their time / tile time (kernel)")
-    axes.set_title(title, fontsize=9)
-    axes.legend(fontsize=7)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
 
 
 def main():
@@ -101,13 +79,9 @@ def main():
                 continue
             flops = 2 * total * n * k
             repeats = max(10, min(100, int(2e13 / flops)))
-            sides = [(ours, []), (theirs, []), (loop, [])]
-            for round_ in range(max(1, args.rounds)):
-                shift = round_ % len(sides)
-                for run, times in sides[shift:] + sides[:shift]:
-                    times.append(harness.kernel_us(run, repeats)[0])
-            tile_us, grouped_us, loop_us = (statistics.median(t) for _, t in sides)
-            users = [harness.user_us(run, repeats)[0] for run, _ in sides]
+            sides = [ours, theirs, loop]
+            tile_us, grouped_us, loop_us = harness.rotated_kernel_us(sides, args.rounds, repeats)
+            users = [harness.user_us(run, repeats)[0] for run in sides]
             row = dict(card=card, case=name, tile_us=tile_us, grouped_mm_us=grouped_us,
                        loop_us=loop_us, tile_tflops=flops / tile_us / 1e6,
                        tile_user_us=users[0], grouped_mm_user_us=users[1], loop_user_us=users[2],
@@ -117,14 +91,13 @@ def main():
                   f"{row['tile_tflops']:12.0f} | {users[0]:10.1f} {users[1]:10.1f} "
                   f"{users[2]:10.1f} | {grouped_us / tile_us:10.2f} {loop_us / tile_us:9.2f}",
                   flush=True)
-    if args.csv and rows:
-        with open(args.csv, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        print(f"csv: {args.csv}")
+    if args.csv:
+        harness.write_csv(rows, args.csv)
     if args.plot and rows:
-        plot(rows, args.plot, f"tile.grouped_matmul (bf16) vs torch._grouped_mm, {card}")
+        harness.ratio_plot(rows, args.plot,
+                           f"tile.grouped_matmul (bf16) vs torch._grouped_mm, {card}",
+                           {"torch._grouped_mm": lambda r: r["grouped_mm_us"] / r["tile_us"],
+                            "loop of torch.mm": lambda r: r["loop_us"] / r["tile_us"]})
 
 
 if __name__ == "__main__":

@@ -11,11 +11,13 @@ current stream:
     by R, and the median of R calls each between two events: what a Python
     user observes, host launch cost and gaps included.
 Not a script: the others import it (their directory is on sys.path)."""
+import csv
 import ctypes
+import statistics
 import subprocess
 import sys
 from pathlib import Path
-from typing import Callable, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
@@ -122,6 +124,55 @@ def user_us(run: Callable[[], object], repeats: int, warmup: int = 3) -> Tuple[f
     batched = median_ms(run, runs=repeats, warmup=warmup, batched=True)
     single = median_ms(run, runs=repeats, warmup=0)
     return batched * 1e3, single * 1e3
+
+
+def rotated_kernel_us(sides: Sequence[Callable[[], object]], rounds: int,
+                      repeats: int) -> List[float]:
+    """Kernel time (kernel_us) of each side: the median of `rounds` rounds
+    that time every side, each round starting one side later — the
+    power-limited clock drifts between measurements seconds apart, and each
+    side then goes first as often as the others."""
+    times: List[List[float]] = [[] for _ in sides]
+    for round_ in range(max(1, rounds)):
+        for i in range(len(sides)):
+            side = (round_ + i) % len(sides)
+            times[side].append(kernel_us(sides[side], repeats)[0])
+    return [statistics.median(t) for t in times]
+
+
+def write_csv(rows: List[Dict[str, object]], path: str) -> None:
+    """The rows (dicts with the same keys) as a CSV file with a header."""
+    if not rows:
+        return
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    print(f"csv: {path}")
+
+
+def ratio_plot(rows: List[Dict[str, object]], path: str, title: str,
+               series: Dict[str, Callable[[Dict[str, object]], float]],
+               ylabel: str = "their time / tile time (kernel)") -> None:
+    """A bar chart of ratios, one group of bars per row (labelled by its
+    "case"), one bar per series (label -> ratio of a row), a line at 1."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(max(6, len(rows) * 0.8), 4))
+    width = 0.8 / len(series)
+    for s, (label, ratio) in enumerate(series.items()):
+        offset = (s - (len(series) - 1) / 2) * width
+        axes.bar([x + offset for x in range(len(rows))], [ratio(r) for r in rows],
+                 width=width, label=label)
+    axes.axhline(1.0, color="black", linewidth=0.8)
+    axes.set_xticks(list(range(len(rows))))
+    axes.set_xticklabels([r["case"] for r in rows], rotation=45, ha="right", fontsize=7)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title, fontsize=9)
+    axes.legend(fontsize=7)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
 
 
 def driver_memory():

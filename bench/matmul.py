@@ -22,7 +22,6 @@ large K and unaligned K or N. --csv writes the rows (card named), --plot a bar
 chart of the ratios.
 """
 import argparse
-import csv
 import statistics
 import sys
 from pathlib import Path
@@ -167,11 +166,7 @@ def main():
                       f"{triton_ratio} {'':5} | "
                       f"{row['tile_gbs']:6.0f} {row['tile_gbs'] / copy:4.0%}", flush=True)
     if args.csv:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        print(f"csv: {args.csv}")
+        harness.write_csv(rows, args.csv)
     if args.plot and rows:
         plot(rows, args.plot, f"tile.matmul vs cuBLAS and Triton, {card}, kernel time")
 

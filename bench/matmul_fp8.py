@@ -16,8 +16,6 @@ back-to-back calls). Prints µs, TFLOP/s and cuBLAS time / tile time; --csv
 writes the rows (card named), --plot a bar chart of the ratios.
 """
 import argparse
-import csv
-import statistics
 import sys
 from pathlib import Path
 
@@ -29,27 +27,6 @@ from tile.testing import quantize_fp8, relative_error  # noqa: E402
 
 SHAPES = ["8192x8192x8192", "4096x7168x16384", "4096x4096x4096", "2048x7168x4096",
           "16384x1024x8192"]
-
-
-def plot(rows, path, title):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    figure, axes = plt.subplots(figsize=(max(6, len(rows) * 0.7), 4))
-    at = range(len(rows))
-    axes.bar([x - 0.2 for x in at], [r["cublas_kernel_us"] / r["tile_kernel_us"] for r in rows],
-             width=0.4, label="torch._scaled_mm")
-    axes.bar([x + 0.2 for x in at],
-             [r["cublas_fast_kernel_us"] / r["tile_kernel_us"] for r in rows], width=0.4,
-             label="torch._scaled_mm(use_fast_accum=True)")
-    axes.legend(fontsize=7)
-    axes.axhline(1.0, color="black", linewidth=0.8)
-    axes.set_xticks(range(len(rows)))
-    axes.set_xticklabels([r["case"] for r in rows], rotation=60, ha="right", fontsize=7)
-    axes.set_ylabel("cuBLAS time / tile time")
-    axes.set_title(title, fontsize=9)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
 
 
 def main():
@@ -112,14 +89,8 @@ def main():
             if not error <= bound:
                 print(f"{case:24} | WRONG: relative error {error:.2e} (cuBLAS {cublas_error:.2e})")
                 continue
-            sides = [(ours, []), (theirs, []), (fast, [])]
-            for round_ in range(max(1, args.rounds)):
-                # Rotate the order of the sides: the clock drifts.
-                shift = round_ % len(sides)
-                for run, times in sides[shift:] + sides[:shift]:
-                    times.append(harness.kernel_us(run, repeats)[0])
-            tile_kernel, cublas_kernel, fast_kernel = (statistics.median(times)
-                                                       for _, times in sides)
+            tile_kernel, cublas_kernel, fast_kernel = harness.rotated_kernel_us(
+                [ours, theirs, fast], args.rounds, repeats)
             tile_user, _ = harness.user_us(ours, repeats)
             cublas_user, _ = harness.user_us(theirs, repeats)
             row = dict(card=card, case=case, tile_kernel_us=tile_kernel,
@@ -135,14 +106,15 @@ def main():
                   f"{cublas_kernel / tile_kernel:8.2f} {fast_kernel / tile_kernel:8.2f} "
                   f"{cublas_user / tile_user:5.2f}  | {error:.2e} / {cublas_error:.2e}",
                   flush=True)
-    if args.csv and rows:
-        with open(args.csv, "w", newline="") as out:
-            writer = csv.DictWriter(out, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
-        print(f"csv: {args.csv}")
+    if args.csv:
+        harness.write_csv(rows, args.csv)
     if args.plot and rows:
-        plot(rows, args.plot, f"FP8 tile.matmul vs torch._scaled_mm, {card}, kernel time")
+        harness.ratio_plot(
+            rows, args.plot, f"FP8 tile.matmul vs torch._scaled_mm, {card}, kernel time",
+            {"torch._scaled_mm": lambda r: r["cublas_kernel_us"] / r["tile_kernel_us"],
+             "torch._scaled_mm(use_fast_accum=True)":
+                 lambda r: r["cublas_fast_kernel_us"] / r["tile_kernel_us"]},
+            ylabel="cuBLAS time / tile time (kernel)")
 
 
 if __name__ == "__main__":
