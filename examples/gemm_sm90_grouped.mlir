@@ -44,7 +44,8 @@ module attributes {gpu.container_module} {
     // The first row and the rows of group g. Contiguous (`capacity` 0):
     // `bounds` are the running ends of the groups (PyTorch's `offs`), group
     // g the rows [bounds[g - 1], bounds[g]) (from 0 for g = 0). Masked:
-    // group g starts at g * capacity with bounds[g] valid rows.
+    // group g starts at g * capacity with min(bounds[g], capacity) valid
+    // rows.
     func.func @group_rows(%bounds: !rows, %capacity: index, %g: index) -> (index, index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -60,7 +61,9 @@ module attributes {gpu.container_module} {
       %slot = arith.muli %g, %capacity : index
       %start = arith.select %masked, %slot, %stacked : index
       %stacked_count = arith.subi %bound, %stacked : index
-      %count = arith.select %masked, %bound, %stacked_count : index
+      // A valid count past the capacity stays inside the group's slot.
+      %valid = arith.minui %bound, %capacity : index
+      %count = arith.select %masked, %valid, %stacked_count : index
       return %start, %count : index, index
     }
 
@@ -161,10 +164,10 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
-      // The producer at 48 registers (its search of the groups needs more
-      // than the dense kernel's 40), the consumers at 224: 48 + 2 x 224 <=
+      // The producer at 56 registers (its search of the groups spilled at
+      // the dense kernel's 40 and 48), the consumers at 224: 56 + 2 x 224 =
       // 504, the 3 x 168 the CTA is launched with (T-WS-3).
-      tile.warp_specialize producer(registers = 48) {
+      tile.warp_specialize producer(registers = 56) {
         // One thread issues the copies, starting at phase 1 of the empty
         // barriers (which fresh barriers report as complete).
         scf.if %first {
@@ -246,7 +249,11 @@ module attributes {gpu.container_module} {
             // across the MMAs).
             %g, %start, %count, %tiles_m, %t = func.call @locate(%bounds, %capacity, %groups, %tiles_n, %tile)
                 : (!rows, index, index, index, index) -> (index, index, index, index, index)
-            %end = arith.addi %start, %count : index
+            // Rows past C (offsets beyond M) are not stored: TMA clips
+            // them, and the bounded stores stop at C's last row too.
+            %c_rows = memref.dim %cm, %c0 : memref<?x?x!e>
+            %group_end = arith.addi %start, %count : index
+            %end = arith.minui %group_end, %c_rows : index
             %pid_m, %pid_n = tile.tile_coord %t in [%tiles_m, %tiles_n] group 4
             %mrow = arith.muli %pid_m, %c128 : index
             %m0 = arith.addi %start, %mrow : index
