@@ -2,16 +2,22 @@
 """FP8 tile.matmul against torch._scaled_mm (cuBLAS FP8) as a user calls them.
 
     PYTHONPATH=python python3 bench/matmul_fp8.py [--shapes 8192x8192x8192 ...]
-                                                  [--scaling tensor row] [--rounds 3]
+                                                  [--scaling tensor row block] [--rounds 3]
                                                   [--csv FILE] [--plot FILE.png]
 
-For each shape MxNxK and scaling (tensor: one float32 scale per operand; row:
-one per row of A and per column of B) on e4m3 operands (A M x K, W N x K, the
-product A W^T in bf16): checks tile.matmul(a, w.t(), scale_a=, scale_b=)
-against the float32 product of the same FP8 values (relative error, printed
-beside torch._scaled_mm's), then times both the same two ways
+For each shape MxNxK and scaling on e4m3 operands (A M x K, W N x K, the
+product A W^T in bf16) quantized from the same float32 matrices (random, with
+outlier columns in A) — tensor: one float32 scale per operand; row: one per
+row of A and of W; block: one per 1x128 block of A and 128x128 block of W
+(tile's promoted kernel; cuBLAS then runs the row-wise quantization of the
+same matrices) — prints the relative error of tile's and cuBLAS's products
+against the float32 product of the original matrices, then times tile,
+torch._scaled_mm as called by default (cuBLAS promotes the FP8 partial sums
+into f32 periodically) and with use_fast_accum=True (it accumulates in the
+tensor cores' own precision, as tile's per-tensor and row-wise kernels do:
+the like-for-like comparison) the same two ways
 (bench/harness.py): kernel time from CUPTI, the median of --rounds rounds
-that alternate the two sides, and the user path (CUDA events around
+in rotated order, and the user path (CUDA events around
 back-to-back calls). Prints µs, TFLOP/s and cuBLAS time / tile time; --csv
 writes the rows (card named), --plot a bar chart of the ratios.
 """

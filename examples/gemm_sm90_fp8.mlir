@@ -18,8 +18,9 @@
 //   tile-opt examples/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a"
 //   tile-run examples/gemm_sm90_fp8.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) with row-wise and
-// per-tensor scales at 256x512x512 and at the odd 200x296x208, and the
-// multicast kernel at 256x512x512 and 328x296x208.
+// per-tensor scales at 256x512x512 and at the odd 200x296x208, the
+// multicast kernel at 256x512x512 and 328x296x208, and the block-scaled
+// kernel at 256x512x512 and 200x296x464.
 
 // The element types of A, B (e4m3 or e5m2, in any pair) and C (bf16 or
 // f16); tile.matmul compiles its variants by redefining these aliases.
@@ -835,7 +836,7 @@ module attributes {gpu.container_module} {
     %mc_odd = func.call @run(%mm, %on, %ok, %false, %true) : (index, index, index, i1, i1) -> i32
     vector.print str "gemm fp8 multicast per-tensor 328x296x208 mismatches: "
     vector.print %mc_odd : i32
-    // Block scales over 4 K blocks (the last one partial at 464).
+    // Block scales over 4 K blocks (at K = 464 the last one partial).
     %bw = func.call @run_blockwise(%m, %n, %k) : (index, index, index) -> i32
     vector.print str "gemm fp8 blockwise 256x512x512 mismatches: "
     vector.print %bw : i32

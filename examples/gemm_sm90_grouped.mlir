@@ -45,22 +45,31 @@ module attributes {gpu.container_module} {
     // `bounds` are the running ends of the groups (PyTorch's `offs`), group
     // g the rows [bounds[g - 1], bounds[g]) (from 0 for g = 0). Masked:
     // group g starts at g * capacity with min(bounds[g], capacity) valid
-    // rows.
+    // rows. Negative bounds count as 0, a decreasing offset as an empty
+    // group.
     func.func @group_rows(%bounds: !rows, %capacity: index, %g: index) -> (index, index) {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %bound32 = memref.load %bounds[%g] : !rows
+      // Bounds are int32; a negative one counts as 0 rows (signed clamps
+      // before the index arithmetic, so bad bounds never wrap to a huge
+      // count).
+      %zero32 = arith.constant 0 : i32
+      %raw32 = memref.load %bounds[%g] : !rows
+      %bound32 = arith.maxsi %raw32, %zero32 : i32
       %bound = arith.index_cast %bound32 : i32 to index
       %masked = arith.cmpi ne, %capacity, %c0 : index
       %g1 = arith.maxui %g, %c1 : index
       %before = arith.subi %g1, %c1 : index
-      %end32 = memref.load %bounds[%before] : !rows
+      %end_raw32 = memref.load %bounds[%before] : !rows
+      %end32 = arith.maxsi %end_raw32, %zero32 : i32
       %end = arith.index_cast %end32 : i32 to index
       %first = arith.cmpi eq, %g, %c0 : index
       %stacked = arith.select %first, %c0, %end : index
       %slot = arith.muli %g, %capacity : index
       %start = arith.select %masked, %slot, %stacked : index
-      %stacked_count = arith.subi %bound, %stacked : index
+      // A decreasing offset is an empty group, not a wrapped count.
+      %ordered = arith.maxui %bound, %stacked : index
+      %stacked_count = arith.subi %ordered, %stacked : index
       // A valid count past the capacity stays inside the group's slot.
       %valid = arith.minui %bound, %capacity : index
       %count = arith.select %masked, %valid, %stacked_count : index

@@ -69,7 +69,7 @@ def test_block_scales_run_the_blockwise_kernel():
     p = plan(matrix(512, 1024), transposed(1024, 768), scales(512, 8), scales(6, 8))
     assert p.blockwise and p.launch.kernel == FP8_BLOCKWISE_KERNEL
     assert p.launch.grid == (24, 1, 1)  # 4 x 6 tiles of 128 x 128
-    # Partial blocks round up: K = 200 is 2 blocks, N = 300 is 3.
+    # Partial blocks round up: K = 208 is 2 blocks, N = 304 is 3.
     assert plan(matrix(64, 208), transposed(208, 304), scales(64, 2), scales(3, 2)).blockwise
     # One block each way is row-wise scaling (the same product).
     assert not plan(matrix(64, 128), transposed(128, 128), scales(64, 1), scales(1, 1)).blockwise
@@ -220,6 +220,23 @@ def test_fp8_split_k_tail_and_stream(torch_cuda):
         for _ in range(2):
             c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
     stream.synchronize()
+    assert relative_error(c, reference) < 1e-2
+
+
+def test_strided_row_wise_scales(torch_cuda):
+    """A column slice and an expanded scalar as row-wise scales (strides 2
+    and 0): the kernels take unit-stride vectors, so tile.matmul copies."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = 256, 512, 256
+    a, w = fp8_operands(torch, m, n, k, seed=3)
+    pairs = torch.rand(m, 2, device="cuda") + 0.5
+    sa = pairs[:, :1]                                        # stride (2, 1)
+    sb = torch.tensor([[1.5]], device="cuda").expand(1, n)   # stride (0, 0)
+    c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+    torch.cuda.synchronize()
+    reference = (a.float() @ w.float().t()) * sa * 1.5
     assert relative_error(c, reference) < 1e-2
 
 

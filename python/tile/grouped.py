@@ -99,6 +99,15 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
             + ((("out", out),) if out is not None else ()):
         if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
             raise MatmulError(f"tile.grouped_matmul: {name} must be a CUDA tensor")
+    if len(b.shape) != 3:
+        raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b.shape)}")
+    tensors = (a, b, bounds) + ((out,) if out is not None else ())
+    if len({t.device for t in tensors}) != 1:
+        raise MatmulError("tile.grouped_matmul: operands on different devices: "
+                          f"{sorted(str(t.device) for t in tensors)}")
+    if a.device.index not in (None, 0):
+        raise MatmulError(f"tile.grouped_matmul: the runtime drives cuda:0; got tensors on "
+                          f"{a.device}")
     if bounds.dtype != torch.int32 or bounds.dim() != 1 or bounds.shape[0] != b.shape[0] \
             or not bounds.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: {'offsets' if valid is None else 'valid'} must "
@@ -126,9 +135,8 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
     if groups == 0 or rows == 0 or n == 0:
         return out
     if k == 0:
-        with torch.cuda.stream(_torch_stream(torch, stream)):
-            out.zero_()
-        return out
+        raise MatmulError("tile.grouped_matmul: K = 0 (nothing to multiply; the groups' rows "
+                          "of C would be zero)")
     element = ELEMENTS[dtype][0]
     a2 = a.reshape(rows, k) if masked else a
     b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous

@@ -531,7 +531,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     fastest for it (timed on the first such call, then cached on disk).
 
     FP8 operands (float8_e4m3fn, float8_e5m2) take `scale_a` and `scale_b`
-    (float32: one element, or one per row of A / column of B) and give
+    (float32: one element, one per row of A / column of B, or block scales
+    (M, K/128) and (N/128, K/128)) and give
     diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
     as torch._scaled_mm: see tile.matmul_fp8."""
     import torch
@@ -540,8 +541,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
             raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
-                              "one element or one per row of A / column of B; "
-                              "torch.ones(1) for none)")
+                              "one element, one per row of A / column of B, or block scales "
+                              "(M, K/128) and (N/128, K/128); torch.ones(1) for none)")
         if tune:
             raise MatmulError("tile.matmul: tune= applies to f16/bf16 operands (the decode "
                               "kernels); FP8 runs the persistent kernel")

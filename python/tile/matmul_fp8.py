@@ -160,10 +160,6 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                 f"{'s' if bytes_ > 1 else ''} from 0x{operand.address:x}) are not 16-byte "
                 "aligned: TMA needs 16-byte aligned addresses and row strides (T-TMA-9, "
                 "T-TMA-10), so an FP8 K must be a multiple of 16 and N of 8")
-    if shared_bytes is not None and device.shared_optin is not None \
-            and shared_bytes > device.shared_optin:
-        raise MatmulError(f"tile.matmul: @{FP8_KERNEL} needs {shared_bytes} bytes of shared "
-                          f"memory, the GPU gives a block at most {device.shared_optin}")
     if blockwise:
         # 128 x 128 tiles, one CTA per SM or fewer tiles.
         tiles = _cdiv(m, 128) * n_blocks
@@ -178,6 +174,10 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         # One CTA per SM, as tile.matmul's persistent kernels (tile.work_unit).
         launch = MatmulPlan(FP8_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k, (device.sms, 1, 1),
                             True)
+    if shared_bytes is not None and device.shared_optin is not None \
+            and shared_bytes > device.shared_optin:
+        raise MatmulError(f"tile.matmul: @{launch.kernel} needs {shared_bytes} bytes of shared "
+                          f"memory, the GPU gives a block at most {device.shared_optin}")
     return ScaledPlan(launch, (FP8_ELEMENTS[a.dtype], FP8_ELEMENTS[b.dtype],
                                OUT_ELEMENTS[out_dtype]))
 
@@ -239,9 +239,11 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     plan = _lru(_PLANS, 256, key, make)
     launch = plan.launch
     if not plan.blockwise:
-        # Per-tensor and row-wise scales as the kernels take them: vectors
-        # (a copy only where a scale is a strided view).
-        scale_a, scale_b = scale_a.reshape(-1), scale_b.reshape(-1)
+        # Per-tensor and row-wise scales as the kernels take them: unit-
+        # stride vectors (memref<?xf32>; a copy only where a scale is
+        # strided, e.g. a column slice or an expanded scalar).
+        scale_a = scale_a.reshape(-1).contiguous()
+        scale_b = scale_b.reshape(-1).contiguous()
     launch_stream = _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((launch.m, launch.n), device=a.device, dtype=out_dtype)
@@ -253,7 +255,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                 out.zero_()
         return out
     kernel = _kernel(plan.elements, launch.kernel)
-    split_k = None if plan.multicast else _split_k_buffers(
+    split_k = None if plan.multicast or plan.blockwise else _split_k_buffers(
         launch, out, None if stream is None else launch_stream)
     kernel(*plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k),
            grid=launch.grid, stream=stream)

@@ -334,7 +334,7 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let hasVerifier = 1;
 }
 
-def Tile_WarpgroupRowsOp : Tile_Op<"warpgroup_rows", [Pure]> {
+def Tile_WarpgroupRowsOp : Tile_Op<"warpgroup_rows"> {
   let summary = "load the values of the rows a thread holds of a warpgroup tile";
   let description = [{
     For the M x N warpgroup accumulator tile `shape` (wgmma's layout, as
@@ -352,7 +352,8 @@ def Tile_WarpgroupRowsOp : Tile_Op<"warpgroup_rows", [Pure]> {
         : memref<?xf32> -> vector<2xf32>
     ```
   }];
-  let arguments = (ins MemRefRankOf<[F32], [1]>:$src, Index:$row,
+  let arguments = (ins Arg<MemRefRankOf<[F32], [1]>, "row values", [MemRead]>:$src,
+                       Index:$row,
                        DenseI64ArrayAttr:$shape);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
@@ -391,10 +392,10 @@ def Tile_WarpgroupScaleOp : Tile_Op<"warpgroup_scale",
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
-                       Optional<MemRefRankOf<[F32], [1]>>:$rows,
+                       Arg<Optional<MemRefRankOf<[F32], [1]>>, "row factors", [MemRead]>:$rows,
                        Optional<Index>:$row,
                        Optional<VectorOfRankAndType<[1], [F32]>>:$rowFactors,
-                       Optional<MemRefRankOf<[F32], [1]>>:$columns,
+                       Arg<Optional<MemRefRankOf<[F32], [1]>>, "column factors", [MemRead]>:$columns,
                        Optional<Index>:$column,
                        DenseI64ArrayAttr:$shape);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);

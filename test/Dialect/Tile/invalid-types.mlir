@@ -109,6 +109,12 @@ func.func private @tma_oob_nan(!tile.tma_desc<memref<128x64xi32>, box = [128, 64
 
 // -----
 
+// T-TMA-8: 8-bit floats move as u8, which has no NaN fill.
+// expected-error @below {{oob = nan requires a floating-point element type, got 'f8E4M3FN' (T-TMA-8)}}
+func.func private @tma_oob_nan_fp8(!tile.tma_desc<memref<128x128xf8E4M3FN>, box = [128, 128], oob = nan>)
+
+// -----
+
 // T-TMA-9: global strides are multiples of 16 bytes.
 // expected-error @below {{tensor stride of dimension 0 is 200 bytes; it must be a multiple of 16 and less than 2^40 (T-TMA-9)}}
 func.func private @tma_stride(!tile.tma_desc<memref<64x100xf16>, box = [64, 64]>)

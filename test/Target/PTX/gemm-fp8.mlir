@@ -36,8 +36,10 @@
 // WGMMA-NOT: wgmma.mma_async
 
 // SCALE-COUNT-66: ld.global.b32
+// SCALE-NOT: ld.global.b32
 // SCALE: .entry gemm_fp8_nt_multicast(
 // SCALE-COUNT-66: ld.global.b32
+// SCALE-NOT: ld.global.b32
 // The block scales: two rows of A's and one of B's per K block, loaded
 // before the stage's wgmmas; the promotion is one FMA per accumulator.
 // SCALE: .entry gemm_fp8_nt_blockwise(

@@ -1,6 +1,6 @@
 // The grouped Hopper GEMM example as PTX, assembled by ptxas for sm_90a
-// with no spills: the group's rows read from the bounds array (two 32-bit
-// loads per group and role), wgmma m64n256k16, the TMA-store epilogue for
+// with no spills: the groups' rows read from the bounds array (32-bit
+// loads), wgmma m64n256k16, the TMA-store epilogue for
 // tiles inside a group and bounded stores for a group's last partial row
 // tile (pairs of f16 where the row is word-aligned, else one by one).
 //
@@ -9,7 +9,7 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .visible .entry grouped_gemm_nt(
-// CHECK-DAG: ld.global.s32
+// CHECK-DAG: ld.global.b32
 // CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16
 // CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
 // CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
