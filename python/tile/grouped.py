@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Dict, Tuple
 
 from .matmul import (ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, _lru,
-                     _split_k_buffers, _torch_stream, device_of)
+                     _split_k_buffers, _torch_stream, device_of, require_cuda_tensors)
 
 GROUPED_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_grouped.mlir"
 GROUPED_KERNEL = "grouped_gemm_nt"
@@ -95,19 +95,14 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
         raise MatmulError("tile.grouped_matmul: give offsets (contiguous groups) or valid "
                           "(masked groups), not both")
     bounds = offsets if valid is None else valid
-    for name, tensor in (("a", a), ("b", b), ("offsets" if valid is None else "valid", bounds)) \
-            + ((("out", out),) if out is not None else ()):
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
-            raise MatmulError(f"tile.grouped_matmul: {name} must be a CUDA tensor")
+    require_cuda_tensors(torch, "tile.grouped_matmul", a=a, b=b, out=out,
+                         **{"offsets" if valid is None else "valid": bounds})
     if len(b.shape) != 3:
         raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b.shape)}")
     tensors = (a, b, bounds) + ((out,) if out is not None else ())
     if len({t.device for t in tensors}) != 1:
         raise MatmulError("tile.grouped_matmul: operands on different devices: "
                           f"{sorted(str(t.device) for t in tensors)}")
-    if a.device.index not in (None, 0):
-        raise MatmulError(f"tile.grouped_matmul: the runtime drives cuda:0; got tensors on "
-                          f"{a.device}")
     if bounds.dtype != torch.int32 or bounds.dim() != 1 or bounds.shape[0] != b.shape[0] \
             or not bounds.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: {'offsets' if valid is None else 'valid'} must "

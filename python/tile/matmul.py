@@ -397,16 +397,24 @@ def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
                   out.data_ptr() % TMA_ALIGNMENT)
 
 
-def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPlan:
-    """The checks and the plan of a call (cached by _plan_key)."""
-    for name, tensor in (("a", a), ("b", b)) + ((("out", out),) if out is not None else ()):
+def require_cuda_tensors(torch, what: str, **tensors) -> None:
+    """MatmulError unless every named tensor (None: absent) is a PyTorch
+    tensor on cuda:0, the GPU the runtime drives; `what` names the call."""
+    for name, tensor in tensors.items():
+        if tensor is None:
+            continue
         if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
-            raise MatmulError(f"tile.matmul: {name} must be a CUDA tensor, got "
+            raise MatmulError(f"{what}: {name} must be a CUDA tensor, got "
                               f"{type(tensor).__name__}"
                               f"{' on ' + str(tensor.device) if isinstance(tensor, torch.Tensor) else ''}")
-    if a.device.index not in (None, 0):
-        raise MatmulError("tile.matmul: the runtime drives cuda:0; got tensors on "
-                          f"{a.device}")
+        if tensor.device.index not in (None, 0):
+            raise MatmulError(f"{what}: the runtime drives cuda:0; got tensors on "
+                              f"{tensor.device}")
+
+
+def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPlan:
+    """The checks and the plan of a call (cached by _plan_key)."""
+    require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out)
     logical_b = b.t() if transpose_b else b
     device = device_of(torch, a)
     element = ELEMENTS.get(str(a.dtype).split(".")[-1], (None,))[0]

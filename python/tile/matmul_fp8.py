@@ -32,8 +32,8 @@ from pathlib import Path
 from typing import Dict, Optional, Tuple
 
 from .matmul import (TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, Operand, _cdiv, _lru,
-                     _rows_contiguous, _columns_contiguous, _split_k_buffers, _torch_stream,
-                     device_of)
+                     _columns_contiguous, _operand, _rows_contiguous, _split_k_buffers,
+                     _torch_stream, device_of, require_cuda_tensors)
 
 #: The kernel's source; its element types are the aliases !ea, !eb, !ec.
 FP8_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_fp8.mlir"
@@ -199,11 +199,6 @@ def fp8_module(elements: Tuple[str, str, str]):
     return _MODULES[elements]
 
 
-def _operand(tensor) -> Operand:
-    return Operand(tuple(tensor.shape), tuple(tensor.stride()), str(tensor.dtype).split(".")[-1],
-                   tensor.data_ptr(), str(tensor.device))
-
-
 #: Plans by shapes, strides, dtypes, devices and alignments, most recent last.
 _PLANS: "OrderedDict[tuple, ScaledPlan]" = OrderedDict()
 
@@ -211,14 +206,8 @@ _PLANS: "OrderedDict[tuple, ScaledPlan]" = OrderedDict()
 def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                   transpose_b: bool = False, stream=None):
     """tile.matmul's FP8 path (see the module's documentation)."""
-    for name, tensor in (("a", a), ("b", b), ("scale_a", scale_a), ("scale_b", scale_b)) + (
-            (("out", out),) if out is not None else ()):
-        if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
-            raise MatmulError(f"tile.matmul: {name} must be a CUDA tensor, got "
-                              f"{type(tensor).__name__}"
-                              f"{' on ' + str(tensor.device) if isinstance(tensor, torch.Tensor) else ''}")
-    if a.device.index not in (None, 0):
-        raise MatmulError(f"tile.matmul: the runtime drives cuda:0; got tensors on {a.device}")
+    require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a, scale_b=scale_b,
+                         out=out)
     if out_dtype is None:
         out_dtype = out.dtype if out is not None else torch.bfloat16
     out_name = str(out_dtype).split(".")[-1]
