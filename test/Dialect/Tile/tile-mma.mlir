@@ -437,3 +437,14 @@ func.func @scale_type(%acc: vector<128xf32>, %rows: memref<?xf16>, %i: index) {
   %0 = tile.warpgroup_scale %acc rows %rows[%i] : memref<?xf16> {shape = array<i64: 64, 256>} : vector<128xf32>
   return
 }
+
+// -----
+
+// A factor memref without its origin index (only the generic form can
+// build one).
+func.func @scale_without_origin(%acc: vector<128xf32>, %rows: memref<?xf32>) {
+  // expected-error @below {{expected an origin index with each factor memref (T-TILE-8)}}
+  %0 = "tile.warpgroup_scale"(%acc, %rows) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>,
+      shape = array<i64: 64, 256>}> : (vector<128xf32>, memref<?xf32>) -> vector<128xf32>
+  return
+}
