@@ -73,7 +73,9 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
     f8E5M2 (e5m2) (K = 32, K-major operands only). The op is asynchronous:
     fence before (`tile.wgmma_fence`), commit after
     (`tile.wgmma_commit_group`) and wait (`tile.wgmma_wait_group`) before
-    reading the result. Invariant T-WGMMA-2. Requires sm_90a.
+    reading the result. A constant zero `acc` is not materialized: the
+    instruction's scale-d is 0 (D = A * B), so a fresh product costs no
+    register moves. Invariant T-WGMMA-2. Requires sm_90a.
 
     Example:
     ```mlir

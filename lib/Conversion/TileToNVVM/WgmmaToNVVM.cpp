@@ -12,6 +12,7 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -92,9 +93,14 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     Type f32 = rewriter.getF32Type();
     auto structType =
         LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
-    // The accumulator vector as the struct of registers the op updates.
+    // The accumulator vector as the struct of registers the op updates. A
+    // zero accumulator is not materialized: wgmma's scale-d = 0 (PTX ISA,
+    // "wgmma.mma_async": D = A * B) ignores the registers' values, so a
+    // fresh product (a promoted K block, an attention score tile) costs no
+    // register moves.
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     Value inouts = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t i = 0; i < count; ++i) {
+    for (int64_t i = 0; i < (zeroAcc ? 0 : count); ++i) {
       Value index =
           LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
       Value element = LLVM::ExtractElementOp::create(rewriter, loc,
@@ -114,7 +120,9 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
         rewriter, loc, structType, inouts, adaptor.getDescA(),
         adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), k),
         typeA, typeB, NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
-        NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one), scaleIn,
+        NVVM::WGMMAScaleOutAttr::get(ctx, zeroAcc ? NVVM::WGMMAScaleOut::zero
+                                                  : NVVM::WGMMAScaleOut::one),
+        scaleIn,
         scaleIn,
         NVVM::MMALayoutAttr::get(ctx, op.getTransposeA()
                                           ? NVVM::MMALayout::col
