@@ -29,6 +29,7 @@
 !ec = bf16
 !da = !tile.tma_desc<memref<?x?x!ea>, box = [128, 128], swizzle = b128>
 !db = !tile.tma_desc<memref<?x?x!eb>, box = [256, 128], swizzle = b128>
+!da192 = !tile.tma_desc<memref<?x?x!ea>, box = [192, 128], swizzle = b128>
 !dbh = !tile.tma_desc<memref<?x?x!eb>, box = [128, 128], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
@@ -472,6 +473,130 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+
+    // @gemm_fp8_nt_blockwise with three consumer warpgroups on 192x128
+    // tiles (a 4-stage ring of 40 KB stages): while one warpgroup
+    // promotes its K block, two still issue wgmmas (with two, both
+    // promote at once and the tensor cores wait: 12-14% slower at 8192^3
+    // on an H200, bench/NOTES.md). 192-row tiles quantize M coarser, so
+    // tile.matmul runs this kernel where its waves are full enough.
+    gpu.func @gemm_fp8_nt_blockwise_m192(%a: !da192, %b: !dbh, %c: !dc, %m: index, %n: index,
+                                         %k: index, %sa: !block_scales, %sb: !block_scales) kernel
+        attributes {known_block_size = array<i32: 512, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
+      %c127 = arith.constant 127 : index
+      %c128 = arith.constant 128 : index
+      %c191 = arith.constant 191 : index
+      %c192 = arith.constant 192 : index
+      %copies = arith.constant 2 : i32
+      %consumers = arith.constant 3 : i32
+      %false = arith.constant false
+      %true = arith.constant true
+      %tid = gpu.thread_id x
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %m191 = arith.addi %m, %c191 : index
+      %tiles_m = arith.divui %m191, %c192 : index
+      %n127 = arith.addi %n, %c127 : index
+      %tiles_n = arith.divui %n127, %c128 : index
+      %tiles = arith.muli %tiles_m, %tiles_n : index
+      %k127 = arith.addi %k, %c127 : index
+      %slices = arith.divui %k127, %c128 : index
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x192x128x!ea, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x128x!eb, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<3x2x64x64x!ec, 3>
+      %full = tile.mbarrier_alloc : !bars
+      %empty = tile.mbarrier_alloc : !bars
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        tile.tma_prefetch_descriptor %a : !da192
+        tile.tma_prefetch_descriptor %b : !dbh
+        scf.for %s = %c0 to %c4 step %c1 {
+          tile.mbarrier_init %full[%s], %copies : !bars
+          tile.mbarrier_init %empty[%s], %consumers : !bars
+        }
+      }
+      gpu.barrier
+      // The producer at 24 registers, the consumers at 160: 24 + 3 x 160 =
+      // 504, the 4 x 128 the CTA is launched with (T-WS-3); ptxas fits a
+      // consumer's 64 partial and 64 promoted values without spills.
+      tile.warp_specialize producer(registers = 24) {
+        scf.if %first {
+          %pt:2 = scf.for %tile = %cta to %tiles step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %m0 = arith.muli %pid_m, %c192 : index
+            %n0 = arith.muli %pid_n, %c128 : index
+            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+              tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+              %k0 = arith.muli %t, %c128 : index
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da192, memref<4x192x128x!ea, 3>, !bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !dbh, memref<4x128x128x!eb, 3>, !bars
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c4 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
+            }
+            scf.yield %p#0, %p#1 : index, i1
+          }
+        }
+      } consumers(3, registers = 160) {
+      ^bb0(%wg: index):
+        %row = arith.muli %wg, %c64 : index
+        %lane = arith.remui %tid, %c128 : index
+        %signals = arith.cmpi eq, %lane, %c0 : index
+        %zero = arith.constant dense<0.0> : vector<64xf32>
+        %ct:2 = scf.for %tile = %cta to %tiles step %ctas
+            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
+          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+          %m0 = arith.muli %pid_m, %c192 : index
+          %n0 = arith.muli %pid_n, %c128 : index
+          %m1 = arith.addi %m0, %row : index
+          %r:3 = scf.for %t = %c0 to %slices step %c1
+              iter_args(%acc = %zero, %s = %s0, %ph = %ph0) -> (vector<64xf32>, index, i1) {
+            // The block's scales (A's K block t of this thread's rows, B's
+            // block (n0 / 128, t)), loaded before the MMAs so that their
+            // latency hides behind them.
+            %a_block = memref.subview %sa[%c0, %t] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fa = tile.warpgroup_rows %a_block[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fb = memref.load %sb[%pid_n, %t] : !block_scales
+            %fbs = vector.broadcast %fb : f32 to vector<2xf32>
+            %factors = arith.mulf %fa, %fbs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%s], %ph : !bars
+            // This K block alone, waited for: the stage is free at once.
+            %part = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+                : memref<4x192x128x!ea, 3>, memref<4x128x128x!eb, 3>, vector<64xf32>
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %empty[%s] : !bars -> !tile.mbarrier_token
+            }
+            // Promotion: the block's product times its scales, added in f32
+            // (one FMA an element).
+            %scaled = tile.warpgroup_scale %part row_factors %factors : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %sum = arith.addf %acc, %scaled fastmath<contract> : vector<64xf32>
+            %next = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %next, %c4 : index
+            %ns = arith.select %wrap, %c0, %next : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %sum, %ns, %nph : vector<64xf32>, index, i1
+          }
+          tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 128>}
+              : vector<64xf32>, memref<3x2x64x64x!ec, 3>, !dc
+          scf.yield %r#1, %r#2 : index, i1
+        }
+        scf.if %signals {
+          tile.bulk_wait_group 0
+        }
+      }
+      gpu.return
+    }
   }
 
   // The bit pattern (e4m3: exponent bias 7, 1.0 = 0x38, 2.0 = 0x40; sign in
@@ -701,11 +826,11 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // Runs @gemm_fp8_nt_blockwise at (m, n, k) with A scales per (row, K
-  // block) and B scales per (128-row block, K block) and returns the
-  // number of elements of C whose relative difference from the host's
-  // exceeds 1e-2.
-  func.func @run_blockwise(%m: index, %n: index, %k: index) -> i32 {
+  // Runs @gemm_fp8_nt_blockwise (or, with `m192`, its three-warpgroup
+  // form) at (m, n, k) with A scales per (row, K block) and B scales per
+  // (128-row block, K block) and returns the number of elements of C
+  // whose relative difference from the host's exceeds 1e-2.
+  func.func @run_blockwise(%m: index, %n: index, %k: index, %m192: i1) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -714,10 +839,10 @@ module attributes {gpu.container_module} {
     %c127 = arith.constant 127 : index
     %c128 = arith.constant 128 : index
     %c132 = arith.constant 132 : index
+    %c191 = arith.constant 191 : index
+    %c192 = arith.constant 192 : index
     %c384 = arith.constant 384 : index
-    // The 6-stage ring (96 KB of A, 96 KB of B tiles) and 2 x 2 staging
-    // buffers of 8 KB.
-    %smem = arith.constant 229376 : i32
+    %c512 = arith.constant 512 : index
     %mk = arith.muli %m, %k : index
     %nk = arith.muli %n, %k : index
     %ha = memref.alloc(%mk) : memref<?xi8>
@@ -746,19 +871,37 @@ module attributes {gpu.container_module} {
     gpu.memcpy %dbb, %hb : memref<?xi8>, memref<?xi8>
     gpu.memcpy %dsa, %hsa : memref<?x?xf32>, memref<?x?xf32>
     gpu.memcpy %dsb, %hsb : memref<?x?xf32>, memref<?x?xf32>
-    %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da
     %tb = tile.tma_create_descriptor %db : memref<?x?x!eb> -> !dbh
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!ec> -> !dc
     %sa = memref.cast %dsa : memref<?x?xf32> to !block_scales
     %sb = memref.cast %dsb : memref<?x?xf32> to !block_scales
-    %m127 = arith.addi %m, %c127 : index
-    %tm = arith.divui %m127, %c128 : index
-    %tiles = arith.muli %tm, %nblocks : index
-    %grid = arith.minui %tiles, %c132 : index
-    gpu.launch_func @kernels::@gemm_fp8_nt_blockwise blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%ta : !da, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
-             %sa : !block_scales, %sb : !block_scales)
+    scf.if %m192 {
+      // The 4-stage ring (96 KB of A, 64 KB of B tiles) and 3 x 2 staging
+      // buffers of 8 KB.
+      %smem = arith.constant 212992 : i32
+      %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da192
+      %m191 = arith.addi %m, %c191 : index
+      %tm = arith.divui %m191, %c192 : index
+      %tiles = arith.muli %tm, %nblocks : index
+      %grid = arith.minui %tiles, %c132 : index
+      gpu.launch_func @kernels::@gemm_fp8_nt_blockwise_m192 blocks in (%grid, %c1, %c1)
+          threads in (%c512, %c1, %c1) dynamic_shared_memory_size %smem
+          args(%ta : !da192, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
+               %sa : !block_scales, %sb : !block_scales)
+    } else {
+      // The 6-stage ring (96 KB of A, 96 KB of B tiles) and 2 x 2 staging
+      // buffers of 8 KB.
+      %smem = arith.constant 229376 : i32
+      %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da
+      %m127 = arith.addi %m, %c127 : index
+      %tm = arith.divui %m127, %c128 : index
+      %tiles = arith.muli %tm, %nblocks : index
+      %grid = arith.minui %tiles, %c132 : index
+      gpu.launch_func @kernels::@gemm_fp8_nt_blockwise blocks in (%grid, %c1, %c1)
+          threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
+          args(%ta : !da, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
+               %sa : !block_scales, %sb : !block_scales)
+    }
     gpu.memcpy %hc, %dc : memref<?x?x!ec>, memref<?x?x!ec>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
@@ -837,13 +980,20 @@ module attributes {gpu.container_module} {
     vector.print str "gemm fp8 multicast per-tensor 328x296x208 mismatches: "
     vector.print %mc_odd : i32
     // Block scales over 4 K blocks (at K = 464 the last one partial).
-    %bw = func.call @run_blockwise(%m, %n, %k) : (index, index, index) -> i32
+    %bw = func.call @run_blockwise(%m, %n, %k, %false) : (index, index, index, i1) -> i32
     vector.print str "gemm fp8 blockwise 256x512x512 mismatches: "
     vector.print %bw : i32
     %bk = arith.constant 464 : index
-    %bw_odd = func.call @run_blockwise(%om, %on, %bk) : (index, index, index) -> i32
+    %bw_odd = func.call @run_blockwise(%om, %on, %bk, %false) : (index, index, index, i1) -> i32
     vector.print str "gemm fp8 blockwise 200x296x464 mismatches: "
     vector.print %bw_odd : i32
+    // The 192-row tiles: 200 rows end inside the second tile.
+    %tall = func.call @run_blockwise(%m, %n, %k, %true) : (index, index, index, i1) -> i32
+    vector.print str "gemm fp8 blockwise m192 256x512x512 mismatches: "
+    vector.print %tall : i32
+    %tall_odd = func.call @run_blockwise(%om, %on, %bk, %true) : (index, index, index, i1) -> i32
+    vector.print str "gemm fp8 blockwise m192 200x296x464 mismatches: "
+    vector.print %tall_odd : i32
     return
   }
 }

@@ -4,8 +4,8 @@ GPU."""
 import pytest
 
 from tile.matmul import Device, MatmulError, Operand
-from tile.matmul_fp8 import (FP8_BLOCKWISE_KERNEL, FP8_KERNEL, FP8_MULTICAST_KERNEL,
-                             plan_scaled_matmul)
+from tile.matmul_fp8 import (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL, FP8_KERNEL,
+                             FP8_MULTICAST_KERNEL, blockwise_tile_rows, plan_scaled_matmul)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 E4M3 = "float8_e4m3fn"
@@ -73,6 +73,18 @@ def test_block_scales_run_the_blockwise_kernel():
     assert plan(matrix(64, 208), transposed(208, 304), scales(64, 2), scales(3, 2)).blockwise
     # One block each way is row-wise scaling (the same product).
     assert not plan(matrix(64, 128), transposed(128, 128), scales(64, 1), scales(1, 1)).blockwise
+
+
+def test_block_scales_pick_the_tile_rows_by_waves():
+    # 8192^3: 21 waves of 192 x 128 tiles against 32 of 128 x 128 ones.
+    big = plan(matrix(8192, 8192), transposed(8192, 8192), scales(8192, 64), scales(64, 64))
+    assert big.blockwise and big.launch.kernel == FP8_BLOCKWISE_M192_KERNEL
+    assert big.launch.grid == (132, 1, 1)
+    assert blockwise_tile_rows(8192, 8192, 132) == 192
+    # 4096^3: 6 waves of 192-row tiles are no faster than 8 of 128 rows.
+    assert blockwise_tile_rows(4096, 4096, 132) == 128
+    small = plan(matrix(4096, 512), transposed(512, 4096), scales(4096, 4), scales(32, 4))
+    assert small.launch.kernel == FP8_BLOCKWISE_KERNEL
 
 
 @pytest.mark.parametrize("case, message", [
@@ -173,7 +185,9 @@ def test_fp8_type_pairs_and_f16_out(torch_cuda, a_dtype, b_dtype):
     assert relative_error(out, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m, n, k", [(256, 512, 1024), (200, 296, 464), (1024, 4096, 2048)])
+# 1100 x 2048 runs the 192-row kernel (its last row tile holds 140 rows).
+@pytest.mark.parametrize("m, n, k", [(256, 512, 1024), (200, 296, 464), (1024, 4096, 2048),
+                                     (1100, 2048, 640)])
 def test_block_scaled_fp8_is_closer_than_row_wise(torch_cuda, m, n, k):
     """Float32 matrices with outliers quantized per 1x128 / 128x128 block run
     the blockwise kernel (f32 promotion per K block): correct against the

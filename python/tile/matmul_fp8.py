@@ -12,8 +12,9 @@ B), C bfloat16 (default) or float16. Block scales (DeepSeek-V3's
 fine-grained FP8): `scale_a` (M, ceil(K / 128)), one per row and 128-wide K
 block of A, and `scale_b` (ceil(N / 128), ceil(K / 128)), one per 128 x 128
 block of B (any strides); each K block's product is then promoted into an
-f32 accumulator with its scales (@gemm_fp8_nt_blockwise, 128 x 128 tiles),
-as DeepGEMM does, instead of accumulating all of K in the tensor cores'
+f32 accumulator with its scales (@gemm_fp8_nt_blockwise, 128 x 128 tiles, or
+where its waves are full enough @gemm_fp8_nt_blockwise_m192, 192 x 128 tiles
+on three consumer warpgroups), as DeepGEMM does, instead of accumulating all of K in the tensor cores'
 reduced precision. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
 of an N x K weight, or `transpose_b=True` with w) — torch._scaled_mm's
@@ -40,6 +41,11 @@ FP8_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_fp8.m
 FP8_KERNEL = "gemm_fp8_nt"
 FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
 FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
+FP8_BLOCKWISE_M192_KERNEL = "gemm_fp8_nt_blockwise_m192"
+#: How much faster the three-warpgroup 192 x 128 block-scaled kernel runs
+#: a full wave than the 128 x 128 one (8192^3 on an H200: 11-14%;
+#: bench/NOTES.md).
+M192_SPEEDUP = 1.12
 #: K (and B's N) extent of one block scale (DeepSeek-V3's 1x128 / 128x128).
 SCALE_BLOCK = 128
 #: Waves of 128 x 256 tiles from which the multicast kernel runs.
@@ -75,7 +81,7 @@ class ScaledPlan:
 
     @property
     def blockwise(self) -> bool:
-        return self.launch.kernel == FP8_BLOCKWISE_KERNEL
+        return self.launch.kernel in (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL)
 
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
         p = self.launch
@@ -83,6 +89,17 @@ class ScaledPlan:
             return (a, b, c, p.m, p.n, p.k, scale_a, scale_b)
         workspace, counters = split_k
         return (a, b, c, p.m, p.n, p.k, scale_a, scale_b, workspace, counters)
+
+
+def blockwise_tile_rows(m: int, n: int, sms: int) -> int:
+    """The rows of the block-scaled kernel's tiles for C (M x N): 192 (three
+    consumer warpgroups) where its whole waves, each 1.5x the work of a
+    128-row wave but M192_SPEEDUP faster per tile, take less time than the
+    128 x 128 kernel's, else 128 (e.g. 4096^3: 6 waves of 192-row tiles
+    against 8 of 128-row ones)."""
+    n_tiles = _cdiv(n, SCALE_BLOCK)
+    waves = {rows: _cdiv(_cdiv(m, rows) * n_tiles, sms) for rows in (128, 192)}
+    return 192 if waves[192] * 192 / M192_SPEEDUP < waves[128] * 128 else 128
 
 
 def is_fp8(dtype_name: str) -> bool:
@@ -161,10 +178,11 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                 "aligned: TMA needs 16-byte aligned addresses and row strides (T-TMA-9, "
                 "T-TMA-10), so an FP8 K must be a multiple of 16 and N of 8")
     if blockwise:
-        # 128 x 128 tiles, one CTA per SM or fewer tiles.
-        tiles = _cdiv(m, 128) * n_blocks
-        launch = MatmulPlan(FP8_BLOCKWISE_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k,
-                            (min(tiles, device.sms), 1, 1), True)
+        # 192 x 128 or 128 x 128 tiles, one CTA per SM or fewer tiles.
+        rows = blockwise_tile_rows(m, n, device.sms)
+        tiles = _cdiv(m, rows) * n_blocks
+        launch = MatmulPlan(FP8_BLOCKWISE_M192_KERNEL if rows == 192 else FP8_BLOCKWISE_KERNEL,
+                            FP8_ELEMENTS[a.dtype], m, n, k, (min(tiles, device.sms), 1, 1), True)
     elif multicast_pays(m, n, device.sms):
         # 2x1 clusters on pairs of row tiles, one CTA per SM.
         clusters = min(_cdiv(m, 256) * _cdiv(n, 256), device.sms // 2)

@@ -16,3 +16,5 @@
 // CHECK: gemm fp8 multicast per-tensor 328x296x208 mismatches: 0
 // CHECK: gemm fp8 blockwise 256x512x512 mismatches: 0
 // CHECK: gemm fp8 blockwise 200x296x464 mismatches: 0
+// CHECK: gemm fp8 blockwise m192 256x512x512 mismatches: 0
+// CHECK: gemm fp8 blockwise m192 200x296x464 mismatches: 0

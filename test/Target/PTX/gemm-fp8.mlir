@@ -1,5 +1,6 @@
 // The Hopper FP8 GEMM example as PTX, assembled by ptxas for sm_90a with no
-// spills in any of its three kernels: four wgmma m64n256k32 per 128-element K slice,
+// spills in any of its four kernels: four wgmma m64n256k32 (m64n128k32 block-scaled) per
+// 128-element K slice,
 // TMA boxes of 128 bytes a row (multicast in the cluster kernel), the
 // dequantizing loads of tile.warpgroup_scale (2 row and 64 column factors a
 // thread, 66 scalar global loads), and the bf16 TMA-store epilogue; then the same with e5m2 operands (the type aliases redefined)
@@ -28,11 +29,24 @@
 // CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // CHECK-DAG: mbarrier.arrive.shared::cluster.b64 _,
 
+// Three consumer warpgroups at 160 registers, the producer at 24.
+// CHECK: .visible .entry gemm_fp8_nt_blockwise_m192(
+// CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 24;
+// CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 160;
+
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WGMMA: .entry gemm_fp8_nt_multicast(
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WGMMA: .entry gemm_fp8_nt_blockwise(
-// WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// A fresh accumulator per K block: the first wgmma's scale-d is 0.
+// WGMMA: setp.ne.b32 p, 0, 0;
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// WGMMA-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// WGMMA-NOT: wgmma.mma_async
+// WGMMA: .entry gemm_fp8_nt_blockwise_m192(
+// WGMMA: setp.ne.b32 p, 0, 0;
+// WGMMA-NEXT: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// WGMMA-COUNT-3: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
 // WGMMA-NOT: wgmma.mma_async
 
 // SCALE-COUNT-66: ld.global.b32
@@ -45,11 +59,17 @@
 // SCALE: .entry gemm_fp8_nt_blockwise(
 // SCALE-COUNT-3: ld.global.b32
 // SCALE-NOT: ld.global.b32
+// SCALE: .entry gemm_fp8_nt_blockwise_m192(
+// SCALE-COUNT-3: ld.global.b32
+// SCALE-NOT: ld.global.b32
 // FMA: .entry gemm_fp8_nt_blockwise(
 // FMA-COUNT-64: fma.rn.f32
 // FMA-NOT: fma.rn.f32
+// FMA: .entry gemm_fp8_nt_blockwise_m192(
+// FMA-COUNT-64: fma.rn.f32
+// FMA-NOT: fma.rn.f32
 
-// PTXAS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
+// PTXAS-COUNT-4: 0 bytes spill stores, 0 bytes spill loads
 
 // E5M2-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2
 // MIXED-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e5m2
