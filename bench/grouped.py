@@ -2,14 +2,17 @@
 """tile.grouped_matmul against torch._grouped_mm and a loop of cuBLAS calls.
 
     PYTHONPATH=python python3 bench/grouped.py [--cases 8x4096x4096x7168 ...]
-                                               [--rounds 3] [--csv FILE] [--plot FILE.png]
+                                               [--dtypes bf16 fp8] [--rounds 3]
+                                               [--csv FILE] [--plot FILE.png]
 
 A case GxMxNxK is G groups of about M rows each (exactly M with `even`, a
 random split of G M rows with `uneven`), N and K, bf16, contiguous layout
 (x: G M x K, w: G x N x K given as w.transpose(-2, -1), int32 running-end
 offsets). Checks tile against torch._grouped_mm (relative error < 1e-2), then
 times tile, torch._grouped_mm and a Python loop of torch.mm over the groups
-(cuBLAS, one launch per group) the same two ways (bench/harness.py): kernel
+(cuBLAS, one launch per group). fp8: the same matrices quantized to e4m3
+with row-wise scales (one per row of x and of each w[g]), bf16 out, against
+torch._scaled_grouped_mm and a loop of torch._scaled_mm. Both timed the same two ways (bench/harness.py): kernel
 time from CUPTI (every kernel of a call; medians of --rounds rounds in
 rotated order) and the user path (CUDA events around back-to-back calls).
 Prints µs, TFLOP/s and the others' time / tile time; --csv writes the rows
@@ -23,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
 import tile  # noqa: E402
-from tile.testing import relative_error  # noqa: E402
+from tile.testing import quantize_fp8, relative_error  # noqa: E402
 
 CASES = ["8x4096x4096x7168", "8x2048x4096x7168", "16x1024x2048x4096", "64x512x2048x1024"]
 
@@ -32,6 +35,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", nargs="+", default=CASES)
     parser.add_argument("--splits", nargs="+", default=["even", "uneven"])
+    parser.add_argument("--dtypes", nargs="+", default=["bf16", "fp8"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--csv")
     parser.add_argument("--plot")
@@ -59,45 +63,88 @@ def main():
                             generator=generator) / k ** 0.25
             w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16,
                             generator=generator) / k ** 0.25
-            wt = w.transpose(-2, -1)
             out = torch.empty(total, n, device="cuda", dtype=torch.bfloat16)
             starts = [0] + ends.tolist()[:-1]
-            views = [(x[s:s + c], wt[g], out[s:s + c])
-                     for g, (s, c) in enumerate(zip(starts, counts))]
-            ours = lambda: tile.grouped_matmul(x, wt, ends, out=out)  # noqa: E731
-            theirs = lambda: torch._grouped_mm(x, wt, offs=ends)  # noqa: E731
-
-            def loop():
-                for xa, wb, c in views:
-                    torch.mm(xa, wb, out=c)
-            name = f"bf16 {split} {groups}x{per}x{n}x{k}"
-            out.fill_(float("nan"))
-            ours()
-            error = relative_error(out, theirs().float())
-            if not error < 1e-2:
-                print(f"{name:30} | WRONG: relative error {error:.2e}")
-                continue
-            flops = 2 * total * n * k
-            repeats = max(10, min(100, int(2e13 / flops)))
-            sides = [ours, theirs, loop]
-            tile_us, grouped_us, loop_us = harness.rotated_kernel_us(sides, args.rounds, repeats)
-            users = [harness.user_us(run, repeats)[0] for run in sides]
-            row = dict(card=card, case=name, tile_us=tile_us, grouped_mm_us=grouped_us,
-                       loop_us=loop_us, tile_tflops=flops / tile_us / 1e6,
-                       tile_user_us=users[0], grouped_mm_user_us=users[1], loop_user_us=users[2],
-                       error=error)
-            rows.append(row)
-            print(f"{name:30} | {tile_us:10.1f} {grouped_us:11.1f} {loop_us:11.1f} | "
-                  f"{row['tile_tflops']:12.0f} | {users[0]:10.1f} {users[1]:10.1f} "
-                  f"{users[2]:10.1f} | {grouped_us / tile_us:10.2f} {loop_us / tile_us:9.2f}",
-                  flush=True)
+            sides = {}
+            if "bf16" in args.dtypes:
+                sides["bf16"] = bf16_sides(torch, x, w, ends, out, starts, counts)
+            if "fp8" in args.dtypes:
+                if not hasattr(torch, "_scaled_grouped_mm"):
+                    print("fp8: this PyTorch has no torch._scaled_grouped_mm; skipped")
+                else:
+                    sides["fp8"] = fp8_sides(torch, x, w, ends, out, starts, counts)
+            for dtype, (ours, theirs, loop) in sides.items():
+                measure(args, card, rows, f"{dtype} {split} {groups}x{per}x{n}x{k}",
+                        ours, theirs, loop, out, 2 * total * n * k)
     if args.csv:
         harness.write_csv(rows, args.csv)
     if args.plot and rows:
         harness.ratio_plot(rows, args.plot,
-                           f"tile.grouped_matmul (bf16) vs torch._grouped_mm, {card}",
-                           {"torch._grouped_mm": lambda r: r["grouped_mm_us"] / r["tile_us"],
-                            "loop of torch.mm": lambda r: r["loop_us"] / r["tile_us"]})
+                           f"tile.grouped_matmul vs torch._grouped_mm / _scaled_grouped_mm, {card}",
+                           {"torch grouped": lambda r: r["grouped_mm_us"] / r["tile_us"],
+                            "loop of cuBLAS": lambda r: r["loop_us"] / r["tile_us"]})
+
+
+def bf16_sides(torch, x, w, ends, out, starts, counts):
+    """tile, torch._grouped_mm and a loop of torch.mm on bf16 groups."""
+    wt = w.transpose(-2, -1)
+    views = [(x[s:s + c], wt[g], out[s:s + c]) for g, (s, c) in enumerate(zip(starts, counts))]
+
+    def loop():
+        for xa, wb, c in views:
+            torch.mm(xa, wb, out=c)
+    return (lambda: tile.grouped_matmul(x, wt, ends, out=out),
+            lambda: torch._grouped_mm(x, wt, offs=ends), loop)
+
+
+def fp8_sides(torch, x, w, ends, out, starts, counts):
+    """tile, torch._scaled_grouped_mm and a loop of torch._scaled_mm on the
+    groups quantized to e4m3 with row-wise scales."""
+    groups, n, k = w.shape
+    xq, sx = quantize_fp8(x, (1, k))
+    wq, sw = quantize_fp8(w.reshape(groups * n, k), (1, k))
+    wq, sw = wq.reshape(groups, n, k), sw.reshape(groups, n)
+    wt = wq.transpose(-2, -1)
+    sx1 = sx.reshape(-1)
+    views = [(xq[s:s + c], wt[g], sx[s:s + c], sw[g].reshape(1, n), out[s:s + c])
+             for g, (s, c) in enumerate(zip(starts, counts)) if c]
+
+    def loop():
+        for xa, wb, sa, sb, c in views:
+            torch._scaled_mm(xa, wb, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, out=c)
+    # cuBLAS's row-wise FP8 takes no group of rows that is not a multiple
+    # of 16 (CUBLAS_STATUS_NOT_SUPPORTED): no loop then.
+    if any(c % 16 for c in counts):
+        loop = None
+    return (lambda: tile.grouped_matmul(xq, wt, ends, scale_a=sx1, scale_b=sw, out=out),
+            lambda: torch._scaled_grouped_mm(xq, wt, sx1, sw, offs=ends,
+                                             out_dtype=torch.bfloat16), loop)
+
+
+def measure(args, card, rows, name, ours, theirs, loop, out, flops):
+    """Checks tile against the torch side, then times the three sides."""
+    out.fill_(float("nan"))
+    ours()
+    error = relative_error(out, theirs().float())
+    if not error < 1e-2:
+        print(f"{name:30} | WRONG: relative error {error:.2e}")
+        return
+    repeats = max(10, min(100, int(2e13 / flops)))
+    sides = [side for side in (ours, theirs, loop) if side is not None]
+    times = harness.rotated_kernel_us(sides, args.rounds, repeats)
+    users = [harness.user_us(run, repeats)[0] for run in sides]
+    if loop is None:
+        times, users = times + [float("nan")], users + [float("nan")]
+    tile_us, grouped_us, loop_us = times
+    row = dict(card=card, case=name, tile_us=tile_us, grouped_mm_us=grouped_us,
+               loop_us=loop_us, tile_tflops=flops / tile_us / 1e6,
+               tile_user_us=users[0], grouped_mm_user_us=users[1], loop_user_us=users[2],
+               error=error)
+    rows.append(row)
+    print(f"{name:30} | {tile_us:10.1f} {grouped_us:11.1f} {loop_us:11.1f} | "
+          f"{row['tile_tflops']:12.0f} | {users[0]:10.1f} {users[1]:10.1f} "
+          f"{users[2]:10.1f} | {grouped_us / tile_us:10.2f} {loop_us / tile_us:9.2f}",
+          flush=True)
 
 
 if __name__ == "__main__":

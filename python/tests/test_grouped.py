@@ -2,7 +2,7 @@
 against per-group torch products and torch._grouped_mm on the GPU."""
 import pytest
 
-from tile.grouped import GROUPED_KERNEL, check_grouped
+from tile.grouped import GROUPED_FP8_KERNEL, GROUPED_KERNEL, check_grouped
 from tile.matmul import Device, MatmulError
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
@@ -18,11 +18,18 @@ def test_contiguous_and_masked_shapes():
                          "bfloat16", False, H100) == (4, 1000, 512, 256, 0)
     assert check_grouped((4, 96, 256), (96 * 256, 256, 1), (4, 256, 512),
                          nk_transposed(4, 256, 512), "float16", True, H100) == (4, 384, 512, 256, 96)
+    # FP8 in any pair; K and N multiples of 16.
+    assert check_grouped((1000, 256), (256, 1), (4, 256, 512), nk_transposed(4, 256, 512),
+                         "float8_e4m3fn", False, H100, "float8_e5m2") == (4, 1000, 512, 256, 0)
 
 
 @pytest.mark.parametrize("args, message", [
     (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float32", False, H100),
-     "takes float16 or bfloat16 operands, got float32"),
+     "takes float16 or bfloat16 operands .* got a of float32"),
+    (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False, H100,
+      "float8_e4m3fn"), "got a of float16 and b of float8_e4m3fn"),
+    (((64, 200), (200, 1), (2, 200, 64), nk_transposed(2, 200, 64), "float8_e4m3fn", False,
+      H100), r"K = 200: .* multiples of 16"),
     (((64, 64), (64, 1), (2, 64, 64), (64 * 64, 64, 1), "float16", False, H100),
      r"must be w.transpose\(-2, -1\) of a contiguous G x N x K w"),
     (((64, 60), (60, 1), (2, 60, 64), nk_transposed(2, 60, 64), "float16", False, H100),
@@ -119,8 +126,8 @@ def test_errors_on_the_gpu(torch_cuda):
 
 
 def test_kernel_compiles_for_both_types():
-    """Both element types compile (no GPU needed) with the kernel's manifest."""
-    from tile.grouped import _MODULES, grouped_kernel  # noqa: F401
+    """Both element types compile (no GPU needed) with the kernel's manifest,
+    and the FP8 kernel beside them."""
     from tile.compiler import compile
     from tile.grouped import GROUPED_SOURCE
     for element in ("f16", "bf16"):
@@ -128,3 +135,69 @@ def test_kernel_compiles_for_both_types():
                          chip="sm_90a")
         assert module.manifest["kernels"][GROUPED_KERNEL]["dynamic_shared_bytes"] == 229376
         assert f"m64n256k16.f32.{element}.{element}" in module.ptx
+    assert module.manifest["kernels"][GROUPED_FP8_KERNEL]["dynamic_shared_bytes"] == 229376
+    assert "m64n256k32.f32.e4m3.e4m3" in module.ptx
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked):
+    """FP8 groups (e4m3 x e5m2 too) with row-wise and per-tensor scales, bf16
+    and f16 C: against the float32 product of the dequantized operands, and
+    torch._scaled_grouped_mm where PyTorch has it (contiguous, row-wise)."""
+    import tile
+    from tile.testing import quantize_fp8, relative_error
+    torch = torch_cuda
+    counts = [111, 0, 27, 286, 256, 1, 130]
+    groups, n, k = len(counts), 304, 208
+    capacity = 300
+    starts = [g * capacity if masked else sum(counts[:g]) for g in range(groups)]
+    m = groups * capacity if masked else sum(counts) + 5
+    x = torch.randn(m, k, device="cuda")
+    y = torch.randn(groups, n, k, device="cuda")
+    a, sa = quantize_fp8(x, (1, k))
+    for b_dtype, out_dtype in ((torch.float8_e4m3fn, torch.bfloat16),
+                               (torch.float8_e5m2, torch.float16)):
+        w, sw = quantize_fp8(y.reshape(groups * n, k), (1, k), dtype=b_dtype)
+        w = w.reshape(groups, n, k)
+        sw = sw.reshape(groups, n)
+        bounds = torch.tensor(counts if masked else [s + c for s, c in zip(starts, counts)],
+                              device="cuda", dtype=torch.int32)
+        layout = {"valid": bounds} if masked else {"offsets": bounds}
+        a_in = a.reshape(groups, capacity, k) if masked else a
+        sa_in = sa.reshape(groups, capacity) if masked else sa
+        c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw,
+                                out_dtype=out_dtype, **layout).reshape(m, n)
+        one = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa.max().reshape(1),
+                                  scale_b=sw.max().reshape(1), out_dtype=out_dtype,
+                                  **layout).reshape(m, n)
+        torch.cuda.synchronize()
+        assert c.dtype == out_dtype
+        for g, (start, count) in enumerate(zip(starts, counts)):
+            rows = slice(start, start + count)
+            product = a[rows].float() @ w[g].float().t()
+            assert relative_error(c[rows], product * sa[rows] * sw[g]) < 1e-2
+            assert relative_error(one[rows], product * sa.max() * sw.max()) < 1e-2
+        if not masked and b_dtype == torch.float8_e4m3fn and hasattr(torch, "_scaled_grouped_mm"):
+            theirs = torch._scaled_grouped_mm(a[:-5], w.transpose(-2, -1), sa[:-5].reshape(-1),
+                                              sw, offs=bounds, out_dtype=torch.bfloat16)
+            assert relative_error(c[:-5], theirs.float()) < 1e-2
+
+
+def test_fp8_scale_errors(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(64, 64, device="cuda").to(torch.float8_e4m3fn)
+    w = torch.randn(2, 64, 64, device="cuda").to(torch.float8_e4m3fn)
+    offsets = torch.tensor([32, 64], device="cuda", dtype=torch.int32)
+    one = torch.ones(1, device="cuda")
+    with pytest.raises(MatmulError, match="FP8 operands take scale_a and scale_b"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets)
+    with pytest.raises(MatmulError, match=r"scale_b must be float32 with 1 element .* or 128"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=one,
+                            scale_b=torch.ones(64, device="cuda"))
+    with pytest.raises(MatmulError, match="stored as bfloat16 or float16"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=one, scale_b=one,
+                            out_dtype=torch.float32)
+    with pytest.raises(MatmulError, match="scale_a and scale_b are for float8 operands"):
+        tile.grouped_matmul(a.half(), w.half().transpose(-2, -1), offsets, scale_a=one,
+                            scale_b=one)

@@ -3,6 +3,8 @@ examples/gemm_sm90_grouped.mlir: one persistent launch for all groups.
 
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offsets)   # contiguous
     c = tile.grouped_matmul(x3, w.transpose(-2, -1), valid=counts)  # masked
+    c = tile.grouped_matmul(x8, w8.transpose(-2, -1), offsets,  # FP8
+                            scale_a=sx, scale_b=sw)
 
 Contiguous (torch._grouped_mm's layout): `a` (M x K) holds the groups' rows
 stacked, group g the rows [offsets[g - 1], offsets[g]) (offsets: int32
@@ -12,30 +14,42 @@ of A times its B[g] (K x N); rows past offsets[-1] are not written. Masked:
 gets those rows, the others are not written. `b` (G x K x N) must be the
 transpose view of G row-major N x K matrices (w.transpose(-2, -1) of a
 contiguous G x N x K w): the kernel reads them K-major as one (G N) x K
-matrix. f16 or bf16, f32 accumulation, C in the operands' type. TMA needs
-16-byte rows: K and N multiples of 8. One CTA per SM takes the tiles of all
+matrix. f16 or bf16, f32 accumulation, C in the operands' type. FP8
+(@grouped_gemm_fp8_nt): float8_e4m3fn or float8_e5m2 in any pair, with
+float32 `scale_a` of one element (per tensor) or one per row of A (M, or G x
+capacity masked) and `scale_b` of one or one per column of each group's
+product (G x N, torch._scaled_grouped_mm's row-wise scales); C =
+diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16, default, or
+float16). TMA needs 16-byte rows: K and N multiples of 8 (of 16 for FP8). One CTA per SM takes the tiles of all
 groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
 last wave split along K), on the current stream (or `stream`), without
 waiting; the offsets are read by the kernel, not the host.
 """
 from collections import OrderedDict
 from pathlib import Path
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 from .matmul import (ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, _lru,
                      _split_k_buffers, _torch_stream, device_of, require_cuda_tensors)
+from .matmul_fp8 import FP8_ELEMENTS, OUT_ELEMENTS
 
 GROUPED_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_grouped.mlir"
 GROUPED_KERNEL = "grouped_gemm_nt"
+GROUPED_FP8_KERNEL = "grouped_gemm_fp8_nt"
 
 
 def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bool,
-                  device: Device) -> Tuple[int, int, int, int, int]:
-    """(groups, rows of A as a matrix, N, K, capacity) of a grouped product,
-    or MatmulError for what the kernel cannot take (plain shapes and
-    strides in elements: no PyTorch, no GPU)."""
-    if dtype not in ELEMENTS:
-        raise MatmulError(f"tile.grouped_matmul takes float16 or bfloat16 operands, got {dtype}")
+                  device: Device, b_dtype: Optional[str] = None) -> Tuple[int, int, int, int, int]:
+    """(groups, rows of A as a matrix, N, K, capacity) of a grouped product
+    of A's `dtype` and B's `b_dtype` (default: A's), or MatmulError for what
+    the kernel cannot take (plain shapes and strides in elements: no
+    PyTorch, no GPU)."""
+    b_dtype = b_dtype or dtype
+    fp8 = dtype in FP8_ELEMENTS
+    if not (dtype in ELEMENTS and b_dtype == dtype or fp8 and b_dtype in FP8_ELEMENTS):
+        raise MatmulError(f"tile.grouped_matmul takes float16 or bfloat16 operands (both the "
+                          f"same) or float8_e4m3fn / float8_e5m2 ones (any pair), got a of "
+                          f"{dtype} and b of {b_dtype}")
     if device.capability != (9, 0):
         raise MatmulError("tile.grouped_matmul runs a Hopper kernel (sm_90a: H100, H200); this "
                           f"GPU is sm_{device.capability[0]}{device.capability[1]}")
@@ -62,7 +76,7 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
         raise MatmulError(f"tile.grouped_matmul: b (G x K x N = {groups} x {k} x {n}) must be "
                           "w.transpose(-2, -1) of a contiguous G x N x K w (the kernel reads "
                           f"each B[g] K-major, T-WGMMA-1), got strides {tuple(b_strides)}")
-    bytes_ = ELEMENTS[dtype][1]
+    bytes_ = 1 if fp8 else ELEMENTS[dtype][1]
     for name, extent in (("K", k), ("N", n)):
         if extent * bytes_ % TMA_ALIGNMENT:
             raise MatmulError(f"tile.grouped_matmul: {name} = {extent}: TMA needs 16-byte rows "
@@ -70,36 +84,43 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
     return groups, rows, n, k, capacity
 
 
-_MODULES: Dict[str, object] = {}
-_KERNELS: Dict[str, object] = {}
+_KERNELS: Dict[Tuple[str, ...], object] = {}
 
 
-def grouped_kernel(element: str):
-    """The compiled kernel for "f16" or "bf16"."""
-    if element not in _KERNELS:
+def grouped_kernel(*elements: str):
+    """The compiled kernel for "f16" or "bf16" operands, or the FP8 kernel
+    for (A, B, C) elements, e.g. ("f8E4M3FN", "f8E5M2", "bf16")."""
+    if elements not in _KERNELS:
         from .compiler import compile
-        text = GROUPED_SOURCE.read_text().replace("!e = f16", f"!e = {element}", 1)
-        _MODULES[element] = compile(text, chip="sm_90a")
-        _KERNELS[element] = _MODULES[element].kernel(GROUPED_KERNEL)
-    return _KERNELS[element]
+        text = GROUPED_SOURCE.read_text()
+        aliases = ("!ea", "!eb", "!ec") if len(elements) == 3 else ("!e",)
+        for alias, element in zip(aliases, elements):
+            default = next(line for line in text.splitlines() if line.startswith(alias + " ="))
+            text = text.replace(default, f"{alias} = {element}", 1)
+        module = compile(text, chip="sm_90a")
+        _KERNELS[elements] = module.kernel(GROUPED_KERNEL if len(elements) == 1
+                                           else GROUPED_FP8_KERNEL)
+    return _KERNELS[elements]
 
 
 #: check_grouped's answers by shapes, strides, dtype, layout and alignment.
 _CHECKS: "OrderedDict[tuple, tuple]" = OrderedDict()
 
 
-def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
+def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None, out=None,
+                   out_dtype=None, stream=None):
     """See the module's documentation."""
     import torch
     if (offsets is None) == (valid is None):
         raise MatmulError("tile.grouped_matmul: give offsets (contiguous groups) or valid "
                           "(masked groups), not both")
     bounds = offsets if valid is None else valid
-    require_cuda_tensors(torch, "tile.grouped_matmul", a=a, b=b, out=out,
+    require_cuda_tensors(torch, "tile.grouped_matmul", a=a, b=b, out=out, scale_a=scale_a,
+                         scale_b=scale_b,
                          **{"offsets" if valid is None else "valid": bounds})
     if len(b.shape) != 3:
         raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b.shape)}")
-    tensors = (a, b, bounds) + ((out,) if out is not None else ())
+    tensors = tuple(t for t in (a, b, bounds, out, scale_a, scale_b) if t is not None)
     if len({t.device for t in tensors}) != 1:
         raise MatmulError("tile.grouped_matmul: operands on different devices: "
                           f"{sorted(str(t.device) for t in tensors)}")
@@ -108,20 +129,36 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
         raise MatmulError(f"tile.grouped_matmul: {'offsets' if valid is None else 'valid'} must "
                           f"be a contiguous int32 vector of one entry per group "
                           f"({b.shape[0]}), got {bounds.dtype} of shape {tuple(bounds.shape)}")
-    if a.dtype != b.dtype:
+    dtype, b_dtype = (str(t.dtype).split(".")[-1] for t in (a, b))
+    fp8 = dtype in FP8_ELEMENTS
+    if a.dtype != b.dtype and not fp8:
         raise MatmulError(f"tile.grouped_matmul: a is {a.dtype} but b is {b.dtype}")
-    dtype = str(a.dtype).split(".")[-1]
+    if fp8 != (scale_a is not None and scale_b is not None):
+        raise MatmulError("tile.grouped_matmul: FP8 operands take scale_a and scale_b (float32 "
+                          "scales), 16-bit ones none" if fp8 else
+                          f"tile.grouped_matmul: scale_a and scale_b are for float8 operands; "
+                          f"a is {a.dtype}")
     masked = valid is not None
-    key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), dtype, masked, a.device,
-           a.data_ptr() % TMA_ALIGNMENT, b.data_ptr() % TMA_ALIGNMENT)
+    key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), dtype, b_dtype, masked,
+           a.device, a.data_ptr() % TMA_ALIGNMENT, b.data_ptr() % TMA_ALIGNMENT)
     groups, rows, n, k, capacity = _lru(
         _CHECKS, 256, key, lambda: check_grouped(a.shape, a.stride(), b.shape, b.stride(),
-                                                 dtype, masked, device_of(torch, a)))
+                                                 dtype, masked, device_of(torch, a), b_dtype))
     shape = (groups, capacity, n) if masked else (rows, n)
+    c_dtype = (out_dtype or (out.dtype if out is not None else torch.bfloat16)) if fp8 \
+        else a.dtype
+    if fp8:
+        if str(c_dtype).split(".")[-1] not in OUT_ELEMENTS:
+            raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "
+                              f"float16, got {c_dtype}")
+        scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
+                            for name, scale, count, what in (
+                                ("scale_a", scale_a, rows, "row of A"),
+                                ("scale_b", scale_b, groups * n, "column of each group's C")))
     if out is None:
-        out = torch.empty(shape, device=a.device, dtype=a.dtype)
-    elif tuple(out.shape) != shape or out.dtype != a.dtype or not out.is_contiguous():
-        raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {a.dtype} tensor of "
+        out = torch.empty(shape, device=a.device, dtype=c_dtype)
+    elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
+        raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {c_dtype} tensor of "
                           f"shape {shape}, got {out.dtype} {tuple(out.shape)}")
     if a.data_ptr() % TMA_ALIGNMENT or b.data_ptr() % TMA_ALIGNMENT \
             or out.data_ptr() % TMA_ALIGNMENT:
@@ -132,16 +169,32 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, out=None, stream=None):
     if k == 0:
         raise MatmulError("tile.grouped_matmul: K = 0 (nothing to multiply; the groups' rows "
                           "of C would be zero)")
-    element = ELEMENTS[dtype][0]
     a2 = a.reshape(rows, k) if masked else a
     b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous
     c2 = out.reshape(rows, n)
     # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
     # the persistent kernels' split-K workspace (per stream).
-    launch = MatmulPlan(GROUPED_KERNEL, element, rows, n, k, (device_of(torch, a).sms, 1, 1),
-                        True)
+    element = FP8_ELEMENTS[dtype] if fp8 else ELEMENTS[dtype][0]
+    launch = MatmulPlan(GROUPED_FP8_KERNEL if fp8 else GROUPED_KERNEL, element, rows, n, k,
+                        (device_of(torch, a).sms, 1, 1), True)
     workspace, counters = _split_k_buffers(
         launch, out, None if stream is None else _torch_stream(torch, stream))
-    grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace,
-                            counters, grid=launch.grid, stream=stream)
+    if fp8:
+        elements = (element, FP8_ELEMENTS[b_dtype], OUT_ELEMENTS[str(c_dtype).split(".")[-1]])
+        grouped_kernel(*elements)(a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a,
+                                  scale_b, workspace, counters, grid=launch.grid, stream=stream)
+    else:
+        grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace,
+                                counters, grid=launch.grid, stream=stream)
     return out
+
+
+def _scales(torch, name: str, scale, counts, what: str):
+    """`scale` as the unit-stride float32 vector the FP8 kernel reads (a copy
+    only where it is strided), or MatmulError unless it has one of `counts`
+    elements."""
+    if scale.dtype != torch.float32 or scale.numel() not in counts:
+        raise MatmulError(f"tile.grouped_matmul: {name} must be float32 with 1 element (per "
+                          f"tensor) or {counts[1]} (one per {what}), got {scale.dtype} of "
+                          f"shape {tuple(scale.shape)}")
+    return scale.reshape(-1).contiguous()

@@ -2,7 +2,9 @@
 // with no spills: the groups' rows read from the bounds array (32-bit
 // loads), wgmma m64n256k16, the TMA-store epilogue for
 // tiles inside a group and bounded stores for a group's last partial row
-// tile (pairs of f16 where the row is word-aligned, else one by one).
+// tile (pairs of f16 where the row is word-aligned, else one by one); then
+// the FP8 kernel: m64n256k32 on e4m3, the dequantizing loads (2 row and 64
+// column factors a thread) and a bf16 C.
 //
 // RUN: tile-opt %S/../../../examples/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -16,4 +18,10 @@
 // CHECK-DAG: st.global.b32
 // CHECK-DAG: st.global.b16
 
-// PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// CHECK: .visible .entry grouped_gemm_fp8_nt(
+// CHECK-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK-DAG: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
+// CHECK-DAG: cvt.rn.bf16x2.f32
+// CHECK-DAG: st.global.b16
+
+// PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
