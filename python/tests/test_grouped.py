@@ -29,11 +29,11 @@ def test_contiguous_and_masked_shapes():
     (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False, H100,
       "float8_e4m3fn"), "got a of float16 and b of float8_e4m3fn"),
     (((64, 200), (200, 1), (2, 200, 64), nk_transposed(2, 200, 64), "float8_e4m3fn", False,
-      H100), r"K = 200: .* multiples of 16"),
+      H100), r"K = 200: .* K must be a multiple of 16"),
     (((64, 64), (64, 1), (2, 64, 64), (64 * 64, 64, 1), "float16", False, H100),
      r"must be w.transpose\(-2, -1\) of a contiguous G x N x K w"),
     (((64, 60), (60, 1), (2, 60, 64), nk_transposed(2, 60, 64), "float16", False, H100),
-     r"K = 60: TMA needs 16-byte rows \(T-TMA-9\)"),
+     r"K = 60: TMA needs 16-byte rows \(T-TMA-9\), so K must be a multiple of 8"),
     (((64, 64), (64, 1), (2, 64, 12), nk_transposed(2, 64, 12), "float16", False, H100),
      "N = 12"),
     (((64, 32), (32, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False, H100),
@@ -87,6 +87,37 @@ def test_contiguous_groups_match_torch(torch_cuda, dtype):
     if dtype == torch.bfloat16 and hasattr(torch, "_grouped_mm"):
         theirs = torch._grouped_mm(a[:-5], w.transpose(-2, -1), offs=offsets)
         assert relative_error(out[:-5], theirs.float()) < 1e-2
+
+
+@pytest.mark.parametrize("fp8", [False, True])
+def test_many_groups_walked_by_each_cta(torch_cuda, fp8):
+    """70 groups (some empty, up to 900 rows): a CTA's tiles span several
+    groups, which it finds by walking on from its previous tile's group."""
+    import tile
+    from tile.testing import quantize_fp8, relative_error
+    torch = torch_cuda
+    generator = torch.Generator(device="cuda").manual_seed(7)
+    counts = (torch.rand(70, generator=generator, device="cuda") * 900).long()
+    counts[::9] = 0
+    counts = counts.tolist()
+    groups, n, k = len(counts), 520, 192
+    starts = [sum(counts[:g]) for g in range(groups)]
+    m = sum(counts)
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.25
+    offsets = torch.tensor([s + c for s, c in zip(starts, counts)], device="cuda",
+                           dtype=torch.int32)
+    if fp8:
+        a8, sa = quantize_fp8(a, (1, k))
+        w8, sw = quantize_fp8(w.reshape(groups * n, k), (1, k))
+        out = tile.grouped_matmul(a8, w8.reshape(groups, n, k).transpose(-2, -1), offsets,
+                                  scale_a=sa, scale_b=sw)
+        a = (a8.float() * sa).bfloat16()
+        w = (w8.float() * sw).reshape(groups, n, k).bfloat16()
+    else:
+        out = tile.grouped_matmul(a, w.transpose(-2, -1), offsets)
+    torch.cuda.synchronize()
+    assert relative_error(out, grouped_reference(torch, a, w, starts, counts)) < 1e-2
 
 
 def test_masked_groups_and_a_side_stream(torch_cuda):

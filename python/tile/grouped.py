@@ -20,7 +20,7 @@ float32 `scale_a` of one element (per tensor) or one per row of A (M, or G x
 capacity masked) and `scale_b` of one or one per column of each group's
 product (G x N, torch._scaled_grouped_mm's row-wise scales); C =
 diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16, default, or
-float16). TMA needs 16-byte rows: K and N multiples of 8 (of 16 for FP8). One CTA per SM takes the tiles of all
+float16). TMA needs 16-byte rows: K and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of all
 groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
 last wave split along K), on the current stream (or `stream`), without
 waiting; the offsets are read by the kernel, not the host.
@@ -76,11 +76,13 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
         raise MatmulError(f"tile.grouped_matmul: b (G x K x N = {groups} x {k} x {n}) must be "
                           "w.transpose(-2, -1) of a contiguous G x N x K w (the kernel reads "
                           f"each B[g] K-major, T-WGMMA-1), got strides {tuple(b_strides)}")
-    bytes_ = 1 if fp8 else ELEMENTS[dtype][1]
-    for name, extent in (("K", k), ("N", n)):
+    # Rows of A and B hold K elements of the operands' type, rows of C N of
+    # a 16-bit type.
+    for name, extent, bytes_ in (("K", k, 1 if fp8 else ELEMENTS[dtype][1]), ("N", n, 2)):
         if extent * bytes_ % TMA_ALIGNMENT:
             raise MatmulError(f"tile.grouped_matmul: {name} = {extent}: TMA needs 16-byte rows "
-                              f"(T-TMA-9), so K and N must be multiples of {TMA_ALIGNMENT // bytes_}")
+                              f"(T-TMA-9), so {name} must be a multiple of "
+                              f"{TMA_ALIGNMENT // bytes_}")
     return groups, rows, n, k, capacity
 
 
