@@ -109,6 +109,15 @@ fp8_module(("f8E4M3FN", "f8E4M3FN", "bf16")).kernel("gemm_fp8_nt_multicast")(
     a, w, c, m, n, k, sa.reshape(-1), sb.reshape(-1), grid=(4, 1, 1), cluster=(2, 1, 1))
 torch.cuda.synchronize()
 print(f"fp8 multicast {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
+# The three-warpgroup block-scaled kernel (tile.matmul takes it only at
+# large shapes), on 2 of its 192-row tiles.
+a, sa = quantize_fp8(x, (1, 128))
+w, sb = quantize_fp8(y, (128, 128))
+c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+fp8_module(("f8E4M3FN", "f8E4M3FN", "bf16")).kernel("gemm_fp8_nt_blockwise_m192")(
+    a, w, c, m, n, k, sa, sb, grid=(4, 1, 1))
+torch.cuda.synchronize()
+print(f"fp8 block m192 {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
 counts = [100, 0, 300, 128]
 xs = torch.randn(sum(counts), k, device="cuda", dtype=torch.bfloat16)
 ws = torch.randn(len(counts), 256, k, device="cuda", dtype=torch.bfloat16)
@@ -126,6 +135,15 @@ torch.cuda.synchronize()
 errors = [relative_error(c3[g, :v].cpu(), x3[g, :v].float().cpu() @ ws[g].float().cpu().t())
           for g, v in enumerate(counts) if v]
 print(f"grouped masked relative error {max(errors):.1e}")
+a8, sa8 = quantize_fp8(xs.float(), (1, k))
+w8, sw8 = quantize_fp8(ws.float().reshape(-1, k), (1, k))
+c8 = tile.grouped_matmul(a8, w8.reshape(ws.shape).transpose(-2, -1), ends, scale_a=sa8,
+                         scale_b=sw8)
+torch.cuda.synchronize()
+ref8 = torch.cat([(a8[s:s + v].float() * sa8[s:s + v]).cpu()
+                  @ (w8.reshape(ws.shape)[g].float() * sw8.reshape(len(counts), -1)[g, :, None]).cpu().t()
+                  for g, (s, v) in enumerate(zip(starts, counts))])
+print(f"grouped fp8 relative error {relative_error(c8.cpu(), ref8):.1e}")
 PY
 for tool in memcheck racecheck synccheck; do
   part fp8_grouped || break
