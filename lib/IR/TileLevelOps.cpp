@@ -314,10 +314,11 @@ LogicalResult MmaStoreOp::verify() {
                              getBounds());
 }
 
-/// The accumulators of an M x N warpgroup tile.
+/// The accumulators of an M x N warpgroup tile (f32 unless `element`).
 static VectorType getWarpgroupAccumulatorType(MLIRContext *context, int64_t m,
-                                              int64_t n) {
-  return VectorType::get({m / 64 * n / 2}, Float32Type::get(context));
+                                              int64_t n, Type element = {}) {
+  return VectorType::get({m / 64 * n / 2},
+                         element ? element : Float32Type::get(context));
 }
 
 /// The (M, N) shape and the accumulators of a warpgroup tile's store
@@ -491,7 +492,15 @@ LogicalResult WarpgroupMmaOp::verify() {
                          << (getTransposeA() || getTransposeB() ? ""
                                                                 : " K-major")
                          << " tiles (T-WGMMA-3)";
-  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n);
+  Type accElement = getAcc().getType().getElementType();
+  if (!isWgmmaAccumulatorType(accElement, a.getElementType(),
+                              b.getElementType()))
+    return emitOpError() << "accumulates " << a.getElementType() << " x "
+                         << b.getElementType()
+                         << " tiles in f32, or in f16 for f16 and 8-bit "
+                            "float tiles; got "
+                         << accElement << " (T-WGMMA-3)";
+  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n, accElement);
   if (getAcc().getType() != want)
     return emitOpError() << "a " << m << "x" << n
                          << " warpgroup tile accumulates in " << want

@@ -25,6 +25,11 @@ std::optional<int64_t> mlir::tile::getWgmmaInstructionK(Type a, Type b) {
   return std::nullopt;
 }
 
+bool mlir::tile::isWgmmaAccumulatorType(Type acc, Type a, Type b) {
+  return acc.isF32() || (acc.isF16() && !isa<BFloat16Type>(a) &&
+                         getWgmmaInstructionK(a, b).has_value());
+}
+
 SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
 }
@@ -84,9 +89,16 @@ LogicalResult WgmmaOp::verify() {
   if (isWgmmaFp8(a) && (getTransposeA() || getTransposeB()))
     return emitOpError() << "8-bit float operands must be K-major: PTX "
                             "transposes only f16/bf16 tiles (T-WGMMA-2)";
+  Type acc = getAcc().getType().getElementType();
+  if (!isWgmmaAccumulatorType(acc, a, b))
+    return emitOpError() << "accumulates " << a << " x " << b
+                         << " in f32, or in f16 for f16 and 8-bit float "
+                            "inputs; got "
+                         << acc << " (T-WGMMA-2)";
   if (getAcc().getType().getNumElements() != n / 2)
     return emitOpError() << "m64n" << n << "k" << *k << " needs " << n / 2
-                         << " f32 accumulators per thread, got "
+                         << (acc.isF16() ? " f16" : " f32")
+                         << " accumulators per thread, got "
                          << getAcc().getType() << " (T-WGMMA-2)";
   return success();
 }

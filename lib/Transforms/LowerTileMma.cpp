@@ -20,6 +20,7 @@
 #include "Tile/IR/TileOps.h"
 #include "Tile/IR/WgmmaTypes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -158,11 +159,19 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     };
     // One m64nN accumulator per 64 rows: the whole vector, or its slice.
     int64_t blocks = shape[0] / 64, perBlock = n / 2;
-    auto blockType = VectorType::get({perBlock}, rewriter.getF32Type());
+    auto blockType = VectorType::get({perBlock},
+                                     op.getAcc().getType().getElementType());
+    // A zero accumulator stays a constant per block (wgmma's scale-d = 0).
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     SmallVector<Value> accs;
     for (int64_t i = 0; i < blocks; ++i) {
       if (blocks == 1) {
         accs.push_back(op.getAcc());
+        continue;
+      }
+      if (zeroAcc) {
+        accs.push_back(arith::ConstantOp::create(
+            rewriter, loc, blockType, rewriter.getZeroAttr(blockType)));
         continue;
       }
       SmallVector<Value> elements;

@@ -140,6 +140,29 @@ gpu.module @mma_fp8 {
   }
 }
 
+// f16 accumulators of a 128-row tile (two m64n64 blocks of 32 f16): a zero
+// accumulator stays a zero constant per block (wgmma's scale-d = 0), the
+// blocks of the result are put back into one vector<64xf16> (canonicalized).
+// CHECK-LABEL: gpu.func @mma_f16_accumulators
+//       CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<32xf16>
+//       CHECK: tile.wgmma %{{.*}}, %{{.*}}, %[[Z]] {inputType = f8E4M3FN, n = 64 : i64} : vector<32xf16>
+//       CHECK: tile.wgmma %{{.*}}, %{{.*}}, %[[Z]] {inputType = f8E4M3FN, n = 64 : i64} : vector<32xf16>
+//       CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, n = 64 : i64} : vector<32xf16>
+//       CHECK: %[[C:.*]] = vector.from_elements {{.*}} : vector<64xf16>
+//  CHECK-NEXT: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 0
+//  CHECK-NEXT: gpu.return %[[C]] : vector<64xf16>
+gpu.module @mma_f16_accumulators {
+  gpu.func @mma_f16_accumulators(%i: index) -> vector<64xf16> {
+    %zero = arith.constant dense<0.0> : vector<64xf16>
+    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
+    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x64x128xf8E4M3FN, 3>
+    %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %i, %i], %zero {shape = array<i64: 128, 64, 64>, wait = 0 : i32}
+        : memref<4x128x128xf8E4M3FN, 3>, memref<4x64x128xf8E4M3FN, 3>, vector<64xf16>
+    gpu.return %0 : vector<64xf16>
+  }
+}
+
 // tile.warpgroup_scale of a 64x16 tile (8 accumulators a thread: 2
 // fragments x 2 row halves x 2 columns): the thread's origin row is
 // 16 (warp mod 4) + lane / 4, its column 2 (lane mod 4); 2 row factors

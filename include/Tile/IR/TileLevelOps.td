@@ -249,7 +249,8 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
     `a[aIndices]` and the N x K tile of B at `b[bIndices]` (both K-major in
     `tile.shared_alloc` buffers whose rows are one swizzle span, as TMA
     writes them; the indices name the tiles' first elements) to `acc`,
-    `vector<(M/64 * N/2) x f32>`: elements [i N/2, (i + 1) N/2) hold the
+    `vector<(M/64 * N/2) x f32>` (or x f16 for f16 and 8-bit tiles, as
+    `tile.wgmma`): elements [i N/2, (i + 1) N/2) hold the
     m64nN accumulator of rows 64 i .. 64 i + 63 in wgmma's layout. `shape` is (M, N, K): M a multiple
     of 64, N a multiple of 8 up to 256, K a multiple of 16 within the span.
     Expands to `wgmma.fence`, per 16-wide K step the shared-memory
@@ -289,10 +290,10 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
                        Variadic<Index>:$aIndices,
                        Arg<AnyMemRef, "swizzled shared B", [MemRead]>:$b,
                        Variadic<Index>:$bIndices,
-                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfRankAndType<[1], [F32, F16]>:$acc,
                        DenseI64ArrayAttr:$shape, I32Attr:$wait,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b);
-  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
   let assemblyFormat = [{
     $a `[` $aIndices `]` `,` $b `[` $bIndices `]` `,` $acc attr-dict
     `:` type($a) `,` type($b) `,` type($acc)

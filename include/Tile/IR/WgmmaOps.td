@@ -60,7 +60,7 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "warpgroup D += A * B from shared-memory descriptors";
   let description = [{
-    `wgmma.mma_async.sync.aligned.m64nNkK.f32.<A>.<B>`: the 128 threads of a
+    `wgmma.mma_async.sync.aligned.m64nNkK.<D>.<A>.<B>`: the 128 threads of a
     warpgroup multiply the 64xK A and the KxN B that `descA` and `descB`
     describe (both K-major; with `transpose_a` / `transpose_b`, A / B is
     MN-major, PTX's imm-trans-a / imm-trans-b = 1) and add the product to
@@ -70,7 +70,9 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
     4j+2, 4j+3 the same columns of row lane/4 + 8. `inputType` is A's
     element type and B's unless `inputTypeB` is given: f16 x f16 or bf16 x
     bf16 (K = 16), or any pair of the 8-bit floats f8E4M3FN (e4m3) and
-    f8E5M2 (e5m2) (K = 32, K-major operands only). The op is asynchronous:
+    f8E5M2 (e5m2) (K = 32, K-major operands only). The accumulators are f32,
+    or f16 (`vector<N/2 x f16>`, the same layout, two to a register) for
+    f16 and 8-bit inputs (PTX has no .f16 D with .bf16). The op is asynchronous:
     fence before (`tile.wgmma_fence`), commit after
     (`tile.wgmma_commit_group`) and wait (`tile.wgmma_wait_group`) before
     reading the result. A constant zero `acc` is not materialized: the
@@ -85,11 +87,11 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
     ```
   }];
   let arguments = (ins I64:$descA, I64:$descB,
-                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       VectorOfRankAndType<[1], [F32, F16]>:$acc,
                        I64Attr:$n, TypeAttr:$inputType,
                        OptionalAttr<TypeAttr>:$inputTypeB,
                        UnitAttr:$transpose_a, UnitAttr:$transpose_b);
-  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
   let assemblyFormat = "$descA `,` $descB `,` $acc attr-dict `:` type($acc)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

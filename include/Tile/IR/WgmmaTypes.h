@@ -29,6 +29,11 @@ bool isWgmmaFp8(Type type);
 /// wgmma does not multiply (with f32 accumulators).
 std::optional<int64_t> getWgmmaInstructionK(Type a, Type b);
 
+/// Whether wgmma accumulates A (`a`) times B (`b`) in `acc`: f32 always, f16
+/// for f16 and 8-bit float inputs (PTX ISA, "wgmma.mma_async": .f16 D is
+/// not available with .bf16 inputs).
+bool isWgmmaAccumulatorType(Type acc, Type a, Type b);
+
 } // namespace mlir::tile
 
 #endif // TILE_IR_WGMMATYPES_H

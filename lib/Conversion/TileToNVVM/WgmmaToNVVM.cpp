@@ -89,10 +89,18 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
+    // The accumulator registers: one f32 each, or two f16 (f16x2) each.
     int64_t count = op.getAcc().getType().getNumElements();
-    Type f32 = rewriter.getF32Type();
-    auto structType =
-        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
+    bool f16 = op.getAcc().getType().getElementType().isF16();
+    int64_t perRegister = f16 ? 2 : 1, registers = count / perRegister;
+    Type i64 = rewriter.getI64Type();
+    Type registerType = f16 ? Type(VectorType::get({2}, rewriter.getF16Type()))
+                            : Type(rewriter.getF32Type());
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(registers, registerType));
+    auto index = [&](int64_t i) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64, i);
+    };
     // The accumulator vector as the struct of registers the op updates. A
     // zero accumulator is not materialized: wgmma's scale-d = 0 (PTX ISA,
     // "wgmma.mma_async": D = A * B) ignores the registers' values, so a
@@ -100,13 +108,22 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     // register moves.
     bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     Value inouts = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t i = 0; i < (zeroAcc ? 0 : count); ++i) {
-      Value index =
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
-      Value element = LLVM::ExtractElementOp::create(rewriter, loc,
-                                                     adaptor.getAcc(), index);
-      inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, element,
-                                           ArrayRef<int64_t>{i});
+    for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r) {
+      Value reg;
+      if (f16) {
+        reg = LLVM::UndefOp::create(rewriter, loc, registerType);
+        for (int64_t h = 0; h < 2; ++h)
+          reg = LLVM::InsertElementOp::create(
+              rewriter, loc, reg,
+              LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
+                                             index(2 * r + h)),
+              index(h));
+      } else {
+        reg = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
+                                             index(r));
+      }
+      inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, reg,
+                                           ArrayRef<int64_t>{r});
     }
     auto typeA =
         NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getInputType()));
@@ -119,7 +136,9 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     Value result = NVVM::WgmmaMmaAsyncOp::create(
         rewriter, loc, structType, inouts, adaptor.getDescA(),
         adaptor.getDescB(), NVVM::MMAShapeAttr::get(ctx, 64, op.getN(), k),
-        typeA, typeB, NVVM::WGMMATypesAttr::get(ctx, NVVM::WGMMATypes::f32),
+        typeA, typeB,
+        NVVM::WGMMATypesAttr::get(ctx, f16 ? NVVM::WGMMATypes::f16
+                                           : NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, zeroAcc ? NVVM::WGMMAScaleOut::zero
                                                   : NVVM::WGMMAScaleOut::one),
         scaleIn,
@@ -133,13 +152,17 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
         NVVM::MMAIntOverflowAttr());
     Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
     Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-    for (int64_t i = 0; i < count; ++i) {
-      Value element = LLVM::ExtractValueOp::create(rewriter, loc, result,
-                                                   ArrayRef<int64_t>{i});
-      Value index =
-          LLVM::ConstantOp::create(rewriter, loc, rewriter.getI64Type(), i);
-      vector =
-          LLVM::InsertElementOp::create(rewriter, loc, vector, element, index);
+    for (int64_t r = 0; r < registers; ++r) {
+      Value reg = LLVM::ExtractValueOp::create(rewriter, loc, result,
+                                               ArrayRef<int64_t>{r});
+      for (int64_t h = 0; h < perRegister; ++h) {
+        Value element =
+            f16 ? Value(LLVM::ExtractElementOp::create(rewriter, loc, reg,
+                                                       index(h)))
+                : reg;
+        vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
+                                               index(perRegister * r + h));
+      }
     }
     rewriter.replaceOp(op, vector);
     return success();

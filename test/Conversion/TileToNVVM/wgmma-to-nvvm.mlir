@@ -21,4 +21,14 @@ gpu.module @k {
     %s = arith.addf %r, %biased : vector<32xf32>
     gpu.return %s : vector<32xf32>
   }
+
+  // f16 accumulators: two to a register (f16x2), 16 registers for m64n64.
+  // CHECK-LABEL: gpu.func @f16_accumulators(
+  gpu.func @f16_accumulators(%da: i64, %db: i64, %acc: vector<32xf16>) -> vector<32xf16> {
+    // CHECK-COUNT-16: llvm.insertvalue %{{.*}}, %{{.*}}[{{[0-9]+}}] : !llvm.struct<(vector<2xf16>
+    // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f16>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+    // CHECK-COUNT-16: llvm.extractvalue
+    %r = tile.wgmma %da, %db, %acc {n = 64 : i64, inputType = f8E5M2, inputTypeB = f8E4M3FN} : vector<32xf16>
+    gpu.return %r : vector<32xf16>
+  }
 }

@@ -134,6 +134,28 @@ func.func @wgmma_fp8_mn_major(%acc: vector<128xf32>, %i: index) {
 
 // -----
 
+func.func @wgmma_bf16_f16_accumulators(%acc: vector<128xf16>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xbf16, 3>
+  // expected-error @below {{accumulates 'bf16' x 'bf16' tiles in f32, or in f16 for f16 and 8-bit float tiles; got 'f16' (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
+      : memref<128x64xbf16, 3>, memref<256x64xbf16, 3>, vector<128xf16>
+  return
+}
+
+// -----
+
+func.func @wgmma_f16_accumulator_count(%acc: vector<128xf16>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x128xf8E4M3FN, 3>
+  // expected-error @below {{a 128x256 warpgroup tile accumulates in 'vector<256xf16>', got 'vector<128xf16>' (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 128, 256, 128>, wait = 1 : i32}
+      : memref<128x128xf8E4M3FN, 3>, memref<256x128xf8E4M3FN, 3>, vector<128xf16>
+  return
+}
+
+// -----
+
 func.func @wgmma_accumulator(%acc: vector<128xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<256x64xf16, 3>

@@ -28,6 +28,12 @@ gpu.module @k {
     %db8 = tile.wgmma_descriptor %b8[%c0, %k] : memref<64x128xf8E5M2, 3>
     // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, inputTypeB = f8E5M2, n = 64 : i64} : vector<32xf32>
     %d8 = tile.wgmma %da8, %db8, %dt {n = 64 : i64, inputType = f8E4M3FN, inputTypeB = f8E5M2} : vector<32xf32>
+    // f16 accumulators (two to a register) for 8-bit and f16 inputs.
+    %h = arith.constant dense<0.0> : vector<32xf16>
+    // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f8E4M3FN, n = 64 : i64} : vector<32xf16>
+    %h8 = tile.wgmma %da8, %da8, %h {n = 64 : i64, inputType = f8E4M3FN} : vector<32xf16>
+    // CHECK: tile.wgmma %{{.*}}, %{{.*}}, %{{.*}} {inputType = f16, n = 64 : i64} : vector<32xf16>
+    %h16 = tile.wgmma %da, %da, %h8 {n = 64 : i64, inputType = f16} : vector<32xf16>
     // CHECK: tile.wgmma_commit_group
     tile.wgmma_commit_group
     // CHECK: tile.wgmma_wait_group 1
@@ -149,5 +155,21 @@ func.func @fp8_transposed(%d: i64, %acc: vector<32xf32>) {
 func.func @fp8_accumulators(%d: i64, %acc: vector<16xf32>) {
   // expected-error @below {{m64n64k32 needs 32 f32 accumulators per thread, got 'vector<16xf32>' (T-WGMMA-2)}}
   %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E4M3FN} : vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @bf16_f16_accumulators(%d: i64, %acc: vector<32xf16>) {
+  // expected-error @below {{accumulates 'bf16' x 'bf16' in f32, or in f16 for f16 and 8-bit float inputs; got 'f16' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = bf16} : vector<32xf16>
+  return
+}
+
+// -----
+
+func.func @f16_accumulator_count(%d: i64, %acc: vector<16xf16>) {
+  // expected-error @below {{m64n64k32 needs 32 f16 accumulators per thread, got 'vector<16xf16>' (T-WGMMA-2)}}
+  %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E5M2} : vector<16xf16>
   return
 }

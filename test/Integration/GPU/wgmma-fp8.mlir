@@ -1,5 +1,6 @@
 // wgmma with 8-bit float operands (m64n64k32, f32 accumulate): D = A * B^T
-// for A 64x128 e4m3 and B 64x128 once as e4m3 and once as e5m2, K-major in
+// for A 64x128 e4m3 and B 64x128 once as e4m3 and once as e5m2 (and e4m3
+// again into f16 accumulators, two to a register), K-major in
 // 128B-swizzled buffers (a 128-element row of 8-bit floats is one 128-byte
 // span); four wgmmas walk K in steps of 32. The host writes the operands'
 // bit patterns (small integers -2 .. 2, exact in both formats) as i8, the
@@ -9,11 +10,13 @@
 // RUN: tile-run %s --chip=sm_90a --timeout=60 | FileCheck %s
 // CHECK: wgmma e4m3 x e4m3 mismatches: 0
 // CHECK: wgmma e4m3 x e5m2 mismatches: 0
+// CHECK: wgmma e4m3 x e4m3 f16-accumulated mismatches: 0
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @wgmma_fp8(%ga: memref<64x128xi8>, %gb4: memref<64x128xi8>, %gb5: memref<64x128xi8>,
-                        %out4: memref<64x64xf32>, %out5: memref<64x64xf32>) kernel
+                        %out4: memref<64x64xf32>, %out5: memref<64x64xf32>,
+                        %out16: memref<64x64xf32>) kernel
         attributes {known_block_size = array<i32: 128, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -45,17 +48,21 @@ module attributes {gpu.container_module} {
       tile.fence_proxy_async shared_cta
       gpu.barrier
       %zero = arith.constant dense<0.0> : vector<32xf32>
+      %zero16 = arith.constant dense<0.0> : vector<32xf16>
       tile.wgmma_fence
-      %acc:2 = scf.for %kb = %c0 to %c4 step %c1 iter_args(%d4 = %zero, %d5 = %zero)
-          -> (vector<32xf32>, vector<32xf32>) {
+      %acc:3 = scf.for %kb = %c0 to %c4 step %c1 iter_args(%d4 = %zero, %d5 = %zero, %d16 = %zero16)
+          -> (vector<32xf32>, vector<32xf32>, vector<32xf16>) {
         %k = arith.muli %kb, %c32 : index
         %da = tile.wgmma_descriptor %as[%c0, %k] : memref<64x128xf8E4M3FN, 3>
         %db4 = tile.wgmma_descriptor %b4s[%c0, %k] : memref<64x128xf8E4M3FN, 3>
         %db5 = tile.wgmma_descriptor %b5s[%c0, %k] : memref<64x128xf8E5M2, 3>
         %n4 = tile.wgmma %da, %db4, %d4 {n = 64 : i64, inputType = f8E4M3FN} : vector<32xf32>
         %n5 = tile.wgmma %da, %db5, %d5 {n = 64 : i64, inputType = f8E4M3FN, inputTypeB = f8E5M2} : vector<32xf32>
-        scf.yield %n4, %n5 : vector<32xf32>, vector<32xf32>
+        %n16 = tile.wgmma %da, %db4, %d16 {n = 64 : i64, inputType = f8E4M3FN} : vector<32xf16>
+        scf.yield %n4, %n5, %n16 : vector<32xf32>, vector<32xf32>, vector<32xf16>
       }
+      // The f16 accumulators as f32 (integers up to 512: exact in f16).
+      %wide16 = arith.extf %acc#2 : vector<32xf16> to vector<32xf32>
       tile.wgmma_commit_group
       tile.wgmma_wait_group 0
       // The PTX ISA's D layout: warp w rows 16 w + lane / 4 (+ 8), columns
@@ -76,10 +83,14 @@ module attributes {gpu.container_module} {
         %i1 = arith.addi %i0, %c1 : index
         %i2 = arith.addi %i0, %c2 : index
         %i3 = arith.addi %i2, %c1 : index
-        scf.for %which = %c0 to %c2 step %c1 {
+        %c3 = arith.constant 3 : index
+        scf.for %which = %c0 to %c3 step %c1 {
           %second = arith.cmpi eq, %which, %c1 : index
-          %d = arith.select %second, %acc#1, %acc#0 : vector<32xf32>
-          %out = arith.select %second, %out5, %out4 : memref<64x64xf32>
+          %third = arith.cmpi eq, %which, %c2 : index
+          %d01 = arith.select %second, %acc#1, %acc#0 : vector<32xf32>
+          %d = arith.select %third, %wide16, %d01 : vector<32xf32>
+          %out01 = arith.select %second, %out5, %out4 : memref<64x64xf32>
+          %out = arith.select %third, %out16, %out01 : memref<64x64xf32>
           %v0 = vector.extract %d[%i0] : f32 from vector<32xf32>
           %v1 = vector.extract %d[%i1] : f32 from vector<32xf32>
           %v2 = vector.extract %d[%i2] : f32 from vector<32xf32>
@@ -158,20 +169,26 @@ module attributes {gpu.container_module} {
     %db5 = gpu.alloc () : memref<64x128xi8>
     %dout4 = gpu.alloc () : memref<64x64xf32>
     %dout5 = gpu.alloc () : memref<64x64xf32>
+    %dout16 = gpu.alloc () : memref<64x64xf32>
     gpu.memcpy %da, %ha : memref<64x128xi8>, memref<64x128xi8>
     gpu.memcpy %db4, %hb4 : memref<64x128xi8>, memref<64x128xi8>
     gpu.memcpy %db5, %hb5 : memref<64x128xi8>, memref<64x128xi8>
     gpu.launch_func @kernels::@wgmma_fp8 blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
         args(%da : memref<64x128xi8>, %db4 : memref<64x128xi8>, %db5 : memref<64x128xi8>,
-             %dout4 : memref<64x64xf32>, %dout5 : memref<64x64xf32>)
+             %dout4 : memref<64x64xf32>, %dout5 : memref<64x64xf32>,
+             %dout16 : memref<64x64xf32>)
     %out4 = memref.alloc() : memref<64x64xf32>
     %out5 = memref.alloc() : memref<64x64xf32>
     gpu.memcpy %out4, %dout4 : memref<64x64xf32>, memref<64x64xf32>
     gpu.memcpy %out5, %dout5 : memref<64x64xf32>, memref<64x64xf32>
+    %out16 = memref.alloc() : memref<64x64xf32>
+    gpu.memcpy %out16, %dout16 : memref<64x64xf32>, memref<64x64xf32>
     %z = arith.constant 0 : i64
     %o = arith.constant 1 : i64
-    %bad:2 = scf.for %i = %c0 to %c64 step %c1 iter_args(%b4 = %z, %b5 = %z) -> (i64, i64) {
-      %r:2 = scf.for %n = %c0 to %c64 step %c1 iter_args(%x4 = %b4, %x5 = %b5) -> (i64, i64) {
+    %bad:3 = scf.for %i = %c0 to %c64 step %c1 iter_args(%b4 = %z, %b5 = %z, %b16 = %z)
+        -> (i64, i64, i64) {
+      %r:3 = scf.for %n = %c0 to %c64 step %c1 iter_args(%x4 = %b4, %x5 = %b5, %x16 = %b16)
+          -> (i64, i64, i64) {
         %zi = arith.constant 0 : i32
         %ref = scf.for %k = %c0 to %c128 step %c1 iter_args(%acc = %zi) -> (i32) {
           %a = memref.load %va[%i, %k] : memref<64x128xi32>
@@ -189,14 +206,20 @@ module attributes {gpu.container_module} {
         %inc5 = arith.select %ne5, %o, %z : i64
         %n4 = arith.addi %x4, %inc4 : i64
         %n5 = arith.addi %x5, %inc5 : i64
-        scf.yield %n4, %n5 : i64, i64
+        %y16 = memref.load %out16[%i, %n] : memref<64x64xf32>
+        %ne16 = arith.cmpf une, %y16, %reff : f32
+        %inc16 = arith.select %ne16, %o, %z : i64
+        %n16 = arith.addi %x16, %inc16 : i64
+        scf.yield %n4, %n5, %n16 : i64, i64, i64
       }
-      scf.yield %r#0, %r#1 : i64, i64
+      scf.yield %r#0, %r#1, %r#2 : i64, i64, i64
     }
     vector.print str "wgmma e4m3 x e4m3 mismatches: "
     vector.print %bad#0 : i64
     vector.print str "wgmma e4m3 x e5m2 mismatches: "
     vector.print %bad#1 : i64
+    vector.print str "wgmma e4m3 x e4m3 f16-accumulated mismatches: "
+    vector.print %bad#2 : i64
     return
   }
 }

@@ -1,6 +1,7 @@
 // wgmma with 8-bit float operands as PTX, assembled by ptxas for sm_90a: the
 // kernel of Integration/GPU/wgmma-fp8.mlir (k32 per instruction, e4m3 x e4m3
-// and e4m3 x e5m2; no imm-scale/imm-trans operands, which PTX allows only
+// and e4m3 x e5m2, and e4m3 x e4m3 into f16 accumulators: 16 registers of
+// two f16 for m64n64; no imm-scale/imm-trans operands, which PTX allows only
 // for f16/bf16). The descriptors of the 128-element rows are those of a
 // 64-element f16 row: both are one 128-byte span.
 //
@@ -14,6 +15,7 @@
 //       CHECK: wgmma.fence.sync.aligned;
 //       CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3 {{[{]}}%r{{[0-9]+}}, {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 //       CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e5m2 {{[{]}}%r{{[0-9]+}}, {{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+//       CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f16.e4m3.e4m3 {{[{](%r[0-9]+, ){15}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
 //       CHECK: wgmma.commit_group.sync.aligned;
 //       CHECK: wgmma.wait_group.sync.aligned 0;
 
@@ -21,3 +23,4 @@
 // NVVM: llvm.mlir.constant(4611686293305360384 : i64) : i64
 // NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f16>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<({{(vector<2xf16>, ){15}vector<2xf16>}})>
