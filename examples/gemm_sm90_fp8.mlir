@@ -19,8 +19,8 @@
 //   tile-run examples/gemm_sm90_fp8.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) with row-wise and
 // per-tensor scales at 256x512x512 and at the odd 200x296x208, the
-// multicast kernel at 256x512x512 and 328x296x208, and the block-scaled
-// kernel at 256x512x512 and 200x296x464.
+// multicast kernel at 256x512x512 and 328x296x208, and both block-scaled
+// kernels at 256x512x512 and 200x296x464 and on 3 CTAs.
 
 // The element types of A, B (e4m3 or e5m2, in any pair) and C (bf16 or
 // f16); tile.matmul compiles its variants by redefining these aliases.
@@ -477,9 +477,9 @@ module attributes {gpu.container_module} {
     // @gemm_fp8_nt_blockwise with three consumer warpgroups on 192x128
     // tiles (a 4-stage ring of 40 KB stages): while one warpgroup
     // promotes its K block, two still issue wgmmas (with two, both
-    // promote at once and the tensor cores wait: 12-14% slower at 8192^3
+    // promote at once and the tensor cores wait: 10-14% slower at 8192^3
     // on an H200, bench/NOTES.md). 192-row tiles quantize M coarser, so
-    // tile.matmul runs this kernel where its waves are full enough.
+    // tile.matmul runs this kernel where its whole waves take less time.
     gpu.func @gemm_fp8_nt_blockwise_m192(%a: !da192, %b: !dbh, %c: !dc, %m: index, %n: index,
                                          %k: index, %sa: !block_scales, %sb: !block_scales) kernel
         attributes {known_block_size = array<i32: 512, 1, 1>} {
@@ -827,10 +827,11 @@ module attributes {gpu.container_module} {
   }
 
   // Runs @gemm_fp8_nt_blockwise (or, with `m192`, its three-warpgroup
-  // form) at (m, n, k) with A scales per (row, K block) and B scales per
-  // (128-row block, K block) and returns the number of elements of C
-  // whose relative difference from the host's exceeds 1e-2.
-  func.func @run_blockwise(%m: index, %n: index, %k: index, %m192: i1) -> i32 {
+  // form) at (m, n, k) on at most `ctas` CTAs with A scales per (row, K
+  // block) and B scales per (128-row block, K block) and returns the number
+  // of elements of C whose relative difference from the host's exceeds
+  // 1e-2.
+  func.func @run_blockwise(%m: index, %n: index, %k: index, %m192: i1, %ctas: index) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -838,7 +839,6 @@ module attributes {gpu.container_module} {
     %c7 = arith.constant 7 : index
     %c127 = arith.constant 127 : index
     %c128 = arith.constant 128 : index
-    %c132 = arith.constant 132 : index
     %c191 = arith.constant 191 : index
     %c192 = arith.constant 192 : index
     %c384 = arith.constant 384 : index
@@ -883,7 +883,7 @@ module attributes {gpu.container_module} {
       %m191 = arith.addi %m, %c191 : index
       %tm = arith.divui %m191, %c192 : index
       %tiles = arith.muli %tm, %nblocks : index
-      %grid = arith.minui %tiles, %c132 : index
+      %grid = arith.minui %tiles, %ctas : index
       gpu.launch_func @kernels::@gemm_fp8_nt_blockwise_m192 blocks in (%grid, %c1, %c1)
           threads in (%c512, %c1, %c1) dynamic_shared_memory_size %smem
           args(%ta : !da192, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
@@ -896,7 +896,7 @@ module attributes {gpu.container_module} {
       %m127 = arith.addi %m, %c127 : index
       %tm = arith.divui %m127, %c128 : index
       %tiles = arith.muli %tm, %nblocks : index
-      %grid = arith.minui %tiles, %c132 : index
+      %grid = arith.minui %tiles, %ctas : index
       gpu.launch_func @kernels::@gemm_fp8_nt_blockwise blocks in (%grid, %c1, %c1)
           threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
           args(%ta : !da, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
@@ -953,6 +953,7 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %true = arith.constant true
     %false = arith.constant false
+    %c132 = arith.constant 132 : index
     %m = arith.constant 256 : index
     %n = arith.constant 512 : index
     %k = arith.constant 512 : index
@@ -980,20 +981,28 @@ module attributes {gpu.container_module} {
     vector.print str "gemm fp8 multicast per-tensor 328x296x208 mismatches: "
     vector.print %mc_odd : i32
     // Block scales over 4 K blocks (at K = 464 the last one partial).
-    %bw = func.call @run_blockwise(%m, %n, %k, %false) : (index, index, index, i1) -> i32
+    %bw = func.call @run_blockwise(%m, %n, %k, %false, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "gemm fp8 blockwise 256x512x512 mismatches: "
     vector.print %bw : i32
     %bk = arith.constant 464 : index
-    %bw_odd = func.call @run_blockwise(%om, %on, %bk, %false) : (index, index, index, i1) -> i32
+    %bw_odd = func.call @run_blockwise(%om, %on, %bk, %false, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "gemm fp8 blockwise 200x296x464 mismatches: "
     vector.print %bw_odd : i32
     // The 192-row tiles: 200 rows end inside the second tile.
-    %tall = func.call @run_blockwise(%m, %n, %k, %true) : (index, index, index, i1) -> i32
+    %tall = func.call @run_blockwise(%m, %n, %k, %true, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "gemm fp8 blockwise m192 256x512x512 mismatches: "
     vector.print %tall : i32
-    %tall_odd = func.call @run_blockwise(%om, %on, %bk, %true) : (index, index, index, i1) -> i32
+    %tall_odd = func.call @run_blockwise(%om, %on, %bk, %true, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "gemm fp8 blockwise m192 200x296x464 mismatches: "
     vector.print %tall_odd : i32
+    // 3 CTAs for the 8 tiles: the rings' phases carry over from tile to tile.
+    %c3 = arith.constant 3 : index
+    %bw3 = func.call @run_blockwise(%m, %n, %k, %false, %c3) : (index, index, index, i1, index) -> i32
+    vector.print str "gemm fp8 blockwise 256x512x512 on 3 CTAs mismatches: "
+    vector.print %bw3 : i32
+    %tall3 = func.call @run_blockwise(%m, %n, %k, %true, %c3) : (index, index, index, i1, index) -> i32
+    vector.print str "gemm fp8 blockwise m192 256x512x512 on 3 CTAs mismatches: "
+    vector.print %tall3 : i32
     return
   }
 }

@@ -111,7 +111,7 @@ module attributes {gpu.container_module} {
     // first row, its rows and row tiles, the tile's index in the group,
     // and (as the next search's start) the group and its first tile. The
     // search starts at group `g0`, whose first tile is `base0`: a CTA's
-    // tiles only increase (T-TILE-7), so it resumes where its previous tile
+    // tiles never decrease (T-TILE-7), so it resumes where its previous tile
     // was found and walks each group once (a search from group 0 for each
     // tile made 64 groups of 512 rows 1.4x slower on an H200). 32-bit, as
     // the bounds.
@@ -124,9 +124,15 @@ module attributes {gpu.container_module} {
       %tile32 = arith.index_cast %tile : index to i32
       %groups32 = arith.index_cast %groups : index to i32
       %tiles_n32 = arith.index_cast %tiles_n : index to i32
+      // A tile before the resume point (which T-TILE-7's order never
+      // gives) restarts the walk at group 0.
+      %zero = arith.constant 0 : i32
+      %back = arith.cmpi ult, %tile32, %base0 : i32
+      %g_first = arith.select %back, %zero, %g0 : i32
+      %base_first = arith.select %back, %zero, %base0 : i32
       // The group's rows come out with it (the condition's values when the
       // walk stops).
-      %found:5 = scf.while (%g = %g0, %base = %base0)
+      %found:5 = scf.while (%g = %g_first, %base = %base_first)
           : (i32, i32) -> (i32, i32, index, index, i32) {
         %gi = arith.index_cast %g : i32 to index
         %start, %count = func.call @group_rows(%bounds, %capacity, %gi)
@@ -322,8 +328,8 @@ module attributes {gpu.container_module} {
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
               split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
-          // Where the tile is (found only now: nothing of it stays live
-          // across the MMAs).
+          // Where the tile is (found only now: of the search, only its
+          // resume point stays live across the MMAs).
           %g, %start, %count, %tiles_m, %t, %g32, %base = func.call @locate(%bounds, %capacity, %groups,
               %tiles_n, %tile, %g0, %base0)
               : (!rows, index, index, index, index, i32, i32)
@@ -501,7 +507,7 @@ module attributes {gpu.container_module} {
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
               split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
           // Where the tile is (found only now: nothing of it stays live
-          // across the MMAs).
+          // across the MMAs), from group 0 (@locate_by_scan).
           %g, %start, %count, %tiles_m, %t = func.call @locate_by_scan(%bounds, %capacity, %groups, %tiles_n, %tile)
               : (!rows, index, index, index, index) -> (index, index, index, index, index)
           // Rows inside the group: the TMA-store epilogue (its stores run
@@ -574,8 +580,9 @@ module attributes {gpu.container_module} {
   // stacked (`masked` false) or each at g * 304 (`masked`), and returns the
   // number of elements of C whose relative difference from the host's
   // product exceeds 1e-2, plus the C elements outside every group that were
-  // written (C starts as NaN).
-  func.func @run(%groups: index, %n: index, %k: index, %masked: i1) -> i32 {
+  // written (C starts as NaN). `ctas` CTAs (132: one per SM of an H100/H200
+  // SXM; fewer: each takes tiles of several groups).
+  func.func @run(%groups: index, %n: index, %k: index, %masked: i1, %ctas: index) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -588,7 +595,6 @@ module attributes {gpu.container_module} {
     %c6 = arith.constant 6 : index
     %c256 = arith.constant 256 : index
     %c384 = arith.constant 384 : index
-    %c132 = arith.constant 132 : index
     %true_ = arith.constant true
     // The 4-stage ring (64 KB of A, 128 KB of B tiles) and 2 x 2 staging
     // buffers of 8 KB.
@@ -644,17 +650,16 @@ module attributes {gpu.container_module} {
     %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
     %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
-    // One CTA per SM (132 on an H100/H200 SXM).
     // Split tiles' workspace and counters (zero), as examples/gemm_sm90.mlir
-    // sizes them for 132 CTAs.
+    // sizes them for its CTAs.
     %c1024 = arith.constant 1024 : index
-    %ws_rows = arith.muli %c132, %c1024 : index
+    %ws_rows = arith.muli %ctas, %c1024 : index
     %ws = gpu.alloc (%ws_rows) : !workspace
-    %halves = arith.muli %c132, %c4 : index
+    %halves = arith.muli %ctas, %c4 : index
     %counters = gpu.alloc (%halves) : !counters
     %zero_count = arith.constant 0 : i32
     gpu.memset %counters, %zero_count : !counters, i32
-    gpu.launch_func @kernels::@grouped_gemm_nt blocks in (%c132, %c1, %c1) threads in (%c384, %c1, %c1)
+    gpu.launch_func @kernels::@grouped_gemm_nt blocks in (%ctas, %c1, %c1) threads in (%c384, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%ta : !da, %tb : !db, %tc : !dc, %dc : memref<?x?x!e>, %dbounds : !rows,
              %capacity : index, %groups : index, %n : index, %k : index,
@@ -788,7 +793,7 @@ module attributes {gpu.container_module} {
   // @run for @grouped_gemm_fp8_nt: the same groups, e4m3 operands with
   // @fill's values, row-wise scales (one per row of A and of the (G N) x K
   // B), C in !ec.
-  func.func @run_fp8(%groups: index, %n: index, %k: index, %masked: i1) -> i32 {
+  func.func @run_fp8(%groups: index, %n: index, %k: index, %masked: i1, %ctas: index) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -801,7 +806,6 @@ module attributes {gpu.container_module} {
     %c301 = arith.constant 301 : index
     %c304 = arith.constant 304 : index
     %c384 = arith.constant 384 : index
-    %c132 = arith.constant 132 : index
     %true_ = arith.constant true
     // The 4-stage ring (64 KB of A, 128 KB of B tiles) and 2 x 2 staging
     // buffers of 8 KB.
@@ -872,13 +876,13 @@ module attributes {gpu.container_module} {
     %tb = tile.tma_create_descriptor %db : memref<?x?x!eb> -> !db8
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!ec> -> !dc8
     %c1024 = arith.constant 1024 : index
-    %ws_rows = arith.muli %c132, %c1024 : index
+    %ws_rows = arith.muli %ctas, %c1024 : index
     %ws = gpu.alloc (%ws_rows) : !workspace
-    %halves = arith.muli %c132, %c4 : index
+    %halves = arith.muli %ctas, %c4 : index
     %counters = gpu.alloc (%halves) : !counters
     %zero_count = arith.constant 0 : i32
     gpu.memset %counters, %zero_count : !counters, i32
-    gpu.launch_func @kernels::@grouped_gemm_fp8_nt blocks in (%c132, %c1, %c1) threads in (%c384, %c1, %c1)
+    gpu.launch_func @kernels::@grouped_gemm_fp8_nt blocks in (%ctas, %c1, %c1) threads in (%c384, %c1, %c1)
         dynamic_shared_memory_size %smem
         args(%ta : !da8, %tb : !db8, %tc : !dc8, %dc : memref<?x?x!ec>, %dbounds : !rows,
              %capacity : index, %groups : index, %n : index, %k : index,
@@ -975,12 +979,14 @@ module attributes {gpu.container_module} {
     %true = arith.constant true
     %false = arith.constant false
     %groups = arith.constant 9 : index
+    %c132 = arith.constant 132 : index
+    %c5 = arith.constant 5 : index
     %n = arith.constant 296 : index
     %k = arith.constant 200 : index
-    %contiguous = func.call @run(%groups, %n, %k, %false) : (index, index, index, i1) -> i32
+    %contiguous = func.call @run(%groups, %n, %k, %false, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm contiguous 9 groups x296x200 mismatches: "
     vector.print %contiguous : i32
-    %masked = func.call @run(%groups, %n, %k, %true) : (index, index, index, i1) -> i32
+    %masked = func.call @run(%groups, %n, %k, %true, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm masked 9 groups x296x200 mismatches: "
     vector.print %masked : i32
     // 3 groups (7 row tiles, one column tile) on 132 CTAs: every tile split
@@ -988,18 +994,25 @@ module attributes {gpu.container_module} {
     %three = arith.constant 3 : index
     %sn = arith.constant 256 : index
     %sk = arith.constant 1024 : index
-    %split = func.call @run(%three, %sn, %sk, %false) : (index, index, index, i1) -> i32
+    %split = func.call @run(%three, %sn, %sk, %false, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm split-K 3 groups x256x1024 mismatches: "
     vector.print %split : i32
     // The FP8 kernel (e4m3, row-wise scales, bf16 C), both layouts, K
     // not a multiple of the 128-element slice.
     %k8 = arith.constant 208 : index
-    %fp8 = func.call @run_fp8(%groups, %n, %k8, %false) : (index, index, index, i1) -> i32
+    %fp8 = func.call @run_fp8(%groups, %n, %k8, %false, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm fp8 contiguous 9 groups x296x208 mismatches: "
     vector.print %fp8 : i32
-    %fp8_masked = func.call @run_fp8(%groups, %n, %k8, %true) : (index, index, index, i1) -> i32
+    %fp8_masked = func.call @run_fp8(%groups, %n, %k8, %true, %c132) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm fp8 masked 9 groups x296x208 mismatches: "
     vector.print %fp8_masked : i32
+    // 5 CTAs for the 24 tiles: each walks on from group to group.
+    %few = func.call @run(%groups, %n, %k, %false, %c5) : (index, index, index, i1, index) -> i32
+    vector.print str "grouped gemm contiguous 9 groups x296x200 on 5 CTAs mismatches: "
+    vector.print %few : i32
+    %few8 = func.call @run_fp8(%groups, %n, %k8, %true, %c5) : (index, index, index, i1, index) -> i32
+    vector.print str "grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: "
+    vector.print %few8 : i32
     return
   }
 }

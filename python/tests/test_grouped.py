@@ -196,18 +196,24 @@ def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked):
         layout = {"valid": bounds} if masked else {"offsets": bounds}
         a_in = a.reshape(groups, capacity, k) if masked else a
         sa_in = sa.reshape(groups, capacity) if masked else sa
+        # C starts as NaN: the rows outside every group must stay so.
+        c_in = torch.full((groups, capacity, n) if masked else (m, n), float("nan"),
+                          device="cuda", dtype=out_dtype)
         c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw,
-                                out_dtype=out_dtype, **layout).reshape(m, n)
+                                out=c_in, **layout).reshape(m, n)
         one = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa.max().reshape(1),
                                   scale_b=sw.max().reshape(1), out_dtype=out_dtype,
                                   **layout).reshape(m, n)
         torch.cuda.synchronize()
         assert c.dtype == out_dtype
+        written = torch.zeros(m, dtype=torch.bool, device="cuda")
         for g, (start, count) in enumerate(zip(starts, counts)):
             rows = slice(start, start + count)
+            written[rows] = True
             product = a[rows].float() @ w[g].float().t()
             assert relative_error(c[rows], product * sa[rows] * sw[g]) < 1e-2
             assert relative_error(one[rows], product * sa.max() * sw.max()) < 1e-2
+        assert torch.isnan(c[~written].float()).all()
         if not masked and b_dtype == torch.float8_e4m3fn and hasattr(torch, "_scaled_grouped_mm"):
             theirs = torch._scaled_grouped_mm(a[:-5], w.transpose(-2, -1), sa[:-5].reshape(-1),
                                               sw, offs=bounds, out_dtype=torch.bfloat16)
@@ -232,3 +238,8 @@ def test_fp8_scale_errors(torch_cuda):
     with pytest.raises(MatmulError, match="scale_a and scale_b are for float8 operands"):
         tile.grouped_matmul(a.half(), w.half().transpose(-2, -1), offsets, scale_a=one,
                             scale_b=one)
+    with pytest.raises(MatmulError, match="scale_a and scale_b are for float8 operands"):
+        tile.grouped_matmul(a.half(), w.half().transpose(-2, -1), offsets, scale_b=one)
+    with pytest.raises(MatmulError, match="is stored as torch.float16, got out_dtype"):
+        tile.grouped_matmul(a.half(), w.half().transpose(-2, -1), offsets,
+                            out_dtype=torch.float32)

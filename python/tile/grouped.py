@@ -135,11 +135,15 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     fp8 = dtype in FP8_ELEMENTS
     if a.dtype != b.dtype and not fp8:
         raise MatmulError(f"tile.grouped_matmul: a is {a.dtype} but b is {b.dtype}")
-    if fp8 != (scale_a is not None and scale_b is not None):
+    if fp8 and (scale_a is None or scale_b is None):
         raise MatmulError("tile.grouped_matmul: FP8 operands take scale_a and scale_b (float32 "
-                          "scales), 16-bit ones none" if fp8 else
-                          f"tile.grouped_matmul: scale_a and scale_b are for float8 operands; "
+                          "scales)")
+    if not fp8 and (scale_a is not None or scale_b is not None):
+        raise MatmulError(f"tile.grouped_matmul: scale_a and scale_b are for float8 operands; "
                           f"a is {a.dtype}")
+    if not fp8 and out_dtype not in (None, a.dtype):
+        raise MatmulError(f"tile.grouped_matmul: a {a.dtype} product is stored as "
+                          f"{a.dtype}, got out_dtype {out_dtype}")
     masked = valid is not None
     key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), dtype, b_dtype, masked,
            a.device, a.data_ptr() % TMA_ALIGNMENT, b.data_ptr() % TMA_ALIGNMENT)
@@ -149,16 +153,22 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     shape = (groups, capacity, n) if masked else (rows, n)
     c_dtype = (out_dtype or (out.dtype if out is not None else torch.bfloat16)) if fp8 \
         else a.dtype
+    launch_stream = _torch_stream(torch, stream)
     if fp8:
         if str(c_dtype).split(".")[-1] not in OUT_ELEMENTS:
             raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "
                               f"float16, got {c_dtype}")
-        scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
-                            for name, scale, count, what in (
-                                ("scale_a", scale_a, rows, "row of A"),
-                                ("scale_b", scale_b, groups * n, "column of each group's C")))
+        # Strided scales are copied on the launch's stream, so the kernel
+        # reads them after the copy and their memory outlives the kernel.
+        with torch.cuda.stream(launch_stream):
+            scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
+                                for name, scale, count, what in (
+                                    ("scale_a", scale_a, rows, "row of A"),
+                                    ("scale_b", scale_b, groups * n, "column of each group's C")))
     if out is None:
         out = torch.empty(shape, device=a.device, dtype=c_dtype)
+        if stream is not None and launch_stream != torch.cuda.current_stream():
+            out.record_stream(launch_stream)  # allocated here, written there
     elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {c_dtype} tensor of "
                           f"shape {shape}, got {out.dtype} {tuple(out.shape)}")
@@ -179,8 +189,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     element = FP8_ELEMENTS[dtype] if fp8 else ELEMENTS[dtype][0]
     launch = MatmulPlan(GROUPED_FP8_KERNEL if fp8 else GROUPED_KERNEL, element, rows, n, k,
                         (device_of(torch, a).sms, 1, 1), True)
-    workspace, counters = _split_k_buffers(
-        launch, out, None if stream is None else _torch_stream(torch, stream))
+    workspace, counters = _split_k_buffers(launch, out, None if stream is None else launch_stream)
     if fp8:
         elements = (element, FP8_ELEMENTS[b_dtype], OUT_ELEMENTS[str(c_dtype).split(".")[-1]])
         grouped_kernel(*elements)(a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a,

@@ -13,7 +13,7 @@ fine-grained FP8): `scale_a` (M, ceil(K / 128)), one per row and 128-wide K
 block of A, and `scale_b` (ceil(N / 128), ceil(K / 128)), one per 128 x 128
 block of B (any strides); each K block's product is then promoted into an
 f32 accumulator with its scales (@gemm_fp8_nt_blockwise, 128 x 128 tiles, or
-where its waves are full enough @gemm_fp8_nt_blockwise_m192, 192 x 128 tiles
+where its whole waves take less time @gemm_fp8_nt_blockwise_m192, 192 x 128 tiles
 on three consumer warpgroups), as DeepGEMM does, instead of accumulating all of K in the tensor cores'
 reduced precision. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
@@ -43,7 +43,7 @@ FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
 FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
 FP8_BLOCKWISE_M192_KERNEL = "gemm_fp8_nt_blockwise_m192"
 #: How much faster the three-warpgroup 192 x 128 block-scaled kernel runs
-#: a full wave than the 128 x 128 one (8192^3 on an H200: 11-14%;
+#: a full wave than the 128 x 128 one (8192^3 on an H200: 10-14%;
 #: bench/NOTES.md).
 M192_SPEEDUP = 1.12
 #: K (and B's N) extent of one block scale (DeepSeek-V3's 1x128 / 128x128).
@@ -245,13 +245,16 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                                   manifest["dynamic_shared_bytes"])
     plan = _lru(_PLANS, 256, key, make)
     launch = plan.launch
+    launch_stream = _torch_stream(torch, stream)
     if not plan.blockwise:
         # Per-tensor and row-wise scales as the kernels take them: unit-
         # stride vectors (memref<?xf32>; a copy only where a scale is
-        # strided, e.g. a column slice or an expanded scalar).
-        scale_a = scale_a.reshape(-1).contiguous()
-        scale_b = scale_b.reshape(-1).contiguous()
-    launch_stream = _torch_stream(torch, stream)
+        # strided, e.g. a column slice or an expanded scalar), copied on the
+        # launch's stream so that the kernel reads them after the copy and
+        # their memory outlives it.
+        with torch.cuda.stream(launch_stream):
+            scale_a = scale_a.reshape(-1).contiguous()
+            scale_b = scale_b.reshape(-1).contiguous()
     if out is None:
         out = torch.empty((launch.m, launch.n), device=a.device, dtype=out_dtype)
         if stream is not None and launch_stream != torch.cuda.current_stream():

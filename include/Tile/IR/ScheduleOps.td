@@ -67,7 +67,8 @@ class Tile_WorkOp<string mnemonic, list<Trait> traits = []>
     tiles (stream-K's ranges start at scattered K offsets and lose that L2
     reuse), and at most workers / 2 tiles are split, s times them at most
     workers. Otherwise both are
-    `data_parallel`. Index is 64-bit. Invariant T-TILE-7.
+    `data_parallel`. A worker's units come in non-decreasing tile order.
+    Index is 64-bit. Invariant T-TILE-7.
   }];
 }
 

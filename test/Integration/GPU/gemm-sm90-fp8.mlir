@@ -18,3 +18,5 @@
 // CHECK: gemm fp8 blockwise 200x296x464 mismatches: 0
 // CHECK: gemm fp8 blockwise m192 256x512x512 mismatches: 0
 // CHECK: gemm fp8 blockwise m192 200x296x464 mismatches: 0
+// CHECK: gemm fp8 blockwise 256x512x512 on 3 CTAs mismatches: 0
+// CHECK: gemm fp8 blockwise m192 256x512x512 on 3 CTAs mismatches: 0

@@ -4,7 +4,8 @@
 // checked element by element against the host; the C rows outside every
 // group must stay untouched (NaN); three groups whose 7 tiles are all
 // split along K; and the FP8 kernel (e4m3, row-wise scales) in both
-// layouts with bf16 and (the C alias redefined) f16 results.
+// layouts with bf16 and (the C alias redefined) f16 results; and on 5 CTAs,
+// each walking on from group to group.
 //
 // RUN: tile-run %S/../../../examples/gemm_sm90_grouped.mlir --chip=sm_90a --timeout=120 | FileCheck %s
 // RUN: sed 's/^!e = f16/!e = bf16/; s/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_grouped.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
@@ -13,3 +14,5 @@
 // CHECK: grouped gemm split-K 3 groups x256x1024 mismatches: 0
 // CHECK: grouped gemm fp8 contiguous 9 groups x296x208 mismatches: 0
 // CHECK: grouped gemm fp8 masked 9 groups x296x208 mismatches: 0
+// CHECK: grouped gemm contiguous 9 groups x296x200 on 5 CTAs mismatches: 0
+// CHECK: grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: 0

@@ -61,10 +61,11 @@ module attributes {gpu.container_module} {
         %n16 = tile.wgmma %da, %db4, %d16 {n = 64 : i64, inputType = f8E4M3FN} : vector<32xf16>
         scf.yield %n4, %n5, %n16 : vector<32xf32>, vector<32xf32>, vector<32xf16>
       }
-      // The f16 accumulators as f32 (integers up to 512: exact in f16).
-      %wide16 = arith.extf %acc#2 : vector<32xf16> to vector<32xf32>
       tile.wgmma_commit_group
       tile.wgmma_wait_group 0
+      // The f16 accumulators as f32 (integers up to 512: exact in f16),
+      // read once the wgmmas are done.
+      %wide16 = arith.extf %acc#2 : vector<32xf16> to vector<32xf32>
       // The PTX ISA's D layout: warp w rows 16 w + lane / 4 (+ 8), columns
       // 8 j + 2 (lane mod 4) (+ 1).
       %warp = arith.divui %tid, %c32 : index
