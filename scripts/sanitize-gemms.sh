@@ -18,6 +18,15 @@ SIZE="${SIZE:-512}"
 PARTS="${PARTS:-examples decode split fp8_grouped}"
 WORK="$(mktemp -d)"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
+# Runs a Python script under each tool, kernels named with a prefix only:
+# sanitize_python PART LABEL KERNEL_PREFIX SCRIPT
+sanitize_python() {
+  part "$1" || return 0
+  for tool in memcheck racecheck synccheck; do
+    out="$(compute-sanitizer --tool "$tool" --kernel-name "kns=$3" python3 "$4" 2>&1)"
+    echo "$2 $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+  done
+}
 
 small_main() { # example, extra @run arguments and their types
   python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/$1.mlir" f16 "$SIZE" "$SIZE" "$SIZE" 1 false "$2" "$3"
@@ -50,11 +59,7 @@ for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE), (100, $SIZE)):
         torch.cuda.synchronize()
         print(f"decode {m}x200x{k} relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
-for tool in memcheck racecheck synccheck; do
-  part decode || break
-  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_decode python3 "$WORK/decode.py" 2>&1)"
-  echo "gemm_decode $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
-done
+sanitize_python decode "gemm_decode" gemm_decode "$WORK/decode.py"
 # The Hopper GEMM with split tiles (tile.work_unit split_k; the examples'
 # grids above take one CTA a tile): 4 tiles on 3 CTAs (the last in 3 K
 # ranges) and 20 tiles on 6 CTAs (the last 2 in 3), K = SIZE, both
@@ -77,11 +82,7 @@ for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
         print(f"split tiles {layout} {m}x{n}x{k} on {ctas} CTAs relative error "
               f"{relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
-for tool in memcheck racecheck synccheck; do
-  part split || break
-  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_n python3 "$WORK/stream_k.py" 2>&1)"
-  echo "split tiles $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
-done
+sanitize_python split "split tiles" gemm_n "$WORK/stream_k.py"
 # The FP8 kernels (examples/gemm_sm90_fp8.mlir: persistent with a split
 # tail, 2x1 clusters, block-scaled) and the grouped kernel
 # (examples/gemm_sm90_grouped.mlir, contiguous and masked, with an empty
@@ -145,9 +146,5 @@ ref8 = torch.cat([(a8[s:s + v].float() * sa8[s:s + v]).cpu()
                   for g, (s, v) in enumerate(zip(starts, counts))])
 print(f"grouped fp8 relative error {relative_error(c8.cpu(), ref8):.1e}")
 PY
-for tool in memcheck racecheck synccheck; do
-  part fp8_grouped || break
-  out="$(compute-sanitizer --tool "$tool" --kernel-name kns=gemm_ python3 "$WORK/fp8_grouped.py" 2>&1)"
-  echo "fp8/grouped $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
-done
+sanitize_python fp8_grouped "fp8/grouped" gemm_ "$WORK/fp8_grouped.py"
 rm -rf "$WORK"
