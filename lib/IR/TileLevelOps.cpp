@@ -402,11 +402,15 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   TmaDescType desc = getDescriptor().getType();
   ArrayRef<int64_t> box = desc.getBox();
   Type element = desc.getElementType();
-  if (box.size() != 2 || box[0] != 64 || box[1] % 16 || shape[1] % box[1] ||
+  size_t rank = box.size();
+  if (rank < 2 || box[rank - 2] != 64 || box[rank - 1] % 16 ||
+      shape[1] % box[rank - 1] ||
+      llvm::any_of(box.drop_back(2), [](int64_t e) { return e != 1; }) ||
       element.getIntOrFloatBitWidth() != 16 || !isa<FloatType>(element))
     return emitOpError() << "stores 64-row chunks with stmatrix: expected a "
-                            "rank-2 descriptor of 16-bit floats with box [64, "
-                            "W], W a multiple of 16 dividing N = "
+                            "descriptor of 16-bit floats with box [64, W] "
+                            "(after leading 1s), W a multiple of 16 dividing "
+                            "N = "
                          << shape[1] << ", got " << desc << " (T-TILE-4)";
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())))
     return failure();
@@ -423,7 +427,7 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
                                  "staging ring")))
     return failure();
   int64_t buffers = staging.getShape().take_back(3)[0];
-  int64_t chunks = shape[0] / 64 * (shape[1] / box[1]);
+  int64_t chunks = shape[0] / 64 * (shape[1] / box.back());
   if (buffers < 1 || chunks % buffers)
     return emitOpError() << "the " << chunks
                          << " chunks of a call must be a "
@@ -431,6 +435,45 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
                          << buffers
                          << " staging buffers, so that every call starts at "
                             "buffer 0 (T-TILE-4)";
+  return success();
+}
+
+/// The K extent of a K-major warpgroup MMA operand: its rows' span, or,
+/// for a K of more than one span, the spans of the dimension before the
+/// rows (`... x C x R x span` holds C spans of K: a head dimension of 128
+/// 16-bit elements as two 64-element TMA boxes).
+static int64_t getKMajorExtent(MemRefType type, int64_t k) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (k > shape.back() && type.getRank() >= 3)
+    return shape.back() * shape.take_back(3)[0];
+  return shape.back();
+}
+
+/// The B tile of a warpgroup MMA holds N x K: N x K rows (N may continue
+/// over the dimension before them when fewer than N, e.g. halves that two
+/// CTAs multicast; K over it when more than one span), or with
+/// `transposeB` (N chunks, K rows, N span).
+static LogicalResult verifyWarpgroupB(Operation *op, MemRefType b, int64_t n,
+                                      int64_t k, bool transposeB,
+                                      StringRef rule) {
+  ArrayRef<int64_t> bShape = b.getShape();
+  int64_t bN = bShape.take_back(2)[0], bK = getKMajorExtent(b, k);
+  bool nContinues = !transposeB && bN < n && b.getRank() >= 3 && bN % 8 == 0;
+  if (nContinues && k > bShape.back())
+    return op->emitOpError()
+           << "B " << b << " continues over the dimension before its rows "
+           << "either along N or along K, not both (" << rule << ")";
+  if (nContinues)
+    bN *= bShape.take_back(3)[0];
+  if (transposeB) {
+    bN = bShape.take_back(3)[0] * bShape.back();
+    bK = bShape.take_back(2)[0];
+  }
+  if (bN < n || bK < k)
+    return op->emitOpError()
+           << "B " << b << " cannot hold " << n << "x" << k
+           << (transposeB ? " (B MN-major)" : " K-major") << " tiles ("
+           << rule << ")";
   return success();
 }
 
@@ -466,32 +509,20 @@ LogicalResult WarpgroupMmaOp::verify() {
   if (failed(verifyWgmmaTile(*this, getA(), getTransposeA())) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())))
     return failure();
-  // A's M and K extents: M x K rows, or (M chunks, K rows, M span).
+  // A's M and K extents: M x K rows (K may continue over the dimension
+  // before them), or (M chunks, K rows, M span).
   ArrayRef<int64_t> aShape = a.getShape();
-  int64_t aM = aShape.take_back(2)[0], aK = aShape.back();
+  int64_t aM = aShape.take_back(2)[0], aK = getKMajorExtent(a, k);
   if (getTransposeA()) {
     aM = aShape.take_back(3)[0] * aShape.back();
     aK = aShape.take_back(2)[0];
   }
-  // B's N and K extents: N x K rows (which may continue over the dimension
-  // before them, e.g. halves that two CTAs multicast), or (N chunks, K
-  // rows, N span).
-  ArrayRef<int64_t> bShape = b.getShape();
-  int64_t bN = bShape.take_back(2)[0], bK = bShape.back();
-  if (!getTransposeB() && bN < n && b.getRank() >= 3 && bN % 8 == 0)
-    bN *= bShape.take_back(3)[0];
-  if (getTransposeB()) {
-    bN = bShape.take_back(3)[0] * bShape.back();
-    bK = bShape.take_back(2)[0];
-  }
-  if (aM < m || aK < k || bN < n || bK < k)
-    return emitOpError() << "A " << a << " and B " << b << " cannot hold " << m
-                         << "x" << k << " and " << n << "x" << k
-                         << (getTransposeA() ? " (A MN-major)" : "")
-                         << (getTransposeB() ? " (B MN-major)" : "")
-                         << (getTransposeA() || getTransposeB() ? ""
-                                                                : " K-major")
+  if (aM < m || aK < k)
+    return emitOpError() << "A " << a << " cannot hold " << m << "x" << k
+                         << (getTransposeA() ? " (A MN-major)" : " K-major")
                          << " tiles (T-WGMMA-3)";
+  if (failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-3")))
+    return failure();
   Type accElement = getAcc().getType().getElementType();
   if (!isWgmmaAccumulatorType(accElement, a.getElementType(),
                               b.getElementType()))
@@ -505,6 +536,52 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError() << "a " << m << "x" << n
                          << " warpgroup tile accumulates in " << want
                          << ", got " << getAcc().getType() << " (T-WGMMA-3)";
+  return verifyPendingGroups(*this, getWaitAttr());
+}
+
+LogicalResult WarpgroupMmaRsOp::verify() {
+  // T-WGMMA-5: A's fragments in registers, B a T-WGMMA-1 tile, one 16-bit
+  // type; the shape and the accumulators agree.
+  ArrayRef<int64_t> shape = getShape();
+  MemRefType b = getB().getType();
+  if (int64_t(getBIndices().size()) != b.getRank())
+    return emitOpError() << "expected one index per dimension of B "
+                            "(T-WGMMA-5)";
+  if (shape.size() != 3)
+    return emitOpError() << "shape must be (M, N, K) (T-WGMMA-5)";
+  int64_t m = shape[0], n = shape[1], k = shape[2];
+  Type element = getA().getType().getElementType();
+  if (b.getElementType() != element)
+    return emitOpError() << "A in registers and B are of one 16-bit type "
+                            "(f16 or bf16), got "
+                         << element << " and " << b.getElementType()
+                         << " (T-WGMMA-5)";
+  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < 16 || k % 16)
+    return emitOpError() << "shape " << m << "x" << n << "x" << k
+                         << " is not M = 64 i, N a multiple of 8 in [8, 256], "
+                            "K = 16 j (T-WGMMA-5)";
+  VectorType a = getA().getType();
+  if (a.getNumElements() != m / 64 * k / 2)
+    return emitOpError() << "a thread holds " << m / 64 * k / 2
+                         << " elements of the " << m << "x" << k
+                         << " A tile (the accumulator layout of that tile), "
+                            "got "
+                         << a << " (T-WGMMA-5)";
+  if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
+                             "wgmma instructions per warpgroup")) ||
+      failed(verifyWgmmaTile(*this, getB(), getTransposeB())) ||
+      failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-5")))
+    return failure();
+  Type accElement = getAcc().getType().getElementType();
+  if (!isWgmmaAccumulatorType(accElement, element, element))
+    return emitOpError() << "accumulates " << element
+                         << " in f32, or in f16 for f16 tiles; got "
+                         << accElement << " (T-WGMMA-5)";
+  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n, accElement);
+  if (getAcc().getType() != want)
+    return emitOpError() << "a " << m << "x" << n
+                         << " warpgroup tile accumulates in " << want
+                         << ", got " << getAcc().getType() << " (T-WGMMA-5)";
   return verifyPendingGroups(*this, getWaitAttr());
 }
 

@@ -69,9 +69,20 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
            << role << " element type " << type.getElementType()
            << " differs from the descriptor's " << desc.getElementType()
            << " (T-TMA-17)";
+  // The box's leading extents of 1 may be left out of the tile (a
+  // [1, 1, 128, 64] box of a (batch, heads, rows, columns) tensor fills a
+  // 128x64 tile).
+  ArrayRef<int64_t> trimmed(expected);
+  while (trimmed.size() > 1 && trimmed.front() == 1)
+    trimmed = trimmed.drop_front();
+  auto endsWith = [&](ArrayRef<int64_t> shape) {
+    return type.getRank() >= int64_t(shape.size()) &&
+           type.getShape().take_back(shape.size()) == shape;
+  };
   int64_t leading = type.getRank() - int64_t(box.size());
-  if (leading < 0 ||
-      type.getShape().take_back(box.size()) != ArrayRef<int64_t>(expected)) {
+  if (!endsWith(expected) && endsWith(trimmed))
+    leading = type.getRank() - int64_t(trimmed.size());
+  if (leading < 0 || !endsWith(trimmed)) {
     InFlightDiagnostic diag = op->emitOpError();
     diag << role << " " << type << " does not end with the box shape [";
     llvm::interleaveComma(expected, diag);

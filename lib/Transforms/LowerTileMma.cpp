@@ -133,6 +133,70 @@ struct MmaOpLowering : OpRewritePattern<MmaOp> {
   }
 };
 
+/// The indices of the element `rows` down and `columns` right of `origin`
+/// in a warpgroup MMA operand tile: a column past the rows' span continues
+/// in the next entry of the dimension before the rows (a K of several
+/// spans, T-WGMMA-3).
+static SmallVector<Value> getTileIndices(OpBuilder &builder, Location loc,
+                                         Value buffer, ValueRange origin,
+                                         int64_t rows, int64_t columns) {
+  IndexMath math(builder, loc);
+  SmallVector<Value> indices(origin);
+  size_t rank = indices.size();
+  int64_t span = cast<MemRefType>(buffer.getType()).getShape().back();
+  if (columns >= span) {
+    indices[rank - 3] = math.add(indices[rank - 3], math.constant(columns / span));
+    columns %= span;
+  }
+  indices[rank - 2] = math.add(indices[rank - 2], math.constant(rows));
+  indices[rank - 1] = math.add(indices[rank - 1], math.constant(columns));
+  return indices;
+}
+
+/// The accumulators of each 64-row block of a warpgroup tile's `acc`
+/// (`perBlock` elements each): the vector itself for one block, its slices
+/// for more; a constant zero stays a zero constant per block (wgmma's
+/// scale-d = 0).
+static SmallVector<Value> splitBlocks(OpBuilder &builder, Location loc,
+                                      Value acc, int64_t blocks,
+                                      int64_t perBlock) {
+  if (blocks == 1)
+    return {acc};
+  auto blockType = VectorType::get(
+      {perBlock}, cast<VectorType>(acc.getType()).getElementType());
+  bool zeroAcc = matchPattern(acc, m_AnyZeroFloat());
+  SmallVector<Value> accs;
+  for (int64_t i = 0; i < blocks; ++i) {
+    if (zeroAcc) {
+      accs.push_back(arith::ConstantOp::create(
+          builder, loc, blockType, builder.getZeroAttr(blockType)));
+      continue;
+    }
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < perBlock; ++e)
+      elements.push_back(vector::ExtractOp::create(
+          builder, loc, acc, ArrayRef<int64_t>{i * perBlock + e}));
+    accs.push_back(
+        vector::FromElementsOp::create(builder, loc, blockType, elements));
+  }
+  return accs;
+}
+
+/// The blocks' accumulators joined into the tile's (the inverse of
+/// splitBlocks): `acc` with each block's slice replaced.
+static Value joinBlocks(OpBuilder &builder, Location loc, Value acc,
+                        ArrayRef<Value> accs, int64_t perBlock) {
+  if (accs.size() == 1)
+    return accs.front();
+  for (auto [i, block] : llvm::enumerate(accs))
+    for (int64_t e = 0; e < perBlock; ++e)
+      acc = vector::InsertOp::create(
+          builder, loc,
+          vector::ExtractOp::create(builder, loc, block, ArrayRef<int64_t>{e}),
+          acc, ArrayRef<int64_t>{int64_t(i) * perBlock + e});
+  return acc;
+}
+
 /// Lowers `tile.warpgroup_mma`: fence, per K step of one wgmma (16 for
 /// 16-bit, 32 for 8-bit inputs) the descriptors
 /// and one wgmma per 64 rows, commit, wait.
@@ -147,40 +211,16 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     Type element = op.getA().getType().getElementType();
     Type elementB = op.getB().getType().getElementType();
     int64_t step = *getWgmmaInstructionK(element, elementB);
-    // The tile origins, moved by `rows` down and `columns` right.
-    auto at = [&](OperandRange origin, int64_t rows, int64_t columns) {
-      SmallVector<Value> indices(origin);
-      size_t rank = indices.size();
-      indices[rank - 2] = arith::AddIOp::create(
-          rewriter, loc, indices[rank - 2], math.constant(rows));
-      indices[rank - 1] = arith::AddIOp::create(
-          rewriter, loc, indices[rank - 1], math.constant(columns));
-      return indices;
+    auto at = [&](Value buffer, OperandRange origin, int64_t rows,
+                  int64_t columns) {
+      return getTileIndices(rewriter, loc, buffer, origin, rows, columns);
     };
     // One m64nN accumulator per 64 rows: the whole vector, or its slice.
     int64_t blocks = shape[0] / 64, perBlock = n / 2;
     auto blockType = VectorType::get({perBlock},
                                      op.getAcc().getType().getElementType());
-    // A zero accumulator stays a constant per block (wgmma's scale-d = 0).
-    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
-    SmallVector<Value> accs;
-    for (int64_t i = 0; i < blocks; ++i) {
-      if (blocks == 1) {
-        accs.push_back(op.getAcc());
-        continue;
-      }
-      if (zeroAcc) {
-        accs.push_back(arith::ConstantOp::create(
-            rewriter, loc, blockType, rewriter.getZeroAttr(blockType)));
-        continue;
-      }
-      SmallVector<Value> elements;
-      for (int64_t e = 0; e < perBlock; ++e)
-        elements.push_back(vector::ExtractOp::create(
-            rewriter, loc, op.getAcc(), ArrayRef<int64_t>{i * perBlock + e}));
-      accs.push_back(
-          vector::FromElementsOp::create(rewriter, loc, blockType, elements));
-    }
+    SmallVector<Value> accs =
+        splitBlocks(rewriter, loc, op.getAcc(), blocks, perBlock);
     WgmmaFenceOp::create(rewriter, loc);
     bool transposeA = op.getTransposeA(), transposeB = op.getTransposeB();
     // An MN-major A: 64 rows are 64 / span chunks of its (chunks, K rows,
@@ -189,8 +229,8 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     int64_t aChunkRows = aType.getShape().back();
     auto aTileAt = [&](int64_t i, int64_t k) {
       if (!transposeA)
-        return at(op.getAIndices(), 64 * i, k);
-      SmallVector<Value> indices = at(op.getAIndices(), k, 0);
+        return at(op.getA(), op.getAIndices(), 64 * i, k);
+      SmallVector<Value> indices = at(op.getA(), op.getAIndices(), k, 0);
       size_t chunk = indices.size() - 3;
       indices[chunk] = arith::AddIOp::create(
           rewriter, loc, indices[chunk], math.constant(64 * i / aChunkRows));
@@ -200,7 +240,8 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
       // K advances along B's rows when B is MN-major (K rows of N chunks).
       Value descB = WgmmaDescriptorOp::create(
           rewriter, loc, rewriter.getI64Type(), op.getB(),
-          transposeB ? at(op.getBIndices(), k, 0) : at(op.getBIndices(), 0, k),
+          transposeB ? at(op.getB(), op.getBIndices(), k, 0)
+                     : at(op.getB(), op.getBIndices(), 0, k),
           transposeB);
       for (int64_t i = 0; i < blocks; ++i) {
         Value descA =
@@ -214,17 +255,55 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
             transposeB ? rewriter.getUnitAttr() : nullptr);
       }
     }
-    Value acc = accs.front();
-    if (blocks > 1) {
-      acc = op.getAcc();
-      for (int64_t i = 0; i < blocks; ++i)
-        for (int64_t e = 0; e < perBlock; ++e)
-          acc = vector::InsertOp::create(
-              rewriter, loc,
-              vector::ExtractOp::create(rewriter, loc, accs[i],
-                                        ArrayRef<int64_t>{e}),
-              acc, ArrayRef<int64_t>{i * perBlock + e});
+    Value acc = joinBlocks(rewriter, loc, op.getAcc(), accs, perBlock);
+    WgmmaCommitGroupOp::create(rewriter, loc);
+    WgmmaWaitGroupOp::create(rewriter, loc, op.getWait());
+    rewriter.replaceOp(op, acc);
+    return success();
+  }
+};
+
+/// Lowers `tile.warpgroup_mma_rs`: fence, per 16-wide K step the
+/// descriptor of B and one tile.wgmma_rs per 64-row block on the block's 8
+/// A elements of the step (its 16 columns in the accumulator layout),
+/// commit, wait.
+struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupMmaRsOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = op.getShape();
+    int64_t n = shape[1], k = shape[2];
+    int64_t blocks = shape[0] / 64, perBlock = n / 2;
+    bool transposeB = op.getTransposeB();
+    SmallVector<Value> accs =
+        splitBlocks(rewriter, loc, op.getAcc(), blocks, perBlock);
+    Type element = op.getA().getType().getElementType();
+    auto fragmentType = VectorType::get({8}, element);
+    WgmmaFenceOp::create(rewriter, loc);
+    for (int64_t step = 0; step < k; step += 16) {
+      Value descB = WgmmaDescriptorOp::create(
+          rewriter, loc, rewriter.getI64Type(), op.getB(),
+          transposeB
+              ? getTileIndices(rewriter, loc, op.getB(), op.getBIndices(),
+                               step, 0)
+              : getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), 0,
+                               step),
+          transposeB);
+      for (int64_t i = 0; i < blocks; ++i) {
+        SmallVector<int64_t> positions;
+        for (int64_t e = 0; e < 8; ++e)
+          positions.push_back(i * k / 2 + step / 2 + e);
+        Value fragment = vector::ShuffleOp::create(
+            rewriter, loc, fragmentType, op.getA(), op.getA(), positions);
+        accs[i] = WgmmaRsOp::create(rewriter, loc, accs[i].getType(),
+                                    fragment, descB, accs[i],
+                                    rewriter.getI64IntegerAttr(n),
+                                    transposeB ? rewriter.getUnitAttr()
+                                               : nullptr);
+      }
     }
+    Value acc = joinBlocks(rewriter, loc, op.getAcc(), accs, perBlock);
     WgmmaCommitGroupOp::create(rewriter, loc);
     WgmmaWaitGroupOp::create(rewriter, loc, op.getWait());
     rewriter.replaceOp(op, acc);
@@ -235,5 +314,6 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
 } // namespace
 
 void mlir::tile::populateTileMmaLoweringPatterns(RewritePatternSet &patterns) {
-  patterns.add<MmaOpLowering, WarpgroupMmaOpLowering>(patterns.getContext());
+  patterns.add<MmaOpLowering, WarpgroupMmaOpLowering, WarpgroupMmaRsOpLowering>(
+      patterns.getContext());
 }

@@ -157,20 +157,6 @@ static Value getWarpgroupPair(OpBuilder &builder, Location loc, Value acc,
       builder, loc, VectorType::get({2}, builder.getF32Type()), pair);
 }
 
-/// The (row, column) in a warpgroup tile of the current thread's first
-/// accumulator element: the warpgroup's warps as a 4x1 grid, warp w holding
-/// rows 16 w + lane / 4 (+ 8) of each 64-row block, lane l columns 2 (l mod
-/// 4) (+ 1) of each 8-column fragment.
-static std::pair<Value, Value> getWarpgroupFragmentOrigin(OpBuilder &builder,
-                                                          Location loc) {
-  IndexMath math(builder, loc);
-  WarpPosition position =
-      getWarpPosition(builder, loc, {kWarpgroupThreads / 32, 1});
-  Value lane = position.lane;
-  return {math.add(math.mul(position.warpM, 16), math.div(lane, 4)),
-          math.mul(math.rem(lane, 4), 2)};
-}
-
 /// The transposed epilogue of `tile.warpgroup_mma_store`: the thread's
 /// accumulator element at (row, column) of the tile — rows from `rowOffset`,
 /// columns from `columnOffset` in the fragment layout — goes to
@@ -310,7 +296,7 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
     Location loc = op.getLoc();
     IndexMath math(rewriter, loc);
     ArrayRef<int64_t> shape = op.getShape();
-    int64_t width = op.getDescriptor().getType().getBox()[1];
+    int64_t width = op.getDescriptor().getType().getBox().back();
     int64_t perBlock = shape[1] / 2;
     MemRefType staging = op.getStaging().getType();
     int64_t buffers = staging.getShape().take_back(3)[0];
@@ -353,9 +339,13 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
         auto store = scf::IfOp::create(rewriter, loc, first);
         OpBuilder::InsertionGuard guard(rewriter);
         rewriter.setInsertionPointToStart(&store.getThenRegion().front());
-        SmallVector<Value> coordinates{
-            math.add(op.getCoordinates()[0], math.constant(64 * i)),
-            math.add(op.getCoordinates()[1], math.constant(width * c))};
+        // The tile's (row, column) are the last two coordinates.
+        SmallVector<Value> coordinates(op.getCoordinates());
+        size_t rank = coordinates.size();
+        coordinates[rank - 2] =
+            math.add(coordinates[rank - 2], math.constant(64 * i));
+        coordinates[rank - 1] =
+            math.add(coordinates[rank - 1], math.constant(width * c));
         TmaStoreOp::create(rewriter, loc, op.getStaging(), tile,
                            op.getDescriptor(), coordinates, Value());
         BulkCommitGroupOp::create(rewriter, loc);

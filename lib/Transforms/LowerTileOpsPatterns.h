@@ -22,12 +22,16 @@ namespace mlir::tile {
 /// tile.copy and tile.tma_copy (LowerTileCopies.cpp).
 void populateTileCopyLoweringPatterns(RewritePatternSet &patterns);
 
-/// tile.mma and tile.warpgroup_mma (LowerTileMma.cpp).
+/// tile.mma, tile.warpgroup_mma and tile.warpgroup_mma_rs (LowerTileMma.cpp).
 void populateTileMmaLoweringPatterns(RewritePatternSet &patterns);
 
 /// tile.mma_store, tile.warpgroup_mma_store, tile.warpgroup_tma_store,
 /// tile.warpgroup_rows and tile.warpgroup_scale (LowerTileMmaStores.cpp).
 void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
+
+/// tile.warpgroup_row_reduce, tile.warpgroup_broadcast_rows and
+/// tile.warpgroup_iota (LowerWarpgroupFragments.cpp).
+void populateWarpgroupFragmentLoweringPatterns(RewritePatternSet &patterns);
 
 /// tile.tile_coord, tile.work_count and tile.work_unit
 /// (LowerTileSchedule.cpp).
@@ -81,6 +85,20 @@ inline WarpPosition getWarpPosition(OpBuilder &builder, Location loc,
   return {lane,
           arith::RemUIOp::create(builder, loc, warp, math.constant(warps[0])),
           arith::DivUIOp::create(builder, loc, warp, math.constant(warps[0]))};
+}
+
+/// The (row, column) in a warpgroup tile of the current thread's first
+/// accumulator element: the warpgroup's warps as a 4x1 grid, warp w holding
+/// rows 16 w + lane / 4 (+ 8) of each 64-row block, lane l columns 2 (l mod
+/// 4) (+ 1) of each 8-column fragment.
+inline std::pair<Value, Value> getWarpgroupFragmentOrigin(OpBuilder &builder,
+                                                          Location loc) {
+  IndexMath math(builder, loc);
+  WarpPosition position =
+      getWarpPosition(builder, loc, {kWarpgroupThreads / 32, 1});
+  Value lane = position.lane;
+  return {math.add(math.mul(position.warpM, 16), math.div(lane, 4)),
+          math.mul(math.rem(lane, 4), 2)};
 }
 
 /// The warpgroup of the current thread as a group that meets: the thread's

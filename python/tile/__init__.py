@@ -11,6 +11,7 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     c = tile.matmul(a, b)                                # f16/bf16 GEMM on an H100/H200
     c = tile.matmul(a8, b8, scale_a=sa, scale_b=sb)      # FP8 (e4m3/e5m2), scaled
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offs)  # grouped (MoE) GEMM
+    o = tile.attention(q, k, v, causal=True)             # fused attention (SDPA)
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
@@ -20,10 +21,12 @@ serves every Python version.
 from .autotune import AutotuneError, Autotuner, Config, autotune
 from .compiler import CompiledModule, CompileError, Diagnostic, compile
 from .launch import TileRuntimeError, synchronize
+from .attention import attention
 from .grouped import grouped_matmul
 from .matmul import MatmulError, matmul
 from .tools import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic",
-           "TileRuntimeError", "synchronize", "matmul", "grouped_matmul", "MatmulError", "Toolchain",
-           "find_toolchain", "autotune", "Autotuner", "AutotuneError", "Config"]
+           "TileRuntimeError", "synchronize", "matmul", "grouped_matmul", "attention",
+           "MatmulError", "Toolchain", "find_toolchain", "autotune", "Autotuner",
+           "AutotuneError", "Config"]

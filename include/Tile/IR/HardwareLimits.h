@@ -17,10 +17,18 @@ inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
 /// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment
 /// of mbarrier object").
 inline constexpr int64_t kMBarrierBytes = 8;
+/// The threads of a CTA (PTX ISA, "Thread Hierarchy": at most 1024).
+inline constexpr int64_t kMaxThreadsPerBlock = 1024;
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;
-/// Warpgroups of the largest block (1024 threads, CUDA's limit).
-inline constexpr int64_t kMaxWarpgroupsPerBlock = 1024 / kWarpgroupThreads;
+/// Warpgroups of the largest block.
+inline constexpr int64_t kMaxWarpgroupsPerBlock =
+    kMaxThreadsPerBlock / kWarpgroupThreads;
+/// The named barriers of a CTA (PTX ISA, "bar, barrier": 0 to 15).
+inline constexpr int64_t kNamedBarriers = 16;
+/// The first named barrier a kernel may use (T-BAR-1): 0 is gpu.barrier's,
+/// 1 + w the tile ops' meeting of warpgroup w.
+inline constexpr int64_t kFirstKernelNamedBarrier = 1 + kMaxWarpgroupsPerBlock;
 /// 32-bit registers of an SM (sm_80, sm_90), shared by a CTA's warps.
 inline constexpr int64_t kRegistersPerSm = 65536;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).

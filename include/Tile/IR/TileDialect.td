@@ -22,7 +22,8 @@ def Tile_Dialect : Dialect {
     `-convert-tile-to-nvvm`; `-tile-to-ptx-pipeline` takes a module holding
     `gpu.module`s of tile IR down to PTX or a cubin.
   }];
-  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect"];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{

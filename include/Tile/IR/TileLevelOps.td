@@ -301,6 +301,48 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupMmaRsOp : Tile_Op<"warpgroup_mma_rs",
+    [AllTypesMatch<["acc", "result"]>, Tile_MinSmArch<90>]> {
+  let summary = "warpgroup MMA of a register A tile and a swizzled shared B tile";
+  let description = [{
+    `tile.warpgroup_mma` with A in registers (PTX's register form of
+    wgmma.mma_async; CUTLASS's RS): the M x K tile of A is `a`,
+    `vector<(M/64 * K/2) x f16|bf16>` in the layout of an M x K warpgroup
+    accumulator (element [i K/2, (i + 1) K/2) of 64-row block i, wgmma's D
+    layout), so the product of a previous `tile.warpgroup_mma`, converted
+    to 16 bits (`arith.truncf`), is the A of the next one without a trip
+    through shared memory (attention's P V). B is a shared tile as in
+    `tile.warpgroup_mma` (N x K K-major, or with `transpose_b` MN-major:
+    (N chunks, K rows, span)); `acc` the M x N accumulators. Expands to
+    `wgmma.fence`, per 16-wide K step one `tile.wgmma_rs` per 64 rows on
+    the step's 8 A elements, `wgmma.commit_group` and `wgmma.wait_group
+    wait`: with a non-zero wait the registers of `a` must stay unchanged
+    (they are SSA values: they do) until a later wait completes the group.
+    Invariant T-WGMMA-5. Requires sm_90a.
+
+    Example (attention's O += P V: P a 64x128 score tile in registers, V a
+    128x128 stage as two 64-column chunks):
+    ```mlir
+    %p16 = arith.truncf %p : vector<64xf32> to vector<64xbf16>
+    %o2 = tile.warpgroup_mma_rs %p16, %sv[%s, %c0, %c0, %c0], %o
+        {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
+        : vector<64xbf16>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a,
+                       Arg<AnyMemRef, "swizzled shared B", [MemRead]>:$b,
+                       Variadic<Index>:$bIndices,
+                       VectorOfRankAndType<[1], [F32, F16]>:$acc,
+                       DenseI64ArrayAttr:$shape, I32Attr:$wait,
+                       UnitAttr:$transpose_b);
+  let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `[` $bIndices `]` `,` $acc attr-dict
+    `:` type($a) `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
     [AttrSizedOperandSegments]> {
   let summary = "store the accumulators of a tile.warpgroup_mma (epilogue)";

@@ -125,5 +125,7 @@ include "Tile/IR/MatrixOps.td"
 include "Tile/IR/WgmmaOps.td"
 include "Tile/IR/TileLevelOps.td"
 include "Tile/IR/ScheduleOps.td"
+include "Tile/IR/WarpgroupFragmentOps.td"
+include "Tile/IR/NamedBarrierOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

@@ -102,6 +102,40 @@ def Tile_WgmmaOp : Tile_Op<"wgmma", [Tile_Sm90aOp,
   }];
 }
 
+def Tile_WgmmaRsOp : Tile_Op<"wgmma_rs", [Tile_Sm90aOp,
+    AllTypesMatch<["acc", "result"]>]> {
+  let summary = "warpgroup D += A * B with A from registers";
+  let description = [{
+    The register-A form of `wgmma.mma_async.sync.aligned.m64nNk16` (PTX's
+    "wgmma.mma_async with A in registers"; CUTLASS's RS): each thread holds
+    its part of the 64x16 A tile, `vector<8 x f16>` or `vector<8 x bf16>`
+    in the layout of a 64x16 wgmma accumulator (elements 4j + {0, 1}: row
+    16 (warp mod 4) + lane / 4, columns 8j + 2 (lane mod 4) + {0, 1};
+    4j + {2, 3}: the same columns 8 rows down), so a 16-column slice of an
+    accumulator converted to 16 bits is an A fragment (FlashAttention's P).
+    B is a shared-memory descriptor as in `tile.wgmma` (K-major, or MN-major
+    with `transpose_b`); A and B are of one type; the accumulators are
+    `vector<N/2 x f32>` (or f16 for f16 inputs). The A registers must not
+    change before the op's group completes. A constant zero `acc` is
+    scale-d = 0. No upstream NVVM op takes A from registers: it lowers to
+    inline PTX. Invariant T-WGMMA-4. Requires sm_90a.
+
+    Example:
+    ```mlir
+    %d = tile.wgmma_rs %a, %db, %acc {n = 128 : i64, transpose_b}
+        : vector<8xbf16>, vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a, I64:$descB,
+                       VectorOfRankAndType<[1], [F32, F16]>:$acc,
+                       I64Attr:$n, UnitAttr:$transpose_b);
+  let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
+  let assemblyFormat = [{
+    $a `,` $descB `,` $acc attr-dict `:` type($a) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_WgmmaFenceOp : Tile_Op<"wgmma_fence", [Tile_Sm90aOp]> {
   let summary = "order register and shared-memory writes before wgmma";
   let description = [{

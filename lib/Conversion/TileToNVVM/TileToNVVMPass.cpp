@@ -68,6 +68,8 @@ void tile::populateTileToNVVMConversionPatterns(
   populateTmaToNVVMPatterns(converter, patterns);
   populateMatrixToNVVMPatterns(converter, patterns);
   populateWgmmaToNVVMPatterns(converter, patterns);
+  populateNamedBarrierToNVVMPatterns(converter, patterns);
+  populateFastMathToNVVMPatterns(converter, patterns);
 }
 
 namespace {

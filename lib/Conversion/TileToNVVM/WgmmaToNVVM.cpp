@@ -3,6 +3,7 @@
 //
 // tile.wgmma_descriptor -> the 64-bit matrix descriptor (integer arithmetic)
 // tile.wgmma            -> nvvm.wgmma.mma_async (accumulators as a struct)
+// tile.wgmma_rs         -> inline PTX wgmma.mma_async with A in registers
 // tile.wgmma_fence/commit_group/wait_group -> nvvm.wgmma.*
 //===----------------------------------------------------------------------===//
 
@@ -169,6 +170,102 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
   }
 };
 
+/// Lowers `tile.wgmma_rs` to inline PTX (no NVVM op takes A from
+/// registers; PTX ISA, "wgmma.mma_async", the form with `a` a vector of
+/// four .b32 registers): the accumulators are outputs tied to their inputs
+/// (none for a constant zero, which is scale-d = 0), A's 8 16-bit elements
+/// four packed registers, B the descriptor.
+struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaRsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = op.getContext();
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    auto index = [&](int64_t i) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i64, i);
+    };
+    // The accumulators as registers: f32, or f16x2 packed into a .b32.
+    int64_t count = op.getAcc().getType().getNumElements();
+    bool f16 = op.getAcc().getType().getElementType().isF16();
+    int64_t perRegister = f16 ? 2 : 1, registers = count / perRegister;
+    Type registerType = f16 ? i32 : rewriter.getF32Type();
+    auto pairType = VectorType::get({2}, rewriter.getF16Type());
+    bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
+    SmallVector<Value> operands;
+    Value a = LLVM::BitcastOp::create(rewriter, loc, VectorType::get({4}, i32),
+                                      adaptor.getA());
+    for (int64_t r = 0; r < 4; ++r)
+      operands.push_back(LLVM::ExtractElementOp::create(rewriter, loc, a, index(r)));
+    operands.push_back(adaptor.getDescB());
+    for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r) {
+      Value reg;
+      if (f16) {
+        Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
+        for (int64_t h = 0; h < 2; ++h)
+          pair = LLVM::InsertElementOp::create(
+              rewriter, loc, pair,
+              LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
+                                             index(2 * r + h)),
+              index(h));
+        reg = LLVM::BitcastOp::create(rewriter, loc, i32, pair);
+      } else {
+        reg = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
+                                             index(r));
+      }
+      operands.push_back(reg);
+    }
+    // $0 .. $R-1 the accumulators, then a0..a3, the descriptor, and the
+    // accumulator inputs tied to the outputs.
+    std::string ptx;
+    llvm::raw_string_ostream os(ptx);
+    std::string element = op.getA().getType().getElementType().isF16()
+                              ? "f16" : "bf16";
+    os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (zeroAcc ? 0 : 1)
+       << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k16."
+       << (f16 ? "f16" : "f32") << "." << element << "." << element << " {";
+    for (int64_t r = 0; r < registers; ++r)
+      os << (r ? ", $" : "$") << r;
+    os << "}, {$" << registers << ", $" << registers + 1 << ", $"
+       << registers + 2 << ", $" << registers + 3 << "}, $" << registers + 4
+       << ", p, 1, 1, " << (op.getTransposeB() ? 1 : 0) << ";\n}";
+    std::string constraints;
+    llvm::raw_string_ostream cs(constraints);
+    for (int64_t r = 0; r < registers; ++r)
+      cs << (r ? "," : "") << (f16 ? "=r" : "=f");
+    cs << ",r,r,r,r,l";
+    for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r)
+      cs << "," << r;
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        ctx, SmallVector<Type>(registers, registerType));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, structType, operands, ptx, constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
+    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    for (int64_t r = 0; r < registers; ++r) {
+      Value reg = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getRes(),
+                                               ArrayRef<int64_t>{r});
+      if (f16)
+        reg = LLVM::BitcastOp::create(rewriter, loc, pairType, reg);
+      for (int64_t h = 0; h < perRegister; ++h) {
+        Value value =
+            f16 ? Value(LLVM::ExtractElementOp::create(rewriter, loc, reg,
+                                                       index(h)))
+                : reg;
+        vector = LLVM::InsertElementOp::create(rewriter, loc, vector, value,
+                                               index(perRegister * r + h));
+      }
+    }
+    rewriter.replaceOp(op, vector);
+    return success();
+  }
+};
+
 struct WgmmaFenceOpLowering : ConvertOpToLLVMPattern<WgmmaFenceOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -204,6 +301,7 @@ struct WgmmaWaitGroupOpLowering : ConvertOpToLLVMPattern<WgmmaWaitGroupOp> {
 
 void tile::populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns) {
-  patterns.add<WgmmaDescriptorOpLowering, WgmmaOpLowering, WgmmaFenceOpLowering,
+  patterns.add<WgmmaDescriptorOpLowering, WgmmaOpLowering, WgmmaRsOpLowering,
+               WgmmaFenceOpLowering,
                WgmmaCommitGroupOpLowering, WgmmaWaitGroupOpLowering>(converter);
 }

@@ -55,6 +55,15 @@ void populateMatrixToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 
+/// Patterns lowering the named barrier ops (bar.sync, bar.arrive) to NVVM.
+void populateNamedBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
+                                        RewritePatternSet &patterns);
+
+/// Pattern lowering f32 math.exp2 in device code to ex2.approx.ftz.f32
+/// rather than libdevice.
+void populateFastMathToNVVMPatterns(const LLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+
 /// Records the offset of every dynamic tile.shared_alloc under `root` in its
 /// kernel's dynamic shared memory; the shared_alloc pattern needs it.
 void layoutDynamicSharedBuffers(Operation *root);

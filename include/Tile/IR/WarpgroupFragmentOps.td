@@ -1,0 +1,99 @@
+//===- WarpgroupFragmentOps.td - Math on warpgroup accumulators -*- tablegen -*-===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Row-wise math on the accumulators of a warpgroup MMA in registers, as
+// online softmax needs it (FlashAttention): reductions along rows, row
+// values broadcast to the fragments, and each element's row and column.
+// Elementwise math is plain arith/math on the accumulator vector. Layout:
+// PTX ISA, "Asynchronous Warpgroup Level Matrix Multiply-Accumulate",
+// matrix fragments of wgmma's D (a thread of warp w holds, in each 64-row
+// block, rows 16 (w mod 4) + lane / 4 and 8 below it, and columns
+// 8j + 2 (lane mod 4) + {0, 1}: a row's N columns are spread over the 4
+// lanes of a quad).
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_WARPGROUPFRAGMENTOPS_TD
+#define TILE_IR_WARPGROUPFRAGMENTOPS_TD
+
+include "Tile/IR/TileTypes.td"
+include "mlir/Dialect/Vector/IR/VectorAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tile_WarpgroupRowReduceOp : Tile_Op<"warpgroup_row_reduce", [Pure]> {
+  let summary = "reduce each row of a warpgroup accumulator tile";
+  let description = [{
+    For the M x N warpgroup tile `shape` whose accumulators are `acc`
+    (`vector<(M/64 * N/2) x f32>`, wgmma's layout), the `kind` reduction
+    (`add`, `mul`, `maxnumf`, `minnumf`, `maximumf`, `minimumf`) of each
+    row the thread holds, in the order of `tile.warpgroup_rows`: element
+    2 i + h is row 64 i + 8 h + 16 (warp mod 4) + lane / 4. A thread
+    combines its N/4 elements of the row, then the quad of lanes that holds
+    the row combines theirs with two butterfly shuffles (`shfl.sync.bfly`
+    by 1 and 2), so all four get the row's result. All 128 threads of the
+    warpgroup run it together. Invariant T-TILE-9.
+
+    Example (the running maximum of a score tile):
+    ```mlir
+    %m = tile.warpgroup_row_reduce <maxnumf> %s {shape = array<i64: 64, 128>}
+        : vector<64xf32> -> vector<2xf32>
+    ```
+  }];
+  let arguments = (ins Vector_CombiningKindAttr:$kind,
+                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $kind $acc attr-dict `:` type($acc) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupBroadcastRowsOp : Tile_Op<"warpgroup_broadcast_rows",
+    [Pure]> {
+  let summary = "spread a value per row over a warpgroup accumulator tile";
+  let description = [{
+    The inverse of a row reduction's shape: `rows` holds a value for each
+    row the thread holds of the M x N warpgroup tile `shape` (element
+    2 i + h: row 64 i + 8 h of the thread's origin, as
+    `tile.warpgroup_row_reduce` returns them); the result is the tile's
+    accumulator vector (`vector<(M/64 * N/2) x T>`) whose every element is
+    its row's value, for elementwise math with row terms (online softmax's
+    `exp2(s * c - m * c)`, the rescale of the output). A register shuffle:
+    it costs nothing after LLVM scalarizes. Invariant T-TILE-9.
+
+    Example:
+    ```mlir
+    %mb = tile.warpgroup_broadcast_rows %m {shape = array<i64: 64, 128>}
+        : vector<2xf32> -> vector<64xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRank<[1]>:$rows, DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRank<[1]>:$result);
+  let assemblyFormat = [{
+    $rows attr-dict `:` type($rows) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupIotaOp : Tile_Op<"warpgroup_iota", [Pure]> {
+  let summary = "the row or column of each element of a warpgroup accumulator tile";
+  let description = [{
+    For the M x N warpgroup tile `shape`, the vector (`vector<(M/64 * N/2)
+    x i32>`) of each accumulator element's row (`dim = 0`) or column
+    (`dim = 1`) in the tile, for masks: `arith.cmpi` against a bound and
+    `arith.select` of -inf, e.g. keys past a sequence's end or above the
+    causal diagonal. Invariant T-TILE-9.
+
+    Example:
+    ```mlir
+    %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>}
+        : vector<64xi32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim, DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRankAndType<[1], [I32]>:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // TILE_IR_WARPGROUPFRAGMENTOPS_TD

@@ -1,0 +1,60 @@
+//===- WarpgroupFragmentOps.cpp - Verifiers of the fragment math ops ------===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//===----------------------------------------------------------------------===//
+
+#include "Tile/IR/TileOps.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+/// T-TILE-9: an M x N warpgroup tile (M = 64 i, N = 8 j) whose accumulators
+/// are `acc` (M/64 * N/2 elements) and whose thread-held rows are `rows`
+/// (2 M/64 elements), either left out.
+static LogicalResult verifyFragmentShapes(Operation *op, ArrayRef<int64_t> shape,
+                                          VectorType acc, VectorType rows) {
+  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
+      shape[1] % 8)
+    return op->emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j "
+                                "(T-TILE-9)";
+  int64_t elements = shape[0] / 64 * shape[1] / 2, held = 2 * shape[0] / 64;
+  if (acc && acc.getNumElements() != elements)
+    return op->emitOpError()
+           << "a thread holds " << elements << " elements of a " << shape[0]
+           << "x" << shape[1] << " warpgroup tile, got " << acc << " (T-TILE-9)";
+  if (rows && rows.getNumElements() != held)
+    return op->emitOpError() << "a thread holds " << held << " rows of a "
+                             << shape[0] << "-row warpgroup tile, got " << rows
+                             << " (T-TILE-9)";
+  return success();
+}
+
+LogicalResult WarpgroupRowReduceOp::verify() {
+  using vector::CombiningKind;
+  CombiningKind kind = getKind();
+  if (!llvm::is_contained({CombiningKind::ADD, CombiningKind::MUL,
+                           CombiningKind::MAXNUMF, CombiningKind::MINNUMF,
+                           CombiningKind::MAXIMUMF, CombiningKind::MINIMUMF},
+                          kind))
+    return emitOpError() << "reduces f32 rows with add, mul, maxnumf, "
+                            "minnumf, maximumf or minimumf, got "
+                         << vector::stringifyCombiningKind(kind)
+                         << " (T-TILE-9)";
+  return verifyFragmentShapes(*this, getShape(), getAcc().getType(),
+                              getResult().getType());
+}
+
+LogicalResult WarpgroupBroadcastRowsOp::verify() {
+  if (getRows().getType().getElementType() !=
+      getResult().getType().getElementType())
+    return emitOpError() << "expected row values and accumulators of one "
+                            "element type (T-TILE-9)";
+  return verifyFragmentShapes(*this, getShape(), getResult().getType(),
+                              getRows().getType());
+}
+
+LogicalResult WarpgroupIotaOp::verify() {
+  if (getDim() != 0 && getDim() != 1)
+    return emitOpError() << "dim is 0 (rows) or 1 (columns), got " << getDim()
+                         << " (T-TILE-9)";
+  return verifyFragmentShapes(*this, getShape(), getResult().getType(), {});
+}

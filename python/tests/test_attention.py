@@ -1,0 +1,242 @@
+"""tile.attention: the checks on plain shapes (no GPU), the kernels' launch
+contract (compiled, no GPU), and results against
+torch.nn.functional.scaled_dot_product_attention on the GPU."""
+import pytest
+
+from tile.attention import ATTENTION_SOURCE, HEAD_DIMS, check_attention
+from tile.launch import _contiguous_strides
+from tile.matmul import Device, MatmulError, Operand
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+
+
+def tensor(shape, dtype="bfloat16", strides=None, address=0x10000):
+    """An Operand of `shape`, contiguous unless `strides` is given."""
+    return Operand(tuple(shape), tuple(strides or _contiguous_strides(shape)), dtype, address,
+                   "cuda:0")
+
+
+def bshd(b, s, h, d, dtype="bfloat16"):
+    """The (B, H, S, D) view (.transpose(1, 2)) of a contiguous (B, S, H, D)
+    tensor."""
+    return tensor((b, h, s, d), dtype, strides=(s * h * d, d, h * d, 1))
+
+
+def test_shapes_and_strided_operands():
+    q, kv = tensor((2, 8, 1000, 128)), tensor((2, 8, 77, 128))
+    assert check_attention(q, kv, kv, None, H100) == (2, 8, 1000, 77, 128)
+    assert check_attention(q, kv, kv, tensor((2, 8, 1000, 128)), H100) == (2, 8, 1000, 77, 128)
+    # (B, S, H, D) storage, read through the 4-D tensor maps' strides.
+    assert check_attention(bshd(4, 333, 40, 64, "float16"), bshd(4, 200, 40, 64, "float16"),
+                           bshd(4, 200, 40, 64, "float16"), None, H100) == (4, 40, 333, 200, 64)
+    # Nothing to compute: any Sk, even none.
+    assert check_attention(tensor((2, 8, 0, 64)), tensor((2, 8, 0, 64)),
+                           tensor((2, 8, 0, 64)), None, H100) == (2, 8, 0, 0, 64)
+
+
+@pytest.mark.parametrize("args, message", [
+    ((tensor((1, 2, 64, 96)), tensor((1, 2, 64, 96)), tensor((1, 2, 64, 96)), None),
+     "head dim D = 96; the kernels take D = 64 or 128"),
+    ((tensor((1, 2, 64, 64), "float16"), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), None),
+     "got q float16, k bfloat16 and v bfloat16"),
+    ((tensor((1, 2, 64, 64), "float32"), tensor((1, 2, 64, 64), "float32"),
+      tensor((1, 2, 64, 64), "float32"), None), "takes float16 or bfloat16 q, k and v"),
+    ((tensor((1, 2, 64, 64), strides=(8192, 4096, 64, 2)), tensor((1, 2, 64, 64)),
+      tensor((1, 2, 64, 64)), None), r"q has strides .*innermost stride 1 .*T-TMA-9"),
+    # D = 64 in rows of 68 elements: 136-byte rows.
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64), strides=(8704, 4352, 68, 1)),
+      tensor((1, 2, 64, 64)), None), r"k has strides .*multiples of 8 elements"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64), address=0x10008),
+      None), r"v starts at 0x10008; .*T-TMA-10"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
+      tensor((1, 2, 64, 128))), r"out must be a contiguous bfloat16 tensor of shape "
+                                r"\(1, 2, 64, 64\), got bfloat16 \(1, 2, 64, 128\)"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
+      bshd(1, 64, 2, 64)), "out must be a contiguous"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
+      tensor((1, 2, 64, 64), "float16")), "got float16"),
+    ((tensor((2, 64, 64)), tensor((2, 64, 64)), tensor((2, 64, 64)), None),
+     r"q must be 4-D .* got shape \(2, 64, 64\)"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 32, 64)), None),
+     "k and v must have the same shape"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 4, 64, 64)), tensor((1, 4, 64, 64)), None),
+     r"k and v must be \(1, 2, Sk, 64\)"),
+    ((tensor((1, 2, 64, 64)), tensor((1, 2, 0, 64)), tensor((1, 2, 0, 64)), None),
+     "Sk = 0: no keys"),
+])
+def test_errors(args, message):
+    with pytest.raises(MatmulError, match=message):
+        check_attention(*args, H100)
+
+
+def test_other_gpus_are_errors():
+    q = tensor((1, 2, 64, 64))
+    with pytest.raises(MatmulError, match="runs a Hopper kernel .* this GPU is sm_80"):
+        check_attention(q, q, q, None, Device(108, (8, 0)))
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_the_kernels_compile_and_take_the_launch_arguments(element):
+    """Both head dims in both element types (no GPU needed), with the
+    parameters tile.attention passes: q, k, v and out as rank-4 tensors,
+    B, H, Sq, Sk, the scale times log2(e) (f32) and causal (i1)."""
+    from tile.compiler import compile
+    text = ATTENTION_SOURCE.read_text()
+    default = next(line for line in text.splitlines() if line.startswith("!e = "))
+    kernels = compile(text.replace(default, f"!e = {element}", 1),
+                      chip="sm_90a").manifest["kernels"]
+    for d in HEAD_DIMS:
+        params = kernels[f"attention_d{d}"]["params"]
+        assert len(params) == 10
+        assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
+            ("tensor_map", 4, element)] * 3
+        assert (params[3]["rank"], params[3]["element"]) == (4, element)
+        assert all(p["type"] in ("index", "i32", "i64") for p in params[4:8])
+        assert [p["type"] for p in params[8:]] == ["f32", "i1"]
+
+
+# --- On the GPU -----------------------------------------------------------------
+
+@pytest.fixture
+def hopper(torch_cuda):
+    if torch_cuda.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs sm_90a")
+    return torch_cuda
+
+
+def inputs(torch, b, h, sq, sk, d, dtype, seed=0):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    return tuple(torch.randn(b, h, s, d, device="cuda", dtype=dtype, generator=generator)
+                 for s in (sq, sk, sk))
+
+
+def reference(torch, q, k, v, causal, scale=None):
+    """SDPA's math in float32 on the upcast inputs; causal aligned at the top
+    left (query i sees keys j <= i)."""
+    q, k, v = (t.float() for t in (q, k, v))
+    scores = q @ k.transpose(-2, -1) * (q.shape[-1] ** -0.5 if scale is None else scale)
+    if causal:
+        visible = torch.ones(q.shape[-2], k.shape[-2], dtype=torch.bool, device="cuda").tril()
+        scores = scores.masked_fill(~visible, float("-inf"))
+    return scores.softmax(-1) @ v
+
+
+def assert_close(torch, out, q, k, v, causal, scale=None):
+    """out's max abs error against the float32 reference at most twice that
+    of SDPA's default backend on the same inputs (or a floor of a few of the
+    type's units at 1)."""
+    want = reference(torch, q, k, v, causal, scale)
+    theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                              scale=scale)
+    floor = 2e-3 if q.dtype == torch.bfloat16 else 1e-3
+    bound = max(2 * (theirs.float() - want).abs().max().item(), floor)
+    error = (out.float() - want).abs().max().item()
+    assert out.shape == want.shape and out.dtype == q.dtype and out.is_contiguous()
+    assert error <= bound, f"max abs error {error:.3g}, SDPA's x 2 {bound:.3g}"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("d", HEAD_DIMS)
+@pytest.mark.parametrize("s", [1, 77, 200, 333, 1000, 1024, 2048])
+def test_matches_sdpa(hopper, dtype, d, s):
+    """Sq = Sk, causal and not; lengths not a multiple of the tiles clipped
+    by TMA."""
+    import tile
+    torch = hopper
+    q, k, v = inputs(torch, 2, 3, s, s, d, getattr(torch, dtype), seed=s + d)
+    for causal in (False, True):
+        out = tile.attention(q, k, v, causal=causal)
+        torch.cuda.synchronize()
+        assert_close(torch, out, q, k, v, causal)
+
+
+@pytest.mark.parametrize("sq, sk", [(77, 1000), (1000, 77), (1, 333), (333, 1), (200, 2048),
+                                    (2048, 200)])
+def test_query_and_key_lengths_differ(hopper, sq, sk):
+    """Causal stays top-left aligned: with Sq < Sk the last keys are seen by
+    no query, with Sq > Sk the rows from Sk on see every key."""
+    import tile
+    torch = hopper
+    for dtype, d in ((torch.bfloat16, 128), (torch.float16, 64)):
+        q, k, v = inputs(torch, 2, 3, sq, sk, d, dtype, seed=sq * sk)
+        for causal in (False, True):
+            out = tile.attention(q, k, v, causal=causal)
+            torch.cuda.synchronize()
+            assert_close(torch, out, q, k, v, causal)
+
+
+def test_strided_operands_are_read_in_place(hopper):
+    """(B, S, H, D) tensors through .transpose(1, 2), and q, k, v as views of
+    one packed (B, S, 3, H, D) projection."""
+    import tile
+    torch = hopper
+    b, s, h, d = 2, 333, 6, 128
+    q, k, v = (torch.randn(b, s, h, d, device="cuda", dtype=torch.bfloat16).transpose(1, 2)
+               for _ in range(3))
+    out = tile.attention(q, k, v, causal=True)
+    qkv = torch.randn(b, s, 3, h, 64, device="cuda", dtype=torch.float16)
+    packed = tuple(qkv[:, :, i].transpose(1, 2) for i in range(3))
+    out_packed = tile.attention(*packed)
+    torch.cuda.synchronize()
+    assert not q.is_contiguous() and not packed[0].is_contiguous()
+    assert_close(torch, out, q, k, v, True)
+    assert_close(torch, out_packed, *packed, False)
+
+
+def test_more_heads_than_sms_and_a_scale(hopper):
+    """B x H = 160 heads on a grid of one CTA per SM: each CTA takes several."""
+    import tile
+    torch = hopper
+    q, k, v = inputs(torch, 4, 40, 333, 333, 128, torch.bfloat16)
+    assert 4 * 40 > torch.cuda.get_device_properties(0).multi_processor_count
+    for causal in (False, True):
+        out = tile.attention(q, k, v, causal=causal, scale=0.3)
+        torch.cuda.synchronize()
+        assert_close(torch, out, q, k, v, causal, scale=0.3)
+
+
+def test_into_out_and_on_a_side_stream(hopper):
+    import tile
+    torch = hopper
+    q, k, v = inputs(torch, 2, 4, 200, 1000, 64, torch.float16)
+    out = torch.full_like(q, float("nan"))
+    returned = tile.attention(q, k, v, causal=True, out=out)
+    torch.cuda.synchronize()
+    assert returned is out
+    assert_close(torch, out, q, k, v, True)
+    # On a side stream: out allocated on the current stream, written there.
+    out.fill_(float("nan"))
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    side = tile.attention(q, k, v, stream=stream)
+    with torch.cuda.stream(stream):
+        tile.attention(q, k, v, out=out)
+    stream.synchronize()
+    assert_close(torch, side, q, k, v, False)
+    assert_close(torch, out, q, k, v, False)
+
+
+def test_empty_problems_and_errors_on_the_gpu(hopper):
+    import tile
+    torch = hopper
+    q, k, v = inputs(torch, 1, 2, 64, 64, 64, torch.bfloat16)
+    assert tile.attention(q[:, :, :0], k, v).shape == (1, 2, 0, 64)
+    assert tile.attention(q[:0], k[:0], v[:0]).shape == (0, 2, 64, 64)
+    with pytest.raises(MatmulError, match="Sk = 0"):
+        tile.attention(q, k[:, :, :0], v[:, :, :0])
+    with pytest.raises(MatmulError, match="must be a CUDA tensor"):
+        tile.attention(q.cpu(), k, v)
+    with pytest.raises(MatmulError, match="got q float32"):
+        tile.attention(q.float(), k.float(), v.float())
+    with pytest.raises(MatmulError, match="got q float16, k bfloat16"):
+        tile.attention(q.half(), k, v)
+    with pytest.raises(MatmulError, match="D = 96"):
+        tile.attention(*(t[..., :96] for t in inputs(torch, 1, 2, 64, 64, 128, torch.bfloat16)))
+    with pytest.raises(MatmulError, match="T-TMA-9"):
+        tile.attention(*(t[..., ::2] for t in inputs(torch, 1, 2, 64, 64, 128, torch.bfloat16)))
+    with pytest.raises(MatmulError, match="T-TMA-10"):
+        tile.attention(torch.empty(1 * 2 * 64 * 64 + 4, device="cuda", dtype=torch.bfloat16)
+                       [4:].view(1, 2, 64, 64), k, v)
+    with pytest.raises(MatmulError, match=r"out must be .* shape \(1, 2, 64, 64\)"):
+        tile.attention(q, k, v, out=torch.empty(1, 2, 64, 128, device="cuda",
+                                                dtype=torch.bfloat16))
