@@ -5,11 +5,14 @@
 // accumulation; D = 64 (@attention_d64) or 128 (@attention_d128).
 //
 // Warp-specialized and persistent: one CTA per SM takes the work units
-// (batch, head, 128-row query tile) u = CTA, CTA + grid, ..., last query
-// tiles first (the longest under the causal mask). Warpgroup 0 (one
+// (batch, head, 128-row query tile) in pairs p = CTA, CTA + grid, ...: pair
+// i of a head is its query tiles T - 1 - i and i, which under the causal
+// mask cost T + 1 key blocks together, so the CTAs' shares stay even
+// (consecutive tiles of a head also share its K and V in L2). Warpgroup 0 (one
 // thread) loads the unit's Q tile with TMA, then the K and V blocks of 128
 // keys into a ring (separate full barriers for K and V, so the scores start
-// before V lands; one empty barrier per stage, released by both consumers).
+// before V lands; separate empty barriers for K and V, which both
+// consumers release: K once its S is done, V once its P V is).
 // Warpgroups 1 and 2 each own 64 query rows: per key block,
 //   S = Q K^T             tile.warpgroup_mma (K-major K; D over 64-wide chunks)
 //   mask                  keys past Sk, and above the diagonal when causal
@@ -35,7 +38,6 @@
 !e = bf16
 !d4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 128, 64], swizzle = b128>
 !o4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
-!bar1 = !tile.mbarrier<count = 1>
 !bars2 = !tile.mbarrier<count = 2>
 !bars4 = !tile.mbarrier<count = 4>
 module attributes {gpu.container_module} {
@@ -62,68 +64,90 @@ module attributes {gpu.container_module} {
       %sq127 = arith.addi %sq, %c127 : index
       %tiles_m = arith.divui %sq127, %c128 : index
       %bh = arith.muli %batch, %heads : index
-      %units = arith.muli %bh, %tiles_m : index
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x128x64x!e, 3>
+      // Work units in pairs of one (batch, head): query tile T - 1 - i,
+      // then tile i, so that every pair costs the same under the causal
+      // mask (T + 1 key blocks).
+      %tiles_m1 = arith.addi %tiles_m, %c1 : index
+      %pairs_m = arith.divui %tiles_m1, %c2 : index
+      %pairs = arith.muli %bh, %pairs_m : index
+      %mlast = arith.subi %tiles_m, %c1 : index
+      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
-      %q_full = tile.mbarrier_alloc : !bar1
-      %q_empty = tile.mbarrier_alloc : !bar1
+      %q_full = tile.mbarrier_alloc : !bars2
+      %q_empty = tile.mbarrier_alloc : !bars2
       %k_full = tile.mbarrier_alloc : !bars2
       %v_full = tile.mbarrier_alloc : !bars2
-      %kv_empty = tile.mbarrier_alloc : !bars2
+      %k_empty = tile.mbarrier_alloc : !bars2
+      %v_empty = tile.mbarrier_alloc : !bars2
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         tile.tma_prefetch_descriptor %q : !d4
         tile.tma_prefetch_descriptor %k : !d4
         tile.tma_prefetch_descriptor %v : !d4
-        tile.mbarrier_init %q_full[%c0], %chunks : !bar1
-        tile.mbarrier_init %q_empty[%c0], %consumers : !bar1
+        scf.for %s = %c0 to %c2 step %c1 {
+          tile.mbarrier_init %q_full[%s], %chunks : !bars2
+          tile.mbarrier_init %q_empty[%s], %consumers : !bars2
+        }
         scf.for %s = %c0 to %c2 step %c1 {
           tile.mbarrier_init %k_full[%s], %chunks : !bars2
           tile.mbarrier_init %v_full[%s], %chunks : !bars2
-          tile.mbarrier_init %kv_empty[%s], %consumers : !bars2
+          tile.mbarrier_init %k_empty[%s], %consumers : !bars2
+          tile.mbarrier_init %v_empty[%s], %consumers : !bars2
         }
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
         scf.if %first {
-          %pt:3 = scf.for %u = %cta to %units step %ctas
-              iter_args(%s0 = %c0, %ph0 = %true, %qph = %true) -> (index, i1, i1) {
-            // The unit: (batch, head) and its query tile, last tiles first.
-            %bhi = arith.divui %u, %tiles_m : index
-            %mi = arith.remui %u, %tiles_m : index
-            %mlast = arith.subi %tiles_m, %c1 : index
-            %mb = arith.subi %mlast, %mi : index
+          %pt:3 = scf.for %pair = %cta to %pairs step %ctas
+              iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
+            %bhi = arith.divui %pair, %pairs_m : index
+            %pi = arith.remui %pair, %pairs_m : index
             %b = arith.divui %bhi, %heads : index
             %h = arith.remui %bhi, %heads : index
-            %m0 = arith.muli %mb, %c128 : index
-            // Key blocks: all of Sk, or up to the tile's last query.
-            %m_end = arith.addi %m0, %c128 : index
-            %causal_end = arith.minui %m_end, %sk : index
-            %key_end = arith.select %causal, %causal_end, %sk : index
-            %key_end127 = arith.addi %key_end, %c127 : index
-            %blocks = arith.divui %key_end127, %c128 : index
-            // Q, once both consumers are done with the last unit's.
-            tile.mbarrier_wait_parity %q_empty[%c0], %qph : !bar1
-            tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%c0], %q_full[%c0] : !d4, memref<2x128x64x!e, 3>, !bar1
-            tile.tma_copy %q[%b, %h, %m0, %c64] to %sq_[%c1], %q_full[%c0] : !d4, memref<2x128x64x!e, 3>, !bar1
-            %p:2 = scf.for %j = %c0 to %blocks step %c1
-                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-              tile.mbarrier_wait_parity %kv_empty[%s], %ph : !bars2
-              %n0 = arith.muli %j, %c128 : index
-              tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              tile.tma_copy %k[%b, %h, %n0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              tile.tma_copy %v[%b, %h, %n0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c2 : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %ns, %nph : index, i1
+            %heavy = arith.subi %mlast, %pi : index
+            %single = arith.cmpi eq, %heavy, %pi : index
+            %count = arith.select %single, %c1, %c2 : index
+            %pu:3 = scf.for %t = %c0 to %count step %c1
+                iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
+              // The unit: query tile T - 1 - i, then i.
+              %first_t = arith.cmpi eq, %t, %c0 : index
+              %mb = arith.select %first_t, %heavy, %pi : index
+              %m0 = arith.muli %mb, %c128 : index
+              // Key blocks: all of Sk, or up to the tile's last query.
+              %m_end = arith.addi %m0, %c128 : index
+              %causal_end = arith.minui %m_end, %sk : index
+              %key_end = arith.select %causal, %causal_end, %sk : index
+              %key_end127 = arith.addi %key_end, %c127 : index
+              %blocks = arith.divui %key_end127, %c128 : index
+              // Q, into the buffer the consumers released two units ago.
+              %qs = arith.remui %qn, %c2 : index
+              %qround = arith.divui %qn, %c2 : index
+              %qodd = arith.remui %qround, %c2 : index
+              %qph = arith.cmpi eq, %qodd, %c0 : index
+              tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
+              tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+              tile.tma_copy %q[%b, %h, %m0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+              %p:2 = scf.for %j = %c0 to %blocks step %c1
+                  iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+                %n0 = arith.muli %j, %c128 : index
+                tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars2
+                tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                tile.tma_copy %k[%b, %h, %n0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars2
+                tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                tile.tma_copy %v[%b, %h, %n0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                %next = arith.addi %s, %c1 : index
+                %wrap = arith.cmpi eq, %next, %c2 : index
+                %ns = arith.select %wrap, %c0, %next : index
+                %nph = arith.xori %ph, %wrap : i1
+                scf.yield %ns, %nph : index, i1
+              }
+              %nqn = arith.addi %qn, %c1 : index
+              scf.yield %p#0, %p#1, %nqn : index, i1, index
             }
-            %nqph = arith.xori %qph, %true : i1
-            scf.yield %p#0, %p#1, %nqph : index, i1, i1
+            scf.yield %pu#0, %pu#1, %pu#2 : index, i1, index
           }
         }
       } consumers(2, registers = 240) {
@@ -144,146 +168,166 @@ module attributes {gpu.container_module} {
         %sk_s = vector.broadcast %sk_i32 : i32 to vector<64xi32>
         %not_causal = arith.xori %causal, %true : i1
         %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
-        %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-        %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
         // Ping-pong: this warpgroup's turn is named barrier 9 + wg, the
         // other's 9 + (1 - wg); warpgroup 0 starts.
         %c9 = arith.constant 9 : index
         %my_turn_i = arith.addi %c9, %wg : index
         %my_turn = arith.index_cast %my_turn_i : index to i32
-        %other_wg = arith.subi %c1, %wg : index
-        %other_turn_i = arith.addi %c9, %other_wg : index
-        %other_turn = arith.index_cast %other_turn_i : index to i32
-        %second = arith.cmpi eq, %wg, %c1 : index
-        scf.if %second {
-          tile.named_barrier_arrive %other_turn, 256
+        %wg_next = arith.addi %wg, %c1 : index
+        %c_consumers = arith.constant 2 : index
+        %next_wg = arith.remui %wg_next, %c_consumers : index
+        %next_turn_i = arith.addi %c9, %next_wg : index
+        %next_turn = arith.index_cast %next_turn_i : index to i32
+        %last_wg = arith.cmpi eq, %wg_next, %c_consumers : index
+        scf.if %last_wg {
+          tile.named_barrier_arrive %next_turn, 256
         }
-        %ct:3 = scf.for %u = %cta to %units step %ctas
-            iter_args(%s0 = %c0, %ph0 = %false, %qph = %false) -> (index, i1, i1) {
-          %bhi = arith.divui %u, %tiles_m : index
-          %mi = arith.remui %u, %tiles_m : index
-          %mlast = arith.subi %tiles_m, %c1 : index
-          %mb = arith.subi %mlast, %mi : index
+        %ct:3 = scf.for %pair = %cta to %pairs step %ctas
+            iter_args(%ps = %c0, %pph = %false, %pqn = %c0) -> (index, i1, index) {
+          %bhi = arith.divui %pair, %pairs_m : index
+          %pi = arith.remui %pair, %pairs_m : index
           %b = arith.divui %bhi, %heads : index
           %h = arith.remui %bhi, %heads : index
-          %m0 = arith.muli %mb, %c128 : index
-          %m_end = arith.addi %m0, %c128 : index
-          %causal_end = arith.minui %m_end, %sk : index
-          %key_end = arith.select %causal, %causal_end, %sk : index
-          %key_end127 = arith.addi %key_end, %c127 : index
-          %blocks = arith.divui %key_end127, %c128 : index
-          // This warpgroup's first query row, for the causal mask.
-          %r0 = arith.addi %m0, %row : index
-          %r0_i32 = arith.index_cast %r0 : index to i32
-          %r0_s = vector.broadcast %r0_i32 : i32 to vector<64xi32>
-          %qrows = arith.addi %rows, %r0_s : vector<64xi32>
-          %r1 = arith.addi %r0, %c1 : index
-          tile.mbarrier_wait_parity %q_full[%c0], %qph : !bar1
-          // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
-          // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
-          // hand the turn over; softmax of S_j while the other warpgroup's
-          // products run; then P V of the last block.
-          %r:9 = scf.for %j = %c0 to %blocks step %c1
-              iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
-                        %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
-                        %ph_prev = %false, %s = %s0, %ph = %ph0)
-              -> (vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                  index, i1, index, i1) {
-            %n0 = arith.muli %j, %c128 : index
-            %n_end = arith.addi %n0, %c128 : index
-            tile.mbarrier_wait_parity %k_full[%s], %ph : !bars2
-            tile.named_barrier_sync %my_turn, 256
-            %scores = tile.warpgroup_mma %sq_[%c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
-                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
-                : memref<2x128x64x!e, 3>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-            %later = arith.cmpi ugt, %j, %c0 : index
-            %o_cur = scf.if %later -> vector<64xf32> {
-              %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 128>}
+          %heavy = arith.subi %mlast, %pi : index
+          %single = arith.cmpi eq, %heavy, %pi : index
+          %count = arith.select %single, %c1, %c2 : index
+          %cu:3 = scf.for %t = %c0 to %count step %c1
+              iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
+            %first_t = arith.cmpi eq, %t, %c0 : index
+            %mb = arith.select %first_t, %heavy, %pi : index
+            %m0 = arith.muli %mb, %c128 : index
+            %m_end = arith.addi %m0, %c128 : index
+            %causal_end = arith.minui %m_end, %sk : index
+            %key_end = arith.select %causal, %causal_end, %sk : index
+            %key_end127 = arith.addi %key_end, %c127 : index
+            %blocks = arith.divui %key_end127, %c128 : index
+            // This warpgroup's first query row, for the causal mask.
+            %r0 = arith.addi %m0, %row : index
+            %r0_i32 = arith.index_cast %r0 : index to i32
+            %r1 = arith.addi %r0, %c1 : index
+            %qs = arith.remui %qn, %c2 : index
+            %qround = arith.divui %qn, %c2 : index
+            %qodd = arith.remui %qround, %c2 : index
+            %qph = arith.cmpi ne, %qodd, %c0 : index
+            tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
+            // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
+            // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
+            // hand the turn over; softmax of S_j while the other warpgroup's
+            // products run; then P V of the last block.
+            %r:9 = scf.for %j = %c0 to %blocks step %c1
+                iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
+                          %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
+                          %ph_prev = %false, %s = %s0, %ph = %ph0)
+                -> (vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                    index, i1, index, i1) {
+              %n0 = arith.muli %j, %c128 : index
+              %n_end = arith.addi %n0, %c128 : index
+              tile.mbarrier_wait_parity %k_full[%s], %ph : !bars2
+              tile.named_barrier_sync %my_turn, 256
+              %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
+                  {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                  : memref<2x2x128x64x!e, 3>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+              %later = arith.cmpi ugt, %j, %c0 : index
+              %o_cur = scf.if %later -> vector<64xf32> {
+                %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 128>}
+                    : vector<2xf32> -> vector<64xf32>
+                %o_kept = arith.mulf %o_acc, %corr_b : vector<64xf32>
+                tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars2
+                // Leaves this block's S_j done, the product pending.
+                %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
+                    {shape = array<i64: 64, 128, 128>, wait = 1 : i32, transpose_b}
+                    : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+                scf.yield %o_pv : vector<64xf32>
+              } else {
+                tile.wgmma_wait_group 0
+                scf.yield %o_acc : vector<64xf32>
+              }
+              tile.named_barrier_arrive %next_turn, 256
+              // S_j is done: the K stage is free.
+              scf.if %signals {
+                %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars2 -> !tile.mbarrier_token
+              }
+              // Keys past Sk; keys above the diagonal when causal.
+              %past_keys = arith.cmpi ugt, %n_end, %sk : index
+              %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
+              %causal_cut = arith.andi %causal, %over_diagonal : i1
+              %needs_mask = arith.ori %past_keys, %causal_cut : i1
+              %masked = scf.if %needs_mask -> vector<64xf32> {
+                // Each score's key and query (computed here: kept across
+                // the loop, they would hold 128 registers).
+                %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
+                %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
+                %r0_s = vector.broadcast %r0_i32 : i32 to vector<64xi32>
+                %qrows = arith.addi %rows, %r0_s : vector<64xi32>
+                %n0_i32 = arith.index_cast %n0 : index to i32
+                %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
+                %keys = arith.addi %cols, %n0_s : vector<64xi32>
+                %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
+                %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
+                %seen = arith.ori %below, %not_causal_s : vector<64xi1>
+                %valid = arith.andi %in_keys, %seen : vector<64xi1>
+                %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
+                scf.yield %sel : vector<64xf32>
+              } else {
+                scf.yield %scores : vector<64xf32>
+              }
+              // Online softmax: the running maximum m and sum l of each row.
+              %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
+                  : vector<64xf32> -> vector<2xf32>
+              %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
+              %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
+              %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
+              %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
+              %correction = math.exp2 %m_diff : vector<2xf32>
+              %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
                   : vector<2xf32> -> vector<64xf32>
-              %o_kept = arith.mulf %o_acc, %corr_b : vector<64xf32>
-              tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars2
-              // Leaves this block's S_j done, the product pending.
-              %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
-                  {shape = array<i64: 64, 128, 128>, wait = 1 : i32, transpose_b}
-                  : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-              scf.yield %o_pv : vector<64xf32>
-            } else {
+              %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
+              %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
+              %probs = math.exp2 %exponent : vector<64xf32>
+              %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
+                  : vector<64xf32> -> vector<2xf32>
+              %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
+              %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
+              // The previous block's P V is done: its V stage is free.
               tile.wgmma_wait_group 0
-              scf.yield %o_acc : vector<64xf32>
+              // P_{j-1} is dead now: P_j takes its registers.
+              %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
+              %release = arith.andi %later, %signals : i1
+              scf.if %release {
+                %tok = tile.mbarrier_arrive %v_empty[%s_prev] : !bars2 -> !tile.mbarrier_token
+              }
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c2 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
+                  : vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                    index, i1, index, i1
             }
-            tile.named_barrier_arrive %other_turn, 256
-            // Keys past Sk; keys above the diagonal when causal.
-            %past_keys = arith.cmpi ugt, %n_end, %sk : index
-            %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
-            %causal_cut = arith.andi %causal, %over_diagonal : i1
-            %needs_mask = arith.ori %past_keys, %causal_cut : i1
-            %masked = scf.if %needs_mask -> vector<64xf32> {
-              %n0_i32 = arith.index_cast %n0 : index to i32
-              %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
-              %keys = arith.addi %cols, %n0_s : vector<64xi32>
-              %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
-              %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
-              %seen = arith.ori %below, %not_causal_s : vector<64xi1>
-              %valid = arith.andi %in_keys, %seen : vector<64xi1>
-              %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
-              scf.yield %sel : vector<64xf32>
-            } else {
-              scf.yield %scores : vector<64xf32>
-            }
-            // Online softmax: the running maximum m and sum l of each row.
-            %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
-                : vector<64xf32> -> vector<2xf32>
-            %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
-            %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
-            %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
-            %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
-            %correction = math.exp2 %m_diff : vector<2xf32>
-            %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
+            // P V of the last block, and its stage released.
+            %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
                 : vector<2xf32> -> vector<64xf32>
-            %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
-            %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
-            %probs = math.exp2 %exponent : vector<64xf32>
-            %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
-                : vector<64xf32> -> vector<2xf32>
-            %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
-            %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
-            %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
-            // The previous block's P V is done: its stage is free.
-            tile.wgmma_wait_group 0
-            %release = arith.andi %later, %signals : i1
-            scf.if %release {
-              %tok = tile.mbarrier_arrive %kv_empty[%s_prev] : !bars2 -> !tile.mbarrier_token
+            %o_last_kept = arith.mulf %r#0, %corr_last : vector<64xf32>
+            tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
+            %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
+                {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
+                : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars2 -> !tile.mbarrier_token
             }
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c2 : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
-                : vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                  index, i1, index, i1
+            // The unit's Q is no longer read.
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %q_empty[%qs] : !bars2 -> !tile.mbarrier_token
+            }
+            %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
+            %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
+                : vector<64xf32>, memref<2x2x64x64x!e, 3>, !o4
+            %nqn = arith.addi %qn, %c1 : index
+            scf.yield %r#7, %r#8, %nqn : index, i1, index
           }
-          // P V of the last block, and its stage released.
-          %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
-              : vector<2xf32> -> vector<64xf32>
-          %o_last_kept = arith.mulf %r#0, %corr_last : vector<64xf32>
-          tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
-          %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-              {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
-              : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %kv_empty[%r#5] : !bars2 -> !tile.mbarrier_token
-          }
-          // The unit's Q is no longer read.
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %q_empty[%c0] : !bar1 -> !tile.mbarrier_token
-          }
-          %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
-          %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
-              {shape = array<i64: 64, 128>} : vector<64xf32>
-          tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
-              : vector<64xf32>, memref<2x2x64x64x!e, 3>, !o4
-          %nqph = arith.xori %qph, %true : i1
-          scf.yield %r#7, %r#8, %nqph : index, i1, i1
+          scf.yield %cu#0, %cu#1, %cu#2 : index, i1, index
         }
         // The last turn handed to warpgroup 0 by warpgroup 1 is not taken.
         // The last TMA stores have written O.
@@ -294,7 +338,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // Head dimension 64: a Q tile and each K and V block are one 64-wide
+    // Head dimension 64: Q tiles and each K and V block are one 64-wide
     // chunk (one 128-byte swizzle span), 16 KB apiece; four stages.
     gpu.func @attention_d64(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %batch: index,
                              %heads: index, %sq: index, %sk: index,
@@ -302,6 +346,7 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
@@ -316,65 +361,87 @@ module attributes {gpu.container_module} {
       %sq127 = arith.addi %sq, %c127 : index
       %tiles_m = arith.divui %sq127, %c128 : index
       %bh = arith.muli %batch, %heads : index
-      %units = arith.muli %bh, %tiles_m : index
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<1x128x64x!e, 3>
+      // Work units in pairs of one (batch, head): query tile T - 1 - i,
+      // then tile i, so that every pair costs the same under the causal
+      // mask (T + 1 key blocks).
+      %tiles_m1 = arith.addi %tiles_m, %c1 : index
+      %pairs_m = arith.divui %tiles_m1, %c2 : index
+      %pairs = arith.muli %bh, %pairs_m : index
+      %mlast = arith.subi %tiles_m, %c1 : index
+      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64x!e, 3>
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x1x128x64x!e, 3>
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x1x128x64x!e, 3>
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64x!e, 3>
-      %q_full = tile.mbarrier_alloc : !bar1
-      %q_empty = tile.mbarrier_alloc : !bar1
+      %q_full = tile.mbarrier_alloc : !bars2
+      %q_empty = tile.mbarrier_alloc : !bars2
       %k_full = tile.mbarrier_alloc : !bars4
       %v_full = tile.mbarrier_alloc : !bars4
-      %kv_empty = tile.mbarrier_alloc : !bars4
+      %k_empty = tile.mbarrier_alloc : !bars4
+      %v_empty = tile.mbarrier_alloc : !bars4
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         tile.tma_prefetch_descriptor %q : !d4
         tile.tma_prefetch_descriptor %k : !d4
         tile.tma_prefetch_descriptor %v : !d4
-        tile.mbarrier_init %q_full[%c0], %chunks : !bar1
-        tile.mbarrier_init %q_empty[%c0], %consumers : !bar1
+        scf.for %s = %c0 to %c2 step %c1 {
+          tile.mbarrier_init %q_full[%s], %chunks : !bars2
+          tile.mbarrier_init %q_empty[%s], %consumers : !bars2
+        }
         scf.for %s = %c0 to %c4 step %c1 {
           tile.mbarrier_init %k_full[%s], %chunks : !bars4
           tile.mbarrier_init %v_full[%s], %chunks : !bars4
-          tile.mbarrier_init %kv_empty[%s], %consumers : !bars4
+          tile.mbarrier_init %k_empty[%s], %consumers : !bars4
+          tile.mbarrier_init %v_empty[%s], %consumers : !bars4
         }
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
         scf.if %first {
-          %pt:3 = scf.for %u = %cta to %units step %ctas
-              iter_args(%s0 = %c0, %ph0 = %true, %qph = %true) -> (index, i1, i1) {
-            // The unit: (batch, head) and its query tile, last tiles first.
-            %bhi = arith.divui %u, %tiles_m : index
-            %mi = arith.remui %u, %tiles_m : index
-            %mlast = arith.subi %tiles_m, %c1 : index
-            %mb = arith.subi %mlast, %mi : index
+          %pt:3 = scf.for %pair = %cta to %pairs step %ctas
+              iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
+            %bhi = arith.divui %pair, %pairs_m : index
+            %pi = arith.remui %pair, %pairs_m : index
             %b = arith.divui %bhi, %heads : index
             %h = arith.remui %bhi, %heads : index
-            %m0 = arith.muli %mb, %c128 : index
-            // Key blocks: all of Sk, or up to the tile's last query.
-            %m_end = arith.addi %m0, %c128 : index
-            %causal_end = arith.minui %m_end, %sk : index
-            %key_end = arith.select %causal, %causal_end, %sk : index
-            %key_end127 = arith.addi %key_end, %c127 : index
-            %blocks = arith.divui %key_end127, %c128 : index
-            // Q, once both consumers are done with the last unit's.
-            tile.mbarrier_wait_parity %q_empty[%c0], %qph : !bar1
-            tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%c0], %q_full[%c0] : !d4, memref<1x128x64x!e, 3>, !bar1
-            %p:2 = scf.for %j = %c0 to %blocks step %c1
-                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-              tile.mbarrier_wait_parity %kv_empty[%s], %ph : !bars4
-              %n0 = arith.muli %j, %c128 : index
-              tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-              tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %ns, %nph : index, i1
+            %heavy = arith.subi %mlast, %pi : index
+            %single = arith.cmpi eq, %heavy, %pi : index
+            %count = arith.select %single, %c1, %c2 : index
+            %pu:3 = scf.for %t = %c0 to %count step %c1
+                iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
+              // The unit: query tile T - 1 - i, then i.
+              %first_t = arith.cmpi eq, %t, %c0 : index
+              %mb = arith.select %first_t, %heavy, %pi : index
+              %m0 = arith.muli %mb, %c128 : index
+              // Key blocks: all of Sk, or up to the tile's last query.
+              %m_end = arith.addi %m0, %c128 : index
+              %causal_end = arith.minui %m_end, %sk : index
+              %key_end = arith.select %causal, %causal_end, %sk : index
+              %key_end127 = arith.addi %key_end, %c127 : index
+              %blocks = arith.divui %key_end127, %c128 : index
+              // Q, into the buffer the consumers released two units ago.
+              %qs = arith.remui %qn, %c2 : index
+              %qround = arith.divui %qn, %c2 : index
+              %qodd = arith.remui %qround, %c2 : index
+              %qph = arith.cmpi eq, %qodd, %c0 : index
+              tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
+              tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x1x128x64x!e, 3>, !bars2
+              %p:2 = scf.for %j = %c0 to %blocks step %c1
+                  iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+                %n0 = arith.muli %j, %c128 : index
+                tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars4
+                tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
+                tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars4
+                tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
+                %next = arith.addi %s, %c1 : index
+                %wrap = arith.cmpi eq, %next, %c4 : index
+                %ns = arith.select %wrap, %c0, %next : index
+                %nph = arith.xori %ph, %wrap : i1
+                scf.yield %ns, %nph : index, i1
+              }
+              %nqn = arith.addi %qn, %c1 : index
+              scf.yield %p#0, %p#1, %nqn : index, i1, index
             }
-            %nqph = arith.xori %qph, %true : i1
-            scf.yield %p#0, %p#1, %nqph : index, i1, i1
+            scf.yield %pu#0, %pu#1, %pu#2 : index, i1, index
           }
         }
       } consumers(2, registers = 240) {
@@ -395,146 +462,166 @@ module attributes {gpu.container_module} {
         %sk_s = vector.broadcast %sk_i32 : i32 to vector<64xi32>
         %not_causal = arith.xori %causal, %true : i1
         %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
-        %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-        %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
         // Ping-pong: this warpgroup's turn is named barrier 9 + wg, the
         // other's 9 + (1 - wg); warpgroup 0 starts.
         %c9 = arith.constant 9 : index
         %my_turn_i = arith.addi %c9, %wg : index
         %my_turn = arith.index_cast %my_turn_i : index to i32
-        %other_wg = arith.subi %c1, %wg : index
-        %other_turn_i = arith.addi %c9, %other_wg : index
-        %other_turn = arith.index_cast %other_turn_i : index to i32
-        %second = arith.cmpi eq, %wg, %c1 : index
-        scf.if %second {
-          tile.named_barrier_arrive %other_turn, 256
+        %wg_next = arith.addi %wg, %c1 : index
+        %c_consumers = arith.constant 2 : index
+        %next_wg = arith.remui %wg_next, %c_consumers : index
+        %next_turn_i = arith.addi %c9, %next_wg : index
+        %next_turn = arith.index_cast %next_turn_i : index to i32
+        %last_wg = arith.cmpi eq, %wg_next, %c_consumers : index
+        scf.if %last_wg {
+          tile.named_barrier_arrive %next_turn, 256
         }
-        %ct:3 = scf.for %u = %cta to %units step %ctas
-            iter_args(%s0 = %c0, %ph0 = %false, %qph = %false) -> (index, i1, i1) {
-          %bhi = arith.divui %u, %tiles_m : index
-          %mi = arith.remui %u, %tiles_m : index
-          %mlast = arith.subi %tiles_m, %c1 : index
-          %mb = arith.subi %mlast, %mi : index
+        %ct:3 = scf.for %pair = %cta to %pairs step %ctas
+            iter_args(%ps = %c0, %pph = %false, %pqn = %c0) -> (index, i1, index) {
+          %bhi = arith.divui %pair, %pairs_m : index
+          %pi = arith.remui %pair, %pairs_m : index
           %b = arith.divui %bhi, %heads : index
           %h = arith.remui %bhi, %heads : index
-          %m0 = arith.muli %mb, %c128 : index
-          %m_end = arith.addi %m0, %c128 : index
-          %causal_end = arith.minui %m_end, %sk : index
-          %key_end = arith.select %causal, %causal_end, %sk : index
-          %key_end127 = arith.addi %key_end, %c127 : index
-          %blocks = arith.divui %key_end127, %c128 : index
-          // This warpgroup's first query row, for the causal mask.
-          %r0 = arith.addi %m0, %row : index
-          %r0_i32 = arith.index_cast %r0 : index to i32
-          %r0_s = vector.broadcast %r0_i32 : i32 to vector<64xi32>
-          %qrows = arith.addi %rows, %r0_s : vector<64xi32>
-          %r1 = arith.addi %r0, %c1 : index
-          tile.mbarrier_wait_parity %q_full[%c0], %qph : !bar1
-          // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
-          // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
-          // hand the turn over; softmax of S_j while the other warpgroup's
-          // products run; then P V of the last block.
-          %r:9 = scf.for %j = %c0 to %blocks step %c1
-              iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
-                        %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
-                        %ph_prev = %false, %s = %s0, %ph = %ph0)
-              -> (vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                  index, i1, index, i1) {
-            %n0 = arith.muli %j, %c128 : index
-            %n_end = arith.addi %n0, %c128 : index
-            tile.mbarrier_wait_parity %k_full[%s], %ph : !bars4
-            tile.named_barrier_sync %my_turn, 256
-            %scores = tile.warpgroup_mma %sq_[%c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
-                {shape = array<i64: 64, 128, 64>, wait = 1 : i32}
-                : memref<1x128x64x!e, 3>, memref<4x1x128x64x!e, 3>, vector<64xf32>
-            %later = arith.cmpi ugt, %j, %c0 : index
-            %o_cur = scf.if %later -> vector<32xf32> {
-              %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 64>}
-                  : vector<2xf32> -> vector<32xf32>
-              %o_kept = arith.mulf %o_acc, %corr_b : vector<32xf32>
-              tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars4
-              // Leaves this block's S_j done, the product pending.
-              %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
-                  {shape = array<i64: 64, 64, 128>, wait = 1 : i32, transpose_b}
-                  : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
-              scf.yield %o_pv : vector<32xf32>
-            } else {
+          %heavy = arith.subi %mlast, %pi : index
+          %single = arith.cmpi eq, %heavy, %pi : index
+          %count = arith.select %single, %c1, %c2 : index
+          %cu:3 = scf.for %t = %c0 to %count step %c1
+              iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
+            %first_t = arith.cmpi eq, %t, %c0 : index
+            %mb = arith.select %first_t, %heavy, %pi : index
+            %m0 = arith.muli %mb, %c128 : index
+            %m_end = arith.addi %m0, %c128 : index
+            %causal_end = arith.minui %m_end, %sk : index
+            %key_end = arith.select %causal, %causal_end, %sk : index
+            %key_end127 = arith.addi %key_end, %c127 : index
+            %blocks = arith.divui %key_end127, %c128 : index
+            // This warpgroup's first query row, for the causal mask.
+            %r0 = arith.addi %m0, %row : index
+            %r0_i32 = arith.index_cast %r0 : index to i32
+            %r1 = arith.addi %r0, %c1 : index
+            %qs = arith.remui %qn, %c2 : index
+            %qround = arith.divui %qn, %c2 : index
+            %qodd = arith.remui %qround, %c2 : index
+            %qph = arith.cmpi ne, %qodd, %c0 : index
+            tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
+            // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
+            // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
+            // hand the turn over; softmax of S_j while the other warpgroup's
+            // products run; then P V of the last block.
+            %r:9 = scf.for %j = %c0 to %blocks step %c1
+                iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
+                          %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
+                          %ph_prev = %false, %s = %s0, %ph = %ph0)
+                -> (vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                    index, i1, index, i1) {
+              %n0 = arith.muli %j, %c128 : index
+              %n_end = arith.addi %n0, %c128 : index
+              tile.mbarrier_wait_parity %k_full[%s], %ph : !bars4
+              tile.named_barrier_sync %my_turn, 256
+              %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
+                  {shape = array<i64: 64, 128, 64>, wait = 1 : i32}
+                  : memref<2x1x128x64x!e, 3>, memref<4x1x128x64x!e, 3>, vector<64xf32>
+              %later = arith.cmpi ugt, %j, %c0 : index
+              %o_cur = scf.if %later -> vector<32xf32> {
+                %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 64>}
+                    : vector<2xf32> -> vector<32xf32>
+                %o_kept = arith.mulf %o_acc, %corr_b : vector<32xf32>
+                tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars4
+                // Leaves this block's S_j done, the product pending.
+                %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
+                    {shape = array<i64: 64, 64, 128>, wait = 1 : i32, transpose_b}
+                    : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
+                scf.yield %o_pv : vector<32xf32>
+              } else {
+                tile.wgmma_wait_group 0
+                scf.yield %o_acc : vector<32xf32>
+              }
+              tile.named_barrier_arrive %next_turn, 256
+              // S_j is done: the K stage is free.
+              scf.if %signals {
+                %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars4 -> !tile.mbarrier_token
+              }
+              // Keys past Sk; keys above the diagonal when causal.
+              %past_keys = arith.cmpi ugt, %n_end, %sk : index
+              %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
+              %causal_cut = arith.andi %causal, %over_diagonal : i1
+              %needs_mask = arith.ori %past_keys, %causal_cut : i1
+              %masked = scf.if %needs_mask -> vector<64xf32> {
+                // Each score's key and query (computed here: kept across
+                // the loop, they would hold 128 registers).
+                %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
+                %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
+                %r0_s = vector.broadcast %r0_i32 : i32 to vector<64xi32>
+                %qrows = arith.addi %rows, %r0_s : vector<64xi32>
+                %n0_i32 = arith.index_cast %n0 : index to i32
+                %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
+                %keys = arith.addi %cols, %n0_s : vector<64xi32>
+                %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
+                %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
+                %seen = arith.ori %below, %not_causal_s : vector<64xi1>
+                %valid = arith.andi %in_keys, %seen : vector<64xi1>
+                %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
+                scf.yield %sel : vector<64xf32>
+              } else {
+                scf.yield %scores : vector<64xf32>
+              }
+              // Online softmax: the running maximum m and sum l of each row.
+              %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
+                  : vector<64xf32> -> vector<2xf32>
+              %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
+              %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
+              %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
+              %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
+              %correction = math.exp2 %m_diff : vector<2xf32>
+              %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
+                  : vector<2xf32> -> vector<64xf32>
+              %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
+              %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
+              %probs = math.exp2 %exponent : vector<64xf32>
+              %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
+                  : vector<64xf32> -> vector<2xf32>
+              %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
+              %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
+              // The previous block's P V is done: its V stage is free.
               tile.wgmma_wait_group 0
-              scf.yield %o_acc : vector<32xf32>
+              // P_{j-1} is dead now: P_j takes its registers.
+              %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
+              %release = arith.andi %later, %signals : i1
+              scf.if %release {
+                %tok = tile.mbarrier_arrive %v_empty[%s_prev] : !bars4 -> !tile.mbarrier_token
+              }
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c4 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
+                  : vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                    index, i1, index, i1
             }
-            tile.named_barrier_arrive %other_turn, 256
-            // Keys past Sk; keys above the diagonal when causal.
-            %past_keys = arith.cmpi ugt, %n_end, %sk : index
-            %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
-            %causal_cut = arith.andi %causal, %over_diagonal : i1
-            %needs_mask = arith.ori %past_keys, %causal_cut : i1
-            %masked = scf.if %needs_mask -> vector<64xf32> {
-              %n0_i32 = arith.index_cast %n0 : index to i32
-              %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
-              %keys = arith.addi %cols, %n0_s : vector<64xi32>
-              %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
-              %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
-              %seen = arith.ori %below, %not_causal_s : vector<64xi1>
-              %valid = arith.andi %in_keys, %seen : vector<64xi1>
-              %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
-              scf.yield %sel : vector<64xf32>
-            } else {
-              scf.yield %scores : vector<64xf32>
+            // P V of the last block, and its stage released.
+            %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
+                : vector<2xf32> -> vector<32xf32>
+            %o_last_kept = arith.mulf %r#0, %corr_last : vector<32xf32>
+            tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
+            %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
+                {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
+                : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars4 -> !tile.mbarrier_token
             }
-            // Online softmax: the running maximum m and sum l of each row.
-            %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
-                : vector<64xf32> -> vector<2xf32>
-            %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
-            %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
-            %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
-            %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
-            %correction = math.exp2 %m_diff : vector<2xf32>
-            %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
-                : vector<2xf32> -> vector<64xf32>
-            %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
-            %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
-            %probs = math.exp2 %exponent : vector<64xf32>
-            %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
-                : vector<64xf32> -> vector<2xf32>
-            %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
-            %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
-            %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
-            // The previous block's P V is done: its stage is free.
-            tile.wgmma_wait_group 0
-            %release = arith.andi %later, %signals : i1
-            scf.if %release {
-              %tok = tile.mbarrier_arrive %kv_empty[%s_prev] : !bars4 -> !tile.mbarrier_token
+            // The unit's Q is no longer read.
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %q_empty[%qs] : !bars2 -> !tile.mbarrier_token
             }
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c4 : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
-                : vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                  index, i1, index, i1
+            %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
+            %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
+                {shape = array<i64: 64, 64>} : vector<32xf32>
+            tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}
+                : vector<32xf32>, memref<2x1x64x64x!e, 3>, !o4
+            %nqn = arith.addi %qn, %c1 : index
+            scf.yield %r#7, %r#8, %nqn : index, i1, index
           }
-          // P V of the last block, and its stage released.
-          %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
-              : vector<2xf32> -> vector<32xf32>
-          %o_last_kept = arith.mulf %r#0, %corr_last : vector<32xf32>
-          tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
-          %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-              {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
-              : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %kv_empty[%r#5] : !bars4 -> !tile.mbarrier_token
-          }
-          // The unit's Q is no longer read.
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %q_empty[%c0] : !bar1 -> !tile.mbarrier_token
-          }
-          %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
-          %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
-              {shape = array<i64: 64, 64>} : vector<32xf32>
-          tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}
-              : vector<32xf32>, memref<2x1x64x64x!e, 3>, !o4
-          %nqph = arith.xori %qph, %true : i1
-          scf.yield %r#7, %r#8, %nqph : index, i1, i1
+          scf.yield %cu#0, %cu#1, %cu#2 : index, i1, index
         }
         // The last turn handed to warpgroup 0 by warpgroup 1 is not taken.
         // The last TMA stores have written O.

@@ -536,3 +536,271 @@ func.func @work_unit_split_k(%i: index, %t: index, %k: index, %c: index, %w: ind
   return %tile, %first, %count, %fixup, %split, %splits
       : index, index, index, index, index, index
 }
+
+// tile.warpgroup_mma_rs of a 128x64x64 tile, A in registers and B MN-major
+// (one 64-column chunk of 64 K rows): the accumulators split into the two
+// 64-row blocks, fence, per 16-wide K step one mn_major descriptor of B (its
+// K-row index advanced by the step) and one tile.wgmma_rs per block on the
+// block's 8 A elements of the step: block i, step k takes elements
+// i K/2 + k/2 .. + 7 (block 1 starts at K/2 = 32); the blocks are joined,
+// commit, wait.
+// CHECK-LABEL: gpu.func @mma_rs
+//  CHECK-SAME: (%[[P:[a-z0-9]+]]: vector<64xbf16>, %{{[a-z0-9]+}}: vector<64xf32>, %[[S:[a-z0-9]+]]: index, %[[Q:[a-z0-9]+]]: index, %[[R:[a-z0-9]+]]: index, %[[Z:[a-z0-9]+]]: index)
+//       CHECK: %[[ACC0:.*]] = vector.from_elements {{.*}} : vector<32xf32>
+//       CHECK: %[[ACC1:.*]] = vector.from_elements {{.*}} : vector<32xf32>
+//  CHECK-NEXT: tile.wgmma_fence
+//  CHECK-NEXT: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Q]], %[[R]], %[[Z]]] {mn_major} : memref<2x1x64x64xbf16, 3>
+//  CHECK-NEXT: %[[A00:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<64xbf16>, vector<64xbf16>
+//  CHECK-NEXT: %[[D00:.*]] = tile.wgmma_rs %[[A00]], %[[DB0]], %[[ACC0]] {n = 64 : i64, transpose_b} : vector<8xbf16>, vector<32xf32>
+//  CHECK-NEXT: %[[A10:.*]] = vector.shuffle %[[P]], %[[P]] [32, 33, 34, 35, 36, 37, 38, 39] : vector<64xbf16>, vector<64xbf16>
+//  CHECK-NEXT: %[[D10:.*]] = tile.wgmma_rs %[[A10]], %[[DB0]], %[[ACC1]] {n = 64 : i64, transpose_b} : vector<8xbf16>, vector<32xf32>
+//  CHECK-NEXT: %[[K16:.*]] = arith.addi %[[R]], %c16 : index
+//  CHECK-NEXT: %[[DB1:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Q]], %[[K16]], %[[Z]]] {mn_major} : memref<2x1x64x64xbf16, 3>
+//  CHECK-NEXT: %[[A01:.*]] = vector.shuffle %[[P]], %[[P]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<64xbf16>, vector<64xbf16>
+//  CHECK-NEXT: %[[D01:.*]] = tile.wgmma_rs %[[A01]], %[[DB1]], %[[D00]] {n = 64 : i64, transpose_b} : vector<8xbf16>, vector<32xf32>
+//  CHECK-NEXT: %[[A11:.*]] = vector.shuffle %[[P]], %[[P]] [40, 41, 42, 43, 44, 45, 46, 47] : vector<64xbf16>, vector<64xbf16>
+//  CHECK-NEXT: %[[D11:.*]] = tile.wgmma_rs %[[A11]], %[[DB1]], %[[D10]] {n = 64 : i64, transpose_b} : vector<8xbf16>, vector<32xf32>
+//  CHECK-NEXT: %[[K32:.*]] = arith.addi %[[R]], %c32 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Q]], %[[K32]], %[[Z]]] {mn_major}
+//  CHECK-NEXT: vector.shuffle %[[P]], %[[P]] [16, 17, 18, 19, 20, 21, 22, 23]
+//  CHECK-NEXT: %[[D02:.*]] = tile.wgmma_rs %{{.*}}, %{{.*}}, %[[D01]]
+//  CHECK-NEXT: vector.shuffle %[[P]], %[[P]] [48, 49, 50, 51, 52, 53, 54, 55]
+//  CHECK-NEXT: %[[D12:.*]] = tile.wgmma_rs %{{.*}}, %{{.*}}, %[[D11]]
+//  CHECK-NEXT: %[[K48:.*]] = arith.addi %[[R]], %c48 : index
+//  CHECK-NEXT: %[[DB3:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Q]], %[[K48]], %[[Z]]] {mn_major}
+//  CHECK-NEXT: %[[A03:.*]] = vector.shuffle %[[P]], %[[P]] [24, 25, 26, 27, 28, 29, 30, 31]
+//  CHECK-NEXT: %[[D03:.*]] = tile.wgmma_rs %[[A03]], %[[DB3]], %[[D02]] {n = 64 : i64, transpose_b}
+//  CHECK-NEXT: %[[A13:.*]] = vector.shuffle %[[P]], %[[P]] [56, 57, 58, 59, 60, 61, 62, 63]
+//  CHECK-NEXT: %[[D13:.*]] = tile.wgmma_rs %[[A13]], %[[DB3]], %[[D12]] {n = 64 : i64, transpose_b}
+//   CHECK-NOT: tile.wgmma_rs
+//       CHECK: vector.extract %[[D03]][31] : f32 from vector<32xf32>
+//       CHECK: vector.extract %[[D13]][0] : f32 from vector<32xf32>
+//       CHECK: %[[O:.*]] = vector.from_elements {{.*}} : vector<64xf32>
+//  CHECK-NEXT: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 1
+//  CHECK-NEXT: gpu.return %[[O]] : vector<64xf32>
+// A zero accumulator stays a zero constant (scale-d = 0) for each block;
+// K-major B keeps its indices for the first K step.
+// CHECK-LABEL: gpu.func @mma_rs_zero
+//  CHECK-SAME: (%[[P:[a-z0-9]+]]: vector<16xf16>, %[[I:[a-z0-9]+]]: index)
+//       CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : vector<32xf16>
+//       CHECK: tile.wgmma_fence
+//  CHECK-NEXT: %[[DB:.*]] = tile.wgmma_descriptor %{{.*}}[%[[I]], %[[I]]] : memref<64x64xf16, 3>
+//  CHECK-NEXT: %[[A0:.*]] = vector.shuffle %[[P]], %[[P]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<16xf16>, vector<16xf16>
+//  CHECK-NEXT: tile.wgmma_rs %[[A0]], %[[DB]], %[[Z]] {n = 64 : i64} : vector<8xf16>, vector<32xf16>
+//  CHECK-NEXT: %[[A1:.*]] = vector.shuffle %[[P]], %[[P]] [8, 9, 10, 11, 12, 13, 14, 15] : vector<16xf16>, vector<16xf16>
+//  CHECK-NEXT: tile.wgmma_rs %[[A1]], %[[DB]], %[[Z]] {n = 64 : i64} : vector<8xf16>, vector<32xf16>
+//   CHECK-NOT: tile.wgmma_rs
+//       CHECK: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 0
+gpu.module @mma_rs {
+  gpu.func @mma_rs(%p: vector<64xbf16>, %o: vector<64xf32>, %s: index, %q: index, %r: index, %z: index) -> vector<64xf32> {
+    %sv = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64xbf16, 3>
+    %0 = tile.warpgroup_mma_rs %p, %sv[%s, %q, %r, %z], %o {shape = array<i64: 128, 64, 64>, wait = 1 : i32, transpose_b}
+        : vector<64xbf16>, memref<2x1x64x64xbf16, 3>, vector<64xf32>
+    gpu.return %0 : vector<64xf32>
+  }
+  gpu.func @mma_rs_zero(%p: vector<16xf16>, %i: index) -> vector<64xf16> {
+    %zero = arith.constant dense<0.0> : vector<64xf16>
+    %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    %0 = tile.warpgroup_mma_rs %p, %sb[%i, %i], %zero {shape = array<i64: 128, 64, 16>, wait = 0 : i32}
+        : vector<16xf16>, memref<64x64xf16, 3>, vector<64xf16>
+    gpu.return %0 : vector<64xf16>
+  }
+}
+
+// K over two 64-element swizzle spans (a head dimension of 128 as two TMA
+// boxes): K-major operands (A as (chunks, M, span), B as (stages, chunks,
+// N, span)) take the steps K < 64 in the indexed chunk at columns
+// + 0, 16, 32, 48, and K >= 64 in the next chunk (chunk index + 1) at the
+// same columns.
+// CHECK-LABEL: gpu.func @k_spans
+//  CHECK-SAME: (%{{[a-z0-9]+}}: vector<64xf32>, %[[AC:[a-z0-9]+]]: index, %[[ROW:[a-z0-9]+]]: index, %[[AK:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[BC:[a-z0-9]+]]: index, %[[BN:[a-z0-9]+]]: index, %[[BK:[a-z0-9]+]]: index)
+//       CHECK: tile.wgmma_fence
+//  CHECK-NEXT: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[BK]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[DA0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[AK]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma %[[DA0]], %[[DB0]], %{{.*}} {inputType = bf16, n = 128 : i64} : vector<64xf32>
+//       CHECK: %[[BK48:.*]] = arith.addi %[[BK]], %c48 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[BK48]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[AK48:.*]] = arith.addi %[[AK]], %c48 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[AK48]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma
+// K = 64: the next chunk, column + 0.
+//  CHECK-NEXT: %[[BC1:.*]] = arith.addi %[[BC]], %c1 : index
+//  CHECK-NEXT: %[[DB4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC1]], %[[BN]], %[[BK]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[AC1:.*]] = arith.addi %[[AC]], %c1 : index
+//  CHECK-NEXT: %[[DA4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[AC1]], %[[ROW]], %[[AK]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma %[[DA4]], %[[DB4]], %{{.*}} {inputType = bf16, n = 128 : i64} : vector<64xf32>
+// K = 80, 96: the next chunk, columns + 16, + 32.
+//       CHECK: arith.addi %[[BC]], %c1 : index
+//  CHECK-NEXT: arith.addi %[[BK]], %c16 : index
+//       CHECK: arith.addi %[[BC]], %c1 : index
+//  CHECK-NEXT: arith.addi %[[BK]], %c32 : index
+// K = 112: the next chunk, column + 48.
+//       CHECK: %[[BC1_3:.*]] = arith.addi %[[BC]], %c1 : index
+//  CHECK-NEXT: %[[BK48_1:.*]] = arith.addi %[[BK]], %c48 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC1_3]], %[[BN]], %[[BK48_1]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[AC1_3:.*]] = arith.addi %[[AC]], %c1 : index
+//  CHECK-NEXT: %[[AK48_1:.*]] = arith.addi %[[AK]], %c48 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC1_3]], %[[ROW]], %[[AK48_1]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma
+//  CHECK-NEXT: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 1
+// The register-A form over two spans of a K-major B: the A elements follow
+// K (step k takes k/2 .. k/2 + 7), B's chunk index moves at K = 64.
+// CHECK-LABEL: gpu.func @rs_k_spans
+//  CHECK-SAME: (%[[P:[a-z0-9]+]]: vector<64xf16>, %{{[a-z0-9]+}}: vector<64xf32>, %[[C:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[K:[a-z0-9]+]]: index)
+//       CHECK: %[[K48:.*]] = arith.addi %[[K]], %c48 : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[C]], %[[N]], %[[K48]]] : memref<2x128x64xf16, 3>
+//  CHECK-NEXT: vector.shuffle %[[P]], %[[P]] [24, 25, 26, 27, 28, 29, 30, 31] : vector<64xf16>, vector<64xf16>
+//  CHECK-NEXT: tile.wgmma_rs
+//  CHECK-NEXT: %[[C1:.*]] = arith.addi %[[C]], %c1 : index
+//  CHECK-NEXT: %[[DB4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[C1]], %[[N]], %[[K]]] : memref<2x128x64xf16, 3>
+//  CHECK-NEXT: %[[A4:.*]] = vector.shuffle %[[P]], %[[P]] [32, 33, 34, 35, 36, 37, 38, 39] : vector<64xf16>, vector<64xf16>
+//  CHECK-NEXT: tile.wgmma_rs %[[A4]], %[[DB4]], %{{.*}} {n = 128 : i64} : vector<8xf16>, vector<64xf32>
+//       CHECK: vector.shuffle %[[P]], %[[P]] [56, 57, 58, 59, 60, 61, 62, 63]
+//  CHECK-NEXT: tile.wgmma_rs
+//  CHECK-NEXT: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 0
+gpu.module @k_spans {
+  gpu.func @k_spans(%acc: vector<64xf32>, %ac: index, %row: index, %ak: index, %s: index, %bc: index,
+                    %bn: index, %bk: index) kernel {
+    %sq = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+    %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %0 = tile.warpgroup_mma %sq[%ac, %row, %ak], %sk[%s, %bc, %bn, %bk], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+        : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+    gpu.return
+  }
+  gpu.func @rs_k_spans(%p: vector<64xf16>, %acc: vector<64xf32>, %c: index, %n: index, %k: index) kernel {
+    %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+    %0 = tile.warpgroup_mma_rs %p, %sb[%c, %n, %k], %acc {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+        : vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>
+    gpu.return
+  }
+}
+
+// tile.warpgroup_row_reduce of a 64x32 tile (16 accumulators a thread): row
+// h of the thread holds elements 4 j + 2 h + {0, 1}; a pairwise tree over
+// those 8 (4 + 2 + 1 combines), then butterfly shuffles by 1 and 2 within
+// the quad of lanes, each combined.
+// CHECK-LABEL: gpu.func @row_max
+//  CHECK-SAME: (%[[S:[a-z0-9]+]]: vector<16xf32>)
+//   CHECK-DAG: %[[C1:.*]] = arith.constant 1 : i32
+//   CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+//   CHECK-DAG: %[[C32:.*]] = arith.constant 32 : i32
+//       CHECK: %[[E0:.*]] = vector.extract %[[S]][0] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E1:.*]] = vector.extract %[[S]][1] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E4:.*]] = vector.extract %[[S]][4] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E5:.*]] = vector.extract %[[S]][5] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E8:.*]] = vector.extract %[[S]][8] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E9:.*]] = vector.extract %[[S]][9] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E12:.*]] = vector.extract %[[S]][12] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E13:.*]] = vector.extract %[[S]][13] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[M01:.*]] = arith.maxnumf %[[E0]], %[[E1]] : f32
+//  CHECK-NEXT: %[[M45:.*]] = arith.maxnumf %[[E4]], %[[E5]] : f32
+//  CHECK-NEXT: %[[M89:.*]] = arith.maxnumf %[[E8]], %[[E9]] : f32
+//  CHECK-NEXT: %[[M1213:.*]] = arith.maxnumf %[[E12]], %[[E13]] : f32
+//  CHECK-NEXT: %[[MA:.*]] = arith.maxnumf %[[M01]], %[[M45]] : f32
+//  CHECK-NEXT: %[[MB:.*]] = arith.maxnumf %[[M89]], %[[M1213]] : f32
+//  CHECK-NEXT: %[[ROW0:.*]] = arith.maxnumf %[[MA]], %[[MB]] : f32
+//  CHECK-NEXT: %[[X1:.*]], %{{.*}} = gpu.shuffle xor %[[ROW0]], %[[C1]], %[[C32]] : f32
+//  CHECK-NEXT: %[[Q1:.*]] = arith.maxnumf %[[ROW0]], %[[X1]] : f32
+//  CHECK-NEXT: %[[X2:.*]], %{{.*}} = gpu.shuffle xor %[[Q1]], %[[C2]], %[[C32]] : f32
+//  CHECK-NEXT: %[[R0:.*]] = arith.maxnumf %[[Q1]], %[[X2]] : f32
+//  CHECK-NEXT: vector.extract %[[S]][2] : f32 from vector<16xf32>
+//  CHECK-NEXT: vector.extract %[[S]][3] : f32 from vector<16xf32>
+//  CHECK-NEXT: vector.extract %[[S]][6] : f32 from vector<16xf32>
+//       CHECK: vector.extract %[[S]][15] : f32 from vector<16xf32>
+//       CHECK: gpu.shuffle xor %{{.*}}, %[[C1]], %[[C32]] : f32
+//       CHECK: %[[X2B:.*]], %{{.*}} = gpu.shuffle xor %[[Q1B:.*]], %[[C2]], %[[C32]] : f32
+//  CHECK-NEXT: %[[R1:.*]] = arith.maxnumf %[[Q1B]], %[[X2B]] : f32
+//  CHECK-NEXT: %[[V:.*]] = vector.from_elements %[[R0]], %[[R1]] : vector<2xf32>
+//  CHECK-NEXT: gpu.return %[[V]] : vector<2xf32>
+// A 128x16 sum: rows 2 i + h; the last (block 1, h = 1) is elements
+// 8 + 2 + {0, 1} and 8 + 6 + {0, 1}, summed in a tree of 2 + 1 adds.
+// CHECK-LABEL: gpu.func @row_sum
+//  CHECK-SAME: (%[[S:[a-z0-9]+]]: vector<16xf32>)
+// CHECK-COUNT-3: gpu.shuffle xor
+//       CHECK: %[[E10:.*]] = vector.extract %[[S]][10] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E11:.*]] = vector.extract %[[S]][11] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E14:.*]] = vector.extract %[[S]][14] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[E15:.*]] = vector.extract %[[S]][15] : f32 from vector<16xf32>
+//  CHECK-NEXT: %[[A:.*]] = arith.addf %[[E10]], %[[E11]] : f32
+//  CHECK-NEXT: %[[B:.*]] = arith.addf %[[E14]], %[[E15]] : f32
+//  CHECK-NEXT: %[[T:.*]] = arith.addf %[[A]], %[[B]] : f32
+//  CHECK-NEXT: gpu.shuffle xor %[[T]]
+//       CHECK: gpu.shuffle xor
+//       CHECK: vector.from_elements %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : vector<4xf32>
+//   CHECK-NOT: gpu.shuffle
+// tile.warpgroup_broadcast_rows of a 128x16 tile: element 4 j + 2 h + e of
+// block i is row value 2 i + h.
+// CHECK-LABEL: gpu.func @broadcast
+//  CHECK-SAME: (%[[M:[a-z0-9]+]]: vector<4xf32>)
+//  CHECK-NEXT: %[[B:.*]] = vector.shuffle %[[M]], %[[M]] [0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3] : vector<4xf32>, vector<4xf32>
+//  CHECK-NEXT: gpu.return %[[B]] : vector<16xf32>
+// tile.warpgroup_iota of a 128x16 tile: the thread's origin (row 16 (warp
+// mod 4) + lane / 4, column 2 (lane mod 4)) plus 64 i + 8 h (rows) or
+// 8 j + e (columns).
+// CHECK-LABEL: gpu.func @iota
+//   CHECK-DAG: %[[COLS:.*]] = arith.constant dense<[0, 1, 0, 1, 8, 9, 8, 9, 0, 1, 0, 1, 8, 9, 8, 9]> : vector<16xi32>
+//   CHECK-DAG: %[[ROWS:.*]] = arith.constant dense<[0, 0, 8, 8, 0, 0, 8, 8, 64, 64, 72, 72, 64, 64, 72, 72]> : vector<16xi32>
+//       CHECK: %[[TID:.*]] = gpu.thread_id x
+//       CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32 : index
+//       CHECK: %[[WARP:.*]] = arith.divui %[[TID]], %c32 : index
+//       CHECK: %[[W4:.*]] = arith.remui %[[WARP]], %c4 : index
+//       CHECK: %[[W16:.*]] = arith.muli %[[W4]], %c16 : index
+//       CHECK: %[[L4:.*]] = arith.divui %[[LANE]], %c4 : index
+//       CHECK: %[[ROW:.*]] = arith.addi %[[W16]], %[[L4]] : index
+//       CHECK: %[[ROW32:.*]] = arith.index_cast %[[ROW]] : index to i32
+//       CHECK: %[[ROWV:.*]] = vector.broadcast %[[ROW32]] : i32 to vector<16xi32>
+//       CHECK: %[[R:.*]] = arith.addi %[[ROWV]], %[[ROWS]] : vector<16xi32>
+//       CHECK: %[[LM4:.*]] = arith.remui %{{.*}}, %c4 : index
+//       CHECK: %[[COL:.*]] = arith.muli %[[LM4]], %c2 : index
+//       CHECK: %[[COL32:.*]] = arith.index_cast %[[COL]] : index to i32
+//       CHECK: %[[COLV:.*]] = vector.broadcast %[[COL32]] : i32 to vector<16xi32>
+//       CHECK: %[[C:.*]] = arith.addi %[[COLV]], %[[COLS]] : vector<16xi32>
+//       CHECK: gpu.return %[[R]], %[[C]] : vector<16xi32>, vector<16xi32>
+gpu.module @fragments {
+  gpu.func @row_max(%s: vector<16xf32>) -> vector<2xf32> {
+    %m = tile.warpgroup_row_reduce <maxnumf> %s {shape = array<i64: 64, 32>} : vector<16xf32> -> vector<2xf32>
+    gpu.return %m : vector<2xf32>
+  }
+  gpu.func @row_sum(%s: vector<16xf32>) -> vector<4xf32> {
+    %m = tile.warpgroup_row_reduce <add> %s {shape = array<i64: 128, 16>} : vector<16xf32> -> vector<4xf32>
+    gpu.return %m : vector<4xf32>
+  }
+  gpu.func @broadcast(%m: vector<4xf32>) -> vector<16xf32> {
+    %b = tile.warpgroup_broadcast_rows %m {shape = array<i64: 128, 16>} : vector<4xf32> -> vector<16xf32>
+    gpu.return %b : vector<16xf32>
+  }
+  gpu.func @iota() -> (vector<16xi32>, vector<16xi32>) {
+    %r = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 128, 16>} : vector<16xi32>
+    %c = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 128, 16>} : vector<16xi32>
+    gpu.return %r, %c : vector<16xi32>, vector<16xi32>
+  }
+}
+
+// tile.warpgroup_tma_store through a rank-4 descriptor (box [1, 1, 64, 64]
+// of a (batch, heads, rows, columns) tensor) of a 128x128 tile: the chunks'
+// rows and columns offset the last two coordinates, the leading ones stay.
+// CHECK-LABEL: gpu.func @tma_epilogue_rank4
+//  CHECK-SAME: (%{{.*}}: vector<128xf32>, %[[O:.*]]: !tile.tma_desc{{.*}}, %[[WG:[a-z0-9]+]]: index, %[[B:[a-z0-9]+]]: index, %[[H:[a-z0-9]+]]: index, %[[M:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index)
+//       CHECK: tile.tma_store %[[STAGING:.*]][%[[WG]], %c0] to %[[O]][%[[B]], %[[H]], %[[M]], %[[N]]] : memref<2x2x64x64xbf16, 3>
+//       CHECK: %[[N64:.*]] = arith.addi %[[N]], %c64 : index
+//  CHECK-NEXT: tile.tma_store %[[STAGING]][%[[WG]], %c1] to %[[O]][%[[B]], %[[H]], %[[M]], %[[N64]]]
+//       CHECK: %[[M64:.*]] = arith.addi %[[M]], %c64 : index
+//  CHECK-NEXT: tile.tma_store %[[STAGING]][%[[WG]], %c0] to %[[O]][%[[B]], %[[H]], %[[M64]], %[[N]]]
+//       CHECK: %[[M64B:.*]] = arith.addi %[[M]], %c64 : index
+//  CHECK-NEXT: %[[N64B:.*]] = arith.addi %[[N]], %c64 : index
+//  CHECK-NEXT: tile.tma_store %[[STAGING]][%[[WG]], %c1] to %[[O]][%[[B]], %[[H]], %[[M64B]], %[[N64B]]]
+//   CHECK-NOT: tile.tma_store
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+gpu.module @epilogue_rank4 {
+  gpu.func @tma_epilogue_rank4(%acc: vector<128xf32>, %o: !o4, %wg: index, %b: index, %h: index, %m: index,
+                               %n: index) kernel {
+    %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xbf16, 3>
+    tile.warpgroup_tma_store %acc, %staging[%wg] to %o[%b, %h, %m, %n] {shape = array<i64: 128, 128>}
+        : vector<128xf32>, memref<2x2x64x64xbf16, 3>, !o4
+    gpu.return
+  }
+}

@@ -32,3 +32,57 @@ gpu.module @k {
     gpu.return %r : vector<32xf16>
   }
 }
+
+// tile.wgmma_rs: inline PTX of the register-A wgmma (no NVVM op takes A from
+// registers). Outputs $0 .. $R-1 are the accumulator registers, then A's 8
+// 16-bit elements as four .b32 registers ($R .. $R+3, bitcast from the
+// vector), the B descriptor ($R+4, "l"), and the accumulator inputs tied to
+// the outputs ("0" .. "R-1"). scale-d is the predicate p: 1 for an
+// accumulator that is read; with transpose_b imm-trans-b = 1.
+// CHECK-LABEL: gpu.func @rs_bf16(
+//  CHECK-SAME: %[[A:[a-z0-9]+]]: vector<8xbf16>, %[[DB:[a-z0-9]+]]: i64, %[[ACC:[a-z0-9]+]]: vector<8xf32>)
+//       CHECK: %[[AV:.*]] = llvm.bitcast %[[A]] : vector<8xbf16> to vector<4xi32>
+//       CHECK: %[[A0:.*]] = llvm.extractelement %[[AV]][%{{.*}} : i64] : vector<4xi32>
+//       CHECK: %[[A1:.*]] = llvm.extractelement %[[AV]][%{{.*}} : i64] : vector<4xi32>
+//       CHECK: %[[A2:.*]] = llvm.extractelement %[[AV]][%{{.*}} : i64] : vector<4xi32>
+//       CHECK: %[[A3:.*]] = llvm.extractelement %[[AV]][%{{.*}} : i64] : vector<4xi32>
+//       CHECK: %[[C0:.*]] = llvm.extractelement %[[ACC]][%{{.*}} : i64] : vector<8xf32>
+// CHECK-COUNT-6: llvm.extractelement %[[ACC]]
+//       CHECK: %[[C7:.*]] = llvm.extractelement %[[ACC]][%{{.*}} : i64] : vector<8xf32>
+//       CHECK: %[[D:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {$0, $1, $2, $3, $4, $5, $6, $7}, {$8, $9, $10, $11}, $12, p, 1, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,r,r,r,r,l,0,1,2,3,4,5,6,7" %[[A0]], %[[A1]], %[[A2]], %[[A3]], %[[DB]], %[[C0]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[C7]] : (i32, i32, i32, i32, i64, f32, f32, f32, f32, f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+//       CHECK: llvm.extractvalue %[[D]][0] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+//       CHECK: llvm.extractvalue %[[D]][7] : !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32)>
+//   CHECK-NOT: tile.wgmma_rs
+// A constant zero accumulator: scale-d = 0 (setp.ne.b32 p, 0, 0), and no
+// accumulator input is read or tied. K-major B: imm-trans-b = 0. N = 64:
+// 32 outputs, A in $32 .. $35, the descriptor $36.
+// CHECK-LABEL: gpu.func @rs_zero(
+//   CHECK-NOT: llvm.extractelement %{{.*}} : vector<32xf32>
+//       CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 0, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](\$[0-9]+, ){31}\$31[}]}}, {$32, $33, $34, $35}, $36, p, 1, 1, 0;\0A}", "{{(=f,){32}r}},r,r,r,l" %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}} : (i32, i32, i32, i32, i64) -> !llvm.struct<({{(f32, ){31}f32}})>
+//   CHECK-NOT: tile.wgmma_rs
+// f16 inputs and f16 accumulators: two to a .b32 register ("=r"), packed
+// from and unpacked to vector<2xf16>; 4 registers for N = 16.
+// CHECK-LABEL: gpu.func @rs_f16(
+//  CHECK-SAME: %[[A:[a-z0-9]+]]: vector<8xf16>, %[[DB:[a-z0-9]+]]: i64, %[[ACC:[a-z0-9]+]]: vector<8xf16>)
+//       CHECK: llvm.bitcast %[[A]] : vector<8xf16> to vector<4xi32>
+// CHECK-COUNT-4: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+//       CHECK: %[[D:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f16.f16.f16 {$0, $1, $2, $3}, {$4, $5, $6, $7}, $8, p, 1, 1, 0;\0A}", "=r,=r,=r,=r,r,r,r,r,l,0,1,2,3" %{{.*}} : (i32, i32, i32, i32, i64, i32, i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
+//       CHECK: %[[R0:.*]] = llvm.extractvalue %[[D]][0] : !llvm.struct<(i32, i32, i32, i32)>
+//  CHECK-NEXT: llvm.bitcast %[[R0]] : i32 to vector<2xf16>
+// CHECK-COUNT-3: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
+//   CHECK-NOT: tile.wgmma_rs
+gpu.module @rs {
+  gpu.func @rs_bf16(%a: vector<8xbf16>, %db: i64, %acc: vector<8xf32>) -> vector<8xf32> {
+    %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64, transpose_b} : vector<8xbf16>, vector<8xf32>
+    gpu.return %0 : vector<8xf32>
+  }
+  gpu.func @rs_zero(%a: vector<8xbf16>, %db: i64) -> vector<32xf32> {
+    %z = arith.constant dense<0.0> : vector<32xf32>
+    %0 = tile.wgmma_rs %a, %db, %z {n = 64 : i64} : vector<8xbf16>, vector<32xf32>
+    gpu.return %0 : vector<32xf32>
+  }
+  gpu.func @rs_f16(%a: vector<8xf16>, %db: i64, %acc: vector<8xf16>) -> vector<8xf16> {
+    %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64} : vector<8xf16>, vector<8xf16>
+    gpu.return %0 : vector<8xf16>
+  }
+}

@@ -1,6 +1,7 @@
-// tile.mma, tile.mma_store, the warpgroup forms, tile.split_k_reduce and
-// tile.warpgroup_scale: round trip, T-TILE-3, T-WGMMA-1/3, T-TILE-6 and
-// T-TILE-8.
+// tile.mma, tile.mma_store, the warpgroup forms (tile.warpgroup_mma with K
+// over several swizzle spans, tile.warpgroup_mma_rs with A in registers),
+// tile.split_k_reduce and tile.warpgroup_scale: round trip, T-TILE-3,
+// T-WGMMA-1/3/5, T-TILE-6 and T-TILE-8.
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @hgemm_step
@@ -170,7 +171,7 @@ func.func @wgmma_accumulator(%acc: vector<128xf32>, %i: index) {
 func.func @wgmma_tiles(%acc: vector<128xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
-  // expected-error @below {{A 'memref<128x64xf16, 3>' and B 'memref<128x64xf16, 3>' cannot hold 64x64 and 256x64 K-major tiles (T-WGMMA-3)}}
+  // expected-error @below {{B 'memref<128x64xf16, 3>' cannot hold 256x64 K-major tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
       : memref<128x64xf16, 3>, memref<128x64xf16, 3>, vector<128xf32>
   return
@@ -219,7 +220,7 @@ func.func @stmatrix_global(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: i
 func.func @wgmma_mn_major_tiles(%acc: vector<128xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xf16, 3>
-  // expected-error @below {{A 'memref<128x64xf16, 3>' and B 'memref<2x64x64xf16, 3>' cannot hold 64x64 and 256x64 (B MN-major) tiles (T-WGMMA-3)}}
+  // expected-error @below {{B 'memref<2x64x64xf16, 3>' cannot hold 256x64 (B MN-major) tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
       : memref<128x64xf16, 3>, memref<2x64x64xf16, 3>, vector<128xf32>
   return
@@ -247,7 +248,7 @@ gpu.module @k {
 func.func @wgmma_mn_major_a(%acc: vector<8xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x32x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x64xf16, 3>
-  // expected-error @below {{A 'memref<1x32x64xf16, 3>' and B 'memref<16x64xf16, 3>' cannot hold 64x64 and 16x64 (A MN-major) tiles (T-WGMMA-3)}}
+  // expected-error @below {{A 'memref<1x32x64xf16, 3>' cannot hold 64x64 (A MN-major) tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i], %acc {shape = array<i64: 64, 16, 64>, wait = 1 : i32, transpose_a}
       : memref<1x32x64xf16, 3>, memref<16x64xf16, 3>, vector<8xf32>
   return
@@ -294,7 +295,7 @@ func.func @wgmma_b_halves(%acc: vector<128xf32>, %i: index) -> vector<128xf32> {
 func.func @wgmma_b_halves_short(%acc: vector<128xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
-  // expected-error @below {{A 'memref<4x128x64xf16, 3>' and B 'memref<4x2x64x64xf16, 3>' cannot hold 64x64 and 256x64 K-major tiles (T-WGMMA-3)}}
+  // expected-error @below {{B 'memref<4x2x64x64xf16, 3>' cannot hold 256x64 K-major tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
       : memref<4x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<128xf32>
   return
@@ -468,5 +469,268 @@ func.func @scale_without_origin(%acc: vector<128xf32>, %rows: memref<?xf32>) {
   // expected-error @below {{expected an origin index with each factor memref (T-TILE-8)}}
   %0 = "tile.warpgroup_scale"(%acc, %rows) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>,
       shape = array<i64: 64, 256>}> : (vector<128xf32>, memref<?xf32>) -> vector<128xf32>
+  return
+}
+
+// -----
+
+// K over two swizzle spans: 128-wide K of 16-bit tiles as two 64-element
+// chunks in the dimension before the rows (A (chunks, M, span), B (stages,
+// chunks, N, span)), as a head dimension of 128 loaded by 64-wide TMA boxes.
+// CHECK-LABEL: gpu.func @wgmma_k_spans
+// CHECK: tile.warpgroup_mma %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, wait = 1 : i32} : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+gpu.module @k {
+  gpu.func @wgmma_k_spans(%acc: vector<64xf32>, %s: index, %row: index) kernel {
+    %c0 = arith.constant 0 : index
+    %sq = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+    %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %0 = tile.warpgroup_mma %sq[%c0, %row, %c0], %sk[%s, %c0, %c0, %c0], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+        : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @wgmma_a_one_span(%acc: vector<64xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+  // expected-error @below {{A 'memref<128x64xf16, 3>' cannot hold 64x128 K-major tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+      : memref<128x64xf16, 3>, memref<2x128x64xf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_b_k_chunks(%acc: vector<64xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x128x64xf16, 3>
+  // expected-error @below {{B 'memref<1x128x64xf16, 3>' cannot hold 128x192 K-major tiles (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 128, 192>, wait = 1 : i32}
+      : memref<4x128x64xf16, 3>, memref<1x128x64xf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_b_n_and_k(%acc: vector<64xf32>, %i: index) {
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+  // expected-error @below {{B 'memref<4x2x64x64xf16, 3>' continues over the dimension before its rows either along N or along K, not both (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+      : memref<2x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// tile.warpgroup_mma_rs (T-WGMMA-5): A in registers in the accumulator
+// layout of the M x K tile (M/64 * K/2 16-bit elements), B a swizzled
+// shared tile: MN-major (attention's P V: V as (N chunks, K rows, span)),
+// K-major, or K-major with K over two spans.
+// CHECK-LABEL: gpu.func @warpgroup_rs
+// CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, transpose_b, wait = 1 : i32} : vector<64xbf16>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+// CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 128, 64, 64>, wait = 0 : i32} : vector<64xf16>, memref<64x64xf16, 3>, vector<64xf16>
+// CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, wait = 0 : i32} : vector<64xbf16>, memref<2x128x64xbf16, 3>, vector<64xf32>
+gpu.module @k {
+  gpu.func @warpgroup_rs(%p: vector<64xbf16>, %ph: vector<64xf16>, %o: vector<64xf32>, %oh: vector<64xf16>, %s: index) kernel {
+    %c0 = arith.constant 0 : index
+    %sv = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+    %0 = tile.warpgroup_mma_rs %p, %sv[%s, %c0, %c0, %c0], %o {shape = array<i64: 64, 128, 128>, wait = 1 : i32, transpose_b}
+        : vector<64xbf16>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
+    %1 = tile.warpgroup_mma_rs %ph, %sb[%c0, %c0], %oh {shape = array<i64: 128, 64, 64>, wait = 0 : i32}
+        : vector<64xf16>, memref<64x64xf16, 3>, vector<64xf16>
+    %2 = tile.warpgroup_mma_rs %p, %sk[%c0, %c0, %c0], %0 {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+        : vector<64xbf16>, memref<2x128x64xbf16, 3>, vector<64xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @rs_b_indices(%p: vector<64xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+  // expected-error @below {{expected one index per dimension of B (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+      : vector<64xbf16>, memref<2x128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_shape_rank(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{shape must be (M, N, K) (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_types(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
+  // expected-error @below {{A in registers and B are of one 16-bit type (f16 or bf16), got 'bf16' and 'f16' (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// No register form takes 8-bit floats.
+func.func @rs_fp8_b(%p: vector<32xf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  // expected-error @below {{A in registers and B are of one 16-bit type (f16 or bf16), got 'f16' and 'f8E4M3FN' (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xf16>, memref<128x128xf8E4M3FN, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_shape_k(%p: vector<12xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{shape 64x128x24 is not M = 64 i, N a multiple of 8 in [8, 256], K = 16 j (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 24>, wait = 0 : i32}
+      : vector<12xbf16>, memref<128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_shape_m(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{shape 96x128x64 is not M = 64 i, N a multiple of 8 in [8, 256], K = 16 j (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 96, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_shape_n(%p: vector<32xbf16>, %o: vector<136xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<272x64xbf16, 3>
+  // expected-error @below {{shape 64x272x64 is not M = 64 i, N a multiple of 8 in [8, 256], K = 16 j (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 272, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<272x64xbf16, 3>, vector<136xf32>
+  return
+}
+
+// -----
+
+// A 128x64 A tile is two 64-row blocks of 32 elements a thread.
+func.func @rs_a_elements(%p: vector<32xbf16>, %o: vector<128xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{a thread holds 64 elements of the 128x64 A tile (the accumulator layout of that tile), got 'vector<32xbf16>' (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 128, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<128xf32>
+  return
+}
+
+// -----
+
+// T-TILE-5: 4097 64-row blocks of one K step.
+func.func @rs_too_tall(%p: vector<32776xbf16>, %o: vector<16388xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<8x64xbf16, 3>
+  // expected-error @below {{expands into 4097 wgmma instructions per warpgroup; at most 4096: loop over smaller tiles (T-TILE-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 262208, 8, 16>, wait = 0 : i32}
+      : vector<32776xbf16>, memref<8x64xbf16, 3>, vector<16388xf32>
+  return
+}
+
+// -----
+
+func.func @rs_unswizzled(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc : memref<128x64xbf16, 3>
+  // expected-error @below {{needs a tile.shared_alloc buffer with a 32B, 64B or 128B swizzle (T-WGMMA-1)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_mn_major_rank(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xbf16, 3>
+  // expected-error @below {{expected an MN-major tile as (MN chunks, K rows, span) with K rows a multiple of 8, got 'memref<64x64xbf16, 3>' (T-WGMMA-1)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32, transpose_b}
+      : vector<32xbf16>, memref<64x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_b_short(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xbf16, 3>
+  // expected-error @below {{B 'memref<64x64xbf16, 3>' cannot hold 128x64 K-major tiles (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<64x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// V of a 128-key block as one 64-column chunk: N = 128 needs two.
+func.func @rs_b_mn_major_short(%p: vector<64xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64xbf16, 3>
+  // expected-error @below {{B 'memref<2x1x128x64xbf16, 3>' cannot hold 128x128 (B MN-major) tiles (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i, %i, %i], %o {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
+      : vector<64xbf16>, memref<2x1x128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// B's 64 rows cannot continue over the dimension before them along N (to
+// 128) and along K (to 128) at once.
+func.func @rs_b_n_and_k(%p: vector<64xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xbf16, 3>
+  // expected-error @below {{B 'memref<2x64x64xbf16, 3>' continues over the dimension before its rows either along N or along K, not both (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i, %i], %o {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+      : vector<64xbf16>, memref<2x64x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_bf16_f16_accumulators(%p: vector<32xbf16>, %o: vector<64xf16>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 tiles; got 'f16' (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf16>
+  return
+}
+
+// -----
+
+func.func @rs_accumulators(%p: vector<32xbf16>, %o: vector<32xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{a 64x128 warpgroup tile accumulates in 'vector<64xf32>', got 'vector<32xf32>' (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @rs_wait(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{expected a non-negative number of pending groups, got -1 (T-CPASYNC-7)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = -1 : i32}
+      : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @rs_a_type(%p: vector<32xf32>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
+  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type values of ranks 1, but got 'vector<32xf32>'}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
+      : vector<32xf32>, memref<128x64xbf16, 3>, vector<64xf32>
   return
 }

@@ -1,4 +1,7 @@
-// tile.warpgroup_tma_store: round trip and T-TILE-4.
+// tile.warpgroup_tma_store: round trip and T-TILE-4, with rank-2
+// descriptors and with rank-4 ones whose box is [1, 1, 64, W] (a (batch,
+// heads, rows, columns) output: the tile's rows and columns are the last
+// two coordinates).
 // RUN: tile-opt %s -split-input-file -verify-diagnostics | FileCheck %s
 
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
@@ -28,7 +31,7 @@ func.func @accumulators(%acc: vector<64xf32>, %c: !dc, %m: index, %n: index) {
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>
 func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x32x64xf16, 3>
-  // expected-error @below {{stores 64-row chunks with stmatrix: expected a rank-2 descriptor of 16-bit floats with box [64, W], W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x32x64xf16, 3>, !dc
   return
@@ -39,7 +42,7 @@ func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
 !dc = !tile.tma_desc<memref<?x?xf32>, box = [64, 32], swizzle = b128>
 func.func @f32_result(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x32xf32, 3>
-  // expected-error @below {{stores 64-row chunks with stmatrix: expected a rank-2 descriptor of 16-bit floats}}
+  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x32xf32, 3>, !dc
   return
@@ -86,5 +89,77 @@ func.func @unswizzled_staging(%acc: vector<128xf32>, %c: !dc, %m: index, %n: ind
   // expected-error @below {{T-SWZ-5}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x64xf16, 3>, !dc
+  return
+}
+
+// -----
+
+// A rank-4 descriptor with box [1, 1, 64, 64]: the staging ring leaves out
+// the box's leading unit extents (T-TMA-17), its buffers are indexed as
+// with a rank-2 descriptor.
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+// CHECK-LABEL: func.func @epilogue_rank4
+// CHECK: tile.warpgroup_tma_store %{{.*}}, %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {shape = array<i64: 64, 64>} : vector<32xf32>, memref<2x1x64x64xbf16, 3>, !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+// CHECK: tile.warpgroup_tma_store %{{.*}}, %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {shape = array<i64: 128, 128>} : vector<128xf32>, memref<2x2x64x64xbf16, 3>, !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+// CHECK: tile.warpgroup_tma_store %{{.*}}, %{{.*}} to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {shape = array<i64: 64, 64>} : vector<32xf32>, memref<1x64x64xbf16, 3>, !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+func.func @epilogue_rank4(%acc: vector<32xf32>, %big: vector<128xf32>, %o: !o4, %wg: index, %b: index,
+                          %h: index, %m: index) {
+  %c0 = arith.constant 0 : index
+  %one = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64xbf16, 3>
+  tile.warpgroup_tma_store %acc, %one[%wg] to %o[%b, %h, %m, %c0] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x1x64x64xbf16, 3>, !o4
+  %two = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xbf16, 3>
+  tile.warpgroup_tma_store %big, %two[%wg] to %o[%b, %h, %m, %c0] {shape = array<i64: 128, 128>}
+      : vector<128xf32>, memref<2x2x64x64xbf16, 3>, !o4
+  %single = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x64x64xbf16, 3>
+  tile.warpgroup_tma_store %acc, %single to %o[%b, %h, %m, %c0] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<1x64x64xbf16, 3>, !o4
+  return
+}
+
+// -----
+
+// Only the extents before [64, W] may be (and must be) 1.
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>
+func.func @rank4_leading_not_one(%acc: vector<32xf32>, %o: !o4, %i: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xbf16, 3>
+  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>' (T-TILE-4)}}
+  tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x64x64xbf16, 3>, !o4
+  return
+}
+
+// -----
+
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>
+func.func @rank4_box_rows(%acc: vector<32xf32>, %o: !o4, %i: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+  // expected-error @below {{expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>' (T-TILE-4)}}
+  tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x128x64xbf16, 3>, !o4
+  return
+}
+
+// -----
+
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+func.func @rank4_coordinates(%acc: vector<32xf32>, %o: !o4, %i: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xbf16, 3>
+  // expected-error @below {{expected 4 coordinates (one per tensor dimension), got 2 (T-TMA-16)}}
+  tile.warpgroup_tma_store %acc, %staging to %o[%i, %i] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x64x64xbf16, 3>, !o4
+  return
+}
+
+// -----
+
+// The staging ring of a rank-4 descriptor still needs its buffer dimension
+// before the 64 x W box.
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+func.func @rank4_staging_rank(%acc: vector<32xf32>, %o: !o4, %i: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xbf16, 3>
+  // expected-error @below {{expected a staging ring whose last dimensions are (buffers, 64, W), got 'memref<64x64xbf16, 3>' (T-TILE-4)}}
+  tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<64x64xbf16, 3>, !o4
   return
 }

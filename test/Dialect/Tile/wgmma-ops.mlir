@@ -173,3 +173,98 @@ func.func @f16_accumulator_count(%d: i64, %acc: vector<16xf16>) {
   %r = tile.wgmma %d, %d, %acc {n = 64 : i64, inputType = f8E5M2} : vector<16xf16>
   return
 }
+
+// -----
+
+// tile.wgmma_rs (T-WGMMA-4): A's 8 16-bit elements per thread in registers,
+// B a descriptor (K-major, or MN-major with transpose_b), N/2 f32
+// accumulators, or f16 ones for f16 inputs.
+// CHECK-LABEL: gpu.func @wgmma_rs
+gpu.module @k {
+  gpu.func @wgmma_rs(%a: vector<8xbf16>, %ah: vector<8xf16>, %db: i64, %acc: vector<64xf32>, %hacc: vector<32xf16>) kernel {
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 128 : i64, transpose_b} : vector<8xbf16>, vector<64xf32>
+    %0 = tile.wgmma_rs %a, %db, %acc {n = 128 : i64, transpose_b} : vector<8xbf16>, vector<64xf32>
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 64 : i64} : vector<8xf16>, vector<32xf16>
+    %1 = tile.wgmma_rs %ah, %db, %hacc {n = 64 : i64} : vector<8xf16>, vector<32xf16>
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 128 : i64} : vector<8xf16>, vector<64xf32>
+    %2 = tile.wgmma_rs %ah, %db, %0 {n = 128 : i64} : vector<8xf16>, vector<64xf32>
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 8 : i64} : vector<8xbf16>, vector<4xf32>
+    %small = arith.constant dense<0.0> : vector<4xf32>
+    %3 = tile.wgmma_rs %a, %db, %small {n = 8 : i64} : vector<8xbf16>, vector<4xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+func.func @rs_n_range(%a: vector<8xbf16>, %d: i64, %acc: vector<4xf32>) {
+  // expected-error @below {{N must be a multiple of 8 in [8, 256], got 12 (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 12 : i64} : vector<8xbf16>, vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @rs_n_too_large(%a: vector<8xbf16>, %d: i64, %acc: vector<132xf32>) {
+  // expected-error @below {{N must be a multiple of 8 in [8, 256], got 264 (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 264 : i64} : vector<8xbf16>, vector<132xf32>
+  return
+}
+
+// -----
+
+func.func @rs_a_elements(%a: vector<16xbf16>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{a thread holds 8 elements of the 64x16 A tile, got 'vector<16xbf16>' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<16xbf16>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @rs_a_too_few(%a: vector<4xf16>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{a thread holds 8 elements of the 64x16 A tile, got 'vector<4xf16>' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<4xf16>, vector<32xf32>
+  return
+}
+
+// -----
+
+// PTX has no .f16 D with .bf16 inputs.
+func.func @rs_bf16_f16_accumulators(%a: vector<8xbf16>, %d: i64, %acc: vector<32xf16>) {
+  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 inputs; got 'f16' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xbf16>, vector<32xf16>
+  return
+}
+
+// -----
+
+func.func @rs_accumulators(%a: vector<8xf16>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{m64n128k16 needs 64 accumulators per thread, got 'vector<32xf32>' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 128 : i64} : vector<8xf16>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @rs_f16_accumulator_count(%a: vector<8xf16>, %d: i64, %acc: vector<64xf16>) {
+  // expected-error @below {{m64n64k16 needs 32 accumulators per thread, got 'vector<64xf16>' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xf16>, vector<64xf16>
+  return
+}
+
+// -----
+
+// A in registers is f16 or bf16 (the type constraint).
+func.func @rs_a_type(%a: vector<8xf32>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type values of ranks 1, but got 'vector<8xf32>'}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xf32>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @rs_result_type(%a: vector<8xf16>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{all of {acc, result} have same type}}
+  %r = "tile.wgmma_rs"(%a, %d, %acc) {n = 64 : i64} : (vector<8xf16>, i64, vector<32xf32>) -> vector<32xf16>
+  return
+}

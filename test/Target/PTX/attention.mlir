@@ -1,0 +1,99 @@
+// The fused attention example as PTX, assembled by ptxas for sm_90a:
+// examples/attention_sm90.mlir as written (bf16) and with its element type
+// `!e` redefined to f16 (as tile.attention compiles its variants). Both
+// kernels (@attention_d128, @attention_d64) take their four tensor maps by
+// value (T-TMA-22), lower the producer's registers and raise the
+// consumers' (setmaxnreg), load Q, K and V with 4-D TMA boxes
+// (cp.async.bulk.tensor.4d ... mbarrier::complete_tx), wait for their turn
+// at a named barrier of the two ping-pong warpgroups (bar.sync id, 256),
+// issue S = Q K^T as m64n128k16 wgmmas from two shared-memory descriptors
+// (128 keys; 8 K steps for a head dimension of 128 over two 64-wide
+// chunks, 4 for 64), then O += P V with P in registers (the register-A
+// form: four .b32 A registers, V MN-major: imm-trans-b = 1; m64n128k16 for
+// D = 128, m64n64k16 for D = 64), hand the turn over (bar.arrive id, 256),
+// compute the softmax with quad shuffles and ex2.approx.ftz.f32, and store
+// O through stmatrix and 4-D TMA stores (bulk groups).
+//
+// RUN: tile-opt %S/../../../examples/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.bf16.ptx
+// RUN: FileCheck %s -DT=bf16 --implicit-check-not=__nv_exp2f < %t.bf16.ptx
+// RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.ptx
+// RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.bf16.ptx -o %t.bf16.cubin %}
+// RUN: sed 's/^!e = bf16/!e = f16/' %S/../../../examples/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.f16.ptx
+// RUN: FileCheck %s -DT=f16 --implicit-check-not=__nv_exp2f < %t.f16.ptx
+// RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.ptx
+// RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.f16.ptx -o %t.f16.cubin %}
+
+// CHECK: .target sm_90a
+// CHECK-LABEL: .visible .entry attention_d128(
+//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_0[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_1[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_2[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_3[128],
+//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
+//   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
+//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
+//   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
+//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1, 31, -1;
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
+//   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
+//   CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.commit_group;
+// CHECK-LABEL: .visible .entry attention_d64(
+//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_0[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_1[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_2[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_3[128],
+//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
+//   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
+//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
+//   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
+//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1, 31, -1;
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
+//   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
+//   CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.commit_group;
+
+// A consumer's block in order: its turn, the 8 K steps of S = Q K^T (D =
+// 128) left pending (wait 1), then the 8 register-A steps of P V over the
+// 128 keys, then the other warpgroup's turn.
+// D128-LABEL: .visible .entry attention_d128(
+//       D128: bar.sync %r{{[0-9]+}}, 256;
+//  D128-NEXT: wgmma.fence.sync.aligned;
+// D128-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+//       D128: wgmma.commit_group.sync.aligned;
+//  D128-NEXT: wgmma.wait_group.sync.aligned 1;
+//       D128: wgmma.fence.sync.aligned;
+// D128-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+//   D128-NOT: wgmma.mma_async
+//       D128: wgmma.commit_group.sync.aligned;
+//  D128-NEXT: wgmma.wait_group.sync.aligned 1;
+//       D128: bar.arrive %r{{[0-9]+}}, 256;
+//       D128: ex2.approx.ftz.f32
+// D128-LABEL: .visible .entry attention_d64(
+
+// The same for D = 64: S in 4 K steps of one 64-wide chunk, P V as
+// m64n64k16 over the 128 keys.
+// D64-LABEL: .visible .entry attention_d64(
+//       D64: bar.sync %r{{[0-9]+}}, 256;
+//  D64-NEXT: wgmma.fence.sync.aligned;
+// D64-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+//   D64-NOT: wgmma.mma_async
+//       D64: wgmma.commit_group.sync.aligned;
+//  D64-NEXT: wgmma.wait_group.sync.aligned 1;
+//       D64: wgmma.fence.sync.aligned;
+// D64-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+//   D64-NOT: wgmma.mma_async
+//       D64: wgmma.commit_group.sync.aligned;
+//  D64-NEXT: wgmma.wait_group.sync.aligned 1;
+//       D64: bar.arrive %r{{[0-9]+}}, 256;
+//       D64: ex2.approx.ftz.f32
