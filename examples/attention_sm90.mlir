@@ -19,7 +19,7 @@
 //                         (tile.warpgroup_iota), only on the blocks that need it
 //   m' = max(m, rowmax S) tile.warpgroup_row_reduce <maxnumf>
 //   P = exp2(c S - c m')  c = scale log2(e), one FMA and one ex2.approx each
-//   l' = l exp2(c m - c m') + rowsum P
+//   l' = l exp2(c m - c m') + rowsum P   (each thread its part of the row)
 //   O' = O exp2(c m - c m') + P V   P converted to 16 bits stays in registers:
 //                         tile.warpgroup_mma_rs (register A, V MN-major)
 // and at the end O / l through the TMA-store epilogue (stmatrix, TMA clips
@@ -210,10 +210,12 @@ module attributes {gpu.container_module} {
             %qodd = arith.remui %qround, %c2 : index
             %qph = arith.cmpi ne, %qodd, %c0 : index
             tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
-            // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
-            // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
-            // hand the turn over; softmax of S_j while the other warpgroup's
-            // products run; then P V of the last block.
+            // Block j: issue S_j = Q K_j^T and, behind it, O = O c_{j-1} +
+            // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
+            // the turn over once S_j is done; the softmax of S_j runs under
+            // the other warpgroup's products; then P V of the last block.
+            // (Not under this warpgroup's own P V: ptxas completes pending
+            // wgmma before the row maxima's warp shuffles.)
             %r:9 = scf.for %j = %c0 to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
@@ -271,7 +273,8 @@ module attributes {gpu.container_module} {
               } else {
                 scf.yield %scores : vector<64xf32>
               }
-              // Online softmax: the running maximum m and sum l of each row.
+              // Online softmax: the running maximum m of each row and the
+            // thread's part of its sum l (combined once, at the end).
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
@@ -284,7 +287,7 @@ module attributes {gpu.container_module} {
               %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
               %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
               %probs = math.exp2 %exponent : vector<64xf32>
-              %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
+              %block_sum = tile.warpgroup_row_reduce <add> %probs {partial, shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
               %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
@@ -319,7 +322,9 @@ module attributes {gpu.container_module} {
             scf.if %signals {
               %tok = tile.mbarrier_arrive %q_empty[%qs] : !bars2 -> !tile.mbarrier_token
             }
-            %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
+            %l_final = tile.warpgroup_row_reduce <add> %r#2 {shape = array<i64: 64, 128>}
+                : vector<2xf32> -> vector<2xf32>
+            %inv_l = arith.divf %one_l, %l_final : vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
                 {shape = array<i64: 64, 128>} : vector<64xf32>
             tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
@@ -504,10 +509,12 @@ module attributes {gpu.container_module} {
             %qodd = arith.remui %qround, %c2 : index
             %qph = arith.cmpi ne, %qodd, %c0 : index
             tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
-            // Block j: issue S_j = Q K_j^T; then, under it, O = O c_{j-1} +
-            // P_{j-1} V_{j-1} (FlashAttention-3's intra-warpgroup overlap);
-            // hand the turn over; softmax of S_j while the other warpgroup's
-            // products run; then P V of the last block.
+            // Block j: issue S_j = Q K_j^T and, behind it, O = O c_{j-1} +
+            // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
+            // the turn over once S_j is done; the softmax of S_j runs under
+            // the other warpgroup's products; then P V of the last block.
+            // (Not under this warpgroup's own P V: ptxas completes pending
+            // wgmma before the row maxima's warp shuffles.)
             %r:9 = scf.for %j = %c0 to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
@@ -565,7 +572,8 @@ module attributes {gpu.container_module} {
               } else {
                 scf.yield %scores : vector<64xf32>
               }
-              // Online softmax: the running maximum m and sum l of each row.
+              // Online softmax: the running maximum m of each row and the
+            // thread's part of its sum l (combined once, at the end).
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
@@ -578,7 +586,7 @@ module attributes {gpu.container_module} {
               %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
               %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
               %probs = math.exp2 %exponent : vector<64xf32>
-              %block_sum = tile.warpgroup_row_reduce <add> %probs {shape = array<i64: 64, 128>}
+              %block_sum = tile.warpgroup_row_reduce <add> %probs {partial, shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
               %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
@@ -613,7 +621,9 @@ module attributes {gpu.container_module} {
             scf.if %signals {
               %tok = tile.mbarrier_arrive %q_empty[%qs] : !bars2 -> !tile.mbarrier_token
             }
-            %inv_l = arith.divf %one_l, %r#2 : vector<2xf32>
+            %l_final = tile.warpgroup_row_reduce <add> %r#2 {shape = array<i64: 64, 128>}
+                : vector<2xf32> -> vector<2xf32>
+            %inv_l = arith.divf %one_l, %l_final : vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
                 {shape = array<i64: 64, 64>} : vector<32xf32>
             tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}

@@ -39,8 +39,25 @@ LogicalResult WarpgroupRowReduceOp::verify() {
                             "minnumf, maximumf or minimumf, got "
                          << vector::stringifyCombiningKind(kind)
                          << " (T-TILE-9)";
+  if (reducesRowValues()) {
+    if (getPartial())
+      return emitOpError() << "reduces partial row values across the quad: "
+                              "it cannot be partial itself (T-TILE-9)";
+    if (getResult().getType() != getAcc().getType())
+      return emitOpError() << "expected the row values' type "
+                           << getAcc().getType() << ", got "
+                           << getResult().getType() << " (T-TILE-9)";
+    return verifyFragmentShapes(*this, getShape(), {}, getAcc().getType());
+  }
   return verifyFragmentShapes(*this, getShape(), getAcc().getType(),
                               getResult().getType());
+}
+
+bool WarpgroupRowReduceOp::reducesRowValues() {
+  ArrayRef<int64_t> shape = getShape();
+  return shape.size() == 2 &&
+         getAcc().getType().getNumElements() == 2 * shape[0] / 64 &&
+         shape[1] != 4;
 }
 
 LogicalResult WarpgroupBroadcastRowsOp::verify() {

@@ -5,8 +5,8 @@
 // arithmetic on its elements (wgmma's D layout: element 4j + 2h + e of a
 // 64-row block is row 8h, column 8j + e from the thread's origin):
 // - tile.warpgroup_row_reduce: a pairwise tree over the thread's N/4
-//   elements of each row, then gpu.shuffle xor 1 and 2 within the quad of
-//   lanes that holds the row;
+//   elements of each row (or its given partial), then, unless partial,
+//   gpu.shuffle xor 1 and 2 within the quad of lanes that holds the row;
 // - tile.warpgroup_broadcast_rows: a vector.shuffle of the row values;
 // - tile.warpgroup_iota: the thread's origin plus constant offsets.
 //===----------------------------------------------------------------------===//
@@ -47,11 +47,17 @@ struct WarpgroupRowReduceOpLowering : OpRewritePattern<WarpgroupRowReduceOp> {
     SmallVector<Value> rows;
     for (int64_t i = 0; i < blocks; ++i)
       for (int64_t h = 0; h < 2; ++h) {
-        // A pairwise tree: log2(N/4) dependent steps instead of N/4.
+        // The thread's part: given, or a pairwise tree over its elements
+        // (log2(N/4) dependent steps instead of N/4).
         SmallVector<Value> level;
-        for (int64_t position : getRowPositions(perBlock, i, h))
+        if (op.reducesRowValues()) {
           level.push_back(vector::ExtractOp::create(
-              rewriter, loc, op.getAcc(), ArrayRef<int64_t>{position}));
+              rewriter, loc, op.getAcc(), ArrayRef<int64_t>{2 * i + h}));
+        } else {
+          for (int64_t position : getRowPositions(perBlock, i, h))
+            level.push_back(vector::ExtractOp::create(
+                rewriter, loc, op.getAcc(), ArrayRef<int64_t>{position}));
+        }
         while (level.size() > 1) {
           SmallVector<Value> next;
           for (size_t p = 0; p + 1 < level.size(); p += 2)
@@ -60,9 +66,11 @@ struct WarpgroupRowReduceOpLowering : OpRewritePattern<WarpgroupRowReduceOp> {
             next.push_back(level.back());
           level = std::move(next);
         }
-        // The quad of lanes 4 (lane / 4) .. + 3 holds the row.
         Value value = level.front();
+        // The quad of lanes 4 (lane / 4) .. + 3 holds the row.
         for (int32_t offset : {1, 2}) {
+          if (op.getPartial())
+            break;
           Value mask = arith::ConstantOp::create(
               rewriter, loc, rewriter.getI32IntegerAttr(offset));
           Value other = gpu::ShuffleOp::create(rewriter, loc, value, mask,

@@ -29,23 +29,42 @@ def Tile_WarpgroupRowReduceOp : Tile_Op<"warpgroup_row_reduce", [Pure]> {
     2 i + h is row 64 i + 8 h + 16 (warp mod 4) + lane / 4. A thread
     combines its N/4 elements of the row, then the quad of lanes that holds
     the row combines theirs with two butterfly shuffles (`shfl.sync.bfly`
-    by 1 and 2), so all four get the row's result. All 128 threads of the
-    warpgroup run it together. Invariant T-TILE-9.
+    by 1 and 2), so all four get the row's result. With `partial` the
+    shuffles are left out: each thread gets the reduction of its own
+    elements only. `acc` may instead be such partial row values
+    (`vector<(2 M/64) x f32>`): then only the quad combines them. All 128
+    threads of the warpgroup run the shuffles together.
 
-    Example (the running maximum of a score tile):
+    Why partial sums: ptxas completes every pending wgmma before a warp
+    shuffle, so shuffles between an MMA's issue and its wait serialize
+    them; a softmax's running row sum stays per thread while the next
+    product runs and is combined once at the end (FlashAttention-3).
+    Invariant T-TILE-9.
+
+    Example (the running maximum of a score tile; a partial row sum and
+    its final combination):
     ```mlir
     %m = tile.warpgroup_row_reduce <maxnumf> %s {shape = array<i64: 64, 128>}
         : vector<64xf32> -> vector<2xf32>
+    %l = tile.warpgroup_row_reduce <add> %p {partial, shape = array<i64: 64, 128>}
+        : vector<64xf32> -> vector<2xf32>
+    %sum = tile.warpgroup_row_reduce <add> %l {shape = array<i64: 64, 128>}
+        : vector<2xf32> -> vector<2xf32>
     ```
   }];
   let arguments = (ins Vector_CombiningKindAttr:$kind,
                        VectorOfRankAndType<[1], [F32]>:$acc,
-                       DenseI64ArrayAttr:$shape);
+                       DenseI64ArrayAttr:$shape, UnitAttr:$partial);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $kind $acc attr-dict `:` type($acc) `->` type($result)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `acc` holds the thread's partial row values rather than the
+    /// accumulators.
+    bool reducesRowValues();
+  }];
 }
 
 def Tile_WarpgroupBroadcastRowsOp : Tile_Op<"warpgroup_broadcast_rows",
