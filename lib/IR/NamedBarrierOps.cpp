@@ -31,9 +31,9 @@ static LogicalResult verifyNamedBarrier(Operation *op, Value id,
 }
 
 LogicalResult NamedBarrierSyncOp::verify() {
-  return verifyNamedBarrier(*this, getId(), getThreads());
+  return verifyNamedBarrier(*this, getId(), int32_t(getThreads()));
 }
 
 LogicalResult NamedBarrierArriveOp::verify() {
-  return verifyNamedBarrier(*this, getId(), getThreads());
+  return verifyNamedBarrier(*this, getId(), int32_t(getThreads()));
 }

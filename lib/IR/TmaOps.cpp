@@ -79,9 +79,12 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
     return type.getRank() >= int64_t(shape.size()) &&
            type.getShape().take_back(shape.size()) == shape;
   };
+  // The tile keeps the whole box when it ends with it and the indices name
+  // the dimensions before it; else the box without its leading 1s.
   int64_t leading = type.getRank() - int64_t(box.size());
-  if (!endsWith(expected) && endsWith(trimmed))
-    leading = type.getRank() - int64_t(trimmed.size());
+  if (!endsWith(expected) || int64_t(indices.size()) != leading)
+    if (endsWith(trimmed))
+      leading = type.getRank() - int64_t(trimmed.size());
   if (leading < 0 || !endsWith(trimmed)) {
     InFlightDiagnostic diag = op->emitOpError();
     diag << role << " " << type << " does not end with the box shape [";

@@ -70,8 +70,9 @@ LogicalResult WarpgroupBroadcastRowsOp::verify() {
 }
 
 LogicalResult WarpgroupIotaOp::verify() {
-  if (getDim() != 0 && getDim() != 1)
-    return emitOpError() << "dim is 0 (rows) or 1 (columns), got " << getDim()
+  int64_t dim = getDim();
+  if (dim != 0 && dim != 1)
+    return emitOpError() << "dim is 0 (rows) or 1 (columns), got " << dim
                          << " (T-TILE-9)";
   return verifyFragmentShapes(*this, getShape(), getResult().getType(), {});
 }
