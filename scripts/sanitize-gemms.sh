@@ -7,15 +7,15 @@
 # examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
 # default 512: M = N = K), one launch each, every element of C checked, and
 # on tile.matmul's decode kernels, the Hopper GEMM with split tiles, the FP8
-# kernels and the grouped kernel from PyTorch; prints each tool's summary.
-# PARTS="fp8_grouped" (a subset of "examples decode split fp8_grouped") runs
-# only those.
+# kernels, the grouped kernel and the attention kernels from PyTorch; prints
+# each tool's summary. PARTS="fp8_grouped" (a subset of "examples decode
+# split fp8_grouped attention") runs only those.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
 SIZE="${SIZE:-512}"
-# Which parts run (all by default): examples decode split fp8_grouped.
-PARTS="${PARTS:-examples decode split fp8_grouped}"
+# Which parts run (all by default): examples decode split fp8_grouped attention.
+PARTS="${PARTS:-examples decode split fp8_grouped attention}"
 WORK="$(mktemp -d)"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 # Runs a Python script under each tool, kernels named with a prefix only:
@@ -24,7 +24,7 @@ sanitize_python() {
   part "$1" || return 0
   for tool in memcheck racecheck synccheck; do
     out="$(compute-sanitizer --tool "$tool" --kernel-name "kns=$3" python3 "$4" 2>&1)"
-    echo "$2 $tool: $(echo "$out" | grep -E "relative error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+    echo "$2 $tool: $(echo "$out" | grep -E "relative error|max abs error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
   done
 }
 
@@ -147,4 +147,20 @@ ref8 = torch.cat([(a8[s:s + v].float() * sa8[s:s + v]).cpu()
 print(f"grouped fp8 relative error {relative_error(c8.cpu(), ref8):.1e}")
 PY
 sanitize_python fp8_grouped "fp8/grouped" gemm_ "$WORK/fp8_grouped.py"
+# tile.attention (examples/attention_sm90.mlir): both head dimensions, f16
+# and bf16, causal and not, an odd sequence length (edge masks, clipped
+# stores) and B x H beyond one CTA's pair of tiles, checked against SDPA.
+cat > "$WORK/attention.py" <<PY
+import sys; sys.path.insert(0, "$ROOT/python")
+import torch, tile
+for d in (64, 128):
+    for dtype in (torch.float16, torch.bfloat16):
+        for causal in (False, True):
+            q, k, v = (torch.randn(2, 3, 333, d, device="cuda", dtype=dtype) for _ in range(3))
+            o = tile.attention(q, k, v, causal=causal)
+            torch.cuda.synchronize()
+            ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
+            print(f"attention d{d} {dtype} causal={causal} max abs error {(o.float() - ref).abs().max().item():.1e}")
+PY
+sanitize_python attention "attention" attention "$WORK/attention.py"
 rm -rf "$WORK"

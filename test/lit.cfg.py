@@ -27,6 +27,10 @@ if config.tile_enable_cuda_runner:
     config.available_features.add("tile-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
+# PyTorch, for the GPU tests of the Python entry points (tile.attention).
+import importlib.util
+if importlib.util.find_spec("torch") is not None:
+    config.available_features.add("torch")
 # The Python package (kernel generators run by `%python -m tile...`).
 llvm_config.with_environment(
     "PYTHONPATH", os.path.join(os.path.dirname(config.test_source_root), "python"),

@@ -32,7 +32,7 @@
 //    CTA's barrier, and a remote arrive of a peer arrives here. What an op
 //    does to its barrier comes from BarrierOpInterface.
 //  - Stages. A buffer that TMA or bulk copies fill is a ring when every copy
-//    fills one whole stage named by its first index (see getSharedCopy);
+//    fills one whole stage named by its leading indices (see getSharedCopy);
 //    else it is one stage. Reads of it (memref/vector loads, ldmatrix via
 //    getElementAccess; wgmma operands until a wgmma wait retires them) are
 //    checked against the copy that last wrote their stage.
@@ -201,7 +201,7 @@ bool involvesProtocol(Operation *op) {
     if (llvm::any_of(nested->getOperandTypes(), isBarrier) ||
         llvm::any_of(nested->getResultTypes(), isBarrier) ||
         isa<gpu::BarrierOp, ClusterWaitOp, WgmmaDescriptorOp, WgmmaOp,
-            WarpgroupMmaOp, TmaCopyOp>(nested))
+            WgmmaRsOp, WarpgroupMmaOp, WarpgroupMmaRsOp, TmaCopyOp>(nested))
       return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -559,23 +559,27 @@ private:
       return visitBarrierOp(barrierOp);
     // A wgmma reads the tiles its descriptors address when it is issued
     // (building a descriptor only computes an address).
-    if (auto wgmma = dyn_cast<WgmmaOp>(op)) {
-      for (Value descriptor : {wgmma.getDescA(), wgmma.getDescB()})
-        if (auto tile = descriptor.getDefiningOp<WgmmaDescriptorOp>())
-          if (std::optional<Stage> stage =
-                  stageOf(tile.getBuffer(), tile.getIndices()))
-            emit({EventKind::AsyncRead, op, {}, 0, stage});
-    }
+    SmallVector<Value, 2> descriptors;
+    if (auto wgmma = dyn_cast<WgmmaOp>(op))
+      descriptors = {wgmma.getDescA(), wgmma.getDescB()};
+    else if (auto wgmma = dyn_cast<WgmmaRsOp>(op))
+      descriptors = {wgmma.getDescB()};
+    for (Value descriptor : descriptors)
+      if (auto tile = descriptor.getDefiningOp<WgmmaDescriptorOp>())
+        if (std::optional<Stage> stage =
+                stageOf(tile.getBuffer(), tile.getIndices()))
+          emit({EventKind::AsyncRead, op, {}, 0, stage});
     visitEffects(op);
     // Aligned collectives: the warp's or warpgroup's threads pass them
     // together (after their effects: a wgmma wait retires in all threads).
-    if (isa<WgmmaFenceOp, WgmmaOp, WgmmaCommitGroupOp, WgmmaWaitGroupOp,
-            WarpgroupMmaOp>(op))
+    if (isa<WgmmaFenceOp, WgmmaOp, WgmmaRsOp, WgmmaCommitGroupOp,
+            WgmmaWaitGroupOp, WarpgroupMmaOp, WarpgroupMmaRsOp>(op))
       emit({EventKind::Collective, op, {}, 4});
     else if (isa<MmaSyncOp, MmaOp, LdMatrixOp, StMatrixOp>(op))
       emit({EventKind::Collective, op, {}, 1});
     else if (auto named = dyn_cast<NVVM::BarrierOp>(op);
-             named && named.getNumberOfThreads())
+             (named && named.getNumberOfThreads()) ||
+             isa<NamedBarrierSyncOp>(op))
       emit({EventKind::Collective, op, {}, 4});
   }
 
@@ -596,6 +600,12 @@ private:
       return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
     if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
       emitOperandReads(mma, EventKind::AsyncRead);
+      emit({EventKind::AsyncCommit, op});
+      return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
+    }
+    if (auto mma = dyn_cast<WarpgroupMmaRsOp>(op)) {
+      if (std::optional<Stage> stage = stageOf(mma.getB(), mma.getBIndices()))
+        emit({EventKind::AsyncRead, op, {}, 0, stage});
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }

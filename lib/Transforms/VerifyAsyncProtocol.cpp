@@ -36,21 +36,17 @@ Value tile::getRootBuffer(Value memref) {
 }
 
 std::optional<SharedCopy> tile::getSharedCopy(Operation *op) {
-  auto tmaCopy = [](Value dst, ValueRange indices,
-                    TmaDescType descriptor) -> SharedCopy {
-    auto type = cast<MemRefType>(dst.getType());
-    bool ring =
-        getRootBuffer(dst) == dst && !indices.empty() &&
-        type.getRank() ==
-            static_cast<int64_t>(descriptor.getBox().size() + indices.size());
+  // A TMA copy fills the whole tile its indices name: they index the
+  // dimensions before the box (T-TMA-17, which lets the tile leave out the
+  // box's leading 1s).
+  auto tmaCopy = [](Value dst, ValueRange indices) -> SharedCopy {
+    bool ring = getRootBuffer(dst) == dst && !indices.empty();
     return {dst, indices, ring};
   };
   if (auto load = dyn_cast<TmaLoadOp>(op))
-    return tmaCopy(load.getDst(), load.getDstIndices(),
-                   load.getDescriptor().getType());
+    return tmaCopy(load.getDst(), load.getDstIndices());
   if (auto copy = dyn_cast<TmaCopyOp>(op))
-    return tmaCopy(copy.getDst(), copy.getDstIndices(),
-                   copy.getDescriptor().getType());
+    return tmaCopy(copy.getDst(), copy.getDstIndices());
   auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op);
   if (!bulk)
     return std::nullopt;
