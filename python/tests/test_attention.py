@@ -224,6 +224,8 @@ def test_empty_problems_and_errors_on_the_gpu(hopper):
     assert tile.attention(q[:0], k[:0], v[:0]).shape == (0, 2, 64, 64)
     with pytest.raises(MatmulError, match="Sk = 0"):
         tile.attention(q, k[:, :, :0], v[:, :, :0])
+    with pytest.raises(MatmulError, match="scale must be positive"):
+        tile.attention(q, k, v, scale=-0.125)
     with pytest.raises(MatmulError, match="must be a CUDA tensor"):
         tile.attention(q.cpu(), k, v)
     with pytest.raises(MatmulError, match="got q float32"):

@@ -9,7 +9,7 @@ What torch.nn.functional.scaled_dot_product_attention(q, k, v,
 is_causal=causal, scale=scale) computes (no mask tensor, no dropout): q (B, H,
 Sq, D), k and v (B, H, Sk, D), out (B, H, Sq, D), contiguous, in their type.
 float16 or bfloat16 (all three the same), f32 scores, softmax and
-accumulation; `scale` defaults to 1 / sqrt(D), D is 64 or 128. `causal` is
+accumulation; `scale` (positive) defaults to 1 / sqrt(D), D is 64 or 128. `causal` is
 SDPA's is_causal, aligned at the top left whatever Sq and Sk: query i sees
 keys j <= i (with Sq > Sk, the rows from Sk on see every key). Any sequence
 lengths (TMA clips a head's last tiles); an empty q gives an empty out, Sk = 0
@@ -124,9 +124,12 @@ def attention(q, k, v, causal: bool = False, scale: Optional[float] = None, *, o
         out = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
         if stream is not None and launch_stream != torch.cuda.current_stream():
             out.record_stream(launch_stream)  # allocated here, written there
+    scale = 1 / math.sqrt(d) if scale is None else float(scale)
+    if not scale > 0:
+        raise MatmulError(f"tile.attention: scale must be positive (the kernel's softmax "
+                          f"subtracts the maximum of the unscaled scores), got {scale}")
     if out.numel() == 0:
         return out
-    scale = 1 / math.sqrt(d) if scale is None else float(scale)
     kernel = attention_kernel(ELEMENTS[str(q.dtype).split(".")[-1]][0], d)
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
     kernel(q, k, v, out, batch, heads, sq, sk, scale * math.log2(math.e), bool(causal),
