@@ -83,6 +83,56 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
   }
 };
 
+/// The registers wgmma holds accumulators `acc` (an LLVM vector of N/2 f32
+/// or f16) in: one f32 each, or two f16 each as a vector<2xf16>.
+SmallVector<Value> getAccumulatorRegisters(OpBuilder &builder, Location loc,
+                                           Value acc) {
+  auto type = cast<VectorType>(acc.getType());
+  bool f16 = type.getElementType().isF16();
+  Type i64 = builder.getI64Type();
+  auto index = [&](int64_t i) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, i64, i);
+  };
+  auto pairType = VectorType::get({2}, builder.getF16Type());
+  SmallVector<Value> registers;
+  for (int64_t r = 0; r < type.getNumElements() / (f16 ? 2 : 1); ++r) {
+    if (!f16) {
+      registers.push_back(
+          LLVM::ExtractElementOp::create(builder, loc, acc, index(r)));
+      continue;
+    }
+    Value pair = LLVM::UndefOp::create(builder, loc, pairType);
+    for (int64_t h = 0; h < 2; ++h)
+      pair = LLVM::InsertElementOp::create(
+          builder, loc, pair,
+          LLVM::ExtractElementOp::create(builder, loc, acc, index(2 * r + h)),
+          index(h));
+    registers.push_back(pair);
+  }
+  return registers;
+}
+
+/// The accumulator vector of `type` (N/2 f32 or f16) from wgmma's
+/// registers (the inverse of getAccumulatorRegisters).
+Value getAccumulatorVector(OpBuilder &builder, Location loc, Type type,
+                           ArrayRef<Value> registers) {
+  bool f16 = cast<VectorType>(type).getElementType().isF16();
+  Type i64 = builder.getI64Type();
+  auto index = [&](int64_t i) -> Value {
+    return LLVM::ConstantOp::create(builder, loc, i64, i);
+  };
+  Value vector = LLVM::UndefOp::create(builder, loc, type);
+  for (auto [r, reg] : llvm::enumerate(registers))
+    for (int64_t h = 0; h < (f16 ? 2 : 1); ++h)
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector,
+          f16 ? Value(LLVM::ExtractElementOp::create(builder, loc, reg,
+                                                     index(h)))
+              : reg,
+          index((f16 ? 2 : 1) * int64_t(r) + h));
+  return vector;
+}
+
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -93,15 +143,11 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     // The accumulator registers: one f32 each, or two f16 (f16x2) each.
     int64_t count = op.getAcc().getType().getNumElements();
     bool f16 = op.getAcc().getType().getElementType().isF16();
-    int64_t perRegister = f16 ? 2 : 1, registers = count / perRegister;
-    Type i64 = rewriter.getI64Type();
+    int64_t registers = count / (f16 ? 2 : 1);
     Type registerType = f16 ? Type(VectorType::get({2}, rewriter.getF16Type()))
                             : Type(rewriter.getF32Type());
     auto structType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(registers, registerType));
-    auto index = [&](int64_t i) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64, i);
-    };
     // The accumulator vector as the struct of registers the op updates. A
     // zero accumulator is not materialized: wgmma's scale-d = 0 (PTX ISA,
     // "wgmma.mma_async": D = A * B) ignores the registers' values, so a
@@ -109,23 +155,11 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
     // register moves.
     bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     Value inouts = LLVM::UndefOp::create(rewriter, loc, structType);
-    for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r) {
-      Value reg;
-      if (f16) {
-        reg = LLVM::UndefOp::create(rewriter, loc, registerType);
-        for (int64_t h = 0; h < 2; ++h)
-          reg = LLVM::InsertElementOp::create(
-              rewriter, loc, reg,
-              LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
-                                             index(2 * r + h)),
-              index(h));
-      } else {
-        reg = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
-                                             index(r));
-      }
-      inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, reg,
-                                           ArrayRef<int64_t>{r});
-    }
+    if (!zeroAcc)
+      for (auto [r, reg] : llvm::enumerate(
+               getAccumulatorRegisters(rewriter, loc, adaptor.getAcc())))
+        inouts = LLVM::InsertValueOp::create(rewriter, loc, inouts, reg,
+                                             ArrayRef<int64_t>{int64_t(r)});
     auto typeA =
         NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getInputType()));
     auto typeB = NVVM::WGMMATypesAttr::get(ctx, getWgmmaType(op.getTypeB()));
@@ -151,20 +185,13 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
                                           ? NVVM::MMALayout::row
                                           : NVVM::MMALayout::col),
         NVVM::MMAIntOverflowAttr());
-    Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
-    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-    for (int64_t r = 0; r < registers; ++r) {
-      Value reg = LLVM::ExtractValueOp::create(rewriter, loc, result,
-                                               ArrayRef<int64_t>{r});
-      for (int64_t h = 0; h < perRegister; ++h) {
-        Value element =
-            f16 ? Value(LLVM::ExtractElementOp::create(rewriter, loc, reg,
-                                                       index(h)))
-                : reg;
-        vector = LLVM::InsertElementOp::create(rewriter, loc, vector, element,
-                                               index(perRegister * r + h));
-      }
-    }
+    SmallVector<Value> results;
+    for (int64_t r = 0; r < registers; ++r)
+      results.push_back(LLVM::ExtractValueOp::create(rewriter, loc, result,
+                                                     ArrayRef<int64_t>{r}));
+    Value vector = getAccumulatorVector(
+        rewriter, loc,
+        getTypeConverter()->convertType(op.getResult().getType()), results);
     rewriter.replaceOp(op, vector);
     return success();
   }
@@ -189,7 +216,7 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     // The accumulators as registers: f32, or f16x2 packed into a .b32.
     int64_t count = op.getAcc().getType().getNumElements();
     bool f16 = op.getAcc().getType().getElementType().isF16();
-    int64_t perRegister = f16 ? 2 : 1, registers = count / perRegister;
+    int64_t registers = count / (f16 ? 2 : 1);
     Type registerType = f16 ? i32 : rewriter.getF32Type();
     auto pairType = VectorType::get({2}, rewriter.getF16Type());
     bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
@@ -199,23 +226,10 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     for (int64_t r = 0; r < 4; ++r)
       operands.push_back(LLVM::ExtractElementOp::create(rewriter, loc, a, index(r)));
     operands.push_back(adaptor.getDescB());
-    for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r) {
-      Value reg;
-      if (f16) {
-        Value pair = LLVM::UndefOp::create(rewriter, loc, pairType);
-        for (int64_t h = 0; h < 2; ++h)
-          pair = LLVM::InsertElementOp::create(
-              rewriter, loc, pair,
-              LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
-                                             index(2 * r + h)),
-              index(h));
-        reg = LLVM::BitcastOp::create(rewriter, loc, i32, pair);
-      } else {
-        reg = LLVM::ExtractElementOp::create(rewriter, loc, adaptor.getAcc(),
-                                             index(r));
-      }
-      operands.push_back(reg);
-    }
+    if (!zeroAcc)
+      for (Value reg : getAccumulatorRegisters(rewriter, loc, adaptor.getAcc()))
+        operands.push_back(
+            f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg)) : reg);
     // $0 .. $R-1 the accumulators, then a0..a3, the descriptor, and the
     // accumulator inputs tied to the outputs.
     std::string ptx;
@@ -245,22 +259,16 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
         LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
-    Type vectorType = getTypeConverter()->convertType(op.getResult().getType());
-    Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+    SmallVector<Value> results;
     for (int64_t r = 0; r < registers; ++r) {
       Value reg = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getRes(),
                                                ArrayRef<int64_t>{r});
-      if (f16)
-        reg = LLVM::BitcastOp::create(rewriter, loc, pairType, reg);
-      for (int64_t h = 0; h < perRegister; ++h) {
-        Value value =
-            f16 ? Value(LLVM::ExtractElementOp::create(rewriter, loc, reg,
-                                                       index(h)))
-                : reg;
-        vector = LLVM::InsertElementOp::create(rewriter, loc, vector, value,
-                                               index(perRegister * r + h));
-      }
+      results.push_back(
+          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg)) : reg);
     }
+    Value vector = getAccumulatorVector(
+        rewriter, loc,
+        getTypeConverter()->convertType(op.getResult().getType()), results);
     rewriter.replaceOp(op, vector);
     return success();
   }
