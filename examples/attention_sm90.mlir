@@ -274,19 +274,19 @@ module attributes {gpu.container_module} {
                 scf.yield %scores : vector<64xf32>
               }
               // Online softmax: the running maximum m of each row and the
-            // thread's part of its sum l (combined once, at the end).
+              // thread's part of its sum l (combined once, at the end).
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
               %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
               %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
               %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
-              %correction = math.exp2 %m_diff : vector<2xf32>
+              %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
               %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
                   : vector<2xf32> -> vector<64xf32>
               %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
               %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
-              %probs = math.exp2 %exponent : vector<64xf32>
+              %probs = math.exp2 %exponent fastmath<afn> : vector<64xf32>
               %block_sum = tile.warpgroup_row_reduce <add> %probs {partial, shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
@@ -573,19 +573,19 @@ module attributes {gpu.container_module} {
                 scf.yield %scores : vector<64xf32>
               }
               // Online softmax: the running maximum m of each row and the
-            // thread's part of its sum l (combined once, at the end).
+              // thread's part of its sum l (combined once, at the end).
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
               %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
               %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
               %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
-              %correction = math.exp2 %m_diff : vector<2xf32>
+              %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
               %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
                   : vector<2xf32> -> vector<64xf32>
               %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
               %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
-              %probs = math.exp2 %exponent : vector<64xf32>
+              %probs = math.exp2 %exponent fastmath<afn> : vector<64xf32>
               %block_sum = tile.warpgroup_row_reduce <add> %probs {partial, shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %l_kept = arith.mulf %l_run, %correction : vector<2xf32>

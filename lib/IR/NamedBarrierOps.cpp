@@ -14,13 +14,13 @@ using namespace mlir::tile;
 static LogicalResult verifyNamedBarrier(Operation *op, Value id,
                                         int64_t threads) {
   if (threads <= 0 || threads % 32 || threads > kMaxThreadsPerBlock)
-    return op->emitOpError() << "a named barrier is met by whole warps: "
-                                "expected a multiple of 32 threads in [32, "
-                             << kMaxThreadsPerBlock << "], got " << threads
-                             << " (T-BAR-1)";
+    return op->emitOpError()
+           << "a named barrier is met by whole warps: "
+              "expected a multiple of 32 threads in [32, "
+           << kMaxThreadsPerBlock << "], got " << threads << " (T-BAR-1)";
   std::optional<int64_t> constant = getConstantIntValue(id);
-  if (constant && (*constant < kFirstKernelNamedBarrier ||
-                   *constant >= kNamedBarriers))
+  if (constant &&
+      (*constant < kFirstKernelNamedBarrier || *constant >= kNamedBarriers))
     return op->emitOpError()
            << "named barriers 0 to " << kFirstKernelNamedBarrier - 1
            << " belong to gpu.barrier and the tile ops' warpgroups: expected "

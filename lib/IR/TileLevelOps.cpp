@@ -426,6 +426,13 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   if (failed(verifyTmaSharedTile(*this, desc, getStaging(), tileIndices,
                                  "staging ring")))
     return failure();
+  // A valid tile may keep the box's leading 1s; the ring's buffers are the
+  // dimension before its (64, W) chunks.
+  int64_t chunkWidth = desc.getSharedTileShape().back();
+  if (staging.getShape().take_back(2) != ArrayRef<int64_t>{64, chunkWidth})
+    return emitOpError() << "expected a staging ring whose last dimensions are "
+                            "(buffers, 64, W), got "
+                         << staging << " (T-TILE-4)";
   int64_t buffers = staging.getShape().take_back(3)[0];
   int64_t chunks = shape[0] / 64 * (shape[1] / box.back());
   if (buffers < 1 || chunks % buffers)
@@ -436,6 +443,21 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
                          << " staging buffers, so that every call starts at "
                             "buffer 0 (T-TILE-4)";
   return success();
+}
+
+/// T-WGMMA-3: a K-major operand whose K spans several swizzle spans starts
+/// at column 0 of its first span (the lowering steps K over the spans by
+/// its static offsets).
+static LogicalResult verifyKSpansOrigin(Operation *op, MemRefType type,
+                                        ValueRange indices, int64_t k,
+                                        StringRef name, StringRef rule) {
+  if (k <= type.getShape().back() || indices.empty() ||
+      getConstantIntValue(indices.back()) == 0)
+    return success();
+  return op->emitOpError() << name << "'s K of " << k
+                           << " continues over several swizzle spans: its "
+                              "column index must be 0 ("
+                           << rule << ")";
 }
 
 /// The K extent of a K-major warpgroup MMA operand: its rows' span, or,
@@ -470,10 +492,9 @@ static LogicalResult verifyWarpgroupB(Operation *op, MemRefType b, int64_t n,
     bK = bShape.take_back(2)[0];
   }
   if (bN < n || bK < k)
-    return op->emitOpError()
-           << "B " << b << " cannot hold " << n << "x" << k
-           << (transposeB ? " (B MN-major)" : " K-major") << " tiles ("
-           << rule << ")";
+    return op->emitOpError() << "B " << b << " cannot hold " << n << "x" << k
+                             << (transposeB ? " (B MN-major)" : " K-major")
+                             << " tiles (" << rule << ")";
   return success();
 }
 
@@ -521,7 +542,11 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError() << "A " << a << " cannot hold " << m << "x" << k
                          << (getTransposeA() ? " (A MN-major)" : " K-major")
                          << " tiles (T-WGMMA-3)";
-  if (failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-3")))
+  if (failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-3")) ||
+      (!getTransposeA() && failed(verifyKSpansOrigin(*this, a, getAIndices(), k,
+                                                     "A", "T-WGMMA-3"))) ||
+      (!getTransposeB() && failed(verifyKSpansOrigin(*this, b, getBIndices(), k,
+                                                     "B", "T-WGMMA-3"))))
     return failure();
   Type accElement = getAcc().getType().getElementType();
   if (!isWgmmaAccumulatorType(accElement, a.getElementType(),
@@ -570,7 +595,9 @@ LogicalResult WarpgroupMmaRsOp::verify() {
   if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
                              "wgmma instructions per warpgroup")) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())) ||
-      failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-5")))
+      failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-5")) ||
+      (!getTransposeB() && failed(verifyKSpansOrigin(*this, b, getBIndices(), k,
+                                                     "B", "T-WGMMA-5"))))
     return failure();
   Type accElement = getAcc().getType().getElementType();
   if (!isWgmmaAccumulatorType(accElement, element, element))

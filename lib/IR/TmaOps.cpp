@@ -85,7 +85,7 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
   if (!endsWith(expected) || int64_t(indices.size()) != leading)
     if (endsWith(trimmed))
       leading = type.getRank() - int64_t(trimmed.size());
-  if (leading < 0 || !endsWith(trimmed)) {
+  if (!endsWith(trimmed)) {
     InFlightDiagnostic diag = op->emitOpError();
     diag << role << " " << type << " does not end with the box shape [";
     llvm::interleaveComma(expected, diag);

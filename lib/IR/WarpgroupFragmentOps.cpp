@@ -10,7 +10,8 @@ using namespace mlir::tile;
 /// T-TILE-9: an M x N warpgroup tile (M = 64 i, N = 8 j) whose accumulators
 /// are `acc` (M/64 * N/2 elements) and whose thread-held rows are `rows`
 /// (2 M/64 elements), either left out.
-static LogicalResult verifyFragmentShapes(Operation *op, ArrayRef<int64_t> shape,
+static LogicalResult verifyFragmentShapes(Operation *op,
+                                          ArrayRef<int64_t> shape,
                                           VectorType acc, VectorType rows) {
   if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
       shape[1] % 8)
@@ -18,13 +19,13 @@ static LogicalResult verifyFragmentShapes(Operation *op, ArrayRef<int64_t> shape
                                 "(T-TILE-9)";
   int64_t elements = shape[0] / 64 * shape[1] / 2, held = 2 * shape[0] / 64;
   if (acc && acc.getNumElements() != elements)
-    return op->emitOpError()
-           << "a thread holds " << elements << " elements of a " << shape[0]
-           << "x" << shape[1] << " warpgroup tile, got " << acc << " (T-TILE-9)";
+    return op->emitOpError() << "a thread holds " << elements
+                             << " elements of a " << shape[0] << "x" << shape[1]
+                             << " warpgroup tile, got " << acc << " (T-TILE-9)";
   if (rows && rows.getNumElements() != held)
-    return op->emitOpError() << "a thread holds " << held << " rows of a "
-                             << shape[0] << "-row warpgroup tile, got " << rows
-                             << " (T-TILE-9)";
+    return op->emitOpError()
+           << "a thread holds " << held << " rows of a " << shape[0]
+           << "-row warpgroup tile, got " << rows << " (T-TILE-9)";
   return success();
 }
 

@@ -145,7 +145,8 @@ static SmallVector<Value> getTileIndices(OpBuilder &builder, Location loc,
   size_t rank = indices.size();
   int64_t span = cast<MemRefType>(buffer.getType()).getShape().back();
   if (columns >= span) {
-    indices[rank - 3] = math.add(indices[rank - 3], math.constant(columns / span));
+    indices[rank - 3] =
+        math.add(indices[rank - 3], math.constant(columns / span));
     columns %= span;
   }
   indices[rank - 2] = math.add(indices[rank - 2], math.constant(rows));
@@ -168,8 +169,8 @@ static SmallVector<Value> splitBlocks(OpBuilder &builder, Location loc,
   SmallVector<Value> accs;
   for (int64_t i = 0; i < blocks; ++i) {
     if (zeroAcc) {
-      accs.push_back(arith::ConstantOp::create(
-          builder, loc, blockType, builder.getZeroAttr(blockType)));
+      accs.push_back(arith::ConstantOp::create(builder, loc, blockType,
+                                               builder.getZeroAttr(blockType)));
       continue;
     }
     SmallVector<Value> elements;
@@ -211,14 +212,10 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     Type element = op.getA().getType().getElementType();
     Type elementB = op.getB().getType().getElementType();
     int64_t step = *getWgmmaInstructionK(element, elementB);
-    auto at = [&](Value buffer, OperandRange origin, int64_t rows,
-                  int64_t columns) {
-      return getTileIndices(rewriter, loc, buffer, origin, rows, columns);
-    };
     // One m64nN accumulator per 64 rows: the whole vector, or its slice.
     int64_t blocks = shape[0] / 64, perBlock = n / 2;
-    auto blockType = VectorType::get({perBlock},
-                                     op.getAcc().getType().getElementType());
+    auto blockType =
+        VectorType::get({perBlock}, op.getAcc().getType().getElementType());
     SmallVector<Value> accs =
         splitBlocks(rewriter, loc, op.getAcc(), blocks, perBlock);
     WgmmaFenceOp::create(rewriter, loc);
@@ -229,8 +226,10 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     int64_t aChunkRows = aType.getShape().back();
     auto aTileAt = [&](int64_t i, int64_t k) {
       if (!transposeA)
-        return at(op.getA(), op.getAIndices(), 64 * i, k);
-      SmallVector<Value> indices = at(op.getA(), op.getAIndices(), k, 0);
+        return getTileIndices(rewriter, loc, op.getA(), op.getAIndices(),
+                              64 * i, k);
+      SmallVector<Value> indices =
+          getTileIndices(rewriter, loc, op.getA(), op.getAIndices(), k, 0);
       size_t chunk = indices.size() - 3;
       indices[chunk] = arith::AddIOp::create(
           rewriter, loc, indices[chunk], math.constant(64 * i / aChunkRows));
@@ -240,8 +239,10 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
       // K advances along B's rows when B is MN-major (K rows of N chunks).
       Value descB = WgmmaDescriptorOp::create(
           rewriter, loc, rewriter.getI64Type(), op.getB(),
-          transposeB ? at(op.getB(), op.getBIndices(), k, 0)
-                     : at(op.getB(), op.getBIndices(), 0, k),
+          transposeB
+              ? getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), k, 0)
+              : getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), 0,
+                               k),
           transposeB);
       for (int64_t i = 0; i < blocks; ++i) {
         Value descA =
@@ -284,11 +285,10 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
     for (int64_t step = 0; step < k; step += 16) {
       Value descB = WgmmaDescriptorOp::create(
           rewriter, loc, rewriter.getI64Type(), op.getB(),
-          transposeB
-              ? getTileIndices(rewriter, loc, op.getB(), op.getBIndices(),
-                               step, 0)
-              : getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), 0,
-                               step),
+          transposeB ? getTileIndices(rewriter, loc, op.getB(),
+                                      op.getBIndices(), step, 0)
+                     : getTileIndices(rewriter, loc, op.getB(),
+                                      op.getBIndices(), 0, step),
           transposeB);
       for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<int64_t> positions;
@@ -296,11 +296,10 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
           positions.push_back(i * k / 2 + step / 2 + e);
         Value fragment = vector::ShuffleOp::create(
             rewriter, loc, fragmentType, op.getA(), op.getA(), positions);
-        accs[i] = WgmmaRsOp::create(rewriter, loc, accs[i].getType(),
-                                    fragment, descB, accs[i],
-                                    rewriter.getI64IntegerAttr(n),
-                                    transposeB ? rewriter.getUnitAttr()
-                                               : nullptr);
+        accs[i] =
+            WgmmaRsOp::create(rewriter, loc, accs[i].getType(), fragment, descB,
+                              accs[i], rewriter.getI64IntegerAttr(n),
+                              transposeB ? rewriter.getUnitAttr() : nullptr);
       }
     }
     Value acc = joinBlocks(rewriter, loc, op.getAcc(), accs, perBlock);

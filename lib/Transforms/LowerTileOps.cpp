@@ -4,9 +4,9 @@
 // tile-lower-tile-ops: expands every tile-level op into per-thread
 // instruction-level ops with the rewrite patterns of LowerTileCopies.cpp
 // (tile.copy, tile.tma_copy), LowerTileMma.cpp (tile.mma,
-// tile.warpgroup_mma, tile.warpgroup_mma_rs), LowerTileMmaStores.cpp (tile.mma_store,
-// tile.warpgroup_mma_store, tile.warpgroup_tma_store, tile.warpgroup_rows,
-// tile.warpgroup_scale), LowerWarpgroupFragments.cpp
+// tile.warpgroup_mma, tile.warpgroup_mma_rs), LowerTileMmaStores.cpp
+// (tile.mma_store, tile.warpgroup_mma_store, tile.warpgroup_tma_store,
+// tile.warpgroup_rows, tile.warpgroup_scale), LowerWarpgroupFragments.cpp
 // (tile.warpgroup_row_reduce, tile.warpgroup_broadcast_rows,
 // tile.warpgroup_iota), LowerTileSplitK.cpp (tile.split_k_reduce),
 // LowerTileSchedule.cpp (tile.tile_coord, tile.work_count, tile.work_unit)

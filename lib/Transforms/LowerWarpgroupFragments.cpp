@@ -97,9 +97,8 @@ struct WarpgroupBroadcastRowsOpLowering
       for (int64_t h = 0; h < 2; ++h)
         for (int64_t position : getRowPositions(perBlock, i, h))
           mask[position] = 2 * i + h;
-    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(op, op.getType(),
-                                                   op.getRows(), op.getRows(),
-                                                   mask);
+    rewriter.replaceOpWithNewOp<vector::ShuffleOp>(
+        op, op.getType(), op.getRows(), op.getRows(), mask);
     return success();
   }
 };

@@ -559,16 +559,22 @@ private:
       return visitBarrierOp(barrierOp);
     // A wgmma reads the tiles its descriptors address when it is issued
     // (building a descriptor only computes an address).
-    SmallVector<Value, 2> descriptors;
+    // An MN-major descriptor's tile spans `extent` (M or N) in chunks of
+    // one span each. (A K-major one reads its own chunk: each K step has
+    // its descriptor; B rows that continue over the chunk dimension are
+    // the halves a cluster multicasts, which this CTA's copies do not
+    // fill, so the first stands for both.)
+    SmallVector<std::pair<Value, int64_t>, 2> descriptors;
     if (auto wgmma = dyn_cast<WgmmaOp>(op))
-      descriptors = {wgmma.getDescA(), wgmma.getDescB()};
+      descriptors = {{wgmma.getDescA(), 64}, {wgmma.getDescB(), wgmma.getN()}};
     else if (auto wgmma = dyn_cast<WgmmaRsOp>(op))
-      descriptors = {wgmma.getDescB()};
-    for (Value descriptor : descriptors)
-      if (auto tile = descriptor.getDefiningOp<WgmmaDescriptorOp>())
-        if (std::optional<Stage> stage =
-                stageOf(tile.getBuffer(), tile.getIndices()))
-          emit({EventKind::AsyncRead, op, {}, 0, stage});
+      descriptors = {{wgmma.getDescB(), wgmma.getN()}};
+    for (auto [descriptor, extent] : descriptors)
+      if (auto tile = descriptor.getDefiningOp<WgmmaDescriptorOp>()) {
+        int64_t span = tile.getBuffer().getType().getShape().back();
+        emitChunkReads(op, tile.getBuffer(), tile.getIndices(),
+                       tile.getMnMajor() ? llvm::divideCeil(extent, span) : 1);
+      }
     visitEffects(op);
     // Aligned collectives: the warp's or warpgroup's threads pass them
     // together (after their effects: a wgmma wait retires in all threads).
@@ -581,6 +587,25 @@ private:
              (named && named.getNumberOfThreads()) ||
              isa<NamedBarrierSyncOp>(op))
       emit({EventKind::Collective, op, {}, 4});
+  }
+
+  /// Async reads of the tile at `buffer[indices]` that covers `chunks`
+  /// entries of the dimension before its last two (a tile's MN-major
+  /// chunks, K-major rows or K spans that continue there), each its own
+  /// stage where a ring's stages name that dimension.
+  void emitChunkReads(Operation *op, Value buffer, ValueRange indices,
+                      int64_t chunks) {
+    std::optional<Stage> stage = stageOf(buffer, indices);
+    if (!stage)
+      return;
+    size_t chunkDim = indices.size() >= 3 ? indices.size() - 3 : indices.size();
+    for (int64_t c = 0; c < (chunkDim < stage->second.size() ? chunks : 1);
+         ++c) {
+      Stage read = *stage;
+      if (chunkDim < read.second.size())
+        read.second[chunkDim] += c;
+      emit({EventKind::AsyncRead, op, {}, 0, read});
+    }
   }
 
   /// Reads of the A and B tiles of a tile-level MMA.
@@ -604,8 +629,11 @@ private:
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }
     if (auto mma = dyn_cast<WarpgroupMmaRsOp>(op)) {
-      if (std::optional<Stage> stage = stageOf(mma.getB(), mma.getBIndices()))
-        emit({EventKind::AsyncRead, op, {}, 0, stage});
+      // B's N (MN-major) or K (K-major) over chunks of one span.
+      int64_t span = mma.getB().getType().getShape().back();
+      int64_t chunks =
+          llvm::divideCeil(mma.getShape()[mma.getTransposeB() ? 1 : 2], span);
+      emitChunkReads(op, mma.getB(), mma.getBIndices(), chunks);
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }

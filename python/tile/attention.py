@@ -7,9 +7,9 @@ persistent launch for all batches and heads.
 
 What torch.nn.functional.scaled_dot_product_attention(q, k, v,
 is_causal=causal, scale=scale) computes (no mask tensor, no dropout): q (B, H,
-Sq, D), k and v (B, H, Sk, D), out (B, H, Sq, D), contiguous, in their type.
+Sq, D), k and v (B, H, Sk, D); out a contiguous (B, H, Sq, D) of their type.
 float16 or bfloat16 (all three the same), f32 scores, softmax and
-accumulation; `scale` (positive) defaults to 1 / sqrt(D), D is 64 or 128. `causal` is
+accumulation; `scale` (positive, finite) defaults to 1 / sqrt(D), D is 64 or 128. `causal` is
 SDPA's is_causal, aligned at the top left whatever Sq and Sk: query i sees
 keys j <= i (with Sq > Sk, the rows from Sk on see every key). Any sequence
 lengths (TMA clips a head's last tiles); an empty q gives an empty out, Sk = 0
@@ -119,15 +119,15 @@ def attention(q, k, v, causal: bool = False, scale: Optional[float] = None, *, o
         _CHECKS, 256, key, lambda: check_attention(
             *(_operand(t) for t in (q, k, v)), None if out is None else _operand(out),
             device_of(torch, q)))
+    scale = 1 / math.sqrt(d) if scale is None else float(scale)
+    if not (scale > 0 and math.isfinite(scale)):
+        raise MatmulError(f"tile.attention: scale must be positive and finite (the kernel's "
+                          f"softmax subtracts the maximum of the unscaled scores), got {scale}")
     launch_stream = _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
         if stream is not None and launch_stream != torch.cuda.current_stream():
             out.record_stream(launch_stream)  # allocated here, written there
-    scale = 1 / math.sqrt(d) if scale is None else float(scale)
-    if not scale > 0:
-        raise MatmulError(f"tile.attention: scale must be positive (the kernel's softmax "
-                          f"subtracts the maximum of the unscaled scores), got {scale}")
     if out.numel() == 0:
         return out
     kernel = attention_kernel(ELEMENTS[str(q.dtype).split(".")[-1]][0], d)

@@ -615,47 +615,41 @@ gpu.module @mma_rs {
 // + 0, 16, 32, 48, and K >= 64 in the next chunk (chunk index + 1) at the
 // same columns.
 // CHECK-LABEL: gpu.func @k_spans
-//  CHECK-SAME: (%{{[a-z0-9]+}}: vector<64xf32>, %[[AC:[a-z0-9]+]]: index, %[[ROW:[a-z0-9]+]]: index, %[[AK:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[BC:[a-z0-9]+]]: index, %[[BN:[a-z0-9]+]]: index, %[[BK:[a-z0-9]+]]: index)
+//  CHECK-SAME: (%{{[a-z0-9]+}}: vector<64xf32>, %[[AC:[a-z0-9]+]]: index, %[[ROW:[a-z0-9]+]]: index, %[[S:[a-z0-9]+]]: index, %[[BC:[a-z0-9]+]]: index, %[[BN:[a-z0-9]+]]: index)
+//   CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+//   CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+//   CHECK-DAG: %[[C48:.*]] = arith.constant 48 : index
 //       CHECK: tile.wgmma_fence
-//  CHECK-NEXT: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[BK]]] : memref<2x2x128x64xbf16, 3>
-//  CHECK-NEXT: %[[DA0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[AK]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[DB0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[C0]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[DA0:.*]] = tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[C0]]] : memref<2x128x64xbf16, 3>
 //  CHECK-NEXT: tile.wgmma %[[DA0]], %[[DB0]], %{{.*}} {inputType = bf16, n = 128 : i64} : vector<64xf32>
-//       CHECK: %[[BK48:.*]] = arith.addi %[[BK]], %c48 : index
-//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[BK48]]] : memref<2x2x128x64xbf16, 3>
-//  CHECK-NEXT: %[[AK48:.*]] = arith.addi %[[AK]], %c48 : index
-//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[AK48]]] : memref<2x128x64xbf16, 3>
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC]], %[[BN]], %[[C48]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC]], %[[ROW]], %[[C48]]] : memref<2x128x64xbf16, 3>
 //  CHECK-NEXT: tile.wgmma
-// K = 64: the next chunk, column + 0.
-//  CHECK-NEXT: %[[BC1:.*]] = arith.addi %[[BC]], %c1 : index
-//  CHECK-NEXT: %[[DB4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC1]], %[[BN]], %[[BK]]] : memref<2x2x128x64xbf16, 3>
-//  CHECK-NEXT: %[[AC1:.*]] = arith.addi %[[AC]], %c1 : index
-//  CHECK-NEXT: %[[DA4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[AC1]], %[[ROW]], %[[AK]]] : memref<2x128x64xbf16, 3>
-//  CHECK-NEXT: tile.wgmma %[[DA4]], %[[DB4]], %{{.*}} {inputType = bf16, n = 128 : i64} : vector<64xf32>
-// K = 80, 96: the next chunk, columns + 16, + 32.
-//       CHECK: arith.addi %[[BC]], %c1 : index
-//  CHECK-NEXT: arith.addi %[[BK]], %c16 : index
-//       CHECK: arith.addi %[[BC]], %c1 : index
-//  CHECK-NEXT: arith.addi %[[BK]], %c32 : index
-// K = 112: the next chunk, column + 48.
-//       CHECK: %[[BC1_3:.*]] = arith.addi %[[BC]], %c1 : index
-//  CHECK-NEXT: %[[BK48_1:.*]] = arith.addi %[[BK]], %c48 : index
-//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC1_3]], %[[BN]], %[[BK48_1]]] : memref<2x2x128x64xbf16, 3>
-//  CHECK-NEXT: %[[AC1_3:.*]] = arith.addi %[[AC]], %c1 : index
-//  CHECK-NEXT: %[[AK48_1:.*]] = arith.addi %[[AK]], %c48 : index
-//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC1_3]], %[[ROW]], %[[AK48_1]]] : memref<2x128x64xbf16, 3>
+// K = 64: the next chunk, column 0 again.
+//  CHECK-NEXT: %[[BC1:.*]] = arith.addi %[[BC]], %[[C1]] : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[BC1]], %[[BN]], %[[C0]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[AC1:.*]] = arith.addi %[[AC]], %[[C1]] : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC1]], %[[ROW]], %[[C0]]] : memref<2x128x64xbf16, 3>
+//  CHECK-NEXT: tile.wgmma
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %{{.*}}, %[[BN]], %[[C48]]] : memref<2x2x128x64xbf16, 3>
+//  CHECK-NEXT: %[[AC1_3:.*]] = arith.addi %[[AC]], %[[C1]] : index
+//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[AC1_3]], %[[ROW]], %[[C48]]] : memref<2x128x64xbf16, 3>
 //  CHECK-NEXT: tile.wgmma
 //  CHECK-NEXT: tile.wgmma_commit_group
 //  CHECK-NEXT: tile.wgmma_wait_group 1
 // The register-A form over two spans of a K-major B: the A elements follow
 // K (step k takes k/2 .. k/2 + 7), B's chunk index moves at K = 64.
 // CHECK-LABEL: gpu.func @rs_k_spans
-//  CHECK-SAME: (%[[P:[a-z0-9]+]]: vector<64xf16>, %{{[a-z0-9]+}}: vector<64xf32>, %[[C:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index, %[[K:[a-z0-9]+]]: index)
-//       CHECK: %[[K48:.*]] = arith.addi %[[K]], %c48 : index
-//  CHECK-NEXT: tile.wgmma_descriptor %{{.*}}[%[[C]], %[[N]], %[[K48]]] : memref<2x128x64xf16, 3>
+//  CHECK-SAME: (%[[P:[a-z0-9]+]]: vector<64xf16>, %{{[a-z0-9]+}}: vector<64xf32>, %[[C:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index)
+//   CHECK-DAG: %[[K0:.*]] = arith.constant 0 : index
+//   CHECK-DAG: %[[K48:.*]] = arith.constant 48 : index
+//   CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[C]], %[[N]], %[[K48]]] : memref<2x128x64xf16, 3>
 //  CHECK-NEXT: vector.shuffle %[[P]], %[[P]] [24, 25, 26, 27, 28, 29, 30, 31] : vector<64xf16>, vector<64xf16>
 //  CHECK-NEXT: tile.wgmma_rs
-//  CHECK-NEXT: %[[C1:.*]] = arith.addi %[[C]], %c1 : index
-//  CHECK-NEXT: %[[DB4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[C1]], %[[N]], %[[K]]] : memref<2x128x64xf16, 3>
+//  CHECK-NEXT: %[[C1:.*]] = arith.addi %[[C]], %[[ONE]] : index
+//  CHECK-NEXT: %[[DB4:.*]] = tile.wgmma_descriptor %{{.*}}[%[[C1]], %[[N]], %[[K0]]] : memref<2x128x64xf16, 3>
 //  CHECK-NEXT: %[[A4:.*]] = vector.shuffle %[[P]], %[[P]] [32, 33, 34, 35, 36, 37, 38, 39] : vector<64xf16>, vector<64xf16>
 //  CHECK-NEXT: tile.wgmma_rs %[[A4]], %[[DB4]], %{{.*}} {n = 128 : i64} : vector<8xf16>, vector<64xf32>
 //       CHECK: vector.shuffle %[[P]], %[[P]] [56, 57, 58, 59, 60, 61, 62, 63]
@@ -663,15 +657,19 @@ gpu.module @mma_rs {
 //  CHECK-NEXT: tile.wgmma_commit_group
 //  CHECK-NEXT: tile.wgmma_wait_group 0
 gpu.module @k_spans {
-  gpu.func @k_spans(%acc: vector<64xf32>, %ac: index, %row: index, %ak: index, %s: index, %bc: index,
-                    %bn: index, %bk: index) kernel {
+  gpu.func @k_spans(%acc: vector<64xf32>, %ac: index, %row: index, %s: index, %bc: index,
+                    %bn: index) kernel {
+    // K over two spans starts at column 0 (T-WGMMA-3).
+    %ak = arith.constant 0 : index
+    %bk = arith.constant 0 : index
     %sq = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
     %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
     %0 = tile.warpgroup_mma %sq[%ac, %row, %ak], %sk[%s, %bc, %bn, %bk], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
         : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
     gpu.return
   }
-  gpu.func @rs_k_spans(%p: vector<64xf16>, %acc: vector<64xf32>, %c: index, %n: index, %k: index) kernel {
+  gpu.func @rs_k_spans(%p: vector<64xf16>, %acc: vector<64xf32>, %c: index, %n: index) kernel {
+    %k = arith.constant 0 : index
     %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
     %0 = tile.warpgroup_mma_rs %p, %sb[%c, %n, %k], %acc {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
         : vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>

@@ -1,20 +1,21 @@
 //===- FastMathToNVVM.cpp - Hardware approximations of math ops -----------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// math.exp2 in device code on f32 and f16 (scalars and 1-D vectors) ->
-// the hardware approximation softmax kernels are built on (PTX ISA, "ex2"),
-// instead of upstream's call of libdevice's __nv_exp2f:
+// math.exp2 with `fastmath<afn>` (approximate functions allowed) in device
+// code on f32 and f16 (scalars and 1-D vectors) -> the hardware
+// approximation softmax kernels are built on (PTX ISA, "ex2"), instead of
+// upstream's call of libdevice's __nv_exp2f:
 // - f32: `ex2.approx.ftz.f32` per element (maximum relative error 2^-22
 //   over the full range; subnormal inputs and results flush to zero);
 // - f16: `ex2.approx.f16x2` per pair of elements (maximum relative error
-//   2^-9.9), one multi-function-unit operation for two exponentials.
-// Other element types keep upstream's lowering.
+//   2^-9.9; SASS still runs one MUFU.EX2.F16 per element).
+// Without `afn`, and for other element types, upstream's lowering stays.
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
@@ -57,8 +58,8 @@ Value lowerExp2(OpBuilder &builder, Location loc, Value input) {
   Value result = LLVM::UndefOp::create(builder, loc, vectorType);
   for (int64_t i = 0; i < count; i += f16 ? 2 : 1) {
     if (!f16) {
-      Value element = LLVM::ExtractElementOp::create(builder, loc, input,
-                                                     index(i));
+      Value element =
+          LLVM::ExtractElementOp::create(builder, loc, input, index(i));
       result = LLVM::InsertElementOp::create(
           builder, loc, result,
           call("llvm.nvvm.ex2.approx.ftz.f32", builder.getF32Type(), element),
@@ -67,7 +68,8 @@ Value lowerExp2(OpBuilder &builder, Location loc, Value input) {
     }
     int64_t second = std::min(i + 1, count - 1);
     Value pair = LLVM::ShuffleVectorOp::create(
-        builder, loc, input, input, ArrayRef<int32_t>{int32_t(i), int32_t(second)});
+        builder, loc, input, input,
+        ArrayRef<int32_t>{int32_t(i), int32_t(second)});
     Value exp = pairExp2(pair);
     for (int64_t h = 0; h < 2 && i + h < count; ++h)
       result = LLVM::InsertElementOp::create(
@@ -85,12 +87,16 @@ struct Exp2OpLowering : ConvertOpToLLVMPattern<math::Exp2Op> {
                   ConversionPatternRewriter &rewriter) const override {
     Type element = getElementTypeOrSelf(op.getType());
     if (!(element.isF32() || element.isF16()) ||
-        !op->getParentOfType<gpu::GPUModuleOp>())
-      return rewriter.notifyMatchFailure(op, "not f32 or f16 device code");
+        !op->getParentOfType<gpu::GPUModuleOp>() ||
+        !arith::bitEnumContainsAll(op.getFastmath(),
+                                   arith::FastMathFlags::afn))
+      return rewriter.notifyMatchFailure(
+          op, "not f32 or f16 device code with fastmath<afn>");
     auto vectorType = dyn_cast<VectorType>(op.getType());
     if (vectorType && (vectorType.getRank() != 1 || vectorType.isScalable()))
       return rewriter.notifyMatchFailure(op, "not a fixed 1-D vector");
-    rewriter.replaceOp(op, lowerExp2(rewriter, op.getLoc(), adaptor.getOperand()));
+    rewriter.replaceOp(op,
+                       lowerExp2(rewriter, op.getLoc(), adaptor.getOperand()));
     return success();
   }
 };

@@ -48,8 +48,8 @@ struct NamedBarrierArriveOpLowering
 
 } // namespace
 
-void tile::populateNamedBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
-                                              RewritePatternSet &patterns) {
+void tile::populateNamedBarrierToNVVMPatterns(
+    const LLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<NamedBarrierSyncOpLowering, NamedBarrierArriveOpLowering>(
       converter);
 }

@@ -126,8 +126,8 @@ Value getAccumulatorVector(OpBuilder &builder, Location loc, Type type,
     for (int64_t h = 0; h < (f16 ? 2 : 1); ++h)
       vector = LLVM::InsertElementOp::create(
           builder, loc, vector,
-          f16 ? Value(LLVM::ExtractElementOp::create(builder, loc, reg,
-                                                     index(h)))
+          f16 ? Value(
+                    LLVM::ExtractElementOp::create(builder, loc, reg, index(h)))
               : reg,
           index((f16 ? 2 : 1) * int64_t(r) + h));
   return vector;
@@ -176,8 +176,7 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
                                            : NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(ctx, zeroAcc ? NVVM::WGMMAScaleOut::zero
                                                   : NVVM::WGMMAScaleOut::one),
-        scaleIn,
-        scaleIn,
+        scaleIn, scaleIn,
         NVVM::MMALayoutAttr::get(ctx, op.getTransposeA()
                                           ? NVVM::MMALayout::col
                                           : NVVM::MMALayout::row),
@@ -224,18 +223,20 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     Value a = LLVM::BitcastOp::create(rewriter, loc, VectorType::get({4}, i32),
                                       adaptor.getA());
     for (int64_t r = 0; r < 4; ++r)
-      operands.push_back(LLVM::ExtractElementOp::create(rewriter, loc, a, index(r)));
+      operands.push_back(
+          LLVM::ExtractElementOp::create(rewriter, loc, a, index(r)));
     operands.push_back(adaptor.getDescB());
     if (!zeroAcc)
       for (Value reg : getAccumulatorRegisters(rewriter, loc, adaptor.getAcc()))
         operands.push_back(
-            f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg)) : reg);
+            f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg))
+                : reg);
     // $0 .. $R-1 the accumulators, then a0..a3, the descriptor, and the
     // accumulator inputs tied to the outputs.
     std::string ptx;
     llvm::raw_string_ostream os(ptx);
-    std::string element = op.getA().getType().getElementType().isF16()
-                              ? "f16" : "bf16";
+    std::string element =
+        op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
     os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (zeroAcc ? 0 : 1)
        << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k16."
        << (f16 ? "f16" : "f32") << "." << element << "." << element << " {";
@@ -264,7 +265,8 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
       Value reg = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getRes(),
                                                ArrayRef<int64_t>{r});
       results.push_back(
-          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg)) : reg);
+          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg))
+              : reg);
     }
     Value vector = getAccumulatorVector(
         rewriter, loc,
@@ -310,6 +312,6 @@ struct WgmmaWaitGroupOpLowering : ConvertOpToLLVMPattern<WgmmaWaitGroupOp> {
 void tile::populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<WgmmaDescriptorOpLowering, WgmmaOpLowering, WgmmaRsOpLowering,
-               WgmmaFenceOpLowering,
-               WgmmaCommitGroupOpLowering, WgmmaWaitGroupOpLowering>(converter);
+               WgmmaFenceOpLowering, WgmmaCommitGroupOpLowering,
+               WgmmaWaitGroupOpLowering>(converter);
 }

@@ -1,7 +1,7 @@
-// math.exp2 on f32 in device code (inside a gpu.module) -> the
+// math.exp2 fastmath<afn> on f32 in device code (inside a gpu.module) -> the
 // llvm.nvvm.ex2.approx.ftz.f32 intrinsic (PTX ex2.approx.ftz.f32): a scalar
-// directly, a 1-D vector element by element. f64, n-D vectors, and host
-// code keep math.exp2 (upstream lowers them).
+// directly, a 1-D vector element by element. Without afn, f64, n-D vectors,
+// and host code keep math.exp2 (upstream lowers them).
 // RUN: tile-opt %s -convert-tile-to-nvvm | FileCheck %s
 
 // CHECK-LABEL: gpu.func @exp2_f32(
@@ -23,29 +23,37 @@
 // f64, or not a 1-D vector: untouched.
 // CHECK-LABEL: gpu.func @exp2_other_types(
 //   CHECK-NOT: llvm.call_intrinsic
-//       CHECK: math.exp2 %{{.*}} : f64
-//       CHECK: math.exp2 %{{.*}} : vector<2xf64>
-//       CHECK: math.exp2 %{{.*}} : vector<2x2xf32>
+//       CHECK: math.exp2 %{{.*}} fastmath<afn> : f64
+//       CHECK: math.exp2 %{{.*}} fastmath<afn> : vector<2xf64>
+//       CHECK: math.exp2 %{{.*}} fastmath<afn> : vector<2x2xf32>
 //   CHECK-NOT: llvm.call_intrinsic
+// Without afn: libdevice's accuracy, left to upstream.
+// CHECK-LABEL: gpu.func @exp2_exact(
+//   CHECK-NOT: llvm.call_intrinsic
+//       CHECK: math.exp2 %{{.*}} : f32
 // A func.func inside the gpu.module is device code too.
 // CHECK-LABEL: func.func @device_helper(
 //       CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%{{.*}}) : (f32) -> f32
 //   CHECK-NOT: math.exp2
 gpu.module @k {
   gpu.func @exp2_f32(%x: f32, %v: vector<4xf32>) -> (f32, vector<4xf32>) {
-    %0 = math.exp2 %x : f32
-    %1 = math.exp2 %v : vector<4xf32>
+    %0 = math.exp2 %x fastmath<afn> : f32
+    %1 = math.exp2 %v fastmath<fast> : vector<4xf32>
     gpu.return %0, %1 : f32, vector<4xf32>
   }
   gpu.func @exp2_other_types(%d: f64, %vd: vector<2xf64>, %m: vector<2x2xf32>)
       -> (f64, vector<2xf64>, vector<2x2xf32>) {
-    %0 = math.exp2 %d : f64
-    %1 = math.exp2 %vd : vector<2xf64>
-    %2 = math.exp2 %m : vector<2x2xf32>
+    %0 = math.exp2 %d fastmath<afn> : f64
+    %1 = math.exp2 %vd fastmath<afn> : vector<2xf64>
+    %2 = math.exp2 %m fastmath<afn> : vector<2x2xf32>
     gpu.return %0, %1, %2 : f64, vector<2xf64>, vector<2x2xf32>
   }
-  func.func @device_helper(%x: f32) -> f32 {
+  gpu.func @exp2_exact(%x: f32) -> f32 {
     %0 = math.exp2 %x : f32
+    gpu.return %0 : f32
+  }
+  func.func @device_helper(%x: f32) -> f32 {
+    %0 = math.exp2 %x fastmath<afn> : f32
     return %0 : f32
   }
 }
@@ -53,9 +61,9 @@ gpu.module @k {
 // Host code (outside any gpu.module): untouched.
 // CHECK-LABEL: func.func @host(
 //  CHECK-SAME: %[[X:[a-z0-9]+]]: f32)
-//  CHECK-NEXT: %[[E:.*]] = math.exp2 %[[X]] : f32
+//  CHECK-NEXT: %[[E:.*]] = math.exp2 %[[X]] fastmath<afn> : f32
 //  CHECK-NEXT: return %[[E]] : f32
 func.func @host(%x: f32) -> f32 {
-  %0 = math.exp2 %x : f32
+  %0 = math.exp2 %x fastmath<afn> : f32
   return %0 : f32
 }

@@ -734,3 +734,28 @@ func.func @rs_a_type(%p: vector<32xf32>, %o: vector<64xf32>, %i: index) {
       : vector<32xf32>, memref<128x64xbf16, 3>, vector<64xf32>
   return
 }
+
+// -----
+
+// K over two spans: the operand's column index must be 0 (the lowering
+// steps K over the spans by static offsets).
+func.func @wgmma_k_spans_column(%acc: vector<64xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+  // expected-error @below {{A's K of 128 continues over several swizzle spans: its column index must be 0 (T-WGMMA-3)}}
+  %0 = tile.warpgroup_mma %a[%c0, %c0, %i], %b[%c0, %c0, %c0], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+      : memref<2x128x64xf16, 3>, memref<2x128x64xf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_rs_k_spans_column(%p: vector<64xf16>, %acc: vector<64xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
+  // expected-error @below {{B's K of 128 continues over several swizzle spans: its column index must be 0 (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%c0, %c0, %i], %acc {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+      : vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>
+  return
+}

@@ -59,8 +59,8 @@ void populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateNamedBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns);
 
-/// Pattern lowering f32 and f16 math.exp2 in device code to ex2.approx
-/// (f32, f16x2) rather than libdevice.
+/// Pattern lowering f32 and f16 math.exp2 with fastmath<afn> in device code
+/// to ex2.approx (f32, f16x2) rather than libdevice.
 void populateFastMathToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
