@@ -426,10 +426,9 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   if (failed(verifyTmaSharedTile(*this, desc, getStaging(), tileIndices,
                                  "staging ring")))
     return failure();
-  // A valid tile may keep the box's leading 1s; the ring's buffers are the
-  // dimension before its (64, W) chunks.
-  int64_t chunkWidth = desc.getSharedTileShape().back();
-  if (staging.getShape().take_back(2) != ArrayRef<int64_t>{64, chunkWidth})
+  // A valid tile may keep the box's leading 1s; the ring is indexed
+  // before its (buffers, 64, W) dimensions.
+  if (staging.getRank() != int64_t(getIndices().size()) + 3)
     return emitOpError() << "expected a staging ring whose last dimensions are "
                             "(buffers, 64, W), got "
                          << staging << " (T-TILE-4)";

@@ -163,3 +163,16 @@ func.func @rank4_staging_rank(%acc: vector<32xf32>, %o: !o4, %i: index) {
       : vector<32xf32>, memref<64x64xbf16, 3>, !o4
   return
 }
+
+// -----
+
+// A staging buffer that keeps the box's leading 1s is a valid TMA tile
+// (T-TMA-17) but not a ring of (buffers, 64, W) chunks.
+!o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 64, 64], swizzle = b128>
+func.func @rank4_staging_whole_box(%acc: vector<32xf32>, %o: !o4, %i: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x1x64x64xbf16, 3>
+  // expected-error @below {{expected a staging ring whose last dimensions are (buffers, 64, W), got 'memref<2x1x1x64x64xbf16, 3>' (T-TILE-4)}}
+  tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x1x1x64x64xbf16, 3>, !o4
+  return
+}
