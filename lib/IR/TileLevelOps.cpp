@@ -444,6 +444,19 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   return success();
 }
 
+/// The accumulators of an M x N warpgroup MMA (`rule` names the
+/// invariant): vector<(M/64 * N/2) x T> of the element type they have.
+static LogicalResult verifyMmaAccumulators(Operation *op, int64_t m, int64_t n,
+                                           VectorType acc, StringRef rule) {
+  VectorType want =
+      getWarpgroupAccumulatorType(op->getContext(), m, n, acc.getElementType());
+  if (acc == want)
+    return success();
+  return op->emitOpError() << "a " << m << "x" << n
+                           << " warpgroup tile accumulates in " << want
+                           << ", got " << acc << " (" << rule << ")";
+}
+
 /// T-WGMMA-3: a K-major operand whose K spans several swizzle spans starts
 /// at column 0 of its first span (the lowering steps K over the spans by
 /// its static offsets).
@@ -555,11 +568,9 @@ LogicalResult WarpgroupMmaOp::verify() {
                          << " tiles in f32, or in f16 for f16 and 8-bit "
                             "float tiles; got "
                          << accElement << " (T-WGMMA-3)";
-  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n, accElement);
-  if (getAcc().getType() != want)
-    return emitOpError() << "a " << m << "x" << n
-                         << " warpgroup tile accumulates in " << want
-                         << ", got " << getAcc().getType() << " (T-WGMMA-3)";
+  if (failed(
+          verifyMmaAccumulators(*this, m, n, getAcc().getType(), "T-WGMMA-3")))
+    return failure();
   return verifyPendingGroups(*this, getWaitAttr());
 }
 
@@ -603,11 +614,9 @@ LogicalResult WarpgroupMmaRsOp::verify() {
     return emitOpError() << "accumulates " << element
                          << " in f32, or in f16 for f16 tiles; got "
                          << accElement << " (T-WGMMA-5)";
-  VectorType want = getWarpgroupAccumulatorType(getContext(), m, n, accElement);
-  if (getAcc().getType() != want)
-    return emitOpError() << "a " << m << "x" << n
-                         << " warpgroup tile accumulates in " << want
-                         << ", got " << getAcc().getType() << " (T-WGMMA-5)";
+  if (failed(
+          verifyMmaAccumulators(*this, m, n, getAcc().getType(), "T-WGMMA-5")))
+    return failure();
   return verifyPendingGroups(*this, getWaitAttr());
 }
 

@@ -21,7 +21,9 @@ using namespace mlir::tile;
 namespace {
 
 /// The positions in a warpgroup tile's accumulators of the elements of
-/// thread-held row 2 i + h (`perBlock` = N/2 elements per 64-row block).
+/// thread-held row 2 i + h (`perBlock` = N/2 elements per 64-row block), in
+/// column order: the k-th is column 8 (k / 2) + k mod 2 from the thread's
+/// origin.
 static SmallVector<int64_t> getRowPositions(int64_t perBlock, int64_t i,
                                             int64_t h) {
   SmallVector<int64_t> positions;
@@ -112,13 +114,13 @@ struct WarpgroupIotaOpLowering : OpRewritePattern<WarpgroupIotaOp> {
     int64_t blocks = shape[0] / 64, perBlock = shape[1] / 2;
     bool rows = op.getDim() == 0;
     auto [rowOrigin, columnOrigin] = getWarpgroupFragmentOrigin(rewriter, loc);
+    // The k-th element of a row holds column 8 (k / 2) + k mod 2.
     SmallVector<int32_t> offsets(blocks * perBlock);
     for (int64_t i = 0; i < blocks; ++i)
-      for (int64_t j = 0; j < perBlock / 4; ++j)
-        for (int64_t h = 0; h < 2; ++h)
-          for (int64_t e = 0; e < 2; ++e)
-            offsets[i * perBlock + 4 * j + 2 * h + e] =
-                rows ? 64 * i + 8 * h : 8 * j + e;
+      for (int64_t h = 0; h < 2; ++h)
+        for (auto [k, position] :
+             llvm::enumerate(getRowPositions(perBlock, i, h)))
+          offsets[position] = rows ? 64 * i + 8 * h : 8 * (k / 2) + k % 2;
     VectorType type = op.getType();
     Value origin = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getI32Type(), rows ? rowOrigin : columnOrigin);

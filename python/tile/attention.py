@@ -88,10 +88,9 @@ def attention_kernel(element: str, head_dim: int):
     """The compiled kernel for "f16" or "bf16" elements and a head dim of
     HEAD_DIMS (one module per element type)."""
     if (element, head_dim) not in _KERNELS:
-        from .compiler import compile
-        text = ATTENTION_SOURCE.read_text()
-        default = next(line for line in text.splitlines() if line.startswith("!e = "))
-        module = compile(text.replace(default, f"!e = {element}", 1), chip="sm_90a")
+        from .compiler import compile, redefine_aliases
+        module = compile(redefine_aliases(ATTENTION_SOURCE.read_text(), {"!e": element}),
+                         chip="sm_90a")
         for d in HEAD_DIMS:
             _KERNELS[element, d] = module.kernel(f"attention_d{d}")
     return _KERNELS[element, head_dim]

@@ -89,6 +89,16 @@ class CompiledModule:
         return Kernel(self, name, runtime)
 
 
+def redefine_aliases(ir: str, aliases: Dict[str, str]) -> str:
+    """`ir` with each type alias of `aliases` ("!e" -> "f16") redefined: the
+    first line that starts with "!e =" becomes "!e = f16" (how the examples'
+    element types are chosen)."""
+    for alias, value in aliases.items():
+        default = next(line for line in ir.splitlines() if line.startswith(alias + " ="))
+        ir = ir.replace(default, f"{alias} = {value}", 1)
+    return ir
+
+
 def _cache_root() -> Path:
     root = os.environ.get("TILE_CACHE_DIR")
     if root:

@@ -93,12 +93,9 @@ def grouped_kernel(*elements: str):
     """The compiled kernel for "f16" or "bf16" operands, or the FP8 kernel
     for (A, B, C) elements, e.g. ("f8E4M3FN", "f8E5M2", "bf16")."""
     if elements not in _KERNELS:
-        from .compiler import compile
-        text = GROUPED_SOURCE.read_text()
+        from .compiler import compile, redefine_aliases
         aliases = ("!ea", "!eb", "!ec") if len(elements) == 3 else ("!e",)
-        for alias, element in zip(aliases, elements):
-            default = next(line for line in text.splitlines() if line.startswith(alias + " ="))
-            text = text.replace(default, f"{alias} = {element}", 1)
+        text = redefine_aliases(GROUPED_SOURCE.read_text(), dict(zip(aliases, elements)))
         module = compile(text, chip="sm_90a")
         _KERNELS[elements] = module.kernel(GROUPED_KERNEL if len(elements) == 1
                                            else GROUPED_FP8_KERNEL)

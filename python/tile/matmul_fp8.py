@@ -208,11 +208,9 @@ _MODULES: Dict[Tuple[str, str, str], object] = {}
 def fp8_module(elements: Tuple[str, str, str]):
     """The compiled FP8 kernel with A, B and C of `elements`."""
     if elements not in _MODULES:
-        from .compiler import compile
-        text = FP8_SOURCE.read_text()
-        for alias, element in zip(("!ea", "!eb", "!ec"), elements):
-            default = next(line for line in text.splitlines() if line.startswith(alias + " ="))
-            text = text.replace(default, f"{alias} = {element}", 1)
+        from .compiler import compile, redefine_aliases
+        text = redefine_aliases(FP8_SOURCE.read_text(),
+                                dict(zip(("!ea", "!eb", "!ec"), elements)))
         _MODULES[elements] = compile(text, chip="sm_90a")
     return _MODULES[elements]
 

@@ -83,30 +83,32 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
   }
 };
 
+/// An i64 constant that names a vector element.
+Value elementIndex(OpBuilder &builder, Location loc, int64_t i) {
+  return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(), i);
+}
+
 /// The registers wgmma holds accumulators `acc` (an LLVM vector of N/2 f32
 /// or f16) in: one f32 each, or two f16 each as a vector<2xf16>.
 SmallVector<Value> getAccumulatorRegisters(OpBuilder &builder, Location loc,
                                            Value acc) {
   auto type = cast<VectorType>(acc.getType());
   bool f16 = type.getElementType().isF16();
-  Type i64 = builder.getI64Type();
-  auto index = [&](int64_t i) -> Value {
-    return LLVM::ConstantOp::create(builder, loc, i64, i);
-  };
   auto pairType = VectorType::get({2}, builder.getF16Type());
   SmallVector<Value> registers;
   for (int64_t r = 0; r < type.getNumElements() / (f16 ? 2 : 1); ++r) {
     if (!f16) {
-      registers.push_back(
-          LLVM::ExtractElementOp::create(builder, loc, acc, index(r)));
+      registers.push_back(LLVM::ExtractElementOp::create(
+          builder, loc, acc, elementIndex(builder, loc, r)));
       continue;
     }
     Value pair = LLVM::UndefOp::create(builder, loc, pairType);
     for (int64_t h = 0; h < 2; ++h)
       pair = LLVM::InsertElementOp::create(
           builder, loc, pair,
-          LLVM::ExtractElementOp::create(builder, loc, acc, index(2 * r + h)),
-          index(h));
+          LLVM::ExtractElementOp::create(builder, loc, acc,
+                                         elementIndex(builder, loc, 2 * r + h)),
+          elementIndex(builder, loc, h));
     registers.push_back(pair);
   }
   return registers;
@@ -117,19 +119,15 @@ SmallVector<Value> getAccumulatorRegisters(OpBuilder &builder, Location loc,
 Value getAccumulatorVector(OpBuilder &builder, Location loc, Type type,
                            ArrayRef<Value> registers) {
   bool f16 = cast<VectorType>(type).getElementType().isF16();
-  Type i64 = builder.getI64Type();
-  auto index = [&](int64_t i) -> Value {
-    return LLVM::ConstantOp::create(builder, loc, i64, i);
-  };
   Value vector = LLVM::UndefOp::create(builder, loc, type);
   for (auto [r, reg] : llvm::enumerate(registers))
     for (int64_t h = 0; h < (f16 ? 2 : 1); ++h)
       vector = LLVM::InsertElementOp::create(
           builder, loc, vector,
-          f16 ? Value(
-                    LLVM::ExtractElementOp::create(builder, loc, reg, index(h)))
+          f16 ? Value(LLVM::ExtractElementOp::create(
+                    builder, loc, reg, elementIndex(builder, loc, h)))
               : reg,
-          index((f16 ? 2 : 1) * int64_t(r) + h));
+          elementIndex(builder, loc, (f16 ? 2 : 1) * int64_t(r) + h));
   return vector;
 }
 
@@ -208,10 +206,7 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     MLIRContext *ctx = op.getContext();
-    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
-    auto index = [&](int64_t i) -> Value {
-      return LLVM::ConstantOp::create(rewriter, loc, i64, i);
-    };
+    Type i32 = rewriter.getI32Type();
     // The accumulators as registers: f32, or f16x2 packed into a .b32.
     int64_t count = op.getAcc().getType().getNumElements();
     bool f16 = op.getAcc().getType().getElementType().isF16();
@@ -223,8 +218,8 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     Value a = LLVM::BitcastOp::create(rewriter, loc, VectorType::get({4}, i32),
                                       adaptor.getA());
     for (int64_t r = 0; r < 4; ++r)
-      operands.push_back(
-          LLVM::ExtractElementOp::create(rewriter, loc, a, index(r)));
+      operands.push_back(LLVM::ExtractElementOp::create(
+          rewriter, loc, a, elementIndex(rewriter, loc, r)));
     operands.push_back(adaptor.getDescB());
     if (!zeroAcc)
       for (Value reg : getAccumulatorRegisters(rewriter, loc, adaptor.getAcc()))
