@@ -24,11 +24,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/Transforms/OptimizeForNVVM.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include <cstdlib>
 
@@ -65,6 +67,7 @@ static void buildTileStage(OpPassManager &pm,
   check.features = options.features;
   check.optLevel = options.optLevel;
   check.format = options.format;
+  check.indexBitwidth = options.indexBitWidth;
   pm.addPass(createTileCheckTargetPass(check));
   pm.addPass(createTileLowerTileOpsPass());
   if (options.verifyProtocol)
@@ -76,14 +79,14 @@ static void buildTileStage(OpPassManager &pm,
   // written by the user are lowered first: upstream cannot lower a gpu.func
   // parameter of type !nvgpu.tensormap.descriptor, only the !llvm.ptr it
   // becomes (a map in device memory: upstream's ABI).
-  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createTileConvertNVGPUWhereUsedPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileKernelManifestPass());
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
   toNVVM.debugWaitLimit = options.debugWaitLimit;
   pm.addPass(createConvertTileToNVVMPass(toNVVM));
-  pm.addPass(createConvertNVGPUToNVVMPass());
+  pm.addPass(createTileConvertNVGPUWhereUsedPass());
 }
 
 //===----------------------------------------------------------------------===//
@@ -112,10 +115,12 @@ static void buildCommonStage(OpPassManager &pm,
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createArithToLLVMConversionPass());
-  ConvertIndexToLLVMPassOptions index;
-  index.indexBitwidth = options.indexBitWidth;
-  pm.addPass(createConvertIndexToLLVMPass(index));
+  // Host functions only (the module's own llvm.funcs, with a 64-bit index):
+  // arith and index ops in gpu.modules are converted in stage 3, with the
+  // kernels' index width.
+  OpPassManager &host = pm.nest<LLVM::LLVMFuncOp>();
+  host.addPass(createArithToLLVMConversionPass());
+  host.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -160,8 +165,23 @@ static std::string findCudaToolkit() {
   return "";
 }
 
+/// Sets LLVM's `nvptx-short-ptr`, which the NVPTX target machine reads when
+/// gpu-module-to-binary creates it: shared (and const, local) pointers become
+/// 32-bit in the data layout, so shared addresses take one register and
+/// 32-bit arithmetic. A process-wide flag of the NVPTX backend (there is no
+/// per-module setting); every run of the pipeline sets it to its option.
+static void setShortSharedPointers(bool enable) {
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto it = registered.find("nvptx-short-ptr");
+  if (it == registered.end())
+    return;
+  it->second->addOccurrence(/*pos=*/0, it->second->ArgStr,
+                            enable ? "true" : "false");
+}
+
 static void buildHostStage(OpPassManager &pm,
                            const TileToPTXPipelineOptions &options) {
+  setShortSharedPointers(options.shortSharedPointers);
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createTileTensorMapsByValuePass());
   GpuModuleToBinaryPassOptions binary;

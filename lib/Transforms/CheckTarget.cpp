@@ -207,11 +207,14 @@ static LogicalResult checkDynamicSharedLaunches(ModuleOp module) {
 
 LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
                                 StringRef features, int optLevel,
-                                StringRef format) {
-  // T-TARGET-4: options of the NVVM serializer.
+                                StringRef format, int64_t indexBitwidth) {
+  // T-TARGET-4: options of the lowering and the NVVM serializer.
   if (optLevel < 0 || optLevel > 3)
     return module.emitError() << "opt-level must be in [0, 3], got " << optLevel
                               << " (T-TARGET-4)";
+  if (indexBitwidth != 32 && indexBitwidth != 64)
+    return module.emitError() << "index-bitwidth must be 32 or 64, got "
+                              << indexBitwidth << " (T-TARGET-4)";
   if (!llvm::is_contained(
           {"isa", "assembly", "bin", "binary", "fatbin", "offload"}, format))
     return module.emitError() << "unknown format '" << format
@@ -282,7 +285,8 @@ struct TileCheckTargetPass
     : tile::impl::TileCheckTargetPassBase<TileCheckTargetPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(checkTarget(getOperation(), chip, features, optLevel, format)))
+    if (failed(checkTarget(getOperation(), chip, features, optLevel, format,
+                           indexBitwidth)))
       signalPassFailure();
   }
 };

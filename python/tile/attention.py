@@ -89,8 +89,10 @@ def attention_kernel(element: str, head_dim: int):
     HEAD_DIMS (one module per element type)."""
     if (element, head_dim) not in _KERNELS:
         from .compiler import compile, redefine_aliases
+        # 32-bit index arithmetic: the kernels' loop state takes half the
+        # registers (their coordinates are TMA's 32-bit ones anyway).
         module = compile(redefine_aliases(ATTENTION_SOURCE.read_text(), {"!e": element}),
-                         chip="sm_90a")
+                         chip="sm_90a", options={"index-bitwidth": 32})
         for d in HEAD_DIMS:
             _KERNELS[element, d] = module.kernel(f"attention_d{d}")
     return _KERNELS[element, head_dim]

@@ -25,6 +25,8 @@
 // OPT: error: opt-level must be in [0, 3], got 4 (T-TARGET-4)
 // RUN: not tile-opt %s -tile-check-target="format=sass" 2>&1 | FileCheck %s --check-prefix=FORMAT
 // FORMAT: error: unknown format 'sass'; expected isa, bin, fatbin or offload (T-TARGET-4)
+// RUN: not tile-opt %s -tile-check-target="index-bitwidth=16" 2>&1 | FileCheck %s --check-prefix=INDEX
+// INDEX: error: index-bitwidth must be 32 or 64, got 16 (T-TARGET-4)
 //
 // The defaults (sm_90a, +ptx80) and explicit valid options pass.
 // RUN: tile-opt %s -tile-check-target | FileCheck %s --check-prefix=OK

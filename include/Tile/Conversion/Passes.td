@@ -68,4 +68,21 @@ def TileTensorMapsByValuePass
                            "::mlir::NVVM::NVVMDialect"];
 }
 
+def TileConvertNVGPUWhereUsedPass : Pass<"tile-convert-nvgpu-where-used"> {
+  let summary = "run convert-nvgpu-to-nvvm only where nvgpu ops are";
+  let description = [{
+    Upstream's `convert-nvgpu-to-nvvm` also retypes every `scf.for`/`scf.if`
+    over `index` to the 64-bit integer of its own type converter, whether or
+    not an nvgpu op is in sight; a kernel lowered with a 32-bit index
+    (`tile-to-ptx-pipeline`'s `index-bitwidth=32`) is then left with casts
+    between i32 and i64 that nothing removes. This pass runs the upstream
+    pass on its operation only when the operation holds an nvgpu op, so
+    kernels without one keep the pipeline's index width. nvgpu ops (written
+    by the user, or from `tile.ldmatrix` and `tile.mma_sync`, which lower
+    through nvgpu) still need the 64-bit index.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // TILE_CONVERSION_PASSES_TD

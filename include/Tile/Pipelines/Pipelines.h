@@ -45,8 +45,17 @@ struct TileToPTXPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> indexBitWidth{
       *this, "index-bitwidth",
-      llvm::cl::desc("bitwidth of the index type on host and device"),
+      llvm::cl::desc("bitwidth of the index type in kernels (32 or 64; host "
+                     "code keeps 64). 32 needs kernels without nvgpu ops; "
+                     "launches pass 64-bit values, of which a 32-bit "
+                     "parameter reads the low half"),
       llvm::cl::init(64)};
+  PassOptions::Option<bool> shortSharedPointers{
+      *this, "short-shared-pointers",
+      llvm::cl::desc("32-bit shared-memory addresses in PTX (LLVM's "
+                     "nvptx-short-ptr): fewer registers and 32-bit address "
+                     "arithmetic"),
+      llvm::cl::init(true)};
 };
 
 /// Builds `tile-to-ptx-pipeline`: checks the target and the async protocol,

@@ -22,10 +22,11 @@ namespace mlir::tile {
 
 /// Checks `chip` and `features` (T-TARGET-1, T-TARGET-2), that every
 /// target-dependent tile op in `module` runs on the chip (T-TARGET-3), and the
-/// optimization level and output format (T-TARGET-4). Diagnostics are attached
-/// to the module or to the offending op.
+/// optimization level, output format and index width (T-TARGET-4).
+/// Diagnostics are attached to the module or to the offending op.
 LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
-                          int optLevel = 3, StringRef format = "isa");
+                          int optLevel = 3, StringRef format = "isa",
+                          int64_t indexBitwidth = 64);
 
 /// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..12);
 /// fails when an error (not a warning) was reported. With `explain`, a

@@ -19,8 +19,9 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
       can emit, that ptxas 13 accepts, and that the chip supports.
     - T-TARGET-3: every op implementing TargetDependentOpInterface runs on
       the chip and PTX version (e.g. cp.async needs sm_80).
-    - T-TARGET-4: `opt-level` is 0..3 and `format` one that
-      `gpu-module-to-binary` knows (isa, bin, fatbin, offload).
+    - T-TARGET-4: `opt-level` is 0..3, `format` one that
+      `gpu-module-to-binary` knows (isa, bin, fatbin, offload) and
+      `index-bitwidth` 32 or 64.
 
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the
@@ -37,6 +38,8 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
     Option<"optLevel", "opt-level", "int", "3", "NVVM optimization level, 0..3">,
     Option<"format", "format", "std::string", "\"isa\"",
            "what gpu-module-to-binary produces: isa (PTX), bin, fatbin, offload">,
+    Option<"indexBitwidth", "index-bitwidth", "int64_t", "64",
+           "the kernels' index width, 32 or 64">,
   ];
 }
 

@@ -60,12 +60,16 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     };
     Value ptr = getStridedElementPtr(rewriter, loc, op.getBuffer().getType(),
                                      adaptor.getBuffer(), adaptor.getIndices());
-    Value address = LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr);
-    // Start address: bits [4, 18) of the shared address, in [0, 14).
-    Value start = LLVM::LShrOp::create(
-        rewriter, loc,
-        LLVM::AndOp::create(rewriter, loc, address, constant(0x3FFFF)),
-        constant(4));
+    // Start address: bits [4, 18) of the shared address, in [0, 14). In
+    // 32-bit arithmetic (a shared-window address fits in 18 bits), and
+    // without a mask, so that the descriptors of one tile's K steps differ
+    // by constants that LLVM can fold into one add each.
+    Type i32 = rewriter.getI32Type();
+    Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr);
+    Value start = LLVM::ZExtOp::create(
+        rewriter, loc, i64,
+        LLVM::LShrOp::create(rewriter, loc, address,
+                             LLVM::ConstantOp::create(rewriter, loc, i32, 4)));
     // Stride byte offset: 8 rows of the swizzle span (8-row groups of M/N
     // for K-major tiles, of K for MN-major ones). Leading byte offset:
     // unused for swizzled K-major tiles (16), the stride between MN chunks

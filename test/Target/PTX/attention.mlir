@@ -12,14 +12,16 @@
 // form: four .b32 A registers, V MN-major: imm-trans-b = 1; m64n128k16 for
 // D = 128, m64n64k16 for D = 64), hand the turn over (bar.arrive id, 256),
 // compute the softmax with quad shuffles and ex2.approx.ftz.f32, and store
-// O through stmatrix and 4-D TMA stores (bulk groups).
+// O through stmatrix and 4-D TMA stores (bulk groups). Compiled as
+// tile.attention compiles it, with a 32-bit index (its scalar parameters are
+// .u32) and 32-bit shared addresses.
 //
-// RUN: tile-opt %S/../../../examples/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.bf16.ptx
+// RUN: tile-opt %S/../../../examples/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --implicit-check-not=__nv_exp2f < %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.bf16.ptx -o %t.bf16.cubin %}
-// RUN: sed 's/^!e = bf16/!e = f16/' %S/../../../examples/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.f16.ptx
+// RUN: sed 's/^!e = bf16/!e = f16/' %S/../../../examples/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --implicit-check-not=__nv_exp2f < %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.ptx
@@ -31,9 +33,10 @@
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_1[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_2[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_3[128],
+//  CHECK-NEXT: .param .u32 attention_d128_param_4,
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
-//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
 //   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
 //   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
 //   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
@@ -42,16 +45,17 @@
 //   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
 //   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
 //   CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
-//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
 //   CHECK-DAG: cp.async.bulk.commit_group;
 // CHECK-LABEL: .visible .entry attention_d64(
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_0[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_1[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_2[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_3[128],
+//  CHECK-NEXT: .param .u32 attention_d64_param_4,
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
-//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
 //   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
 //   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
 //   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
@@ -60,7 +64,7 @@
 //   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
 //   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
 //   CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
-//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%rd{{[0-9]+}}];
+//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
 //   CHECK-DAG: cp.async.bulk.commit_group;
 
 // A consumer's block in order: its turn, the 8 K steps of S = Q K^T (D =

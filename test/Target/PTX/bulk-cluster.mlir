@@ -12,10 +12,10 @@
 // RUN: not tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a verify-protocol=false" 2>&1 | FileCheck %s --check-prefix=SM90
 
 // CHECK-LABEL: .visible .entry bulk_cluster(
-//       CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [__tile_mbarriers], %rs{{[0-9]+}};
-//       CHECK: mapa.shared::cluster.u64
-//       CHECK: mapa.shared::cluster.u64
-//       CHECK: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%r{{[0-9]+}}], %r{{[0-9]+}}, [%rd{{[0-9]+}}];
+//       CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}], %r{{[0-9]+}}, [__tile_mbarriers], %rs{{[0-9]+}};
+//       CHECK: mapa.shared::cluster.u32
+//       CHECK: mapa.shared::cluster.u32
+//       CHECK: cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{[0-9]+}}], %r{{[0-9]+}}, [%r{{d?[0-9]+}}];
 
 // HINTS-LABEL: .visible .entry hints(
 //       HINTS: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint

@@ -9,8 +9,8 @@
 // CHECK-LABEL: .visible .entry bulk_round_trip(
 //       CHECK: .shared .align 128 .b8 __tile_shared[4096];
 //       CHECK: mbarrier.arrive.expect_tx.shared.b64
-//       CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}], %r{{[0-9]+}}, [__tile_mbarriers];
+//       CHECK: cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}], %r{{[0-9]+}}, [__tile_mbarriers];
 //       CHECK: fence.proxy.async.shared::cta;
-//       CHECK: cp.async.bulk.global.shared::cta.bulk_group [%rd{{[0-9]+}}], [__tile_shared], %r{{[0-9]+}};
+//       CHECK: cp.async.bulk.global.shared::cta.bulk_group [%r{{d?[0-9]+}}], [__tile_shared], %r{{[0-9]+}};
 //       CHECK: cp.async.bulk.commit_group;
 //       CHECK: cp.async.bulk.wait_group 0;

@@ -12,10 +12,10 @@
 // RUN: not tile-opt %S/../../Integration/GPU/mma-sync.mlir --tile-check-target="chip=sm_75" 2>&1 | FileCheck %s --check-prefix=SM75
 
 // CHECK-LABEL: .visible .entry mma(
-//       CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
-//       CHECK: ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [%rd{{[0-9]+}}];
+//       CHECK: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, [%r{{d?[0-9]+}}];
+//       CHECK: ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r{{[0-9]+}}, %r{{[0-9]+}}}, [%r{{d?[0-9]+}}];
 //       CHECK: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
-//       CHECK: stmatrix.sync.aligned.m8n8.x2.shared.b16 [%rd{{[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}};
+//       CHECK: stmatrix.sync.aligned.m8n8.x2.shared.b16 [%r{{d?[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}};
 
 // WS-LABEL: .visible .entry warp_specialized(
 //       WS: setmaxnreg.dec.sync.aligned.u32 40;

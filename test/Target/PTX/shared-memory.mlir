@@ -9,5 +9,5 @@
 // CHECK: .extern .shared .align 1024 .b8 __tile_dynamic_shared[];
 // CHECK-LABEL: .visible .entry dynamic(
 // CHECK: .shared .align 8 .b8 __tile_mbarriers[32];
-// CHECK: mov.b64 %rd{{[0-9]+}}, __tile_dynamic_shared;
+// CHECK: mov.b32 %r{{[0-9]+}}, __tile_dynamic_shared;
 // CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes

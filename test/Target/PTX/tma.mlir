@@ -29,15 +29,15 @@
 //  CHECK-NEXT: .param .align 128 .b8 tma_param_1[128],
 //       CHECK: .shared .align 1024 .b8 __tile_shared[
 //       CHECK: cvta.param.u64
-//       CHECK: prefetch.tensormap [%rd{{[0-9]+}}];
-//       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers];
-//       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+8], %rs{{[0-9]+}}, %rd{{[0-9]+}};
+//       CHECK: prefetch.tensormap [%r{{d?[0-9]+}}];
+//       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers];
+//       CHECK: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+8], %rs{{[0-9]+}}, %r{{d?[0-9]+}};
 //       CHECK: cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //       CHECK: cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //       CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-//       CHECK: cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}]
-//       CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%rd{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+32], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
-//       CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_shared];
+//       CHECK: cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}]
+//       CHECK: cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_mbarriers+32], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
+//       CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [__tile_shared];
 //       CHECK: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group.L2::cache_hint
 //       CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group
 //       CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.min.tile.bulk_group
@@ -48,10 +48,10 @@
 //       CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.or.tile.bulk_group
 //       CHECK: cp.reduce.async.bulk.tensor.2d.global.shared::cta.xor.tile.bulk_group
 //       CHECK: cp.async.bulk.commit_group;
-//       CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}];
+//       CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}];
 //       CHECK: cp.async.bulk.prefetch.tensor.2d.L2.global.tile.L2::cache_hint
-//       CHECK: cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
-//       CHECK: fence.proxy.tensormap::generic.acquire.gpu [%rd{{[0-9]+}}], 128;
+//       CHECK: cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [%r{{d?[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}], {%rs{{[0-9]+}}, %rs{{[0-9]+}}};
+//       CHECK: fence.proxy.tensormap::generic.acquire.gpu [%r{{d?[0-9]+}}], 128;
 
 !d2 = !tile.tma_desc<memref<1024x1024xf16>, box = [64, 64], swizzle = b128>
 !d1 = !tile.tma_desc<memref<4096xf32>, box = [256]>
