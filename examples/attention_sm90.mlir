@@ -21,7 +21,8 @@
 //   P = exp2(c S - c m')  c = scale log2(e), one FMA and one ex2.approx each
 //   l' = l exp2(c m - c m') + rowsum P   (each thread its part of the row)
 //   O' = O exp2(c m - c m') + P V   P converted to 16 bits stays in registers:
-//                         tile.warpgroup_mma_rs (register A, V MN-major)
+//                         tile.warpgroup_mma_rs (register A, V MN-major); the
+//                         rescale skipped by a warp whose rows' m did not move
 // and at the end O / l through the TMA-store epilogue (stmatrix, TMA clips
 // rows past Sq). Causal is top-left aligned (query i sees keys j <= i, as
 // PyTorch's is_causal): key blocks past the tile's last query are skipped,
@@ -162,6 +163,7 @@ module attributes {gpu.container_module} {
         %ninf_l = arith.constant dense<0xFF800000> : vector<2xf32>
         %ninf_s = arith.constant dense<0xFF800000> : vector<64xf32>
         %one_l = arith.constant dense<1.0> : vector<2xf32>
+        %all_lanes = arith.constant -1 : i32
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
         %sk_i32 = arith.index_cast %sk : index to i32
@@ -230,10 +232,20 @@ module attributes {gpu.container_module} {
                   {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
                   : memref<2x2x128x64x!e, 3>, memref<2x2x128x64x!e, 3>, vector<64xf32>
               %later = arith.cmpi ugt, %j, %c0 : index
+              // O is rescaled by the previous block's corrections, except in
+              // warps where no row's maximum moved (all of them 1; a vote).
+              %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
+              %corr_any = vector.reduction <or>, %corr_moved : vector<2xi1> into i1
+              %rescale_o = nvvm.vote.sync any %all_lanes, %corr_any -> i1
               %o_cur = scf.if %later -> vector<64xf32> {
-                %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 128>}
-                    : vector<2xf32> -> vector<64xf32>
-                %o_kept = arith.mulf %o_acc, %corr_b : vector<64xf32>
+                %o_kept = scf.if %rescale_o -> vector<64xf32> {
+                  %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 128>}
+                      : vector<2xf32> -> vector<64xf32>
+                  %o_scaled = arith.mulf %o_acc, %corr_b : vector<64xf32>
+                  scf.yield %o_scaled : vector<64xf32>
+                } else {
+                  scf.yield %o_acc : vector<64xf32>
+                }
                 tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars2
                 // Leaves this block's S_j done, the product pending.
                 %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
@@ -308,9 +320,17 @@ module attributes {gpu.container_module} {
                     index, i1, index, i1
             }
             // P V of the last block, and its stage released.
-            %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
-                : vector<2xf32> -> vector<64xf32>
-            %o_last_kept = arith.mulf %r#0, %corr_last : vector<64xf32>
+            %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
+            %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
+            %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
+            %o_last_kept = scf.if %rescale_last -> vector<64xf32> {
+              %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
+                  : vector<2xf32> -> vector<64xf32>
+              %o_ls = arith.mulf %r#0, %corr_last : vector<64xf32>
+              scf.yield %o_ls : vector<64xf32>
+            } else {
+              scf.yield %r#0 : vector<64xf32>
+            }
             tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
             %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
                 {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
@@ -461,6 +481,7 @@ module attributes {gpu.container_module} {
         %ninf_l = arith.constant dense<0xFF800000> : vector<2xf32>
         %ninf_s = arith.constant dense<0xFF800000> : vector<64xf32>
         %one_l = arith.constant dense<1.0> : vector<2xf32>
+        %all_lanes = arith.constant -1 : i32
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
         %sk_i32 = arith.index_cast %sk : index to i32
@@ -529,10 +550,20 @@ module attributes {gpu.container_module} {
                   {shape = array<i64: 64, 128, 64>, wait = 1 : i32}
                   : memref<2x1x128x64x!e, 3>, memref<4x1x128x64x!e, 3>, vector<64xf32>
               %later = arith.cmpi ugt, %j, %c0 : index
+              // O is rescaled by the previous block's corrections, except in
+              // warps where no row's maximum moved (all of them 1; a vote).
+              %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
+              %corr_any = vector.reduction <or>, %corr_moved : vector<2xi1> into i1
+              %rescale_o = nvvm.vote.sync any %all_lanes, %corr_any -> i1
               %o_cur = scf.if %later -> vector<32xf32> {
-                %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 64>}
-                    : vector<2xf32> -> vector<32xf32>
-                %o_kept = arith.mulf %o_acc, %corr_b : vector<32xf32>
+                %o_kept = scf.if %rescale_o -> vector<32xf32> {
+                  %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 64>}
+                      : vector<2xf32> -> vector<32xf32>
+                  %o_scaled = arith.mulf %o_acc, %corr_b : vector<32xf32>
+                  scf.yield %o_scaled : vector<32xf32>
+                } else {
+                  scf.yield %o_acc : vector<32xf32>
+                }
                 tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars4
                 // Leaves this block's S_j done, the product pending.
                 %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
@@ -607,9 +638,17 @@ module attributes {gpu.container_module} {
                     index, i1, index, i1
             }
             // P V of the last block, and its stage released.
-            %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
-                : vector<2xf32> -> vector<32xf32>
-            %o_last_kept = arith.mulf %r#0, %corr_last : vector<32xf32>
+            %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
+            %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
+            %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
+            %o_last_kept = scf.if %rescale_last -> vector<32xf32> {
+              %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
+                  : vector<2xf32> -> vector<32xf32>
+              %o_ls = arith.mulf %r#0, %corr_last : vector<32xf32>
+              scf.yield %o_ls : vector<32xf32>
+            } else {
+              scf.yield %r#0 : vector<32xf32>
+            }
             tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
             %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
                 {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
