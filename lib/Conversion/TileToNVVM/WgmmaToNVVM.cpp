@@ -58,18 +58,7 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     auto constant = [&](int64_t value) -> Value {
       return LLVM::ConstantOp::create(rewriter, loc, i64, value);
     };
-    Value ptr = getStridedElementPtr(rewriter, loc, op.getBuffer().getType(),
-                                     adaptor.getBuffer(), adaptor.getIndices());
-    // Start address: bits [4, 18) of the shared address, in [0, 14). In
-    // 32-bit arithmetic (a shared-window address fits in 18 bits), and
-    // without a mask, so that the descriptors of one tile's K steps differ
-    // by constants that LLVM can fold into one add each.
-    Type i32 = rewriter.getI32Type();
-    Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr);
-    Value start = LLVM::ZExtOp::create(
-        rewriter, loc, i64,
-        LLVM::LShrOp::create(rewriter, loc, address,
-                             LLVM::ConstantOp::create(rewriter, loc, i32, 4)));
+    Value start = getStartAddress(op, adaptor, rewriter);
     // Stride byte offset: 8 rows of the swizzle span (8-row groups of M/N
     // for K-major tiles, of K for MN-major ones). Leading byte offset:
     // unused for swizzled K-major tiles (16), the stride between MN chunks
@@ -80,10 +69,77 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
       leading =
           (op.getBuffer().getType().getShape().take_back(2)[0] * span) >> 4;
     int64_t stride = (8 * span) >> 4;
-    int64_t fields = (leading << 16) | (stride << 32) |
-                     (getLayoutType(*swizzle.getTmaMode()) << 62);
-    rewriter.replaceOpWithNewOp<LLVM::OrOp>(op, start, constant(fields));
+    // The low word (start address, leading byte offset) in 32-bit
+    // arithmetic, where the descriptors of one tile's K steps differ by a
+    // constant; the high word (stride byte offset, layout) is a constant.
+    Type i32 = rewriter.getI32Type();
+    Value low = LLVM::AddOp::create(
+        rewriter, loc, start,
+        LLVM::ConstantOp::create(rewriter, loc, i32, leading << 16));
+    int64_t high = stride | (getLayoutType(*swizzle.getTmaMode()) << 30);
+    rewriter.replaceOpWithNewOp<LLVM::OrOp>(
+        op, LLVM::ZExtOp::create(rewriter, loc, i64, low),
+        constant(high << 32));
     return success();
+  }
+
+  /// The descriptor's start address field, (shared address >> 4), as an i32.
+  /// The address of a wgmma tile is 16-byte aligned (its low 4 bits are not
+  /// encoded), so with static strides that are multiples of 16 bytes (all
+  /// but the innermost) it is (base >> 4) + sum(index * stride / 16) +
+  /// (innermost index * element bytes / 16): 32-bit arithmetic in which the
+  /// K steps of a tile differ by constants. Otherwise the address itself,
+  /// shifted.
+  Value getStartAddress(WgmmaDescriptorOp op, OpAdaptor adaptor,
+                        ConversionPatternRewriter &rewriter) const {
+    Location loc = op.getLoc();
+    MemRefType type = op.getBuffer().getType();
+    Type i32 = rewriter.getI32Type();
+    auto constant = [&](int64_t value) -> Value {
+      return LLVM::ConstantOp::create(rewriter, loc, i32, value);
+    };
+    auto toI32 = [&](Value value) -> Value {
+      if (value.getType() == i32)
+        return value;
+      return LLVM::TruncOp::create(rewriter, loc, i32, value);
+    };
+    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    bool units = succeeded(type.getStridesAndOffset(strides, offset)) &&
+                 !strides.empty() && strides.back() == 1 && elementBytes > 0 &&
+                 16 % elementBytes == 0;
+    for (int64_t stride : ArrayRef(strides).drop_back())
+      units &=
+          !ShapedType::isDynamic(stride) && (stride * elementBytes) % 16 == 0;
+    if (!units) {
+      Value ptr = getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(),
+                                       adaptor.getIndices());
+      return LLVM::LShrOp::create(
+          rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr),
+          constant(4));
+    }
+    SmallVector<Value> zeros(
+        type.getRank(),
+        LLVM::ConstantOp::create(rewriter, loc,
+                                 adaptor.getIndices()[0].getType(), 0));
+    Value base =
+        getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(), zeros);
+    Value start = LLVM::LShrOp::create(
+        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, base),
+        constant(4));
+    ValueRange indices = adaptor.getIndices();
+    for (auto [index, stride] :
+         llvm::zip(indices.drop_back(), ArrayRef(strides).drop_back()))
+      start = LLVM::AddOp::create(
+          rewriter, loc, start,
+          LLVM::MulOp::create(rewriter, loc, toI32(index),
+                              constant(stride * elementBytes / 16)));
+    // The innermost index in 16-byte units: index / (16 / element bytes).
+    Value inner =
+        LLVM::LShrOp::create(rewriter, loc, toI32(indices.back()),
+                             constant(llvm::Log2_64(16 / elementBytes)));
+    return LLVM::AddOp::create(rewriter, loc, start, inner);
   }
 };
 

@@ -36,7 +36,8 @@
 // NT: st.global.b16
 
 // NN-LABEL: .entry gemm_decode_nn_r8_s6(
-// NN: or.b64 {{.*}}, 4611686293338849280;
+// NN: add.s32 {{.*}}, 33554432;
+// NN: or.b64 {{.*}}, 4611686293305294848;
 // NN: wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 1, 0;
 // NN-NOT: st.global.v2
 // NN: st.global.b16

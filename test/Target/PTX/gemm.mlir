@@ -65,7 +65,8 @@
 // LAYOUT-LABEL: .entry gemm_nt(
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // LAYOUT-LABEL: .entry gemm_nn(
-// LAYOUT: or.b64 {{.*}}, 4611686293338849280;
+// LAYOUT: add.s32 {{.*}}, 33554432;
+// LAYOUT: or.b64 {{.*}}, 4611686293305294848;
 // LAYOUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 
 // The clustered kernel: barrier init fenced for the cluster, the CTAs meet,

@@ -19,8 +19,10 @@
 //       CHECK: wgmma.commit_group.sync.aligned;
 //       CHECK: wgmma.wait_group.sync.aligned 0;
 
-// Layout type 1 (128B) << 62 | stride byte offset 1024 >> 4 << 32 | leading 16 >> 4 << 16.
-// NVVM: llvm.mlir.constant(4611686293305360384 : i64) : i64
+// Layout type 1 (128B) << 62 | stride byte offset 1024 >> 4 << 32 (the high
+// word); leading 16 >> 4 << 16 added to the low word.
+// NVVM: llvm.mlir.constant(65536 : i32) : i32
+// NVVM: llvm.mlir.constant(4611686293305294848 : i64) : i64
 // NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>]
 // NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
 // NVVM: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 32>, D[<f16>, <one>], A[<e4m3>, <one>, <row>], B[<e4m3>, <one>, <col>] : !llvm.struct<({{(vector<2xf16>, ){15}vector<2xf16>}})>

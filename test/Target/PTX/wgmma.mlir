@@ -19,6 +19,10 @@
 
 // SM90: error: 'tile.wgmma_fence' op requires an arch-specific target such as sm_90a, got sm_90 (T-TARGET-3)
 
-// 1 << 62 | 64 << 32 | 1 << 16 = 4611686293305360384
-// DESC: %[[FIELDS:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
-// DESC: llvm.or %{{.*}}, %[[FIELDS]] : i64
+// The low word: start address (address >> 4) + leading byte offset 16 >> 4 << 16
+// in 32 bits; the high word: 1 << 62 | 64 << 32 = 4611686293305294848.
+// DESC: %[[LEADING:.*]] = llvm.mlir.constant(65536 : i32) : i32
+// DESC: %[[LOW:.*]] = llvm.add %{{.*}}, %[[LEADING]] : i32
+// DESC: %[[WIDE:.*]] = llvm.zext %[[LOW]] : i32 to i64
+// DESC: %[[HIGH:.*]] = llvm.mlir.constant(4611686293305294848 : i64) : i64
+// DESC: llvm.or %[[WIDE]], %[[HIGH]] : i64
