@@ -216,8 +216,9 @@ module attributes {gpu.container_module} {
             // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
             // the turn over once S_j is done; the softmax of S_j runs under
             // the other warpgroup's products; then P V of the last block.
-            // (Not under this warpgroup's own P V: ptxas completes pending
-            // wgmma before the row maxima's warp shuffles.)
+            // (Not under this warpgroup's own P V: ptxas hoists the wait for
+            // it to the top of the softmax's block; kept in place by a block
+            // of its own it measured slower.)
             %r:9 = scf.for %j = %c0 to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
@@ -534,8 +535,9 @@ module attributes {gpu.container_module} {
             // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
             // the turn over once S_j is done; the softmax of S_j runs under
             // the other warpgroup's products; then P V of the last block.
-            // (Not under this warpgroup's own P V: ptxas completes pending
-            // wgmma before the row maxima's warp shuffles.)
+            // (Not under this warpgroup's own P V: ptxas hoists the wait for
+            // it to the top of the softmax's block; kept in place by a block
+            // of its own it measured slower.)
             %r:9 = scf.for %j = %c0 to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
