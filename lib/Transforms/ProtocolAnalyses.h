@@ -58,6 +58,12 @@ enum class RoleVerdict {
   failed,
 };
 
+/// T-PROTO-13: no aligned instruction (wgmma, warpgroup MMAs, mma.sync,
+/// ldmatrix, stmatrix, named barriers) of `kernel` sits under an scf.if
+/// whose condition, or an and/or/xor part of it, differs between threads of
+/// one warp (warpgroup for wgmma) by their thread ids.
+LogicalResult checkAlignedUniformity(gpu::GPUFuncOp kernel);
+
 /// Runs the roles of `kernel` against the mbarrier model (T-PROTO-7, 11, 12).
 /// With `explain`, a remark on the kernel says what was simulated or why
 /// nothing was.

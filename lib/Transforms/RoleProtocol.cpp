@@ -208,6 +208,27 @@ bool involvesProtocol(Operation *op) {
   return result.wasInterrupted();
 }
 
+/// An aligned instruction (PTX `.sync.aligned`): the warps that pass it
+/// together, and how many threads must execute the same instruction (the
+/// warpgroup for wgmma, the warp for mma.sync, ldmatrix, stmatrix and
+/// named barriers).
+struct AlignedCollective {
+  int64_t warps;
+  int64_t threads;
+};
+
+std::optional<AlignedCollective> getAlignedCollective(Operation *op) {
+  if (isa<WgmmaFenceOp, WgmmaOp, WgmmaRsOp, WgmmaCommitGroupOp,
+          WgmmaWaitGroupOp, WarpgroupMmaOp, WarpgroupMmaRsOp>(op))
+    return AlignedCollective{4, kWarpgroupThreads};
+  if (isa<MmaSyncOp, MmaOp, LdMatrixOp, StMatrixOp>(op))
+    return AlignedCollective{1, 32};
+  if (auto named = dyn_cast<NVVM::BarrierOp>(op);
+      (named && named.getNumberOfThreads()) || isa<NamedBarrierSyncOp>(op))
+    return AlignedCollective{4, 32};
+  return std::nullopt;
+}
+
 /// Interprets one role of a kernel for one sample into its trace.
 class RoleInterpreter {
 public:
@@ -578,15 +599,8 @@ private:
     visitEffects(op);
     // Aligned collectives: the warp's or warpgroup's threads pass them
     // together (after their effects: a wgmma wait retires in all threads).
-    if (isa<WgmmaFenceOp, WgmmaOp, WgmmaRsOp, WgmmaCommitGroupOp,
-            WgmmaWaitGroupOp, WarpgroupMmaOp, WarpgroupMmaRsOp>(op))
-      emit({EventKind::Collective, op, {}, 4});
-    else if (isa<MmaSyncOp, MmaOp, LdMatrixOp, StMatrixOp>(op))
-      emit({EventKind::Collective, op, {}, 1});
-    else if (auto named = dyn_cast<NVVM::BarrierOp>(op);
-             (named && named.getNumberOfThreads()) ||
-             isa<NamedBarrierSyncOp>(op))
-      emit({EventKind::Collective, op, {}, 4});
+    if (std::optional<AlignedCollective> aligned = getAlignedCollective(op))
+      emit({EventKind::Collective, op, {}, aligned->warps});
   }
 
   /// Async reads of the tile at `buffer[indices]` that covers `chunks`
@@ -1134,6 +1148,94 @@ std::vector<Role> findRoles(const KernelFacts &facts) {
 }
 
 } // namespace
+
+/// The i1 values whose and/or/xor `condition` is.
+static void collectConditionLeaves(Value condition,
+                                   SmallVectorImpl<Value> &leaves) {
+  Operation *def = condition.getDefiningOp();
+  if (def && isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(def)) {
+    for (Value operand : def->getOperands())
+      collectConditionLeaves(operand, leaves);
+    return;
+  }
+  leaves.push_back(condition);
+}
+
+LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
+  std::optional<std::array<int64_t, 3>> dims = getBlockShape(kernel);
+  if (!dims)
+    return success();
+  KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+                    llvm::DenseMap<void *, unsigned>()};
+  int64_t blockThreads = (*dims)[0] * (*dims)[1] * (*dims)[2];
+  WalkResult result = kernel.walk([&](Operation *op) {
+    std::optional<AlignedCollective> aligned = getAlignedCollective(op);
+    if (!aligned)
+      return WalkResult::advance();
+    for (auto branch = op->getParentOfType<scf::IfOp>();
+         branch && kernel->isProperAncestor(branch);
+         branch = branch->getParentOfType<scf::IfOp>()) {
+      // Whether `thread` gets to `branch` as far as the branches around it
+      // are known from thread ids (a warp_specialize role, thread 0's
+      // work): warps that never run the op do not count.
+      auto reaches = [&](int64_t thread) {
+        for (auto outer = branch->getParentOfType<scf::IfOp>();
+             outer && kernel->isProperAncestor(outer);
+             outer = outer->getParentOfType<scf::IfOp>()) {
+          std::optional<int64_t> taken =
+              RoleInterpreter::threadValue(facts, thread, outer.getCondition());
+          bool inThen =
+              outer.getThenRegion().isAncestor(branch->getParentRegion());
+          if (taken && (*taken != 0) != inThen)
+            return false;
+        }
+        return true;
+      };
+      SmallVector<Value> leaves;
+      collectConditionLeaves(branch.getCondition(), leaves);
+      for (Value leaf : leaves) {
+        Operation *def = leaf.getDefiningOp();
+        if (!def || !dependsOnThreadId(def))
+          continue;
+        // Threads of one warp (warpgroup) that disagree on a part of the
+        // condition known from thread ids alone.
+        for (int64_t begin = 0; begin < blockThreads;
+             begin += aligned->threads) {
+          if (!reaches(begin))
+            continue;
+          std::optional<int64_t> first =
+              RoleInterpreter::threadValue(facts, begin, leaf);
+          if (!first)
+            break;
+          int64_t end = std::min(blockThreads, begin + aligned->threads);
+          for (int64_t t = begin + 1; t < end; ++t) {
+            std::optional<int64_t> other =
+                RoleInterpreter::threadValue(facts, t, leaf);
+            if (!other || *other == *first)
+              continue;
+            InFlightDiagnostic diag =
+                op->emitError()
+                << "an aligned instruction under a condition that differs "
+                   "between threads "
+                << begin << " and " << t << " of one "
+                << (aligned->threads == kWarpgroupThreads ? "warpgroup"
+                                                          : "warp")
+                << ": all " << aligned->threads
+                << " must execute the same instruction (PTX .sync.aligned), "
+                   "or they hang (T-PROTO-13)";
+            diag.attachNote(branch.getLoc())
+                << "the condition (" << (*first ? "true" : "false")
+                << " in thread " << begin << ", " << (*other ? "true" : "false")
+                << " in thread " << t << ")";
+            return WalkResult::interrupt();
+          }
+        }
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   auto skip = [&](const Twine &reason) {

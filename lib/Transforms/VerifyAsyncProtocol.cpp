@@ -74,7 +74,8 @@ LogicalResult tile::verifyAsyncProtocol(FunctionOpInterface function,
       kernel && kernel.isKernel()) {
     // Counts that cannot complete a phase also deadlock the roles: report
     // the cause once.
-    failed = mlir::failed(checkArrivalCounts(kernel));
+    failed = mlir::failed(checkAlignedUniformity(kernel)) ||
+             mlir::failed(checkArrivalCounts(kernel));
     if (!failed) {
       RoleVerdict verdict = checkRoleProtocol(kernel, explain);
       failed = verdict == RoleVerdict::failed;

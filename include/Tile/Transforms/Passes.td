@@ -94,6 +94,15 @@ def TileVerifyAsyncProtocolPass
       before the copy's phase was waited for, or after the stage was refilled
       for a later phase; a copy into a stage a wgmma may still read.
 
+    Before the roles, for every kernel of known block size:
+
+    - T-PROTO-13 (error): an aligned instruction (wgmma and the warpgroup
+      MMAs, mma.sync, ldmatrix, stmatrix, named barriers: PTX
+      `.sync.aligned`) under an scf.if whose condition, or an and/or/xor
+      part of it, takes both values among the threads of one warp (one
+      warpgroup for wgmma) by their thread ids; those threads would execute
+      different instructions and hang.
+
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
     wait on that barrier. `tile-to-ptx-pipeline` runs this pass after
     `tile-lower-tile-ops` (`verify-protocol=false` skips it).
