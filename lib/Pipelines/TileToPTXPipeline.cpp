@@ -82,9 +82,14 @@ static void buildTileStage(OpPassManager &pm,
   pm.addPass(createTileConvertNVGPUWhereUsedPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createTileKernelManifestPass());
+  // Kernels at the chosen index width; then what is left, the host's tile
+  // ops (tensor map encoding), with the host's 64-bit index.
   ConvertTileToNVVMPassOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
   toNVVM.debugWaitLimit = options.debugWaitLimit;
+  if (options.indexBitWidth != 64)
+    pm.nest<gpu::GPUModuleOp>().addPass(createConvertTileToNVVMPass(toNVVM));
+  toNVVM.indexBitwidth = 64;
   pm.addPass(createConvertTileToNVVMPass(toNVVM));
   pm.addPass(createTileConvertNVGPUWhereUsedPass());
 }

@@ -7,8 +7,10 @@
 #include "Tile/IR/TileOps.h"
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -215,6 +217,29 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   if (indexBitwidth != 32 && indexBitwidth != 64)
     return module.emitError() << "index-bitwidth must be 32 or 64, got "
                               << indexBitwidth << " (T-TARGET-4)";
+  // A 32-bit index is lowered by tile's and upstream's GPU conversions;
+  // upstream's NVGPU conversion and the module-wide function conversion
+  // know only 64 bits.
+  if (indexBitwidth == 32) {
+    Operation *offending = nullptr;
+    StringRef why;
+    module.walk([&](Operation *op) {
+      if (isa<nvgpu::NVGPUDialect>(op->getDialect()))
+        why = "an nvgpu op";
+      else if (isa<LdMatrixOp, MmaSyncOp, MmaOp>(op))
+        why = "an op that lowers through nvgpu";
+      else if (isa<func::FuncOp>(op) && op->getParentOfType<gpu::GPUModuleOp>())
+        why = "a func.func in a gpu.module";
+      else
+        return WalkResult::advance();
+      offending = op;
+      return WalkResult::interrupt();
+    });
+    if (offending)
+      return offending->emitError()
+             << "index-bitwidth=32 is not supported with " << why
+             << " (T-TARGET-4)";
+  }
   if (!llvm::is_contained(
           {"isa", "assembly", "bin", "binary", "fatbin", "offload"}, format))
     return module.emitError() << "unknown format '" << format

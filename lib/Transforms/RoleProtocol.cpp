@@ -1149,6 +1149,16 @@ std::vector<Role> findRoles(const KernelFacts &facts) {
 
 } // namespace
 
+/// How many threads must execute `op` as one instruction (PTX
+/// `.sync.aligned`; `bar.sync` and `bar.arrive` are `barrier.*.aligned`).
+static std::optional<int64_t> getAlignedThreads(Operation *op) {
+  if (std::optional<AlignedCollective> aligned = getAlignedCollective(op))
+    return aligned->threads;
+  if (isa<NamedBarrierArriveOp, gpu::BarrierOp, NVVM::BarrierOp>(op))
+    return 32;
+  return std::nullopt;
+}
+
 /// The i1 values whose and/or/xor `condition` is.
 static void collectConditionLeaves(Value condition,
                                    SmallVectorImpl<Value> &leaves) {
@@ -1168,9 +1178,12 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
   KernelFacts facts{kernel, *dims, getClusterSize(kernel),
                     llvm::DenseMap<void *, unsigned>()};
   int64_t blockThreads = (*dims)[0] * (*dims)[1] * (*dims)[2];
+  auto value = [&](int64_t thread, Value v) {
+    return RoleInterpreter::threadValue(facts, thread, v);
+  };
   WalkResult result = kernel.walk([&](Operation *op) {
-    std::optional<AlignedCollective> aligned = getAlignedCollective(op);
-    if (!aligned)
+    std::optional<int64_t> unit = getAlignedThreads(op);
+    if (!unit)
       return WalkResult::advance();
     for (auto branch = op->getParentOfType<scf::IfOp>();
          branch && kernel->isProperAncestor(branch);
@@ -1182,8 +1195,7 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
         for (auto outer = branch->getParentOfType<scf::IfOp>();
              outer && kernel->isProperAncestor(outer);
              outer = outer->getParentOfType<scf::IfOp>()) {
-          std::optional<int64_t> taken =
-              RoleInterpreter::threadValue(facts, thread, outer.getCondition());
+          std::optional<int64_t> taken = value(thread, outer.getCondition());
           bool inThen =
               outer.getThenRegion().isAncestor(branch->getParentRegion());
           if (taken && (*taken != 0) != inThen)
@@ -1191,26 +1203,26 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
         }
         return true;
       };
-      SmallVector<Value> leaves;
-      collectConditionLeaves(branch.getCondition(), leaves);
-      for (Value leaf : leaves) {
-        Operation *def = leaf.getDefiningOp();
+      // The whole condition where thread ids decide it; else each and/or/xor
+      // part of it that they decide (`later && lane == 0`: the lane part).
+      Value condition = branch.getCondition();
+      SmallVector<Value> parts;
+      collectConditionLeaves(condition, parts);
+      if (parts.size() == 1 || value(0, condition))
+        parts = {condition};
+      for (Value part : parts) {
+        Operation *def = part.getDefiningOp();
         if (!def || !dependsOnThreadId(def))
           continue;
-        // Threads of one warp (warpgroup) that disagree on a part of the
-        // condition known from thread ids alone.
-        for (int64_t begin = 0; begin < blockThreads;
-             begin += aligned->threads) {
+        for (int64_t begin = 0; begin < blockThreads; begin += *unit) {
           if (!reaches(begin))
             continue;
-          std::optional<int64_t> first =
-              RoleInterpreter::threadValue(facts, begin, leaf);
+          std::optional<int64_t> first = value(begin, part);
           if (!first)
             break;
-          int64_t end = std::min(blockThreads, begin + aligned->threads);
+          int64_t end = std::min(blockThreads, begin + *unit);
           for (int64_t t = begin + 1; t < end; ++t) {
-            std::optional<int64_t> other =
-                RoleInterpreter::threadValue(facts, t, leaf);
+            std::optional<int64_t> other = value(t, part);
             if (!other || *other == *first)
               continue;
             InFlightDiagnostic diag =
@@ -1218,15 +1230,15 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
                 << "an aligned instruction under a condition that differs "
                    "between threads "
                 << begin << " and " << t << " of one "
-                << (aligned->threads == kWarpgroupThreads ? "warpgroup"
-                                                          : "warp")
-                << ": all " << aligned->threads
+                << (*unit == kWarpgroupThreads ? "warpgroup" : "warp")
+                << ": all " << *unit
                 << " must execute the same instruction (PTX .sync.aligned), "
                    "or they hang (T-PROTO-13)";
             diag.attachNote(branch.getLoc())
-                << "the condition (" << (*first ? "true" : "false")
-                << " in thread " << begin << ", " << (*other ? "true" : "false")
-                << " in thread " << t << ")";
+                << (part == condition ? "the condition ("
+                                      : "a part of the condition (")
+                << (*first ? "true" : "false") << " in thread " << begin << ", "
+                << (*other ? "true" : "false") << " in thread " << t << ")";
             return WalkResult::interrupt();
           }
         }

@@ -27,6 +27,11 @@
 // FORMAT: error: unknown format 'sass'; expected isa, bin, fatbin or offload (T-TARGET-4)
 // RUN: not tile-opt %s -tile-check-target="index-bitwidth=16" 2>&1 | FileCheck %s --check-prefix=INDEX
 // INDEX: error: index-bitwidth must be 32 or 64, got 16 (T-TARGET-4)
+// A 32-bit index with ops that lower through nvgpu (only 64-bit there).
+// RUN: not tile-opt %S/../Integration/GPU/mma-sync.mlir -tile-check-target="chip=sm_90a index-bitwidth=32" 2>&1 | FileCheck %s --check-prefix=NVGPU
+// NVGPU: error: index-bitwidth=32 is not supported with an op that lowers through nvgpu (T-TARGET-4)
+// RUN: not tile-opt %S/../Integration/GPU/tma-load.mlir -tile-check-target="chip=sm_90a index-bitwidth=32" 2>&1 | FileCheck %s --check-prefix=NVGPUOP
+// NVGPUOP: error: index-bitwidth=32 is not supported with an nvgpu op (T-TARGET-4)
 //
 // The defaults (sm_90a, +ptx80) and explicit valid options pass.
 // RUN: tile-opt %s -tile-check-target | FileCheck %s --check-prefix=OK

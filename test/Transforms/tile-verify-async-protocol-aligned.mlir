@@ -21,7 +21,7 @@ gpu.module @kernels {
     %later = arith.cmpi ugt, %n, %c0 : index
     %release = arith.andi %later, %signals : i1
     scf.if %consumer {
-      // expected-note @below {{the condition (true in thread 128, false in thread 129)}}
+      // expected-note @below {{a part of the condition (true in thread 128, false in thread 129)}}
       scf.if %release {
         // expected-error @below {{an aligned instruction under a condition that differs between threads 128 and 129 of one warpgroup: all 128 must execute the same instruction (PTX .sync.aligned), or they hang (T-PROTO-13)}}
         tile.wgmma_wait_group 0
@@ -35,7 +35,7 @@ gpu.module @kernels {
 
 // -----
 
-// A named barrier that half a warp takes.
+// A named barrier that half a warp arrives at.
 gpu.module @kernels {
   gpu.func @half_warp(%n: index) kernel
       attributes {known_block_size = array<i32: 128, 1, 1>} {
@@ -48,7 +48,7 @@ gpu.module @kernels {
     // expected-note @below {{the condition (true in thread 0, false in thread 16)}}
     scf.if %low {
       // expected-error @below {{an aligned instruction under a condition that differs between threads 0 and 16 of one warp: all 32 must execute the same instruction (PTX .sync.aligned), or they hang (T-PROTO-13)}}
-      tile.named_barrier_sync %id, 128
+      tile.named_barrier_arrive %id, 128
     }
     gpu.return
   }
@@ -56,7 +56,8 @@ gpu.module @kernels {
 
 // -----
 
-// Uniform: wgmma waits by warpgroup (tid / 128), under a loop-carried
+// Uniform: wgmma waits by warpgroup (tid / 128, also as a conjunction whose
+// parts alone are not: warpgroup 1 and tid >= 64), under a loop-carried
 // condition, and thread 0's work beside them.
 gpu.module @kernels {
   gpu.func @uniform(%n: index) kernel
@@ -68,6 +69,12 @@ gpu.module @kernels {
     %wg = arith.divui %tid, %c128 : index
     %consumer = arith.cmpi eq, %wg, %c1 : index
     %first = arith.cmpi eq, %tid, %c0 : index
+    %c64 = arith.constant 64 : index
+    %upper = arith.cmpi uge, %tid, %c64 : index
+    %both = arith.andi %consumer, %upper : i1
+    scf.if %both {
+      tile.wgmma_wait_group 0
+    }
     scf.if %consumer {
       scf.for %j = %c0 to %n step %c1 {
         %later = arith.cmpi ugt, %j, %c0 : index

@@ -76,13 +76,16 @@ def TileConvertNVGPUWhereUsedPass : Pass<"tile-convert-nvgpu-where-used"> {
     not an nvgpu op is in sight; a kernel lowered with a 32-bit index
     (`tile-to-ptx-pipeline`'s `index-bitwidth=32`) is then left with casts
     between i32 and i64 that nothing removes. This pass runs the upstream
-    pass on its operation only when the operation holds an nvgpu op, so
-    kernels without one keep the pipeline's index width. nvgpu ops (written
-    by the user, or from `tile.ldmatrix` and `tile.mma_sync`, which lower
-    through nvgpu) still need the 64-bit index.
+    pass on each op of its operation's body (a gpu.module, a host function)
+    that holds an nvgpu op, so gpu.modules without one keep the pipeline's
+    index width. nvgpu ops (written by the user, or from `tile.ldmatrix` and
+    `tile.mma_sync`, which lower through nvgpu) still need the 64-bit index
+    in their gpu.module (T-TARGET-4 rejects them with index-bitwidth=32).
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect",
-                           "::mlir::LLVM::LLVMDialect"];
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 #endif // TILE_CONVERSION_PASSES_TD

@@ -46,7 +46,8 @@ struct TileToPTXPipelineOptions
   PassOptions::Option<int64_t> indexBitWidth{
       *this, "index-bitwidth",
       llvm::cl::desc("bitwidth of the index type in kernels (32 or 64; host "
-                     "code keeps 64). 32 needs kernels without nvgpu ops; "
+                     "code keeps 64). 32 needs kernels without nvgpu ops "
+                     "(T-TARGET-4); "
                      "launches pass 64-bit values, of which a 32-bit "
                      "parameter reads the low half"),
       llvm::cl::init(64)};
@@ -54,7 +55,10 @@ struct TileToPTXPipelineOptions
       *this, "short-shared-pointers",
       llvm::cl::desc("32-bit shared-memory addresses in PTX (LLVM's "
                      "nvptx-short-ptr): fewer registers and 32-bit address "
-                     "arithmetic"),
+                     "arithmetic. A process-wide LLVM flag: building the "
+                     "pipeline sets it (over a -nvptx-short-ptr given to "
+                     "the tool); in one process the last pipeline built "
+                     "decides"),
       llvm::cl::init(true)};
 };
 

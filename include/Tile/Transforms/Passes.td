@@ -97,11 +97,13 @@ def TileVerifyAsyncProtocolPass
     Before the roles, for every kernel of known block size:
 
     - T-PROTO-13 (error): an aligned instruction (wgmma and the warpgroup
-      MMAs, mma.sync, ldmatrix, stmatrix, named barriers: PTX
-      `.sync.aligned`) under an scf.if whose condition, or an and/or/xor
-      part of it, takes both values among the threads of one warp (one
-      warpgroup for wgmma) by their thread ids; those threads would execute
-      different instructions and hang.
+      MMAs, mma.sync, ldmatrix, stmatrix, named barrier syncs and arrives,
+      gpu.barrier: PTX `.sync.aligned`, `barrier.*.aligned`) under an scf.if
+      whose condition (where thread ids decide it; else an and/or/xor part
+      of it that they decide) takes both values among the threads of one
+      warp (one warpgroup for wgmma) that reach the branch; those threads
+      would execute different instructions and hang. Loops whose trip count
+      differs between threads are not checked.
 
     Copies handed to an mbarrier with async_copy_mbarrier_arrive complete at a
     wait on that barrier. `tile-to-ptx-pipeline` runs this pass after

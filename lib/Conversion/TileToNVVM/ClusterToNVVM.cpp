@@ -29,8 +29,11 @@ struct SpecialRegisterLowering : ConvertOpToLLVMPattern<SourceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Value value =
         RegisterOp::create(rewriter, op.getLoc(), rewriter.getI32Type());
-    rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(
-        op, this->getTypeConverter()->getIndexType(), value);
+    Type index = this->getTypeConverter()->getIndexType();
+    if (index == value.getType())
+      rewriter.replaceOp(op, value);
+    else
+      rewriter.replaceOpWithNewOp<LLVM::ZExtOp>(op, index, value);
     return success();
   }
 };

@@ -4,8 +4,10 @@
 
 #include "Tile/Conversion/Passes.h"
 #include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -17,23 +19,40 @@ namespace mlir::tile {
 using namespace mlir;
 
 namespace {
+/// Whether `op` is or holds an nvgpu op.
+bool holdsNVGPU(Operation *op) {
+  return op
+      ->walk([](Operation *nested) {
+        return isa<nvgpu::NVGPUDialect>(nested->getDialect())
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
 struct TileConvertNVGPUWhereUsedPass
     : tile::impl::TileConvertNVGPUWhereUsedPassBase<
           TileConvertNVGPUWhereUsedPass> {
   void runOnOperation() override {
     Operation *root = getOperation();
-    bool usesNVGPU = root->walk([](Operation *op) {
-                           return isa<nvgpu::NVGPUDialect>(op->getDialect())
-                                      ? WalkResult::interrupt()
-                                      : WalkResult::advance();
-                         })
-                         .wasInterrupted();
-    if (!usesNVGPU)
-      return;
-    OpPassManager nested(root->getName());
-    nested.addPass(createConvertNVGPUToNVVMPass());
-    if (failed(runPipeline(nested, root)))
-      signalPassFailure();
+    // The ops of a module's body (gpu.modules, host functions) one by one;
+    // any other operation whole.
+    SmallVector<Operation *> units;
+    if (root->getNumRegions() == 1 && root->getRegion(0).hasOneBlock() &&
+        isa<ModuleOp>(root)) {
+      for (Operation &op : root->getRegion(0).front())
+        units.push_back(&op);
+    } else {
+      units.push_back(root);
+    }
+    for (Operation *unit : units) {
+      if (!holdsNVGPU(unit))
+        continue;
+      OpPassManager nested(unit->getName());
+      nested.addPass(createConvertNVGPUToNVVMPass());
+      if (failed(runPipeline(nested, unit)))
+        return signalPassFailure();
+    }
   }
 };
 } // namespace
