@@ -21,7 +21,9 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
       the chip and PTX version (e.g. cp.async needs sm_80).
     - T-TARGET-4: `opt-level` is 0..3, `format` one that
       `gpu-module-to-binary` knows (isa, bin, fatbin, offload) and
-      `index-bitwidth` 32 or 64.
+      `index-bitwidth` 32 or 64; 32 only without nvgpu ops, ops that lower
+      through nvgpu (tile.mma, ldmatrix, mma_sync) or func.funcs in
+      gpu.modules.
 
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the
