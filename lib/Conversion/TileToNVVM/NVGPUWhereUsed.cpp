@@ -38,13 +38,11 @@ struct TileConvertNVGPUWhereUsedPass
     // The ops of a module's body (gpu.modules, host functions) one by one;
     // any other operation whole.
     SmallVector<Operation *> units;
-    if (root->getNumRegions() == 1 && root->getRegion(0).hasOneBlock() &&
-        isa<ModuleOp>(root)) {
-      for (Operation &op : root->getRegion(0).front())
+    if (auto module = dyn_cast<ModuleOp>(root))
+      for (Operation &op : *module.getBody())
         units.push_back(&op);
-    } else {
+    else
       units.push_back(root);
-    }
     for (Operation *unit : units) {
       if (!holdsNVGPU(unit))
         continue;

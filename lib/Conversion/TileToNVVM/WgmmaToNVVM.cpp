@@ -84,12 +84,11 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
   }
 
   /// The descriptor's start address field, (shared address >> 4), as an i32.
-  /// The address of a wgmma tile is 16-byte aligned (its low 4 bits are not
-  /// encoded), so with static strides that are multiples of 16 bytes (all
-  /// but the innermost) it is (base >> 4) + sum(index * stride / 16) +
-  /// (innermost index * element bytes / 16): 32-bit arithmetic in which the
-  /// K steps of a tile differ by constants. Otherwise the address itself,
-  /// shifted.
+  /// A verified tile (T-WGMMA-1) has an identity layout whose rows are one
+  /// swizzle span (32, 64 or 128 bytes) and a 16-byte aligned base, so it
+  /// is (base >> 4) + sum(index * stride bytes / 16) + innermost index *
+  /// element bytes / 16: 32-bit arithmetic in which the K steps of a tile
+  /// differ by constants.
   Value getStartAddress(WgmmaDescriptorOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
@@ -104,21 +103,7 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
       return LLVM::TruncOp::create(rewriter, loc, i32, value);
     };
     int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    bool units = succeeded(type.getStridesAndOffset(strides, offset)) &&
-                 !strides.empty() && strides.back() == 1 && elementBytes > 0 &&
-                 16 % elementBytes == 0;
-    for (int64_t stride : ArrayRef(strides).drop_back())
-      units &=
-          !ShapedType::isDynamic(stride) && (stride * elementBytes) % 16 == 0;
-    if (!units) {
-      Value ptr = getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(),
-                                       adaptor.getIndices());
-      return LLVM::LShrOp::create(
-          rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr),
-          constant(4));
-    }
+    SmallVector<int64_t> strides = type.getStridesAndOffset().first;
     SmallVector<Value> zeros(
         type.getRank(),
         LLVM::ConstantOp::create(rewriter, loc,
