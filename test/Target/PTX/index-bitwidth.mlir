@@ -11,6 +11,12 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,I64 < %t.64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.64.ptx -o %t.64.cubin %}
 // RUN: tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a short-shared-pointers=false" | tile-translate --extract-ptx | FileCheck %s --check-prefix=LONG
+// Cluster special registers are already the 32-bit index (no widening):
+// RUN: tile-opt %S/../../Integration/GPU/bulk-cluster.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.cluster.ptx
+// RUN: FileCheck %s --check-prefix=CLUSTER < %t.cluster.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.cluster.ptx -o %t.cluster.cubin %}
+// CLUSTER: mov.u32 %r{{[0-9]+}}, %cluster_ctarank;
+// CLUSTER: mapa.shared::cluster.u32
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
