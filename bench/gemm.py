@@ -8,7 +8,7 @@ For each element type (--types, default $TYPES or "f16 bf16"; f32
 accumulation, C in the input type) and shape MxNxK (--shapes, default
 $SHAPES or 2048³, 4096³, 8192³, 4096x4096x14336, 8192x1024x8192 and
 16x4096x4096) it runs, from Python on PyTorch tensors:
-  - the Hopper GEMM of examples/gemm_sm90.mlir for C = A B^T (@gemm_nt) and
+  - the Hopper GEMM of python/tile/kernels/gemm_sm90.mlir for C = A B^T (@gemm_nt) and
     C = A B (@gemm_nn) — at every M: tile.matmul's decode kernels for
     M <= 64 are timed by bench/matmul.py —, and its 2x1-cluster multicast variant
     (examples/gemm_sm90_multicast.mlir, A B^T);

@@ -4,7 +4,7 @@
     PYTHONPATH=python python3 bench/launch_overhead.py [--launches 2000] [--batches 21]
 
 In one process, on tensors allocated once:
-  (a) tile: the Hopper @gemm_nt of examples/gemm_sm90.mlir (three tensor-map
+  (a) tile: the Hopper @gemm_nt of python/tile/kernels/gemm_sm90.mlir (three tensor-map
       arguments, three ints) at a tiny shape (--shape, default 128x256x64:
       one CTA, one K slice), launched as a user calls it;
   (b) torch.matmul(a, b.t(), out=c) on the same tensors (cuBLAS);

@@ -3,7 +3,7 @@
 
     PYTHONPATH=python python3 bench/launch_soak.py [--launches 1000000] [--kernel gemm] [--check]
 
-Launches the Hopper @gemm_nt of examples/gemm_sm90.mlir at 128x256x64
+Launches the Hopper @gemm_nt of python/tile/kernels/gemm_sm90.mlir at 128x256x64
 (--kernel gemm), @copy_tile of examples/cp_async_copy.mlir (copy) or both
 alternately, --launches times on the same tensors, waiting for the GPU
 (tile.synchronize) every --sync-every launches. After 1000 warm-up launches

@@ -5,7 +5,7 @@
                                                 [--shapes 8192x8192x8192 ...] [--rounds 3]
                                                 [--csv FILE]
 
-@gemm_nt and @gemm_nn of examples/gemm_sm90.mlir with each schedule of
+@gemm_nt and @gemm_nn of python/tile/kernels/gemm_sm90.mlir with each schedule of
 tile.work_unit put in place of the shipped one: data_parallel (each CTA
 takes whole tiles), stream_k (where the last wave of tiles would leave at
 least half the CTAs idle, it and the full wave before it are shared by all

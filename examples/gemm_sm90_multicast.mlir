@@ -1,4 +1,4 @@
-// The Hopper GEMM of examples/gemm_sm90.mlir (C = A B^T) in 2x1 clusters
+// The Hopper GEMM of python/tile/kernels/gemm_sm90.mlir (C = A B^T) in 2x1 clusters
 // with TMA multicast of B (sm_90a): the two CTAs of a cluster compute row
 // tiles 2p and 2p + 1 of the same 256-column tile; each loads its own A
 // tile and one 128-row half of B, which it multicasts into both CTAs' ring
@@ -11,7 +11,7 @@
 // after initializing their barriers and before they exit.
 // On an H100 this measured 1% slower than the single-CTA kernel at 4096^3
 // and 8192^3 (L2 bandwidth is not what limits it; bench/NOTES.md), so
-// examples/gemm_sm90.mlir stays without clusters.
+// python/tile/kernels/gemm_sm90.mlir stays without clusters.
 //
 //   tile-run examples/gemm_sm90_multicast.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) at 256x512x512 and at
@@ -25,7 +25,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = A (M x K) * B (N x K)^T, persistent: cluster q computes
     // the tile pairs q, q + clusters, ... (pairs of 128x256 row tiles, in
-    // groups of 2 pairs). Otherwise as @gemm_nt of examples/gemm_sm90.mlir:
+    // groups of 2 pairs). Otherwise as @gemm_nt of python/tile/kernels/gemm_sm90.mlir:
     // one producer thread, two wgmma consumer warpgroups, a 4-stage ring,
     // the stmatrix + TMA store epilogue.
     gpu.func @gemm(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index) kernel
@@ -94,7 +94,7 @@ module attributes {gpu.container_module} {
           %pt:2 = scf.for %tile = %cluster to %tiles step %clusters
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
             // Groups of 2 row-tile pairs (4 row tiles, as
-            // examples/gemm_sm90.mlir).
+            // python/tile/kernels/gemm_sm90.mlir).
             %pair, %pid_n = tile.tile_coord %tile in [%pairs_m, %tiles_n] group 2
             %pair2 = arith.muli %pair, %c2 : index
             %pid_m = arith.addi %pair2, %rank : index

@@ -68,7 +68,7 @@ cat > "$WORK/stream_k.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
 from tile.testing import relative_error
-module = tile.compile(open("$ROOT/examples/gemm_sm90.mlir").read(), chip="sm_90a")
+module = tile.compile(open("$ROOT/python/tile/kernels/gemm_sm90.mlir").read(), chip="sm_90a")
 for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
@@ -83,9 +83,9 @@ for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
               f"{relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 sanitize_python split "split tiles" gemm_n "$WORK/stream_k.py"
-# The FP8 kernels (examples/gemm_sm90_fp8.mlir: persistent with a split
+# The FP8 kernels (python/tile/kernels/gemm_sm90_fp8.mlir: persistent with a split
 # tail, 2x1 clusters, block-scaled) and the grouped kernel
-# (examples/gemm_sm90_grouped.mlir, contiguous and masked, with an empty
+# (python/tile/kernels/gemm_sm90_grouped.mlir, contiguous and masked, with an empty
 # group and partial row tiles), from PyTorch at small shapes.
 cat > "$WORK/fp8_grouped.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
@@ -147,7 +147,7 @@ ref8 = torch.cat([(a8[s:s + v].float() * sa8[s:s + v]).cpu()
 print(f"grouped fp8 relative error {relative_error(c8.cpu(), ref8):.1e}")
 PY
 sanitize_python fp8_grouped "fp8/grouped" gemm_ "$WORK/fp8_grouped.py"
-# tile.attention (examples/attention_sm90.mlir): both head dimensions, f16
+# tile.attention (python/tile/kernels/attention_sm90.mlir): both head dimensions, f16
 # and bf16, causal and not, an odd sequence length (edge masks, clipped
 # stores) and B x H beyond one CTA's pair of tiles, checked against SDPA.
 cat > "$WORK/attention.py" <<PY

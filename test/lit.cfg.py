@@ -35,6 +35,10 @@ if importlib.util.find_spec("torch") is not None:
 llvm_config.with_environment(
     "PYTHONPATH", os.path.join(os.path.dirname(config.test_source_root), "python"),
     append_path=True)
+# The product kernels: package data of the Python package (tile/kernels).
+config.substitutions.append(
+    ("%tile_kernels",
+     os.path.join(os.path.dirname(config.test_source_root), "python", "tile", "kernels")))
 # The GEMM examples with an f32 C: their `!out` alias becomes
 # memref<?x?xf32>, the staged C tile f32 with 4-value (16-byte) rows per
 # thread, and the host check reads C without widening it.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tile.matmul on PyTorch tensors: the Hopper GEMM of examples/gemm_sm90.mlir
+"""tile.matmul on PyTorch tensors: the Hopper GEMM of python/tile/kernels/gemm_sm90.mlir
 (compiled on first use and cached), checked against torch.matmul and timed
 against it.
 

@@ -4,7 +4,7 @@
 (one thread of it) streams A and B K-slices with TMA into a 4-stage
 full/empty mbarrier ring; warpgroups 1 and 2 each multiply 64 rows with
 wgmma m64n256k16 (wait depth 1, releasing the previous stage) and write
-their part through shared memory with TMA stores. examples/gemm_sm90.mlir
+their part through shared memory with TMA stores. python/tile/kernels/gemm_sm90.mlir
 is the persistent, tuned version of this kernel.
 
     python3 python/examples/hopper_gemm.py [M N K]   # prints the IR without a GPU

@@ -1,4 +1,4 @@
-"""Fused attention from PyTorch on examples/attention_sm90.mlir: one
+"""Fused attention from PyTorch on python/tile/kernels/attention_sm90.mlir: one
 persistent launch for all batches and heads.
 
     o = tile.attention(q, k, v)                 # softmax(q k^T / sqrt(D)) v

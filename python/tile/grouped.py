@@ -1,5 +1,5 @@
 """Grouped matrix products (mixture-of-experts layers) from PyTorch on
-examples/gemm_sm90_grouped.mlir: one persistent launch for all groups.
+python/tile/kernels/gemm_sm90_grouped.mlir: one persistent launch for all groups.
 
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offsets)   # contiguous
     c = tile.grouped_matmul(x3, w.transpose(-2, -1), valid=counts)  # masked

@@ -1,4 +1,4 @@
-"""C = A B on the Hopper GEMM kernels of examples/gemm_sm90.mlir, from PyTorch.
+"""C = A B on the Hopper GEMM kernels of python/tile/kernels/gemm_sm90.mlir, from PyTorch.
 
     c = tile.matmul(a, b)                    # A (M x K) @ B (K x N)
     c = tile.matmul(a, b, transpose_b=True)  # A (M x K) @ B (N x K)^T
@@ -37,7 +37,7 @@ from .gemm_decode import ROWS, SLICE, DecodeConfig, decode_source, rows_for
 #: The kernels' source, compiled on first use (cached on disk by tile.compile).
 GEMM_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90.mlir"
 
-#: CTA tiles of the kernels of examples/gemm_sm90.mlir: @gemm_nt and
+#: CTA tiles of the kernels of python/tile/kernels/gemm_sm90.mlir: @gemm_nt and
 #: @gemm_nn compute 128 x 256 tiles on a persistent grid.
 PERSISTENT_TILE = (128, 256)
 #: M up to which the decode kernels (tile.gemm_decode) run, both layouts.

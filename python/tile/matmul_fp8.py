@@ -1,4 +1,4 @@
-"""Scaled FP8 matrix products from PyTorch on examples/gemm_sm90_fp8.mlir.
+"""Scaled FP8 matrix products from PyTorch on python/tile/kernels/gemm_sm90_fp8.mlir.
 
     c = tile.matmul(a, b, scale_a=sa, scale_b=sb)            # bf16 C
     c = tile.matmul(a, w, transpose_b=True, scale_a=sa, scale_b=sb,

@@ -1,4 +1,4 @@
-// The Hopper FP8 GEMM example (examples/gemm_sm90_fp8.mlir) on the GPU,
+// The Hopper FP8 GEMM example (python/tile/kernels/gemm_sm90_fp8.mlir) on the GPU,
 // all three kernels (persistent with split-K tail; 2x1 clusters multicasting
 // B; 1x128 / 128x128 block scales with f32 promotion):
 // e4m3 operands, row-wise and per-tensor scales, bf16 and (with the C
@@ -6,8 +6,8 @@
 // host at a tile-multiple shape and at an odd one (TMA fills zeros past A
 // and B, clips the stores; the scale indices past M and N are clamped).
 //
-// RUN: tile-run %S/../../../examples/gemm_sm90_fp8.mlir --chip=sm_90a --timeout=120 | FileCheck %s
-// RUN: sed 's/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: tile-run %tile_kernels/gemm_sm90_fp8.mlir --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: sed 's/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_fp8.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
 // CHECK: gemm fp8 row-wise 256x512x512 mismatches: 0
 // CHECK: gemm fp8 per-tensor 256x512x512 mismatches: 0
 // CHECK: gemm fp8 row-wise 200x296x208 mismatches: 0

@@ -1,4 +1,4 @@
-// The grouped Hopper GEMM example (examples/gemm_sm90_grouped.mlir) on the
+// The grouped Hopper GEMM example (python/tile/kernels/gemm_sm90_grouped.mlir) on the
 // GPU: nine groups of 0 to 286 rows (an empty group, one of exactly two row
 // tiles, partial last row tiles), contiguous and masked, f16 and bf16,
 // checked element by element against the host; the C rows outside every
@@ -7,8 +7,8 @@
 // layouts with bf16 and (the C alias redefined) f16 results; and on 5 CTAs,
 // each walking on from group to group.
 //
-// RUN: tile-run %S/../../../examples/gemm_sm90_grouped.mlir --chip=sm_90a --timeout=120 | FileCheck %s
-// RUN: sed 's/^!e = f16/!e = bf16/; s/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_grouped.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: tile-run %tile_kernels/gemm_sm90_grouped.mlir --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: sed 's/^!e = f16/!e = bf16/; s/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_grouped.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
 // CHECK: grouped gemm contiguous 9 groups x296x200 mismatches: 0
 // CHECK: grouped gemm masked 9 groups x296x200 mismatches: 0
 // CHECK: grouped gemm split-K 3 groups x256x1024 mismatches: 0

@@ -1,5 +1,5 @@
 // The fused attention example as PTX, assembled by ptxas for sm_90a:
-// examples/attention_sm90.mlir as written (bf16) and with its element type
+// python/tile/kernels/attention_sm90.mlir as written (bf16) and with its element type
 // `!e` redefined to f16 (as tile.attention compiles its variants). Both
 // kernels (@attention_d128, @attention_d64) take their four tensor maps by
 // value (T-TMA-22), lower the producer's registers and raise the
@@ -16,12 +16,12 @@
 // tile.attention compiles it, with a 32-bit index (its scalar parameters are
 // .u32) and 32-bit shared addresses.
 //
-// RUN: tile-opt %S/../../../examples/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.ptx
+// RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --implicit-check-not=__nv_exp2f < %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.bf16.ptx -o %t.bf16.cubin %}
-// RUN: sed 's/^!e = bf16/!e = f16/' %S/../../../examples/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.ptx
+// RUN: sed 's/^!e = bf16/!e = f16/' %tile_kernels/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --implicit-check-not=__nv_exp2f < %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.ptx

@@ -6,16 +6,16 @@
 // thread, 66 scalar global loads), and the bf16 TMA-store epilogue; then the same with e5m2 operands (the type aliases redefined)
 // and with e4m3 x e5m2 and an f16 C.
 //
-// RUN: tile-opt %S/../../../examples/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
+// RUN: tile-opt %tile_kernels/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
 // RUN: FileCheck %s --check-prefix=SCALE < %t.ptx
 // RUN: FileCheck %s --check-prefix=FMA < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
-// RUN: sed 's/^!ea = f8E4M3FN/!ea = f8E5M2/; s/^!eb = f8E4M3FN/!eb = f8E5M2/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.e5m2.ptx
+// RUN: sed 's/^!ea = f8E4M3FN/!ea = f8E5M2/; s/^!eb = f8E4M3FN/!eb = f8E5M2/' %tile_kernels/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.e5m2.ptx
 // RUN: FileCheck %s --check-prefix=E5M2 < %t.e5m2.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.e5m2.ptx -o %t.e5m2.cubin %}
-// RUN: sed 's/^!eb = f8E4M3FN/!eb = f8E5M2/; s/^!ec = bf16/!ec = f16/' %S/../../../examples/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mixed.ptx
+// RUN: sed 's/^!eb = f8E4M3FN/!eb = f8E5M2/; s/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mixed.ptx
 // RUN: FileCheck %s --check-prefix=MIXED < %t.mixed.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mixed.ptx -o %t.mixed.cubin %}
 

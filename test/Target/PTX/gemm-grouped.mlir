@@ -6,7 +6,7 @@
 // the FP8 kernel: m64n256k32 on e4m3, the dequantizing loads (2 row and 64
 // column factors a thread) and a bf16 C.
 //
-// RUN: tile-opt %S/../../../examples/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
+// RUN: tile-opt %tile_kernels/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.ptx -o %t.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 

@@ -17,7 +17,7 @@
 // RUN: %f32-out %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f32out.ptx
 // RUN: FileCheck %s --check-prefix=F32OUT < %t.f32out.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.f32out.ptx -o %t.f32out.cubin %}
-// RUN: tile-opt %S/../../../examples/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sm90.ptx
+// RUN: tile-opt %tile_kernels/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=SM90 < %t.sm90.ptx
 // RUN: FileCheck %s --check-prefix=LAYOUT < %t.sm90.ptx
 // RUN: tile-opt %S/../../../examples/gemm_sm90_multicast.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mc.ptx

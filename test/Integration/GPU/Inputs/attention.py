@@ -1,4 +1,4 @@
-"""tile.attention (examples/attention_sm90.mlir) against PyTorch's SDPA: both
+"""tile.attention (python/tile/kernels/attention_sm90.mlir) against PyTorch's SDPA: both
 head dimensions, f16 and bf16, causal and not, odd lengths with Sq != Sk,
 and a (B, S, H, D) layout read in place. An output is "ok" when its largest
 error against SDPA in float32 is at most twice that of SDPA's own 16-bit

@@ -1,7 +1,7 @@
 // The Hopper FP8 GEMMs in tile IR (sm_90a): C = diag(sa) (A B^T) diag(sb)
 // (A M x K and B N x K row-major e4m3, i.e. both K-major as FP8 wgmma
 // requires), f32 accumulation, bf16 out. The kernels of
-// examples/gemm_sm90.mlir (@gemm_nt: persistent, split-K tail) and
+// python/tile/kernels/gemm_sm90.mlir (@gemm_nt: persistent, split-K tail) and
 // examples/gemm_sm90_multicast.mlir (2x1 clusters multicasting B) with
 // 8-bit operands: a 128-element K slice is one 128-byte swizzle span, so a
 // stage holds 128x128 A and 256x128 B bytes (48 KB, as the f16 kernels'
@@ -15,8 +15,8 @@
 // and N, K a multiple of 16 (TMA's 16-byte rows); TMA zero-fills past A
 // and B (+0.0 in e4m3) and clips the stores to C.
 //
-//   tile-opt examples/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a"
-//   tile-run examples/gemm_sm90_fp8.mlir --chip=sm_90a
+//   tile-opt python/tile/kernels/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a"
+//   tile-run python/tile/kernels/gemm_sm90_fp8.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) with row-wise and
 // per-tensor scales at 256x512x512 and at the odd 200x296x208, the
 // multicast kernel at 256x512x512 and 328x296x208, and both block-scaled
@@ -39,13 +39,13 @@
 // Block scales: A's per (row, 128-wide K block), B's per (128-row block,
 // K block), any strides.
 !block_scales = memref<?x?xf32, strided<[?, ?], offset: ?>>
-// Split tiles' partial sums and arrival counters, as examples/gemm_sm90.mlir.
+// Split tiles' partial sums and arrival counters, as python/tile/kernels/gemm_sm90.mlir.
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = sa A (M x K) * (sb B (N x K))^T, persistent, as
-    // examples/gemm_sm90.mlir's @gemm_nt: warpgroup 0 (one thread) loads
+    // python/tile/kernels/gemm_sm90.mlir's @gemm_nt: warpgroup 0 (one thread) loads
     // 128-element K slices of A and B with TMA into a 4-stage ring,
     // warpgroups 1 and 2 each multiply their 64 rows (m64n256k32, wait
     // depth 1), sum split tiles (tile.split_k_reduce), scale and store
@@ -269,7 +269,7 @@ module attributes {gpu.container_module} {
           %pt:2 = scf.for %tile = %cluster to %tiles step %clusters
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
             // Groups of 2 row-tile pairs (4 row tiles, as
-            // examples/gemm_sm90.mlir).
+            // python/tile/kernels/gemm_sm90.mlir).
             %pair, %pid_n = tile.tile_coord %tile in [%pairs_m, %tiles_n] group 2
             %pair2 = arith.muli %pair, %c2 : index
             %pid_m = arith.addi %pair2, %rank : index
@@ -711,7 +711,7 @@ module attributes {gpu.container_module} {
     gpu.memcpy %dsa, %hsa : !scales, !scales
     gpu.memcpy %dsb, %hsb : !scales, !scales
     // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles;
-    // workspace and counters as examples/gemm_sm90.mlir.
+    // workspace and counters as python/tile/kernels/gemm_sm90.mlir.
     %c132 = arith.constant 132 : index
     %n255 = arith.addi %n, %c255 : index
     %tn = arith.divui %n255, %c256 : index

@@ -13,15 +13,18 @@
 // decode kernels of python/tile/gemm_decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
 //
-//   tile-opt examples/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a"
-//   tile-run examples/gemm_sm90.mlir --chip=sm_90a
+//   tile-opt python/tile/kernels/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a"
+//   tile-run python/tile/kernels/gemm_sm90.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) for both layouts at
 // 256x512x512 and at the odd 200x296x200, and A B^T at 13x304x200.
 
-!da = !tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>
-!db = !tile.tma_desc<memref<?x?xf16>, box = [256, 64], swizzle = b128>
-!dbt = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
-!dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
+// The element type of A, B and C (f16 or bf16); tile.matmul compiles its
+// variants by redefining this alias.
+!e = f16
+!da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
+!db = !tile.tma_desc<memref<?x?x!e>, box = [256, 64], swizzle = b128>
+!dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
+!dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
 // Split tiles' partial sums: 128 rows of a column per accumulator a slot,
 // a slot per split (at least two) of each 64x256 half tile (one per
@@ -75,9 +78,9 @@ module attributes {gpu.container_module} {
       // tile split with other CTAs. (split_k against stream_k and
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64x!e, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -109,8 +112,8 @@ module attributes {gpu.container_module} {
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
-              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64xf16, 3>, !bars
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64x!e, 3>, !bars
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c4 : index
               %ns = arith.select %wrap, %c0, %next : index
@@ -140,7 +143,7 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
                 {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
-                : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
+                : memref<4x128x64x!e, 3>, memref<4x256x64x!e, 3>, vector<128xf32>
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -173,7 +176,7 @@ module attributes {gpu.container_module} {
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
             tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-                : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+                : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -220,9 +223,9 @@ module attributes {gpu.container_module} {
       // tile split with other CTAs. (split_k against stream_k and
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64x!e, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -254,11 +257,11 @@ module attributes {gpu.container_module} {
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
               scf.for %q = %c0 to %c4 step %c1 {
                 %q64 = arith.muli %q, %c64 : index
                 %nq = arith.addi %n0, %q64 : index
-                tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, memref<4x4x64x64xf16, 3>, !bars
+                tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, memref<4x4x64x64x!e, 3>, !bars
               }
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c4 : index
@@ -289,7 +292,7 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
                 {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
-                : memref<4x128x64xf16, 3>, memref<4x4x64x64xf16, 3>, vector<128xf32>
+                : memref<4x128x64x!e, 3>, memref<4x4x64x64x!e, 3>, vector<128xf32>
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -322,7 +325,7 @@ module attributes {gpu.container_module} {
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
             tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-                : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+                : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -335,12 +338,12 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @fill(%h: memref<?x?xf16>, %p: index, %q: index) {
+  func.func @fill(%h: memref<?x?x!e>, %p: index, %q: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c5 = arith.constant 5 : index
-    %rows = memref.dim %h, %c0 : memref<?x?xf16>
-    %cols = memref.dim %h, %c1 : memref<?x?xf16>
+    %rows = memref.dim %h, %c0 : memref<?x?x!e>
+    %cols = memref.dim %h, %c1 : memref<?x?x!e>
     scf.for %i = %c0 to %rows step %c1 {
       scf.for %j = %c0 to %cols step %c1 {
         %ip = arith.muli %i, %p : index
@@ -348,10 +351,10 @@ module attributes {gpu.container_module} {
         %s = arith.addi %ip, %jq : index
         %r = arith.remui %s, %c5 : index
         %ri = arith.index_cast %r : index to i32
-        %f = arith.sitofp %ri : i32 to f16
-        %two = arith.constant 2.0 : f16
-        %v = arith.subf %f, %two : f16
-        memref.store %v, %h[%i, %j] : memref<?x?xf16>
+        %f = arith.sitofp %ri : i32 to !e
+        %two = arith.constant 2.0 : !e
+        %v = arith.subf %f, %two : !e
+        memref.store %v, %h[%i, %j] : memref<?x?x!e>
       }
     }
     return
@@ -380,22 +383,22 @@ module attributes {gpu.container_module} {
     // The 4-stage ring (64 KB of A, 128 KB of B tiles) and 2 x 2 staging
     // buffers of 8 KB.
     %smem = arith.constant 229376 : i32
-    %ha = memref.alloc(%m, %k) : memref<?x?xf16>
-    %hc = memref.alloc(%m, %n) : memref<?x?xf16>
-    func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
+    %ha = memref.alloc(%m, %k) : memref<?x?x!e>
+    %hc = memref.alloc(%m, %n) : memref<?x?x!e>
+    func.call @fill(%ha, %c3, %c7) : (memref<?x?x!e>, index, index) -> ()
     %brows = arith.select %transposed, %n, %k : index
     %bcols = arith.select %transposed, %k, %n : index
-    %hb = memref.alloc(%brows, %bcols) : memref<?x?xf16>
+    %hb = memref.alloc(%brows, %bcols) : memref<?x?x!e>
     scf.if %transposed {
-      func.call @fill(%hb, %c2, %c3) : (memref<?x?xf16>, index, index) -> ()
+      func.call @fill(%hb, %c2, %c3) : (memref<?x?x!e>, index, index) -> ()
     } else {
-      func.call @fill(%hb, %c7, %c2) : (memref<?x?xf16>, index, index) -> ()
+      func.call @fill(%hb, %c7, %c2) : (memref<?x?x!e>, index, index) -> ()
     }
-    %da = gpu.alloc (%m, %k) : memref<?x?xf16>
-    %db = gpu.alloc (%brows, %bcols) : memref<?x?xf16>
-    %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
-    gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
-    gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
+    %da = gpu.alloc (%m, %k) : memref<?x?x!e>
+    %db = gpu.alloc (%brows, %bcols) : memref<?x?x!e>
+    %dc = gpu.alloc (%m, %n) : memref<?x?x!e>
+    gpu.memcpy %da, %ha : memref<?x?x!e>, memref<?x?x!e>
+    gpu.memcpy %db, %hb : memref<?x?x!e>, memref<?x?x!e>
     // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles.
     %c132 = arith.constant 132 : index
     %n255 = arith.addi %n, %c255 : index
@@ -415,11 +418,11 @@ module attributes {gpu.container_module} {
     %counters = gpu.alloc (%halves) : !counters
     %zero_count = arith.constant 0 : i32
     gpu.memset %counters, %zero_count : !counters, i32
-      %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
+      %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
       // C through TMA stores: its rows must be 16-byte multiples (N % 8 == 0).
-      %tc = tile.tma_create_descriptor %dc : memref<?x?xf16> -> !dc
+      %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
       scf.if %transposed {
-        %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !db
+        %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
         scf.for %r = %c0 to %reps step %c1 {
           gpu.launch_func @kernels::@gemm_nt blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
@@ -427,7 +430,7 @@ module attributes {gpu.container_module} {
                    %ws : !workspace, %counters : !counters)
         }
       } else {
-        %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !dbt
+        %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !dbt
         scf.for %r = %c0 to %reps step %c1 {
           gpu.launch_func @kernels::@gemm_nn blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
@@ -435,7 +438,7 @@ module attributes {gpu.container_module} {
                    %ws : !workspace, %counters : !counters)
         }
       }
-    gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
+    gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
     %one = arith.constant 1 : i32
@@ -453,17 +456,17 @@ module attributes {gpu.container_module} {
       %i = arith.select %sampled, %si, %ai : index
       %j = arith.select %sampled, %sj, %aj : index
       %ref = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
-        %x = memref.load %ha[%i, %l] : memref<?x?xf16>
+        %x = memref.load %ha[%i, %l] : memref<?x?x!e>
         %br = arith.select %transposed, %j, %l : index
         %bc = arith.select %transposed, %l, %j : index
-        %y = memref.load %hb[%br, %bc] : memref<?x?xf16>
-        %xf = arith.extf %x : f16 to f32
-        %yf = arith.extf %y : f16 to f32
+        %y = memref.load %hb[%br, %bc] : memref<?x?x!e>
+        %xf = arith.extf %x : !e to f32
+        %yf = arith.extf %y : !e to f32
         %p = math.fma %xf, %yf, %acc : f32
         scf.yield %p : f32
       }
-      %got = memref.load %hc[%i, %j] : memref<?x?xf16>
-      %gf = arith.extf %got : f16 to f32
+      %got = memref.load %hc[%i, %j] : memref<?x?x!e>
+      %gf = arith.extf %got : !e to f32
       %d = arith.subf %gf, %ref : f32
       %ad = math.absf %d : f32
       %ar = math.absf %ref : f32
@@ -474,14 +477,14 @@ module attributes {gpu.container_module} {
       %nb = arith.addi %b, %inc : i32
       scf.yield %nb : i32
     }
-    gpu.dealloc %da : memref<?x?xf16>
-    gpu.dealloc %db : memref<?x?xf16>
-    gpu.dealloc %dc : memref<?x?xf16>
+    gpu.dealloc %da : memref<?x?x!e>
+    gpu.dealloc %db : memref<?x?x!e>
+    gpu.dealloc %dc : memref<?x?x!e>
     gpu.dealloc %ws : !workspace
     gpu.dealloc %counters : !counters
-    memref.dealloc %ha : memref<?x?xf16>
-    memref.dealloc %hb : memref<?x?xf16>
-    memref.dealloc %hc : memref<?x?xf16>
+    memref.dealloc %ha : memref<?x?x!e>
+    memref.dealloc %hb : memref<?x?x!e>
+    memref.dealloc %hc : memref<?x?x!e>
     return %bad : i32
   }
 

@@ -8,7 +8,7 @@
 // one tensor map serves each operand; no per-group descriptor is built.
 // f16 in (bf16 by redefining !e), f32 accumulation, C in the same type.
 //
-// The kernel is examples/gemm_sm90.mlir's @gemm_nt (one TMA producer
+// The kernel is python/tile/kernels/gemm_sm90.mlir's @gemm_nt (one TMA producer
 // thread, two wgmma consumer warpgroups, a 4-stage ring of 128x256x64
 // stages, persistent, split-K tail) over a grouped work list: the 128x256
 // tiles of all groups, group by group (each group's in the grouped tile
@@ -22,8 +22,8 @@
 // B rows past a group (another group's, or TMA's zero fill) only feed C rows
 // and columns that are not stored. Empty groups take no tiles.
 //
-//   tile-opt examples/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a"
-//   tile-run examples/gemm_sm90_grouped.mlir --chip=sm_90a
+//   tile-opt python/tile/kernels/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a"
+//   tile-run python/tile/kernels/gemm_sm90_grouped.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) for nine groups of 0 to
 // 286 rows, contiguous and masked.
 
@@ -45,7 +45,7 @@
 !scales = memref<?xf32>
 // Per group: its rows' running end (contiguous) or count (masked).
 !rows = memref<?xi32>
-// Split tiles' partial sums and arrival counters, as examples/gemm_sm90.mlir.
+// Split tiles' partial sums and arrival counters, as python/tile/kernels/gemm_sm90.mlir.
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
 module attributes {gpu.container_module} {
@@ -370,7 +370,7 @@ module attributes {gpu.container_module} {
 
     // The grouped product of 8-bit floats: C[rows of g] = diag(sa) A[rows
     // of g] B_g^T diag(sb), as @grouped_gemm_nt with the stages of
-    // examples/gemm_sm90_fp8.mlir (128-element K slices, four m64n256k32
+    // python/tile/kernels/gemm_sm90_fp8.mlir (128-element K slices, four m64n256k32
     // wgmmas a stage and consumer warpgroup) and its dequantizing
     // epilogue: sa one f32 factor per row of A or one for all, sb one per
     // row of the (G N) x K B (per output column of each group:
@@ -650,7 +650,7 @@ module attributes {gpu.container_module} {
     %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
     %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
-    // Split tiles' workspace and counters (zero), as examples/gemm_sm90.mlir
+    // Split tiles' workspace and counters (zero), as python/tile/kernels/gemm_sm90.mlir
     // sizes them for its CTAs.
     %c1024 = arith.constant 1024 : index
     %ws_rows = arith.muli %ctas, %c1024 : index

@@ -31,7 +31,7 @@
 // issuing a block's Q K^T and hands the turn to the other after issuing its
 // P V, so one's softmax runs under the other's MMAs.
 //
-//   tile-opt examples/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
+//   tile-opt python/tile/kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 // (tile.attention in python/tile/attention.py compiles and runs it.)
 
 // The element type of Q, K, V and O (f16 or bf16); tile.attention compiles
