@@ -12,7 +12,6 @@ current stream:
     user observes, host launch cost and gaps included.
 Not a script: the others import it (their directory is on sys.path)."""
 import csv
-import ctypes
 import statistics
 import subprocess
 import sys
@@ -23,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
 import tile  # noqa: E402
+from tile.compiler import redefine_aliases  # noqa: E402
 from tile.testing import cuda_torch, kernel_us, median_ms  # noqa: E402,F401
 
 DTYPES = ("f16", "bf16")
@@ -57,13 +57,23 @@ def describe_device() -> None:
         print(f"nvidia-smi: {error}")
 
 
+def example_source(name: str, type_: str = "f16") -> str:
+    """The text of a GEMM kernel, examples/<name>.mlir or the package's
+    kernels/<name>.mlir, with its element type alias !e = `type_`."""
+    path = ROOT / "examples" / f"{name}.mlir"
+    if not path.is_file():
+        path = ROOT / "python" / "tile" / "kernels" / f"{name}.mlir"
+    text = path.read_text()
+    if "\n!e = " not in text:
+        if type_ != "f16":
+            raise ValueError(f"{path.name} has no element type alias !e: it is f16 only")
+        return text
+    return redefine_aliases(text, {"!e": type_})
+
+
 def compile_example(name: str, type_: str = "f16", **options):
-    """examples/<name>.mlir compiled for sm_90a; for bf16 with every f16
-    replaced by bf16 (as scripts/gemm-main.py does)."""
-    text = (ROOT / "examples" / f"{name}.mlir").read_text()
-    if type_ == "bf16":
-        text = text.replace("f16", "bf16")
-    return tile.compile(text, chip="sm_90a", **options)
+    """example_source(name, type_) compiled for sm_90a."""
+    return tile.compile(example_source(name, type_), chip="sm_90a", **options)
 
 
 def sms() -> int:
@@ -76,12 +86,13 @@ def sms() -> int:
 def _plan(m: int, n: int, transposed_b: bool):
     """tile.matmul's launch plan for an f16 M x N x 64 problem (the grid
     depends on M, N, the layout and the device only)."""
-    from tile.matmul import Operand, device_of, plan_matmul
-    import torch
+    from tile.core.devices import device, current_index
+    from tile.core.operands import Operand
+    from tile.ops.matmul import plan_matmul
     a = Operand((m, 64), (64, 1), "float16", 0, "cuda:0")
     b = (Operand((64, n), (1, 64), "float16", 0, "cuda:0") if transposed_b
          else Operand((64, n), (n, 1), "float16", 0, "cuda:0"))
-    return plan_matmul(a, b, None, device_of(torch, torch.empty(0, device="cuda")))
+    return plan_matmul(a, b, None, device(current_index()))
 
 
 def sm90_launch(m: int, n: int) -> dict:
@@ -178,14 +189,11 @@ def ratio_plot(rows: List[Dict[str, object]], path: str, title: str,
 def driver_memory():
     """(free, total) device bytes from libtile_runtime's tileRtMemoryInfo
     (cuMemGetInfo in the runtime's context), or None where it lacks it."""
+    from tile.runtime import Runtime
     try:
-        from tile.launch import Runtime
-        info = Runtime.get().lib.tileRtMemoryInfo
-    except (ImportError, AttributeError):
+        return Runtime.get().memory_info()
+    except tile.TileRuntimeError:
         return None
-    info.argtypes = [ctypes.POINTER(ctypes.c_uint64)] * 2
-    free, total = ctypes.c_uint64(), ctypes.c_uint64()
-    return (free.value, total.value) if info(ctypes.byref(free), ctypes.byref(total)) == 0 else None
 
 
 def rss_bytes() -> int:

@@ -64,7 +64,7 @@ def main():
     torch = harness.torch_or_exit("schedule.py")
     card = torch.cuda.get_device_name()
     sms = harness.sms()
-    source = (harness.ROOT / "examples" / "gemm_sm90.mlir").read_text()
+    source = harness.example_source("gemm_sm90")
     shipped = re.search(r"tile\.work_count (\w+)", source).group(1)
     rows = []
     print(f"{card}, {sms} SMs; kernel time (CUPTI), median of {args.rounds} rounds")
@@ -73,7 +73,7 @@ def main():
           + " ".join(f"{'c/' + s[:5]:>7s}" for s in SCHEDULES))
     for type_ in args.types:
         dtype = torch.float16 if type_ == "f16" else torch.bfloat16
-        text = source if type_ == "f16" else source.replace("f16", "bf16")
+        text = harness.example_source("gemm_sm90", type_)
         modules = {
             schedule: tile.compile(
                 text.replace(f"work_count {shipped}", f"work_count {schedule}")

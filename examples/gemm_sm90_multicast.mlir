@@ -17,9 +17,12 @@
 // prints the mismatches against the host (all 0) at 256x512x512 and at
 // 328x296x200 (an odd number of row tiles).
 
-!da = !tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>
-!db = !tile.tma_desc<memref<?x?xf16>, box = [128, 64], swizzle = b128>
-!dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
+// The element type of A, B and C (f16 or bf16); the tests and benchmarks
+// retarget the kernel by redefining it.
+!e = f16
+!da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
+!db = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
+!dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
@@ -68,9 +71,9 @@ module attributes {gpu.container_module} {
       %tiles = arith.muli %pairs_m, %tiles_n : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x128x64xf16, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xf16, 3>
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x128x64x!e, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -105,9 +108,9 @@ module attributes {gpu.container_module} {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
               %tok = tile.mbarrier_arrive_expect_tx %full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
-              tile.tma_load %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64xf16, 3>, !bars
+              tile.tma_load %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
               tile.tma_load %b[%nb, %k0] to %rb[%s, %rank], %full[%s] multicast %both
-                  : !db, memref<4x2x128x64xf16, 3>, !bars
+                  : !db, memref<4x2x128x64x!e, 3>, !bars
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c4 : index
               %ns = arith.select %wrap, %c0, %next : index
@@ -136,7 +139,7 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
                 {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
-                : memref<4x128x64xf16, 3>, memref<4x2x128x64xf16, 3>, vector<128xf32>
+                : memref<4x128x64x!e, 3>, memref<4x2x128x64x!e, 3>, vector<128xf32>
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it in both CTAs.
             %later = arith.cmpi ugt, %t, %c0 : index
@@ -161,7 +164,7 @@ module attributes {gpu.container_module} {
           // buffers, written out by TMA while the next tile's MMAs run.
           %m1 = arith.addi %m0, %row : index
           tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-              : vector<128xf32>, memref<2x2x64x64xf16, 3>, !dc
+              : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
           scf.yield %r#1, %r#2 : index, i1
         }
         // The last TMA stores have written C.
@@ -176,12 +179,12 @@ module attributes {gpu.container_module} {
     }
   }
 
-  func.func @fill(%h: memref<?x?xf16>, %p: index, %q: index) {
+  func.func @fill(%h: memref<?x?x!e>, %p: index, %q: index) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c5 = arith.constant 5 : index
-    %rows = memref.dim %h, %c0 : memref<?x?xf16>
-    %cols = memref.dim %h, %c1 : memref<?x?xf16>
+    %rows = memref.dim %h, %c0 : memref<?x?x!e>
+    %cols = memref.dim %h, %c1 : memref<?x?x!e>
     scf.for %i = %c0 to %rows step %c1 {
       scf.for %j = %c0 to %cols step %c1 {
         %ip = arith.muli %i, %p : index
@@ -189,10 +192,10 @@ module attributes {gpu.container_module} {
         %s = arith.addi %ip, %jq : index
         %r = arith.remui %s, %c5 : index
         %ri = arith.index_cast %r : index to i32
-        %f = arith.sitofp %ri : i32 to f16
-        %two = arith.constant 2.0 : f16
-        %v = arith.subf %f, %two : f16
-        memref.store %v, %h[%i, %j] : memref<?x?xf16>
+        %f = arith.sitofp %ri : i32 to !e
+        %two = arith.constant 2.0 : !e
+        %v = arith.subf %f, %two : !e
+        memref.store %v, %h[%i, %j] : memref<?x?x!e>
       }
     }
     return
@@ -216,18 +219,18 @@ module attributes {gpu.container_module} {
     // The 4-stage ring (64 KB of A, 128 KB of B tiles) and 2 x 2 staging
     // buffers of 8 KB.
     %smem = arith.constant 229376 : i32
-    %ha = memref.alloc(%m, %k) : memref<?x?xf16>
-    %hc = memref.alloc(%m, %n) : memref<?x?xf16>
-    func.call @fill(%ha, %c3, %c7) : (memref<?x?xf16>, index, index) -> ()
-    %hb = memref.alloc(%n, %k) : memref<?x?xf16>
-    func.call @fill(%hb, %c2, %c3) : (memref<?x?xf16>, index, index) -> ()
-    %da = gpu.alloc (%m, %k) : memref<?x?xf16>
-    %db = gpu.alloc (%n, %k) : memref<?x?xf16>
-    %dc = gpu.alloc (%m, %n) : memref<?x?xf16>
-    gpu.memcpy %da, %ha : memref<?x?xf16>, memref<?x?xf16>
-    gpu.memcpy %db, %hb : memref<?x?xf16>, memref<?x?xf16>
-    %ta = tile.tma_create_descriptor %da : memref<?x?xf16> -> !da
-    %tc = tile.tma_create_descriptor %dc : memref<?x?xf16> -> !dc
+    %ha = memref.alloc(%m, %k) : memref<?x?x!e>
+    %hc = memref.alloc(%m, %n) : memref<?x?x!e>
+    func.call @fill(%ha, %c3, %c7) : (memref<?x?x!e>, index, index) -> ()
+    %hb = memref.alloc(%n, %k) : memref<?x?x!e>
+    func.call @fill(%hb, %c2, %c3) : (memref<?x?x!e>, index, index) -> ()
+    %da = gpu.alloc (%m, %k) : memref<?x?x!e>
+    %db = gpu.alloc (%n, %k) : memref<?x?x!e>
+    %dc = gpu.alloc (%m, %n) : memref<?x?x!e>
+    gpu.memcpy %da, %ha : memref<?x?x!e>, memref<?x?x!e>
+    gpu.memcpy %db, %hb : memref<?x?x!e>, memref<?x?x!e>
+    %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
+    %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
     // Persistent: one CTA per SM (132 on an H100/H200 SXM) in clusters of
     // two on pairs of row tiles, or fewer clusters than pairs.
     %c66 = arith.constant 66 : index
@@ -238,14 +241,14 @@ module attributes {gpu.container_module} {
     %pairs = arith.muli %pm, %tn : index
     %clusters = arith.minui %pairs, %c66 : index
     %grid = arith.muli %clusters, %c2 : index
-    %tb = tile.tma_create_descriptor %db : memref<?x?xf16> -> !db
+    %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
     scf.for %r = %c0 to %reps step %c1 {
       gpu.launch_func @kernels::@gemm clusters in (%c2, %c1, %c1) blocks in (%grid, %c1, %c1)
           threads in (%c384, %c1, %c1)
           dynamic_shared_memory_size %smem
           args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index)
     }
-    gpu.memcpy %hc, %dc : memref<?x?xf16>, memref<?x?xf16>
+    gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
     %one = arith.constant 1 : i32
@@ -263,15 +266,15 @@ module attributes {gpu.container_module} {
       %i = arith.select %sampled, %si, %ai : index
       %j = arith.select %sampled, %sj, %aj : index
       %ref = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
-        %x = memref.load %ha[%i, %l] : memref<?x?xf16>
-        %y = memref.load %hb[%j, %l] : memref<?x?xf16>
-        %xf = arith.extf %x : f16 to f32
-        %yf = arith.extf %y : f16 to f32
+        %x = memref.load %ha[%i, %l] : memref<?x?x!e>
+        %y = memref.load %hb[%j, %l] : memref<?x?x!e>
+        %xf = arith.extf %x : !e to f32
+        %yf = arith.extf %y : !e to f32
         %p = math.fma %xf, %yf, %acc : f32
         scf.yield %p : f32
       }
-      %got = memref.load %hc[%i, %j] : memref<?x?xf16>
-      %gf = arith.extf %got : f16 to f32
+      %got = memref.load %hc[%i, %j] : memref<?x?x!e>
+      %gf = arith.extf %got : !e to f32
       %d = arith.subf %gf, %ref : f32
       %ad = math.absf %d : f32
       %ar = math.absf %ref : f32
@@ -282,12 +285,12 @@ module attributes {gpu.container_module} {
       %nb = arith.addi %b, %inc : i32
       scf.yield %nb : i32
     }
-    gpu.dealloc %da : memref<?x?xf16>
-    gpu.dealloc %db : memref<?x?xf16>
-    gpu.dealloc %dc : memref<?x?xf16>
-    memref.dealloc %ha : memref<?x?xf16>
-    memref.dealloc %hb : memref<?x?xf16>
-    memref.dealloc %hc : memref<?x?xf16>
+    gpu.dealloc %da : memref<?x?x!e>
+    gpu.dealloc %db : memref<?x?x!e>
+    gpu.dealloc %dc : memref<?x?x!e>
+    memref.dealloc %ha : memref<?x?x!e>
+    memref.dealloc %hb : memref<?x?x!e>
+    memref.dealloc %hc : memref<?x?x!e>
     return %bad : i32
   }
 

@@ -7,10 +7,13 @@
 # configure time (TILE_PTXAS / CUDA_HOME / /usr/local/cuda/bin / PATH).
 set -euo pipefail
 
+# python3-numpy: the Python tests' host arrays; python3-venv and
+# python3-wheel-whl: the test that pip-installs the package, offline, into a
+# fresh virtual environment (setuptools 66 builds wheels with `wheel`).
 PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools clang-22 lld-22
   libzstd-dev zlib1g-dev ninja-build cmake ccache python3 python3-pytest xz-utils
-  libgtest-dev
+  libgtest-dev python3-numpy python3-venv python3-wheel-whl
 )
 
 missing=()

@@ -28,8 +28,10 @@ sanitize_python() {
   done
 }
 
-small_main() { # example, extra @run arguments and their types
-  python3 "$ROOT/scripts/gemm-main.py" "$ROOT/examples/$1.mlir" f16 "$SIZE" "$SIZE" "$SIZE" 1 false "$2" "$3"
+small_main() { # kernel (examples/ or python/tile/kernels/), extra @run arguments and their types
+  local source="$ROOT/examples/$1.mlir"
+  [ -f "$source" ] || source="$ROOT/python/tile/kernels/$1.mlir"
+  python3 "$ROOT/scripts/gemm-main.py" "$source" f16 "$SIZE" "$SIZE" "$SIZE" 1 false "$2" "$3"
 }
 
 small_main gemm_sm90 ", %nt" ", i1" > "$WORK/gemm_sm90_nt.mlir"
@@ -43,7 +45,7 @@ for example in gemm_sm90_nt gemm_sm90_nn gemm_sm90_multicast hgemm_sm80; do
     echo "$example $tool: $(echo "$out" | grep -E "mismatches" | tr -d '\n') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
   done
 done
-# tile.matmul's decode kernels (python/tile/gemm_decode.py), from PyTorch:
+# tile.matmul's decode kernels (python/tile/ops/decode.py), from PyTorch:
 # M = 13 (n = 16), 1 (n = 8) and 100 (n = 128, 128 columns a CTA), N = 200,
 # K = SIZE, both layouts, and with split-K (M = 13, K = 8 SIZE: 4 tiles, 4
 # splits), checked against torch; only the
@@ -90,7 +92,7 @@ sanitize_python split "split tiles" gemm_n "$WORK/stream_k.py"
 cat > "$WORK/fp8_grouped.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
-from tile.matmul_fp8 import fp8_module
+from tile.ops.scaled_matmul import FP8
 from tile.testing import quantize_fp8, relative_error
 # References on the CPU: only the tile kernels run under the sanitizer.
 m, n, k = 256, 512, $SIZE
@@ -106,7 +108,7 @@ for name, blocks in (("per-tensor", ((m, k), (n, k))), ("row-wise", ((1, k), (1,
 a, sa = quantize_fp8(x, (1, k))
 w, sb = quantize_fp8(y, (1, k))
 c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-fp8_module(("f8E4M3FN", "f8E4M3FN", "bf16")).kernel("gemm_fp8_nt_multicast")(
+FP8.kernel(("f8E4M3FN", "f8E4M3FN", "bf16"), "gemm_fp8_nt_multicast")(
     a, w, c, m, n, k, sa.reshape(-1), sb.reshape(-1), grid=(4, 1, 1), cluster=(2, 1, 1))
 torch.cuda.synchronize()
 print(f"fp8 multicast {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
@@ -115,7 +117,7 @@ print(f"fp8 multicast {m}x{n}x{k} relative error {relative_error(c, exact):.1e}"
 a, sa = quantize_fp8(x, (1, 128))
 w, sb = quantize_fp8(y, (128, 128))
 c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-fp8_module(("f8E4M3FN", "f8E4M3FN", "bf16")).kernel("gemm_fp8_nt_blockwise_m192")(
+FP8.kernel(("f8E4M3FN", "f8E4M3FN", "bf16"), "gemm_fp8_nt_blockwise_m192")(
     a, w, c, m, n, k, sa, sb, grid=(4, 1, 1))
 torch.cuda.synchronize()
 print(f"fp8 block m192 {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")

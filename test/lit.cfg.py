@@ -44,10 +44,10 @@ config.substitutions.append(
 # thread, and the host check reads C without widening it.
 config.substitutions.append(
     ("%f32-out",
-     "sed -e 's/^!out = memref<?x?xf16>/!out = memref<?x?xf32>/' "
-     "-e 's/^!out_tile = memref<128x128xf16, 3>/!out_tile = memref<128x128xf32, 3>/' "
+     "sed -e 's/^!out = memref<?x?x!e>/!out = memref<?x?xf32>/' "
+     "-e 's/^!out_tile = memref<128x128x!e, 3>/!out_tile = memref<128x128xf32, 3>/' "
      "-e 's/^#out_values = #tile.layout<(1,8)>/#out_values = #tile.layout<(1,4)>/' "
-     "-e 's/%gf = arith.extf %got : f16 to f32/%gf = arith.addf %got, %zero : f32/'"))
+     "-e 's/%gf = arith.extf %got : !e to f32/%gf = arith.addf %got, %zero : f32/'"))
 
 # mlir-runner: host code lowered to LLVM and run on the CPU (e.g. the
 # schedule ops' index arithmetic checked over many shapes).
@@ -76,23 +76,26 @@ else:
     config.substitutions.append(("%ptxas", "false"))
 
 
-def _cuda_gpu_present():
-    """True when a CUDA driver loads and reports at least one device."""
+def _cuda_gpu_count():
+    """The CUDA devices the driver reports (0 without a driver)."""
     if os.environ.get("TILE_DISABLE_GPU_TESTS"):
-        return False
+        return 0
     try:
         cuda = ctypes.CDLL("libcuda.so.1")
     except OSError:
-        return False
+        return 0
     count = ctypes.c_int(0)
     if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
-        return False
-    return count.value > 0
+        return 0
+    return count.value
 
 
 if not config.tile_enable_cuda_runner:
     lit_config.note("tile-run not built (no cuda.h): tile-run tests are UNSUPPORTED")
-if _cuda_gpu_present():
+gpus = _cuda_gpu_count()
+if gpus >= 2:
+    config.available_features.add("two-gpus")
+if gpus:
     config.available_features.add("cuda-gpu")
 else:
     lit_config.note("no CUDA GPU/driver: Integration/GPU tests are UNSUPPORTED")

@@ -227,18 +227,16 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                                   TmaOobFill oob, TmaInterleave interleave,
                                   ArrayRef<int64_t> im2colLower,
                                   ArrayRef<int64_t> im2colUpper) {
+  // The contract's rules (TensorMapContract.h) on what the type fixes; the
+  // runtime checks the same rules on every value when it encodes the map.
+  auto fail = [&](const std::string &message) {
+    return emitError() << message;
+  };
   int64_t rank = tensor.getRank();
   bool interleaved = interleave != TmaInterleave::none;
   bool im2col = !im2colLower.empty() || !im2colUpper.empty();
-  int64_t minRank = interleaved || im2col ? tma::kMinInterleavedRank : 1;
-  // T-TMA-1: tensorRank in [1, 5], [3, 5] with interleave or im2col.
-  if (rank < minRank || rank > tma::kMaxRank)
-    return emitError() << "tensor rank must be in [" << minRank << ", "
-                       << tma::kMaxRank << "]"
-                       << (interleaved ? " with interleave"
-                           : im2col    ? " in im2col mode"
-                                       : "")
-                       << ", got " << rank << " (T-TMA-1)";
+  if (tma::RuleViolation broken = tma::checkRank(rank, interleaved, im2col))
+    return fail(*broken);
   if (im2col) {
     // T-TMA-21: corners for every spatial dimension, box = [pixels, channels].
     int64_t spatial = rank - 2;
@@ -251,92 +249,64 @@ LogicalResult TmaDescType::verify(function_ref<InFlightDiagnostic()> emitError,
     if (box.size() != 2)
       return emitError() << "an im2col box is [pixels, channels], got "
                          << box.size() << " extents (T-TMA-21)";
-    // T-TMA-12: corners within the signed range the rank allows.
-    auto [lo, hi] = tma::getIm2colCornerRange(rank);
     for (int64_t corner : llvm::concat<const int64_t>(im2colLower, im2colUpper))
-      if (corner < lo || corner > hi)
-        return emitError() << "im2col corner " << corner << " is outside ["
-                           << lo << ", " << hi << "] for a rank-" << rank
-                           << " tensor (T-TMA-12)";
-    // T-TMA-13: pixels per column in [1, 1024], channels in [1, 256].
-    if (box[0] < 1 || box[0] > tma::kMaxIm2colPixels || box[1] < 1 ||
-        box[1] > tma::kMaxIm2colChannels)
-      return emitError() << "im2col box [" << box[0] << ", " << box[1]
-                         << "] needs 1..1024 pixels and 1..256 channels "
-                            "(T-TMA-13)";
+      if (tma::RuleViolation broken = tma::checkIm2colCorner(corner, rank))
+        return fail(*broken);
+    if (tma::RuleViolation broken = tma::checkIm2colBox(box[0], box[1]))
+      return fail(*broken);
   } else {
     // T-TMA-2: one box extent per tensor dimension.
     if (int64_t(box.size()) != rank)
       return emitError() << "box rank " << box.size()
                          << " does not match tensor rank " << rank
                          << " (T-TMA-2)";
-    // T-TMA-3: boxDim[i] in [1, 256].
     for (auto [i, extent] : llvm::enumerate(box))
-      if (extent < 1 || extent > tma::kMaxBoxDim)
-        return emitError() << "box dimension " << i << " must be in [1, "
-                           << tma::kMaxBoxDim << "], got " << extent
-                           << " (T-TMA-3)";
+      if (tma::RuleViolation broken = tma::checkBoxDim(i, extent))
+        return fail(*broken);
   }
   // T-TMA-4: the element type is a CUtensorMapDataType.
   Type elementType = tensor.getElementType();
-  if (!getTensorMapDataType(elementType))
+  std::optional<tma::DataType> dataType = getTensorMapDataType(elementType);
+  if (!dataType)
     return emitError() << "element type " << elementType
                        << " is not a TMA data type (i8/i16/i32/i64, f16, bf16, "
                           "f8E4M3FN/f8E5M2, "
                           "f32, f64) (T-TMA-4)";
-  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
-  int64_t innerBoxBytes = box.back() * elementBytes;
-  // T-TMA-5: without interleave the inner box is a whole number of 16 B.
-  if (!interleaved && innerBoxBytes % tma::kInnerBoxBytesMultiple != 0)
-    return emitError() << "inner box dimension spans " << innerBoxBytes
-                       << " bytes, which is not a multiple of "
-                       << tma::kInnerBoxBytesMultiple << " (T-TMA-5)";
   // T-TMA-7: the swizzle is one the tensor map can encode.
   std::optional<TmaSwizzleMode> mode = swizzle.getTmaMode();
   if (!mode)
     return emitError() << "swizzle " << swizzle
                        << " is not a TMA swizzle mode (none, b32, b64, b128) "
                           "(T-TMA-7)";
-  // T-TMA-6: a swizzled inner box may not exceed the swizzle span. Narrower
-  // boxes are legal (MLIR 22's nvgpu verifier wrongly demands equality).
-  if (!interleaved && !swizzle.isIdentity() &&
-      innerBoxBytes > swizzle.getSpanBytes())
-    return emitError() << "inner box dimension spans " << innerBoxBytes
-                       << " bytes, more than the " << swizzle.getSpanBytes()
-                       << "-byte span of swizzle "
-                       << stringifyTmaSwizzleMode(*mode) << " (T-TMA-6)";
-  // T-TMA-8: NaN fill exists only for floating-point data.
-  // (8-bit floats move as u8: the driver has no NaN fill for them.)
-  if (oob == TmaOobFill::nan &&
-      !tma::isFloatDataType(int(*getTensorMapDataType(elementType))))
-    return emitError()
-           << "oob = nan requires a floating-point element type, got "
-           << elementType << " (T-TMA-8)";
+  int64_t elementBytes = elementType.getIntOrFloatBitWidth() / 8;
+  if (tma::RuleViolation broken = tma::checkInnerBoxBytes(
+          box.back() * elementBytes, tma::Interleave(interleave),
+          tma::Swizzle(*mode)))
+    return fail(*broken);
+  std::string elementName;
+  llvm::raw_string_ostream(elementName) << elementType;
+  if (tma::RuleViolation broken = tma::checkOobFill(
+          tma::OobFill(oob), tma::isFloatDataType(int(*dataType)),
+          elementName))
+    return fail(*broken);
   // T-TMA-9: static global sizes and strides the tensor map can encode.
   for (auto [i, size] : llvm::enumerate(tensor.getShape()))
-    if (!ShapedType::isDynamic(size) && (size < 1 || size > tma::kMaxGlobalDim))
-      return emitError() << "tensor dimension " << i
-                         << " must be in [1, 2^32], got " << size
-                         << " (T-TMA-9)";
+    if (!ShapedType::isDynamic(size))
+      if (tma::RuleViolation broken = tma::checkGlobalDim(i, size))
+        return fail(*broken);
   SmallVector<int64_t> strides;
   int64_t offset;
   if (failed(tensor.getStridesAndOffset(strides, offset)))
     return emitError() << "tensor " << tensor
                        << " has no strided layout (T-TMA-9)";
-  if (!ShapedType::isDynamic(strides.back()) && strides.back() != 1)
-    return emitError() << "tensor innermost stride must be 1, got "
-                       << strides.back() << " (T-TMA-9)";
-  for (auto [i, stride] : llvm::enumerate(ArrayRef(strides).drop_back())) {
-    if (ShapedType::isDynamic(stride))
-      continue;
-    int64_t strideBytes = stride * elementBytes;
-    if (strideBytes % tma::kGlobalStrideMultiple != 0 ||
-        strideBytes >= tma::kMaxGlobalStride)
-      return emitError() << "tensor stride of dimension " << i << " is "
-                         << strideBytes << " bytes; it must be a multiple of "
-                         << tma::kGlobalStrideMultiple
-                         << " and less than 2^40 (T-TMA-9)";
-  }
+  if (!ShapedType::isDynamic(strides.back()))
+    if (tma::RuleViolation broken = tma::checkInnermostStride(strides.back()))
+      return fail(*broken);
+  for (auto [i, stride] : llvm::enumerate(ArrayRef(strides).drop_back()))
+    if (!ShapedType::isDynamic(stride))
+      if (tma::RuleViolation broken = tma::checkGlobalStride(
+              i, stride * elementBytes, tma::Interleave(interleave)))
+        return fail(*broken);
   return success();
 }
 

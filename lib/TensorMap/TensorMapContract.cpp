@@ -45,10 +45,7 @@ std::string hex(uint64_t value) {
   return buffer;
 }
 
-constexpr int kInterleaveNone = int(Interleave::none);
-constexpr int kInterleave32B = int(Interleave::b32);
 constexpr int kInterleaveMax = int(Interleave::b32);
-constexpr int kSwizzleNone = int(Swizzle::none);
 constexpr int kSwizzleMax = int(Swizzle::b128);
 constexpr int kL2PromotionMax = int(L2Promotion::b256);
 constexpr int kOobNan = int(OobFill::nan);
@@ -71,29 +68,12 @@ const DataTypeInfo *findDataType(int dataType) {
                                                    : nullptr;
 }
 
-template <typename T>
-void printList(Message &os, const T *values, unsigned count) {
-  os << '[';
-  for (unsigned i = 0; i < count; ++i)
-    os << (i ? ", " : "") << values[i];
-  os << ']';
-}
 } // namespace
 
 std::optional<DataType> tile_tma::lookupDataType(std::string_view name) {
-  // Tile IR's element types: MLIR's integers are signless, so i8 and i16
-  // map to the unsigned types of their width (the bits are the same); the
-  // driver has no 8-bit float type, so e4m3/e5m2 move as u8 (a map copies
-  // bits; zero fill is +0.0 in both formats).
-  static constexpr std::pair<std::string_view, DataType> kMlirTypes[] = {
-      {"i8", DataType::u8},       {"i16", DataType::u16},
-      {"i32", DataType::i32},     {"i64", DataType::i64},
-      {"f16", DataType::f16},     {"bf16", DataType::bf16},
-      {"f32", DataType::f32},     {"f64", DataType::f64},
-      {"f8E4M3FN", DataType::u8}, {"f8E5M2", DataType::u8}};
-  for (auto [mlirName, dataType] : kMlirTypes)
-    if (mlirName == name)
-      return dataType;
+  for (const ElementType &type : kElementTypes)
+    if (type.name == name)
+      return type.dataType;
   return std::nullopt;
 }
 
@@ -112,166 +92,244 @@ bool tile_tma::isFloatDataType(int dataType) {
   return info && info->isFloat;
 }
 
+//===----------------------------------------------------------------------===//
+// The rules
+//===----------------------------------------------------------------------===//
+
+namespace {
+const char *swizzleName(int swizzle) {
+  static const char *names[] = {"none", "32B", "64B", "128B"};
+  return swizzle >= 0 && swizzle <= kSwizzleMax ? names[swizzle] : "?";
+}
+
+RuleViolation violation(Message &os) { return os.str(); }
+} // namespace
+
+RuleViolation tile_tma::checkRank(int64_t rank, bool interleaved,
+                                  bool im2col) {
+  int64_t minRank = interleaved || im2col ? kMinInterleavedRank : 1;
+  if (rank >= minRank && rank <= kMaxRank)
+    return std::nullopt;
+  Message os;
+  os << "tensor rank " << rank << " is not in [" << minRank << ", "
+     << kMaxRank << "]"
+     << (interleaved ? " with interleave" : im2col ? " in im2col mode" : "")
+     << " (T-TMA-1)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkBoxDim(int64_t dim, int64_t extent) {
+  if (extent >= 1 && extent <= kMaxBoxDim)
+    return std::nullopt;
+  Message os;
+  os << "box dimension " << dim << " is " << extent << ", not in [1, "
+     << kMaxBoxDim << "] (T-TMA-3)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkInnerBoxBytes(int64_t bytes, Interleave interleave,
+                                           Swizzle swizzle) {
+  if (interleave != Interleave::none)
+    return std::nullopt;
+  Message os;
+  if (bytes % kInnerBoxBytesMultiple) {
+    os << "the inner box dimension spans " << bytes
+       << " bytes, not a multiple of " << kInnerBoxBytesMultiple
+       << " (T-TMA-5)";
+    return violation(os);
+  }
+  int64_t span = getSwizzleSpanBytes(swizzle);
+  if (swizzle != Swizzle::none && bytes > span) {
+    os << "the inner box dimension spans " << bytes << " bytes, more than the "
+       << span << "-byte span of swizzle " << swizzleName(int(swizzle))
+       << " (T-TMA-6)";
+    return violation(os);
+  }
+  return std::nullopt;
+}
+
+RuleViolation tile_tma::checkOobFill(OobFill fill, bool floatData,
+                                     std::string_view element) {
+  if (fill != OobFill::nan || floatData)
+    return std::nullopt;
+  Message os;
+  os << "oob fill NaN needs a floating-point element type, got "
+     << std::string(element) << " (T-TMA-8)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkGlobalDim(int64_t dim, int64_t size) {
+  if (size >= 1 && size <= kMaxGlobalDim)
+    return std::nullopt;
+  Message os;
+  os << "tensor dimension " << dim << " is " << size
+     << ", not in [1, 2^32] (T-TMA-9)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkInnermostStride(int64_t stride) {
+  if (stride == 1)
+    return std::nullopt;
+  Message os;
+  os << "the innermost stride is " << stride
+     << " elements; TMA needs 1 (T-TMA-9)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkGlobalStride(int64_t dim, int64_t strideBytes,
+                                          Interleave interleave) {
+  int64_t multiple = interleave == Interleave::b32 ? 2 * kGlobalStrideMultiple
+                                                   : kGlobalStrideMultiple;
+  if (strideBytes >= 0 && strideBytes % multiple == 0 &&
+      strideBytes < kMaxGlobalStride)
+    return std::nullopt;
+  Message os;
+  os << "the stride of dimension " << dim << " is " << strideBytes
+     << " bytes; it must be a multiple of " << multiple
+     << " and less than 2^40 (T-TMA-9)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkIm2colCorner(int64_t corner, int64_t rank) {
+  auto [low, high] = getIm2colCornerRange(rank);
+  if (corner >= low && corner <= high)
+    return std::nullopt;
+  Message os;
+  os << "im2col corner " << corner << " is outside [" << low << ", " << high
+     << "] for a rank-" << rank << " tensor (T-TMA-12)";
+  return violation(os);
+}
+
+RuleViolation tile_tma::checkIm2colBox(int64_t pixels, int64_t channels) {
+  if (pixels >= 1 && pixels <= kMaxIm2colPixels && channels >= 1 &&
+      channels <= kMaxIm2colChannels)
+    return std::nullopt;
+  Message os;
+  os << "im2col box [" << pixels << ", " << channels << "] needs 1.."
+     << kMaxIm2colPixels << " pixels and 1.." << kMaxIm2colChannels
+     << " channels (T-TMA-13)";
+  return violation(os);
+}
+
+//===----------------------------------------------------------------------===//
+// Requests
+//===----------------------------------------------------------------------===//
+
 std::string tile_tma::describeTiledTensorMap(const TiledTensorMapRequest &r) {
   Message os;
   unsigned rank = r.rank <= 5 ? r.rank : 5;
+  // The memref's order: the driver's arrays reversed.
+  auto list = [&](auto values, unsigned count) {
+    os << '[';
+    for (unsigned i = 0; i < count; ++i)
+      os << (i ? ", " : "") << values[count - 1 - i];
+    os << ']';
+  };
   os << "rank " << r.rank << ", " << getDataTypeName(r.dataType) << ", dims ";
-  printList(os, r.globalDim, rank);
+  list(r.globalDim, rank);
   os << ", strides ";
-  printList(os, r.globalStrides, rank ? rank - 1 : 0);
+  list(r.globalStrides, rank ? rank - 1 : 0);
   os << " bytes, box ";
-  printList(os, r.boxDim, rank);
-  static const char *swizzles[] = {"none", "32B", "64B", "128B"};
-  os << ", swizzle "
-     << (r.swizzle >= 0 && r.swizzle <= kSwizzleMax ? swizzles[r.swizzle] : "?")
-     << " (dimension 0 is innermost)";
+  list(r.boxDim, rank);
+  os << ", swizzle " << swizzleName(r.swizzle)
+     << " (outermost dimension first)";
   return os.str();
 }
 
 namespace {
 /// Checks what tiled and im2col maps share: data type, enums, rank, address,
-/// sizes, element strides and global strides. `minRank` is 3 for im2col.
-/// Appends the first broken rule to `os` and returns false.
-bool checkTensor(const TiledTensorMapRequest &r, unsigned minRank,
-                 Message &os) {
+/// sizes, element strides and global strides. Returns the first broken rule.
+RuleViolation checkTensor(const TiledTensorMapRequest &r, bool im2col) {
+  Message os;
   // T-TMA-4: a data type the driver knows.
-  if (!getElementBytes(r.dataType))
-    return os << "data type " << r.dataType
-              << " is not a CUtensorMapDataType in [0, " << kMaxDataType
-              << "] (T-TMA-4)",
-           false;
+  if (!getElementBytes(r.dataType)) {
+    os << "data type " << r.dataType << " is not a CUtensorMapDataType in [0, "
+       << kMaxDataType << "] (T-TMA-4)";
+    return violation(os);
+  }
   if (r.interleave < 0 || r.interleave > kInterleaveMax || r.swizzle < 0 ||
       r.swizzle > kSwizzleMax || r.l2Promotion < 0 ||
-      r.l2Promotion > kL2PromotionMax || r.oobFill < 0 || r.oobFill > kOobNan)
-    return os << "interleave " << r.interleave << ", swizzle " << r.swizzle
-              << ", l2 promotion " << r.l2Promotion << " or oob fill "
-              << r.oobFill << " is out of range (T-TMA-7)",
-           false;
-  bool interleaved = r.interleave != kInterleaveNone;
-  // T-TMA-1: rank.
-  minRank = std::max<unsigned>(minRank, interleaved ? kMinInterleavedRank : 1);
-  if (r.rank < minRank || r.rank > kMaxRank)
-    return os << "rank " << r.rank << " is not in [" << minRank << ", "
-              << kMaxRank << "]" << (interleaved ? " with interleave" : "")
-              << " (T-TMA-1)",
-           false;
+      r.l2Promotion > kL2PromotionMax || r.oobFill < 0 || r.oobFill > kOobNan) {
+    os << "interleave " << r.interleave << ", swizzle " << r.swizzle
+       << ", l2 promotion " << r.l2Promotion << " or oob fill " << r.oobFill
+       << " is out of range (T-TMA-7)";
+    return violation(os);
+  }
+  auto interleave = Interleave(r.interleave);
+  bool interleaved = interleave != Interleave::none;
+  if (RuleViolation rank = checkRank(r.rank, interleaved, im2col))
+    return rank;
   // T-TMA-10: the global base address alignment.
-  uint64_t alignment = r.interleave == kInterleave32B
+  uint64_t alignment = interleave == Interleave::b32
                            ? 2 * kGlobalAddressAlignment
                            : kGlobalAddressAlignment;
-  if (r.globalAddress % alignment)
-    return os << "global address " << hex(r.globalAddress) << " is not "
-              << alignment << "-byte aligned (T-TMA-10)",
-           false;
+  if (r.globalAddress % alignment) {
+    os << "global address " << hex(r.globalAddress) << " is not " << alignment
+       << "-byte aligned (T-TMA-10)";
+    return violation(os);
+  }
+  // Driver dimension i is memref dimension rank - 1 - i.
   for (unsigned i = 0; i < r.rank; ++i) {
-    // T-TMA-9: sizes.
-    if (r.globalDim[i] < 1 || r.globalDim[i] > uint64_t(kMaxGlobalDim))
-      return os << "global dimension " << i << " is " << r.globalDim[i]
-                << ", not in [1, 2^32] (T-TMA-9)",
-             false;
+    int64_t dim = r.rank - 1 - i;
+    if (RuleViolation size = checkGlobalDim(dim, int64_t(r.globalDim[i])))
+      return size;
     // T-TMA-11: element strides (traversal strides).
     if (r.elementStrides[i] < 1 ||
-        r.elementStrides[i] > uint32_t(kMaxElementStride))
-      return os << "element stride " << i << " is " << r.elementStrides[i]
-                << ", not in [1, 8] (T-TMA-11)",
-             false;
+        r.elementStrides[i] > uint32_t(kMaxElementStride)) {
+      os << "element stride of dimension " << dim << " is "
+         << r.elementStrides[i] << ", not in [1, " << kMaxElementStride
+         << "] (T-TMA-11)";
+      return violation(os);
+    }
   }
-  // T-TMA-9: strides (dimension 0's stride is the element size).
-  uint64_t strideMultiple = r.interleave == kInterleave32B
-                                ? 2 * kGlobalStrideMultiple
-                                : kGlobalStrideMultiple;
+  // The stride of driver dimension i + 1 (dimension 0's is the element size).
   for (unsigned i = 0; i + 1 < r.rank; ++i) {
     uint64_t stride = r.globalStrides[i];
-    if (stride % strideMultiple || stride >= uint64_t(kMaxGlobalStride))
-      return os << "global stride of dimension " << i + 1 << " is " << stride
-                << " bytes; it must be a multiple of " << strideMultiple
-                << " and less than 2^40 (T-TMA-9)",
-             false;
+    int64_t bytes = stride >= uint64_t(kMaxGlobalStride) ? kMaxGlobalStride
+                                                          : int64_t(stride);
+    if (RuleViolation broken =
+            checkGlobalStride(r.rank - 2 - i, bytes, interleave))
+      return broken;
   }
-  // T-TMA-8: NaN fill only for floating-point data.
-  if (r.oobFill == kOobNan && !isFloatDataType(r.dataType))
-    return os << "oob fill NaN needs a floating-point data type, got "
-              << getDataTypeName(r.dataType) << " (T-TMA-8)",
-           false;
-  return true;
+  return checkOobFill(OobFill(r.oobFill), isFloatDataType(r.dataType),
+                      getDataTypeName(r.dataType));
 }
 
-/// T-TMA-5/6: the bytes of one box row against 16 B and the swizzle span.
-bool checkInnerBoxBytes(const TiledTensorMapRequest &r, uint64_t innerBoxBytes,
-                        Message &os) {
-  if (r.interleave != kInterleaveNone)
-    return true;
-  if (innerBoxBytes % kInnerBoxBytesMultiple)
-    return os << "inner box dimension spans " << innerBoxBytes
-              << " bytes, not a multiple of 16 (T-TMA-5)",
-           false;
-  if (r.swizzle != kSwizzleNone) {
-    uint64_t span = getSwizzleSpanBytes(Swizzle(r.swizzle));
-    if (innerBoxBytes > span)
-      return os << "inner box dimension spans " << innerBoxBytes
-                << " bytes, more than the " << span
-                << "-byte swizzle span (T-TMA-6)",
-             false;
-  }
-  return true;
+std::optional<std::string> withDescription(RuleViolation broken,
+                                           const TiledTensorMapRequest &r,
+                                           const char *mode) {
+  if (!broken)
+    return std::nullopt;
+  return *broken + "; " + mode + describeTiledTensorMap(r);
 }
 } // namespace
 
 std::optional<std::string>
 tile_tma::checkTiledTensorMap(const TiledTensorMapRequest &r) {
-  Message os;
-  bool ok = checkTensor(r, 1, os);
-  // T-TMA-3: box extents.
-  for (unsigned i = 0; ok && i < r.rank; ++i)
-    if (r.boxDim[i] < 1 || r.boxDim[i] > uint32_t(kMaxBoxDim)) {
-      os << "box dimension " << i << " is " << r.boxDim[i]
-         << ", not in [1, 256] (T-TMA-3)";
-      ok = false;
-    }
-  if (ok)
-    ok = checkInnerBoxBytes(
-        r, uint64_t(r.boxDim[0]) * getElementBytes(r.dataType), os);
-  if (ok)
-    return std::nullopt;
-  os << "; " << describeTiledTensorMap(r);
-  return os.str();
+  RuleViolation broken = checkTensor(r, /*im2col=*/false);
+  for (unsigned i = 0; !broken && i < r.rank; ++i)
+    broken = checkBoxDim(r.rank - 1 - i, r.boxDim[i]);
+  if (!broken)
+    broken = checkInnerBoxBytes(
+        int64_t(r.boxDim[0]) * getElementBytes(r.dataType),
+        Interleave(r.interleave), Swizzle(r.swizzle));
+  return withDescription(broken, r, "");
 }
 
 std::optional<std::string>
 tile_tma::checkIm2colTensorMap(const Im2colTensorMapRequest &r) {
-  Message os;
-  bool ok = checkTensor(r.tensor, kMinInterleavedRank, os);
-  unsigned spatial = ok ? r.tensor.rank - 2 : 0;
-  // T-TMA-12: the pixel box corners fit the signed range of their rank:
-  // 16 bits for rank 3, 8 for rank 4, 5 for rank 5.
-  auto [low, high] = getIm2colCornerRange(r.tensor.rank);
-  for (unsigned i = 0; ok && i < spatial; ++i)
+  RuleViolation broken = checkTensor(r.tensor, /*im2col=*/true);
+  unsigned spatial = broken ? 0 : r.tensor.rank - 2;
+  for (unsigned i = 0; !broken && i < spatial; ++i)
     for (int corner : {r.pixelBoxLowerCorner[i], r.pixelBoxUpperCorner[i]})
-      if (corner < low || corner > high) {
-        os << "pixel box corner " << corner << " of spatial dimension " << i
-           << " is not in [" << low << ", " << high << "] for rank "
-           << r.tensor.rank << " (T-TMA-12)";
-        ok = false;
-        break;
-      }
-  // T-TMA-13: channels per pixel in [1, 256], pixels per column in [1, 1024].
-  if (ok &&
-      (r.channelsPerPixel < 1 || r.channelsPerPixel > kMaxIm2colChannels)) {
-    os << "channelsPerPixel is " << r.channelsPerPixel
-       << ", not in [1, 256] (T-TMA-13)";
-    ok = false;
-  }
-  if (ok && (r.pixelsPerColumn < 1 || r.pixelsPerColumn > kMaxIm2colPixels)) {
-    os << "pixelsPerColumn is " << r.pixelsPerColumn
-       << ", not in [1, 1024] (T-TMA-13)";
-    ok = false;
-  }
-  if (ok)
-    ok = checkInnerBoxBytes(
-        r.tensor,
-        uint64_t(r.channelsPerPixel) * getElementBytes(r.tensor.dataType), os);
-  if (ok)
-    return std::nullopt;
-  os << "; im2col, " << describeTiledTensorMap(r.tensor);
-  return os.str();
+      if (!broken)
+        broken = checkIm2colCorner(corner, r.tensor.rank);
+  if (!broken)
+    broken = checkIm2colBox(r.pixelsPerColumn, r.channelsPerPixel);
+  if (!broken)
+    broken = checkInnerBoxBytes(int64_t(r.channelsPerPixel) *
+                                    getElementBytes(r.tensor.dataType),
+                                Interleave(r.tensor.interleave),
+                                Swizzle(r.tensor.swizzle));
+  return withDescription(broken, r.tensor, "im2col, ");
 }

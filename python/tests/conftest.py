@@ -13,6 +13,12 @@ def examples():
     return REPO / "examples"
 
 
+@pytest.fixture(scope="session")
+def kernels():
+    """The package's kernel sources (tile/kernels)."""
+    return PYTHON / "tile" / "kernels"
+
+
 @pytest.fixture(autouse=True)
 def cache_dir(tmp_path_factory, monkeypatch):
     """Each test session compiles into its own cache."""

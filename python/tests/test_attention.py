@@ -3,16 +3,18 @@ contract (compiled, no GPU), and results against
 torch.nn.functional.scaled_dot_product_attention on the GPU."""
 import pytest
 
-from tile.attention import ATTENTION_SOURCE, HEAD_DIMS, check_attention
-from tile.launch import _contiguous_strides
-from tile.matmul import Device, MatmulError, Operand
+from tile.arrays import contiguous_strides
+from tile.core.devices import Device
+from tile.core.errors import MatmulError
+from tile.core.operands import Operand
+from tile.ops.attention import ATTENTION, HEAD_DIMS, check_attention
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
 
 def tensor(shape, dtype="bfloat16", strides=None, address=0x10000):
     """An Operand of `shape`, contiguous unless `strides` is given."""
-    return Operand(tuple(shape), tuple(strides or _contiguous_strides(shape)), dtype, address,
+    return Operand(tuple(shape), tuple(strides or contiguous_strides(shape)), dtype, address,
                    "cuda:0")
 
 
@@ -80,11 +82,7 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     """Both head dims in both element types (no GPU needed), with the
     parameters tile.attention passes: q, k, v and out as rank-4 tensors,
     B, H, Sq, Sk, the scale times log2(e) (f32) and causal (i1)."""
-    from tile.compiler import compile
-    text = ATTENTION_SOURCE.read_text()
-    default = next(line for line in text.splitlines() if line.startswith("!e = "))
-    kernels = compile(text.replace(default, f"!e = {element}", 1),
-                      chip="sm_90a").manifest["kernels"]
+    kernels = ATTENTION.module((element,)).manifest["kernels"]
     for d in HEAD_DIMS:
         params = kernels[f"attention_d{d}"]["params"]
         assert len(params) == 10

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tile.autotune import AutotuneError, Autotuner, Config, DeviceInfo
+from tile.autotuner import AutotuneError, Autotuner, Config, DeviceInfo
 
 H100 = DeviceInfo("NVIDIA H100 80GB HBM3", 132, (9, 0), 232448)
 H200 = DeviceInfo("NVIDIA H200", 132, (9, 0), 232448)
@@ -28,7 +28,7 @@ def make_tuner(tmp_path, calls, times, device=H100, version="tile-opt 1", **opti
         return times[calls[-1][0]]
 
     return Autotuner(kernel, [Config(stages=s) for s in (2, 4, 8, 16)], key=["n"],
-                     cache_dir=tmp_path, device=lambda: device, version=lambda: version,
+                     cache_dir=tmp_path, device=lambda index: device, version=lambda: version,
                      timer=timer, name="fake", **options)
 
 
@@ -76,7 +76,7 @@ def test_wrong_or_failing_configs_are_dropped(tmp_path):
 
     tuner = Autotuner(kernel, [Config(stages=s) for s in (2, 4, 16)], key=["n"],
                       reference=lambda x, n: [2.0 * v for v in x], cache_dir=tmp_path,
-                      device=lambda: H100, version=lambda: "v", timer=lambda run, r: 1.0)
+                      device=lambda index: H100, version=lambda: "v", timer=lambda run, r: 1.0)
     report = tuner.tune([1.0, 2.0], 8)
     dropped = [t.dropped for t in report.trials]
     assert dropped[0].startswith("wrong result: relative error 5.00e-01")
@@ -89,13 +89,13 @@ def test_wrong_or_failing_configs_are_dropped(tmp_path):
         return x
 
     blind = Autotuner(silent, [Config(stages=s) for s in (2, 4)], key=["n"], cache_dir=tmp_path,
-                      device=lambda: H100, version=lambda: "v",
+                      device=lambda index: H100, version=lambda: "v",
                       timer=lambda run, r: float("nan"))
     with pytest.raises(AutotuneError, match=r"Config\(stages=2\): AssertionError: ; "
                                             r"Config\(stages=4\): no device time recorded"):
         blind.tune([1.0], 8)
     nothing = Autotuner(kernel, [Config(stages=16)], key=["n"], cache_dir=tmp_path,
-                        device=lambda: H100, version=lambda: "v", timer=lambda run, r: 1.0)
+                        device=lambda index: H100, version=lambda: "v", timer=lambda run, r: 1.0)
     with pytest.raises(AutotuneError, match=r"no config runs \(8,\): Config\(stages=16\): "
                                             "RuntimeError: ptxas"):
         nothing.tune([1.0], 8)
@@ -110,7 +110,7 @@ def test_cache_keys_name_the_key_space_card_and_version(tmp_path):
               make_tuner(tmp_path, [], {}, version="tile-opt 2").cache_key((64,), H100)]
     assert len({tuner.cache_key((64,), H100), *others}) == 4
     smaller = Autotuner(lambda c, x, n: x, [Config(stages=2)], key=["n"], cache_dir=tmp_path,
-                        device=lambda: H100, version=lambda: "tile-opt 1", name="fake")
+                        device=lambda index: H100, version=lambda: "tile-opt 1", name="fake")
     assert smaller.cache_key((64,), H100) != tuner.cache_key((64,), H100)  # another space
     # Tensors count by shape and dtype; a key function gives shape classes.
     class Tensor:
@@ -128,11 +128,11 @@ def test_a_second_process_starts_without_tuning(tmp_path):
     script = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(PYTHON)!r})
-        from tile.autotune import Autotuner, Config, DeviceInfo
+        from tile.autotuner import Autotuner, Config, DeviceInfo
         card = sys.argv[1]
         tuner = Autotuner(lambda c, x, n: x, [Config(stages=s) for s in (2, 4, 8)], key=["n"],
                           cache_dir={str(tmp_path)!r}, name="fake",
-                          device=lambda: DeviceInfo(card, 132, (9, 0), 232448),
+                          device=lambda index: DeviceInfo(card, 132, (9, 0), 232448),
                           version=lambda: "v", timer=lambda run, r: 1.0)
         tuner([1.0], 64)
         print(tuner.tunings, tuner.best_config([1.0], 64)["stages"])
@@ -155,8 +155,8 @@ def test_matmul_tunes_decode_shapes_once(torch_cuda, tmp_path, monkeypatch):
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
-    matmul_module = sys.modules["tile.matmul"]
-    tuner = matmul_module.decode_tuner()
+    from tile.ops import decode
+    tuner = decode.decode_tuner()
     monkeypatch.setattr(tuner, "_cache_dir", tmp_path)
     monkeypatch.setattr(tuner, "_chosen", {})
     a = torch.randn(5, 1024, device="cuda", dtype=torch.float16)
@@ -170,8 +170,7 @@ def test_matmul_tunes_decode_shapes_once(torch_cuda, tmp_path, monkeypatch):
     assert {t.config["rows"] for t in timed} == {8}
     # 32 tiles: 1, 2 and 4 splits keep one wave (8 would need 256 CTAs).
     assert {t.config["splits"] for t in timed} == {1, 2, 4}
-    assert len(timed) == (len(matmul_module.DECODE_TUNE_STAGES)
-                          * len(matmul_module.DECODE_TUNE_SPANS) * 3)
+    assert len(timed) == len(decode.TUNE_STAGES) * len(decode.TUNE_SPANS) * 3
     assert relative_error(c, a.float() @ b.float().t()) < 1e-2
     tile.matmul(a, b, transpose_b=True, tune=True)
     assert tuner.tunings == before + 1

@@ -14,8 +14,8 @@ def test_example_to_ptx(examples):
     assert "gpu.binary @kernels" in module.lowered
 
 
-def test_gemm_examples_to_ptx(examples):
-    hopper = tile.compile((examples / "gemm_sm90.mlir").read_text(), chip="sm_90a")
+def test_gemm_examples_to_ptx(examples, kernels):
+    hopper = tile.compile((kernels / "gemm_sm90.mlir").read_text(), chip="sm_90a")
     assert sorted(hopper.kernels) == ["gemm_nn", "gemm_nt"]
     assert "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16" in hopper.ptx
     assert "cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group" in hopper.ptx
@@ -88,9 +88,9 @@ def test_parse_error():
     assert failure.value.diagnostics[0].line == 2
 
 
-def test_kernel_manifest(examples):
+def test_kernel_manifest(examples, kernels):
     """Kernels' parameters come from tile-translate's manifest, not from IR."""
-    module = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a")
+    module = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a")
     assert "gemm_nt" in module.kernels and "gemm_nn" in module.kernels
     gemm = module.manifest["kernels"]["gemm_nt"]
     kinds = [p["kind"] for p in gemm["params"]]
@@ -133,7 +133,7 @@ def test_a_rebuilt_tool_recompiles(examples, tmp_path):
     """The cache key covers the tools themselves, not only their version."""
     import os
     import shutil
-    from tile.tools import find_toolchain
+    from tile.toolchain import find_toolchain
     tools = find_toolchain()
     opt = tmp_path / "tile-opt"
     shutil.copy(tools.tile_opt, opt)
@@ -143,3 +143,22 @@ def test_a_rebuilt_tool_recompiles(examples, tmp_path):
     os.utime(opt, ns=(1, 1))  # "rebuilt": another modification time
     second = tile.compile(ir, toolchain=copied)
     assert first.directory != second.directory
+
+
+def test_manifest_carries_the_tensor_map_contract(kernels):
+    """The manifest's `contract` section is the C++ contract's: the map's
+    size and alignment, the encoders' symbols and parameter kinds (from
+    which tile.runtime types them), and the element types, which the
+    package's one element table must agree with."""
+    from tile.core.elements import BY_NAME, check_against_contract
+    contract = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a").manifest["contract"]
+    assert contract["tensor_map"] == {"bytes": 128, "alignment": 128}
+    tiled = contract["encoders"]["tiled"]
+    assert tiled["symbol"] == "tileRtTensorMapEncodeTiledMemref"
+    assert tiled["abi"] == ["pointer", "i64", "pointer"] + ["i64"] * 5 + ["pointer"]
+    assert len(contract["encoders"]["im2col"]["abi"]) == 12
+    assert contract["element_types"]["bf16"] == {"bytes": 2, "data_type": 9}
+    assert set(contract["element_types"]) <= set(BY_NAME)
+    check_against_contract(contract)
+    with pytest.raises(tile.TileError, match="f16: the tensor-map contract says 4 bytes"):
+        check_against_contract({"element_types": {"f16": {"bytes": 4, "data_type": 6}}})

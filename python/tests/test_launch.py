@@ -2,7 +2,7 @@
 import pytest
 
 import tile
-from tile.launch import TileRuntimeError
+from tile import TileRuntimeError
 from tile.testing import relative_error
 
 
@@ -28,12 +28,12 @@ def test_copy_through_shared_memory(torch_cuda, examples):
     ((200, 296, 200), 3, "split_k"), ((1024, 1024, 4096), 5, "split_k"),
     ((128, 256, 4096), 132, "split_k"),
     ((200, 296, 200), 3, "stream_k"), ((1024, 1024, 4096), 5, "stream_k")])
-def test_hopper_gemm_matches_torch(torch_cuda, examples, layout, shape, ctas, schedule):
+def test_hopper_gemm_matches_torch(torch_cuda, kernels, layout, shape, ctas, schedule):
     torch = torch_cuda
     if torch.cuda.get_device_capability() < (9, 0):
         pytest.skip("needs sm_90a")
     m, n, k = shape
-    text = (examples / "gemm_sm90.mlir").read_text()
+    text = (kernels / "gemm_sm90.mlir").read_text()
     module = tile.compile(text.replace("work_count split_k", f"work_count {schedule}")
                           .replace("of split_k", f"of {schedule}"), chip="sm_90a")
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
@@ -68,9 +68,9 @@ def test_ampere_gemm_matches_torch(torch_cuda, examples):
     assert relative_error(c, a @ b) < 2e-3
 
 
-def test_tma_precondition_raises(torch_cuda, examples):
+def test_tma_precondition_raises(torch_cuda, kernels):
     torch = torch_cuda
-    kernel = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nn")
+    kernel = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nn")
     a = torch.zeros(200, 200, device="cuda", dtype=torch.float16)
     b = torch.zeros(200, 300, device="cuda", dtype=torch.float16)  # 600-byte rows
     c = torch.zeros(200, 300, device="cuda", dtype=torch.float16)
@@ -78,6 +78,33 @@ def test_tma_precondition_raises(torch_cuda, examples):
     counters = torch.zeros(4, device="cuda", dtype=torch.int32)
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
         kernel(a, b, c, 200, 300, 200, workspace, counters, grid=(1, 1, 1), block=(384, 1, 1))
+
+
+class FakeCudaArray:
+    """An array that says it is on the GPU (`__cuda_array_interface__`) at an
+    address nothing reads: enough to reach the tensor-map encoder, whose
+    rule checks run before the driver is called (and fail first here)."""
+
+    def __init__(self, shape, typestr="<f2", address=0x7f0000000000):
+        self.__cuda_array_interface__ = {"shape": shape, "typestr": typestr, "strides": None,
+                                         "data": (address, False), "version": 3}
+
+
+def test_tensor_map_rules_from_python_without_a_gpu(kernels):
+    """Python's tensor maps go through the runtime's memref encoder, the one
+    lowered host code calls: a broken rule is the contract's message (with
+    memref dimension numbers), raised before the launch, GPU or not."""
+    kernel = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nn")
+    a = FakeCudaArray((200, 200))   # 400-byte rows: fine
+    b = FakeCudaArray((200, 300))   # 600-byte rows: not a multiple of 16
+    with pytest.raises(TileRuntimeError,
+                       match=r"the stride of dimension 0 is 600 bytes.*\(T-TMA-9\); rank 2, f16, "
+                             r"dims \[200, 300\]"):
+        kernel(b, a, b, 200, 300, 200, None, None, grid=(1, 1, 1))
+    unaligned = FakeCudaArray((200, 200), address=0x7f0000000008)
+    with pytest.raises(TileRuntimeError, match=r"global address 0x7f0000000008 is not 16-byte "
+                                               r"aligned \(T-TMA-10\)"):
+        kernel(unaligned, a, a, 200, 200, 200, None, None, grid=(1, 1, 1))
 
 
 def test_launch_error_raises(torch_cuda, examples):

@@ -2,9 +2,11 @@
 and results against torch.matmul on the GPU."""
 import pytest
 
-from tile.gemm_decode import DecodeConfig, decode_source, rows_for
-from tile.matmul import (Device, MatmulError, Operand, decode_config, decode_splits,
-                         plan_matmul)
+from tile.core.devices import Device
+from tile.core.errors import MatmulError
+from tile.core.operands import Operand
+from tile.ops.decode import DecodeConfig, decode_config, decode_source, decode_splits, rows_for
+from tile.ops.matmul import plan_matmul
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -268,8 +270,8 @@ def test_the_kernels_compile_and_declare_their_launch(element):
     dynamic shared memory their manifest gives the launch; a decode kernel's
     manifest agrees with its config."""
     from tile import compile
-    from tile.matmul import gemm_module
-    kernels = gemm_module(element).manifest["kernels"]
+    from tile.ops.matmul import GEMM
+    kernels = GEMM.module((element,)).manifest["kernels"]
     assert kernels["gemm_nt"]["block"] == [384, 1, 1]
     assert kernels["gemm_nn"]["dynamic_shared_bytes"] == kernels["gemm_nt"]["dynamic_shared_bytes"]
     for config in (DecodeConfig("nt", 16, 12, element), DecodeConfig("nn", 64, 6, element)):
@@ -282,31 +284,19 @@ def test_repeated_calls_reuse_their_plan(torch_cuda):
     """The plan is cached by shapes, strides, dtypes and 16-byte alignment:
     a second call like the first plans nothing, an unaligned view of the
     same shape plans anew (and stages)."""
-    import sys
     import tile
+    from tile.ops.matmul import PLANS
     from tile.testing import relative_error
     torch = torch_cuda
-    matmul_module = sys.modules["tile.matmul"]
-    planned = []
-    plan_tensors = matmul_module._plan_tensors
-
-    def counting(*args):
-        planned.append(args)
-        return plan_tensors(*args)
-
-    matmul_module._plan_tensors = counting
-    matmul_module._PLANS.clear()
-    try:
-        a = torch.randn(8, 264, device="cuda", dtype=torch.float16)
-        b = torch.randn(128, 256, device="cuda", dtype=torch.float16)
-        tile.matmul(a[:, :256], b, transpose_b=True)
-        tile.matmul(a[:, :256], b, transpose_b=True)
-        c = tile.matmul(a[:, :256], b, transpose_b=True)
-        assert len(planned) == 1
-        shifted = tile.matmul(a[:, 4:260], b, transpose_b=True)  # 8-byte aligned A
-        assert len(planned) == 2 and planned[1][1].data_ptr() % 16 == 8
-    finally:
-        matmul_module._plan_tensors = plan_tensors
+    PLANS.clear()
+    a = torch.randn(8, 264, device="cuda", dtype=torch.float16)
+    b = torch.randn(128, 256, device="cuda", dtype=torch.float16)
+    tile.matmul(a[:, :256], b, transpose_b=True)
+    tile.matmul(a[:, :256], b, transpose_b=True)
+    c = tile.matmul(a[:, :256], b, transpose_b=True)
+    assert len(PLANS) == 1
+    shifted = tile.matmul(a[:, 4:260], b, transpose_b=True)  # 8-byte aligned A
+    assert len(PLANS) == 2 and a[:, 4:260].data_ptr() % 16 == 8
     torch.cuda.synchronize()
     assert relative_error(c, a[:, :256].float() @ b.float().t()) < 1e-2
     assert relative_error(shifted, a[:, 4:260].float() @ b.float().t()) < 1e-2
@@ -316,12 +306,13 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
     """Split-K decode (N = 256: 4 tiles, 8 splits of K = 8200), launched
     three times on the same counters, and with more splits than stages of K
     (empty splits still count)."""
-    import sys
     import tile
     from dataclasses import replace
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops.matmul import kernel as kernel_of, plan_matmul, split_k_buffers
     from tile.testing import relative_error
     torch = torch_cuda
-    matmul_module = sys.modules["tile.matmul"]
     a = torch.randn(16, 8200, device="cuda", dtype=torch.float16) / 8200 ** 0.25
     b = torch.randn(256, 8200, device="cuda", dtype=torch.float16) / 8200 ** 0.25
     reference = a.float() @ b.float().t()
@@ -329,13 +320,13 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
         c = tile.matmul(a, b, transpose_b=True)
         torch.cuda.synchronize()
         assert relative_error(c, reference) < 1e-2
-    plan = matmul_module.plan_matmul(matmul_module._operand(a), matmul_module._operand(b.t()),
-                                     None, matmul_module.device_of(torch, a))
+    plan = plan_matmul(operand_of(a), operand_of(b.t()), None, device(a.get_device()))
     assert plan.grid == (4, 8, 1) and plan.decode.split_k
     many = replace(plan, grid=(4, 80, 1))  # 65 stages of K over 80 splits
     c = torch.full((16, 256), float("nan"), device="cuda", dtype=torch.float16)
-    kernel = matmul_module._kernel(plan.element, plan.kernel, plan.decode)
+    kernel = kernel_of(plan)
     for _ in range(2):
-        kernel(*many.arguments(a, b, c, matmul_module._split_k_buffers(many, c)), grid=many.grid)
+        kernel(*many.arguments(a, b, c, split_k_buffers(torch, many, a.get_device())),
+               grid=many.grid)
         torch.cuda.synchronize()
         assert relative_error(c, reference) < 1e-2

@@ -3,8 +3,10 @@ GPU), and results against a float32 reference and torch._scaled_mm on the
 GPU."""
 import pytest
 
-from tile.matmul import Device, MatmulError, Operand
-from tile.matmul_fp8 import (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL, FP8_KERNEL,
+from tile.core.devices import Device
+from tile.core.errors import MatmulError
+from tile.core.operands import Operand
+from tile.ops.scaled_matmul import (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL, FP8_KERNEL,
                              FP8_MULTICAST_KERNEL, blockwise_tile_rows, plan_scaled_matmul)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
@@ -37,14 +39,14 @@ def test_two_waves_of_tiles_run_in_multicast_clusters():
     for sa, sb in ((scales(4096), scales(8192)), (scales(1), scales(1))):
         p = plan(matrix(4096, 1024), transposed(1024, 8192), sa, sb)
         # 32 x 32 tiles: 7.8 waves on 132 SMs; 16 x 32 pairs over 66 clusters.
-        assert p.multicast and p.launch.kernel == FP8_MULTICAST_KERNEL
+        assert p.multicast and p.kernel == FP8_MULTICAST_KERNEL
         assert p.elements == ("f8E4M3FN", "f8E4M3FN", "bf16")
-        assert p.launch.grid == (132, 1, 1)
-        assert (p.launch.m, p.launch.n, p.launch.k) == (4096, 8192, 1024)
+        assert p.grid == (132, 1, 1)
+        assert (p.m, p.n, p.k) == (4096, 8192, 1024)
     # 2 x 3 pairs of row tiles: 6 clusters.
-    assert plan(matrix(512, 64), transposed(64, 768), device=Device(2, (9, 0))).launch.grid \
+    assert plan(matrix(512, 64), transposed(64, 768), device=Device(2, (9, 0))).grid \
         == (2, 1, 1)
-    assert plan(matrix(1024, 64), transposed(64, 768), device=Device(6, (9, 0))).launch.grid \
+    assert plan(matrix(1024, 64), transposed(64, 768), device=Device(6, (9, 0))).grid \
         == (6, 1, 1)
 
 
@@ -53,10 +55,10 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     assert not plan(matrix(2048, 1024), transposed(1024, 7168)).multicast
     # 14 x 10 = 140 tiles: 1.06 waves.
     p = plan(matrix(1792, 1024), transposed(1024, 2560))
-    assert not p.multicast and p.launch.kernel == FP8_KERNEL
-    assert p.launch.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
+    assert not p.multicast and p.kernel == FP8_KERNEL
+    assert p.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
     # The persistent kernels' split-K workspace: 2 x grid x 128 rows.
-    assert p.launch.split_k_shape == ((2 * 132 * 128, 128), 132)
+    assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
 
 
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
@@ -67,8 +69,8 @@ def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
 def test_block_scales_run_the_blockwise_kernel():
     # A: (M, K / 128) = (512, 8); B: (N / 128, K / 128) = (6, 8).
     p = plan(matrix(512, 1024), transposed(1024, 768), scales(512, 8), scales(6, 8))
-    assert p.blockwise and p.launch.kernel == FP8_BLOCKWISE_KERNEL
-    assert p.launch.grid == (24, 1, 1)  # 4 x 6 tiles of 128 x 128
+    assert p.blockwise and p.kernel == FP8_BLOCKWISE_KERNEL
+    assert p.grid == (24, 1, 1)  # 4 x 6 tiles of 128 x 128
     # Partial blocks round up: K = 208 is 2 blocks, N = 304 is 3.
     assert plan(matrix(64, 208), transposed(208, 304), scales(64, 2), scales(3, 2)).blockwise
     # One block each way is row-wise scaling (the same product).
@@ -78,13 +80,13 @@ def test_block_scales_run_the_blockwise_kernel():
 def test_block_scales_pick_the_tile_rows_by_waves():
     # 8192^3: 21 waves of 192 x 128 tiles against 32 of 128 x 128 ones.
     big = plan(matrix(8192, 8192), transposed(8192, 8192), scales(8192, 64), scales(64, 64))
-    assert big.blockwise and big.launch.kernel == FP8_BLOCKWISE_M192_KERNEL
-    assert big.launch.grid == (132, 1, 1)
+    assert big.blockwise and big.kernel == FP8_BLOCKWISE_M192_KERNEL
+    assert big.grid == (132, 1, 1)
     assert blockwise_tile_rows(8192, 8192, 132) == 192
     # 4096^3: 6 waves of 192-row tiles are no faster than 8 of 128 rows.
     assert blockwise_tile_rows(4096, 4096, 132) == 128
     small = plan(matrix(4096, 512), transposed(512, 4096), scales(4096, 4), scales(32, 4))
-    assert small.launch.kernel == FP8_BLOCKWISE_KERNEL
+    assert small.kernel == FP8_BLOCKWISE_KERNEL
 
 
 @pytest.mark.parametrize("case, message", [
@@ -274,8 +276,8 @@ def test_fp8_errors_on_the_gpu(torch_cuda):
 def test_kernel_variants_compile_with_their_element_types(tmp_path):
     """Each (A, B, C) variant compiles; its manifest's tensor maps carry the
     8-bit types as u8 (CUtensorMapDataType 0) and C's 16-bit type."""
-    from tile.matmul_fp8 import fp8_module
-    module = fp8_module(("f8E5M2", "f8E4M3FN", "f16"))
+    from tile.ops.scaled_matmul import FP8
+    module = FP8.module(("f8E5M2", "f8E4M3FN", "f16"))
     parameters = module.manifest["kernels"][FP8_KERNEL]["params"]
     maps = [p for p in parameters if p["kind"] == "tensor_map"]
     assert [(m["element"], m["data_type"]) for m in maps] == [

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import tile
-from tile.launch import Runtime
+from tile.runtime import Runtime
 from tile.testing import relative_error
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,12 +42,12 @@ def test_launch_on_a_side_stream(torch_cuda, examples):
     assert torch.equal(dst, src)
 
 
-def _gemm_nt(torch, examples, m, n, k):
+def _gemm_nt(torch, kernels, m, n, k):
     """The Hopper GEMM's C = A B^T kernel, bound to the workspace and
     counters of its split tiles for up to 132 CTAs, with f16 inputs A (m x k), B (n x k)
     and a NaN-filled C."""
     _hopper(torch)
-    kernel = tile.compile(examples / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
+    kernel = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
     workspace = torch.empty((132 * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(132 * 4, device="cuda", dtype=torch.int32)
 
@@ -59,13 +59,13 @@ def _gemm_nt(torch, examples, m, n, k):
     return gemm, a, b, c
 
 
-def test_gemm_in_a_cuda_graph(torch_cuda, examples):
+def test_gemm_in_a_cuda_graph(torch_cuda, kernels):
     """A kernel with by-value tensor maps is captured and replayed: the maps
     are kernel parameters, so the graph holds them; new values in the same
     buffers give new products."""
     torch = torch_cuda
     m, n, k = 256, 512, 512
-    gemm, a, b, c = _gemm_nt(torch, examples, m, n, k)
+    gemm, a, b, c = _gemm_nt(torch, kernels, m, n, k)
     grid = (min(-(-m // 128) * -(-n // 256), 132), 1, 1)
     gemm(a, b, c, m, n, k, grid=grid)  # warm up outside the capture
     torch.cuda.synchronize()
@@ -82,12 +82,12 @@ def test_gemm_in_a_cuda_graph(torch_cuda, examples):
         assert relative_error(c, a @ b.t()) < 2e-3
 
 
-def test_no_growth_over_10000_launches(torch_cuda, examples):
+def test_no_growth_over_10000_launches(torch_cuda, kernels):
     """Nothing is allocated per launch: device memory and host memory stay
     flat over 10,000 launches of the Hopper GEMM (three tensor maps)."""
     torch = torch_cuda
     m, n, k = 128, 256, 64
-    gemm, a, b, c = _gemm_nt(torch, examples, m, n, k)
+    gemm, a, b, c = _gemm_nt(torch, kernels, m, n, k)
     runtime = Runtime.get()
 
     def launches(count):
@@ -137,7 +137,7 @@ def _run_script(body: str, timeout: float = 120):
         import sys
         sys.path.insert(0, {python!r})
         import tile
-        from tile.launch import TileRuntimeError
+        from tile import TileRuntimeError
     """).format(python=str(REPO / "python")) + textwrap.dedent(body)
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -6,7 +6,7 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     print(module.ptx)                                    # the kernels' PTX
     kernel = module.kernel("copy")                       # needs a GPU
     kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1))  # torch CUDA tensors,
-                                                         # on the current stream
+                                                         # on their device's current stream
     tile.synchronize()                                   # waits, with a watchdog
     c = tile.matmul(a, b)                                # f16/bf16 GEMM on an H100/H200
     c = tile.matmul(a8, b8, scale_a=sa, scale_b=sb)      # FP8 (e4m3/e5m2), scaled
@@ -14,19 +14,28 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     o = tile.attention(q, k, v, causal=True)             # fused attention (SDPA)
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
+The layout: `tile.compiler`, `tile.builder` (IR from Python), `tile.launch`
+and `tile.runtime` (kernels on any device), `tile.core` (what the ops share:
+errors, element types, devices, operands, streams, caches, kernel families),
+`tile.ops` (matmul, scaled FP8, grouped, attention), `tile.kernels` (their
+sources, package data), `tile.autotuner`, `tile.testing`. `python -m tile`
+says where the tools, the runtime and the kernels were found.
+
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install
 serves every Python version.
 """
-from .autotune import AutotuneError, Autotuner, Config, autotune
-from .compiler import CompiledModule, CompileError, Diagnostic, compile
-from .launch import TileRuntimeError, synchronize
-from .attention import attention
-from .grouped import grouped_matmul
-from .matmul import MatmulError, matmul
-from .tools import Toolchain, find_toolchain
+from .autotuner import AutotuneError, Autotuner, Config, autotune
+from .compiler import CompiledModule, Diagnostic, compile
+from .core.errors import (CompileError, MatmulError, OperandError, TileError,
+                          TileRuntimeError)
+from .ops.attention import attention
+from .ops.grouped import grouped_matmul
+from .ops.matmul import matmul
+from .runtime import synchronize
+from .toolchain import Toolchain, find_toolchain
 
-__all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic",
-           "TileRuntimeError", "synchronize", "matmul", "grouped_matmul", "attention",
-           "MatmulError", "Toolchain", "find_toolchain", "autotune", "Autotuner",
-           "AutotuneError", "Config"]
+__all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
+           "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",
+           "grouped_matmul", "attention", "Toolchain", "find_toolchain", "autotune",
+           "Autotuner", "AutotuneError", "Config"]

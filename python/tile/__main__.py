@@ -1,29 +1,66 @@
 """Command-line entry points of the package.
 
-    python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|128] [--stages S]
-                                [--element f16|bf16] [--spans 1|2] [--split-k]
-                                [--columns 64|128]
-
-prints a decode GEMM kernel of tile.gemm_decode (its tile IR).
+    python3 -m tile [info]      where the package, its kernels, the tools and
+                                the runtime library were found; the GPUs
+    python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|96|128]
+                                [--stages S] [--element f16|bf16]
+                                [--spans 1|2] [--split-k] [--columns 64|128]
+                                prints a decode GEMM kernel (tile.ops.decode)
 """
 import argparse
 import sys
 
-from .gemm_decode import DecodeConfig, decode_source
+from pathlib import Path
+
+from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
+from .runtime import Runtime
+from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
+
+
+def describe() -> str:
+    """Where the package, its kernels, the tools and the runtime library
+    were found, and whether a GPU is usable."""
+    lines = [f"package:  {Path(__file__).resolve().parent}",
+             f"kernels:  {kernels_directory()} ({', '.join(kernel_files())})",
+             f"cache:    {cache_root()}"]
+    try:
+        tools = find_toolchain()
+    except FileNotFoundError as error:
+        return "\n".join(lines + [f"tools:    not found ({error})"])
+    banner = tool_banner(str(tools.tile_opt)).strip().splitlines()
+    version = next((line.strip() for line in banner if "version" in line), "?")
+    lines += [f"tile-opt: {tools.tile_opt.absolute()} ({version})",
+              f"tile-translate: {tools.tile_translate.absolute()}"]
+    if tools.runtime is None:
+        lines.append("runtime:  not found (set TILE_RUNTIME_LIB)")
+        return "\n".join(lines)
+    lines.append(f"runtime:  {tools.runtime.absolute()}")
+    runtime = Runtime.get(tools)
+    why = runtime.probe()
+    lines.append(f"gpu:      {why}" if why else
+                 f"gpu:      {runtime.device_count()} device(s); "
+                 + "; ".join(f"cuda:{i} {runtime.describe_device(i)}"
+                             for i in range(runtime.device_count())))
+    return "\n".join(lines)
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="python3 -m tile")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("info", help="where the tools, the runtime library and the kernels "
+                                     "were found, and the GPUs")
     decode = commands.add_parser("gemm-decode", help="print a decode GEMM kernel's tile IR")
     decode.add_argument("--layout", choices=("nt", "nn"), default="nt")
-    decode.add_argument("--rows", type=int, default=16)
+    decode.add_argument("--rows", type=int, choices=ROWS, default=16)
     decode.add_argument("--stages", type=int, default=12)
     decode.add_argument("--element", choices=("f16", "bf16"), default="f16")
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
-    decode.add_argument("--columns", type=int, default=64)
+    decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
     args = parser.parse_args(argv)
+    if args.command in (None, "info"):
+        print(describe())
+        return
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns)
     try:

@@ -4,7 +4,7 @@ A small builder in the spirit of MLIR's NVDSL: values are SSA names with
 their types, index arithmetic uses Python operators, regions are `with`
 blocks, and the result is IR text that `tile.compile` lowers (so every
 builder program also reproduces with tile-opt). Example (the Ampere hgemm's
-main loop, `python/examples/hgemm_builder.py` has the whole kernel):
+main loop, `python/examples/hgemm.py` has the whole kernel):
 
     module = Module()
     with module.kernel("scale", a=memref("?", "f32"), n="index", block=(128, 1, 1)) as k:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
-from .tools import Toolchain, find_toolchain
+from .core.errors import CompileError
+from .launch import Kernel
+from .toolchain import Toolchain, cache_root, find_toolchain
 
 _DIAGNOSTIC = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<column>\d+): "
@@ -32,19 +34,6 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
-
-
-class CompileError(Exception):
-    """tile-opt or tile-translate rejected the input. `diagnostics` holds the
-    errors (with their notes), `command` the command line that reproduces
-    it, `input` the IR file it ran on."""
-
-    def __init__(self, message: str, diagnostics: List[Diagnostic], command: str,
-                 input: Path):
-        super().__init__(message)
-        self.diagnostics = diagnostics
-        self.command = command
-        self.input = input
 
 
 def parse_diagnostics(text: str) -> List[Diagnostic]:
@@ -84,8 +73,8 @@ class CompiledModule:
         return sorted(self.manifest["kernels"])
 
     def kernel(self, name: str, runtime=None):
-        """The kernel `name`, loaded for launching (needs a CUDA GPU)."""
-        from .launch import Kernel
+        """The kernel `name`, ready to launch (needs a CUDA GPU; it loads on
+        each device it runs on, see tile.launch)."""
         return Kernel(self, name, runtime)
 
 
@@ -94,16 +83,12 @@ def redefine_aliases(ir: str, aliases: Dict[str, str]) -> str:
     first line that starts with "!e =" becomes "!e = f16" (how the examples'
     element types are chosen)."""
     for alias, value in aliases.items():
-        default = next(line for line in ir.splitlines() if line.startswith(alias + " ="))
+        default = next((line for line in ir.splitlines() if line.startswith(alias + " =")),
+                       None)
+        if default is None:
+            raise ValueError(f"the IR defines no type alias {alias} to redefine")
         ir = ir.replace(default, f"{alias} = {value}", 1)
     return ir
-
-
-def _cache_root() -> Path:
-    root = os.environ.get("TILE_CACHE_DIR")
-    if root:
-        return Path(root)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tile"
 
 
 def _pipeline_argument(pipeline: str, options: Dict[str, object]) -> str:
@@ -135,7 +120,7 @@ def compile(ir: Union[str, os.PathLike], chip: str = "sm_90a",
         options.setdefault("chip", chip)
     argument = _pipeline_argument(pipeline, options)
     key = hashlib.sha256("\0".join([ir, argument, tools.version]).encode()).hexdigest()[:32]
-    directory = (_cache_root() if cache else Path(tempfile.mkdtemp(prefix="tile-"))) / key
+    directory = (cache_root() if cache else Path(tempfile.mkdtemp(prefix="tile-"))) / key
     directory.mkdir(parents=True, exist_ok=True)
     source, lowered, ptx, manifest = (directory / "input.mlir", directory / "lowered.mlir",
                                       directory / "kernels.ptx", directory / "manifest.json")

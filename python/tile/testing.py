@@ -16,7 +16,7 @@ def cuda_torch() -> Tuple[Optional[object], Optional[str]]:
         return None, "needs PyTorch"
     if not torch.cuda.is_available():
         return None, "needs a CUDA GPU"
-    from .launch import Runtime
+    from .runtime import Runtime
     reason = Runtime.get().probe()
     return (None, reason) if reason else (torch, None)
 

@@ -1,15 +1,16 @@
 // A tensor map that breaks a cuTensorMapEncodeTiled rule fails on the host,
 // before the driver is called, with the rule and the values named (the driver
-// itself would only say CUDA_ERROR_INVALID_VALUE). No GPU is needed: the
+// itself would only say CUDA_ERROR_INVALID_VALUE). Dimensions are numbered
+// as in the memref, outermost first. No GPU is needed: the
 // module has no kernel, and the check runs before the driver is loaded.
 //
 // RUN: split-file %s %t
 // RUN: not tile-run %t/stride.mlir 2>&1 | FileCheck %s --check-prefix=STRIDE
-// STRIDE: tile-runtime: cannot encode tensor map: global stride of dimension 1 is 200 bytes; it must be a multiple of 16 and less than 2^40 (T-TMA-9); rank 2, f16, dims [100, 64], strides [200] bytes, box [64, 64], swizzle none (dimension 0 is innermost)
+// STRIDE: tile-runtime: cannot encode tensor map: the stride of dimension 0 is 200 bytes; it must be a multiple of 16 and less than 2^40 (T-TMA-9); rank 2, f16, dims [64, 100], strides [200] bytes, box [64, 64], swizzle none (outermost dimension first)
 // RUN: not tile-run %t/box.mlir 2>&1 | FileCheck %s --check-prefix=BOX
-// BOX: tile-runtime: cannot encode tensor map: box dimension 1 is 300, not in [1, 256] (T-TMA-3)
+// BOX: tile-runtime: cannot encode tensor map: box dimension 0 is 300, not in [1, 256] (T-TMA-3); rank 2, f16, dims [512, 64], strides [128] bytes, box [300, 64]
 // RUN: not tile-run %t/span.mlir 2>&1 | FileCheck %s --check-prefix=SPAN
-// SPAN: tile-runtime: cannot encode tensor map: inner box dimension spans 256 bytes, more than the 128-byte swizzle span (T-TMA-6)
+// SPAN: tile-runtime: cannot encode tensor map: the inner box dimension spans 256 bytes, more than the 128-byte span of swizzle 128B (T-TMA-6)
 
 //--- stride.mlir
 // Rows of 100 f16 are 200 bytes apart: not a multiple of 16.

@@ -77,6 +77,9 @@ struct RunOptions {
       cl::init(0)};
   cl::opt<unsigned> hostOptLevel{"O", cl::desc("host JIT optimization (0-3)"),
                                  cl::init(2), cl::Prefix};
+  cl::opt<int> device{"device",
+                      cl::desc("CUDA device to run on (its primary context)"),
+                      cl::init(0)};
   cl::opt<unsigned> timeoutSeconds{
       "timeout", cl::desc("watchdog: fail if the run takes longer (0: off)"),
       cl::init(120)};
@@ -253,6 +256,11 @@ int ::tile::tileRunMain(int argc, char **argv) {
   char why[512];
   if (usesGpu && tileRtProbe(why, sizeof(why)))
     return fail(llvm::Twine("no CUDA GPU: ") + why);
+  if (usesGpu && (opts.device < 0 || opts.device >= tileRtDeviceCount()))
+    return fail("no CUDA device " + llvm::Twine(int(opts.device)) +
+                ": the driver reports " + llvm::Twine(tileRtDeviceCount()));
+  if (usesGpu)
+    tileRtSetDefaultDevice(opts.device);
   tileRtEnableKernelTiming(opts.timeKernels);
 
   ExecutionEngineOptions options;

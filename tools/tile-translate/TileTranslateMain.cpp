@@ -9,6 +9,7 @@
 
 #include "../ToolMains.h"
 #include "Tile/InitAllTile.h"
+#include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/InitAllDialects.h"
@@ -70,9 +71,42 @@ static llvm::json::Value toJson(Attribute attr) {
   return llvm::json::Value(nullptr);
 }
 
+/// The JSON names of the encoder parameter kinds.
+template <typename Fn> static llvm::json::Array abiOf() {
+  llvm::json::Array kinds;
+  for (tile_tma::AbiKind kind : tile_tma::AbiOf<Fn>::kinds)
+    kinds.push_back(kind == tile_tma::AbiKind::pointer ? "pointer" : "i64");
+  return kinds;
+}
+
+/// What a launcher in another language needs of the tensor-map contract
+/// (TensorMapContract.h): the map's size and alignment, the element types
+/// with their bytes and driver data types, and the encoders' symbols and
+/// parameter kinds.
+static llvm::json::Object contractJson() {
+  namespace tma = tile_tma;
+  llvm::json::Object elements;
+  for (const tma::ElementType &type : tma::kElementTypes)
+    elements[std::string(type.name)] = llvm::json::Object{
+        {"bytes", type.bytes}, {"data_type", int64_t(type.dataType)}};
+  return llvm::json::Object{
+      {"tensor_map", llvm::json::Object{{"bytes", tma::kTensorMapBytes},
+                                        {"alignment",
+                                         tma::kTensorMapAlignment}}},
+      {"element_types", std::move(elements)},
+      {"encoders",
+       llvm::json::Object{
+           {"tiled",
+            llvm::json::Object{{"symbol", tma::kEncodeTiledSymbol},
+                               {"abi", abiOf<tma::EncodeTiledFn>()}}},
+           {"im2col",
+            llvm::json::Object{{"symbol", tma::kEncodeIm2colSymbol},
+                               {"abi", abiOf<tma::EncodeIm2colFn>()}}}}}};
+}
+
 /// Prints the module's `tile.kernel_manifest` as JSON:
 /// {"kernels": {"<name>": {"module", "params", "dynamic_shared_bytes",
-/// "block"?, "cluster"?}}}.
+/// "block"?, "cluster"?}}, "contract": {...}}.
 static LogicalResult printKernelManifest(Operation *op, raw_ostream &os) {
   auto manifest = op->getAttrOfType<DictionaryAttr>("tile.kernel_manifest");
   if (!manifest)
@@ -80,6 +114,7 @@ static LogicalResult printKernelManifest(Operation *op, raw_ostream &os) {
                               "tile-to-ptx-pipeline (or tile-kernel-manifest)";
   llvm::json::Object root;
   root["kernels"] = toJson(manifest);
+  root["contract"] = contractJson();
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
   return success();
 }

@@ -61,20 +61,23 @@ TEST(TensorMapContractTest, AddressAlignment) {
 TEST(TensorMapContractTest, DimsAndBox) {
   TiledTensorMapRequest r = validRequest();
   r.globalDim[1] = 0;
-  expectBroken(r, {"global dimension 1 is 0", "(T-TMA-9)"});
+  expectBroken(r, {"tensor dimension 0 is 0", "(T-TMA-9)"});
   r = validRequest();
   r.boxDim[1] = 300;
-  expectBroken(r, {"box dimension 1 is 300, not in [1, 256]", "(T-TMA-3)"});
+  expectBroken(r, {"box dimension 0 is 300, not in [1, 256]", "(T-TMA-3)",
+                   "box [300, 64]"});
   r = validRequest();
   r.elementStrides[0] = 9;
-  expectBroken(r, {"element stride 0 is 9, not in [1, 8]", "(T-TMA-11)"});
+  expectBroken(r, {"element stride of dimension 1 is 9, not in [1, 8]",
+                   "(T-TMA-11)"});
 }
 
 TEST(TensorMapContractTest, Strides) {
   TiledTensorMapRequest r = validRequest();
   r.globalStrides[0] = 200;
-  expectBroken(r, {"global stride of dimension 1 is 200 bytes",
-                   "multiple of 16", "(T-TMA-9)", "strides [200] bytes"});
+  expectBroken(r, {"the stride of dimension 0 is 200 bytes", "multiple of 16",
+                   "(T-TMA-9)", "dims [1024, 4096], strides [200] bytes",
+                   "(outermost dimension first)"});
   r = validRequest();
   r.globalStrides[0] = uint64_t(1) << 40;
   expectBroken(r, {"less than 2^40", "(T-TMA-9)"});
@@ -84,16 +87,16 @@ TEST(TensorMapContractTest, InnerBoxBytes) {
   TiledTensorMapRequest r = validRequest();
   r.swizzle = 0;
   r.boxDim[0] = 6; // 12 bytes
-  expectBroken(r, {"inner box dimension spans 12 bytes, not a multiple of 16",
+  expectBroken(r, {"the inner box dimension spans 12 bytes, not a multiple of 16",
                    "(T-TMA-5)"});
   r = validRequest();
   r.boxDim[0] = 128; // 256 bytes under 128B swizzle
-  expectBroken(
-      r, {"spans 256 bytes, more than the 128-byte swizzle span", "(T-TMA-6)"});
+  expectBroken(r, {"spans 256 bytes, more than the 128-byte span of swizzle 128B",
+                   "(T-TMA-6)"});
   r = validRequest();
   r.swizzle = 1;    // 32B
   r.boxDim[0] = 32; // 64 bytes
-  expectBroken(r, {"more than the 32-byte swizzle span", "(T-TMA-6)"});
+  expectBroken(r, {"more than the 32-byte span of swizzle 32B", "(T-TMA-6)"});
 }
 
 TEST(TensorMapContractTest, TypesAndEnums) {
@@ -104,7 +107,7 @@ TEST(TensorMapContractTest, TypesAndEnums) {
   r.dataType = kI32;
   r.boxDim[0] = 32;
   r.oobFill = 1;
-  expectBroken(r, {"oob fill NaN needs a floating-point data type, got i32",
+  expectBroken(r, {"oob fill NaN needs a floating-point element type, got i32",
                    "(T-TMA-8)"});
   r = validRequest();
   r.swizzle = 7;
@@ -137,22 +140,25 @@ TEST(TensorMapContractTest, Im2col) {
   r.tensor.rank = 2;
   std::optional<std::string> message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
-  EXPECT_NE(message->find("rank 2 is not in [3, 5] (T-TMA-1)"),
+  EXPECT_NE(message->find("rank 2 is not in [3, 5] in im2col mode (T-TMA-1)"),
             std::string::npos);
   r = validIm2col();
   r.pixelBoxLowerCorner[1] = -129; // rank 4: 8-bit corners
   message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
   EXPECT_NE(
-      message->find("pixel box corner -129 of spatial dimension 1 is not in "
-                    "[-128, 127] for rank 4 (T-TMA-12)"),
+      message->find(
+          "im2col corner -129 is outside [-128, 127] for a rank-4 tensor "
+          "(T-TMA-12)"),
       std::string::npos);
   r = validIm2col();
   r.pixelsPerColumn = 2048;
   message = checkIm2colTensorMap(r);
   ASSERT_TRUE(message);
   EXPECT_NE(
-      message->find("pixelsPerColumn is 2048, not in [1, 1024] (T-TMA-13)"),
+      message->find(
+          "im2col box [2048, 64] needs 1..1024 pixels and 1..256 channels "
+          "(T-TMA-13)"),
       std::string::npos);
   r = validIm2col();
   r.channelsPerPixel = 128; // 256 bytes under the 128-byte swizzle
@@ -183,6 +189,32 @@ TEST(TensorMapContractTest, ElementTypeTable) {
   EXPECT_STREQ(getDataTypeName(int(DataType::bf16)), "bf16");
   EXPECT_TRUE(isFloatDataType(int(DataType::f32)));
   EXPECT_FALSE(isFloatDataType(int(DataType::i32)));
+}
+
+/// The rule checks that the verifier of !tile.tma_desc shares, in the
+/// memref's numbering.
+TEST(TensorMapContractTest, RuleChecks) {
+  EXPECT_EQ(checkRank(2, false, false), std::nullopt);
+  EXPECT_EQ(*checkRank(2, true, false),
+            "tensor rank 2 is not in [3, 5] with interleave (T-TMA-1)");
+  EXPECT_EQ(*checkBoxDim(1, 257),
+            "box dimension 1 is 257, not in [1, 256] (T-TMA-3)");
+  EXPECT_EQ(checkInnerBoxBytes(64, Interleave::none, Swizzle::b128),
+            std::nullopt);
+  EXPECT_EQ(checkInnerBoxBytes(12, Interleave::b16, Swizzle::none),
+            std::nullopt); // interleaved boxes have no 16-byte rule
+  EXPECT_EQ(*checkOobFill(OobFill::nan, false, "f8E4M3FN"),
+            "oob fill NaN needs a floating-point element type, got f8E4M3FN "
+            "(T-TMA-8)");
+  EXPECT_EQ(checkInnermostStride(1), std::nullopt);
+  EXPECT_EQ(*checkInnermostStride(2),
+            "the innermost stride is 2 elements; TMA needs 1 (T-TMA-9)");
+  EXPECT_EQ(checkGlobalStride(0, 64, Interleave::none), std::nullopt);
+  EXPECT_TRUE(checkGlobalStride(0, 48, Interleave::b32)); // 32B interleave
+  EXPECT_EQ(checkGlobalDim(0, int64_t(1) << 32), std::nullopt);
+  EXPECT_TRUE(checkGlobalDim(0, (int64_t(1) << 32) + 1));
+  EXPECT_EQ(checkIm2colCorner(-32768, 3), std::nullopt);
+  EXPECT_TRUE(checkIm2colCorner(-17, 5));
 }
 
 TEST(TensorMapContractTest, EncoderAbiFollowsTheFunctionType) {

@@ -110,9 +110,27 @@ constexpr std::pair<int, int> getIm2colCornerRange(int64_t rank) {
 // Element types
 //===----------------------------------------------------------------------===//
 
-/// The data type of a tensor whose elements MLIR spells `name` ("f16",
-/// "bf16", "f32", "f64", "i8", "i16", "i32", "i64"), or nullopt when a
-/// tensor map cannot describe it.
+/// An element type of tile IR that a tensor map can describe: its MLIR
+/// spelling, the driver's data type and the bytes of one element.
+struct ElementType {
+  std::string_view name;
+  DataType dataType;
+  unsigned bytes;
+};
+/// Every such type. MLIR's integers are signless, so i8 and i16 map to the
+/// unsigned types of their width (the bits are the same); the driver has no
+/// 8-bit float type, so e4m3/e5m2 move as u8 (a map copies bits; zero fill
+/// is +0.0 in both formats). The kernel manifest lists this table, so
+/// launchers in other languages (Python) check theirs against it.
+inline constexpr ElementType kElementTypes[] = {
+    {"i8", DataType::u8, 1},        {"i16", DataType::u16, 2},
+    {"i32", DataType::i32, 4},      {"i64", DataType::i64, 8},
+    {"f16", DataType::f16, 2},      {"bf16", DataType::bf16, 2},
+    {"f32", DataType::f32, 4},      {"f64", DataType::f64, 8},
+    {"f8E4M3FN", DataType::u8, 1}, {"f8E5M2", DataType::u8, 1}};
+
+/// The data type of a tensor whose elements MLIR spells `name` (a name of
+/// kElementTypes), or nullopt when a tensor map cannot describe it.
 std::optional<DataType> lookupDataType(std::string_view name);
 /// Bytes of one element of `dataType` (0..12), 0 for an unknown value.
 unsigned getElementBytes(int dataType);
@@ -122,10 +140,52 @@ const char *getDataTypeName(int dataType);
 bool isFloatDataType(int dataType);
 
 //===----------------------------------------------------------------------===//
+// The rules, one value at a time
+//===----------------------------------------------------------------------===//
+//
+// Each rule check returns std::nullopt when the values satisfy the rule, else
+// one line naming the rule (T-TMA-n) and the values. The compile-time
+// verifier of !tile.tma_desc calls them on what a type fixes, the request
+// checks below on every value at encoding time, so both say the same thing.
+// Dimensions are numbered as in the memref (and a PyTorch tensor): 0 is the
+// outermost, rank - 1 the innermost. (The driver's arrays are the other way
+// round; the request checks translate.)
+
+using RuleViolation = std::optional<std::string>;
+
+/// T-TMA-1: the tensor rank, in [1, 5]; [3, 5] with interleave or im2col.
+RuleViolation checkRank(int64_t rank, bool interleaved, bool im2col);
+/// T-TMA-3: box extent `extent` of dimension `dim` in [1, 256].
+RuleViolation checkBoxDim(int64_t dim, int64_t extent);
+/// T-TMA-5/6: without interleave the inner box spans a multiple of 16 bytes,
+/// and with a swizzle at most the swizzle's span (narrower is legal).
+RuleViolation checkInnerBoxBytes(int64_t bytes, Interleave interleave,
+                                 Swizzle swizzle);
+/// T-TMA-8: NaN fill only for floating-point data; `element` names the
+/// element type for the message.
+RuleViolation checkOobFill(OobFill fill, bool floatData,
+                           std::string_view element);
+/// T-TMA-9: the extent of dimension `dim` in [1, 2^32].
+RuleViolation checkGlobalDim(int64_t dim, int64_t size);
+/// T-TMA-9: the innermost stride (in elements) is 1: TMA has no element
+/// stride in global memory (elementStrides only subsample the box).
+RuleViolation checkInnermostStride(int64_t stride);
+/// T-TMA-9: the stride of dimension `dim` (not the innermost) in bytes, a
+/// multiple of 16 (32 with 32B interleave) and less than 2^40.
+RuleViolation checkGlobalStride(int64_t dim, int64_t strideBytes,
+                                Interleave interleave);
+/// T-TMA-12: an im2col corner within the signed range of the tensor's rank.
+RuleViolation checkIm2colCorner(int64_t corner, int64_t rank);
+/// T-TMA-13: an im2col box of [pixels, channels]: 1..1024 pixels per column
+/// and 1..256 channels per pixel.
+RuleViolation checkIm2colBox(int64_t pixels, int64_t channels);
+
+//===----------------------------------------------------------------------===//
 // Encoding requests and their checks
 //===----------------------------------------------------------------------===//
 
-/// The arguments of cuTensorMapEncodeTiled, dimension 0 innermost.
+/// The arguments of cuTensorMapEncodeTiled, in the driver's order: dimension
+/// 0 innermost.
 struct TiledTensorMapRequest {
   int dataType = 0;  ///< DataType
   unsigned rank = 0; ///< tensorRank
@@ -141,8 +201,9 @@ struct TiledTensorMapRequest {
 };
 
 /// The extra arguments of cuTensorMapEncodeIm2col (rank 3..5): the pixel
-/// bounding box corners of the rank-2 spatial dimensions, and the box of
-/// `pixelsPerColumn` x `channelsPerPixel` elements one copy brings.
+/// bounding box corners of the rank-2 spatial dimensions (innermost first),
+/// and the box of `pixelsPerColumn` x `channelsPerPixel` elements one copy
+/// brings.
 struct Im2colTensorMapRequest {
   TiledTensorMapRequest tensor; ///< boxDim is unused
   int pixelBoxLowerCorner[3] = {};
@@ -152,7 +213,8 @@ struct Im2colTensorMapRequest {
 };
 
 /// Returns std::nullopt when `request` satisfies every rule, else one line
-/// naming the first broken rule (T-TMA-n) and the values involved.
+/// naming the first broken rule (T-TMA-n) and the values involved, followed
+/// by the request's description.
 std::optional<std::string>
 checkTiledTensorMap(const TiledTensorMapRequest &request);
 
@@ -160,8 +222,8 @@ checkTiledTensorMap(const TiledTensorMapRequest &request);
 std::optional<std::string>
 checkIm2colTensorMap(const Im2colTensorMapRequest &request);
 
-/// One-line description of `request` (dims, strides, box, type, swizzle) for
-/// error messages.
+/// One-line description of `request` for error messages: type, dims,
+/// strides, box and swizzle, outermost dimension first as in the memref.
 std::string describeTiledTensorMap(const TiledTensorMapRequest &request);
 
 //===----------------------------------------------------------------------===//

@@ -17,6 +17,13 @@
  * that leaves the context unusable (an illegal address, say), every later
  * failure says so and names that first failure.
  *
+ * Devices: work runs in the primary context of a device, the one the CUDA
+ * runtime (and PyTorch) uses for it. A thread that calls the runtime with no
+ * context current gets device 0's (or mgpuSetDefaultDevice's); one whose
+ * context is current keeps it; tileRtPushDevice/tileRtPopDevice bracket
+ * calls for another device. Modules load into the current context, and a
+ * kernel always launches in the context it was loaded into.
+ *
  * Launches are stream-ordered and never wait on the host; nothing is
  * allocated per launch (tensor maps are kernel parameters).
  *===----------------------------------------------------------------------===*/
@@ -41,7 +48,25 @@ void tileRtSetErrorHandler(TileRtErrorHandler handler);
 /// Never calls the error handler.
 int tileRtProbe(char *message, size_t size);
 
-/// Writes "<name> (sm_XY, N SMs)" of device 0 to `buffer`; 0 on success.
+/// The number of CUDA devices (0 without a usable driver).
+int tileRtDeviceCount(void);
+
+/// Makes device `ordinal` the default (the device of threads that call the
+/// runtime with no current context) and its primary context current on
+/// this thread; as mgpuSetDefaultDevice. 0 on success.
+int tileRtSetDefaultDevice(int ordinal);
+
+/// Makes device `ordinal`'s primary context current on this thread until
+/// the matching tileRtPopDevice (as cuCtxPushCurrent); 0 on success, else 1
+/// with the error reported.
+int tileRtPushDevice(int ordinal);
+void tileRtPopDevice(void);
+
+/// The ordinal of the device whose context is current on this thread.
+int tileRtCurrentDevice(void);
+
+/// Writes "<name> (sm_XY, N SMs)" of the current device to `buffer`; 0 on
+/// success.
 int tileRtDeviceDescription(char *buffer, size_t size);
 
 /// Name of the kernel launched last, or "" before the first launch. Used by
@@ -71,7 +96,12 @@ typedef struct TileRtLaunchConfig {
 /// Launches `config` like mgpuLaunchKernel / mgpuLaunchClusterKernel.
 void tileRtLaunch(const TileRtLaunchConfig *config);
 
-/// Waits for all work on the device; reports errors like any other call.
+/// sizeof(TileRtLaunchConfig): callers that lay the record out themselves
+/// (Python) check theirs against it.
+size_t tileRtLaunchConfigBytes(void);
+
+/// Waits for all work on the current device; reports errors like any other
+/// call.
 void tileRtSynchronize(void);
 
 /// Waits for the work on `stream` (a CUstream; NULL is the legacy default
@@ -81,13 +111,17 @@ void tileRtSynchronize(void);
 /// handler and returns 1.
 int tileRtStreamSynchronize(void *stream, double timeoutSeconds);
 
-/// The device's free and total memory in bytes (cuMemGetInfo); 0 on success.
+/// The current device's free and total memory in bytes (cuMemGetInfo); 0 on
+/// success.
 int tileRtMemoryInfo(uint64_t *freeBytes, uint64_t *totalBytes);
 
 /// tile.tma_create_descriptor's encoders (the signatures are the tensor-map
-/// contract's, Tile/TensorMap/TensorMapContract.h): check every precondition,
-/// encode into the 128 bytes at `map` (host memory), report failures
-/// through the handler. Kernels take the map by value.
+/// contract's, Tile/TensorMap/TensorMapContract.h; Python calls them too):
+/// check every precondition, encode into the 128 bytes at `map` (host
+/// memory), report failures through the handler. Kernels take the map by
+/// value. `memref` points at a ranked memref descriptor (allocated and
+/// aligned pointers, offset, sizes, strides in elements), `box` at `rank`
+/// extents, both outermost first.
 void tileRtTensorMapEncodeTiledMemref(void *map, int64_t rank, void *memref,
                                       int64_t dataType, int64_t interleave,
                                       int64_t swizzle, int64_t l2Promotion,

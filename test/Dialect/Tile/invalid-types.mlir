@@ -50,13 +50,13 @@ func.func private @swizzle_mode() attributes {s = #tile.swizzle<b256>}
 // -----
 
 // T-TMA-1: rank 1..5.
-// expected-error @below {{tensor rank must be in [1, 5], got 6 (T-TMA-1)}}
+// expected-error @below {{tensor rank 6 is not in [1, 5] (T-TMA-1)}}
 func.func private @tma_rank(!tile.tma_desc<memref<2x2x2x2x2x16xf16>, box = [2, 2, 2, 2, 2, 16]>)
 
 // -----
 
 // T-TMA-1: rank 3..5 with interleave.
-// expected-error @below {{tensor rank must be in [3, 5] with interleave, got 2 (T-TMA-1)}}
+// expected-error @below {{tensor rank 2 is not in [3, 5] with interleave (T-TMA-1)}}
 func.func private @tma_interleave_rank(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], interleave = b16>)
 
 // -----
@@ -68,13 +68,13 @@ func.func private @tma_box_rank(!tile.tma_desc<memref<64x64xf16>, box = [64]>)
 // -----
 
 // T-TMA-3: box extents 1..256.
-// expected-error @below {{box dimension 0 must be in [1, 256], got 300 (T-TMA-3)}}
+// expected-error @below {{box dimension 0 is 300, not in [1, 256] (T-TMA-3)}}
 func.func private @tma_box_big(!tile.tma_desc<memref<1024x64xf16>, box = [300, 64]>)
 
 // -----
 
 // T-TMA-3: box extents 1..256.
-// expected-error @below {{box dimension 0 must be in [1, 256], got 0 (T-TMA-3)}}
+// expected-error @below {{box dimension 0 is 0, not in [1, 256] (T-TMA-3)}}
 func.func private @tma_box_zero(!tile.tma_desc<memref<1024x64xf16>, box = [0, 64]>)
 
 // -----
@@ -86,13 +86,13 @@ func.func private @tma_element(!tile.tma_desc<memref<64x128xi1>, box = [64, 128]
 // -----
 
 // T-TMA-5: the inner box is a whole number of 16-byte units.
-// expected-error @below {{inner box dimension spans 12 bytes, which is not a multiple of 16 (T-TMA-5)}}
+// expected-error @below {{the inner box dimension spans 12 bytes, not a multiple of 16 (T-TMA-5)}}
 func.func private @tma_inner_bytes(!tile.tma_desc<memref<128x6xf16>, box = [128, 6]>)
 
 // -----
 
 // T-TMA-6: a swizzled inner box fits the swizzle span.
-// expected-error @below {{inner box dimension spans 128 bytes, more than the 64-byte span of swizzle b64 (T-TMA-6)}}
+// expected-error @below {{the inner box dimension spans 128 bytes, more than the 64-byte span of swizzle 64B (T-TMA-6)}}
 func.func private @tma_swizzle_span(!tile.tma_desc<memref<128x64xf16>, box = [128, 64], swizzle = b64>)
 
 // -----
@@ -104,31 +104,31 @@ func.func private @tma_swizzle_mode(!tile.tma_desc<memref<128x64xf16>, box = [12
 // -----
 
 // T-TMA-8: NaN fill needs floats.
-// expected-error @below {{oob = nan requires a floating-point element type, got 'i32' (T-TMA-8)}}
+// expected-error @below {{oob fill NaN needs a floating-point element type, got i32 (T-TMA-8)}}
 func.func private @tma_oob_nan(!tile.tma_desc<memref<128x64xi32>, box = [128, 64], oob = nan>)
 
 // -----
 
 // T-TMA-8: 8-bit floats move as u8, which has no NaN fill.
-// expected-error @below {{oob = nan requires a floating-point element type, got 'f8E4M3FN' (T-TMA-8)}}
+// expected-error @below {{oob fill NaN needs a floating-point element type, got f8E4M3FN (T-TMA-8)}}
 func.func private @tma_oob_nan_fp8(!tile.tma_desc<memref<128x128xf8E4M3FN>, box = [128, 128], oob = nan>)
 
 // -----
 
 // T-TMA-9: global strides are multiples of 16 bytes.
-// expected-error @below {{tensor stride of dimension 0 is 200 bytes; it must be a multiple of 16 and less than 2^40 (T-TMA-9)}}
+// expected-error @below {{the stride of dimension 0 is 200 bytes; it must be a multiple of 16 and less than 2^40 (T-TMA-9)}}
 func.func private @tma_stride(!tile.tma_desc<memref<64x100xf16>, box = [64, 64]>)
 
 // -----
 
 // T-TMA-9: the innermost dimension is contiguous.
-// expected-error @below {{tensor innermost stride must be 1, got 2 (T-TMA-9)}}
+// expected-error @below {{the innermost stride is 2 elements; TMA needs 1 (T-TMA-9)}}
 func.func private @tma_inner_stride(!tile.tma_desc<memref<64x64xf16, strided<[128, 2]>>, box = [64, 64]>)
 
 // -----
 
 // T-TMA-9: static sizes are at least 1.
-// expected-error @below {{tensor dimension 0 must be in [1, 2^32], got 0 (T-TMA-9)}}
+// expected-error @below {{tensor dimension 0 is 0, not in [1, 2^32] (T-TMA-9)}}
 func.func private @tma_empty(!tile.tma_desc<memref<0x64xf16>, box = [64, 64]>)
 
 // -----
@@ -159,7 +159,7 @@ func.func private @tma_interleave(!tile.tma_desc<memref<8x64x64xf16>, box = [8, 
 // -----
 
 // T-TMA-1: im2col needs an NHWC-like tensor of rank 3..5.
-// expected-error @below {{tensor rank must be in [3, 5] in im2col mode, got 2 (T-TMA-1)}}
+// expected-error @below {{tensor rank 2 is not in [3, 5] in im2col mode (T-TMA-1)}}
 func.func private @im2col_rank(!tile.tma_desc<memref<64x64xf16>, box = [64, 64], im2col_lower = [], im2col_upper = [0]>)
 
 // -----

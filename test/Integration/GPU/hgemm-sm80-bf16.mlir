@@ -2,7 +2,7 @@
 // accumulation), both layouts of B, at a tile-multiple and an odd shape (zero-filled
 // copies, bounded stores), every element against the host.
 //
-// RUN: sed 's/f16/bf16/g' %S/../../../examples/hgemm_sm80.mlir | tile-run - --chip=sm_90a --timeout=60 | FileCheck %s
+// RUN: sed 's/^!e = f16/!e = bf16/' %S/../../../examples/hgemm_sm80.mlir | tile-run - --chip=sm_90a --timeout=60 | FileCheck %s
 // CHECK: hgemm A*B^T 256x384x320 mismatches: 0
 // CHECK: hgemm A*B 256x384x320 mismatches: 0
 // CHECK: hgemm A*B^T 200x296x200 mismatches: 0

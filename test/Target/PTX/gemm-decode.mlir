@@ -1,4 +1,4 @@
-// The decode kernels of python/tile/gemm_decode.py (C^T = B^T A^T for
+// The decode kernels of python/tile/ops/decode.py (C^T = B^T A^T for
 // M <= 128) as PTX, assembled by ptxas: B's 64-row slices are wgmma's A
 // operand — K-major for C = A B^T, MN-major for C = A B (imm-trans-a = 1,
 // A's descriptor with leading byte offset 64 rows x 128 B = 8192) — and A's

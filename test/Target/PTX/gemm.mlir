@@ -11,7 +11,7 @@
 // RUN: tile-opt %S/../../../examples/hgemm_sm80.mlir --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f16.ptx
 // RUN: FileCheck %s --check-prefix=F16 < %t.f16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.f16.ptx -o %t.f16.cubin %}
-// RUN: sed 's/f16/bf16/g' %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.bf16.ptx
+// RUN: sed 's/^!e = f16/!e = bf16/' %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.bf16.ptx
 // RUN: FileCheck %s --check-prefix=BF16 < %t.bf16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.bf16.ptx -o %t.bf16.cubin %}
 // RUN: %f32-out %S/../../../examples/hgemm_sm80.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_80" | tile-translate --extract-ptx -o %t.f32out.ptx

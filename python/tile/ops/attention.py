@@ -1,4 +1,4 @@
-"""Fused attention from PyTorch on python/tile/kernels/attention_sm90.mlir: one
+"""Fused attention from PyTorch on kernels/attention_sm90.mlir: one
 persistent launch for all batches and heads.
 
     o = tile.attention(q, k, v)                 # softmax(q k^T / sqrt(D)) v
@@ -22,29 +22,37 @@ current stream (or `stream`), without waiting; the GPU must be an sm_90
 (H100, H200).
 """
 import math
-from collections import OrderedDict
-from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
-from .matmul import (ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, Operand, _lru, _operand,
-                     _torch_stream, device_of, require_cuda_tensors)
+from ..core import devices, streams
+from ..core.caches import LruCache
+from ..core.elements import BY_TORCH, dtype_name
+from ..core.errors import MatmulError
+from ..core.family import KernelFamily
+from ..core.operands import TMA_ALIGNMENT, Operand, operand_of, require_cuda_tensors
 
-ATTENTION_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "attention_sm90.mlir"
+#: The kernels @attention_d64 and @attention_d128; a variant is (element,).
+#: 32-bit index arithmetic: the kernels' loop state takes half the
+#: registers (their coordinates are TMA's 32-bit ones anyway).
+ATTENTION = KernelFamily.from_package("attention_sm90.mlir", ("!e",),
+                                      options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.
 HEAD_DIMS = (64, 128)
+#: Element types (PyTorch dtype names) of q, k, v and out.
+ELEMENTS = ("float16", "bfloat16")
 
 
 def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
-                    device: Device) -> Tuple[int, int, int, int, int]:
+                    device: devices.Device) -> Tuple[int, int, int, int, int]:
     """(B, H, Sq, Sk, D) of the attention of q, k and v into `out` (None: a
     new tensor), or MatmulError for what the kernel cannot take (plain
     shapes, strides and addresses: no PyTorch, no GPU)."""
     if q.dtype not in ELEMENTS or not q.dtype == k.dtype == v.dtype:
         raise MatmulError(f"tile.attention takes float16 or bfloat16 q, k and v (all the "
                           f"same), got q {q.dtype}, k {k.dtype} and v {v.dtype}")
-    if device.capability != (9, 0):
+    if not device.is_hopper:
         raise MatmulError("tile.attention runs a Hopper kernel (sm_90a: H100, H200); this "
-                          f"GPU is sm_{device.capability[0]}{device.capability[1]}")
+                          f"GPU is {device.arch}")
     for name, operand in (("q", q), ("k", k), ("v", v)):
         if len(operand.shape) != 4:
             raise MatmulError(f"tile.attention: {name} must be 4-D (batch, heads, sequence, "
@@ -64,7 +72,7 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
         raise MatmulError(f"tile.attention: out must be a contiguous {q.dtype} tensor of shape "
                           f"{shape}, got {out.dtype} {tuple(out.shape)} with strides "
                           f"{tuple(out.strides)}")
-    pitch = TMA_ALIGNMENT // ELEMENTS[q.dtype][1]
+    pitch = TMA_ALIGNMENT // BY_TORCH[q.dtype].bytes
     for name, operand in (("q", q), ("k", k), ("v", v)):
         strides = tuple(operand.strides)
         if strides[-1] != 1 or any(s % pitch for s in strides[:-1]):
@@ -81,58 +89,44 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
     return batch, heads, sq, sk, d
 
 
-_KERNELS: Dict[Tuple[str, int], object] = {}
-
-
 def attention_kernel(element: str, head_dim: int):
-    """The compiled kernel for "f16" or "bf16" elements and a head dim of
-    HEAD_DIMS (one module per element type)."""
-    if (element, head_dim) not in _KERNELS:
-        from .compiler import compile, redefine_aliases
-        # 32-bit index arithmetic: the kernels' loop state takes half the
-        # registers (their coordinates are TMA's 32-bit ones anyway).
-        module = compile(redefine_aliases(ATTENTION_SOURCE.read_text(), {"!e": element}),
-                         chip="sm_90a", options={"index-bitwidth": 32})
-        for d in HEAD_DIMS:
-            _KERNELS[element, d] = module.kernel(f"attention_d{d}")
-    return _KERNELS[element, head_dim]
+    """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS."""
+    return ATTENTION.kernel((element,), f"attention_d{head_dim}")
 
 
 #: check_attention's answers by shapes, strides, dtypes, alignment and device.
-_CHECKS: "OrderedDict[tuple, tuple]" = OrderedDict()
+CHECKS = LruCache(256)
 
 
 def attention(q, k, v, causal: bool = False, scale: Optional[float] = None, *, out=None,
               stream=None):
     """softmax(q k^T scale) v, as torch.nn.functional.scaled_dot_product_attention
     (q, k, v, is_causal=causal, scale=scale); into `out` when given. Returns
-    at once: the kernel runs on `stream` (default: PyTorch's current one).
+    at once: the kernel runs on `stream` (default: PyTorch's current one on
+    the operands' device).
     See the module's documentation."""
     import torch
-    require_cuda_tensors(torch, "tile.attention", q=q, k=k, v=v, out=out)
+    index = require_cuda_tensors(torch, "tile.attention", q=q, k=k, v=v, out=out)
     tensors = tuple(t for t in (q, k, v, out) if t is not None)
-    if len({t.device for t in tensors}) != 1:
-        raise MatmulError("tile.attention: operands on different devices: "
-                          f"{sorted(str(t.device) for t in tensors)}")
     key = tuple((tuple(t.shape), t.stride(), t.dtype, t.data_ptr() % TMA_ALIGNMENT)
-                for t in tensors) + (q.device,)
-    batch, heads, sq, sk, d = _lru(
-        _CHECKS, 256, key, lambda: check_attention(
-            *(_operand(t) for t in (q, k, v)), None if out is None else _operand(out),
-            device_of(torch, q)))
+                for t in tensors) + (index,)
+    device = devices.device(index)
+    batch, heads, sq, sk, d = CHECKS.get(key, lambda: check_attention(
+        *(operand_of(t) for t in (q, k, v)), None if out is None else operand_of(out), device))
     scale = 1 / math.sqrt(d) if scale is None else float(scale)
     if not (scale > 0 and math.isfinite(scale)):
         raise MatmulError(f"tile.attention: scale must be positive and finite (the kernel's "
                           f"softmax subtracts the maximum of the unscaled scores), got {scale}")
-    launch_stream = _torch_stream(torch, stream)
     if out is None:
         out = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
-        if stream is not None and launch_stream != torch.cuda.current_stream():
-            out.record_stream(launch_stream)  # allocated here, written there
+        if stream is not None:
+            launch_stream = streams.torch_stream(torch, stream, index)
+            if launch_stream != torch.cuda.current_stream(index):
+                out.record_stream(launch_stream)  # allocated here, written there
     if out.numel() == 0:
         return out
-    kernel = attention_kernel(ELEMENTS[str(q.dtype).split(".")[-1]][0], d)
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d)
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
     kernel(q, k, v, out, batch, heads, sq, sk, scale * math.log2(math.e), bool(causal),
-           grid=(device_of(torch, q).sms, 1, 1), stream=stream)
+           grid=(device.sms, 1, 1), stream=stream)
     return out

@@ -1,5 +1,5 @@
 """Grouped matrix products (mixture-of-experts layers) from PyTorch on
-python/tile/kernels/gemm_sm90_grouped.mlir: one persistent launch for all groups.
+kernels/gemm_sm90_grouped.mlir: one persistent launch for all groups.
 
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offsets)   # contiguous
     c = tile.grouped_matmul(x3, w.transpose(-2, -1), valid=counts)  # masked
@@ -25,21 +25,31 @@ groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
 last wave split along K), on the current stream (or `stream`), without
 waiting; the offsets are read by the kernel, not the host.
 """
-from collections import OrderedDict
-from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
-from .matmul import (ELEMENTS, TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, _lru,
-                     _split_k_buffers, _torch_stream, device_of, require_cuda_tensors)
-from .matmul_fp8 import FP8_ELEMENTS, OUT_ELEMENTS
+from ..core import devices, streams
+from ..core.caches import LruCache
+from ..core.elements import BY_TORCH, dtype_name
+from ..core.errors import MatmulError
+from ..core.family import KernelFamily
+from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors
+from . import persistent
+from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS
 
-GROUPED_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_grouped.mlir"
+#: The kernels: @grouped_gemm_nt with element type !e (a variant ("bf16",)),
+#: @grouped_gemm_fp8_nt with !ea, !eb, !ec (a variant of A's, B's and C's
+#: element types).
+GROUPED = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!e",))
+GROUPED_FP8 = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!ea", "!eb", "!ec"))
 GROUPED_KERNEL = "grouped_gemm_nt"
 GROUPED_FP8_KERNEL = "grouped_gemm_fp8_nt"
+#: Element types (PyTorch dtype names) of the 16-bit kernel.
+ELEMENTS = ("float16", "bfloat16")
 
 
 def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bool,
-                  device: Device, b_dtype: Optional[str] = None) -> Tuple[int, int, int, int, int]:
+                  device: devices.Device,
+                  b_dtype: Optional[str] = None) -> Tuple[int, int, int, int, int]:
     """(groups, rows of A as a matrix, N, K, capacity) of a grouped product
     of A's `dtype` and B's `b_dtype` (default: A's), or MatmulError for what
     the kernel cannot take (plain shapes and strides in elements: no
@@ -50,9 +60,9 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
         raise MatmulError(f"tile.grouped_matmul takes float16 or bfloat16 operands (both the "
                           f"same) or float8_e4m3fn / float8_e5m2 ones (any pair), got a of "
                           f"{dtype} and b of {b_dtype}")
-    if device.capability != (9, 0):
+    if not device.is_hopper:
         raise MatmulError("tile.grouped_matmul runs a Hopper kernel (sm_90a: H100, H200); this "
-                          f"GPU is sm_{device.capability[0]}{device.capability[1]}")
+                          f"GPU is {device.arch}")
     if len(b_shape) != 3:
         raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b_shape)}")
     groups, k, n = b_shape
@@ -78,7 +88,7 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
                           f"each B[g] K-major, T-WGMMA-1), got strides {tuple(b_strides)}")
     # Rows of A and B hold K elements of the operands' type, rows of C N of
     # a 16-bit type.
-    for name, extent, bytes_ in (("K", k, 1 if fp8 else ELEMENTS[dtype][1]), ("N", n, 2)):
+    for name, extent, bytes_ in (("K", k, BY_TORCH[dtype].bytes), ("N", n, 2)):
         if extent * bytes_ % TMA_ALIGNMENT:
             raise MatmulError(f"tile.grouped_matmul: {name} = {extent}: TMA needs 16-byte rows "
                               f"(T-TMA-9), so {name} must be a multiple of "
@@ -86,24 +96,9 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
     return groups, rows, n, k, capacity
 
 
-_KERNELS: Dict[Tuple[str, ...], object] = {}
-
-
-def grouped_kernel(*elements: str):
-    """The compiled kernel for "f16" or "bf16" operands, or the FP8 kernel
-    for (A, B, C) elements, e.g. ("f8E4M3FN", "f8E5M2", "bf16")."""
-    if elements not in _KERNELS:
-        from .compiler import compile, redefine_aliases
-        aliases = ("!ea", "!eb", "!ec") if len(elements) == 3 else ("!e",)
-        text = redefine_aliases(GROUPED_SOURCE.read_text(), dict(zip(aliases, elements)))
-        module = compile(text, chip="sm_90a")
-        _KERNELS[elements] = module.kernel(GROUPED_KERNEL if len(elements) == 1
-                                           else GROUPED_FP8_KERNEL)
-    return _KERNELS[elements]
-
-
-#: check_grouped's answers by shapes, strides, dtype, layout and alignment.
-_CHECKS: "OrderedDict[tuple, tuple]" = OrderedDict()
+#: check_grouped's answers by shapes, strides, dtype, layout, alignment and
+#: device.
+CHECKS = LruCache(256)
 
 
 def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None, out=None,
@@ -114,21 +109,17 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
         raise MatmulError("tile.grouped_matmul: give offsets (contiguous groups) or valid "
                           "(masked groups), not both")
     bounds = offsets if valid is None else valid
-    require_cuda_tensors(torch, "tile.grouped_matmul", a=a, b=b, out=out, scale_a=scale_a,
-                         scale_b=scale_b,
-                         **{"offsets" if valid is None else "valid": bounds})
+    index = require_cuda_tensors(torch, "tile.grouped_matmul", a=a, b=b, out=out,
+                                 scale_a=scale_a, scale_b=scale_b,
+                                 **{"offsets" if valid is None else "valid": bounds})
     if len(b.shape) != 3:
         raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b.shape)}")
-    tensors = tuple(t for t in (a, b, bounds, out, scale_a, scale_b) if t is not None)
-    if len({t.device for t in tensors}) != 1:
-        raise MatmulError("tile.grouped_matmul: operands on different devices: "
-                          f"{sorted(str(t.device) for t in tensors)}")
     if bounds.dtype != torch.int32 or bounds.dim() != 1 or bounds.shape[0] != b.shape[0] \
             or not bounds.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: {'offsets' if valid is None else 'valid'} must "
                           f"be a contiguous int32 vector of one entry per group "
                           f"({b.shape[0]}), got {bounds.dtype} of shape {tuple(bounds.shape)}")
-    dtype, b_dtype = (str(t.dtype).split(".")[-1] for t in (a, b))
+    dtype, b_dtype = (dtype_name(t.dtype) for t in (a, b))
     fp8 = dtype in FP8_ELEMENTS
     if a.dtype != b.dtype and not fp8:
         raise MatmulError(f"tile.grouped_matmul: a is {a.dtype} but b is {b.dtype}")
@@ -144,15 +135,15 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     masked = valid is not None
     key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), dtype, b_dtype, masked,
            a.device, a.data_ptr() % TMA_ALIGNMENT, b.data_ptr() % TMA_ALIGNMENT)
-    groups, rows, n, k, capacity = _lru(
-        _CHECKS, 256, key, lambda: check_grouped(a.shape, a.stride(), b.shape, b.stride(),
-                                                 dtype, masked, device_of(torch, a), b_dtype))
+    groups, rows, n, k, capacity = CHECKS.get(
+        key, lambda: check_grouped(a.shape, a.stride(), b.shape, b.stride(), dtype, masked,
+                                   devices.device(index), b_dtype))
     shape = (groups, capacity, n) if masked else (rows, n)
     c_dtype = (out_dtype or (out.dtype if out is not None else torch.bfloat16)) if fp8 \
         else a.dtype
-    launch_stream = _torch_stream(torch, stream)
+    launch_stream = streams.torch_stream(torch, stream, index)
     if fp8:
-        if str(c_dtype).split(".")[-1] not in OUT_ELEMENTS:
+        if dtype_name(c_dtype) not in OUT_ELEMENTS:
             raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "
                               f"float16, got {c_dtype}")
         # Strided scales are copied on the launch's stream, so the kernel
@@ -164,7 +155,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
                                     ("scale_b", scale_b, groups * n, "column of each group's C")))
     if out is None:
         out = torch.empty(shape, device=a.device, dtype=c_dtype)
-        if stream is not None and launch_stream != torch.cuda.current_stream():
+        if stream is not None and launch_stream != torch.cuda.current_stream(index):
             out.record_stream(launch_stream)  # allocated here, written there
     elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {c_dtype} tensor of "
@@ -183,17 +174,19 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     c2 = out.reshape(rows, n)
     # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
     # the persistent kernels' split-K workspace (per stream).
-    element = FP8_ELEMENTS[dtype] if fp8 else ELEMENTS[dtype][0]
-    launch = MatmulPlan(GROUPED_FP8_KERNEL if fp8 else GROUPED_KERNEL, element, rows, n, k,
-                        (device_of(torch, a).sms, 1, 1), True)
-    workspace, counters = _split_k_buffers(launch, out, None if stream is None else launch_stream)
+    grid = (devices.device(index).sms, 1, 1)
+    workspace, counters = persistent.split_k_buffers(
+        torch, persistent.split_k_workspace_shape(grid[0]), index,
+        None if stream is None else launch_stream)
     if fp8:
-        elements = (element, FP8_ELEMENTS[b_dtype], OUT_ELEMENTS[str(c_dtype).split(".")[-1]])
-        grouped_kernel(*elements)(a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a,
-                                  scale_b, workspace, counters, grid=launch.grid, stream=stream)
+        variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
+        GROUPED_FP8.kernel(variant, GROUPED_FP8_KERNEL)(
+            a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b, workspace,
+            counters, grid=grid, stream=stream)
     else:
-        grouped_kernel(element)(a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace,
-                                counters, grid=launch.grid, stream=stream)
+        GROUPED.kernel((BY_TORCH[dtype].name,), GROUPED_KERNEL)(
+            a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace, counters, grid=grid,
+            stream=stream)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Scaled FP8 matrix products from PyTorch on python/tile/kernels/gemm_sm90_fp8.mlir.
+"""Scaled FP8 matrix products from PyTorch on kernels/gemm_sm90_fp8.mlir.
 
     c = tile.matmul(a, b, scale_a=sa, scale_b=sb)            # bf16 C
     c = tile.matmul(a, w, transpose_b=True, scale_a=sa, scale_b=sb,
@@ -27,17 +27,21 @@ consumed twice as fast as an f16 one, and halving B's L2 reads measured
 one CTA per SM, split-K tail, workspace per stream). On the current stream
 (or `stream`), without waiting.
 """
-from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Dict, Optional, Tuple
+from typing import Optional, Tuple
 
-from .matmul import (TMA_ALIGNMENT, Device, MatmulError, MatmulPlan, Operand, _cdiv, _lru,
-                     _columns_contiguous, _operand, _rows_contiguous, _split_k_buffers,
-                     _torch_stream, device_of, require_cuda_tensors)
+from ..core import devices, streams
+from ..core.caches import LruCache
+from ..core.elements import BY_TORCH, dtype_name
+from ..core.errors import MatmulError
+from ..core.family import KernelFamily
+from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
+                             require_cuda_tensors, rows_contiguous)
+from . import persistent
 
-#: The kernel's source; its element types are the aliases !ea, !eb, !ec.
-FP8_SOURCE = Path(__file__).resolve().parents[2] / "examples" / "gemm_sm90_fp8.mlir"
+#: The kernels; a variant is the element types of A, B and C (aliases !ea,
+#: !eb, !ec), e.g. ("f8E4M3FN", "f8E4M3FN", "bf16").
+FP8 = KernelFamily.from_package("gemm_sm90_fp8.mlir", ("!ea", "!eb", "!ec"))
 FP8_KERNEL = "gemm_fp8_nt"
 FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
 FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
@@ -59,36 +63,48 @@ def multicast_pays(m: int, n: int, sms: int) -> bool:
     leaves at least half the SMs idle (0 < 2 (tiles mod SMs) <= SMs,
     T-TILE-7), and then beats the clusters' whole idle wave (2048x7168x4096
     on an H200: 0.88-0.90 of cuBLAS in clusters; bench/NOTES.md)."""
-    tiles = _cdiv(m, 128) * _cdiv(n, 256)
+    tiles = cdiv(m, 128) * cdiv(n, 256)
     tail = tiles % sms
     return tiles >= MULTICAST_MIN_WAVES * sms and not 0 < 2 * tail <= sms
-#: PyTorch dtype names -> tile IR element types.
-FP8_ELEMENTS = {"float8_e4m3fn": "f8E4M3FN", "float8_e5m2": "f8E5M2"}
-OUT_ELEMENTS = {"bfloat16": "bf16", "float16": "f16"}
+
+
+#: PyTorch dtype names of the operands and of C.
+FP8_ELEMENTS = ("float8_e4m3fn", "float8_e5m2")
+OUT_ELEMENTS = ("bfloat16", "float16")
 
 
 @dataclass(frozen=True)
 class ScaledPlan:
-    """One FP8 launch: the persistent launch (`launch`: kernel, grid and, for
-    @gemm_fp8_nt, the workspace of tile.matmul's persistent kernels) and the
-    kernel variant's element types (A, B, C)."""
-    launch: MatmulPlan
+    """One FP8 launch: the kernel, the problem, the grid and the kernel
+    variant's element types (A, B, C)."""
+    kernel: str
+    m: int
+    n: int
+    k: int
+    grid: Tuple[int, int, int]
     elements: Tuple[str, str, str]
 
     @property
     def multicast(self) -> bool:
-        return self.launch.kernel == FP8_MULTICAST_KERNEL
+        return self.kernel == FP8_MULTICAST_KERNEL
 
     @property
     def blockwise(self) -> bool:
-        return self.launch.kernel in (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL)
+        return self.kernel in (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL)
+
+    @property
+    def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
+        """The split-K workspace of @gemm_fp8_nt (the persistent kernels'),
+        None for the others."""
+        if self.multicast or self.blockwise:
+            return None
+        return persistent.split_k_workspace_shape(self.grid[0])
 
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
-        p = self.launch
-        if self.multicast or self.blockwise:
-            return (a, b, c, p.m, p.n, p.k, scale_a, scale_b)
+        if self.split_k_shape is None:
+            return (a, b, c, self.m, self.n, self.k, scale_a, scale_b)
         workspace, counters = split_k
-        return (a, b, c, p.m, p.n, p.k, scale_a, scale_b, workspace, counters)
+        return (a, b, c, self.m, self.n, self.k, scale_a, scale_b, workspace, counters)
 
 
 def blockwise_tile_rows(m: int, n: int, sms: int) -> int:
@@ -97,17 +113,13 @@ def blockwise_tile_rows(m: int, n: int, sms: int) -> int:
     128-row wave but M192_SPEEDUP faster per tile, take less time than the
     128 x 128 kernel's, else 128 (e.g. 4096^3: 6 waves of 192-row tiles
     against 8 of 128-row ones)."""
-    n_tiles = _cdiv(n, SCALE_BLOCK)
-    waves = {rows: _cdiv(_cdiv(m, rows) * n_tiles, sms) for rows in (128, 192)}
+    n_tiles = cdiv(n, SCALE_BLOCK)
+    waves = {rows: cdiv(cdiv(m, rows) * n_tiles, sms) for rows in (128, 192)}
     return 192 if waves[192] * 192 / M192_SPEEDUP < waves[128] * 128 else 128
 
 
-def is_fp8(dtype_name: str) -> bool:
-    return dtype_name in FP8_ELEMENTS
-
-
 def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operand,
-                       out: Optional[Operand], out_dtype: str, device: Device,
+                       out: Optional[Operand], out_dtype: str, device: devices.Device,
                        shared_bytes: Optional[int] = None) -> ScaledPlan:
     """The launch for C = diag(scale_a) A B diag(scale_b) with A (M x K) and
     the logical B (K x N); raises MatmulError for what the kernel cannot
@@ -117,7 +129,7 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
                               f"{tuple(operand.shape)}")
     for name, operand in (("A", a), ("B", b)):
-        if not is_fp8(operand.dtype):
+        if operand.dtype not in FP8_ELEMENTS:
             raise MatmulError(f"tile.matmul with scales takes float8_e4m3fn or float8_e5m2 "
                               f"operands, got {name} of {operand.dtype}")
     if out_dtype not in OUT_ELEMENTS:
@@ -128,7 +140,7 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         raise MatmulError(f"tile.matmul: A is {m} x {k} but B, as K x N, is "
                           f"{b.shape[0]} x {b.shape[1]}")
     n = b.shape[1]
-    k_blocks, n_blocks = _cdiv(k, SCALE_BLOCK), _cdiv(n, SCALE_BLOCK)
+    k_blocks, n_blocks = cdiv(k, SCALE_BLOCK), cdiv(n, SCALE_BLOCK)
     # Block scales: A's (M, K blocks), B's (N blocks, K blocks); where both
     # have one block (K, N <= 128) they are row-wise scales.
     blockwise = (tuple(scale_a.shape) == (m, k_blocks)
@@ -150,20 +162,21 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                               f"{out.shape[0]} x {out.shape[1]}")
         if out.dtype != out_dtype:
             raise MatmulError(f"tile.matmul: out is {out.dtype}, out_dtype {out_dtype}")
-        if not _rows_contiguous(out):
+        if not rows_contiguous(out):
             raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                               f"strides {tuple(out.strides)}")
     operands = (a, b, scale_a, scale_b) + ((out,) if out else ())
-    devices = {operand.device for operand in operands}
-    if len(devices) != 1:
-        raise MatmulError(f"tile.matmul: operands on different devices: {sorted(devices)}")
-    if device.capability != (9, 0):
+    operand_devices = {operand.device for operand in operands}
+    if len(operand_devices) != 1:
+        raise MatmulError(f"tile.matmul: operands on different devices: "
+                          f"{sorted(operand_devices)}")
+    if not device.is_hopper:
         raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
-                          f"sm_{device.capability[0]}{device.capability[1]}")
-    if not _rows_contiguous(a):
+                          f"{device.arch}")
+    if not rows_contiguous(a):
         raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows, got "
                           f"strides {tuple(a.strides)}; pass A.contiguous()")
-    if not _columns_contiguous(b):
+    if not columns_contiguous(b):
         raise MatmulError(f"tile.matmul: FP8 wgmma reads B K-major only (T-WGMMA-3): B (K x N "
                           f"= {k} x {n}) must be the transpose of a row-major N x K matrix "
                           f"(w.t() of an N x K w, or transpose_b=True with w), got strides "
@@ -180,70 +193,53 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
     if blockwise:
         # 192 x 128 or 128 x 128 tiles, one CTA per SM or fewer tiles.
         rows = blockwise_tile_rows(m, n, device.sms)
-        tiles = _cdiv(m, rows) * n_blocks
-        launch = MatmulPlan(FP8_BLOCKWISE_M192_KERNEL if rows == 192 else FP8_BLOCKWISE_KERNEL,
-                            FP8_ELEMENTS[a.dtype], m, n, k, (min(tiles, device.sms), 1, 1), True)
+        tiles = cdiv(m, rows) * n_blocks
+        kernel, grid = (FP8_BLOCKWISE_M192_KERNEL if rows == 192 else FP8_BLOCKWISE_KERNEL,
+                        (min(tiles, device.sms), 1, 1))
     elif multicast_pays(m, n, device.sms):
         # 2x1 clusters on pairs of row tiles, one CTA per SM.
-        clusters = min(_cdiv(m, 256) * _cdiv(n, 256), device.sms // 2)
-        launch = MatmulPlan(FP8_MULTICAST_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k,
-                            (2 * clusters, 1, 1), True)
+        clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
+        kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
     else:
         # One CTA per SM, as tile.matmul's persistent kernels (tile.work_unit).
-        launch = MatmulPlan(FP8_KERNEL, FP8_ELEMENTS[a.dtype], m, n, k, (device.sms, 1, 1),
-                            True)
+        kernel, grid = FP8_KERNEL, (device.sms, 1, 1)
     if shared_bytes is not None and device.shared_optin is not None \
             and shared_bytes > device.shared_optin:
-        raise MatmulError(f"tile.matmul: @{launch.kernel} needs {shared_bytes} bytes of shared "
+        raise MatmulError(f"tile.matmul: @{kernel} needs {shared_bytes} bytes of shared "
                           f"memory, the GPU gives a block at most {device.shared_optin}")
-    return ScaledPlan(launch, (FP8_ELEMENTS[a.dtype], FP8_ELEMENTS[b.dtype],
-                               OUT_ELEMENTS[out_dtype]))
+    return ScaledPlan(kernel, m, n, k, grid,
+                      tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)))
 
 
 # --- PyTorch -----------------------------------------------------------------
 
-_MODULES: Dict[Tuple[str, str, str], object] = {}
-
-
-def fp8_module(elements: Tuple[str, str, str]):
-    """The compiled FP8 kernel with A, B and C of `elements`."""
-    if elements not in _MODULES:
-        from .compiler import compile, redefine_aliases
-        text = redefine_aliases(FP8_SOURCE.read_text(),
-                                dict(zip(("!ea", "!eb", "!ec"), elements)))
-        _MODULES[elements] = compile(text, chip="sm_90a")
-    return _MODULES[elements]
-
-
 #: Plans by shapes, strides, dtypes, devices and alignments, most recent last.
-_PLANS: "OrderedDict[tuple, ScaledPlan]" = OrderedDict()
+PLANS = LruCache(256)
 
 
 def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                   transpose_b: bool = False, stream=None):
     """tile.matmul's FP8 path (see the module's documentation)."""
-    require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a, scale_b=scale_b,
-                         out=out)
+    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a,
+                                 scale_b=scale_b, out=out)
     if out_dtype is None:
         out_dtype = out.dtype if out is not None else torch.bfloat16
-    out_name = str(out_dtype).split(".")[-1]
+    out_name = dtype_name(out_dtype)
     logical_b = b.t() if transpose_b else b
     key = tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGNMENT)
                 for t in (a, logical_b, scale_a, scale_b) + ((out,) if out is not None else ()))
     key += (out_name,)
 
     def make():
-        operands = [_operand(t) for t in (a, logical_b, scale_a, scale_b)]
+        operands = [operand_of(t) for t in (a, logical_b, scale_a, scale_b)]
+        out_operand = operand_of(out) if out is not None else None
+        device = devices.device(index)
         # The kernel variant (and its shared memory) follows from the types.
-        probe = plan_scaled_matmul(*operands, _operand(out) if out is not None else None,
-                                   out_name, device_of(torch, a))
-        manifest = fp8_module(probe.elements).manifest["kernels"][probe.launch.kernel]
-        return plan_scaled_matmul(*operands, _operand(out) if out is not None else None,
-                                  out_name, device_of(torch, a),
-                                  manifest["dynamic_shared_bytes"])
-    plan = _lru(_PLANS, 256, key, make)
-    launch = plan.launch
-    launch_stream = _torch_stream(torch, stream)
+        probe = plan_scaled_matmul(*operands, out_operand, out_name, device)
+        return plan_scaled_matmul(*operands, out_operand, out_name, device,
+                                  FP8.shared_bytes(probe.elements, probe.kernel))
+    plan = PLANS.get(key, make)
+    launch_stream = streams.torch_stream(torch, stream, index)
     if not plan.blockwise:
         # Per-tensor and row-wise scales as the kernels take them: unit-
         # stride vectors (memref<?xf32>; a copy only where a scale is
@@ -254,28 +250,18 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
             scale_a = scale_a.reshape(-1).contiguous()
             scale_b = scale_b.reshape(-1).contiguous()
     if out is None:
-        out = torch.empty((launch.m, launch.n), device=a.device, dtype=out_dtype)
-        if stream is not None and launch_stream != torch.cuda.current_stream():
+        out = torch.empty((plan.m, plan.n), device=a.device, dtype=out_dtype)
+        if stream is not None and launch_stream != torch.cuda.current_stream(index):
             out.record_stream(launch_stream)  # allocated here, written there
-    if launch.m == 0 or launch.n == 0 or launch.k == 0:
-        if launch.k == 0:
+    if plan.m == 0 or plan.n == 0 or plan.k == 0:
+        if plan.k == 0:
             with torch.cuda.stream(launch_stream):
                 out.zero_()
         return out
-    kernel = _kernel(plan.elements, launch.kernel)
-    split_k = None if plan.multicast or plan.blockwise else _split_k_buffers(
-        launch, out, None if stream is None else launch_stream)
-    kernel(*plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k),
-           grid=launch.grid, stream=stream)
+    shape = plan.split_k_shape
+    split_k = None if shape is None else persistent.split_k_buffers(
+        torch, shape, index, None if stream is None else launch_stream)
+    FP8.kernel(plan.elements, plan.kernel)(
+        *plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k),
+        grid=plan.grid, stream=stream)
     return out
-
-
-_KERNELS: Dict[Tuple[Tuple[str, str, str], str], object] = {}
-
-
-def _kernel(elements: Tuple[str, str, str], name: str):
-    """A launchable kernel, loaded once per variant."""
-    key = (elements, name)
-    if key not in _KERNELS:
-        _KERNELS[key] = fp8_module(elements).kernel(name)
-    return _KERNELS[key]

@@ -16,8 +16,23 @@ for wgmma) and "nn" (B is K x N, row-major: MN-major, wgmma's imm-trans-a).
     python3 -m tile gemm-decode --layout nt --rows 16 --stages 12
 
 prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
+
+Besides the generator: the choice of a decode kernel for a shape and device
+(`decode_config`: wgmma's n, the columns a CTA computes, K splits, stages),
+the kernels' family (DECODE, keyed by DecodeConfig) and their autotuner
+(`decode_tuner`, for `tile.matmul(..., tune=True)`).
 """
-from dataclasses import dataclass
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Tuple
+
+from ..autotuner import Autotuner, Config
+from ..core.devices import Device, device
+from ..core.family import KernelFamily
+from ..core.operands import cdiv
+from ..toolchain import tool_version
+from . import persistent
 
 #: wgmma's n for the M rows of a decode GEMM: the smallest that holds M
 #: (TMA zero-fills the rows beyond M; 96 spares M = 65..96 32 of them).
@@ -71,6 +86,20 @@ class DecodeConfig:
         """Dynamic shared memory: the two tile rings (the barriers are
         static)."""
         return self.stages * self.stage_bytes
+
+    def workspace_shape(self, tiles: int, splits: int) -> Tuple[Tuple[int, int], int]:
+        """((rows, columns) of the split-K workspace, counters) for `tiles`
+        CTA tiles of `splits` splits: a slot of 128 rows of the consumer's
+        accumulators per tile and split, one counter per tile."""
+        return (tiles * splits * 128, self.accumulators), tiles
+
+    def arguments(self, a, b, c, k: int, split_k=None) -> tuple:
+        """The kernel's arguments for A, B (in the kernel's layout), C and,
+        with split_k, the workspace and counters of workspace_shape."""
+        if self.split_k:
+            workspace, counters = split_k
+            return (a, b, c, k, workspace, counters)
+        return (a, b, c, k)
 
     def validate(self) -> None:
         if self.layout not in ("nt", "nn"):
@@ -156,7 +185,7 @@ def decode_source(config: DecodeConfig) -> str:
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
     offset_constants = "".join(f"      %c{64 * j} = arith.constant {64 * j} : index\n"
                                for j in range(2, w))
-    return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (python/tile/gemm_decode.py).
+    return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (tile.ops.decode).
 !da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, 64], swizzle = b128>
 !db = !tile.tma_desc<memref<?x?x{e}>, box = [{64 if nn else cols}, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = {s}>
@@ -243,3 +272,155 @@ module attributes {{gpu.container_module}} {{
   }}
 }}
 """
+
+
+#: The decode kernels, one module per DecodeConfig (its name is the kernel's).
+DECODE = KernelFamily("gemm_decode", decode_source)
+
+#: Static shared memory of a decode kernel (its mbarriers, 1024-aligned).
+STATIC_SHARED = 1024
+#: Shared memory the driver reserves per CTA (sm_90), beside the kernel's.
+RESERVED_SHARED = 1024
+#: Shared memory per SM (sm_90: 228 KB).
+SM_SHARED = 233472
+#: B bytes a decode kernel keeps in flight per SM, and K spans per stage:
+#: 96 KB in stages of two spans measured best on an H200 with one CTA an SM,
+#: 128 KB (64 KB each) with two (bench/NOTES.md).
+B_IN_FLIGHT = 96 * 1024
+B_IN_FLIGHT_SHARED = 128 * 1024
+SPANS = 2
+#: Split-K: at most this many splits, each at least this many stages.
+MAX_SPLITS = 16
+MIN_SPLIT_STAGES = 8
+#: wgmma n up to which split-K is used: the last CTA of a tile reads every
+#: split's partials back, latency-bound, so 32+ accumulators a thread (n = 64,
+#: 128) measured slower split than not (bench/NOTES.md).
+SPLIT_K_MAX_ROWS = 32
+
+
+def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
+                  device: Device) -> DecodeConfig:
+    """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
+    64 or 128 columns of C a CTA (decode_columns; 128 with one K span a stage);
+    split-K for n <= SPLIT_K_MAX_ROWS; SPANS K spans a stage and stages for
+    B_IN_FLIGHT bytes of B per SM, shared by the CTAs of an SM — one when
+    ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
+    memory allows. (`tile.matmul(..., tune=True)` searches the rest.)"""
+    rows = rows_for(m)
+    columns = decode_columns(rows, n, device)
+    # 128 columns: one K span a stage measured best; split-K only pays where
+    # the partials are few (bench/NOTES.md).
+    spans = SPANS if columns == 64 else 1
+    splits = decode_splits(n, k, device, columns) if rows <= SPLIT_K_MAX_ROWS else 1
+    ctas_per_sm = 1 if cdiv(n, columns) * splits <= device.sms else 2
+    limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - STATIC_SHARED
+    if device.shared_optin is not None:
+        limit = min(limit, device.shared_optin - STATIC_SHARED)
+    probe = DecodeConfig("nt" if b_transposed else "nn", rows, 2, element, spans,
+                         columns=columns)
+    b_stage_bytes = columns * SLICE * 2 * spans
+    in_flight = B_IN_FLIGHT if ctas_per_sm == 1 else B_IN_FLIGHT_SHARED
+    stages = max(2, min(in_flight // b_stage_bytes // ctas_per_sm,
+                        limit // probe.stage_bytes))
+    return replace(probe, stages=stages, split_k=splits > 1)
+
+
+def decode_columns(rows: int, n: int, device: Device) -> int:
+    """Columns of C a decode CTA computes: 128 for n > 64 where ceil(N / 128)
+    CTAs still fill 3/4 of the SMs (the A tile then stays a third of each
+    stage), else 64 (twice the CTAs, each with less B in flight; measured on
+    an H200, bench/NOTES.md)."""
+    if rows > 64 and 4 * cdiv(n, 128) >= 3 * device.sms:
+        return 128
+    return 64
+
+
+def decode_splits(n: int, k: int, device: Device, columns: int = 64) -> int:
+    """K splits of a decode GEMM: when ceil(N / columns) CTAs would leave
+    half the SMs idle, as many as fill the SMs (at most MAX_SPLITS), each
+    with at least MIN_SPLIT_STAGES stages of K."""
+    tiles = cdiv(n, columns)
+    if 2 * tiles > device.sms:
+        return 1
+    stages = cdiv(k, SLICE * SPANS)
+    return max(1, min(device.sms // tiles, stages // MIN_SPLIT_STAGES, MAX_SPLITS))
+
+
+def decode_grid(config: DecodeConfig, n: int, k: int, device: Device) -> Tuple[int, int, int]:
+    """One CTA per `config.columns` columns of C, times the K splits."""
+    return (cdiv(n, config.columns),
+            decode_splits(n, k, device, config.columns) if config.split_k else 1, 1)
+
+
+#: What the autotuner tries (tile.matmul(..., tune=True)): ring depths, K
+#: spans a stage and K splits; splits only where the CTAs stay one wave.
+TUNE_STAGES = (2, 3, 4, 6, 8, 12)
+TUNE_SPANS = (1, 2)
+TUNE_SPLITS = (1, 2, 4, 8)
+_TUNER = None
+
+
+def with_config(plan, config: Config):
+    """`plan` (a tile.ops.matmul.MatmulPlan of a decode kernel) running the
+    decode kernel of a tuner config."""
+    decode = replace(plan.decode, rows=config["rows"], stages=config["stages"],
+                     spans=config["spans"], columns=config["columns"],
+                     split_k=config["splits"] > 1)
+    return replace(plan, kernel=decode.name, decode=decode,
+                   grid=(cdiv(plan.n, decode.columns), config["splits"], 1))
+
+
+def decode_tuner() -> Autotuner:
+    """The autotuner of the decode kernels, on (A, B, C, plan) with the
+    call's MatmulPlan: for each (layout, wgmma n, N, K, element) it times
+    the ring depths of TUNE_STAGES, the K spans of TUNE_SPANS, the column
+    widths and the K splits of TUNE_SPLITS that fit (shared memory, one wave
+    of CTAs) — once per card, tool version and generator; cached on disk."""
+    global _TUNER
+    if _TUNER is None:
+        import torch
+
+        def run(config, a, b, c, plan):
+            tuned = with_config(plan, config)
+            index = a.get_device()
+            split_k = (persistent.split_k_buffers(
+                torch, tuned.decode.workspace_shape(*tuned.grid[:2]), index)
+                       if tuned.decode.split_k else None)
+            DECODE.kernel(tuned.decode, tuned.kernel)(
+                *tuned.decode.arguments(a, b, c, plan.k, split_k), grid=tuned.grid)
+            return c
+
+        def fits(config, a, b, c, plan):
+            """The shape's wgmma n; K splits that keep one wave of CTAs and
+            at least two stages a split."""
+            if config["rows"] != plan.decode.rows:
+                return False
+            splits = config["splits"]
+            stages = cdiv(plan.k, SLICE * config["spans"])
+            tiles = cdiv(plan.n, config["columns"])
+            return splits == 1 or (tiles * splits <= device(a.get_device()).sms
+                                   and stages // splits >= 2)
+
+        def reference(a, b, c, plan):
+            return a.float() @ (b.float().t() if plan.b_transposed else b.float())
+
+        _TUNER = Autotuner(
+            run, [Config(rows=r, stages=s, spans=w, columns=c, splits=p) for r in ROWS
+                  for c in ((64, 128) if r > 64 else (64,))
+                  for s in TUNE_STAGES for w in TUNE_SPANS for p in TUNE_SPLITS],
+            key=lambda a, b, c, plan: (plan.decode.layout, plan.decode.rows, plan.n, plan.k,
+                                       plan.element),
+            prune=fits,
+            shared_bytes=lambda config: (DecodeConfig("nt", config["rows"], config["stages"],
+                                                      spans=config["spans"],
+                                                      columns=config["columns"]).shared_bytes
+                                         + STATIC_SHARED),
+            reference=reference, name="tile.matmul.decode", version=_version)
+    return _TUNER
+
+
+def _version() -> str:
+    """What a tuned decode choice depends on besides the card: tile-opt and
+    this generator."""
+    generator = Path(__file__).read_bytes()
+    return tool_version() + hashlib.sha256(generator).hexdigest()[:16]

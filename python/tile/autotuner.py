@@ -29,7 +29,9 @@ hashable shape class. For each new key the tuner
 The choice is cached in memory and in a JSON file per tuner under
 $TILE_CACHE_DIR/autotune (default ~/.cache/tile/autotune), keyed by the
 key, the config space, the card (name, SMs, compute capability) and the
-tool version (tile-opt's), so a second process starts without tuning.
+tool version (tile-opt's), so a second process starts without tuning. The
+card is that of the call's device: its first CUDA tensor's, else PyTorch's
+current one (`device=` may give a function of that ordinal instead).
 `tuner.last_report` lists what the last tuning measured or dropped.
 """
 import functools
@@ -44,7 +46,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-from .testing import relative_error
+from .core import devices
+from .testing import kernel_us, relative_error
+from .toolchain import cache_root, tool_version
 
 #: Registers a thread may hold (sm_90) and an SM has.
 MAX_THREAD_REGISTERS = 255
@@ -86,9 +90,11 @@ class DeviceInfo:
     shared_optin: Optional[int] = None
 
     @staticmethod
-    def current() -> "DeviceInfo":
+    def of(index: Optional[int] = None) -> "DeviceInfo":
+        """The card of CUDA device `index` (default: PyTorch's current one)."""
         import torch
-        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        props = torch.cuda.get_device_properties(
+            torch.cuda.current_device() if index is None else index)
         return DeviceInfo(props.name, props.multi_processor_count, (props.major, props.minor),
                           getattr(props, "shared_memory_per_block_optin", None))
 
@@ -123,7 +129,6 @@ def _key_value(value):
 
 def default_timer(run: Callable[[], object], repeats: int) -> float:
     """Device µs per call of `run` (CUPTI kernel records)."""
-    from .testing import kernel_us
     return kernel_us(run, repeats)[0]
 
 
@@ -139,7 +144,7 @@ class Autotuner:
                  reference: Optional[Callable[..., object]] = None,
                  tolerance: float = 1e-2, repeats: int = 20, name: Optional[str] = None,
                  cache_dir: Optional[Union[str, os.PathLike]] = None,
-                 device: Optional[Callable[[], DeviceInfo]] = None,
+                 device: Optional[Callable[[Optional[int]], DeviceInfo]] = None,
                  version: Optional[Callable[[], str]] = None,
                  timer: Callable[[Callable[[], object], int], float] = default_timer):
         if not configs:
@@ -150,8 +155,8 @@ class Autotuner:
         self.repeats, self.timer = repeats, timer
         self.name = name or f"{fn.__module__}.{fn.__qualname__}"
         self._cache_dir = cache_dir
-        self._device = device or DeviceInfo.current
-        self._version = version or _tool_version
+        self._device = device or DeviceInfo.of
+        self._version = version or tool_version
         self._signature = inspect.signature(fn)
         self._chosen: Dict[tuple, Config] = {}
         self._lock = threading.Lock()
@@ -175,8 +180,7 @@ class Autotuner:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def cache_path(self) -> Path:
-        from .compiler import _cache_root
-        root = Path(self._cache_dir) if self._cache_dir else _cache_root() / "autotune"
+        root = Path(self._cache_dir) if self._cache_dir else cache_root() / "autotune"
         safe = "".join(ch if ch.isalnum() or ch in "._-" else "_" for ch in self.name)
         return root / f"{safe}.json"
 
@@ -239,10 +243,11 @@ class Autotuner:
         """Measures the config space for the call's key (ignoring caches).
         Tuning is synchronous: it first waits for the device, so operands
         produced on any stream are complete, and runs on the current one."""
+        index = _call_device(args, kwargs)
         torch = sys.modules.get("torch")
         if torch is not None and torch.cuda.is_initialized():
-            torch.cuda.synchronize()
-        device = self._device()
+            torch.cuda.synchronize(index)
+        device = self._device(index)
         report = Report(self.key_of(*args, **kwargs))
         expected = self.reference(*args, **kwargs) if self.reference is not None else None
         for config in self.configs:
@@ -279,14 +284,15 @@ class Autotuner:
 
     def best_config(self, *args, **kwargs) -> Config:
         """The config for this call: from memory, the disk cache, or tuning."""
-        key = (_current_device_index(), self.key_of(*args, **kwargs))
+        index = _call_device(args, kwargs)
+        key = (index, self.key_of(*args, **kwargs))
         config = self._chosen.get(key)
         if config is not None:
             return config
         with self._lock:
             if key in self._chosen:
                 return self._chosen[key]
-            device = self._device()
+            device = self._device(index)
             cache_key = self.cache_key(key[1], device)
             config = self._load(cache_key)
             if config is None:
@@ -300,17 +306,16 @@ class Autotuner:
         return self.fn(self.best_config(*args, **kwargs), *args, **kwargs)
 
 
-def _current_device_index() -> Optional[int]:
-    """The current CUDA device where PyTorch has one (choices are per card)."""
+def _call_device(args, kwargs) -> Optional[int]:
+    """The device of a call (choices are per card): that of its first CUDA
+    tensor, else PyTorch's current one (None before PyTorch uses CUDA)."""
+    for value in list(args) + list(kwargs.values()):
+        if getattr(value, "is_cuda", False) and hasattr(value, "get_device"):
+            return value.get_device()
     torch = sys.modules.get("torch")
     if torch is None or not torch.cuda.is_initialized():
         return None
-    return torch.cuda.current_device()
-
-
-def _tool_version() -> str:
-    from .tools import find_toolchain
-    return find_toolchain().version
+    return devices.current_index()
 
 
 def autotune(configs: Iterable[Config], key, **options) -> Callable[[Callable], Autotuner]:

@@ -1,0 +1,133 @@
+"""Every GPU of a machine: kernels and ops run on the device their tensors
+are on (each device's primary context, the one PyTorch uses), with modules,
+tensor maps, plans and workspaces per device; operands on different devices
+are an error; CUDA graphs capture on any device; PyTorch's current device is
+left as it was. Needs two sm_90 GPUs (skipped otherwise)."""
+import pytest
+
+import tile
+from tile.testing import relative_error
+
+
+@pytest.fixture
+def gpus(torch_cuda):
+    torch = torch_cuda
+    if torch.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    if any(torch.cuda.get_device_capability(i) != (9, 0) for i in range(2)):
+        pytest.skip("needs sm_90a GPUs")
+    return torch
+
+
+def randn(torch, *shape, device, dtype=None, seed=0):
+    generator = torch.Generator(device=device).manual_seed(seed)
+    return torch.randn(*shape, device=device, dtype=dtype or torch.bfloat16,
+                       generator=generator)
+
+
+def test_ops_run_on_the_second_gpu(gpus):
+    """matmul (persistent, decode split-K, staged), FP8, grouped and
+    attention on cuda:1 while PyTorch's current device is cuda:0."""
+    torch = gpus
+    from tile.testing import quantize_fp8
+    assert torch.cuda.current_device() == 0
+    one = torch.device("cuda", 1)
+    a, b = randn(torch, 512, 1024, device=one), randn(torch, 768, 1024, device=one, seed=1)
+    checks = [(tile.matmul(a, b, transpose_b=True), a.float() @ b.float().t()),
+              (tile.matmul(a[:16], b, transpose_b=True), a[:16].float() @ b.float().t()),
+              (tile.matmul(a[:, :1020].contiguous(), b[:, :1020].t().contiguous()),
+               a[:, :1020].float() @ b[:, :1020].float().t())]  # K = 1020: staged copies
+    qa, sa = quantize_fp8(a.float(), (1, 1024))
+    qb, sb = quantize_fp8(b.float(), (1, 1024))
+    checks.append((tile.matmul(qa, qb.t(), scale_a=sa, scale_b=sb),
+                   (qa.float() * sa) @ (qb.float() * sb).t()))
+    offsets = torch.tensor([100, 100, 512], device=one, dtype=torch.int32)
+    w = randn(torch, 3, 256, 1024, device=one, seed=2)
+    grouped = tile.grouped_matmul(a, w.transpose(-2, -1), offsets)
+    bounds = [0, 100, 100, 512]
+    want = torch.cat([a[bounds[g]:bounds[g + 1]].float() @ w[g].float().t() for g in range(3)])
+    checks.append((grouped, want))
+    q, k, v = (randn(torch, 2, 4, 300, 128, device=one, seed=s) for s in (3, 4, 5))
+    checks.append((tile.attention(q, k, v, causal=True),
+                   torch.nn.functional.scaled_dot_product_attention(
+                       q.float(), k.float(), v.float(), is_causal=True)))
+    tile.synchronize(device=1)
+    for got, want in checks:
+        assert got.device == one
+        assert relative_error(got, want) < 2e-2
+    assert torch.cuda.current_device() == 0
+
+
+def test_the_same_kernel_runs_on_both_devices(gpus):
+    """One Kernel, loaded on each device it ran on; alternating devices
+    gives the right results on both (per-device functions, workspaces and
+    tensor maps)."""
+    torch = gpus
+    from tile.ops.matmul import GEMM
+    inputs = {d: (randn(torch, 300, 512, device=f"cuda:{d}", seed=d),
+                  randn(torch, 1024, 512, device=f"cuda:{d}", seed=10 + d)) for d in (0, 1)}
+    for _ in range(3):
+        for d in (1, 0):
+            a, b = inputs[d]
+            c = tile.matmul(a, b, transpose_b=True)
+            torch.cuda.synchronize(d)
+            assert c.device.index == d
+            assert relative_error(c, a.float() @ b.float().t()) < 1e-2
+    assert GEMM.kernel(("bf16",), "gemm_nt").devices == [0, 1]
+
+
+def test_operands_on_different_devices_are_an_error(gpus):
+    torch = gpus
+    a = randn(torch, 256, 512, device="cuda:0")
+    b = randn(torch, 256, 512, device="cuda:1")
+    with pytest.raises(tile.OperandError, match="a on cuda:0, b on cuda:1"):
+        tile.matmul(a, b, transpose_b=True)
+    with pytest.raises(tile.OperandError, match="operands on different devices"):
+        tile.attention(a[None, None], b[None, None], b[None, None])
+    from tile.ops.matmul import GEMM
+    kernel = GEMM.kernel(("bf16",), "gemm_nt")
+    c = torch.empty(256, 256, device="cuda:1", dtype=torch.bfloat16)
+    counters = torch.zeros(132, device="cuda:1", dtype=torch.int32)
+    workspace = torch.empty(2 * 132 * 128, 128, device="cuda:1", dtype=torch.float32)
+    with pytest.raises(TypeError, match="arguments on different devices: cuda:0 and cuda:1"):
+        kernel(a, b, c, 256, 256, 512, workspace, counters, grid=(132, 1, 1))
+
+
+def test_a_cuda_graph_on_the_second_gpu(gpus):
+    """tile.matmul and tile.attention captured in a CUDA graph on cuda:1 and
+    replayed on new inputs."""
+    torch = gpus
+    with torch.cuda.device(1):
+        a, b = randn(torch, 256, 1024, device="cuda"), randn(torch, 512, 1024, device="cuda")
+        q = randn(torch, 1, 2, 128, 64, device="cuda")
+        tile.matmul(a, b, transpose_b=True)  # compile, load and plan outside the capture
+        tile.attention(q, q, q)
+        torch.cuda.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            c = tile.matmul(a, b, transpose_b=True)
+            o = tile.attention(q, q, q)
+        for seed in (7, 8):
+            a.copy_(randn(torch, 256, 1024, device="cuda", seed=seed))
+            q.copy_(randn(torch, 1, 2, 128, 64, device="cuda", seed=seed))
+            graph.replay()
+            torch.cuda.synchronize()
+            assert c.device.index == 1
+            assert relative_error(c, a.float() @ b.float().t()) < 1e-2
+            want = torch.nn.functional.scaled_dot_product_attention(q.float(), q.float(),
+                                                                    q.float())
+            assert relative_error(o, want) < 2e-2
+
+
+def test_a_side_stream_and_synchronize_on_the_second_gpu(gpus):
+    torch = gpus
+    stream = torch.cuda.Stream(device=1)
+    a, b = randn(torch, 64, 2048, device="cuda:1"), randn(torch, 2048, 4096, device="cuda:1")
+    with torch.cuda.stream(stream):
+        c = tile.matmul(a, b)  # the current stream of cuda:1 is `stream`
+    tile.synchronize(stream, device=1)
+    assert relative_error(c, a.float() @ b.float()) < 1e-2
+    d = tile.matmul(a, b, stream=stream)
+    tile.synchronize(stream, device="cuda:1")
+    assert relative_error(d, a.float() @ b.float()) < 1e-2
+    assert torch.cuda.current_device() == 0

@@ -1,0 +1,73 @@
+"""Operands as the planners see them, and the checks on PyTorch tensors.
+
+The planners decide on plain data (shapes, strides, dtypes, addresses: no
+PyTorch, no GPU), so they are tested on any machine; `operand_of` turns a
+tensor into that data.
+"""
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from .errors import OperandError
+
+#: TMA reads and writes rows at 16-byte aligned global addresses with
+#: 16-byte multiple strides (T-TMA-9, T-TMA-10).
+TMA_ALIGNMENT = 16
+
+
+@dataclass(frozen=True)
+class Operand:
+    """What a planner needs of an array: shape and strides in elements, the
+    element type as PyTorch names it ("float16", ...), the address of its
+    first element and its device ("cuda:0")."""
+    shape: Tuple[int, ...]
+    strides: Tuple[int, ...]
+    dtype: str
+    address: int
+    device: str
+
+
+def operand_of(tensor) -> Operand:
+    """The Operand of a PyTorch tensor."""
+    return Operand(tuple(tensor.shape), tuple(tensor.stride()),
+                   str(tensor.dtype).rsplit(".", 1)[-1], tensor.data_ptr(), str(tensor.device))
+
+
+def cdiv(a: int, b: int) -> int:
+    """a / b rounded up."""
+    return -(-a // b)
+
+
+def rows_contiguous(operand: Operand) -> bool:
+    """Row-major with contiguous rows (the row pitch may exceed the width)."""
+    rows, columns = operand.shape
+    return operand.strides[1] == 1 and (operand.strides[0] >= columns or rows == 1)
+
+
+def columns_contiguous(operand: Operand) -> bool:
+    """The transpose of a matrix with contiguous rows."""
+    rows, columns = operand.shape
+    return operand.strides[0] == 1 and (operand.strides[1] >= rows or columns == 1)
+
+
+def require_cuda_tensors(torch, what: str, **tensors) -> int:
+    """The CUDA ordinal of the named tensors (None: absent), or OperandError
+    unless every one is a PyTorch CUDA tensor and all are on one device;
+    `what` names the call."""
+    device: Optional[int] = None
+    first = ""
+    for name, tensor in tensors.items():
+        if tensor is None:
+            continue
+        if not isinstance(tensor, torch.Tensor) or not tensor.is_cuda:
+            where = f" on {tensor.device}" if isinstance(tensor, torch.Tensor) else ""
+            raise OperandError(f"{what}: {name} must be a CUDA tensor, got "
+                               f"{type(tensor).__name__}{where}")
+        index = tensor.get_device()
+        if device is None:
+            device, first = index, name
+        elif index != device:
+            raise OperandError(f"{what}: operands on different devices: {first} on "
+                               f"cuda:{device}, {name} on cuda:{index}")
+    if device is None:
+        raise OperandError(f"{what}: no CUDA tensor among the operands")
+    return device

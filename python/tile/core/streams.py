@@ -1,0 +1,46 @@
+"""CUDA streams: raw handles for launches, PyTorch streams for the copies an
+op makes around them. A stream belongs to a device; `None` means PyTorch's
+current stream on the device of the operands (the legacy default stream
+where PyTorch is not in use)."""
+import sys
+from typing import Optional
+
+_current_raw_stream = None  # PyTorch's query of its current stream, by device
+
+
+def current_stream_handle(device: int) -> Optional[int]:
+    """PyTorch's current stream on `device`, when PyTorch is loaded and has
+    initialized CUDA (else None: the legacy default stream)."""
+    global _current_raw_stream
+    if _current_raw_stream is None:
+        torch = sys.modules.get("torch")
+        if torch is None or not torch.cuda.is_initialized():
+            return None
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        _current_raw_stream = raw if raw is not None else (
+            lambda index: torch.cuda.current_stream(index).cuda_stream)
+    return _current_raw_stream(device)
+
+
+def stream_handle(stream, device: int) -> Optional[int]:
+    """The CUstream of `stream`: None (PyTorch's current stream on `device`),
+    an int, or an object with `cuda_stream` (torch.cuda.Stream) or `ptr`
+    (CuPy)."""
+    if stream is None:
+        return current_stream_handle(device)
+    if isinstance(stream, int):
+        return stream
+    for attribute in ("cuda_stream", "ptr"):
+        if hasattr(stream, attribute):
+            return int(getattr(stream, attribute))
+    raise TypeError(f"expected a CUDA stream (torch.cuda.Stream, int), got {type(stream).__name__}")
+
+
+def torch_stream(torch, stream, device: int):
+    """`stream` (None, a torch.cuda.Stream or a raw CUstream of `device`) as a
+    torch stream to run an op's copies and launch on."""
+    if stream is None:
+        return torch.cuda.current_stream(device)
+    if isinstance(stream, torch.cuda.Stream):
+        return stream
+    return torch.cuda.ExternalStream(int(stream), device=device)

@@ -1,0 +1,15 @@
+"""The ops: PyTorch entry points on the package's kernels.
+
+- `tile.ops.matmul`: C = A B for f16/bf16 (and the FP8 entry), the persistent
+  kernels of kernels/gemm_sm90.mlir and the decode kernels;
+- `tile.ops.decode`: the decode GEMM kernels (M <= 128), generated;
+- `tile.ops.scaled_matmul`: scaled FP8 products, kernels/gemm_sm90_fp8.mlir;
+- `tile.ops.grouped`: grouped (MoE) products, kernels/gemm_sm90_grouped.mlir;
+- `tile.ops.attention`: fused attention, kernels/attention_sm90.mlir;
+- `tile.ops.persistent`: what the persistent GEMM kernels share (tiles, the
+  split-K workspace).
+
+Each op checks its operands on plain data first (tile.core.operands; a
+planner that needs no GPU), caches its plans per shape, stride, dtype,
+alignment and device, and gets its kernels from a tile.core.family.
+"""

@@ -1,0 +1,359 @@
+"""C = A B on the Hopper GEMM kernels, from PyTorch.
+
+    c = tile.matmul(a, b)                    # A (M x K) @ B (K x N)
+    c = tile.matmul(a, b, transpose_b=True)  # A (M x K) @ B (N x K)^T
+    tile.matmul(a, b, out=c, stream=s)       # into c, on stream s
+
+f16 or bf16 operands, f32 accumulation, C in the operands' type. The kernel
+follows from B's layout in memory, not from `transpose_b`: a row-major K x N
+B runs @gemm_nn of kernels/gemm_sm90.mlir, a row-major N x K B
+(`transpose_b=True`, or the transposed view of one) runs @gemm_nt; for
+M <= 128 (decode and small batches) either layout runs a decode kernel of
+tile.ops.decode, which streams B once over ceil(N / 64) CTAs (or
+ceil(N / 128) for M > 64 and a large N). The persistent grids take the
+device's SM count and the kernels' shared memory comes from their manifest.
+Launches run on the device of the operands (all on one), stream-ordered
+(PyTorch's current stream there unless `stream` is given), and do not wait.
+
+TMA needs 16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10):
+operands whose rows are not (K, or N except for the decode kernel, which
+stores C element by element, not a multiple of 8) are staged through copies
+with aligned rows (buffers kept per stream, shape and device, at most 16) —
+the kernels then read (or write) views of the copies whose width is the
+operand's, so TMA zero-fills (clips) past it — or, with `stage=False`, raise
+MatmulError naming the rule. Rows must be contiguous (any pitch) and the GPU
+an sm_90; anything else raises MatmulError. FP8 operands go to
+tile.ops.scaled_matmul.
+
+`plan_matmul` is the decision on plain shapes, strides and addresses (no
+PyTorch, no GPU), for tests and for tools that launch the kernels themselves
+(bench/).
+"""
+from dataclasses import dataclass, replace
+from typing import Dict, Optional, Tuple
+
+from ..core import devices, streams
+from ..core.caches import LruCache
+from ..core.elements import BY_TORCH, dtype_name, of_torch
+from ..core.errors import MatmulError
+from ..core.family import KernelFamily
+from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
+                             require_cuda_tensors, rows_contiguous)
+from . import decode as decode_kernels
+from . import persistent
+from .decode import ROWS, DecodeConfig, decode_config, decode_grid
+from .scaled_matmul import scaled_matmul
+
+#: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,).
+GEMM = KernelFamily.from_package("gemm_sm90.mlir", ("!e",))
+#: M up to which the decode kernels run, both layouts.
+DECODE_MAX_M = ROWS[-1]
+#: Element types (PyTorch dtype names) of the 16-bit kernels.
+ELEMENTS = ("float16", "bfloat16")
+
+
+@dataclass(frozen=True)
+class MatmulPlan:
+    """One launch: the kernel, its element type, the problem, its grid,
+    whether B is passed as the transpose of the logical K x N view, and the
+    operands ("A", "B", "C") to stage through a copy whose rows start 16-byte
+    aligned (`pitch`: row pitch in elements, a multiple of 8)."""
+    kernel: str
+    element: str
+    m: int
+    n: int
+    k: int
+    grid: Tuple[int, int, int]
+    b_transposed: bool
+    staged: Tuple[str, ...] = ()
+    decode: Optional[DecodeConfig] = None
+
+    @staticmethod
+    def pitch(columns: int) -> int:
+        return -(-columns // 8) * 8
+
+    @property
+    def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
+        """The (workspace rows, columns) and counters of a kernel that sums
+        partial tiles with tile.split_k_reduce (None if it does not): a
+        split-K decode kernel's tiles x splits, or a persistent kernel's
+        (tile.ops.persistent)."""
+        if self.decode is not None:
+            if not self.decode.split_k:
+                return None
+            return self.decode.workspace_shape(self.grid[0], self.grid[1])
+        return persistent.split_k_workspace_shape(self.grid[0])
+
+    def arguments(self, a, b, c, split_k=None):
+        """The kernel's arguments for A, B (already in the kernel's layout)
+        and C (and the workspace and counters of split_k_shape)."""
+        if self.decode is None:
+            workspace, counters = split_k
+            return (a, b, c, self.m, self.n, self.k, workspace, counters)
+        return self.decode.arguments(a, b, c, self.k, split_k)
+
+
+def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
+    """TMA reads rows at 16-byte aligned addresses: the base and the pitch."""
+    return operand.address % TMA_ALIGNMENT == 0 and pitch * bytes_ % TMA_ALIGNMENT == 0
+
+
+def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulError:
+    if operand.address % TMA_ALIGNMENT:
+        return MatmulError(f"tile.matmul: {name} starts at an address that is not 16-byte "
+                           f"aligned (0x{operand.address:x}): TMA needs 16-byte aligned global "
+                           "addresses (T-TMA-10)")
+    return MatmulError(f"tile.matmul: {name}'s rows of {pitch} elements are "
+                       f"{pitch * bytes_} bytes, not a multiple of 16: TMA needs 16-byte "
+                       "aligned row strides (T-TMA-9), so K and N must be multiples of 8 "
+                       "(stage=True copies such operands into aligned rows)")
+
+
+def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.Device,
+                shared_bytes: Optional[Dict[str, int]] = None,
+                stage: bool = False,
+                decode: Optional[DecodeConfig] = None) -> MatmulPlan:
+    """The launch for C = A B with A (M x K) and the logical B (K x N), in
+    whatever layout `b` has; raises MatmulError for what the kernels cannot
+    take. Operands whose rows TMA cannot address (a K or N that is not a
+    multiple of 8, an unaligned base) are an error, or with `stage` listed
+    in the plan's `staged` for a copy into aligned rows. `shared_bytes`
+    (kernel name -> dynamic shared memory) is checked against the device's
+    opt-in limit where both are known. For M <= 128 the plan runs a decode
+    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice."""
+    for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
+        if len(operand.shape) != 2:
+            raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
+                              f"{tuple(operand.shape)}")
+    if a.dtype not in ELEMENTS:
+        raise MatmulError(f"tile.matmul takes float16 or bfloat16 operands (f32 "
+                          f"accumulation), got A of {a.dtype}")
+    if b.dtype != a.dtype:
+        raise MatmulError(f"tile.matmul: A is {a.dtype} but B is {b.dtype}")
+    m, k = a.shape
+    if b.shape[0] != k:
+        raise MatmulError(f"tile.matmul: A is {m} x {k} but B, as K x N, is "
+                          f"{b.shape[0]} x {b.shape[1]}")
+    n = b.shape[1]
+    if out is not None:
+        if tuple(out.shape) != (m, n):
+            raise MatmulError(f"tile.matmul: out must be {m} x {n}, got "
+                              f"{out.shape[0]} x {out.shape[1]}")
+        if out.dtype != a.dtype:
+            raise MatmulError(f"tile.matmul: out must be {a.dtype} like A and B, got {out.dtype}")
+    operand_devices = {a.device, b.device} | ({out.device} if out else set())
+    if len(operand_devices) != 1:
+        raise MatmulError(f"tile.matmul: operands on different devices: "
+                          f"{sorted(operand_devices)}")
+    if not device.is_hopper:
+        raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
+                          f"{device.arch}")
+    element = BY_TORCH[a.dtype]
+    bytes_ = element.bytes
+    if not rows_contiguous(a):
+        raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows (strides "
+                          f"({k}, 1)), got strides {tuple(a.strides)}; pass A.contiguous()")
+    # B's layout picks the kernel: row-major K x N (gemm_nn) or row-major
+    # N x K, i.e. column-major K x N (gemm_nt).
+    if rows_contiguous(b):
+        b_transposed, b_pitch = False, b.strides[0]
+    elif columns_contiguous(b):
+        b_transposed, b_pitch = True, b.strides[1]
+    else:
+        raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
+                          f"transpose of a row-major N x K matrix, got strides "
+                          f"{tuple(b.strides)}; pass B.contiguous()")
+    small_m = m <= DECODE_MAX_M
+    if out is not None and not rows_contiguous(out):
+        raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
+                          f"strides {tuple(out.strides)}")
+    if out is not None and small_m and out.strides[0] != n and m > 1:
+        raise MatmulError(f"tile.matmul: the decode kernel (M <= {DECODE_MAX_M}) stores a "
+                          f"contiguous out (strides ({n}, 1)), got strides "
+                          f"{tuple(out.strides)}; pass a contiguous out")
+    staged = []
+    # TMA reads A and B and (but for the decode kernel, which stores element
+    # by element) writes C.
+    operands = [("A", a, a.strides[0]), ("B", b, b_pitch)]
+    if not small_m:
+        c = out or Operand((m, n), (n, 1), a.dtype, 0, a.device)
+        operands.append(("out" if out else "C", c, c.strides[0]))
+    for name, operand, pitch in operands:
+        if _tma_ready(operand, pitch, bytes_):
+            continue
+        if not stage:
+            raise _unaligned(name, operand, pitch, bytes_)
+        staged.append("C" if name == "out" else name)
+    if small_m:
+        if decode is None:
+            decode = decode_config(m, n, k, b_transposed, element.name, device)
+        elif (decode.layout == "nt") != b_transposed or decode.rows < m:
+            raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
+                              f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
+                              f"and B {'N x K' if b_transposed else 'K x N'}")
+        decode = replace(decode, element=element.name)
+        kernel = decode.name
+        grid = decode_grid(decode, n, k, device)
+        shared_bytes = {kernel: decode.shared_bytes}
+    else:
+        decode = None
+        kernel = "gemm_nt" if b_transposed else "gemm_nn"
+        # One CTA per SM: the work units (tile.work_unit) leave a CTA without
+        # work where there is too little, or split tiles along K for it.
+        grid = (device.sms, 1, 1)
+    needed = (shared_bytes or {}).get(kernel)
+    if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
+        raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
+                          f"GPU gives a block at most {device.shared_optin}")
+    return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged), decode)
+
+
+# --- PyTorch -----------------------------------------------------------------
+
+def kernel(plan: MatmulPlan):
+    """The launchable kernel of `plan`."""
+    if plan.decode is not None:
+        return decode_kernels.DECODE.kernel(plan.decode, plan.kernel)
+    return GEMM.kernel((plan.element,), plan.kernel)
+
+
+def shared_bytes(element: str) -> Dict[str, int]:
+    """Dynamic shared memory of each persistent kernel for `element`, from
+    the manifest."""
+    return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
+
+
+def split_k_buffers(torch, plan: MatmulPlan, device: int, stream=None):
+    """The workspace and counters of `plan` (None if it needs none), kept per
+    stream and device (tile.ops.persistent.split_k_buffers)."""
+    shape = plan.split_k_shape
+    return None if shape is None else persistent.split_k_buffers(torch, shape, device, stream)
+
+
+#: Plans by everything they depend on (see _plan_key), most recent last.
+PLANS = LruCache(256)
+
+
+def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
+    """What a plan depends on: shapes, strides, dtypes and devices, and the
+    addresses only through their 16-byte alignment (T-TMA-10)."""
+    key = (a.shape, a.stride(), a.dtype, a.device, a.data_ptr() % TMA_ALIGNMENT,
+           b.shape, b.stride(), b.dtype, b.device, b.data_ptr() % TMA_ALIGNMENT,
+           transpose_b, stage)
+    if out is None:
+        return key
+    return key + (out.shape, out.stride(), out.dtype, out.device,
+                  out.data_ptr() % TMA_ALIGNMENT)
+
+
+def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPlan:
+    """The checks and the plan of a call (cached by _plan_key)."""
+    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out)
+    logical_b = b.t() if transpose_b else b
+    device = devices.device(index)
+    element = of_torch(a.dtype)
+    shared = (shared_bytes(element.name)
+              if element is not None and dtype_name(a.dtype) in ELEMENTS and device.is_hopper
+              else None)
+    return plan_matmul(operand_of(a), operand_of(logical_b),
+                       operand_of(out) if out is not None else None, device, shared, stage=stage)
+
+
+def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
+    """`plan` with the decode autotuner's config for the kernel's operands,
+    remembered beside the call's plan (a tuned call then costs the host what
+    an untuned one does)."""
+    if plan.decode is None:
+        return plan
+    return PLANS.get(None if key is None else key + ("tuned",),
+                     lambda: decode_kernels.with_config(
+                         plan, decode_kernels.decode_tuner().best_config(a, b, c, plan)))
+
+
+def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
+           tune: bool = False, scale_a=None, scale_b=None, out_dtype=None):
+    """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
+    f16/bf16 CUDA tensors on one device; into `out` when given, else a new
+    tensor. Returns at once: the kernel runs on `stream` (default: PyTorch's
+    current one on the operands' device). Operands whose rows TMA cannot
+    address (K or N not a multiple of 8) are copied into aligned rows first
+    (one read and write of them, on the same stream); with `stage=False`
+    they are an error instead. A call like an earlier one (shapes, strides,
+    dtypes, alignment, device) reuses its plan. With `tune`, a decode shape
+    (M <= 128) runs the config `decode_tuner()` found fastest for it (timed
+    on the first such call, then cached on disk).
+
+    FP8 operands (float8_e4m3fn, float8_e5m2) take `scale_a` and `scale_b`
+    (float32: one element, one per row of A / column of B, or block scales
+    (M, K/128) and (N/128, K/128)) and give
+    diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
+    as torch._scaled_mm: see tile.ops.scaled_matmul."""
+    import torch
+    fp8 = any(getattr(of_torch(getattr(t, "dtype", "")), "is_fp8", False) for t in (a, b))
+    if fp8 or scale_a is not None or scale_b is not None:
+        if scale_a is None or scale_b is None:
+            raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
+                              "one element, one per row of A / column of B, or block scales "
+                              "(M, K/128) and (N/128, K/128); torch.ones(1) for none)")
+        if tune:
+            raise MatmulError("tile.matmul: tune= applies to f16/bf16 operands (the decode "
+                              "kernels); FP8 runs the persistent kernel")
+        return scaled_matmul(torch, a, b, scale_a, scale_b, out=out, out_dtype=out_dtype,
+                             transpose_b=transpose_b, stream=stream)
+    if out_dtype is not None and out_dtype != getattr(a, "dtype", None):
+        raise MatmulError("tile.matmul: out_dtype applies to FP8 operands; f16/bf16 operands "
+                          "give C in their own type")
+    try:
+        key = _plan_key(a, b, out, transpose_b, stage)
+    except (AttributeError, TypeError):
+        key = None  # not tensors: _plan_tensors says why
+    plan = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
+    index = a.get_device()
+    launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
+    if out is None:
+        out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
+        if launch_stream is not None and launch_stream != torch.cuda.current_stream(index):
+            out.record_stream(launch_stream)  # allocated here, written there
+    if plan.m == 0 or plan.n == 0 or plan.k == 0:
+        # Nothing to multiply: C is empty, or zero for K = 0.
+        if plan.k == 0:
+            with torch.cuda.stream(launch_stream or torch.cuda.current_stream(index)):
+                out.zero_()
+        return out
+    # B as the kernel reads it: the logical K x N B (b, or b.t() with
+    # transpose_b), transposed again when the kernel takes it as N x K.
+    kernel_b = b if transpose_b == plan.b_transposed else b.t()
+    if not plan.staged:
+        if tune:
+            plan = _tuned(key, plan, a, kernel_b, out)
+        kernel(plan)(*plan.arguments(a, kernel_b, out,
+                                     split_k_buffers(torch, plan, index, launch_stream)),
+                     grid=plan.grid, stream=stream)
+        return out
+    launch_stream = launch_stream or torch.cuda.current_stream(index)
+
+    def aligned_rows(name, matrix, copy=True):
+        """A view of `matrix`'s shape whose rows start 16-byte aligned (the
+        padding columns are never read: TMA stops at the view's width), in
+        a scratch buffer kept for this stream, shape and device."""
+        rows, columns = matrix.shape
+        pitch = plan.pitch(columns)
+        view = persistent.SCRATCH.get(
+            ("staging", name, launch_stream.cuda_stream, rows, pitch, matrix.dtype, index),
+            lambda: torch.empty((rows, pitch), device=matrix.device, dtype=matrix.dtype)
+        )[:, :columns]
+        return view.copy_(matrix) if copy else view
+
+    with torch.cuda.stream(launch_stream):
+        kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
+        if "B" in plan.staged:
+            kernel_b = aligned_rows("B", kernel_b)
+        kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
+        if tune:
+            plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
+        kernel(plan)(*plan.arguments(kernel_a, kernel_b, kernel_c,
+                                     split_k_buffers(torch, plan, index, launch_stream)),
+                     grid=plan.grid)
+        if kernel_c is not out:
+            out.copy_(kernel_c)
+    return out

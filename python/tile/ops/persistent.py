@@ -1,0 +1,46 @@
+"""What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
+grouped variants): one CTA per SM walking 128 x 256 tiles, a mostly idle last
+wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
+workspace per stream and device."""
+from typing import Tuple
+
+from ..core import streams
+from ..core.caches import LruCache
+
+#: CTA tiles of the persistent kernels.
+TILE = (128, 256)
+
+
+def split_k_workspace_shape(ctas: int) -> Tuple[Tuple[int, int], int]:
+    """((rows, columns) of the f32 workspace, counters) of a persistent
+    kernel on `ctas` CTAs: at most ctas / 2 tiles of s splits, s times the
+    tiles at most the grid, each of two 64-row halves (one per consumer
+    warpgroup) with a slot of 128 rows of the 64 x 256 / 128 accumulators a
+    thread holds per split: 2 x ctas x 128 rows, and one counter per CTA.
+    The grid is the SM count, so one workspace per stream serves every
+    shape."""
+    return (2 * ctas * 128, TILE[0] * TILE[1] // 2 // 128), ctas
+
+
+#: Scratch buffers (split-K workspaces and counters, staging copies) by
+#: (purpose, stream, shape, dtype, device), most recently used last. A buffer
+#: is reused only by later calls on the same stream, which the stream orders
+#: after the previous call's kernels and copies.
+SCRATCH = LruCache(16)
+
+
+def split_k_buffers(torch, shape: Tuple[Tuple[int, int], int], device: int, stream=None):
+    """The workspace and counters of `shape` (zero; each launch leaves them
+    zero) on `device` for launches on `stream` (None: PyTorch's current
+    stream there; a torch stream or a raw CUstream): launches on one stream
+    never overlap, so they never share counters."""
+    (rows, columns), counters = shape
+    key = ("split-k", streams.stream_handle(stream, device), rows, columns, counters, device)
+
+    def make():
+        # Allocated (and the counters zeroed) on the launch stream: ordered
+        # before the kernel, and freed back to that stream's pool.
+        with torch.cuda.stream(streams.torch_stream(torch, stream, device)):
+            return (torch.empty((rows, columns), device=f"cuda:{device}", dtype=torch.float32),
+                    torch.zeros(counters, device=f"cuda:{device}", dtype=torch.int32))
+    return SCRATCH.get(key, make)
