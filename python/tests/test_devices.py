@@ -104,7 +104,9 @@ def test_a_cuda_graph_on_the_second_gpu(gpus):
         tile.attention(q, q, q)
         torch.cuda.synchronize()
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
+        # A capture stream of this device: torch.cuda.graph's default one is
+        # made once per process, on the device current at the first capture.
+        with torch.cuda.graph(graph, stream=torch.cuda.Stream()):
             c = tile.matmul(a, b, transpose_b=True)
             o = tile.attention(q, q, q)
         for seed in (7, 8):

@@ -70,7 +70,9 @@ def test_gemm_in_a_cuda_graph(torch_cuda, kernels):
     gemm(a, b, c, m, n, k, grid=grid)  # warm up outside the capture
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    # A capture stream of this device: torch.cuda.graph's default one is made
+    # once per process, on the device current at the first capture.
+    with torch.cuda.graph(graph, stream=torch.cuda.Stream()):
         gemm(a, b, c, m, n, k, grid=grid)
     for _ in range(3):
         a.copy_(torch.randn_like(a))
@@ -180,7 +182,7 @@ def test_dead_context_names_the_first_failure(torch_cuda):
                     kernel()
                     tile.synchronize()
                 else:
-                    tile.compile(path).kernel("store_null")
+                    tile.compile(path).kernel("store_null").function(0)  # loads the module
                 print(step, "ok")
             except TileRuntimeError as error:
                 print(step, "raised:", error)

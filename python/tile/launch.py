@@ -200,6 +200,18 @@ class Kernel:
         and `cluster` default to the manifest's values where it has them;
         with a cluster, `grid` counts blocks. `device` is the device when no
         array argument names one."""
+        self._launch(args, grid, block, shared, cluster, stream, synchronize, device, False)
+
+    def launch_on(self, device: int, args, grid, stream=None) -> None:
+        """Launches on `device` with the manifest's block, shared memory and
+        cluster, for callers that have checked that every array argument is
+        a tensor on `device` (the ops of tile.ops, when they plan a call):
+        the arrays' devices are not asked again, which a launch from the
+        host's hot path saves."""
+        self._launch(args, grid, None, None, None, stream, False, device, True)
+
+    def _launch(self, args, grid, block, shared, cluster, stream, synchronize: bool,
+                device: Optional[int], trusted: bool) -> None:
         if len(args) != len(self._packers):
             raise TypeError(f"kernel '{self.name}' takes {len(self._packers)} arguments "
                             f"({', '.join(self.types)}), got {len(args)}")
@@ -213,9 +225,9 @@ class Kernel:
         keep: list = []  # DLPack capsules, alive until the launch is queued
         runtime = self.runtime
         with self._lock:
-            on = None  # the device the arrays are on
+            on = device if trusted else None  # the device the arrays are on
             for pack, value in zip(self._packers, args):
-                at = pack(value, host, keep)
+                at = pack(value, host, keep, not trusted)
                 if at is not None and at != on:
                     if on is not None:
                         raise TypeError(f"kernel '{self.name}': arguments on different "
@@ -265,15 +277,15 @@ class Kernel:
 
 def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
             runtime: Runtime):
-    """A function (value, host, keep) -> device that writes one argument's
-    kernel parameters at `offset` and returns the device its array is on
-    (None for scalars and host arrays), with a fast path for PyTorch CUDA
-    tensors."""
+    """A function (value, host, keep, ask) -> device that writes one
+    argument's kernel parameters at `offset` and returns the device its
+    array is on (None for scalars and host arrays; for a PyTorch tensor only
+    when `ask`), with a fast path for PyTorch CUDA tensors."""
     data, kind = params.bytes, entry["kind"]
     if kind == "scalar":
         pack_into = struct.Struct("<" + _SCALARS[entry["type"]]).pack_into
 
-        def pack_scalar(value, host, keep):
+        def pack_scalar(value, host, keep, ask):
             pack_into(data, offset, value)
         return pack_scalar
 
@@ -286,10 +298,10 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
 
         static = [(i, extent) for i, extent in enumerate(entry["shape"]) if extent >= 0]
 
-        def pack_memref(value, host, keep):
+        def pack_memref(value, host, keep, ask):
             if dtypes and getattr(value, "dtype", None) is dtypes[0] and value.is_cuda:
                 pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
-                device = value.get_device()
+                device = value.get_device() if ask else None
             else:
                 pointer, shape, strides, device = array_view(value, element, host, keep)
                 if hasattr(value, "data_ptr") and not dtypes:
@@ -305,7 +317,7 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
     maps, end = tensor_map.maps, offset + tensor_map.bytes
     written = [None]  # the key of the map in the slot now
 
-    def pack_tensor_map(value, host, keep):
+    def pack_tensor_map(value, host, keep, ask):
         # A torch tensor's map by (address, shape, strides, dtype): a hit
         # needs no other check, a miss validates and encodes.
         try:
@@ -321,7 +333,7 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
                 key = None
         else:
             encoded = maps[key]
-            device = value.get_device()
+            device = value.get_device() if ask else None
         if key is None or key != written[0]:
             data[offset:end] = encoded
             written[0] = key

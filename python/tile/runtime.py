@@ -170,9 +170,10 @@ def ordinal(device) -> int:
     """The CUDA ordinal of `device`: an int, "cuda:N" or a torch.device."""
     if isinstance(device, int):
         return device
-    index = getattr(device, "index", None)
-    if index is None and isinstance(device, str) and device.startswith("cuda:"):
-        index = int(device[5:])
+    if isinstance(device, str):
+        index = int(device[5:]) if device.startswith("cuda:") and device[5:].isdigit() else None
+    else:
+        index = getattr(device, "index", None)
     if index is None:
         raise TypeError(f"expected a CUDA device (an int, 'cuda:N', torch.device('cuda', N)), "
                         f"got {device!r}")

@@ -127,6 +127,6 @@ def attention(q, k, v, causal: bool = False, scale: Optional[float] = None, *, o
         return out
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d)
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
-    kernel(q, k, v, out, batch, heads, sq, sk, scale * math.log2(math.e), bool(causal),
-           grid=(device.sms, 1, 1), stream=stream)
+    kernel.launch_on(index, (q, k, v, out, batch, heads, sq, sk, scale * math.log2(math.e),
+                             bool(causal)), (device.sms, 1, 1), stream)
     return out

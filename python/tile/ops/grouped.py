@@ -180,13 +180,13 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
         None if stream is None else launch_stream)
     if fp8:
         variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
-        GROUPED_FP8.kernel(variant, GROUPED_FP8_KERNEL)(
-            a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b, workspace,
-            counters, grid=grid, stream=stream)
+        GROUPED_FP8.kernel(variant, GROUPED_FP8_KERNEL).launch_on(
+            index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b, workspace,
+                    counters), grid, stream)
     else:
-        GROUPED.kernel((BY_TORCH[dtype].name,), GROUPED_KERNEL)(
-            a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace, counters, grid=grid,
-            stream=stream)
+        GROUPED.kernel((BY_TORCH[dtype].name,), GROUPED_KERNEL).launch_on(
+            index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace, counters), grid,
+            stream)
     return out
 
 

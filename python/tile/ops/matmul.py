@@ -34,7 +34,7 @@ from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
 from ..core.caches import LruCache
-from ..core.elements import BY_TORCH, dtype_name, of_torch
+from ..core.elements import BY_TORCH, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
 from ..core.errors import MatmulError
 from ..core.family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
@@ -230,8 +230,17 @@ def split_k_buffers(torch, plan: MatmulPlan, device: int, stream=None):
     return None if shape is None else persistent.split_k_buffers(torch, shape, device, stream)
 
 
-#: Plans by everything they depend on (see _plan_key), most recent last.
+#: (plan, device ordinal) by everything a plan depends on (see _plan_key),
+#: most recent last.
 PLANS = LruCache(256)
+_FP8_DTYPES = []
+
+
+def _fp8_dtypes(torch) -> tuple:
+    """PyTorch's 8-bit float dtypes (FP8 operands go to tile.ops.scaled_matmul)."""
+    if not _FP8_DTYPES:
+        _FP8_DTYPES.extend(getattr(torch, e.torch) for e in ELEMENT_TYPES if e.is_fp8)
+    return tuple(_FP8_DTYPES)
 
 
 def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
@@ -246,8 +255,9 @@ def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
                   out.data_ptr() % TMA_ALIGNMENT)
 
 
-def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPlan:
-    """The checks and the plan of a call (cached by _plan_key)."""
+def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> Tuple[MatmulPlan, int]:
+    """The checks and the plan of a call, with the operands' device (cached
+    by _plan_key)."""
     index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out)
     logical_b = b.t() if transpose_b else b
     device = devices.device(index)
@@ -256,7 +266,8 @@ def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> MatmulPla
               if element is not None and dtype_name(a.dtype) in ELEMENTS and device.is_hopper
               else None)
     return plan_matmul(operand_of(a), operand_of(logical_b),
-                       operand_of(out) if out is not None else None, device, shared, stage=stage)
+                       operand_of(out) if out is not None else None, device, shared,
+                       stage=stage), index
 
 
 def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
@@ -265,9 +276,11 @@ def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
     an untuned one does)."""
     if plan.decode is None:
         return plan
-    return PLANS.get(None if key is None else key + ("tuned",),
-                     lambda: decode_kernels.with_config(
-                         plan, decode_kernels.decode_tuner().best_config(a, b, c, plan)))
+    tuned, _ = PLANS.get(None if key is None else key + ("tuned",),
+                         lambda: (decode_kernels.with_config(
+                             plan, decode_kernels.decode_tuner().best_config(a, b, c, plan)),
+                                  None))
+    return tuned
 
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
@@ -289,7 +302,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
     as torch._scaled_mm: see tile.ops.scaled_matmul."""
     import torch
-    fp8 = any(getattr(of_torch(getattr(t, "dtype", "")), "is_fp8", False) for t in (a, b))
+    fp8 = getattr(a, "dtype", None) in _fp8_dtypes(torch) or \
+        getattr(b, "dtype", None) in _fp8_dtypes(torch)
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
             raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
@@ -307,8 +321,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         key = _plan_key(a, b, out, transpose_b, stage)
     except (AttributeError, TypeError):
         key = None  # not tensors: _plan_tensors says why
-    plan = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
-    index = a.get_device()
+    plan, index = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=a.dtype)
@@ -326,9 +339,10 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     if not plan.staged:
         if tune:
             plan = _tuned(key, plan, a, kernel_b, out)
-        kernel(plan)(*plan.arguments(a, kernel_b, out,
-                                     split_k_buffers(torch, plan, index, launch_stream)),
-                     grid=plan.grid, stream=stream)
+        kernel(plan).launch_on(
+            index, plan.arguments(a, kernel_b, out,
+                                  split_k_buffers(torch, plan, index, launch_stream)),
+            plan.grid, stream)
         return out
     launch_stream = launch_stream or torch.cuda.current_stream(index)
 
@@ -351,9 +365,10 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
         if tune:
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
-        kernel(plan)(*plan.arguments(kernel_a, kernel_b, kernel_c,
-                                     split_k_buffers(torch, plan, index, launch_stream)),
-                     grid=plan.grid)
+        kernel(plan).launch_on(
+            index, plan.arguments(kernel_a, kernel_b, kernel_c,
+                                  split_k_buffers(torch, plan, index, launch_stream)),
+            plan.grid)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out

@@ -261,7 +261,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     shape = plan.split_k_shape
     split_k = None if shape is None else persistent.split_k_buffers(
         torch, shape, index, None if stream is None else launch_stream)
-    FP8.kernel(plan.elements, plan.kernel)(
-        *plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k),
-        grid=plan.grid, stream=stream)
+    FP8.kernel(plan.elements, plan.kernel).launch_on(
+        index, plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k), plan.grid,
+        stream)
     return out
