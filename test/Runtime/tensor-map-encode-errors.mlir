@@ -10,7 +10,9 @@
 // RUN: not tile-run %t/box.mlir 2>&1 | FileCheck %s --check-prefix=BOX
 // BOX: tile-runtime: cannot encode tensor map: box dimension 0 is 300, not in [1, 256] (T-TMA-3); rank 2, f16, dims [512, 64], strides [128] bytes, box [300, 64]
 // RUN: not tile-run %t/span.mlir 2>&1 | FileCheck %s --check-prefix=SPAN
+// RUN: not tile-run %t/inner.mlir 2>&1 | FileCheck %s --check-prefix=INNER
 // SPAN: tile-runtime: cannot encode tensor map: the inner box dimension spans 256 bytes, more than the 128-byte span of swizzle 128B (T-TMA-6)
+// INNER: tile-runtime: cannot encode tensor map: the innermost stride is 2 elements; TMA needs 1 (T-TMA-9); rank 2, f16, dims [64, 64], strides [256] bytes
 
 //--- stride.mlir
 // Rows of 100 f16 are 200 bytes apart: not a multiple of 16.
@@ -44,5 +46,17 @@ func.func @main() {
   %m = memref.alloc() : memref<64x256xf16>
   %u = memref.cast %m : memref<64x256xf16> to memref<*xf16>
   %d = nvgpu.tma.create.descriptor %u box[%c64, %c128] : memref<*xf16> -> !desc
+  return
+}
+
+//--- inner.mlir
+// Every other column: an innermost stride of 2 elements.
+!desc = !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, 3>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+func.func @main() {
+  %c64 = arith.constant 64 : index
+  %m = memref.alloc() : memref<64x128xf16>
+  %v = memref.subview %m[0, 0] [64, 64] [1, 2] : memref<64x128xf16> to memref<64x64xf16, strided<[128, 2]>>
+  %u = memref.cast %v : memref<64x64xf16, strided<[128, 2]>> to memref<*xf16>
+  %d = nvgpu.tma.create.descriptor %u box[%c64, %c64] : memref<*xf16> -> !desc
   return
 }

@@ -181,3 +181,10 @@ func.func private @im2col_corner_range(!tile.tma_desc<memref<1x8x8x64xf16>, box 
 
 // expected-error @below {{im2col box [2048, 64] needs 1..1024 pixels and 1..256 channels (T-TMA-13)}}
 func.func private @im2col_pixels(!tile.tma_desc<memref<1x64x64x64xf16>, box = [2048, 64], im2col_lower = [-1, -1], im2col_upper = [-1, -1]>)
+
+// -----
+
+// !tile.tma_desc: a swizzle given as an attribute must be a #tile.swizzle.
+// swizzle = takes a TMA mode keyword or a #tile.swizzle attribute.
+// expected-error @+1 {{expected a #tile.swizzle, got #tile.layout<4:1>}}
+func.func private @tma_swizzle_attr(!tile.tma_desc<memref<128x64xf16>, box = [128, 64], swizzle = #tile.layout<4:1>>)
