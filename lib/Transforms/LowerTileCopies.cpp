@@ -17,8 +17,8 @@
 //   the box bytes and the tile.tma_load that completes on that barrier.
 //===----------------------------------------------------------------------===//
 
+#include "FirstThread.h"
 #include "LowerTileOpsPatterns.h"
-#include "ThreadPredicates.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -28,12 +28,6 @@ LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
                           int optLevel = 3, StringRef format = "isa",
                           int64_t indexBitwidth = 64);
 
-/// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..13);
-/// fails when an error (not a warning) was reported. With `explain`, a
-/// remark on each kernel says what the role protocol simulated.
-LogicalResult verifyAsyncProtocol(FunctionOpInterface function,
-                                  bool explain = false);
-
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"
 

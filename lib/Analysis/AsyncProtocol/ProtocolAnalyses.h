@@ -1,8 +1,8 @@
-//===- ProtocolAnalyses.h - The analyses of tile-verify-async-protocol -*- C++
-//-*-===//
+//===- ProtocolAnalyses.h - The analyses of the async protocol --*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// tile-verify-async-protocol runs three analyses (docs/Rationale, T-PROTO):
+// verifyAsyncProtocol (AsyncProtocol.cpp) runs three analyses
+// (docs/Rationale, T-PROTO):
 //  - the thread protocol: one thread's cp.async group FIFO, mbarrier
 //    initialization and proxy fences, in program order (ThreadProtocol.cpp);
 //  - arrival counts: per barrier of a kernel of known block size, the
@@ -12,8 +12,8 @@
 //    stale parities and reads of stages not filled yet (RoleProtocol.cpp).
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
-#define TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+#ifndef TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
+#define TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -71,4 +71,4 @@ RoleVerdict checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain);
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+#endif // TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
