@@ -9,7 +9,8 @@
 //    arrivals and transaction bytes one phase can get (ArrivalCounts.cpp);
 //  - the role protocol: the threads of a block grouped into roles that run
 //    concurrently against a model of the mbarrier hardware, for deadlocks,
-//    stale parities and reads of stages not filled yet (RoleProtocol.cpp).
+//    stale parities and reads of stages not filled yet (RoleProtocol.cpp),
+//    after the uniformity of aligned instructions (AlignedUniformity.cpp).
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
