@@ -165,23 +165,6 @@ def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
-def TileTestLayoutAlgebraPass
-    : Pass<"tile-test-layout-algebra", "mlir::ModuleOp"> {
-  let summary = "evaluate layout-algebra operations written as attributes (testing aid)";
-  let description = [{
-    For every op carrying `tile.test.op = "<operation>"` and
-    `tile.test.args = [#tile.layout<...>, ...]`, applies the operation of
-    `Tile/Layout/Layout.h` and reports the result as a remark
-    (`compose = ...`), or an inadmissible input as an error naming the
-    failed condition. Operations: coalesce, complement (with
-    `tile.test.cotarget`), compose, right_inverse, logical_divide,
-    zipped_divide, tiled_divide (the second and later layouts are the
-    tiler), logical_product, blocked_product, raked_product. It lets lit
-    tests exercise the algebra the tile-level ops build on.
-  }];
-  let dependentDialects = ["::mlir::tile::TileDialect"];
-}
-
 def TilePipelineAsyncCopiesPass
     : Pass<"tile-pipeline-async-copies", "mlir::ModuleOp"> {
   let summary = "turn a copy-then-compute K loop into an N-stage cp.async or TMA ring";
