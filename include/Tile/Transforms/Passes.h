@@ -21,8 +21,9 @@ namespace mlir::tile {
 #include "Tile/Transforms/Passes.h.inc"
 
 /// Checks `chip` and `features` (T-TARGET-1, T-TARGET-2), that every
-/// target-dependent tile op in `module` runs on the chip (T-TARGET-3), and the
-/// optimization level, output format and index width (T-TARGET-4).
+/// target-dependent tile op in `module` runs on the chip (T-TARGET-3), the
+/// optimization level, output format and index width (T-TARGET-4), the
+/// kernels' attributions (T-TARGET-5, T-TARGET-6) and the launches.
 /// Diagnostics are attached to the module or to the offending op.
 LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
                           int optLevel = 3, StringRef format = "isa",

@@ -24,6 +24,11 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
       `index-bitwidth` 32 or 64; 32 only without nvgpu ops, ops that lower
       through nvgpu (tile.mma, ldmatrix, mma_sync) or func.funcs in
       gpu.modules.
+    - T-TARGET-5: the element types of gpu.func workgroup and private
+      attributions are ones the LLVM lowering converts.
+    - T-TARGET-6: those attributions have the identity layout (the lowering
+      allocates them densely); a strided view inside the kernel takes the
+      place of another layout.
 
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the
