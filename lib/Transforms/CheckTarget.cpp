@@ -190,6 +190,39 @@ static LogicalResult checkAttributions(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// T-TARGET-6: a kernel's workgroup and private attributions have the
+/// identity layout. Upstream's gpu.func lowering reserves the shape's
+/// elements densely and addresses them through the layout: a layout without
+/// a strided form crashes it (MemRefDescriptor::fromStaticShape), other
+/// strides or offsets address outside the allocation.
+static LogicalResult checkAttributionLayouts(ModuleOp module) {
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    for (auto [kind, attributions] :
+         {std::pair(StringRef("workgroup"), func.getWorkgroupAttributions()),
+          std::pair(StringRef("private"), func.getPrivateAttributions())}) {
+      for (auto [index, attribution] : llvm::enumerate(attributions)) {
+        auto type = cast<MemRefType>(attribution.getType());
+        if (type.getLayout().isIdentity())
+          continue;
+        auto identity =
+            MemRefType::get(type.getShape(), type.getElementType(),
+                            MemRefLayoutAttrInterface(), type.getMemorySpace());
+        func.emitOpError()
+            << kind << " attribution " << index << " " << type
+            << " has a non-identity layout, which the LLVM lowering cannot "
+               "allocate (it reserves the shape's elements densely); declare "
+               "it with the identity layout "
+            << identity
+            << " and take a strided view of it inside the kernel, e.g. with "
+               "memref.transpose or memref.subview (T-TARGET-6)";
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult checkDynamicSharedLaunches(ModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
     LogicalResult checked = success();
@@ -299,7 +332,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   if (result.wasInterrupted())
     return failure();
   if (failed(checkDynamicSharedLaunches(module)) ||
-      failed(checkAttributions(module)))
+      failed(checkAttributions(module)) ||
+      failed(checkAttributionLayouts(module)))
     return failure();
   return checkClusterLaunches(module);
 }

@@ -9,7 +9,7 @@
 
 #include "LowerTileOpsPatterns.h"
 #include "Tile/IR/TileOps.h"
-#include "WorkSchedule.h"
+#include "Tile/IR/WorkSchedule.h"
 
 using namespace mlir;
 using namespace mlir::tile;

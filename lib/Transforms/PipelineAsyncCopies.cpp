@@ -11,7 +11,8 @@
 // stage (i - 1) % N = (i + N - 1) % N before the copies that overwrite it.
 //===----------------------------------------------------------------------===//
 
-#include "ThreadPredicates.h"
+#include "FirstThread.h"
+#include "Tile/Analysis/ThreadPredicates.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"

@@ -33,3 +33,15 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// T-SWZ-6: swizzled buffers take 1-D vector accesses only.
+gpu.module @k {
+  gpu.func @vector_2d(%i: index) kernel {
+    %buf = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<16x32xf32, 3>
+    // expected-error @+1 {{'vector.load' op accesses a buffer with swizzle #tile.swizzle<b128> with a multi-dimensional vector, which the swizzle would split (T-SWZ-6)}}
+    %v = vector.load %buf[%i, %i] : memref<16x32xf32, 3>, vector<2x2xf32>
+    gpu.return
+  }
+}

@@ -3,7 +3,7 @@
 //
 // PTX ISA, "cp.async.bulk.tensor", "cp.reduce.async.bulk.tensor",
 // "cp.async.bulk.prefetch.tensor", "prefetch{.tensormap}", "Tensor Map";
-// CUDA driver API, cuTensorMapEncodeTiled.
+// CUDA driver API, cuTensorMapEncodeTiled and cuTensorMapEncodeIm2col.
 //===----------------------------------------------------------------------===//
 
 #ifndef TILE_IR_TMAOPS_TD
@@ -18,14 +18,20 @@ defvar Tile_TmaClusterOp = Tile_MinSm<90, ["requiresClusterLaunch"]>;
 def Tile_TmaCreateDescriptorOp : Tile_Op<"tma_create_descriptor"> {
   let summary = "encode a TMA tensor map for a global memref (host code)";
   let description = [{
-    Host code: encodes a tiled `CUtensorMap` for `tensor` with the box,
-    swizzle, L2 promotion, out-of-bounds fill and interleave of the result
-    type, and returns it as a kernel argument. Lowers to the runtime's
-    `mgpuTensorMapEncodeTiledMemref`, which checks every driver precondition
-    (T-TMA-1..14) and reports a broken one by name and value instead of
-    `CUDA_ERROR_INVALID_VALUE`; the map lives in device memory until exit.
-    `tensor` must match the descriptor's memref type where that is static
-    (T-TMA-15).
+    Host code: encodes the `CUtensorMap` of the result type for `tensor`
+    (tiled, or im2col with the type's corners; its box, swizzle, L2
+    promotion, out-of-bounds fill and interleave) and returns it for kernel
+    launches. Lowers to a call of the tensor-map contract's encoder
+    (`Tile/TensorMap/TensorMapContract.h`):
+    `tileRtTensorMapEncodeTiledMemref`, or
+    `tileRtTensorMapEncodeIm2colMemref` for im2col, which `libtile_runtime`
+    defines; it checks every driver precondition (T-TMA-1..14) and reports a
+    broken one by name and value instead of `CUDA_ERROR_INVALID_VALUE`. The
+    map is written into a 128-byte, 128-byte aligned buffer in the creating
+    function's frame (host memory), and launches pass its 128 bytes to
+    kernels by value as a grid-constant parameter (T-TMA-22), so the
+    descriptor cannot leave the function (T-TMA-23). `tensor` must match the
+    descriptor's memref type where that is static (T-TMA-15).
 
     Example:
     ```mlir

@@ -21,18 +21,13 @@ namespace mlir::tile {
 #include "Tile/Transforms/Passes.h.inc"
 
 /// Checks `chip` and `features` (T-TARGET-1, T-TARGET-2), that every
-/// target-dependent tile op in `module` runs on the chip (T-TARGET-3), and the
-/// optimization level, output format and index width (T-TARGET-4).
+/// target-dependent tile op in `module` runs on the chip (T-TARGET-3), the
+/// optimization level, output format and index width (T-TARGET-4), the
+/// kernels' attributions (T-TARGET-5, T-TARGET-6) and the launches.
 /// Diagnostics are attached to the module or to the offending op.
 LogicalResult checkTarget(ModuleOp module, StringRef chip, StringRef features,
                           int optLevel = 3, StringRef format = "isa",
                           int64_t indexBitwidth = 64);
-
-/// Checks the cp.async and mbarrier protocols of `function` (T-PROTO-1..13);
-/// fails when an error (not a warning) was reported. With `explain`, a
-/// remark on each kernel says what the role protocol simulated.
-LogicalResult verifyAsyncProtocol(FunctionOpInterface function,
-                                  bool explain = false);
 
 #define GEN_PASS_REGISTRATION
 #include "Tile/Transforms/Passes.h.inc"

@@ -24,6 +24,11 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
       `index-bitwidth` 32 or 64; 32 only without nvgpu ops, ops that lower
       through nvgpu (tile.mma, ldmatrix, mma_sync) or func.funcs in
       gpu.modules.
+    - T-TARGET-5: the element types of gpu.func workgroup and private
+      attributions are ones the LLVM lowering converts.
+    - T-TARGET-6: those attributions have the identity layout (the lowering
+      allocates them densely); a strided view inside the kernel takes the
+      place of another layout.
 
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the
@@ -163,23 +168,6 @@ def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
-}
-
-def TileTestLayoutAlgebraPass
-    : Pass<"tile-test-layout-algebra", "mlir::ModuleOp"> {
-  let summary = "evaluate layout-algebra operations written as attributes (testing aid)";
-  let description = [{
-    For every op carrying `tile.test.op = "<operation>"` and
-    `tile.test.args = [#tile.layout<...>, ...]`, applies the operation of
-    `Tile/Layout/Layout.h` and reports the result as a remark
-    (`compose = ...`), or an inadmissible input as an error naming the
-    failed condition. Operations: coalesce, complement (with
-    `tile.test.cotarget`), compose, right_inverse, logical_divide,
-    zipped_divide, tiled_divide (the second and later layouts are the
-    tiler), logical_product, blocked_product, raked_product. It lets lit
-    tests exercise the algebra the tile-level ops build on.
-  }];
-  let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
 def TilePipelineAsyncCopiesPass

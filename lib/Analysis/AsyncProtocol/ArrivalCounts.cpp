@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ProtocolAnalyses.h"
-#include "ThreadPredicates.h"
+#include "Tile/Analysis/ThreadPredicates.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -36,7 +36,7 @@
 
 #include "IndexEvaluation.h"
 #include "ProtocolAnalyses.h"
-#include "ThreadPredicates.h"
+#include "Tile/Analysis/ThreadPredicates.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"

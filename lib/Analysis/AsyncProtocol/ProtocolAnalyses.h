@@ -1,19 +1,20 @@
-//===- ProtocolAnalyses.h - The analyses of tile-verify-async-protocol -*- C++
-//-*-===//
+//===- ProtocolAnalyses.h - The analyses of the async protocol --*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
-// tile-verify-async-protocol runs three analyses (docs/Rationale, T-PROTO):
+// verifyAsyncProtocol (AsyncProtocol.cpp) runs three analyses
+// (docs/Rationale, T-PROTO):
 //  - the thread protocol: one thread's cp.async group FIFO, mbarrier
 //    initialization and proxy fences, in program order (ThreadProtocol.cpp);
 //  - arrival counts: per barrier of a kernel of known block size, the
 //    arrivals and transaction bytes one phase can get (ArrivalCounts.cpp);
 //  - the role protocol: the threads of a block grouped into roles that run
 //    concurrently against a model of the mbarrier hardware, for deadlocks,
-//    stale parities and reads of stages not filled yet (RoleProtocol.cpp).
+//    stale parities and reads of stages not filled yet (RoleProtocol.cpp),
+//    after the uniformity of aligned instructions (AlignedUniformity.cpp).
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
-#define TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+#ifndef TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
+#define TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -71,4 +72,4 @@ RoleVerdict checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain);
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_TRANSFORMS_PROTOCOLANALYSES_H
+#endif // TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H

@@ -4,7 +4,7 @@
 
 #include "IndexEvaluation.h"
 #include "Tile/IR/TileOps.h"
-#include "WorkSchedule.h"
+#include "Tile/IR/WorkSchedule.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/DenseMap.h"

@@ -1,12 +1,12 @@
-//===- IndexEvaluation.h - Concrete values of index arithmetic -*- C++ -*-===//
+//===- IndexEvaluation.h - Concrete values of index arithmetic --*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // Shared by the analyses that simulate a kernel on concrete values
 // (tile-verify-async-protocol, tile-analyze-bank-conflicts).
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
-#define TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
+#ifndef TILE_LIB_ANALYSIS_INDEXEVALUATION_H
+#define TILE_LIB_ANALYSIS_INDEXEVALUATION_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -32,4 +32,4 @@ bool isScheduleOp(Operation *op);
 
 } // namespace mlir::tile
 
-#endif // TILE_LIB_TRANSFORMS_INDEXEVALUATION_H
+#endif // TILE_LIB_ANALYSIS_INDEXEVALUATION_H

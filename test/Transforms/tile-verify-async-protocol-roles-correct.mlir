@@ -1,5 +1,8 @@
-// Correct kernels the role protocol once reported (found by review): each is
-// simulated with nothing to report.
+// Correct kernels the role protocol must simulate with nothing to report:
+// collectives passed by a whole warp, reads ordered by a CTA barrier after
+// one thread's wait, rings staged by a second leading index, 2-D blocks,
+// block shapes from the launches, arrive_drop, roles by subgroup_id, and
+// loop bounds computed from the warp index.
 // RUN: tile-opt %s -split-input-file -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -verify-diagnostics
 
 // Two warps each run ldmatrix on a stage and their lane 0 releases it: the aligned collective is passed by all the roles of a warp together (not pairwise).

@@ -1,15 +1,22 @@
-//===- TestLayoutAlgebra.cpp - Layout algebra on attributes (testing aid) -===//
+//===- TestLayoutAlgebra.cpp - Layout algebra on attributes ---------------===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// tile-test-layout-algebra: for every op carrying `tile.test.op =
+// "<operation>"` and `tile.test.args = [#tile.layout<...>, ...]`, applies the
+// operation of `Tile/Layout/Layout.h` and reports the result as a remark
+// (`compose = ...`), or an inadmissible input as an error naming the failed
+// condition. Operations: coalesce, complement (with `tile.test.cotarget`),
+// compose, right_inverse, logical_divide, zipped_divide, tiled_divide (the
+// second and later layouts are the tiler), logical_product, blocked_product,
+// raked_product. It lets lit tests exercise the algebra the tile-level ops
+// build on.
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/TileAttrs.h"
-#include "Tile/Transforms/Passes.h"
+#include "Tile/IR/TileDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
 #include "llvm/ADT/StringSwitch.h"
-
-namespace mlir::tile {
-#define GEN_PASS_DEF_TILETESTLAYOUTALGEBRAPASS
-#include "Tile/Transforms/Passes.h.inc"
-} // namespace mlir::tile
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -61,9 +68,19 @@ llvm::Expected<Layout> apply(StringRef name, ArrayRef<Layout> args,
   return fail("unknown layout operation '" + name + "'");
 }
 
-struct TileTestLayoutAlgebraPass
-    : tile::impl::TileTestLayoutAlgebraPassBase<TileTestLayoutAlgebraPass> {
-  using Base::Base;
+struct TestLayoutAlgebraPass
+    : PassWrapper<TestLayoutAlgebraPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestLayoutAlgebraPass)
+
+  StringRef getArgument() const final { return "tile-test-layout-algebra"; }
+  StringRef getDescription() const final {
+    return "evaluate layout-algebra operations written as attributes (testing "
+           "aid)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<TileDialect>();
+  }
+
   void runOnOperation() override {
     getOperation().walk([](Operation *op) {
       auto name = op->getAttrOfType<StringAttr>("tile.test.op");
@@ -95,3 +112,9 @@ struct TileTestLayoutAlgebraPass
 };
 
 } // namespace
+
+namespace mlir::tile::test {
+void registerTestLayoutAlgebraPass() {
+  PassRegistration<TestLayoutAlgebraPass>();
+}
+} // namespace mlir::tile::test

@@ -1,10 +1,11 @@
-//===- WorkSchedule.h - Persistent tile schedule arithmetic -*- C++ -*-===//
+//===- WorkSchedule.h - Persistent tile schedule arithmetic -----*- C++ -*-===//
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // T-TILE-7 written once over an arithmetic `M`: the lowering of
-// tile.tile_coord / tile.work_count / tile.work_unit instantiates it with
-// IR-emitting arithmetic, the index evaluator (the protocol checker's
-// simulation) with integers, so both compute the same units. All
+// tile.tile_coord / tile.work_count / tile.work_unit (LowerTileSchedule.cpp)
+// instantiates it with IR-emitting arithmetic, the index evaluator of the
+// analyses (IndexEvaluation.cpp) with integers, so both compute the same
+// units. All
 // operations are unsigned; `M` provides, on its value type `M::V`:
 // constant(n), flag(bool), add, sub, mul, div, rem, min, max, ugt, ult, ne,
 // both (and), either (or), select. Index is 64-bit (the pipeline's index
@@ -12,8 +13,8 @@
 // integers are.
 //===----------------------------------------------------------------------===//
 
-#ifndef TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
-#define TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
+#ifndef TILE_IR_WORKSCHEDULE_H
+#define TILE_IR_WORKSCHEDULE_H
 
 #include "Tile/IR/TileOps.h"
 
@@ -181,4 +182,4 @@ SmallVector<typename M::V, 6> results(M &m, Operation *op,
 
 } // namespace mlir::tile::schedule
 
-#endif // TILE_LIB_TRANSFORMS_WORKSCHEDULE_H
+#endif // TILE_IR_WORKSCHEDULE_H

@@ -1,0 +1,129 @@
+//===- RoleDiscovery.cpp - The roles of a kernel and the facts they need --===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Groups the threads of a block of known size into roles: threads that agree
+// on every i1 value computable from the thread id alone (`thread_id x == c`,
+// the warpgroup index, `lane == 0`, elect_sync, ...) and on every barrier
+// operand, bound or carried value of a loop that takes part in the protocol
+// and ring stage index computed so take the same branches. One
+// representative of each class is interpreted and its arrivals are counted
+// once per thread of the class; under tile.warp_specialize, threads of
+// different warpgroups are in different roles.
+//===----------------------------------------------------------------------===//
+
+#include "ProtocolAnalyses.h"
+#include "RoleProtocol.h"
+#include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::role_protocol;
+
+int64_t role_protocol::getClusterSize(gpu::GPUFuncOp kernel) {
+  int64_t size = 1;
+  for (gpu::LaunchFuncOp launch : getLaunches(kernel)) {
+    if (!launch.hasClusterSize())
+      continue;
+    int64_t product = 1;
+    for (Value dim : {launch.getClusterSizeX(), launch.getClusterSizeY(),
+                      launch.getClusterSizeZ()})
+      if (std::optional<int64_t> value = getConstantIntValue(dim))
+        product *= *value;
+    size = std::max(size, product);
+  }
+  return size;
+}
+
+void role_protocol::collectFilledBuffers(KernelFacts &facts) {
+  facts.kernel.walk([&](Operation *op) {
+    std::optional<SharedCopy> copy = getSharedCopy(op);
+    if (!copy)
+      return;
+    void *root = getRootBuffer(copy->dst).getAsOpaquePointer();
+    unsigned ringIndices = copy->fillsRingStage ? copy->dstIndices.size() : 0;
+    auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
+    if (it->second != ringIndices)
+      it->second = 0;
+  });
+}
+
+bool role_protocol::involvesProtocol(Operation *op) {
+  auto isBarrier = [](Type t) { return isa<MBarrierType>(t); };
+  WalkResult result = op->walk([&](Operation *nested) {
+    if (llvm::any_of(nested->getOperandTypes(), isBarrier) ||
+        llvm::any_of(nested->getResultTypes(), isBarrier) ||
+        isa<gpu::BarrierOp, ClusterWaitOp, WgmmaDescriptorOp, WgmmaOp,
+            WgmmaRsOp, WarpgroupMmaOp, WarpgroupMmaRsOp, TmaCopyOp>(nested))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
+std::vector<Role> role_protocol::findRoles(const KernelFacts &facts) {
+  // The values whose agreement makes threads take the same path.
+  SmallVector<Value> deciding;
+  bool specialized = false;
+  facts.kernel.walk([&](Operation *op) {
+    specialized |= isa<WarpSpecializeOp>(op);
+    for (Value result : op->getResults())
+      if (result.getType().isInteger(1))
+        deciding.push_back(result);
+    // Barrier operands, the bounds and carried values of loops that take
+    // part in the protocol, and the stage indices of rings: threads that
+    // differ in one of them follow different traces.
+    if (llvm::any_of(op->getOperandTypes(),
+                     [](Type t) { return isa<MBarrierType>(t); }))
+      llvm::append_range(deciding, op->getOperands().drop_front());
+    if (auto forOp = dyn_cast<scf::ForOp>(op); forOp && involvesProtocol(op)) {
+      deciding.append(
+          {forOp.getLowerBound(), forOp.getUpperBound(), forOp.getStep()});
+      for (Value init : forOp.getInitArgs())
+        if (init.getType().isIntOrIndex())
+          deciding.push_back(init);
+    }
+    auto stageIndices = [&](Value memref, ValueRange indices) {
+      auto it =
+          facts.filledBuffers.find(getRootBuffer(memref).getAsOpaquePointer());
+      if (it != facts.filledBuffers.end())
+        llvm::append_range(deciding, indices.take_front(it->second));
+    };
+    for (OpOperand &use : op->getOpOperands())
+      if (std::optional<ElementAccess> access = getElementAccess(use))
+        stageIndices(access->memref->get(), OperandRange(access->indices));
+    if (auto tile = dyn_cast<WgmmaDescriptorOp>(op))
+      stageIndices(tile.getBuffer(), tile.getIndices());
+    if (std::optional<SharedCopy> copy = getSharedCopy(op))
+      stageIndices(copy->dst, copy->dstIndices);
+  });
+  int64_t threads =
+      facts.blockDims[0] * facts.blockDims[1] * facts.blockDims[2];
+  std::map<std::vector<std::optional<int64_t>>, Role> classes;
+  std::vector<Role> roles;
+  for (int64_t t = 0; t < threads; ++t) {
+    std::vector<std::optional<int64_t>> key;
+    key.reserve(deciding.size() + 1);
+    for (Value value : deciding)
+      key.push_back(evaluateInThread(facts, t, value));
+    if (specialized)
+      key.push_back(t / 128);
+    Role &role = classes[key];
+    if (role.threads++ == 0) {
+      role.firstThread = t;
+      role.warps.resize((threads + 31) / 32);
+    }
+    role.warps.set(t / 32);
+  }
+  for (auto &[key, role] : classes)
+    roles.push_back(role);
+  llvm::sort(roles, [](const Role &a, const Role &b) {
+    return a.firstThread < b.firstThread;
+  });
+  return roles;
+}

@@ -1,0 +1,469 @@
+//===- RoleSimulation.cpp - Roles run against a model of the mbarriers ----===//
+// SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+// Runs the roles' traces concurrently against a model of the mbarrier
+// hardware (PTX ISA, "Parallel Synchronization and Communication
+// Instructions: mbarrier"):
+//
+//  - Barriers. A barrier has a phase, the arrivals the phase still waits for
+//    (its init count at each phase) and a transaction count; the phase
+//    completes when both reach zero. A parity wait returns once the phase of
+//    that parity has completed, i.e. while the current phase's parity
+//    differs: a fresh barrier is in phase 0, so a wait for parity 1 returns
+//    at once (the phase before it counts as complete). Bulk copies and TMA
+//    loads deliver their bytes when issued. Clusters are taken as symmetric:
+//    a multicast load delivers its box once per CTA of its mask to this
+//    CTA's barrier, and a remote arrive of a peer arrives here.
+//  - Stages. A read of a stage is checked against the copy that last wrote
+//    it.
+//  - Collectives. Aligned warp and warpgroup instructions (wgmma, mma.sync,
+//    ldmatrix, stmatrix, named barriers) are passed together by all the roles
+//    connected through shared warps or warpgroups, gpu.barrier and
+//    cluster_wait by all; roles passing one together share what each has
+//    waited for.
+//  - Schedules. One event at a time of the first role in a priority order
+//    that can proceed; with `promoteWoken`, a role woken by a phase
+//    completion moves to the front of the order.
+//
+// The first finding (T-PROTO-7, 11, 12; see RoleProtocol.cpp) ends the run.
+//===----------------------------------------------------------------------===//
+
+#include "RoleProtocol.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <deque>
+#include <map>
+#include <set>
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace mlir::tile::role_protocol;
+
+namespace {
+
+/// "stage (0, 1)" or "a buffer" (one filled in one piece) for messages.
+std::string describeStage(const Stage &stage) {
+  if (stage.second.empty())
+    return "a buffer";
+  std::string text = "stage ";
+  if (stage.second.size() > 1)
+    text += "(";
+  llvm::raw_string_ostream os(text);
+  llvm::interleaveComma(stage.second, os);
+  if (stage.second.size() > 1)
+    os << ")";
+  return text;
+}
+
+/// The state of one barrier in the simulation.
+struct BarrierState {
+  bool initialized = false;
+  int64_t count = 0;
+  int64_t pending = 0;
+  int64_t tx = 0;
+  int64_t phase = 0;
+  Operation *init = nullptr;
+};
+
+/// The copy that last wrote a stage: its barrier and the phase it completes.
+struct StageWrite {
+  BarrierId barrier;
+  int64_t phase;
+  Operation *copy;
+};
+
+/// Runs the roles' traces against the barriers.
+class Simulation {
+public:
+  /// With `promoteWoken`, a role woken by a phase completion moves to the
+  /// front of the priority order; without, the order stays fixed.
+  Simulation(ArrayRef<Role> roles, bool promoteWoken)
+      : roles(roles), promoteWoken(promoteWoken) {
+    cursors.resize(roles.size());
+  }
+
+  /// A finding, std::nullopt when every role ran to its end, or a finding
+  /// with a null op when the run is not modeled.
+  std::optional<Finding> run(SmallVector<unsigned> order) {
+    priority = std::move(order);
+    while (true) {
+      bool progressed = false;
+      for (unsigned r : SmallVector<unsigned>(priority)) {
+        Step step = advance(r);
+        if (finding)
+          return finding;
+        if (step == Step::Advanced) {
+          progressed = true;
+          break;
+        }
+      }
+      if (!progressed)
+        break;
+    }
+    return deadlock();
+  }
+
+private:
+  enum class Step { Advanced, Blocked, Done };
+
+  /// Per role: the next event, the phase last seen per barrier, and the
+  /// stages its wgmmas may still read.
+  struct Cursor {
+    size_t next = 0;
+    std::map<BarrierId, int64_t> seen;
+    std::set<Stage> asyncOpen;
+    std::deque<std::set<Stage>> asyncGroups;
+  };
+
+  ArrayRef<Role> roles;
+  bool promoteWoken;
+  std::vector<Cursor> cursors;
+  SmallVector<unsigned> priority;
+  std::map<BarrierId, BarrierState> barriers;
+  std::map<Stage, StageWrite> writes;
+  std::optional<Finding> finding;
+
+  const Event *current(unsigned r) const {
+    const Cursor &cursor = cursors[r];
+    if (cursor.next >= roles[r].trace.size())
+      return nullptr;
+    return &roles[r].trace[cursor.next];
+  }
+
+  void fail(Operation *op, std::string message) {
+    if (!finding)
+      finding = Finding{op, std::move(message), {}};
+  }
+
+  /// Completes phases while nothing is pending, waking their waiters.
+  void settle(const BarrierId &id) {
+    BarrierState &state = barriers[id];
+    if (state.pending <= 0 && state.tx == 0) {
+      // One or more phases complete (arrivals beyond a phase's count go to
+      // the next ones; a count dropped to zero completes just this one).
+      int64_t phases = state.count > 0 ? -state.pending / state.count + 1 : 1;
+      state.phase += phases;
+      state.pending += phases * state.count;
+      if (!promoteWoken)
+        return;
+      SmallVector<unsigned> woken;
+      for (unsigned r : priority)
+        if (const Event *event = current(r);
+            event && event->kind == EventKind::Wait && event->barrier == id)
+          woken.push_back(r);
+      for (unsigned r : woken)
+        llvm::erase(priority, r);
+      priority.insert(priority.begin(), woken.begin(), woken.end());
+    }
+  }
+
+  static std::string describe(const BarrierId &id) {
+    return "barrier " + std::to_string(id.second);
+  }
+
+  /// T-PROTO-12 for a read of `stage` by role `r`.
+  void checkRead(unsigned r, const Event &event) {
+    auto it = writes.find(*event.stage);
+    if (it == writes.end()) {
+      fail(event.op, "reads " + describeStage(*event.stage) + " (" +
+                         roles[r].describe() +
+                         ") that copies fill before any copy into it "
+                         "completed: its wait returned too early (T-PROTO-12)");
+      return;
+    }
+    const StageWrite &write = it->second;
+    const BarrierState &state = barriers[write.barrier];
+    const Cursor &cursor = cursors[r];
+    auto seen = cursor.seen.find(write.barrier);
+    if (state.phase > write.phase && seen != cursor.seen.end() &&
+        seen->second >= write.phase)
+      return;
+    std::string message =
+        "reads " + describeStage(*event.stage) + " (" + roles[r].describe() +
+        ") written by a copy that completes phase " +
+        std::to_string(write.phase) + " of " + describe(write.barrier) + ", ";
+    if (state.phase <= write.phase)
+      message += "which has not completed";
+    else if (seen == cursor.seen.end())
+      message += "which this role never waited for";
+    else
+      message += "but this role's last wait on it saw phase " +
+                 std::to_string(seen->second);
+    message += ": the stage is read before its data arrived or after it was "
+               "refilled (T-PROTO-12)";
+    fail(event.op, message);
+    finding->notes.push_back({write.copy, "the copy"});
+  }
+
+  /// T-PROTO-12 for a copy into `stage` that a wgmma of another role reads.
+  void checkOverwrite(unsigned r, const Event &event) {
+    for (auto [other, cursor] : llvm::enumerate(cursors)) {
+      if (other == r)
+        continue;
+      bool reading = cursor.asyncOpen.count(*event.stage) ||
+                     llvm::any_of(cursor.asyncGroups, [&](const auto &group) {
+                       return group.count(*event.stage) != 0;
+                     });
+      if (!reading)
+        continue;
+      fail(event.op, "overwrites " + describeStage(*event.stage) +
+                         " while a wgmma of " + roles[other].describe() +
+                         " may still read it: the stage was released before "
+                         "the wgmma reading it was waited for (T-PROTO-12)");
+      return;
+    }
+  }
+
+  Step advance(unsigned r) {
+    const Event *event = current(r);
+    if (!event)
+      return Step::Done;
+    Cursor &cursor = cursors[r];
+    int64_t times = event->perThread ? roles[r].threads : 1;
+    switch (event->kind) {
+    case EventKind::Init: {
+      BarrierState &state = barriers[event->barrier];
+      state = BarrierState{true, event->amount, event->amount, 0, 0, event->op};
+      for (Cursor &each : cursors)
+        each.seen.erase(event->barrier);
+      break;
+    }
+    case EventKind::Inval:
+      barriers[event->barrier].initialized = false;
+      break;
+    case EventKind::Arrive:
+    case EventKind::ArriveDrop: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      for (int64_t t = 0; t < times; ++t) {
+        state.pending -= event->amount;
+        // arrive_drop: this phase gets the arrival, later phases expect one
+        // fewer.
+        if (event->kind == EventKind::ArriveDrop)
+          --state.count;
+        settle(event->barrier);
+      }
+      break;
+    }
+    case EventKind::ExpectTx: {
+      BarrierState &state = barriers[event->barrier];
+      state.tx += event->amount * times;
+      if (state.tx > kMaxAmount * 1024)
+        return notModeled();
+      break;
+    }
+    case EventKind::Deliver: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      if (event->stage) {
+        checkOverwrite(r, *event);
+        writes[*event->stage] = {event->barrier, state.phase, event->op};
+      }
+      state.tx -= event->amount * times;
+      if (state.tx < -kMaxAmount * 1024)
+        return notModeled();
+      settle(event->barrier);
+      break;
+    }
+    case EventKind::Wait: {
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      if ((state.phase & 1) == (event->amount & 1))
+        return Step::Blocked;
+      int64_t observed = state.phase - 1;
+      // Before its first wait a role has seen "phase -2": the first wait
+      // returns on the phase before the first (-1: parity 1 on a fresh
+      // barrier) or on the first.
+      auto [seen, fresh] = cursor.seen.try_emplace(event->barrier, -2);
+      (void)fresh;
+      if (observed <= seen->second) {
+        fail(event->op,
+             "waits for parity " + std::to_string(event->amount & 1) + " of " +
+                 describe(event->barrier) + " (" + roles[r].describe() +
+                 "), which returns at once on phase " +
+                 std::to_string(observed) +
+                 " that this role already saw: the parity must flip each "
+                 "time the ring comes back to the barrier (T-PROTO-7)");
+        return Step::Advanced;
+      }
+      if (observed > std::max<int64_t>(seen->second, -1) + 1) {
+        fail(event->op,
+             "waits for parity " + std::to_string(event->amount & 1) + " of " +
+                 describe(event->barrier) + " (" + roles[r].describe() +
+                 ") and returns on phase " + std::to_string(observed) +
+                 (seen->second == -2
+                      ? std::string(", though this is its first wait on it")
+                      : ", but its previous wait saw phase " +
+                            std::to_string(seen->second)) +
+                 ": the role fell two phases behind the ring and a parity "
+                 "names a phase only modulo 2 (threads that only wait on a "
+                 "ring must not lag: let one thread run it) (T-PROTO-7)");
+        return Step::Advanced;
+      }
+      cursor.seen[event->barrier] = observed;
+      break;
+    }
+    case EventKind::Read:
+      checkRead(r, *event);
+      break;
+    case EventKind::AsyncRead:
+      checkRead(r, *event);
+      cursor.asyncOpen.insert(*event->stage);
+      break;
+    case EventKind::AsyncCommit:
+      cursor.asyncGroups.push_back(std::move(cursor.asyncOpen));
+      cursor.asyncOpen.clear();
+      break;
+    case EventKind::AsyncWait:
+      while (static_cast<int64_t>(cursor.asyncGroups.size()) > event->amount)
+        cursor.asyncGroups.pop_front();
+      if (event->amount == 0)
+        cursor.asyncOpen.clear();
+      break;
+    case EventKind::Collective: {
+      // Every running role connected to this one through shared units of
+      // warps must be at the same op; they pass it together and share what
+      // they have waited for.
+      int64_t unit = event->amount;
+      auto shareUnit = [&](unsigned a, unsigned b) {
+        for (int w : roles[a].warps.set_bits())
+          for (int v : roles[b].warps.set_bits())
+            if (w / unit == v / unit)
+              return true;
+        return false;
+      };
+      SmallVector<unsigned> group = {r};
+      for (size_t i = 0; i < group.size(); ++i)
+        for (unsigned other = 0; other < roles.size(); ++other)
+          if (current(other) && !llvm::is_contained(group, other) &&
+              shareUnit(group[i], other))
+            group.push_back(other);
+      for (unsigned other : group) {
+        const Event *at = current(other);
+        if (at->kind != EventKind::Collective || at->op != event->op)
+          return Step::Blocked;
+      }
+      meet(group);
+      return Step::Advanced;
+    }
+    case EventKind::Sync: {
+      // Every role still running must be at a CTA barrier.
+      SmallVector<unsigned> group;
+      for (unsigned other = 0; other < roles.size(); ++other) {
+        const Event *at = current(other);
+        if (at && at->kind != EventKind::Sync)
+          return Step::Blocked;
+        if (at)
+          group.push_back(other);
+      }
+      meet(group);
+      return Step::Advanced;
+    }
+    }
+    ++cursor.next;
+    return Step::Advanced;
+  }
+
+  /// Roles passing a barrier or collective together: each has seen what
+  /// any of them has waited for (a thread that waited, then a bar.sync,
+  /// orders the others' reads after the wait too).
+  void meet(ArrayRef<unsigned> group) {
+    std::map<BarrierId, int64_t> seen;
+    for (unsigned r : group)
+      for (const auto &[id, phase] : cursors[r].seen)
+        seen[id] = std::max(seen.count(id) ? seen[id] : phase, phase);
+    for (unsigned r : group) {
+      for (const auto &[id, phase] : seen)
+        cursors[r].seen[id] = std::max(
+            cursors[r].seen.count(id) ? cursors[r].seen[id] : phase, phase);
+      ++cursors[r].next;
+    }
+  }
+
+  Step notModeled() {
+    if (!finding)
+      finding =
+          Finding{nullptr, "a barrier used before its initialization", {}};
+    return Step::Blocked;
+  }
+
+  /// Why a role's blocked wait names a phase that never comes when the
+  /// barrier is already past the phase the role meant (the next after the
+  /// one its previous wait saw; for a first wait, the phase before the
+  /// first for parity 1, the first for parity 0); empty otherwise.
+  std::string lagging(unsigned r, const Event &wait,
+                      const BarrierState &state) const {
+    auto seen = cursors[r].seen.find(wait.barrier);
+    bool first = seen == cursors[r].seen.end() || seen->second == -2;
+    int64_t meant = first ? ((wait.amount & 1) ? -1 : 0) : seen->second + 1;
+    if (state.phase <= meant)
+      return "";
+    return std::string("; the barrier is past the phase this role meant (") +
+           (first ? "this is its first wait on it"
+                  : "its previous wait saw phase " +
+                        std::to_string(seen->second)) +
+           "): threads that only wait on a ring fall behind it and a parity "
+           "names a phase only modulo 2; let one thread run the ring";
+  }
+
+  /// T-PROTO-11: roles blocked at waits that no role can complete. Roles
+  /// blocked at collectives only (whose partners took another path) are not
+  /// modeled.
+  std::optional<Finding> deadlock() {
+    bool running = llvm::any_of(llvm::seq<unsigned>(0, roles.size()),
+                                [&](unsigned r) { return current(r); });
+    bool waiting =
+        llvm::any_of(llvm::seq<unsigned>(0, roles.size()), [&](unsigned r) {
+          const Event *event = current(r);
+          return event && event->kind == EventKind::Wait;
+        });
+    if (running && !waiting)
+      return Finding{nullptr,
+                     "threads of one warp or warpgroup that do not "
+                     "meet at an aligned collective op",
+                     {}};
+    std::optional<Finding> result;
+    for (unsigned r : priority) {
+      const Event *event = current(r);
+      if (!event || event->kind != EventKind::Wait)
+        continue;
+      if (result) {
+        result->notes.push_back(
+            {event->op, roles[r].describe() + " is blocked here"});
+        continue;
+      }
+      const BarrierState &state = barriers[event->barrier];
+      result = Finding{
+          event->op,
+          "waits for parity " + std::to_string(event->amount & 1) + " of " +
+              describe(event->barrier) + " (" + roles[r].describe() +
+              ") in phase " + std::to_string(state.phase) +
+              ", which never completes: every role is blocked or done with " +
+              std::to_string(std::max<int64_t>(state.pending, 0)) + " of " +
+              std::to_string(state.count) + " arrivals missing and " +
+              (state.tx >= 0 ? std::to_string(state.tx) +
+                                   " transaction bytes still expected"
+                             : std::to_string(-state.tx) +
+                                   " transaction bytes more delivered than "
+                                   "expected") +
+              lagging(r, *event, state) + " (T-PROTO-11)",
+          {}};
+      if (state.init)
+        result->notes.push_back({state.init, "barrier initialized here"});
+    }
+    return result;
+  }
+};
+
+} // namespace
+
+std::optional<Finding>
+role_protocol::simulateRoles(ArrayRef<Role> roles, bool promoteWoken,
+                             SmallVector<unsigned> order) {
+  return Simulation(roles, promoteWoken).run(std::move(order));
+}
