@@ -32,7 +32,7 @@
 // P V, so one's softmax runs under the other's MMAs.
 //
 //   tile-opt python/tile/kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
-// (tile.attention in python/tile/attention.py compiles and runs it.)
+// (tile.attention in python/tile/ops/attention.py compiles and runs it.)
 
 // The element type of Q, K, V and O (f16 or bf16); tile.attention compiles
 // its variants by redefining this alias.

@@ -10,7 +10,7 @@
 // dynamic shared memory, 128x256x64 CTA tiles in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
 // last wave along K. (For M <= 64, tile.matmul runs the
-// decode kernels of python/tile/gemm_decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
+// decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
 //
 //   tile-opt python/tile/kernels/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a"
@@ -511,7 +511,7 @@ module attributes {gpu.container_module} {
     vector.print str "gemm A*B 200x296x200 mismatches: "
     vector.print %odd_nn : i32
     // Decode-like shapes (M <= 64) run on the same kernels here (tile.matmul
-    // takes the decode kernels of python/tile/gemm_decode.py for them).
+    // takes the decode kernels of python/tile/ops/decode.py for them).
     %dm = arith.constant 13 : index
     %dn = arith.constant 304 : index
     %dk = arith.constant 200 : index
