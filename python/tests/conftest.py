@@ -26,6 +26,17 @@ def cache_dir(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
+def two_hopper_gpus(torch_cuda):
+    """PyTorch with two sm_90 GPUs, else the test is skipped."""
+    torch = torch_cuda
+    if torch.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    if any(torch.cuda.get_device_capability(i) != (9, 0) for i in range(2)):
+        pytest.skip("needs sm_90a GPUs")
+    return torch
+
+
+@pytest.fixture
 def torch_cuda():
     from tile.testing import cuda_torch
     torch, reason = cuda_torch()

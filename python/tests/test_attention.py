@@ -73,7 +73,7 @@ def test_errors(args, message):
 
 def test_other_gpus_are_errors():
     q = tensor((1, 2, 64, 64))
-    with pytest.raises(MatmulError, match="runs a Hopper kernel .* this GPU is sm_80"):
+    with pytest.raises(MatmulError, match="tile.attention runs Hopper kernels .* this GPU is sm_80"):
         check_attention(q, q, q, None, Device(108, (8, 0)))
 
 

@@ -9,26 +9,16 @@ import tile
 from tile.testing import relative_error
 
 
-@pytest.fixture
-def gpus(torch_cuda):
-    torch = torch_cuda
-    if torch.cuda.device_count() < 2:
-        pytest.skip("needs two GPUs")
-    if any(torch.cuda.get_device_capability(i) != (9, 0) for i in range(2)):
-        pytest.skip("needs sm_90a GPUs")
-    return torch
-
-
 def randn(torch, *shape, device, dtype=None, seed=0):
     generator = torch.Generator(device=device).manual_seed(seed)
     return torch.randn(*shape, device=device, dtype=dtype or torch.bfloat16,
                        generator=generator)
 
 
-def test_ops_run_on_the_second_gpu(gpus):
+def test_ops_run_on_the_second_gpu(two_hopper_gpus):
     """matmul (persistent, decode split-K, staged), FP8, grouped and
     attention on cuda:1 while PyTorch's current device is cuda:0."""
-    torch = gpus
+    torch = two_hopper_gpus
     from tile.testing import quantize_fp8
     assert torch.cuda.current_device() == 0
     one = torch.device("cuda", 1)
@@ -58,11 +48,11 @@ def test_ops_run_on_the_second_gpu(gpus):
     assert torch.cuda.current_device() == 0
 
 
-def test_the_same_kernel_runs_on_both_devices(gpus):
+def test_the_same_kernel_runs_on_both_devices(two_hopper_gpus):
     """One Kernel, loaded on each device it ran on; alternating devices
     gives the right results on both (per-device functions, workspaces and
     tensor maps)."""
-    torch = gpus
+    torch = two_hopper_gpus
     from tile.ops.matmul import GEMM
     inputs = {d: (randn(torch, 300, 512, device=f"cuda:{d}", seed=d),
                   randn(torch, 1024, 512, device=f"cuda:{d}", seed=10 + d)) for d in (0, 1)}
@@ -76,8 +66,8 @@ def test_the_same_kernel_runs_on_both_devices(gpus):
     assert GEMM.kernel(("bf16",), "gemm_nt").devices == [0, 1]
 
 
-def test_operands_on_different_devices_are_an_error(gpus):
-    torch = gpus
+def test_operands_on_different_devices_are_an_error(two_hopper_gpus):
+    torch = two_hopper_gpus
     a = randn(torch, 256, 512, device="cuda:0")
     b = randn(torch, 256, 512, device="cuda:1")
     with pytest.raises(tile.OperandError, match="a on cuda:0, b on cuda:1"):
@@ -93,10 +83,10 @@ def test_operands_on_different_devices_are_an_error(gpus):
         kernel(a, b, c, 256, 256, 512, workspace, counters, grid=(132, 1, 1))
 
 
-def test_a_cuda_graph_on_the_second_gpu(gpus):
+def test_a_cuda_graph_on_the_second_gpu(two_hopper_gpus):
     """tile.matmul and tile.attention captured in a CUDA graph on cuda:1 and
     replayed on new inputs."""
-    torch = gpus
+    torch = two_hopper_gpus
     with torch.cuda.device(1):
         a, b = randn(torch, 256, 1024, device="cuda"), randn(torch, 512, 1024, device="cuda")
         q = randn(torch, 1, 2, 128, 64, device="cuda")
@@ -121,8 +111,8 @@ def test_a_cuda_graph_on_the_second_gpu(gpus):
             assert relative_error(o, want) < 2e-2
 
 
-def test_a_side_stream_and_synchronize_on_the_second_gpu(gpus):
-    torch = gpus
+def test_a_side_stream_and_synchronize_on_the_second_gpu(two_hopper_gpus):
+    torch = two_hopper_gpus
     stream = torch.cuda.Stream(device=1)
     a, b = randn(torch, 64, 2048, device="cuda:1"), randn(torch, 2048, 4096, device="cuda:1")
     with torch.cuda.stream(stream):

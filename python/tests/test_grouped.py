@@ -44,7 +44,7 @@ def test_contiguous_and_masked_shapes():
     (((3, 8, 64), (512, 64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", True, H100),
      r"a must be 2 x capacity x 64"),
     (((64, 64), (64, 1), (2, 64, 64), nk_transposed(2, 64, 64), "float16", False,
-      Device(108, (8, 0))), "runs a Hopper kernel"),
+      Device(108, (8, 0))), "tile.grouped_matmul runs Hopper kernels"),
 ])
 def test_errors(args, message):
     with pytest.raises(MatmulError, match=message):

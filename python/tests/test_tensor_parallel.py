@@ -11,12 +11,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 
 
-def test_tensor_parallel_mlp_on_two_gpus(torch_cuda):
-    torch = torch_cuda
-    if torch.cuda.device_count() < 2:
-        pytest.skip("needs two GPUs")
-    if any(torch.cuda.get_device_capability(i) != (9, 0) for i in range(2)):
-        pytest.skip("needs sm_90a GPUs")
+def test_tensor_parallel_mlp_on_two_gpus(two_hopper_gpus):
     pytest.importorskip("torch.distributed.run")
     environment = dict(os.environ, NCCL_NVLS_ENABLE="0", TORCH_SYMM_MEM_DISABLE_MULTICAST="1",
                        NVSHMEM_DISABLE_NVLS="1", PYTHONUNBUFFERED="1")

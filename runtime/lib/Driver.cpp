@@ -260,6 +260,22 @@ ScopedContext::~ScopedContext() {
   }
 }
 
+namespace {
+/// Makes device `ordinal`'s primary context current on this thread, pushed
+/// (for a matching pop) or set; 0 on success, else 1 with the error reported.
+int makeCurrent(int ordinal, bool push) {
+  CUcontext context = primaryContext(ordinal);
+  if (!context)
+    return 1;
+  Driver &d = loadDriver();
+  CUresult result =
+      push ? d.cuCtxPushCurrent(context) : d.cuCtxSetCurrent(context);
+  check(result, push ? "cuCtxPushCurrent" : "cuCtxSetCurrent",
+        "device " + std::to_string(ordinal));
+  return result == CUDA_SUCCESS ? 0 : 1;
+}
+} // namespace
+
 //===----------------------------------------------------------------------===//
 // tileRt* entry points about devices
 //===----------------------------------------------------------------------===//
@@ -285,13 +301,8 @@ int tileRtDeviceCount(void) {
 }
 
 int tileRtPushDevice(int ordinal) {
-  Driver &d = driver();
-  CUcontext context = primaryContext(ordinal);
-  if (!context)
-    return 1;
-  CUresult result = d.cuCtxPushCurrent(context);
-  check(result, "cuCtxPushCurrent", "device " + std::to_string(ordinal));
-  return result == CUDA_SUCCESS ? 0 : 1;
+  driver(); // a thread with no context adopts the default's, popped back to
+  return makeCurrent(ordinal, /*push=*/true);
 }
 
 void tileRtPopDevice(void) {
@@ -331,15 +342,7 @@ int tileRtMemoryInfo(uint64_t *freeBytes, uint64_t *totalBytes) {
 int tileRtSetDefaultDevice(int ordinal) {
   defaultDevice = ordinal;
   // Threads that call the runtime first later adopt it; this one switches.
-  Driver &d = loadDriver();
-  if (!d.unavailable.empty())
-    return 1;
-  CUcontext context = primaryContext(ordinal);
-  if (!context)
-    return 1;
-  CUresult result = d.cuCtxSetCurrent(context);
-  check(result, "cuCtxSetCurrent", "device " + std::to_string(ordinal));
-  return result == CUDA_SUCCESS ? 0 : 1;
+  return makeCurrent(ordinal, /*push=*/false);
 }
 
 void mgpuSetDefaultDevice(int32_t device) { tileRtSetDefaultDevice(device); }

@@ -7,6 +7,8 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
+from .errors import OperandError
+
 
 @dataclass(frozen=True)
 class Device:
@@ -24,6 +26,14 @@ class Device:
     @property
     def arch(self) -> str:
         return f"sm_{self.capability[0]}{self.capability[1]}"
+
+
+def require_hopper(what: str, device: Device) -> None:
+    """OperandError unless `device` is an sm_90 (the sm_90a kernels' chips);
+    `what` names the call."""
+    if not device.is_hopper:
+        raise OperandError(f"{what} runs Hopper kernels (sm_90a: H100, H200); this GPU is "
+                           f"{device.arch}")
 
 
 _DEVICES: Dict[int, Device] = {}

@@ -49,6 +49,13 @@ def columns_contiguous(operand: Operand) -> bool:
     return operand.strides[0] == 1 and (operand.strides[1] >= rows or columns == 1)
 
 
+def require_one_device(what: str, *operands: Optional[Operand]) -> None:
+    """OperandError unless the operands (None: absent) are on one device."""
+    on = sorted({operand.device for operand in operands if operand is not None})
+    if len(on) > 1:
+        raise OperandError(f"{what}: operands on different devices: {on}")
+
+
 def require_cuda_tensors(torch, what: str, **tensors) -> int:
     """The CUDA ordinal of the named tensors (None: absent), or OperandError
     unless every one is a PyTorch CUDA tensor and all are on one device;

@@ -50,9 +50,7 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
     if q.dtype not in ELEMENTS or not q.dtype == k.dtype == v.dtype:
         raise MatmulError(f"tile.attention takes float16 or bfloat16 q, k and v (all the "
                           f"same), got q {q.dtype}, k {k.dtype} and v {v.dtype}")
-    if not device.is_hopper:
-        raise MatmulError("tile.attention runs a Hopper kernel (sm_90a: H100, H200); this "
-                          f"GPU is {device.arch}")
+    devices.require_hopper("tile.attention", device)
     for name, operand in (("q", q), ("k", k), ("v", v)):
         if len(operand.shape) != 4:
             raise MatmulError(f"tile.attention: {name} must be 4-D (batch, heads, sequence, "

@@ -60,9 +60,7 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
         raise MatmulError(f"tile.grouped_matmul takes float16 or bfloat16 operands (both the "
                           f"same) or float8_e4m3fn / float8_e5m2 ones (any pair), got a of "
                           f"{dtype} and b of {b_dtype}")
-    if not device.is_hopper:
-        raise MatmulError("tile.grouped_matmul runs a Hopper kernel (sm_90a: H100, H200); this "
-                          f"GPU is {device.arch}")
+    devices.require_hopper("tile.grouped_matmul", device)
     if len(b_shape) != 3:
         raise MatmulError(f"tile.grouped_matmul: b must be G x K x N, got shape {tuple(b_shape)}")
     groups, k, n = b_shape

@@ -38,7 +38,7 @@ from ..core.elements import BY_TORCH, ELEMENTS as ELEMENT_TYPES, dtype_name, of_
 from ..core.errors import MatmulError
 from ..core.family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
-                             require_cuda_tensors, rows_contiguous)
+                             require_cuda_tensors, require_one_device, rows_contiguous)
 from . import decode as decode_kernels
 from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
@@ -141,13 +141,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                               f"{out.shape[0]} x {out.shape[1]}")
         if out.dtype != a.dtype:
             raise MatmulError(f"tile.matmul: out must be {a.dtype} like A and B, got {out.dtype}")
-    operand_devices = {a.device, b.device} | ({out.device} if out else set())
-    if len(operand_devices) != 1:
-        raise MatmulError(f"tile.matmul: operands on different devices: "
-                          f"{sorted(operand_devices)}")
-    if not device.is_hopper:
-        raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
-                          f"{device.arch}")
+    require_one_device("tile.matmul", a, b, out)
+    devices.require_hopper("tile.matmul", device)
     element = BY_TORCH[a.dtype]
     bytes_ = element.bytes
     if not rows_contiguous(a):

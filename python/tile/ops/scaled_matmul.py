@@ -36,7 +36,7 @@ from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
-                             require_cuda_tensors, rows_contiguous)
+                             require_cuda_tensors, require_one_device, rows_contiguous)
 from . import persistent
 
 #: The kernels; a variant is the element types of A, B and C (aliases !ea,
@@ -165,14 +165,8 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         if not rows_contiguous(out):
             raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                               f"strides {tuple(out.strides)}")
-    operands = (a, b, scale_a, scale_b) + ((out,) if out else ())
-    operand_devices = {operand.device for operand in operands}
-    if len(operand_devices) != 1:
-        raise MatmulError(f"tile.matmul: operands on different devices: "
-                          f"{sorted(operand_devices)}")
-    if not device.is_hopper:
-        raise MatmulError("tile.matmul runs Hopper kernels (sm_90a: H100, H200); this GPU is "
-                          f"{device.arch}")
+    require_one_device("tile.matmul", a, b, scale_a, scale_b, out)
+    devices.require_hopper("tile.matmul", device)
     if not rows_contiguous(a):
         raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows, got "
                           f"strides {tuple(a.strides)}; pass A.contiguous()")
