@@ -14,11 +14,12 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     o = tile.attention(q, k, v, causal=True)             # fused attention (SDPA)
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
-The layout: `tile.compiler`, `tile.builder` (IR from Python), `tile.launch`
-and `tile.runtime` (kernels on any device), `tile.core` (what the ops share:
-errors, element types, devices, operands, streams, caches, kernel families),
-`tile.ops` (matmul, scaled FP8, grouped, attention), `tile.kernels` (their
-sources, package data), `tile.autotuner`, `tile.testing`. `python -m tile`
+The layout: `tile.core` (what everything shares: errors, element types,
+devices, operands, streams, caches), `tile.compiler`, `tile.builder` (IR
+from Python), `tile.launch` and `tile.runtime` (kernels on any device),
+`tile.family` (a kernel source's compiled variants), `tile.ops` (matmul,
+scaled FP8, grouped, attention), `tile.kernels` (their sources, package
+data), `tile.autotuner`, `tile.testing`. `python -m tile`
 says where the tools, the runtime and the kernels were found.
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,

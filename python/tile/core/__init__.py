@@ -10,7 +10,8 @@ builds on:
 - `tile.core.operands`: operands as plain data (shape, strides, dtype,
   address, device) for the planners, and the checks on PyTorch tensors;
 - `tile.core.streams`: CUDA streams (PyTorch's current stream per device);
-- `tile.core.caches`: bounded caches (plans, checks, scratch buffers);
-- `tile.core.family`: KernelFamily, a product kernel's source and its
-  compiled variants, loaded per device.
+- `tile.core.caches`: bounded caches (plans, checks, scratch buffers).
+
+The core depends on nothing else of the package: the compiler, the runtime,
+the launcher and the kernel families (`tile.family`) build on it.
 """

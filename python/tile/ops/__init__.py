@@ -11,5 +11,5 @@
 
 Each op checks its operands on plain data first (tile.core.operands; a
 planner that needs no GPU), caches its plans per shape, stride, dtype,
-alignment and device, and gets its kernels from a tile.core.family.
+alignment and device, and gets its kernels from a tile.family.
 """

@@ -28,7 +28,7 @@ from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
-from ..core.family import KernelFamily
+from ..family import KernelFamily
 from ..core.operands import TMA_ALIGNMENT, Operand, operand_of, require_cuda_tensors
 
 #: The kernels @attention_d64 and @attention_d128; a variant is (element,).

@@ -29,7 +29,7 @@ from typing import Tuple
 
 from ..autotuner import Autotuner, Config
 from ..core.devices import Device, device
-from ..core.family import KernelFamily
+from ..family import KernelFamily
 from ..core.operands import cdiv
 from ..toolchain import tool_version
 from . import persistent

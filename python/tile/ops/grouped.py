@@ -31,7 +31,7 @@ from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
-from ..core.family import KernelFamily
+from ..family import KernelFamily
 from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors
 from . import persistent
 from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS

@@ -34,7 +34,7 @@ from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
-from ..core.family import KernelFamily
+from ..family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
                              require_cuda_tensors, require_one_device, rows_contiguous)
 from . import persistent

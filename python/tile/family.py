@@ -10,9 +10,9 @@ kernels, their manifests and their shared memory from a family.
 import threading
 from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
-from ..compiler import CompiledModule, compile as compile_ir, redefine_aliases
-from ..launch import Kernel
-from ..toolchain import read_kernel
+from .compiler import CompiledModule, compile as compile_ir, redefine_aliases
+from .launch import Kernel
+from .toolchain import read_kernel
 
 
 class KernelFamily:
