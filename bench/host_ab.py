@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import os
+
 import harness  # also puts python/ on sys.path
 import tile  # noqa: E402
 from tile.runtime import Runtime  # noqa: E402
@@ -44,9 +46,11 @@ def main():
         shutil.copytree(old_python.parent / "examples", work / "examples")
     sys.path.insert(0, str(work / "packages"))
     import tile_old
-    old_runtime = getattr(tile_old, "runtime", None) or __import__("tile_old.launch").launch
-    old_runtime.Runtime._instance = old_runtime.Runtime(args.old_runtime)
+    # Each version loads its runtime library once, from $TILE_RUNTIME_LIB as
+    # it is when it first needs one: this version's first, then the other's
+    # (its first launch, in the warm-up below).
     Runtime.get()
+    os.environ["TILE_RUNTIME_LIB"] = str(Path(args.old_runtime).resolve())
 
     bf16 = torch.bfloat16
     a = torch.randn(128, 64, device="cuda", dtype=bf16)

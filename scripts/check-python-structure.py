@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Checks the structure of the `tile` Python package (python/tile):
 
-1. no private name crosses a module boundary: no `from M import _x` and no
-   `m._x` on an imported tile module, in the package, its tests, the
-   benchmarks, the scripts and the examples;
+1. no private name crosses a module boundary: no `from M import _x`, no
+   `m._x` (also `tile.m._x`) and no `getattr(m, "_x")` on an imported tile
+   module, in the package, its tests, the benchmarks, the scripts and the
+   examples;
 2. no import cycle among the package's modules (every import counts, also
    one inside a function);
-3. no submodule shadowed by another attribute of its package (a function
+3. `tile.core` imports nothing of the package outside `tile.core` (the
+   ground floor the rest builds on);
+4. no submodule shadowed by another attribute of its package (a function
    `tile.matmul` over a module `tile/matmul.py`).
 
 Prints each violation and exits 1 if there is one. python/tests runs it.
@@ -58,6 +61,8 @@ def imports(path: Path, name: str, modules):
                     found.append(("module", alias.name, node.lineno))
                     if alias.asname:
                         aliases[alias.asname] = alias.name
+                    else:
+                        aliases["tile"] = "tile"  # `import tile.x` binds `tile`
         elif isinstance(node, ast.ImportFrom):
             source = resolve(name, is_package, node.level, node.module)
             if source.split(".")[0] != "tile":
@@ -71,11 +76,30 @@ def imports(path: Path, name: str, modules):
                     found.append(("module", source, node.lineno))
                     if alias.name.startswith("_") and not alias.name.startswith("__"):
                         found.append(("private", f"{source}.{alias.name}", node.lineno))
+    private = lambda name: name.startswith("_") and not name.startswith("__")  # noqa: E731
+
+    def module_of(expression):
+        """The tile module an expression names (`m`, `tile.ops.matmul`)."""
+        if isinstance(expression, ast.Name):
+            return aliases.get(expression.id)
+        if isinstance(expression, ast.Attribute):
+            base = module_of(expression.value)
+            if base is not None and f"{base}.{expression.attr}" in modules:
+                return f"{base}.{expression.attr}"
+        return None
+
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id in aliases and node.attr.startswith("_")
-                and not node.attr.startswith("__")):
-            found.append(("private", f"{aliases[node.value.id]}.{node.attr}", node.lineno))
+        if isinstance(node, ast.Attribute) and private(node.attr):
+            base = module_of(node.value)
+            if base is not None:
+                found.append(("private", f"{base}.{node.attr}", node.lineno))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id == "getattr" and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant)
+              and isinstance(node.args[1].value, str) and private(node.args[1].value)):
+            base = module_of(node.args[0])
+            if base is not None:
+                found.append(("private", f"{base}.{node.args[1].value}", node.lineno))
     return found
 
 
@@ -99,6 +123,13 @@ def main() -> int:
                 if kind == "private":
                     problems.append(f"{path.relative_to(ROOT)}:{line}: imports the private "
                                     f"name {target}")
+    # The core is the ground floor.
+    for name, targets in sorted(graph.items()):
+        if name.startswith("tile.core"):
+            for target in sorted(targets):
+                if not target.startswith("tile.core"):
+                    problems.append(f"{modules[name].relative_to(ROOT)}: tile.core imports "
+                                    f"{target}, outside tile.core")
     # Cycles: depth-first search.
     state, stack = {}, []
 

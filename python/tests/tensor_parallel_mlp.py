@@ -53,7 +53,7 @@ def main() -> None:
         error = relative_error(y, want)
         worst = max(worst, error)
         assert y.device == device and torch.cuda.current_device() == rank
-        print(f"rank {rank}/{world} cuda:{rank} tokens {tokens}: relative error {error:.2e}",
+        print(f"rank {rank}/{world} {y.device} tokens {tokens}: relative error {error:.2e}",
               flush=True)
     dist.barrier()
     dist.destroy_process_group()

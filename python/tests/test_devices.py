@@ -1,8 +1,15 @@
 """Every GPU of a machine: kernels and ops run on the device their tensors
 are on (each device's primary context, the one PyTorch uses), with modules,
-tensor maps, plans and workspaces per device; operands on different devices
-are an error; CUDA graphs capture on any device; PyTorch's current device is
-left as it was. Needs two sm_90 GPUs (skipped otherwise)."""
+tensor maps, plans and workspaces per device; operands (or a stream) on
+different devices are an error; CUDA graphs capture on any device; PyTorch's
+current device is left as it was, and a process that works on cuda:1 only
+never makes a context on cuda:0. Needs two sm_90 GPUs (skipped otherwise)."""
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 
 import tile
@@ -16,15 +23,21 @@ def randn(torch, *shape, device, dtype=None, seed=0):
 
 
 def test_ops_run_on_the_second_gpu(two_hopper_gpus):
-    """matmul (persistent, decode split-K, staged), FP8, grouped and
+    """matmul (persistent, decode with split-K, staged), FP8, grouped and
     attention on cuda:1 while PyTorch's current device is cuda:0."""
     torch = two_hopper_gpus
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops.matmul import plan_matmul
     from tile.testing import quantize_fp8
     assert torch.cuda.current_device() == 0
     one = torch.device("cuda", 1)
     a, b = randn(torch, 512, 1024, device=one), randn(torch, 768, 1024, device=one, seed=1)
+    x, w7 = randn(torch, 16, 7168, device=one, seed=6), randn(torch, 4096, 7168, device=one, seed=7)
+    plan = plan_matmul(operand_of(x), operand_of(w7.t()), None, device(1))
+    assert plan.decode is not None and plan.decode.split_k and plan.grid[1] > 1
     checks = [(tile.matmul(a, b, transpose_b=True), a.float() @ b.float().t()),
-              (tile.matmul(a[:16], b, transpose_b=True), a[:16].float() @ b.float().t()),
+              (tile.matmul(x, w7, transpose_b=True), x.float() @ w7.float().t()),
               (tile.matmul(a[:, :1020].contiguous(), b[:, :1020].t().contiguous()),
                a[:, :1020].float() @ b[:, :1020].float().t())]  # K = 1020: staged copies
     qa, sa = quantize_fp8(a.float(), (1, 1024))
@@ -74,6 +87,16 @@ def test_operands_on_different_devices_are_an_error(two_hopper_gpus):
         tile.matmul(a, b, transpose_b=True)
     with pytest.raises(tile.OperandError, match="operands on different devices"):
         tile.attention(a[None, None], b[None, None], b[None, None])
+    from tile.testing import quantize_fp8
+    a8, sa = quantize_fp8(a.float(), (1, 512))
+    b8, sb = quantize_fp8(b.float(), (1, 512))
+    with pytest.raises(tile.OperandError, match="scale_b on cuda:1"):
+        tile.matmul(a8, a8.t(), scale_a=sa, scale_b=sb)  # one scale on the other GPU
+    offsets = torch.tensor([256], device="cuda:1", dtype=torch.int32)
+    with pytest.raises(tile.OperandError, match="operands on different devices"):
+        tile.grouped_matmul(a, b[None].transpose(-2, -1), offsets)
+    with pytest.raises(tile.OperandError, match="the stream is on cuda:0, the operands on cuda:1"):
+        tile.matmul(b, b, transpose_b=True, stream=torch.cuda.Stream(device=0))
     from tile.ops.matmul import GEMM
     kernel = GEMM.kernel(("bf16",), "gemm_nt")
     c = torch.empty(256, 256, device="cuda:1", dtype=torch.bfloat16)
@@ -123,3 +146,48 @@ def test_a_side_stream_and_synchronize_on_the_second_gpu(two_hopper_gpus):
     tile.synchronize(stream, device="cuda:1")
     assert relative_error(d, a.float() @ b.float()) < 1e-2
     assert torch.cuda.current_device() == 0
+
+
+def test_work_on_the_second_gpu_makes_no_context_on_the_first(two_hopper_gpus):
+    """A process that uses cuda:1 only (as a torchrun rank does) leaves
+    cuda:0 without a context, also when a thread that has no current
+    context launches (tile pushes the kernel's context, it adopts none)."""
+    script = textwrap.dedent(f"""
+        import ctypes, sys, threading
+        sys.path.insert(0, {str(Path(__file__).resolve().parents[1])!r})
+        import torch
+        torch.cuda.set_device(1)
+        cuda = ctypes.CDLL("libcuda.so.1")
+
+        def active(ordinal):
+            device, flags, state = ctypes.c_int(), ctypes.c_uint(), ctypes.c_int()
+            cuda.cuDeviceGet(ctypes.byref(device), ordinal)
+            cuda.cuDevicePrimaryCtxGetState(device, ctypes.byref(flags), ctypes.byref(state))
+            return state.value
+
+        a = torch.randn(256, 512, device="cuda:1", dtype=torch.bfloat16)
+        b = torch.randn(1024, 512, device="cuda:1", dtype=torch.bfloat16)
+        c = torch.empty(256, 1024, device="cuda:1", dtype=torch.bfloat16)
+        worker = threading.Thread(target=lambda: torch.mm(a, b.t(), out=c))  # PyTorch alone
+        worker.start(); worker.join(); torch.cuda.synchronize(1)
+        before = active(0)
+        import tile
+        tile.matmul(a, b, out=c, transpose_b=True)
+        q = a[None, None, :, :128]
+        tile.attention(q, q, q)
+        tile.synchronize(device=1)
+        worker = threading.Thread(target=lambda: (tile.matmul(a, b, out=c, transpose_b=True),
+                                                  tile.synchronize(device=1)))
+        worker.start(); worker.join()
+        torch.cuda.synchronize(1)
+        error = ((c.float() - a.float() @ b.float().t()).norm() / (a.float() @ b.float().t()).norm()).item()
+        print(before, active(0), torch.cuda.current_device(), f"{{error:.1e}}")
+    """)
+    environment = dict(os.environ, TILE_TIMEOUT="60")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=environment, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    before, after, current, error = done.stdout.split()
+    if before != "0":
+        pytest.skip("PyTorch itself made a context on cuda:0")
+    assert (after, current) == ("0", "1") and float(error) < 1e-2

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from .core import devices
+from .core.errors import TileError
 from .testing import kernel_us, relative_error
 from .toolchain import cache_root, tool_version
 
@@ -114,7 +115,7 @@ class Report:
     best: Optional[Config] = None
 
 
-class AutotuneError(RuntimeError):
+class AutotuneError(TileError, RuntimeError):
     """No config of the space survived pruning, compilation and the check."""
 
 
@@ -155,7 +156,7 @@ class Autotuner:
         self.repeats, self.timer = repeats, timer
         self.name = name or f"{fn.__module__}.{fn.__qualname__}"
         self._cache_dir = cache_dir
-        self._device = device or DeviceInfo.of
+        self._device = _device_function(device) if device else DeviceInfo.of
         self._version = version or tool_version
         self._signature = inspect.signature(fn)
         self._chosen: Dict[tuple, Config] = {}
@@ -304,6 +305,16 @@ class Autotuner:
 
     def __call__(self, *args, **kwargs):
         return self.fn(self.best_config(*args, **kwargs), *args, **kwargs)
+
+
+def _device_function(device: Callable) -> Callable[[Optional[int]], DeviceInfo]:
+    """`device` as a function of the call's device ordinal (a function of no
+    arguments, as earlier versions took, ignores it)."""
+    try:
+        takes_none = not inspect.signature(device).parameters
+    except (TypeError, ValueError):
+        takes_none = False
+    return (lambda index: device()) if takes_none else device
 
 
 def _call_device(args, kwargs) -> Optional[int]:

@@ -38,12 +38,16 @@ from typing import Optional
 
 from .arrays import array_view
 from .core import devices, streams
-from .core.elements import element as element_type, torch_dtype
-from .runtime import DEFAULT_TIMEOUT, LAUNCH_CONFIG, Runtime
+from .core.elements import ELEMENTS, check_against_contract, element as element_type, torch_dtype
+from .core.errors import TileRuntimeError
+from .runtime import DEFAULT_TIMEOUT, LAUNCH_CONFIG, Runtime, ordinal
 
-# Scalar parameters: struct format of their kernel-parameter bytes.
-_SCALARS = {"index": "q", "i64": "q", "i32": "i", "i16": "h", "i8": "b", "i1": "?",
-            "f32": "f", "f64": "d"}
+# Scalar parameters: the struct format of their kernel-parameter bytes, from
+# the element table, and index (64-bit in the host's launches) and i1.
+_SCALARS = {e.name: e.scalar for e in ELEMENTS if e.scalar}
+_SCALARS.update(index="q", i1="?")
+# Whether this process compared the element table with a manifest's contract.
+_CONTRACT_CHECKED = []
 
 
 class _Params:
@@ -74,8 +78,9 @@ class _TensorMapParam:
 
     _CAPACITY = 1024
 
-    def __init__(self, entry: dict, contract: dict, runtime: Runtime):
+    def __init__(self, entry: dict, contract: dict, runtime: Runtime, where: str):
         self.entry = entry
+        self.where = where  # "kernel 'k', argument i", for messages
         self.runtime = runtime
         self.element = entry["element"]
         self.rank = entry["rank"]
@@ -118,7 +123,10 @@ class _TensorMapParam:
                          e["box"][1], e["box"][0])
         else:
             self.encoder(*common, ctypes.addressof(self._box))
-        self.runtime.check()
+        try:
+            self.runtime.check()
+        except TileRuntimeError as error:
+            raise TileRuntimeError(f"{self.where} ({self.describe()}): {error}") from None
         encoded = ctypes.string_at(address, self.bytes)
         if len(self.maps) >= self._CAPACITY:
             self.maps.clear()
@@ -145,6 +153,9 @@ class Kernel:
         cluster = manifest.get("cluster")
         self._cluster = tuple(cluster) if cluster and cluster != [1, 1, 1] else None
         contract = module.manifest.get("contract")
+        if contract is not None and not _CONTRACT_CHECKED:
+            check_against_contract(contract)  # the element table is the contract's
+            _CONTRACT_CHECKED.append(True)
         slots = []  # (size, alignment) of each kernel parameter (LLVM argument)
         firsts = []  # the first slot of each manifest parameter
         for entry in self.params:
@@ -169,8 +180,8 @@ class Kernel:
         self._count = len(slots)
         self._params = _Params(slots, alignment)
         self._packers = [_packer(entry, contract, self._params, self._params.offsets[first],
-                                 self.runtime)
-                         for entry, first in zip(self.params, firsts)]
+                                 self.runtime, f"kernel '{name}', argument {i}")
+                         for i, (entry, first) in enumerate(zip(self.params, firsts))]
         self._lock = threading.Lock()
         self._config = bytearray(LAUNCH_CONFIG.size)
         self._config_address = ctypes.addressof(
@@ -221,6 +232,7 @@ class Kernel:
                             "or constant launches): pass block=")
         shared = self._shared if shared is None else shared
         cluster = cluster or self._cluster
+        device = None if device is None else ordinal(device)
         host: list = []  # host arrays to page-lock for this launch
         keep: list = []  # DLPack capsules, alive until the launch is queued
         runtime = self.runtime
@@ -260,23 +272,24 @@ class Kernel:
         and released after it, so such a launch waits for the kernel."""
         lib, runtime = self.runtime.lib, self.runtime
         registered = []
-        try:
-            for pointer, size in dict(host).items():
-                lib.mgpuMemHostRegister(pointer, size)
+        with runtime.on_device(device):
+            try:
+                for pointer, size in dict(host).items():
+                    lib.mgpuMemHostRegister(pointer, size)
+                    runtime.check()
+                    registered.append(pointer)
+                lib.tileRtLaunch(self._config_address)
                 runtime.check()
-                registered.append(pointer)
-            lib.tileRtLaunch(self._config_address)
-            runtime.check()
-            with runtime.on_device(device):
                 lib.tileRtStreamSynchronize(handle, DEFAULT_TIMEOUT)
                 runtime.check()
-        finally:
-            for pointer in registered:
-                lib.mgpuMemHostUnregister(pointer)
+            finally:
+                for pointer in registered:
+                    lib.mgpuMemHostUnregister(pointer)
+            runtime.check()  # the unregistrations
 
 
 def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
-            runtime: Runtime):
+            runtime: Runtime, where: str):
     """A function (value, host, keep, ask) -> device that writes one
     argument's kernel parameters at `offset` and returns the device its
     array is on (None for scalars and host arrays; for a PyTorch tensor only
@@ -303,7 +316,10 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
                 pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
                 device = value.get_device() if ask else None
             else:
+                hosts = len(host)
                 pointer, shape, strides, device = array_view(value, element, host, keep)
+                if device is None and len(host) == hosts:  # a CUDA array interface
+                    device = runtime.pointer_device(pointer)
                 if hasattr(value, "data_ptr") and not dtypes:
                     dtypes.append(torch_dtype(element))
             if len(shape) != rank or any(shape[i] != extent for i, extent in static):
@@ -313,7 +329,7 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
             return device
         return pack_memref
 
-    tensor_map = _TensorMapParam(entry, contract, runtime)
+    tensor_map = _TensorMapParam(entry, contract, runtime, where)
     maps, end = tensor_map.maps, offset + tensor_map.bytes
     written = [None]  # the key of the map in the slot now
 
@@ -327,6 +343,8 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
         if key is None or key not in maps:
             pointer, shape, strides, device = array_view(value, element, None, keep)
             encoded = tensor_map.encode(pointer, tuple(shape), tuple(strides))
+            if device is None:  # a CUDA array interface: ask the driver
+                device = runtime.pointer_device(pointer)
             if key is not None and getattr(value, "is_cuda", False):
                 maps[key] = encoded
             else:

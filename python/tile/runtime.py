@@ -44,6 +44,7 @@ class Runtime:
         lib.tileRtProbe.argtypes = [ctypes.c_char_p, size_t]
         lib.tileRtDeviceCount.restype = ctypes.c_int
         lib.tileRtPushDevice.argtypes = [ctypes.c_int]
+        lib.tileRtPointerDevice.argtypes = [vp]
         lib.tileRtDeviceDescription.argtypes = [ctypes.c_char_p, size_t]
         lib.mgpuModuleLoadJIT.argtypes = [vp, ctypes.c_int]
         lib.mgpuModuleLoadJIT.restype = vp
@@ -101,13 +102,21 @@ class Runtime:
     def on_device(self, device: int):
         """Runs the body with device `device`'s primary context current on
         this thread (the previous context is current again after it)."""
-        self.lib.tileRtPushDevice(device)
-        self.check()
+        self.check()  # nothing pending from before: the push's own errors
+        if self.lib.tileRtPushDevice(device):
+            self.check()
+            raise TileRuntimeError(f"cannot make cuda:{device}'s context current")
         try:
             yield
         finally:
             self.lib.tileRtPopDevice()
-            self.check()
+        self.check()
+
+    def pointer_device(self, pointer: int) -> Optional[int]:
+        """The device whose memory `pointer` points into (None: host memory,
+        or no driver)."""
+        device = self.lib.tileRtPointerDevice(pointer)
+        return None if device < 0 else device
 
     def describe_device(self, device: int) -> str:
         """"<name> (sm_XY, N SMs)" of `device`."""
@@ -120,7 +129,7 @@ class Runtime:
         """(free, total) memory of `device` (default: PyTorch's current one)
         in bytes, as the driver reports it."""
         free, total = ctypes.c_uint64(), ctypes.c_uint64()
-        with self.on_device(devices.current_index() if device is None else device):
+        with self.on_device(devices.current_index() if device is None else ordinal(device)):
             self.lib.tileRtMemoryInfo(ctypes.byref(free), ctypes.byref(total))
         return free.value, total.value
 
@@ -152,14 +161,18 @@ class Runtime:
 
 def synchronize(stream=None, timeout: Optional[float] = None,
                 device: Optional[int] = None) -> None:
-    """Waits for the work on `stream` of `device` (default: PyTorch's current
-    device; stream None: its current stream, see tile.core.streams). A stream
+    """Waits for the work on `stream` of `device` (default: the stream's
+    device, else PyTorch's current one; stream None: that device's current
+    stream, see tile.core.streams). A stream
     still busy after `timeout` seconds (default DEFAULT_TIMEOUT,
     $TILE_TIMEOUT; 0 waits forever) raises TileRuntimeError naming the
     kernel launched last: a kernel that never finishes no longer hangs the
     process. It may still occupy the GPU, so such a process should exit."""
     runtime = Runtime.get()
-    device = devices.current_index() if device is None else ordinal(device)
+    if device is None:
+        on = getattr(getattr(stream, "device", None), "index", None)  # a torch stream's
+        device = devices.current_index() if on is None else on
+    device = ordinal(device)
     with runtime.on_device(device):
         runtime.lib.tileRtStreamSynchronize(streams.stream_handle(stream, device),
                                             DEFAULT_TIMEOUT if timeout is None else timeout)

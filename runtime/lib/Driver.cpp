@@ -170,12 +170,8 @@ std::mutex contextMutex;
 std::vector<CUcontext> contexts;
 
 /// Makes the default device's primary context current on a thread that has
-/// none, once per thread.
+/// none (one cuCtxGetCurrent when it has one).
 void adoptDefaultContext(Driver &d) {
-  static thread_local bool adopted = false;
-  if (adopted)
-    return;
-  adopted = true;
   CUcontext current = nullptr;
   d.cuCtxGetCurrent(&current);
   if (current)
@@ -194,12 +190,17 @@ Driver &tile_rt::loadDriver() {
   return *instance;
 }
 
-Driver &tile_rt::driver() {
+Driver &tile_rt::usableDriver() {
   Driver &d = loadDriver();
   if (!d.unavailable.empty()) {
     reportError("%s", d.unavailable.c_str());
     std::exit(1); // a handler that returns leaves nothing to run on
   }
+  return d;
+}
+
+Driver &tile_rt::driver() {
+  Driver &d = usableDriver();
   adoptDefaultContext(d);
   return d;
 }
@@ -235,7 +236,7 @@ CUcontext tile_rt::primaryContext(int ordinal) {
 }
 
 CUdevice tile_rt::currentDevice() {
-  Driver &d = driver();
+  Driver &d = usableDriver();
   CUdevice device = 0;
   check(d.cuCtxGetDevice(&device), "cuCtxGetDevice");
   return device;
@@ -249,8 +250,9 @@ ScopedContext::ScopedContext(CUcontext context) {
   d.cuCtxGetCurrent(&current);
   if (current == context)
     return;
-  check(d.cuCtxPushCurrent(context), "cuCtxPushCurrent");
-  pushed = true;
+  CUresult result = d.cuCtxPushCurrent(context);
+  check(result, "cuCtxPushCurrent");
+  pushed = result == CUDA_SUCCESS;
 }
 
 ScopedContext::~ScopedContext() {
@@ -301,16 +303,30 @@ int tileRtDeviceCount(void) {
 }
 
 int tileRtPushDevice(int ordinal) {
-  driver(); // a thread with no context adopts the default's, popped back to
+  usableDriver();
   return makeCurrent(ordinal, /*push=*/true);
 }
 
 void tileRtPopDevice(void) {
   CUcontext popped = nullptr;
-  check(driver().cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
+  check(usableDriver().cuCtxPopCurrent(&popped), "cuCtxPopCurrent");
 }
 
-int tileRtCurrentDevice(void) { return int(currentDevice()); }
+int tileRtPointerDevice(const void *pointer) {
+  Driver &d = loadDriver();
+  int ordinal = -1;
+  if (!d.unavailable.empty() ||
+      d.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                              reinterpret_cast<CUdeviceptr>(pointer)) !=
+          CUDA_SUCCESS)
+    return -1;
+  return ordinal;
+}
+
+int tileRtCurrentDevice(void) {
+  driver();
+  return int(currentDevice());
+}
 
 int tileRtDeviceDescription(char *buffer, size_t size) {
   if (tileRtProbe(buffer, size))
@@ -340,9 +356,11 @@ int tileRtMemoryInfo(uint64_t *freeBytes, uint64_t *totalBytes) {
 }
 
 int tileRtSetDefaultDevice(int ordinal) {
+  if (makeCurrent(ordinal, /*push=*/false))
+    return 1;
+  // Threads that call the runtime without a context later adopt it.
   defaultDevice = ordinal;
-  // Threads that call the runtime first later adopt it; this one switches.
-  return makeCurrent(ordinal, /*push=*/false);
+  return 0;
 }
 
 void mgpuSetDefaultDevice(int32_t device) { tileRtSetDefaultDevice(device); }

@@ -44,7 +44,7 @@ struct Driver {
   X(cuMemFree) X(cuMemGetInfo) X(cuMemcpy) X(cuMemcpyAsync)                    \
   X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemHostRegister)                 \
   X(cuMemHostUnregister) X(cuTensorMapEncodeTiled)                             \
-  X(cuTensorMapEncodeIm2col) X(cuDriverGetVersion)
+  X(cuTensorMapEncodeIm2col) X(cuDriverGetVersion) X(cuPointerGetAttribute)
 // clang-format on
 #define TILE_CU_MEMBER(name) decltype(&::name) name = nullptr;
   TILE_CU_FUNCTIONS(TILE_CU_MEMBER)
@@ -60,9 +60,14 @@ struct Driver {
 /// `unavailable`, not reported.
 Driver &loadDriver();
 
-/// The loaded driver, with a context current on the calling thread (the
-/// default device's primary context if the thread had none). Reports an
-/// error, and exits, when there is no usable driver or device.
+/// The loaded driver; reports an error, and exits, when there is no usable
+/// driver or device. Makes no context current: for calls that name their
+/// context (a launch runs in its kernel's, a push names a device).
+Driver &usableDriver();
+
+/// usableDriver(), with a context current on the calling thread: the
+/// default device's primary context if the thread has none. For the calls
+/// of lowered host code (memory, modules, streams), which name no device.
 Driver &driver();
 
 /// The primary context of device `ordinal`, retained on first use and kept
@@ -72,8 +77,8 @@ CUcontext primaryContext(int ordinal);
 /// The device of the context current on this thread (driver() first).
 CUdevice currentDevice();
 
-/// Makes `context` current for its lifetime when another context is; a
-/// no-op (one cuCtxGetCurrent) when it is current already or null.
+/// Makes `context` current for its lifetime when another context (or none)
+/// is; a no-op (one cuCtxGetCurrent) when it is current already or null.
 class ScopedContext {
 public:
   explicit ScopedContext(CUcontext context);

@@ -12,6 +12,7 @@
 #include "tile/Runtime.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +31,7 @@ namespace {
 struct KernelInfo {
   std::string name;
   CUcontext context = nullptr;
+  int device = 0; ///< the ordinal of `context`'s device
   /// Dynamic shared memory sizes up to which the kernel is known to launch
   /// (its MAX_DYNAMIC_SHARED_SIZE_BYTES attribute stays set).
   std::atomic<int32_t> sharedFitsUpTo{0};
@@ -38,7 +40,30 @@ struct KernelInfo {
 std::mutex kernelMutex;
 /// Node-based: a KernelInfo never moves once registered.
 std::unordered_map<CUfunction, KernelInfo> kernels;
+/// The kernel launched last on each device (for the errors and the watchdog
+/// of waits there), and on any device.
+constexpr int kMaxDevices = 64;
+std::array<std::atomic<const KernelInfo *>, kMaxDevices> lastKernels{};
 std::atomic<const KernelInfo *> lastKernel{nullptr};
+
+void noteLaunch(const KernelInfo *kernel) {
+  lastKernel = kernel;
+  if (kernel && kernel->device >= 0 && kernel->device < kMaxDevices)
+    lastKernels[kernel->device] = kernel;
+}
+
+/// The kernel launched last on the device of the current context (any
+/// device when none is current).
+const KernelInfo *lastKernelHere() {
+  Driver &d = loadDriver();
+  CUcontext context = nullptr;
+  CUdevice device = 0;
+  if (d.unavailable.empty() && d.cuCtxGetCurrent(&context) == CUDA_SUCCESS &&
+      context && d.cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+      device < kMaxDevices)
+    return lastKernels[device].load();
+  return lastKernel.load();
+}
 
 const KernelInfo *findKernel(CUfunction function) {
   std::lock_guard<std::mutex> lock(kernelMutex);
@@ -116,16 +141,20 @@ void endTimedLaunch(Driver &d, CUstream stream, CUevent start,
 } // namespace
 
 void tile_rt::registerKernel(CUfunction function, const char *name) {
+  Driver &d = loadDriver();
   CUcontext context = nullptr;
-  loadDriver().cuCtxGetCurrent(&context);
+  CUdevice device = 0;
+  d.cuCtxGetCurrent(&context);
+  d.cuCtxGetDevice(&device);
   std::lock_guard<std::mutex> lock(kernelMutex);
   KernelInfo &kernel = kernels[function];
   kernel.name = name;
   kernel.context = context;
+  kernel.device = int(device);
 }
 
 std::string tile_rt::afterLastKernel() {
-  const KernelInfo *kernel = lastKernel.load();
+  const KernelInfo *kernel = lastKernelHere();
   return kernel ? "last kernel launched: '" + kernel->name + "'" : "";
 }
 
@@ -136,7 +165,7 @@ std::string tile_rt::afterLastKernel() {
 extern "C" {
 
 const char *tileRtLastKernelName(void) {
-  const KernelInfo *kernel = lastKernel.load();
+  const KernelInfo *kernel = lastKernelHere();
   return kernel ? kernel->name.c_str() : "";
 }
 
@@ -144,11 +173,13 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  Driver &d = driver();
+  // A known kernel runs in its own context (no other is made current); an
+  // unknown one in the thread's.
   const KernelInfo *kernel = findKernel(function);
+  Driver &d = kernel ? usableDriver() : driver();
   ScopedContext inKernelContext(kernel ? kernel->context : nullptr);
   prepareSharedMemory(d, function, smem, kernel);
-  lastKernel = kernel;
+  noteLaunch(kernel);
   CUevent start = beginTimedLaunch(d, stream);
   checkWith(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                              blockZ, smem, stream, params, extra),
@@ -171,8 +202,10 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, CUstream stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
-  Driver &d = driver();
+  // A known kernel runs in its own context (no other is made current); an
+  // unknown one in the thread's.
   const KernelInfo *kernel = findKernel(function);
+  Driver &d = kernel ? usableDriver() : driver();
   ScopedContext inKernelContext(kernel ? kernel->context : nullptr);
   if (clusterX < 1 || clusterY < 1 || clusterZ < 1 || gridX % clusterX ||
       gridY % clusterY || gridZ % clusterZ)
@@ -206,7 +239,7 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
-  lastKernel = kernel;
+  noteLaunch(kernel);
   CUevent start = beginTimedLaunch(d, stream);
   checkWith(d.cuLaunchKernelEx(&config, function, params, extra),
             "cuLaunchKernelEx", [&] {
@@ -283,7 +316,8 @@ void tileRtSynchronize(void) {
 }
 
 int tileRtStreamSynchronize(void *stream, double timeoutSeconds) {
-  Driver &d = driver();
+  // A stream names its context; the legacy default stream is the thread's.
+  Driver &d = stream ? usableDriver() : driver();
   auto cuStream = static_cast<CUstream>(stream);
   if (timeoutSeconds <= 0) {
     CUresult result = d.cuStreamSynchronize(cuStream);

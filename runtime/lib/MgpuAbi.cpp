@@ -10,6 +10,7 @@
 
 #include "Driver.h"
 #include "Launch.h"
+#include "MemRefDescriptor.h"
 #include "MgpuAbi.h"
 #include "tile/Runtime.h"
 
@@ -19,15 +20,6 @@
 using namespace tile_rt;
 
 namespace {
-/// A ranked memref descriptor as MLIR passes it: allocated and aligned
-/// pointers, offset, then `rank` sizes and `rank` strides.
-struct MemRefDescriptor {
-  char *allocated;
-  char *aligned;
-  int64_t offset;
-  int64_t sizesAndStrides[];
-};
-
 /// Bytes spanned by a ranked memref (its largest size * stride).
 uint64_t memRefSpanBytes(int64_t rank, MemRefDescriptor *descriptor,
                          int64_t elementBytes) {

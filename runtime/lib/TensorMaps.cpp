@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Driver.h"
+#include "MemRefDescriptor.h"
 #include "MgpuAbi.h"
 #include "Tile/TensorMap/TensorMapContract.h"
 #include "tile/Runtime.h"
@@ -65,15 +66,6 @@ private:
       maps;
 };
 TensorMapCache tensorMapCache;
-
-/// A ranked memref descriptor as MLIR passes it: allocated and aligned
-/// pointers, offset, then `rank` sizes and `rank` strides (in elements).
-struct MemRefDescriptor {
-  char *allocated;
-  char *aligned;
-  int64_t offset;
-  int64_t sizesAndStrides[];
-};
 
 /// Fills `request` from the driver-style arguments (dimension 0 innermost).
 void fillTensor(TiledTensorMapRequest &request, int dataType, unsigned rank,

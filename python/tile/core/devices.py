@@ -51,11 +51,6 @@ def device(index: int) -> Device:
     return found
 
 
-def index_of(tensor) -> int:
-    """The CUDA ordinal of a PyTorch CUDA tensor."""
-    return tensor.get_device()
-
-
 def current_index() -> int:
     """PyTorch's current CUDA device once PyTorch has initialized CUDA, else
     0."""

@@ -2,7 +2,8 @@
 
 Each row: the MLIR spelling (what manifests and IR say), the bytes of one
 element, the PyTorch dtype name, the numpy typestr (None where numpy has no
-such type) and the DLPack (type code, bits). The tensor-map contract (the
+such type), the DLPack (type code, bits) and the `struct` format of a
+scalar kernel parameter of the type (None where Python has no such scalar). The tensor-map contract (the
 `contract` section of every kernel manifest) lists the bytes of each type a
 tensor map can describe; `check_against_contract` compares (a test runs it).
 """
@@ -21,6 +22,7 @@ class Element:
     torch: str
     numpy: Optional[str]
     dlpack: Tuple[int, int]
+    scalar: Optional[str]
 
     @property
     def is_fp8(self) -> bool:
@@ -29,16 +31,16 @@ class Element:
 
 # DLPack type codes: 0 int, 2 float, 4 bfloat, 10 float8_e4m3fn, 12 float8_e5m2.
 ELEMENTS: Tuple[Element, ...] = (
-    Element("f16", 2, "float16", "<f2", (2, 16)),
-    Element("bf16", 2, "bfloat16", None, (4, 16)),
-    Element("f32", 4, "float32", "<f4", (2, 32)),
-    Element("f64", 8, "float64", "<f8", (2, 64)),
-    Element("i8", 1, "int8", "|i1", (0, 8)),
-    Element("i16", 2, "int16", "<i2", (0, 16)),
-    Element("i32", 4, "int32", "<i4", (0, 32)),
-    Element("i64", 8, "int64", "<i8", (0, 64)),
-    Element("f8E4M3FN", 1, "float8_e4m3fn", None, (10, 8)),
-    Element("f8E5M2", 1, "float8_e5m2", None, (12, 8)),
+    Element("f16", 2, "float16", "<f2", (2, 16), None),
+    Element("bf16", 2, "bfloat16", None, (4, 16), None),
+    Element("f32", 4, "float32", "<f4", (2, 32), "f"),
+    Element("f64", 8, "float64", "<f8", (2, 64), "d"),
+    Element("i8", 1, "int8", "|i1", (0, 8), "b"),
+    Element("i16", 2, "int16", "<i2", (0, 16), "h"),
+    Element("i32", 4, "int32", "<i4", (0, 32), "i"),
+    Element("i64", 8, "int64", "<i8", (0, 64), "q"),
+    Element("f8E4M3FN", 1, "float8_e4m3fn", None, (10, 8), None),
+    Element("f8E5M2", 1, "float8_e5m2", None, (12, 8), None),
 )
 
 BY_NAME: Dict[str, Element] = {e.name: e for e in ELEMENTS}

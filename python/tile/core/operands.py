@@ -7,6 +7,7 @@ tensor into that data.
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from .elements import dtype_name
 from .errors import OperandError
 
 #: TMA reads and writes rows at 16-byte aligned global addresses with
@@ -28,8 +29,8 @@ class Operand:
 
 def operand_of(tensor) -> Operand:
     """The Operand of a PyTorch tensor."""
-    return Operand(tuple(tensor.shape), tuple(tensor.stride()),
-                   str(tensor.dtype).rsplit(".", 1)[-1], tensor.data_ptr(), str(tensor.device))
+    return Operand(tuple(tensor.shape), tuple(tensor.stride()), dtype_name(tensor.dtype),
+                   tensor.data_ptr(), str(tensor.device))
 
 
 def cdiv(a: int, b: int) -> int:

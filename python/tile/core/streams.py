@@ -5,6 +5,8 @@ where PyTorch is not in use)."""
 import sys
 from typing import Optional
 
+from .errors import OperandError
+
 _current_raw_stream = None  # PyTorch's query of its current stream, by device
 
 
@@ -22,14 +24,23 @@ def current_stream_handle(device: int) -> Optional[int]:
     return _current_raw_stream(device)
 
 
+def require_stream_on(stream, device: int) -> None:
+    """OperandError when `stream` says it is on another device than
+    `device` (a torch.cuda.Stream does; a raw CUstream cannot)."""
+    on = getattr(getattr(stream, "device", None), "index", None)
+    if on is not None and on != device:
+        raise OperandError(f"the stream is on cuda:{on}, the operands on cuda:{device}")
+
+
 def stream_handle(stream, device: int) -> Optional[int]:
     """The CUstream of `stream`: None (PyTorch's current stream on `device`),
-    an int, or an object with `cuda_stream` (torch.cuda.Stream) or `ptr`
-    (CuPy)."""
+    an int, or an object with `cuda_stream` (torch.cuda.Stream, which must be
+    on `device`) or `ptr` (CuPy)."""
     if stream is None:
         return current_stream_handle(device)
     if isinstance(stream, int):
         return stream
+    require_stream_on(stream, device)
     for attribute in ("cuda_stream", "ptr"):
         if hasattr(stream, attribute):
             return int(getattr(stream, attribute))
@@ -42,5 +53,6 @@ def torch_stream(torch, stream, device: int):
     if stream is None:
         return torch.cuda.current_stream(device)
     if isinstance(stream, torch.cuda.Stream):
+        require_stream_on(stream, device)
         return stream
     return torch.cuda.ExternalStream(int(stream), device=device)

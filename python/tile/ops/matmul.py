@@ -233,8 +233,8 @@ _FP8_DTYPES = []
 
 def _fp8_dtypes(torch) -> tuple:
     """PyTorch's 8-bit float dtypes (FP8 operands go to tile.ops.scaled_matmul)."""
-    if not _FP8_DTYPES:
-        _FP8_DTYPES.extend(getattr(torch, e.torch) for e in ELEMENT_TYPES if e.is_fp8)
+    if not _FP8_DTYPES:  # (a PyTorch without 8-bit floats has none)
+        _FP8_DTYPES.extend(getattr(torch, e.torch, None) for e in ELEMENT_TYPES if e.is_fp8)
     return tuple(_FP8_DTYPES)
 
 

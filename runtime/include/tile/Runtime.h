@@ -65,6 +65,10 @@ void tileRtPopDevice(void);
 /// The ordinal of the device whose context is current on this thread.
 int tileRtCurrentDevice(void);
 
+/// The ordinal of the device whose memory `pointer` points into, or -1 (a
+/// host pointer, no driver). Never calls the error handler.
+int tileRtPointerDevice(const void *pointer);
+
 /// Writes "<name> (sm_XY, N SMs)" of the current device to `buffer`; 0 on
 /// success.
 int tileRtDeviceDescription(char *buffer, size_t size);
