@@ -170,7 +170,7 @@ def synchronize(stream=None, timeout: Optional[float] = None,
     process. It may still occupy the GPU, so such a process should exit."""
     runtime = Runtime.get()
     if device is None:
-        on = getattr(getattr(stream, "device", None), "index", None)  # a torch stream's
+        on = streams.device_of_stream(stream)
         device = devices.current_index() if on is None else on
     device = ordinal(device)
     with runtime.on_device(device):

@@ -24,10 +24,16 @@ def current_stream_handle(device: int) -> Optional[int]:
     return _current_raw_stream(device)
 
 
+def device_of_stream(stream) -> Optional[int]:
+    """The device a stream says it is on (a torch.cuda.Stream does; a raw
+    CUstream cannot: None)."""
+    return getattr(getattr(stream, "device", None), "index", None)
+
+
 def require_stream_on(stream, device: int) -> None:
     """OperandError when `stream` says it is on another device than
-    `device` (a torch.cuda.Stream does; a raw CUstream cannot)."""
-    on = getattr(getattr(stream, "device", None), "index", None)
+    `device`."""
+    on = device_of_stream(stream)
     if on is not None and on != device:
         raise OperandError(f"the stream is on cuda:{on}, the operands on cuda:{device}")
 

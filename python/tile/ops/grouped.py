@@ -139,7 +139,9 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     shape = (groups, capacity, n) if masked else (rows, n)
     c_dtype = (out_dtype or (out.dtype if out is not None else torch.bfloat16)) if fp8 \
         else a.dtype
-    launch_stream = streams.torch_stream(torch, stream, index)
+    # The launch's stream as a torch stream, for the copies around the kernel
+    # (None: the device's current one, where the tensors' ops go anyway).
+    launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     if fp8:
         if dtype_name(c_dtype) not in OUT_ELEMENTS:
             raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "
@@ -153,7 +155,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
                                     ("scale_b", scale_b, groups * n, "column of each group's C")))
     if out is None:
         out = torch.empty(shape, device=a.device, dtype=c_dtype)
-        if stream is not None and launch_stream != torch.cuda.current_stream(index):
+        if launch_stream is not None and launch_stream != torch.cuda.current_stream(index):
             out.record_stream(launch_stream)  # allocated here, written there
     elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {c_dtype} tensor of "
@@ -175,7 +177,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     grid = (devices.device(index).sms, 1, 1)
     workspace, counters = persistent.split_k_buffers(
         torch, persistent.split_k_workspace_shape(grid[0]), index,
-        None if stream is None else launch_stream)
+        launch_stream)
     if fp8:
         variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
         GROUPED_FP8.kernel(variant, GROUPED_FP8_KERNEL).launch_on(

@@ -228,14 +228,16 @@ def split_k_buffers(torch, plan: MatmulPlan, device: int, stream=None):
 #: (plan, device ordinal) by everything a plan depends on (see _plan_key),
 #: most recent last.
 PLANS = LruCache(256)
-_FP8_DTYPES = []
+_FP8_DTYPES: Tuple[object, ...] = ()
 
 
 def _fp8_dtypes(torch) -> tuple:
-    """PyTorch's 8-bit float dtypes (FP8 operands go to tile.ops.scaled_matmul)."""
-    if not _FP8_DTYPES:  # (a PyTorch without 8-bit floats has none)
-        _FP8_DTYPES.extend(getattr(torch, e.torch, None) for e in ELEMENT_TYPES if e.is_fp8)
-    return tuple(_FP8_DTYPES)
+    """PyTorch's 8-bit float dtypes (FP8 operands go to tile.ops.scaled_matmul),
+    looked up once (a PyTorch without 8-bit floats has none)."""
+    global _FP8_DTYPES
+    if not _FP8_DTYPES:
+        _FP8_DTYPES = tuple(getattr(torch, e.torch, None) for e in ELEMENT_TYPES if e.is_fp8)
+    return _FP8_DTYPES
 
 
 def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
@@ -297,8 +299,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
     as torch._scaled_mm: see tile.ops.scaled_matmul."""
     import torch
-    fp8 = getattr(a, "dtype", None) in _fp8_dtypes(torch) or \
-        getattr(b, "dtype", None) in _fp8_dtypes(torch)
+    fp8_dtypes = _fp8_dtypes(torch)
+    fp8 = getattr(a, "dtype", None) in fp8_dtypes or getattr(b, "dtype", None) in fp8_dtypes
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
             raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "

@@ -233,7 +233,9 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         return plan_scaled_matmul(*operands, out_operand, out_name, device,
                                   FP8.shared_bytes(probe.elements, probe.kernel))
     plan = PLANS.get(key, make)
-    launch_stream = streams.torch_stream(torch, stream, index)
+    # The launch's stream as a torch stream, for the copies around the kernel
+    # (None: the device's current one, where the tensors' ops go anyway).
+    launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     if not plan.blockwise:
         # Per-tensor and row-wise scales as the kernels take them: unit-
         # stride vectors (memref<?xf32>; a copy only where a scale is
@@ -245,7 +247,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
             scale_b = scale_b.reshape(-1).contiguous()
     if out is None:
         out = torch.empty((plan.m, plan.n), device=a.device, dtype=out_dtype)
-        if stream is not None and launch_stream != torch.cuda.current_stream(index):
+        if launch_stream is not None and launch_stream != torch.cuda.current_stream(index):
             out.record_stream(launch_stream)  # allocated here, written there
     if plan.m == 0 or plan.n == 0 or plan.k == 0:
         if plan.k == 0:
@@ -254,7 +256,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         return out
     shape = plan.split_k_shape
     split_k = None if shape is None else persistent.split_k_buffers(
-        torch, shape, index, None if stream is None else launch_stream)
+        torch, shape, index, launch_stream)
     FP8.kernel(plan.elements, plan.kernel).launch_on(
         index, plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k), plan.grid,
         stream)
