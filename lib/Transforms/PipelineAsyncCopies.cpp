@@ -9,6 +9,10 @@
 //   after:     wait_group 0
 // The barrier after the wait also orders the previous iteration's reads of
 // stage (i - 1) % N = (i + N - 1) % N before the copies that overwrite it.
+// A loop whose lower bound or step is a run-time value (a persistent loop
+// over rows first, first + ctas, ...) is first normalized to count 0, 1, ...,
+// so each stage is a constant-divisor remainder that the protocol checker
+// evaluates, with no division by the step left in the loop.
 //===----------------------------------------------------------------------===//
 
 #include "FirstThread.h"
@@ -490,10 +494,34 @@ LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
   return success();
 }
 
+/// Rewrites `loop` in place to count its iterations 0, 1, ... up to
+/// ceil((ub - lb) / step), the original induction value lb + i * step
+/// computed at the top of the body, when its lower bound or step is not a
+/// constant. (Upstream's emitNormalizedLoopBounds lives in a header that
+/// declares a function `mlir::tile`, which clashes with this namespace.)
+void normalizeDynamicLoop(scf::ForOp loop) {
+  Value lb = loop.getLowerBound(), step = loop.getStep();
+  if (getConstantIntValue(lb) && getConstantIntValue(step))
+    return;
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  Value span = arith::SubIOp::create(builder, loc, loop.getUpperBound(), lb);
+  Value count = arith::CeilDivSIOp::create(builder, loc, span, step);
+  loop.setUpperBound(count);
+  loop.setLowerBound(arith::ConstantIndexOp::create(builder, loc, 0));
+  loop.setStep(arith::ConstantIndexOp::create(builder, loc, 1));
+  Value i = loop.getInductionVar();
+  builder.setInsertionPointToStart(loop.getBody());
+  auto scaled = arith::MulIOp::create(builder, loc, i, step);
+  Value iv = arith::AddIOp::create(builder, loc, lb, scaled);
+  i.replaceAllUsesExcept(iv, scaled);
+}
+
 LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
   if (stages < 2)
     return loop.emitOpError() << "needs at least 2 pipeline stages, got "
                               << stages << " (T-PIPE-1)";
+  normalizeDynamicLoop(loop);
   FailureOr<LoopShape> shape = matchLoop(loop);
   if (failed(shape))
     return failure();

@@ -209,3 +209,47 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A persistent loop (rows first, first + ctas, ...: run-time lower bound and
+// step) is first normalized to count 0, 1, ... ceil((rows - first) / ctas),
+// so the stages are remainders by N that the protocol checker evaluates.
+// CHECK-LABEL: gpu.func @rows
+//       CHECK:   %[[FIRST:.*]] = gpu.block_id x
+//       CHECK:   %[[CTAS:.*]] = gpu.grid_dim x
+//       CHECK:   %[[SPAN:.*]] = arith.subi %{{.*}}, %[[FIRST]] : index
+//       CHECK:   %[[COUNT:.*]] = arith.ceildivsi %[[SPAN]], %[[CTAS]] : index
+//       CHECK:   scf.for
+//       CHECK:     arith.cmpi slt, %{{.*}}, %[[COUNT]] : index
+//       CHECK:       %[[SKIP:.*]] = arith.muli %{{.*}}, %[[CTAS]] : index
+//       CHECK:       %[[ROW:.*]] = arith.addi %[[FIRST]], %[[SKIP]] : index
+//       CHECK:       tile.async_copy %{{.*}}[%[[ROW]], %{{.*}}] to
+//       CHECK:   scf.for %[[I:.*]] = %{{.*}} to %[[COUNT]] step %{{.*}} {
+//       CHECK:     tile.async_wait_group 1
+//       CHECK:     gpu.barrier
+//       CHECK:     %[[SKIP2:.*]] = arith.muli %[[I]], %[[CTAS]] : index
+//       CHECK:     arith.addi %[[FIRST]], %[[SKIP2]] : index
+//       CHECK:     tile.async_commit_group
+gpu.module @kernels {
+  gpu.func @rows(%src: memref<?x512xf32>, %out: memref<?x128xf32>) kernel
+      attributes {known_block_size = array<i32: 128, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %c4 = arith.constant 4 : index
+    %tid = gpu.thread_id x
+    %first = gpu.block_id x
+    %ctas = gpu.grid_dim x
+    %rows = memref.dim %src, %c0 : memref<?x512xf32>
+    %mine = arith.muli %tid, %c4 : index
+    %buf = tile.shared_alloc : memref<512xf32, 3>
+    scf.for %row = %first to %rows step %ctas {
+      tile.async_copy %src[%row, %mine] to %buf[%mine], 16 bytes, cache = cg : memref<?x512xf32> to memref<512xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0
+      gpu.barrier
+      %v = memref.load %buf[%mine] : memref<512xf32, 3>
+      memref.store %v, %out[%row, %tid] : memref<?x128xf32>
+    } {tile.pipeline_stages = 3 : i64}
+    gpu.return
+  }
+}
