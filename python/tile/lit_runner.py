@@ -15,7 +15,8 @@ LLVM's FileCheck, not and count, ptxas, the kernels and the GPUs.
 
 lit itself: $TILE_LIT, the `lit` Python module (pip's `lit`), LLVM 22's
 (/usr/lib/llvm-22/bin/lit, Debian's llvm-22-tools), then `lit` or
-`llvm-lit` on PATH.
+`llvm-lit` on PATH. The first three run in this Python, so that `%python`
+in a RUN line is the one that imports this package.
 """
 import ctypes
 import importlib.util
@@ -69,8 +70,8 @@ def find_lit() -> List[str]:
     if importlib.util.find_spec("lit") is not None:
         return [sys.executable, "-c", "import sys; from lit.main import main; "
                 "sys.argv[0] = 'lit'; main()"]
-    if (LLVM_BIN / "lit").is_file():
-        return [str(LLVM_BIN / "lit")]
+    if (LLVM_BIN / "lit").is_file():  # a script that puts its lit on sys.path
+        return [sys.executable, str(LLVM_BIN / "lit")]
     for name in ("lit", "llvm-lit"):
         found = shutil.which(name)
         if found:
