@@ -57,5 +57,5 @@ if [ "$stale" = 1 ]; then
   exit 1
 fi
 if [ "$check" = 0 ]; then
-  echo "docs/reference: ${pages[*]} up to date"
+  echo "docs/reference: ${pages[*]} copied from $GENERATED"
 fi
