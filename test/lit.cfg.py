@@ -28,6 +28,10 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%tile_src_root", config.tile_src_root))
 config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+# The build's op reference (docs/CMakeLists.txt), for test/Docs; the GPU
+# machine's packed tools (scripts/device-test.sh) come without it.
+if os.path.exists(os.path.join(config.tile_obj_root, "docs", "reference", "FILES")):
+    config.available_features.add("tile-doc")
 # PyTorch, for the GPU tests of the Python entry points (tile.attention).
 import importlib.util
 if importlib.util.find_spec("torch") is not None:

@@ -15,7 +15,7 @@ LLVM's FileCheck, not and count, ptxas, the kernels and the GPUs.
 
 lit itself: $TILE_LIT, the `lit` Python module (pip's `lit`), LLVM 22's
 (/usr/lib/llvm-22/bin/lit, Debian's llvm-22-tools), then `lit` or
-`llvm-lit` on PATH. The first three run in this Python, so that `%python`
+`llvm-lit` on PATH. The lit module and LLVM 22's run in this Python, so that `%python`
 in a RUN line is the one that imports this package.
 """
 import ctypes
