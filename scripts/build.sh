@@ -26,5 +26,6 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld "${launcher[@]}" "${ptxas[@]}" "$@"
 fi
-# The default target: tools, libtile_runtime, unit tests (not tile-tools).
+# The default target: tools, libtile_runtime, unit tests, the op reference
+# (build/docs/reference; not tile-tools).
 ninja -C "$BUILD_DIR" -j "$JOBS"

@@ -1,7 +1,6 @@
 # -*- Python -*-
 # lit configuration of the tile test suite.
 
-import ctypes
 import os
 import shutil
 import sys
@@ -27,6 +26,12 @@ if config.tile_enable_cuda_runner:
     config.available_features.add("tile-run")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%tile_src_root", config.tile_src_root))
+config.substitutions.append(("%tile_obj_root", config.tile_obj_root))
+# The build's op reference (docs/CMakeLists.txt), for test/Docs; the GPU
+# machine's packed tools (scripts/device-test.sh) come without it.
+if os.path.exists(os.path.join(config.tile_obj_root, "docs", "reference", "FILES")):
+    config.available_features.add("tile-doc")
 # PyTorch, for the GPU tests of the Python entry points (tile.attention).
 import importlib.util
 if importlib.util.find_spec("torch") is not None:
@@ -76,26 +81,12 @@ else:
     config.substitutions.append(("%ptxas", "false"))
 
 
-def _cuda_gpu_count():
-    """The CUDA devices the driver reports (0 without a driver)."""
-    if os.environ.get("TILE_DISABLE_GPU_TESTS"):
-        return 0
-    try:
-        cuda = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return 0
-    count = ctypes.c_int(0)
-    if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0:
-        return 0
-    return count.value
-
-
 if not config.tile_enable_cuda_runner:
     lit_config.note("tile-run not built (no cuda.h): tile-run tests are UNSUPPORTED")
-gpus = _cuda_gpu_count()
-if gpus >= 2:
-    config.available_features.add("two-gpus")
-if gpus:
-    config.available_features.add("cuda-gpu")
-else:
+# cuda-gpu and two-gpus: the detection `python -m tile lit` uses for users'
+# tests (one place: tile.lit_runner.gpu_features, from the checkout's python/).
+sys.path.insert(0, os.path.join(config.tile_src_root, "python"))
+from tile.lit_runner import gpu_features  # noqa: E402
+config.available_features.update(gpu_features())
+if "cuda-gpu" not in config.available_features:
     lit_config.note("no CUDA GPU/driver: Integration/GPU tests are UNSUPPORTED")

@@ -1,7 +1,8 @@
 """The package as a user gets it: `pip install` into a fresh virtual
 environment finds its kernels (package data) and compiles every kernel
-family from another directory; the package's structure holds (no private
-names across modules, no import cycles, no submodule shadowed)."""
+family from another directory and runs lit on a user's tests (`python -m
+tile lit`, `tile-lit`); the package's structure holds (no private names
+across modules, no import cycles, no submodule shadowed)."""
 import os
 import shutil
 import subprocess
@@ -91,3 +92,13 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
     assert "attention_sm90.mlir" in info.stdout and "tile-opt: " in info.stdout
     if tools.runtime is not None:
         assert f"runtime:  {tools.runtime.absolute()}" in info.stdout
+    # `python -m tile lit` and `tile-lit` on a user's tests (docs/Testing.md's
+    # examples), with the lit configuration installed as package data.
+    tests = work / "my-tests"
+    shutil.copytree(REPO / "docs" / "examples" / "lit", tests)
+    for command in ([str(python), "-m", "tile", "lit"], [str(venv / "bin" / "tile-lit")]):
+        lit = subprocess.run(command + [str(tests)], cwd=work, env=environment,
+                             capture_output=True, text=True)
+        assert lit.returncode == 0, lit.stdout + lit.stderr
+        assert "PASS: tile :: copy-kernel.mlir" in lit.stdout, lit.stdout
+        assert "Passed: 2" in lit.stdout, lit.stdout

@@ -20,7 +20,8 @@ from Python), `tile.launch` and `tile.runtime` (kernels on any device),
 `tile.family` (a kernel source's compiled variants), `tile.ops` (matmul,
 scaled FP8, grouped, attention), `tile.kernels` (their sources, package
 data), `tile.autotuner`, `tile.testing`. `python -m tile`
-says where the tools, the runtime and the kernels were found.
+says where the tools, the runtime and the kernels were found; `python -m
+tile lit PATH...` runs lit on your own tests (`tile.lit_runner`).
 
 No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install

@@ -6,12 +6,16 @@
                                 [--stages S] [--element f16|bf16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 prints a decode GEMM kernel (tile.ops.decode)
+    python3 -m tile lit [LIT-OPTION...] PATH...
+                                runs LLVM's lit on your own tests with the
+                                project's substitutions (tile.lit_runner)
 """
 import argparse
 import sys
 
 from pathlib import Path
 
+from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
@@ -45,10 +49,16 @@ def describe() -> str:
 
 
 def main(argv=None) -> None:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["lit"]:  # lit's own options pass through unparsed
+        sys.exit(lit_runner.main(argv[1:]))
     parser = argparse.ArgumentParser(prog="python3 -m tile")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("info", help="where the tools, the runtime library and the kernels "
                                      "were found, and the GPUs")
+    commands.add_parser("lit", help="run LLVM's lit on your own tests with the project's "
+                                    "substitutions and features (lit --help: its options)",
+                        add_help=False)
     decode = commands.add_parser("gemm-decode", help="print a decode GEMM kernel's tile IR")
     decode.add_argument("--layout", choices=("nt", "nn"), default="nt")
     decode.add_argument("--rows", type=int, choices=ROWS, default=16)

@@ -12,15 +12,15 @@ def Tile_Dialect : Dialect {
   let cppNamespace = "::mlir::tile";
   let summary = "asynchronous tile machinery of NVIDIA Ampere and Hopper GPUs";
   let description = [{
-    The `tile` dialect models the asynchronous machinery of sm_80/sm_90 GPUs:
-    cp.async and its commit/wait groups, mbarriers, TMA (bulk and tensor copies,
-    multicast over clusters) and shared-memory swizzle. Every hardware rule is a
-    numbered invariant (T-CPASYNC-n, T-MBAR-n, T-TMA-n, T-SWZ-n) described in
-    docs/Rationale/RationaleTile.md and checked by a verifier.
+    The `tile` dialect models the asynchronous machinery of sm_80/sm_90 GPUs: cp.async and its
+    commit/wait groups, mbarriers, TMA (bulk and tensor copies, multicast over clusters), wgmma and
+    shared-memory swizzle. Thread-level ops run in every thread that reaches them (`tile.async_copy`,
+    `tile.tma_load`, `tile.wgmma`, ...); tile-level ops run in a whole block, warp or warpgroup on
+    tiles given by CuTe layouts (`tile.copy`, `tile.mma`, `tile.warpgroup_mma`, ...).
 
-    The dialect lowers to NVVM (and NVGPU where it fits) with
-    `-convert-tile-to-nvvm`; `-tile-to-ptx-pipeline` takes a module holding
-    `gpu.module`s of tile IR down to PTX or a cubin.
+    Every hardware rule is a numbered invariant (T-CPASYNC-n, T-TMA-n, ...) described in
+    docs/Rationale/RationaleTile.md and checked by a verifier. `-tile-lower-tile-ops` expands the
+    tile-level ops, `-convert-tile-to-nvvm` lowers to NVVM and `-tile-to-ptx-pipeline` goes to PTX.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect"];
