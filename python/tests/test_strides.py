@@ -106,8 +106,9 @@ def test_identity_layout_rejects_other_strides(what, shape, strides):
 
 
 def test_wrong_shape_is_an_operand_error():
-    with pytest.raises(OperandError, match=r"memref<\?x64xf16> takes an array of that shape, "
-                                           r"got shape \(256, 32\)"):
+    with pytest.raises(OperandError, match=r"memref<\?x64xf16> takes an array of shape "
+                                           r"\[\?, 64\] \(\? any extent\), got shape "
+                                           r"\(256, 32\)"):
         descriptor_fields(_entry((-1, 64)), 0x1000, (256, 32), (32, 1), 2, WHERE)
     with pytest.raises(OperandError, match=r"got shape \(64,\)"):
         descriptor_fields(_entry((-1, 64)), 0x1000, (64,), (1,), 2, WHERE)
@@ -136,10 +137,10 @@ def test_static_strides_must_match_where_they_count():
         descriptor_fields(entry, 0x1000, (256, 64), (1, 256), 2, WHERE)
     assert str(error.value) == (
         "kernel 'k', argument 0: memref<?x?xf16, strided<[?, 1], offset: ?>> has static "
-        "strides [?, 1] baked into the compiled code; got an array of shape (256, 64) with "
-        "strides (1, 256) (in elements), which must match them on dims of extent > 1. Pass an "
-        "array of those strides (`.contiguous()` has packed ones), or declare the differing "
-        "strides dynamic (`?`).")
+        "strides [?, 1] baked into the compiled code (T-LAUNCH-3); got an array of shape "
+        "(256, 64) with strides (1, 256) (in elements), which must match them on dims of "
+        "extent > 1. Pass an array of those strides (`.contiguous()` has packed ones), or "
+        "declare the differing strides dynamic (`?`).")
 
 
 def test_offsets():
@@ -226,9 +227,9 @@ def test_launch_rejects_strided_arrays_for_packed_parameters():
         kernel(step_sliced, step_sliced, grid=(64, 1, 1), block=(256, 1, 1))
     assert str(error.value) == (
         "kernel 'copy_packed', argument 0: memref<?x64xf16> has the identity layout, packed "
-        "row-major rows, which the compiled code assumes; got an array of shape (256, 64) with "
-        "strides (128, 2) (in elements), the type requires strides (64, 1). Pass "
-        "`.contiguous()` (a copy), or declare the parameter with a strided layout, e.g. "
+        "row-major rows, which the compiled code assumes (T-LAUNCH-2); got an array of shape "
+        "(256, 64) with strides (128, 2) (in elements), the type requires strides (64, 1). "
+        "Pass `.contiguous()` (a copy), or declare the parameter with a strided layout, e.g. "
         "`strided<[?, 1], offset: ?>`, to take the array's strides.")
     with pytest.raises(OperandError, match=r"argument 0: .*strides \(0, 1\)"):
         expanded = StridedCudaArray((256, 64), (0, 2))

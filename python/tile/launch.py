@@ -128,7 +128,8 @@ class _TensorMapParam:
             # broadcast) would let TMA stores overlap.
             raise OperandError(f"{self.where}: {self.describe()} takes positive strides on dims "
                                f"of extent > 1; got an array of shape {shape} with strides "
-                               f"{strides} (in elements). Pass `.contiguous()` (a copy).")
+                               f"{strides} (in elements). Pass `.contiguous()` (a copy) "
+                               "(T-LAUNCH-4).")
         descriptor = ctypes.create_string_buffer(self._descriptor.size)
         self._descriptor.pack_into(descriptor, 0, pointer, pointer, 0, *shape, *strides)
         map_buffer = ctypes.create_string_buffer(2 * self.bytes)

@@ -6,7 +6,7 @@
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // CHECK: error: kernel parameter 1 has type 'memref<8xf32, affine_map<(d0) -> (d0 mod 4)>>', whose layout is not strided with non-negative strides and offset: launchers pass memrefs as descriptors of such layouts (use the identity layout or strided<[...], offset: ...>)
+    // CHECK: error: kernel parameter 1 has type 'memref<8xf32, affine_map<(d0) -> (d0 mod 4)>>', whose layout is not strided with non-negative strides and offset: launchers pass memrefs as descriptors of such layouts (use the identity layout or strided<[...], offset: ...>) (T-LAUNCH-1)
     gpu.func @modulo(%a: memref<?xf32>, %b: memref<8xf32, affine_map<(d0) -> (d0 mod 4)>>) kernel {
       gpu.return
     }

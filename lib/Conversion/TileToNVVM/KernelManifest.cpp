@@ -118,12 +118,12 @@ public:
               strides,
               [](int64_t s) { return s < 0 && !ShapedType::isDynamic(s); }) ||
           (offset < 0 && !ShapedType::isDynamic(offset))) {
-        kernel.emitError() << "kernel parameter " << arg.getArgNumber()
-                           << " has type " << type
-                           << ", whose layout is not strided with non-negative "
-                              "strides and offset: launchers pass memrefs as "
-                              "descriptors of such layouts (use the identity "
-                              "layout or strided<[...], offset: ...>)";
+        kernel.emitError()
+            << "kernel parameter " << arg.getArgNumber() << " has type " << type
+            << ", whose layout is not strided with non-negative "
+               "strides and offset: launchers pass memrefs as "
+               "descriptors of such layouts (use the identity "
+               "layout or strided<[...], offset: ...>) (T-LAUNCH-1)";
         return failure();
       }
       add("kind", b.getStringAttr("memref"));

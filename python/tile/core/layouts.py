@@ -62,8 +62,9 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
     rank = entry["rank"]
     want = entry["shape"]
     if len(shape) != rank or any(w not in (DYNAMIC, n) for w, n in zip(want, shape)):
-        raise OperandError(f"{where}: {describe(entry)} takes an array of that shape, got "
-                           f"shape {shape}")
+        dims = ", ".join("?" if w == DYNAMIC else str(w) for w in want)
+        raise OperandError(f"{where}: {describe(entry)} takes an array of shape "
+                           f"[{dims}] (? any extent), got shape {shape}")
     identity = entry.get("identity", True)  # manifests before layouts: identity
     packed = packed_strides(shape)
 
@@ -73,26 +74,26 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
             f"{strides} (in elements), {required}. {fix}")
 
     if pointer % itemsize:
-        fail(f"takes {itemsize}-byte elements at {itemsize}-byte aligned addresses",
+        fail(f"takes {itemsize}-byte elements at {itemsize}-byte aligned addresses (T-LAUNCH-2)",
              f"whose first element is at {pointer:#x}", "Pass an aligned array.")
     large = [n > 1 for n in shape]
     if 0 in shape:  # nothing is addressed
         large = [False] * rank
     if any(s < 0 for s, big in zip(strides, large) if big):
-        fail("takes no negative strides",
+        fail("takes no negative strides (T-LAUNCH-2)",
              "whose strides must be non-negative on dims of extent > 1",
              "Pass a copy (`.contiguous()`, `numpy.ascontiguousarray`).")
     if identity:
         if any(s != p for s, p, big in zip(strides, packed, large) if big):
             fail("has the identity layout, packed row-major rows, which the compiled code "
-                 "assumes", f"the type requires strides {packed}",
+                 "assumes (T-LAUNCH-2)", f"the type requires strides {packed}",
                  "Pass `.contiguous()` (a copy), or declare the parameter with a strided "
                  "layout, e.g. `strided<[?, 1], offset: ?>`, to take the array's strides.")
         return pointer, 0, packed
     declared = entry["strides"]
     if any(d not in (DYNAMIC, s) for d, s, big in zip(declared, strides, large) if big):
         required = ", ".join("?" if d == DYNAMIC else str(d) for d in declared)
-        fail(f"has static strides [{required}] baked into the compiled code",
+        fail(f"has static strides [{required}] baked into the compiled code (T-LAUNCH-3)",
              "which must match them on dims of extent > 1",
              "Pass an array of those strides (`.contiguous()` has packed ones), or declare "
              "the differing strides dynamic (`?`).")
@@ -100,7 +101,7 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
                    for d, s, p, big in zip(declared, strides, packed, large))
     if entry.get("written", True) and overlapping(shape, passed):
         fail("belongs to a kernel that may write through it (the kernel manifest's "
-             "`written`), so its elements must not share memory",
+             "`written`), so its elements must not share memory (T-LAUNCH-4)",
              "whose elements overlap (a zero stride: a broadcast or expanded view)",
              "Pass a copy (`.contiguous()`); only parameters the kernel only reads take "
              "overlapping views.")
