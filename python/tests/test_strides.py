@@ -14,6 +14,7 @@ from tile.testing import relative_error
 STRIDED = "memref<?x?xf16, strided<[?, ?], offset: ?>>"
 ROWS = "memref<?x?xf16, strided<[?, 1], offset: ?>>"
 PACKED = "memref<?x64xf16>"
+OFFSET = "memref<?x?xf16, strided<[?, 1], offset: 8>>"  # element (0, 0) at aligned + 8
 
 
 def _copy(name: str, src: str, dst: str) -> str:
@@ -45,6 +46,7 @@ module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{{_copy("copy_strided", STRIDED, STRIDED)}
 {_copy("copy_rows", ROWS, STRIDED)}
 {_copy("copy_packed", PACKED, PACKED)}
+{_copy("copy_offset", OFFSET, STRIDED)}
   }}
 }}
 """
@@ -192,6 +194,8 @@ def test_copy_kernels_compile_with_their_layouts():
     packed = kernels["copy_packed"]["params"][0]
     assert (packed["identity"], packed["shape"], packed["strides"], packed["offset"]) == (
         True, [-1, 64], [64, 1], 0)
+    offset = kernels["copy_offset"]["params"][0]
+    assert (offset["identity"], offset["strides"], offset["offset"]) == (False, [-1, 1], 8)
     assert tile.compile(COPIES, chip="sm_80").ptx
 
 
@@ -354,3 +358,15 @@ def test_gpu_tensor_map_parameters_check_strides(torch_cuda, kernels):
     with pytest.raises(OperandError, match=r"argument 0: .*positive strides.*\(0, 1\)"):
         kernel(a[:1].expand(m, k), b, c, m, n, k, workspace, counters, grid=(grid, 1, 1),
                block=(384, 1, 1))
+
+
+def test_gpu_static_offsets_are_honoured(torch_cuda):
+    """A static offset is baked into the code: the launch passes the aligned
+    pointer 8 elements before the array's first element."""
+    torch = torch_cuda
+    kernel = tile.compile(COPIES).kernel("copy_offset")
+    x = torch.randn(256, 128, device="cuda", dtype=torch.float16)
+    for src in (x[:, :64], x[3:, 5:], x.contiguous()):
+        dst = torch.full(src.shape, float("nan"), device="cuda", dtype=torch.float16)
+        kernel(src, dst, grid=_grid(src.numel()), block=(256, 1, 1), synchronize=True)
+        assert torch.equal(dst, src)
