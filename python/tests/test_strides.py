@@ -1,6 +1,7 @@
 """Array strides at launch: a memref parameter of the identity layout takes
 packed rows only, a strided layout takes the array's strides where it has
-`?` (tile.core.layouts.descriptor_fields); tensor-map parameters go through
+`?`, and every base has the alignment the kernel's accesses assume
+(tile.core.layouts.descriptor_fields); tensor-map parameters go through
 the runtime's encoder. The rules and the descriptor fields are tested
 everywhere, the launches where PyTorch sees a CUDA GPU."""
 import pytest
@@ -54,11 +55,17 @@ module attributes {{gpu.container_module}} {{
 WHERE = "kernel 'k', argument 0"
 
 
-def _entry(shape, strides=None, offset=0, written=True):
-    """A manifest memref entry of f16s (strides None: the identity)."""
-    return {"kind": "memref", "rank": len(shape), "element": "f16", "shape": list(shape),
-            "strides": list(strides or packed_strides([max(d, 1) for d in shape])),
-            "offset": offset, "identity": strides is None, "written": written}
+def _entry(shape, strides=None, offset=0, written=True, alignment=2):
+    """A manifest memref entry of f16s (strides None: the identity) whose
+    accesses assume a base `alignment` (more than the element's: a 16-byte
+    cp.async's)."""
+    entry = {"kind": "memref", "rank": len(shape), "element": "f16", "shape": list(shape),
+             "strides": list(strides or packed_strides([max(d, 1) for d in shape])),
+             "offset": offset, "identity": strides is None, "written": written,
+             "alignment": alignment}
+    if alignment > 2:
+        entry["alignment_for"] = f"a {alignment}-byte cp.async (tile.async_copy)"
+    return entry
 
 
 # -- The rules, on plain data ------------------------------------------------
@@ -119,6 +126,38 @@ def test_wrong_shape_is_an_operand_error():
 def test_misaligned_elements_are_rejected():
     with pytest.raises(OperandError, match="2-byte aligned addresses.*0x1001"):
         descriptor_fields(_entry((-1, 64)), 0x1001, (2, 64), (64, 1), 2, WHERE)
+
+
+def test_base_alignment_the_kernel_assumes():
+    """T-LAUNCH-5: the aligned pointer has the manifest's `alignment`."""
+    packed = _entry((-1, 64), alignment=16)
+    assert descriptor_fields(packed, 0x1010, (256, 64), (64, 1), 2, WHERE) == (
+        0x1010, 0, (64, 1))
+    with pytest.raises(OperandError) as error:
+        descriptor_fields(packed, 0x1012, (256, 64), (64, 1), 2, WHERE)
+    assert str(error.value) == (
+        "kernel 'k', argument 0: memref<?x64xf16> is accessed by a 16-byte cp.async "
+        "(tile.async_copy), so the compiled code assumes a 16-byte aligned base address "
+        "(T-LAUNCH-5); got an array whose first element is at 0x1012, only 2-byte aligned. "
+        "Pass a copy (`.clone()`: a fresh allocation, 256-byte aligned; `.contiguous()` "
+        "copies only non-contiguous arrays) or a view that starts 16-byte aligned.")
+    # Strided layouts: a dynamic offset puts the base at the first element,
+    # a static one k elements before it (T-LAUNCH-3).
+    rows = _entry((-1, -1), (-1, 1), -1, alignment=8)
+    assert descriptor_fields(rows, 0x1008, (4, 4), (8, 1), 2, WHERE)[0] == 0x1008
+    with pytest.raises(OperandError, match=r"8-byte aligned base.*at 0x1004, only 4-byte"):
+        descriptor_fields(rows, 0x1004, (4, 4), (8, 1), 2, WHERE)
+    static = _entry((-1, -1), (-1, 1), 4, alignment=16)
+    assert descriptor_fields(static, 0x1008, (4, 4), (8, 1), 2, WHERE)[0] == 0x1000
+    with pytest.raises(OperandError, match=r"first element is at 0x1010 and aligned pointer "
+                                           r"\(the first element - 4 elements, T-LAUNCH-3\) "
+                                           r"at 0x1008, only 8-byte aligned"):
+        descriptor_fields(static, 0x1010, (4, 4), (8, 1), 2, WHERE)
+    # An empty array addresses nothing.
+    assert descriptor_fields(packed, 0x1002, (0, 64), (64, 1), 2, WHERE)[0] == 0x1002
+    # Manifests before `alignment`: the element's, as before.
+    old = {k: v for k, v in packed.items() if not k.startswith("alignment")}
+    assert descriptor_fields(old, 0x1002, (256, 64), (64, 1), 2, WHERE)[0] == 0x1002
 
 
 @pytest.mark.parametrize("shape, strides", [
@@ -196,6 +235,8 @@ def test_copy_kernels_compile_with_their_layouts():
         True, [-1, 64], [64, 1], 0)
     offset = kernels["copy_offset"]["params"][0]
     assert (offset["identity"], offset["strides"], offset["offset"]) == (False, [-1, 1], 8)
+    # Element loads and stores assume element-aligned bases only.
+    assert {p["alignment"] for k in kernels.values() for p in k["params"]} == {2}
     assert tile.compile(COPIES, chip="sm_80").ptx
 
 
@@ -241,6 +282,29 @@ def test_launch_rejects_strided_arrays_for_packed_parameters():
     with pytest.raises(OperandError, match=r"not multiples of the 2-byte f16 elements"):
         odd = StridedCudaArray((256, 64), (129, 2))
         kernel(odd, odd, grid=(64, 1, 1), block=(256, 1, 1))
+
+
+def test_launch_rejects_bases_less_aligned_than_the_kernel_assumes(examples):
+    """copy_tile reads its source with 16-byte cp.asyncs: a source that
+    starts one element into a buffer is an OperandError, not a misaligned
+    address that leaves the CUDA context unusable (T-LAUNCH-5)."""
+    module = tile.compile(examples / "cp_async_copy.mlir")
+    src, dst = module.manifest["kernels"]["copy_tile"]["params"]
+    assert (src["alignment"], src["alignment_for"]) == (
+        16, "a 16-byte cp.async (tile.async_copy)")
+    assert dst["alignment"] == 2 and "alignment_for" not in dst
+    kernel = module.kernel("copy_tile")
+    shifted = StridedCudaArray((256, 64), (128, 2), address=0x7f0000000002)
+    aligned = StridedCudaArray((256, 64), (128, 2))
+    with pytest.raises(OperandError) as error:
+        kernel(shifted, aligned, grid=(4, 1, 1), block=(128, 1, 1))
+    assert str(error.value) == (
+        "kernel 'copy_tile', argument 0: memref<?x64xf16> is accessed by a 16-byte cp.async "
+        "(tile.async_copy), so the compiled code assumes a 16-byte aligned base address "
+        "(T-LAUNCH-5); got an array whose first element is at 0x7f0000000002, only 2-byte "
+        "aligned. Pass a copy (`.clone()`: a fresh allocation, 256-byte aligned; "
+        "`.contiguous()` copies only non-contiguous arrays) or a view that starts 16-byte "
+        "aligned.")
 
 
 def test_non_contiguous_host_arrays_are_rejected():
@@ -370,3 +434,40 @@ def test_gpu_static_offsets_are_honoured(torch_cuda):
         dst = torch.full(src.shape, float("nan"), device="cuda", dtype=torch.float16)
         kernel(src, dst, grid=_grid(src.numel()), block=(256, 1, 1), synchronize=True)
         assert torch.equal(dst, src)
+
+
+def test_gpu_misaligned_base_is_an_operand_error(torch_cuda, examples):
+    """A contiguous view one element into a buffer is element-aligned but
+    not 16-byte aligned: copy_tile's 16-byte cp.asyncs would fault with
+    CUDA_ERROR_MISALIGNED_ADDRESS and leave the context unusable. The
+    launch raises instead, writes nothing, and the device still works."""
+    torch = torch_cuda
+    kernel = tile.compile(examples / "cp_async_copy.mlir").kernel("copy_tile")
+    src = torch.randn(256, 64, device="cuda", dtype=torch.float16)
+    dst = torch.full((256, 64), float("nan"), device="cuda", dtype=torch.float16)
+    for _ in range(2):  # the first launch takes the slow path, the second the fast one
+        kernel(src, dst, grid=(4, 1, 1), block=(128, 1, 1), synchronize=True)
+        assert torch.equal(dst, src)
+    buffer = torch.randn(256 * 64 + 8, device="cuda", dtype=torch.float16)
+    shifted = buffer[1:256 * 64 + 1].view(256, 64)
+    assert shifted.is_contiguous() and shifted.data_ptr() % 16 == 2
+    assert shifted.contiguous().data_ptr() == shifted.data_ptr()  # no copy: `.clone()`
+    dst.fill_(float("nan"))
+    with pytest.raises(OperandError) as error:
+        kernel(shifted, dst, grid=(4, 1, 1), block=(128, 1, 1))
+    assert str(error.value).startswith(
+        "kernel 'copy_tile', argument 0: memref<?x64xf16> is accessed by a 16-byte cp.async "
+        "(tile.async_copy), so the compiled code assumes a 16-byte aligned base address "
+        f"(T-LAUNCH-5); got an array whose first element is at {shifted.data_ptr():#x}, "
+        "only 2-byte aligned. Pass a copy (`.clone()`")
+    torch.cuda.synchronize()
+    assert dst.isnan().all()  # nothing ran
+    # The context is fine: a copy of the view launches, and the destination
+    # (stored element by element) may start anywhere element-aligned.
+    kernel(shifted.clone(), dst, grid=(4, 1, 1), block=(128, 1, 1), synchronize=True)
+    assert torch.equal(dst, shifted)
+    out = torch.full((256 * 64 + 8,), float("nan"), device="cuda", dtype=torch.float16)
+    kernel(src, out[1:256 * 64 + 1].view(256, 64), grid=(4, 1, 1), block=(128, 1, 1),
+           synchronize=True)
+    assert torch.equal(out[1:256 * 64 + 1].view(256, 64), src)
+    assert out[0].isnan() and out[256 * 64 + 1:].isnan().all()

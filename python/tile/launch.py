@@ -14,7 +14,10 @@ pipeline, printed by `tile-translate --kernel-manifest`), not from its IR:
   (`memref<?x?xf16, strided<[?, ?], offset: ?>>`) takes any non-negative
   strides where it has `?` and the same strides where it has numbers, and
   overlapping views (zero strides: broadcasts) only for parameters the
-  kernel does not write (the manifest's `written`);
+  kernel does not write (the manifest's `written`); the base address must
+  have the alignment the kernel's accesses assume (the manifest's
+  `alignment`: 16 for a 16-byte cp.async, say), else OperandError rather
+  than a misaligned-address fault that kills the CUDA context;
 - a `!tile.tma_desc<...>` takes an array as well: the runtime's tensor-map
   encoder, the one the lowering of tile.tma_create_descriptor calls, checks
   every precondition (a unit innermost stride, 16-byte multiple strides:
@@ -43,6 +46,7 @@ raise TileRuntimeError with the runtime's message (the CUDA error, the call,
 the kernel; after an error that leaves the context unusable, every later
 call on that device says so and names the first failure)."""
 import ctypes
+import math
 import operator
 import struct
 import threading
@@ -329,8 +333,10 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
         pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
         dtypes = []  # the torch dtype, once torch is in use
         itemsize = element_type(element).bytes
-        # Old manifests have no layout: identity, as their launchers assumed.
+        # Old manifests have no layout: identity, as their launchers assumed;
+        # nor a base alignment: the element's.
         identity = entry.get("identity", True)
+        alignment = math.lcm(itemsize, entry.get("alignment", itemsize))
         fixed = [i for i, extent in enumerate(entry["shape"]) if extent >= 0]
         # The static extents of a shape, one C call (a tuple for several).
         extents = operator.itemgetter(*fixed) if fixed else (lambda shape: ())
@@ -345,9 +351,10 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
                 pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
                 device = value.get_device() if ask else None
                 # The fast path: PyTorch's contiguity is packed rows but for
-                # dims of extent 0 or 1, whose strides the descriptor gets packed.
-                if (identity and value.is_contiguous() and len(shape) == rank
-                        and extents(shape) == want):
+                # dims of extent 0 or 1, whose strides the descriptor gets packed;
+                # an aligned base (else descriptor_fields says why not).
+                if (identity and not pointer % alignment and value.is_contiguous()
+                        and len(shape) == rank and extents(shape) == want):
                     if 1 in shape or 0 in shape:
                         strides = packed_strides(shape)
                     pack_into(data, offset, pointer, pointer, 0, *shape, *strides)
@@ -357,7 +364,9 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
                 pointer, shape, strides, device = array_view(value, element, host, keep)
             key = (shape, strides)
             found = taken.get(key)
-            if found is None or pointer % itemsize:
+            # A known layout needs the aligned pointer's alignment checked
+            # only (the first element's, but for a static offset).
+            if found is None or (pointer - found[0]) % alignment:
                 aligned, start, passed = descriptor_fields(entry, pointer, shape, strides,
                                                            itemsize, where)
                 if len(taken) >= 1024:

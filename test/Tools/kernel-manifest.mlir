@@ -2,8 +2,10 @@
 // records (tile-kernel-manifest): each kernel's parameters in order with
 // every tensor-map parameter (the contract's CUDA enum values) and every
 // memref's layout (strides and offset, -1 where dynamic as in the shape;
-// whether it is the identity; whether the kernel may write through it), the
-// dynamic shared memory its buffers need, and its block and cluster shapes.
+// whether it is the identity; whether the kernel may write through it; the
+// base alignment its accesses assume: the element's for memref.load/store,
+// more for an aligned vector access or a cp.async), the dynamic shared
+// memory its buffers need, and its block and cluster shapes.
 //
 // RUN: tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a" -o %t.mlir
 // RUN: tile-translate --kernel-manifest %t.mlir | FileCheck %s
@@ -53,6 +55,7 @@
 //      CHECK:         "kind": "tensor_map",
 //      CHECK:       },
 // CHECK-NEXT:       {
+// CHECK-NEXT:         "alignment": 4,
 // CHECK-NEXT:         "element": "f32",
 // CHECK-NEXT:         "identity": true,
 // CHECK-NEXT:         "kind": "memref",
@@ -67,6 +70,7 @@
 // CHECK-NEXT:         "written": true
 // CHECK-NEXT:       },
 // CHECK-NEXT:       {
+// CHECK-NEXT:         "alignment": 2,
 // CHECK-NEXT:         "element": "f16",
 // CHECK-NEXT:         "identity": false,
 // CHECK-NEXT:         "kind": "memref",
@@ -91,6 +95,29 @@
 // CHECK-NEXT:         "type": "i32"
 // CHECK-NEXT:       }
 // CHECK-NEXT:     ]
+// CHECK-NEXT:   },
+// CHECK-NEXT:   "vectors": {
+// CHECK-NEXT:     "dynamic_shared_bytes": 0,
+// CHECK-NEXT:     "module": "kernels",
+// CHECK-NEXT:     "params": [
+// CHECK-NEXT:       {
+// CHECK-NEXT:         "alignment": 16,
+// CHECK-NEXT:         "alignment_for": "a vector.load declared 16-byte aligned (`alignment = 16`)",
+// CHECK-NEXT:         "element": "f16",
+//      CHECK:       {
+// CHECK-NEXT:         "alignment": 16,
+// CHECK-NEXT:         "alignment_for": "a 16-byte cp.async (tile.async_copy)",
+// CHECK-NEXT:         "element": "f16",
+//      CHECK:       {
+// CHECK-NEXT:         "alignment": 8,
+// CHECK-NEXT:         "alignment_for": "an 8-byte cp.async (tile.async_copy)",
+// CHECK-NEXT:         "element": "f16",
+//      CHECK:       {
+// CHECK-NEXT:         "alignment": 2,
+// CHECK-NEXT:         "element": "f16",
+//      CHECK:         "written": true
+// CHECK-NEXT:       }
+// CHECK-NEXT:     ]
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 
@@ -106,6 +133,23 @@ module attributes {gpu.container_module} {
       %v = memref.load %in[%c0, %c0] : !s
       %f = arith.extf %v : f16 to f32
       memref.store %f, %out[%c0] : memref<?xf32>
+      gpu.return
+    }
+    // Base alignments: 16 for an access declared 16-byte aligned and a
+    // 16-byte cp.async, 8 for an 8-byte one, the element's (2) for the rest.
+    gpu.func @vectors(%v: memref<?xf16>, %a16: memref<?x64xf16>, %a8: memref<?x64xf16>,
+                      %out: memref<?xf16>) kernel {
+      %c0 = arith.constant 0 : index
+      %c32 = arith.constant 32 : index
+      %smem = tile.shared_alloc : memref<64x64xf16, #gpu.address_space<workgroup>>
+      %x = vector.load %v[%c0] {alignment = 16} : memref<?xf16>, vector<8xf16>
+      vector.store %x, %out[%c0] : memref<?xf16>, vector<8xf16>
+      tile.async_copy %a16[%c0, %c0] to %smem[%c0, %c0], 16 bytes, cache = cg
+          : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      tile.async_copy %a8[%c0, %c0] to %smem[%c0, %c32], 8 bytes, cache = ca
+          : memref<?x64xf16> to memref<64x64xf16, #gpu.address_space<workgroup>>
+      %group = tile.async_commit_group
+      tile.async_wait_group 0 for %group
       gpu.return
     }
   }

@@ -6,21 +6,26 @@
 // dynamic shared memory the kernel's buffers need, and the block and cluster
 // shapes where they are fixed. Memref parameters carry their layout (strides
 // and offset, -1 where dynamic as in `shape`; whether it is the identity)
-// and whether the kernel may write through them; a layout that is not
-// strided has no memref descriptor a launcher could fill and is rejected.
+// and whether the kernel may write through them, and the alignment of their
+// base address that the compiled code assumes; a layout that is not strided
+// has no memref descriptor a launcher could fill and is rejected.
 // Tensor-map parameters carry every encoding parameter with the contract's
 // CUDA enum values (TensorMapContract.h).
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/Passes.h"
 #include "Tile/IR/SharedBuffer.h"
+#include "Tile/IR/TileOps.h"
 #include "Tile/IR/TileTypes.h"
 #include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/AlignmentAttrInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEKERNELMANIFESTPASS
@@ -76,6 +81,100 @@ bool mayWriteThrough(Value param) {
     }
   }
   return false;
+}
+
+/// cp.async.bulk takes 16-byte aligned addresses (PTX ISA, "cp.async.bulk").
+constexpr int64_t kBulkCopyAlignment = 16;
+
+/// The alignment of a base address that the kernel's code assumes, and the
+/// access that assumes it (empty where it is the element's alignment).
+struct BaseAlignment {
+  int64_t bytes;
+  std::string access;
+};
+
+/// The alignment of an address of `element`s that nothing more is known of:
+/// the largest power of two dividing the element's bytes (1 where the size
+/// is not fixed, as for `index`).
+int64_t elementAlignment(Type element) {
+  int64_t bits = 0;
+  if (element.isIntOrFloat())
+    bits = element.getIntOrFloatBitWidth();
+  else if (auto vector = dyn_cast<VectorType>(element);
+           vector && !vector.isScalable() &&
+           vector.getElementType().isIntOrFloat())
+    bits = vector.getNumElements() * vector.getElementTypeBitWidth();
+  int64_t bytes = llvm::divideCeil(bits, 8);
+  return bytes ? bytes & -bytes : 1;
+}
+
+/// The alignment of memref `param`'s base address (the descriptor's aligned
+/// pointer) that the kernel's code assumes: the largest an access through it
+/// needs, at least the element's. The manifest runs after tile-level ops are
+/// expanded and before any access is lowered, so it sees the accesses
+/// themselves, on the memref or on views of it (memref.subview, .cast,
+/// .reinterpret_cast and other view-like ops, which keep the base): explicit
+/// promises (`alignment` of vector.load/store/maskedload/..., memref.load/
+/// store, memref.assume_alignment), a cp.async of N bytes (tile.async_copy:
+/// N-byte aligned addresses, PTX ISA "cp.async") and the bulk copies
+/// (16 bytes, PTX ISA "cp.async.bulk"). An access needs its own address
+/// aligned; the base must be too where the kernel's index arithmetic is
+/// right for an aligned base (offsets that are multiples of the alignment),
+/// as it is for the kernel to work on a fresh allocation (T-LAUNCH-5).
+/// Uses it cannot follow (a memref passed through control flow, a pointer
+/// taken) add nothing: the launch check this feeds must never reject an
+/// array the kernel works with.
+BaseAlignment assumedAlignment(Value param, MemRefType type) {
+  BaseAlignment result{elementAlignment(type.getElementType()), ""};
+  auto need = [&](int64_t bytes, auto describe) {
+    if (bytes > result.bytes)
+      result = {bytes, describe()};
+  };
+  SmallVector<Value> work{param};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers()) {
+      if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
+        need(copy.getSize(), [&] {
+          return llvm::formatv("{0} {1}-byte cp.async (tile.async_copy)",
+                               copy.getSize() == 8 ? "an" : "a", copy.getSize())
+              .str();
+        });
+      } else if (isa<BulkCopyGlobalToSharedOp, BulkCopySharedToGlobalOp,
+                     BulkCopySharedToClusterOp, BulkPrefetchOp>(user)) {
+        need(kBulkCopyAlignment, [&] {
+          return llvm::formatv("a cp.async.bulk ({0}), which takes {1}-byte "
+                               "aligned addresses",
+                               user->getName(), kBulkCopyAlignment)
+              .str();
+        });
+      } else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user)) {
+        need(assume.getAlignment(), [&] {
+          return llvm::formatv("memref.assume_alignment {0}",
+                               assume.getAlignment())
+              .str();
+        });
+      } else if (auto aligned = dyn_cast<AlignmentAttrOpInterface>(user)) {
+        if (llvm::MaybeAlign align = aligned.getMaybeAlign())
+          need(int64_t(align->value()), [&] {
+            return llvm::formatv("a {0} declared {1}-byte aligned "
+                                 "(`alignment = {1}`)",
+                                 user->getName(), align->value())
+                .str();
+          });
+      }
+      // Views address memory from the same base.
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == value)
+        for (Value result : user->getResults())
+          if (isa<BaseMemRefType>(result.getType()))
+            work.push_back(result);
+    }
+  }
+  return result;
 }
 
 /// Builds the manifest's attributes.
@@ -135,6 +234,10 @@ public:
           b.getI64IntegerAttr(ShapedType::isDynamic(offset) ? -1 : offset));
       add("identity", b.getBoolAttr(memref.getLayout().isIdentity()));
       add("written", b.getBoolAttr(mayWriteThrough(arg)));
+      BaseAlignment alignment = assumedAlignment(arg, memref);
+      add("alignment", b.getI64IntegerAttr(alignment.bytes));
+      if (!alignment.access.empty())
+        add("alignment_for", b.getStringAttr(alignment.access));
     } else if (auto desc = dyn_cast<TmaDescType>(type)) {
       MemRefType tensor = desc.getTensor();
       add("kind", b.getStringAttr("tensor_map"));

@@ -10,8 +10,8 @@ builds on:
 - `tile.core.operands`: operands as plain data (shape, strides, dtype,
   address, device) for the planners, and the checks on PyTorch tensors;
 - `tile.core.layouts`: memref layouts at launch: which arrays a kernel's
-  memref parameter takes (its manifest strides and offset) and the
-  descriptor fields they get;
+  memref parameter takes (its manifest strides, offset and base
+  alignment) and the descriptor fields they get;
 - `tile.core.streams`: CUDA streams (PyTorch's current stream per device);
 - `tile.core.caches`: bounded caches (plans, checks, scratch buffers).
 

@@ -9,9 +9,11 @@ from the descriptor. The kernel manifest records each parameter's strides
 and offset (-1 where dynamic) and whether the kernel may write through it;
 `descriptor_fields` checks an array against them (pure data: testable
 without a GPU) and raises OperandError rather than let a kernel read or
-write the wrong elements. Dims of extent 0 or 1 address one element at most:
-their strides are not checked (the descriptor gets the type's static stride
-or the packed one).
+write the wrong elements, or fault on a base address less aligned than its
+accesses assume (the manifest's `alignment`: a misaligned address is
+CUDA_ERROR_MISALIGNED_ADDRESS, which leaves the CUDA context unusable).
+Dims of extent 0 or 1 address one element at most: their strides are not
+checked (the descriptor gets the type's static stride or the packed one).
 """
 from typing import Sequence, Tuple
 
@@ -89,7 +91,7 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
                  "assumes (T-LAUNCH-2)", f"the type requires strides {packed}",
                  "Pass `.contiguous()` (a copy), or declare the parameter with a strided "
                  "layout, e.g. `strided<[?, 1], offset: ?>`, to take the array's strides.")
-        return pointer, 0, packed
+        return check_alignment(entry, pointer, 0, shape, itemsize, where), 0, packed
     declared = entry["strides"]
     if any(d not in (DYNAMIC, s) for d, s, big in zip(declared, strides, large) if big):
         required = ", ".join("?" if d == DYNAMIC else str(d) for d in declared)
@@ -107,6 +109,29 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
              "overlapping views.")
     offset = entry["offset"]
     if offset == DYNAMIC:  # the descriptor's offset locates the first element
-        return pointer, 0, passed
+        return check_alignment(entry, pointer, 0, shape, itemsize, where), 0, passed
     # A static offset is baked in: the first element is aligned + offset.
-    return pointer - offset * itemsize, offset, passed
+    return (check_alignment(entry, pointer - offset * itemsize, offset, shape, itemsize, where),
+            offset, passed)
+
+
+def check_alignment(entry: dict, aligned: int, offset: int, shape: Sequence[int],
+                    itemsize: int, where: str) -> int:
+    """`aligned` (the descriptor's aligned pointer, `offset` static elements
+    before the first element) if it has the base alignment the manifest
+    memref parameter `entry` says the kernel's accesses assume (none in
+    manifests before `alignment`: the element's), else OperandError."""
+    alignment = entry.get("alignment", itemsize)
+    if not aligned % alignment or 0 in shape:  # an empty array: nothing is addressed
+        return aligned
+    base = f"whose first element is at {aligned + offset * itemsize:#x}"
+    if offset:
+        base += f" and aligned pointer (the first element - {offset} elements, T-LAUNCH-3)"
+        base += f" at {aligned:#x}"
+    access = entry.get("alignment_for") or f"accesses that need {alignment}-byte alignment"
+    raise OperandError(
+        f"{where}: {describe(entry)} is accessed by {access}, so the compiled code assumes a "
+        f"{alignment}-byte aligned base address (T-LAUNCH-5); got an array {base}, only "
+        f"{aligned & -aligned}-byte aligned. Pass a copy (`.clone()`: a fresh allocation, "
+        f"256-byte aligned; `.contiguous()` copies only non-contiguous arrays) or a view that "
+        f"starts {alignment}-byte aligned.")
