@@ -1,11 +1,14 @@
 """Arrays a launch takes, without copies: PyTorch CUDA tensors, objects with
 `__cuda_array_interface__` or `__dlpack__`, and contiguous numpy arrays (host
 memory the kernel reads and writes over the bus). Each becomes (pointer,
-shape, strides in elements, device ordinal or None where unknown)."""
+shape, strides in elements, device ordinal or None where unknown); whether
+a kernel parameter takes those strides is tile.core.layouts' question."""
 import ctypes
 from typing import Optional
 
 from .core.elements import BY_NAME, element as element_type, torch_dtype
+from .core.errors import OperandError
+from .core.layouts import packed_strides
 
 
 class _DLDevice(ctypes.Structure):
@@ -25,13 +28,8 @@ class _DLTensor(ctypes.Structure):
 _DL_CUDA = 2
 
 
-def contiguous_strides(shape):
-    """The strides (in elements) of a packed row-major array of `shape`."""
-    strides, step = [], 1
-    for extent in reversed(shape):
-        strides.insert(0, step)
-        step *= extent
-    return tuple(strides)
+#: The strides (in elements) of a packed row-major array of a shape.
+contiguous_strides = packed_strides
 
 
 def _dlpack(value, element: str, keep: list):
@@ -70,7 +68,13 @@ def array_view(value, element: str, host: Optional[list] = None, keep: Optional[
     if interface is None and host is not None and hasattr(value, "__array_interface__"):
         interface = value.__array_interface__
         if interface.get("strides") is not None or not value.flags.writeable:
-            raise TypeError("host arrays must be contiguous and writable")
+            # Page-locking maps the bytes from the pointer on: C order only.
+            raise OperandError(
+                f"host arrays must be C-contiguous and writable (they are mapped for the "
+                f"launch as they are), got shape {tuple(interface['shape'])} with strides "
+                f"{interface.get('strides')} bytes (None: C-contiguous), writable "
+                f"{bool(value.flags.writeable)}: pass numpy.ascontiguousarray(a) (a copy) "
+                "or a CUDA array")
         if getattr(value, "itemsize", row.bytes) != row.bytes or (
                 row.numpy is None and getattr(value.dtype, "name", "") != element):
             raise TypeError(f"expected elements {element}, got {value.dtype}")
@@ -80,6 +84,9 @@ def array_view(value, element: str, host: Optional[list] = None, keep: Optional[
             raise TypeError(f"expected elements {element}, got {interface['typestr']}")
         shape = tuple(interface["shape"])
         strides = interface.get("strides")
+        if strides is not None and any(s % row.bytes for s in strides):
+            raise OperandError(f"array strides {tuple(strides)} bytes are not multiples of the "
+                               f"{row.bytes}-byte {element} elements: pass a copy")
         strides = (contiguous_strides(shape) if strides is None
                    else tuple(s // row.bytes for s in strides))
         return interface["data"][0], shape, strides, device

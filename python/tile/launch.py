@@ -5,10 +5,24 @@ pipeline, printed by `tile-translate --kernel-manifest`), not from its IR:
 - a memref takes an array (tile.arrays: a PyTorch CUDA tensor, an object
   with `__cuda_array_interface__` or `__dlpack__`, or a contiguous numpy
   array, page-locked and mapped for the launch, which then waits); its
-  pointer, shape and strides become MLIR's memref descriptor fields;
+  pointer, shape and strides become MLIR's memref descriptor fields. The
+  type's layout is what the compiled code assumes, so it decides which
+  strides are taken (tile.core.layouts.descriptor_fields, else
+  OperandError): the identity layout (`memref<?x64xf16>`) takes packed
+  row-major arrays only (`x.t()`, `x[:, :64]`, `x[:, ::2]`, an expanded
+  view are errors: pass `.contiguous()`); a strided layout
+  (`memref<?x?xf16, strided<[?, ?], offset: ?>>`) takes any non-negative
+  strides where it has `?` and the same strides where it has numbers, and
+  overlapping views (zero strides: broadcasts) only for parameters the
+  kernel does not write (the manifest's `written`); the base address must
+  have the alignment the kernel's accesses assume (the manifest's
+  `alignment`: 16 for a 16-byte cp.async, say), else OperandError rather
+  than a misaligned-address fault that kills the CUDA context;
 - a `!tile.tma_desc<...>` takes an array as well: the runtime's tensor-map
   encoder, the one the lowering of tile.tma_create_descriptor calls, checks
-  every precondition and encodes its CUtensorMap, and the 128 bytes are
+  every precondition (a unit innermost stride, 16-byte multiple strides:
+  T-TMA-9) and encodes its CUtensorMap (negative and zero strides are an
+  OperandError first), and the 128 bytes are
   passed by value in the kernel's parameters. Maps are cached by what they
   encode (address, shape, strides; the descriptor type fixes the rest), so a
   freed-and-reused address with the same geometry reuses a map that is
@@ -32,6 +46,8 @@ raise TileRuntimeError with the runtime's message (the CUDA error, the call,
 the kernel; after an error that leaves the context unusable, every later
 call on that device says so and names the first failure)."""
 import ctypes
+import math
+import operator
 import struct
 import threading
 from typing import Optional
@@ -39,7 +55,8 @@ from typing import Optional
 from .arrays import array_view
 from .core import devices, streams
 from .core.elements import ELEMENTS, check_against_contract, element as element_type, torch_dtype
-from .core.errors import TileRuntimeError
+from .core.errors import OperandError, TileRuntimeError
+from .core.layouts import describe as describe_memref, descriptor_fields, packed_strides
 from .runtime import DEFAULT_TIMEOUT, LAUNCH_CONFIG, Runtime, ordinal
 
 # Scalar parameters: the struct format of their kernel-parameter bytes, from
@@ -110,6 +127,13 @@ class _TensorMapParam:
             return found
         if len(shape) != self.rank:
             raise TypeError(f"{self.describe()} takes a rank-{self.rank} tensor, got shape {shape}")
+        if any(s <= 0 for s, n in zip(strides, shape) if n > 1):
+            # The encoder takes unsigned strides; a zero stride's map (a
+            # broadcast) would let TMA stores overlap.
+            raise OperandError(f"{self.where}: {self.describe()} takes positive strides on dims "
+                               f"of extent > 1; got an array of shape {shape} with strides "
+                               f"{strides} (in elements). Pass `.contiguous()` (a copy) "
+                               "(T-LAUNCH-4).")
         descriptor = ctypes.create_string_buffer(self._descriptor.size)
         self._descriptor.pack_into(descriptor, 0, pointer, pointer, 0, *shape, *strides)
         map_buffer = ctypes.create_string_buffer(2 * self.bytes)
@@ -308,24 +332,53 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
         rank = entry["rank"]
         pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
         dtypes = []  # the torch dtype, once torch is in use
-
-        static = [(i, extent) for i, extent in enumerate(entry["shape"]) if extent >= 0]
+        itemsize = element_type(element).bytes
+        # Old manifests have no layout: identity, as their launchers assumed;
+        # nor a base alignment: the element's.
+        identity = entry.get("identity", True)
+        alignment = math.lcm(itemsize, entry.get("alignment", itemsize))
+        fixed = [i for i, extent in enumerate(entry["shape"]) if extent >= 0]
+        # The static extents of a shape, one C call (a tuple for several).
+        extents = operator.itemgetter(*fixed) if fixed else (lambda shape: ())
+        want = extents(entry["shape"])
+        # (shape, strides) -> (bytes from the first element back to the
+        # aligned pointer, offset, strides) of the arrays checked already.
+        taken = {}
 
         def pack_memref(value, host, keep, ask):
+            hosts = None
             if dtypes and getattr(value, "dtype", None) is dtypes[0] and value.is_cuda:
                 pointer, shape, strides = value.data_ptr(), value.shape, value.stride()
                 device = value.get_device() if ask else None
+                # The fast path: PyTorch's contiguity is packed rows but for
+                # dims of extent 0 or 1, whose strides the descriptor gets packed;
+                # an aligned base (else descriptor_fields says why not).
+                if (identity and not pointer % alignment and value.is_contiguous()
+                        and len(shape) == rank and extents(shape) == want):
+                    if 1 in shape or 0 in shape:
+                        strides = packed_strides(shape)
+                    pack_into(data, offset, pointer, pointer, 0, *shape, *strides)
+                    return device
             else:
                 hosts = len(host)
                 pointer, shape, strides, device = array_view(value, element, host, keep)
+            key = (shape, strides)
+            found = taken.get(key)
+            # A known layout needs the aligned pointer's alignment checked
+            # only (the first element's, but for a static offset).
+            if found is None or (pointer - found[0]) % alignment:
+                aligned, start, passed = descriptor_fields(entry, pointer, shape, strides,
+                                                           itemsize, where)
+                if len(taken) >= 1024:
+                    taken.clear()
+                found = taken[key] = (pointer - aligned, start, passed)
+            aligned = pointer - found[0]
+            pack_into(data, offset, aligned, aligned, found[1], *shape, *found[2])
+            if hosts is not None:  # checked before the driver is asked
                 if device is None and len(host) == hosts:  # a CUDA array interface
                     device = runtime.pointer_device(pointer)
                 if hasattr(value, "data_ptr") and not dtypes:
                     dtypes.append(torch_dtype(element))
-            if len(shape) != rank or any(shape[i] != extent for i, extent in static):
-                raise TypeError(f"{_describe(entry)} takes an array of that shape, "
-                                f"got shape {tuple(shape)}")
-            pack_into(data, offset, pointer, pointer, 0, *shape, *strides)
             return device
         return pack_memref
 
@@ -362,8 +415,7 @@ def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
 def _describe(entry: dict) -> str:
     """A manifest parameter in MLIR-like words, for messages."""
     if entry["kind"] == "memref":
-        dims = "x".join("?" if d < 0 else str(d) for d in entry["shape"])
-        return f"memref<{dims}x{entry['element']}>"
+        return describe_memref(entry)
     if entry["kind"] == "tensor_map":
         return f"!tile.tma_desc<{entry['element']}, box = {entry['box']}>"
     return entry["type"]

@@ -39,7 +39,12 @@ def TileKernelManifestPass
   let description = [{
     Writes a `tile.kernel_manifest` dictionary on the module: for each
     gpu.func kernel, its parameters in order (memrefs: rank, element type,
-    shape; `!tile.tma_desc`: every tensor-map parameter — element type and
+    shape, layout — strides and offset, -1 where dynamic, and whether it is
+    the identity — whether the kernel may write through them, and the
+    alignment of their base address its accesses assume (`alignment`, with
+    the access in `alignment_for`: aligned vector or memref accesses,
+    cp.async, bulk copies; at least the element's size); a layout without a
+    strided form is an error; `!tile.tma_desc`: every tensor-map parameter — element type and
     CUtensorMapDataType, box, swizzle, interleave, L2 promotion, OOB fill,
     im2col corners — passed as 128 bytes by value; scalars: their type), the
     dynamic shared memory its `tile.shared_alloc dynamic` buffers need, and

@@ -9,6 +9,9 @@ builds on:
   memory), per device;
 - `tile.core.operands`: operands as plain data (shape, strides, dtype,
   address, device) for the planners, and the checks on PyTorch tensors;
+- `tile.core.layouts`: memref layouts at launch: which arrays a kernel's
+  memref parameter takes (its manifest strides, offset and base
+  alignment) and the descriptor fields they get;
 - `tile.core.streams`: CUDA streams (PyTorch's current stream per device);
 - `tile.core.caches`: bounded caches (plans, checks, scratch buffers).
 
