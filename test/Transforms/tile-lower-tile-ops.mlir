@@ -342,11 +342,14 @@ gpu.module @epilogue {
 // vectors; otherwise a row inside stores its whole vector where it fits and
 // element by element where it crosses the column bound. The vectors are
 // 16-byte aligned when the global row stride and first column are
-// multiples of 8 (tested at run time: memref<?x?xf16>), else unaligned.
+// multiples of 8 (tested at run time: memref<?x?xf16>), else unaligned. The
+// shared side is always 16-byte aligned: each thread's 8 values start at a
+// tile column that is a multiple of 8, in a 128-byte aligned buffer.
 // CHECK-LABEL: gpu.func @bounded_store
 //       CHECK: scf.if %{{.*}} {
 //       CHECK:   memref.extract_strided_metadata
 //       CHECK:   scf.if %{{.*}} {
+//       CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<32x64xf16, 3>, vector<8xf16>
 //       CHECK:     vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 //       CHECK:   } else {
 //       CHECK:     vector.store %{{.*}}] : memref<?x?xf16>, vector<8xf16>
