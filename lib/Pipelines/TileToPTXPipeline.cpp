@@ -74,7 +74,9 @@ static void buildTileStage(OpPassManager &pm,
     pm.addPass(createTileVerifyAsyncProtocolPass());
   // On logical indices, before the swizzle rewrite (which keeps the
   // alignment it sets).
-  pm.addPass(createTileAlignSharedVectorAccessesPass());
+  TileAlignSharedVectorAccessesPassOptions align;
+  align.remarks = options.alignmentRemarks;
+  pm.addPass(createTileAlignSharedVectorAccessesPass(align));
   pm.addPass(createTileSwizzleAccessesPass());
   // Kernels written as gpu.launch bodies become gpu.funcs before their tile
   // ops are lowered, so that descriptors they use are kernel parameters

@@ -7,6 +7,7 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.ptx -o %t.cubin %}
+// RUN: tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a alignment-remarks=false" -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 
 // CHECK-LABEL: .visible .entry aligned_load(
 //   CHECK-NOT: ld.shared.b16
@@ -18,6 +19,7 @@
 
 // REMARK: remark: tile: vector.load of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is %arg2, not a known multiple of 8 elements); add {alignment = 16} if it holds
 // REMARK-NOT: remark
+// QUIET-NOT: remark
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {
