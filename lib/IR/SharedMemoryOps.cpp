@@ -56,6 +56,14 @@ LogicalResult SharedAllocOp::verify() {
   if (type.getNumElements() < 1)
     return emitOpError() << "expected a buffer of at least one element, got "
                          << type << " (T-SMEM-3)";
+  // T-SMEM-4: a static buffer fits in a kernel's static shared memory.
+  if (!getDynamic() && getSizeInBytes() > kMaxStaticSharedMemoryBytes)
+    return emitOpError() << "static shared buffer of " << getSizeInBytes()
+                         << " bytes exceeds the " << kMaxStaticSharedMemoryBytes
+                         << " bytes (48 KB) of static shared memory a kernel "
+                            "may have; allocate it with `tile.shared_alloc "
+                            "dynamic` and launch with "
+                            "dynamic_shared_memory_size (T-SMEM-4)";
   // T-SMEM-2: a dynamic buffer's alignment is one the base guarantees.
   if (getDynamic() && getRequiredAlignment() > kDynamicSharedBaseAlignment)
     return emitOpError() << "dynamic shared buffers can be aligned to at most "

@@ -72,6 +72,11 @@ static void buildTileStage(OpPassManager &pm,
   pm.addPass(createTileLowerTileOpsPass());
   if (options.verifyProtocol)
     pm.addPass(createTileVerifyAsyncProtocolPass());
+  // On logical indices, before the swizzle rewrite (which keeps the
+  // alignment it sets).
+  TileAlignSharedVectorAccessesPassOptions align;
+  align.remarks = options.alignmentRemarks;
+  pm.addPass(createTileAlignSharedVectorAccessesPass(align));
   pm.addPass(createTileSwizzleAccessesPass());
   // Kernels written as gpu.launch bodies become gpu.funcs before their tile
   // ops are lowered, so that descriptors they use are kernel parameters

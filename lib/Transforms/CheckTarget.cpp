@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/HardwareLimits.h"
+#include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Target/Chip.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/StringExtras.h"
@@ -162,6 +164,112 @@ static LogicalResult checkDynamicSharedMemory(Operation *launch, Region &body,
                             << " (dynamic_shared_memory_size) (T-SMEM-1)";
   diag.attachNote(first->getLoc()) << "first dynamic buffer here";
   return diag;
+}
+
+/// The static shared memory of one kernel body: its static tile.shared_alloc
+/// buffers at their alignments, its mbarrier groups, its workgroup
+/// attributions and the shared memref.globals it takes (the `.shared`
+/// arrays the lowering makes of them).
+struct StaticSharedUsage {
+  int64_t totalBytes = 0;
+  int64_t bufferBytes = 0;
+  int64_t otherBytes = 0;
+  /// The largest static buffer, named in the diagnostic.
+  Operation *largest = nullptr;
+  int64_t largestBytes = 0;
+};
+
+static StaticSharedUsage measureStaticSharedMemory(Region &body,
+                                                   ValueRange attributions) {
+  StaticSharedUsage usage;
+  auto add = [&](int64_t bytes, int64_t alignment, bool buffer) {
+    int64_t offset =
+        llvm::alignTo(usage.totalBytes, std::max<int64_t>(alignment, 1));
+    usage.totalBytes = offset + bytes;
+    (buffer ? usage.bufferBytes : usage.otherBytes) += bytes;
+  };
+  for (Value attribution : attributions) {
+    auto type = cast<MemRefType>(attribution.getType());
+    if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+      continue;
+    add(type.getNumElements() *
+            llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+        1, /*buffer=*/false);
+  }
+  llvm::SmallPtrSet<Operation *, 4> globals;
+  body.walk([&](Operation *op) {
+    if (auto alloc = dyn_cast<SharedAllocOp>(op)) {
+      if (alloc.getDynamic())
+        return;
+      add(alloc.getSizeInBytes(), alloc.getRequiredAlignment(),
+          /*buffer=*/true);
+      if (alloc.getSizeInBytes() > usage.largestBytes) {
+        usage.largest = alloc;
+        usage.largestBytes = alloc.getSizeInBytes();
+      }
+    } else if (auto barriers = dyn_cast<MBarrierAllocOp>(op)) {
+      add(barriers.getBarriers().getType().getCount() * kMBarrierBytes,
+          kMBarrierBytes, /*buffer=*/false);
+    } else if (auto getGlobal = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          getGlobal, getGlobal.getNameAttr());
+      MemRefType type = getGlobal.getType();
+      if (!global || !isSharedMemory(type) || !type.hasStaticShape() ||
+          !type.getElementType().isIntOrFloat() ||
+          !globals.insert(global).second)
+        return;
+      add(type.getNumElements() *
+              llvm::divideCeil(type.getElementTypeBitWidth(), 8),
+          global.getAlignment().value_or(1), /*buffer=*/false);
+    }
+  });
+  return usage;
+}
+
+/// T-SMEM-4: a kernel's static shared memory fits in the 48 KB CUDA allows
+/// without opting into more (which only dynamic shared memory can).
+static LogicalResult checkStaticSharedMemory(Location loc, StringRef kernel,
+                                             Region &body,
+                                             ValueRange attributions) {
+  StaticSharedUsage usage = measureStaticSharedMemory(body, attributions);
+  if (usage.totalBytes <= kMaxStaticSharedMemoryBytes)
+    return success();
+  // Reported at the kernel's location, without printing the whole kernel.
+  InFlightDiagnostic diag = mlir::emitError(loc)
+                            << kernel << " takes " << usage.totalBytes
+                            << " bytes of static shared memory ("
+                            << usage.bufferBytes
+                            << " in static tile.shared_alloc buffers, "
+                            << usage.otherBytes
+                            << " in mbarriers, attributions and globals, with "
+                               "alignment padding), more than the "
+                            << kMaxStaticSharedMemoryBytes
+                            << " bytes (48 KB) a kernel may have; allocate "
+                               "the large buffers with `tile.shared_alloc "
+                               "dynamic` and launch with "
+                               "dynamic_shared_memory_size (T-SMEM-4)";
+  if (usage.largest)
+    diag.attachNote(usage.largest->getLoc())
+        << "largest static buffer here (" << usage.largestBytes << " bytes)";
+  return diag;
+}
+
+static LogicalResult checkStaticSharedMemory(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    LogicalResult checked = success();
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op)) {
+      if (func.isKernel())
+        checked = checkStaticSharedMemory(
+            func.getLoc(), ("kernel @" + func.getName()).str(), func.getBody(),
+            func.getWorkgroupAttributions());
+    } else if (auto launch = dyn_cast<gpu::LaunchOp>(op)) {
+      checked = checkStaticSharedMemory(
+          launch.getLoc(), "the gpu.launch kernel", launch.getBody(),
+          launch.getWorkgroupAttributions());
+    }
+    return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 /// T-TARGET-5: the element types of a kernel's workgroup and private
@@ -332,6 +440,7 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   if (result.wasInterrupted())
     return failure();
   if (failed(checkDynamicSharedLaunches(module)) ||
+      failed(checkStaticSharedMemory(module)) ||
       failed(checkAttributions(module)) ||
       failed(checkAttributionLayouts(module)))
     return failure();

@@ -19,6 +19,7 @@
 
 #include "FirstThread.h"
 #include "LowerTileOpsPatterns.h"
+#include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -270,8 +271,9 @@ private:
   void emitVectorCopy(const CopyCoordinates &copy, bool bounded,
                       llvm::MaybeAlign alignment) {
     auto vectorType = VectorType::get({numValues}, tileType.getElementType());
-    Value values = vector::LoadOp::create(rewriter, loc, vectorType,
-                                          op.getSrc(), copy.tileIndices);
+    Value values =
+        vector::LoadOp::create(rewriter, loc, vectorType, op.getSrc(),
+                               copy.tileIndices, false, getTileAlignment());
     if (!bounded) {
       vector::StoreOp::create(rewriter, loc, values, op.getDst(),
                               ValueRange{copy.globalRow, copy.globalColumn},
@@ -279,6 +281,30 @@ private:
       return;
     }
     emitStoreInBounds(values, copy.globalRow, copy.globalColumn, alignment);
+  }
+
+  /// The alignment of a thread's V values in the shared tile: each starts at
+  /// a tile column that is a multiple of V (as for the global side), so the
+  /// vector's bytes (at most 16, and the swizzle's unit, which keeps aligned
+  /// offsets aligned: T-SWZ-6) where the tile's strides and offset are
+  /// multiples of V and its buffer is aligned at least that much.
+  llvm::MaybeAlign getTileAlignment() {
+    SharedBufferInfo info = getSharedBufferInfo(op.getSrc());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!info.alignment || !llvm::isPowerOf2_64(bytes) ||
+        failed(tileType.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) || offset % numValues ||
+        strides.back() != 1)
+      return llvm::MaybeAlign();
+    for (int64_t stride : ArrayRef(strides).drop_back())
+      if (ShapedType::isDynamic(stride) || stride % numValues)
+        return llvm::MaybeAlign();
+    int64_t alignment = std::min<int64_t>({bytes, 16, *info.alignment});
+    if (info.swizzle && !info.swizzle->isIdentity())
+      alignment =
+          std::min<int64_t>(alignment, int64_t(1) << info.swizzle->getBase());
+    return llvm::MaybeAlign(alignment);
   }
 
   /// Stores `values` at global (gm, gn) where it is inside the rows: the

@@ -17,6 +17,7 @@
 
 #include "FirstThread.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/Transforms/Passes.h"
@@ -247,6 +248,18 @@ FailureOr<RingMap> createRings(scf::ForOp loop, LoopShape &shape,
              << "cannot be pipelined: the buffer's " << alloc.getSizeInBytes()
              << " bytes are not a multiple of its " << alignment
              << "-byte alignment, so stages would misalign (T-PIPE-1)";
+    // T-SMEM-4: a static ring stays within a kernel's static shared memory.
+    if (!alloc.getDynamic() &&
+        stages * alloc.getSizeInBytes() > kMaxStaticSharedMemoryBytes)
+      return loop.emitOpError()
+             << "cannot be pipelined with " << stages
+             << " stages: the ring of a static buffer of "
+             << alloc.getSizeInBytes() << " bytes takes "
+             << stages * alloc.getSizeInBytes() << ", more than the "
+             << kMaxStaticSharedMemoryBytes
+             << " bytes (48 KB) of static shared memory a kernel may have; "
+                "allocate the buffer with `tile.shared_alloc dynamic` "
+                "(T-SMEM-4)";
     OpBuilder builder(alloc);
     SmallVector<int64_t> ringShape = {stages};
     llvm::append_range(ringShape, type.getShape());

@@ -103,8 +103,8 @@ gpu.module @mma {
   gpu.func @mma(%sa: memref<64x32xf16, 3>, %sb: memref<64x32xf16, 3>, %sbt: memref<32x64xf16, 3>,
                 %acc: vector<2x4x2x2xf32>, %c: memref<?x?xf16>, %i: index,
                 %wacc: vector<128xf32>) kernel {
-    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
+    %wa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %wb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
     %0 = tile.mma %sa, %sb, %acc {warps = array<i64: 2, 2>}
         : memref<64x32xf16, 3>, memref<64x32xf16, 3>, vector<2x4x2x2xf32>
     %1 = tile.mma %sa, %sbt, %0 {warps = array<i64: 2, 2>, transpose_b}
@@ -132,8 +132,8 @@ gpu.module @mma {
 //  CHECK-NEXT: tile.wgmma_commit_group
 gpu.module @mma_fp8 {
   gpu.func @mma_fp8(%wacc: vector<128xf32>, %i: index) kernel {
-    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
-    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x128xf8E5M2, 3>
+    %wa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
+    %wb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x128xf8E5M2, 3>
     %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %i, %i], %wacc {shape = array<i64: 64, 256, 128>, wait = 1 : i32}
         : memref<4x128x128xf8E4M3FN, 3>, memref<4x256x128xf8E5M2, 3>, vector<128xf32>
     gpu.return
@@ -155,7 +155,7 @@ gpu.module @mma_fp8 {
 gpu.module @mma_f16_accumulators {
   gpu.func @mma_f16_accumulators(%i: index) -> vector<64xf16> {
     %zero = arith.constant dense<0.0> : vector<64xf16>
-    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
+    %wa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x128xf8E4M3FN, 3>
     %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x64x128xf8E4M3FN, 3>
     %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %i, %i], %zero {shape = array<i64: 128, 64, 64>, wait = 0 : i32}
         : memref<4x128x128xf8E4M3FN, 3>, memref<4x64x128xf8E4M3FN, 3>, vector<64xf16>
@@ -288,8 +288,8 @@ gpu.module @stmatrix {
 //       CHECK: tile.wgmma_commit_group
 gpu.module @mn_major {
   gpu.func @mn_major_b(%wacc: vector<128xf32>, %i: index, %q: index, %r: index, %z: index) kernel {
-    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-    %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
+    %wa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %wb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64xf16, 3>
     %0 = tile.warpgroup_mma %wa[%i, %i, %i], %wb[%i, %q, %r, %z], %wacc
         {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
         : memref<4x128x64xf16, 3>, memref<4x4x64x64xf16, 3>, vector<128xf32>
@@ -342,11 +342,14 @@ gpu.module @epilogue {
 // vectors; otherwise a row inside stores its whole vector where it fits and
 // element by element where it crosses the column bound. The vectors are
 // 16-byte aligned when the global row stride and first column are
-// multiples of 8 (tested at run time: memref<?x?xf16>), else unaligned.
+// multiples of 8 (tested at run time: memref<?x?xf16>), else unaligned. The
+// shared side is always 16-byte aligned: each thread's 8 values start at a
+// tile column that is a multiple of 8, in a 128-byte aligned buffer.
 // CHECK-LABEL: gpu.func @bounded_store
 //       CHECK: scf.if %{{.*}} {
 //       CHECK:   memref.extract_strided_metadata
 //       CHECK:   scf.if %{{.*}} {
+//       CHECK:     vector.load %{{.*}} {alignment = 16 : i64} : memref<32x64xf16, 3>, vector<8xf16>
 //       CHECK:     vector.store %{{.*}} {alignment = 16 : i64} : memref<?x?xf16>, vector<8xf16>
 //       CHECK:   } else {
 //       CHECK:     vector.store %{{.*}}] : memref<?x?xf16>, vector<8xf16>
@@ -393,7 +396,7 @@ gpu.module @store_copy {
 gpu.module @mn_major_a {
   gpu.func @mn_major_a(%wacc: vector<8xf32>, %i: index, %q: index, %r: index, %z: index,
                        %c: memref<?x?xf16>, %m: index, %n: index) kernel {
-    %wa = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+    %wa = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
     %wb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x8x64xf16, 3>
     %0 = tile.warpgroup_mma %wa[%i, %q, %r, %z], %wb[%i, %z, %z], %wacc
         {shape = array<i64: 128, 8, 64>, wait = 0 : i32, transpose_a}
@@ -663,7 +666,7 @@ gpu.module @k_spans {
     %ak = arith.constant 0 : index
     %bk = arith.constant 0 : index
     %sq = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
-    %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %sk = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
     %0 = tile.warpgroup_mma %sq[%ac, %row, %ak], %sk[%s, %bc, %bn, %bk], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
         : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
     gpu.return

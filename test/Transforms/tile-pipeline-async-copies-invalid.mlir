@@ -339,3 +339,25 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// T-SMEM-4: 4 stages of a static 16 KB buffer would take 64 KB of static
+// shared memory; a dynamic buffer can.
+gpu.module @k {
+  gpu.func @static_ring_too_large(%src: memref<65536xf32>, %i: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c8 = arith.constant 8 : index
+    %buf = tile.shared_alloc : memref<4096xf32, 3>
+    // expected-error @below {{cannot be pipelined with 4 stages: the ring of a static buffer of 16384 bytes takes 65536, more than the 49152 bytes (48 KB) of static shared memory a kernel may have; allocate the buffer with `tile.shared_alloc dynamic` (T-SMEM-4)}}
+    scf.for %k = %c0 to %c8 step %c1 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<65536xf32> to memref<4096xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0 for %g
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<4096xf32, 3>
+    } {tile.pipeline_stages = 4 : i64}
+    gpu.return
+  }
+}

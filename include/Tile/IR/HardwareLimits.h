@@ -14,6 +14,11 @@ namespace mlir::tile {
 /// Shared memory one CTA can address on sm_90 (227 KB, CUDA C++ Programming
 /// Guide, "Technical Specifications per Compute Capability").
 inline constexpr int64_t kMaxSharedMemoryBytes = 232448;
+/// Static shared memory of one kernel (48 KB, CUDA C++ Programming Guide,
+/// "Shared Memory" and "Technical Specifications per Compute Capability":
+/// more than this must be dynamic shared memory, opted into with
+/// cudaFuncAttributeMaxDynamicSharedMemorySize).
+inline constexpr int64_t kMaxStaticSharedMemoryBytes = 49152;
 /// An mbarrier object is 8 bytes, 8-byte aligned (PTX ISA, "Size and alignment
 /// of mbarrier object").
 inline constexpr int64_t kMBarrierBytes = 8;

@@ -38,6 +38,12 @@ struct TileToPTXPipelineOptions
       llvm::cl::desc("run tile-verify-async-protocol after tile-lower-tile-ops "
                      "(T-PROTO-n)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> alignmentRemarks{
+      *this, "alignment-remarks",
+      llvm::cl::desc("remark on shared vector loads/stores whose full "
+                     "alignment tile-align-shared-vector-accesses cannot "
+                     "prove (they stay element-wise)"),
+      llvm::cl::init(true)};
   PassOptions::Option<uint64_t> debugWaitLimit{
       *this, "debug-wait-limit",
       llvm::cl::desc("bound mbarrier waits to this many try_wait rounds, then "

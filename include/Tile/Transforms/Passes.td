@@ -149,6 +149,43 @@ def TileAnalyzeBankConflictsPass
   let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
+def TileAlignSharedVectorAccessesPass
+    : Pass<"tile-align-shared-vector-accesses", "mlir::ModuleOp"> {
+  let summary = "set the alignment of vector loads/stores of shared buffers where provable";
+  let description = [{
+    Without an `alignment`, a `vector.load`/`vector.store` is lowered at its
+    element's alignment, and LLVM's NVPTX backend splits it into one access
+    per element (a `vector<8xbf16>` load becomes eight `ld.shared.b16`
+    instead of one `ld.shared.v4.b32`). tile allocates its shared buffers
+    itself, so it knows their alignment (`tile.shared_alloc`: 128 bytes or
+    more, T-SWZ-3..4; dynamic buffers are placed at it after a 1024-byte
+    aligned base, T-SMEM-2).
+
+    For each rank-1 vector load/store of more than one element of a shared
+    buffer whose alignment is known (a `tile.shared_alloc`, a
+    `memref.global`, a workgroup attribution) and that has no `alignment`,
+    this pass proves what power of two the access's byte offset is a
+    multiple of (constants, arith and affine.apply arithmetic, scf.for
+    induction variables; thread ids and loop-carried values are unknown),
+    takes the smaller of that, the buffer's alignment and, for a swizzled
+    buffer, its 2^M-byte unit (the swizzle XORs only offset bits >= M, so
+    an aligned logical offset stays aligned physically, T-SWZ-6), and sets
+    `alignment` to it, capped at the vector's bytes and 16. It runs before
+    `tile-swizzle-accesses`, on the logical indices; the swizzle rewrite
+    keeps the attribute. An explicit `alignment` is trusted.
+
+    Where the full alignment (the vector's bytes, at most 16) cannot be
+    proven, it emits a remark on the access naming the index that is not a
+    known multiple (with `remarks`, the default: the code is correct but
+    slower, and the user can add the attribute where it holds).
+    `tile-to-ptx-pipeline` runs it right before `tile-swizzle-accesses`.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", "true",
+           "remark on vector accesses whose full alignment is not provable">,
+  ];
+}
+
 def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {
   let summary = "route generic accesses of swizzled shared buffers through their swizzle";
   let description = [{
@@ -158,7 +195,8 @@ def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {
     (memref.load/store, vector.load/store, tile.async_copy's shared operand)
     into an access of a flat view of the buffer at the element whose byte
     offset is the swizzle of the logical one. TMA ops keep the logical buffer
-    (the hardware swizzles); bulk copies move physical bytes.
+    (the hardware swizzles); bulk copies move physical bytes. An access keeps
+    its attributes (the `alignment` of tile-align-shared-vector-accesses).
 
     - T-SWZ-6 (error): an access wider than the swizzle's 2^M-byte unit (the
       swizzle would split it), or an op that cannot apply the swizzle (a view,

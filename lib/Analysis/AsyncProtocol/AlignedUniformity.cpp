@@ -112,7 +112,7 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
             if (!other || *other == *first)
               continue;
             InFlightDiagnostic diag =
-                op->emitError()
+                emitProtocolDiagnostic(op)
                 << "an aligned instruction under a condition that differs "
                    "between threads "
                 << begin << " and " << t << " of one "

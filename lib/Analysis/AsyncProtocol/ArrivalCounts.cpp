@@ -161,7 +161,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.expectBytes != barrier.deliveredBytes) {
         Operation *at = barrier.expectOp ? barrier.expectOp : barrier.deliverOp;
         InFlightDiagnostic diag =
-            at->emitError()
+            emitProtocolDiagnostic(at)
             << "barrier " << index << " expects " << barrier.expectBytes
             << " transaction bytes per phase, but the copies "
                "and complete_tx that signal it deliver "
@@ -179,7 +179,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.arrivals >= barrier.expected)
         continue;
       InFlightDiagnostic diag =
-          barrier.wait->emitError()
+          emitProtocolDiagnostic(barrier.wait)
           << "waits on barrier " << index << ", which expects "
           << barrier.expected << " arrivals per phase, but the " << threads
           << " threads of a block arrive at most " << barrier.arrivals

@@ -44,10 +44,18 @@ using namespace mlir::tile::role_protocol;
 /// ragged problem sizes.
 static constexpr int64_t kSamples[] = {1, 200, 520};
 
+InFlightDiagnostic tile::emitProtocolDiagnostic(Operation *op, bool error) {
+  if (op->getNumRegions() != 0)
+    return error ? mlir::emitError(op->getLoc())
+                 : mlir::emitWarning(op->getLoc());
+  return error ? op->emitError() : op->emitWarning();
+}
+
 RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   auto skip = [&](const Twine &reason) {
     if (explain)
-      kernel.emitRemark() << "role protocol not modeled: " << reason;
+      mlir::emitRemark(kernel.getLoc())
+          << "role protocol not modeled: " << reason;
     return RoleVerdict::notModeled;
   };
   bool waits = false;
@@ -91,7 +99,8 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
         reason = finding->message;
         break;
       }
-      InFlightDiagnostic diag = finding->op->emitError() << finding->message;
+      InFlightDiagnostic diag = emitProtocolDiagnostic(finding->op)
+                                << finding->message;
       for (auto &[op, note] : finding->notes)
         diag.attachNote(op->getLoc()) << note;
       return RoleVerdict::failed;
@@ -102,8 +111,9 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   if (modeledSamples.empty())
     return skip(reason);
   if (explain) {
-    InFlightDiagnostic remark =
-        kernel.emitRemark() << "role protocol: " << roles.size() << " roles (";
+    InFlightDiagnostic remark = mlir::emitRemark(kernel.getLoc())
+                                << "role protocol: " << roles.size()
+                                << " roles (";
     llvm::interleaveComma(roles, remark, [&](const Role &role) {
       remark << role.threads << " from thread " << role.firstThread;
     });

@@ -67,11 +67,13 @@ struct BarrierState {
   Operation *init = nullptr;
 };
 
-/// The copy that last wrote a stage: its barrier and the phase it completes.
+/// The copy that last wrote a stage: its barrier, the phase it completes and
+/// the role that issued it.
 struct StageWrite {
   BarrierId barrier;
   int64_t phase;
   Operation *copy;
+  unsigned role;
 };
 
 /// Runs the roles' traces against the barriers.
@@ -261,7 +263,7 @@ private:
         return notModeled();
       if (event->stage) {
         checkOverwrite(r, *event);
-        writes[*event->stage] = {event->barrier, state.phase, event->op};
+        writes[*event->stage] = {event->barrier, state.phase, event->op, r};
       }
       state.tx -= event->amount * times;
       if (state.tx < -kMaxAmount * 1024)
@@ -301,8 +303,12 @@ private:
                       : ", but its previous wait saw phase " +
                             std::to_string(seen->second)) +
                  ": the role fell two phases behind the ring and a parity "
-                 "names a phase only modulo 2 (threads that only wait on a "
-                 "ring must not lag: let one thread run it) (T-PROTO-7)");
+                 "names a phase only modulo 2" +
+                 behindRing(r, event->barrier,
+                            " (threads that only wait on a ring must not lag: "
+                            "let one thread run it)") +
+                 " (T-PROTO-7)");
+        addRefillNote(r, event->barrier);
         return Step::Advanced;
       }
       cursor.seen[event->barrier] = observed;
@@ -407,8 +413,59 @@ private:
            (first ? "this is its first wait on it"
                   : "its previous wait saw phase " +
                         std::to_string(seen->second)) +
-           "): threads that only wait on a ring fall behind it and a parity "
-           "names a phase only modulo 2; let one thread run the ring";
+           ")" +
+           behindRing(r, wait.barrier,
+                      ": threads that only wait on a ring fall behind it and "
+                      "a parity names a phase only modulo 2; let one thread "
+                      "run the ring");
+  }
+
+  /// The copy by another role into a stage that role `r` reads, filled
+  /// through `barrier`: the ring's refill that ran ahead of r's reads.
+  const StageWrite *findRefillByOther(unsigned r,
+                                      const BarrierId &barrier) const {
+    for (const Event &event : roles[r].trace) {
+      if ((event.kind != EventKind::Read &&
+           event.kind != EventKind::AsyncRead) ||
+          !event.stage)
+        continue;
+      auto it = writes.find(*event.stage);
+      if (it != writes.end() && it->second.barrier == barrier &&
+          it->second.role != r)
+        return &it->second;
+    }
+    return nullptr;
+  }
+
+  /// Why role `r` is behind the ring of `barrier`. When another role's
+  /// copies refill stages that r reads, nothing ordered r's reads before the
+  /// refill (a write-after-read race): that is the fix to name. Otherwise
+  /// `lagAdvice`: r only waits on a ring it does not run.
+  std::string behindRing(unsigned r, const BarrierId &barrier,
+                         StringRef lagAdvice) const {
+    const StageWrite *refill = findRefillByOther(r, barrier);
+    if (!refill)
+      return lagAdvice.str();
+    return ": " + roles[refill->role].describe() +
+           " issued the copies that refill the stages this role reads "
+           "(the last one for phase " +
+           std::to_string(refill->phase) + " of " + describe(barrier) +
+           ") without waiting for this role's reads of the stage, so the "
+           "ring ran ahead of them (a write-after-read race on the ring); "
+           "order the reads before the refill: a gpu.barrier (or a named "
+           "barrier) between the reads and the refill, or an arrival of the "
+           "readers on an empty mbarrier that the producer waits on before "
+           "the refill";
+  }
+
+  /// Points at the refill that ran ahead of role `r`'s reads, if any.
+  void addRefillNote(unsigned r, const BarrierId &barrier) {
+    if (!finding)
+      return;
+    if (const StageWrite *refill = findRefillByOther(r, barrier))
+      finding->notes.push_back(
+          {refill->copy, "the refill (" + roles[refill->role].describe() +
+                             "), not ordered after the reads"});
   }
 
   /// T-PROTO-11: roles blocked at waits that no role can complete. Roles
@@ -455,6 +512,11 @@ private:
           {}};
       if (state.init)
         result->notes.push_back({state.init, "barrier initialized here"});
+      if (!lagging(r, *event, state).empty())
+        if (const StageWrite *refill = findRefillByOther(r, event->barrier))
+          result->notes.push_back(
+              {refill->copy, "the refill (" + roles[refill->role].describe() +
+                                 "), not ordered after the reads"});
     }
     return result;
   }

@@ -197,7 +197,7 @@ private:
     reported.insert(op);
     if (error)
       hadError = true;
-    return error ? op->emitError() : op->emitWarning();
+    return emitProtocolDiagnostic(op, error);
   }
 
   void visitRegion(Region &region, State &state) {

@@ -94,3 +94,24 @@ func.func @empty_buffer() {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<0x0x64x64xf16, 3>
   return
 }
+
+// -----
+
+// T-SMEM-4: a static buffer fits in the 48 KB of static shared memory CUDA
+// allows a kernel; more takes a dynamic buffer (exactly 48 KB is fine).
+func.func @static_over_48k() {
+  // expected-error @below {{'tile.shared_alloc' op static shared buffer of 98304 bytes exceeds the 49152 bytes (48 KB) of static shared memory a kernel may have; allocate it with `tile.shared_alloc dynamic` and launch with dynamic_shared_memory_size (T-SMEM-4)}}
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x384x64xbf16, 3>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @static_48k
+func.func @static_48k() {
+  // CHECK: tile.shared_alloc : memref<384x64xf16, 3>
+  %a = tile.shared_alloc : memref<384x64xf16, 3>
+  // CHECK: tile.shared_alloc dynamic : memref<768x64xf16, 3>
+  %b = tile.shared_alloc dynamic : memref<768x64xf16, 3>
+  return
+}

@@ -80,8 +80,8 @@ func.func @warps(%acc: vector<4x8x2x2xf32>, %c: memref<?x?xf16>, %i: index) {
 // CHECK: tile.warpgroup_mma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
 gpu.module @k {
   gpu.func @warpgroup(%c: memref<?x?xf16>, %acc: vector<128xf32>, %s: index) kernel {
-    %ra = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-    %rb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
+    %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64xf16, 3>
     %0 = tile.warpgroup_mma %ra[%s, %s, %s], %rb[%s, %s, %s], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
         : memref<4x128x64xf16, 3>, memref<4x256x64xf16, 3>, vector<128xf32>
     tile.warpgroup_mma_store %0, %c[%s, %s] {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
@@ -283,8 +283,8 @@ func.func @wgmma_mn_major_rank(%acc: vector<128xf32>, %i: index) {
 // CHECK-LABEL: func.func @wgmma_b_halves
 // CHECK: tile.warpgroup_mma {{.*}} : memref<4x128x64xf16, 3>, memref<4x2x128x64xf16, 3>, vector<128xf32>
 func.func @wgmma_b_halves(%acc: vector<128xf32>, %i: index) -> vector<128xf32> {
-  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x128x64xf16, 3>
+  %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x128x64xf16, 3>
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
       : memref<4x128x64xf16, 3>, memref<4x2x128x64xf16, 3>, vector<128xf32>
   return %0 : vector<128xf32>
@@ -293,8 +293,8 @@ func.func @wgmma_b_halves(%acc: vector<128xf32>, %i: index) -> vector<128xf32> {
 // -----
 
 func.func @wgmma_b_halves_short(%acc: vector<128xf32>, %i: index) {
-  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
-  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+  %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
   // expected-error @below {{B 'memref<4x2x64x64xf16, 3>' cannot hold 256x64 K-major tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
       : memref<4x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<128xf32>
@@ -483,7 +483,7 @@ gpu.module @k {
   gpu.func @wgmma_k_spans(%acc: vector<64xf32>, %s: index, %row: index) kernel {
     %c0 = arith.constant 0 : index
     %sq = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
-    %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %sk = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
     %0 = tile.warpgroup_mma %sq[%c0, %row, %c0], %sk[%s, %c0, %c0, %c0], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
         : memref<2x128x64xbf16, 3>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
     gpu.return
@@ -504,7 +504,7 @@ func.func @wgmma_a_one_span(%acc: vector<64xf32>, %i: index) {
 // -----
 
 func.func @wgmma_b_k_chunks(%acc: vector<64xf32>, %i: index) {
-  %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+  %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x128x64xf16, 3>
   // expected-error @below {{B 'memref<1x128x64xf16, 3>' cannot hold 128x192 K-major tiles (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i], %acc {shape = array<i64: 64, 128, 192>, wait = 1 : i32}
@@ -516,7 +516,7 @@ func.func @wgmma_b_k_chunks(%acc: vector<64xf32>, %i: index) {
 
 func.func @wgmma_b_n_and_k(%acc: vector<64xf32>, %i: index) {
   %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xf16, 3>
-  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x2x64x64xf16, 3>
   // expected-error @below {{B 'memref<4x2x64x64xf16, 3>' continues over the dimension before its rows either along N or along K, not both (T-WGMMA-3)}}
   %0 = tile.warpgroup_mma %a[%i, %i, %i], %b[%i, %i, %i, %i], %acc {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
       : memref<2x128x64xf16, 3>, memref<4x2x64x64xf16, 3>, vector<64xf32>
@@ -536,7 +536,7 @@ func.func @wgmma_b_n_and_k(%acc: vector<64xf32>, %i: index) {
 gpu.module @k {
   gpu.func @warpgroup_rs(%p: vector<64xbf16>, %ph: vector<64xf16>, %o: vector<64xf32>, %oh: vector<64xf16>, %s: index) kernel {
     %c0 = arith.constant 0 : index
-    %sv = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %sv = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
     %sb = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
     %sk = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
     %0 = tile.warpgroup_mma_rs %p, %sv[%s, %c0, %c0, %c0], %o {shape = array<i64: 64, 128, 128>, wait = 1 : i32, transpose_b}

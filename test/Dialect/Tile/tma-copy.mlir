@@ -103,7 +103,7 @@ gpu.module @k {
     %bars = tile.mbarrier_alloc : !bars
     %tile = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
     %chunks = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
-    %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+    %ring = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
     %full = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x1x128x64xbf16, 3>
     tile.tma_copy %d[%b, %h, %m, %c0] to %tile, %bars[%c0] : !d4, memref<128x64xbf16, 3>, !bars
     tile.tma_copy %d[%b, %h, %m, %c0] to %chunks[%c1], %bars[%c0] : !d4, memref<2x128x64xbf16, 3>, !bars

@@ -21,7 +21,7 @@ gpu.module @kernels {
   gpu.func @device(%d: !d2, %e: !d1, %f: !d5, %n: !dn, %i: !di, %r: index, %c: index,
                    %mask: i16, %policy: i64) kernel {
     %c0 = arith.constant 0 : index
-    %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
+    %ring = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64xf16, 3>
     %line = tile.shared_alloc : memref<256xf32, 3>
     %box5 = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x2x4x8x64xbf16, 3>
     %narrow = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<32x32xf32, 3>

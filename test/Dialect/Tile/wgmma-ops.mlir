@@ -95,7 +95,7 @@ gpu.module @k {
 gpu.module @k {
   gpu.func @mn_major_row_not_span(%k: index) kernel {
     %c0 = arith.constant 0 : index
-    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<4x64x128xf16, 3>
+    %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x64x128xf16, 3>
     // expected-error @below {{expected MN-major rows of exactly the 128-byte swizzle span, got 256-byte rows in 'memref<4x64x128xf16, 3>' (T-WGMMA-1)}}
     %db = tile.wgmma_descriptor %b[%c0, %k, %c0] {mn_major} : memref<4x64x128xf16, 3>
     gpu.return
