@@ -54,6 +54,35 @@ std::string printOperand(Value value) {
   return text;
 }
 
+/// Where `loc` is, as "line L:C" when it is a file location.
+std::string describeLocation(Location loc) {
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    return "line " + std::to_string(file.getLine()) + ":" +
+           std::to_string(file.getColumn());
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << loc;
+  return text;
+}
+
+/// `value` as a user finds it in the source: the op that computes it and its
+/// line, a kernel argument's number, a loop's induction variable (SSA names
+/// are renumbered by the passes that ran before, so they come last).
+std::string describeIndex(Value value) {
+  if (Operation *op = value.getDefiningOp())
+    return printOperand(value) + ", the result of " +
+           op->getName().getStringRef().str() + " at " +
+           describeLocation(op->getLoc());
+  auto argument = cast<BlockArgument>(value);
+  Operation *owner = argument.getOwner()->getParentOp();
+  if (isa<FunctionOpInterface>(owner))
+    return "argument " + std::to_string(argument.getArgNumber()) +
+           " of the kernel";
+  return printOperand(value) + ", a block argument of " +
+         owner->getName().getStringRef().str() + " at " +
+         describeLocation(owner->getLoc());
+}
+
 class Aligner {
 public:
   explicit Aligner(bool remarks) : remarks(remarks) {}
@@ -119,7 +148,7 @@ public:
         continue;
       // Index i must be a multiple of wanted / (stride * elementBytes).
       int64_t multiple = int64_t(1) << (needed - bitsOf(stride) - elementBits);
-      reason = "index " + std::to_string(i) + " is " + printOperand(index) +
+      reason = "index " + std::to_string(i) + " is " + describeIndex(index) +
                ", not a known multiple of " + std::to_string(multiple) +
                " elements";
     }

@@ -62,11 +62,11 @@ gpu.module @kernels {
     %c2 = arith.constant 2 : index
     %c0 = arith.constant 0 : index
     %buf = tile.shared_alloc : memref<64x64xbf16, 3>
-    // expected-remark @below {{tile: vector.load of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is %arg0, not a known multiple of 8 elements); add {alignment = 16} if it holds}}
+    // expected-remark @below {{tile: vector.load of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is argument 0 of the kernel, not a known multiple of 8 elements); add {alignment = 16} if it holds}}
     %a = vector.load %buf[%c0, %x] : memref<64x64xbf16, 3>, vector<8xbf16>
     %even = arith.muli %x, %c2 : index
     // CHECK: vector.store %{{.*}} {alignment = 4 : i64} : memref<64x64xbf16, 3>, vector<8xbf16>
-    // expected-remark @below {{tile: vector.store of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is %2, not a known multiple of 8 elements); add {alignment = 16} if it holds}}
+    // expected-remark @below {{tile: vector.store of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is %2, the result of arith.muli at line 67:13, not a known multiple of 8 elements); add {alignment = 16} if it holds}}
     vector.store %a, %buf[%c0, %even] : memref<64x64xbf16, 3>, vector<8xbf16>
     gpu.return
   }

@@ -17,7 +17,7 @@
 // CHECK-LABEL: .visible .entry unprovable_load(
 //       CHECK: ld.shared.b16
 
-// REMARK: remark: tile: vector.load of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is %arg2, not a known multiple of 8 elements); add {alignment = 16} if it holds
+// REMARK: remark: tile: vector.load of 16 bytes of a shared buffer: cannot prove 16-byte alignment (index 1 is argument 2 of the kernel, not a known multiple of 8 elements); add {alignment = 16} if it holds
 // REMARK-NOT: remark
 // QUIET-NOT: remark
 
