@@ -84,10 +84,9 @@ std::optional<std::array<int64_t, 3>> ReduceOp::getKnownBlockShape() {
   if (!launch)
     return std::nullopt;
   std::array<int64_t, 3> shape;
-  for (auto [i, size] :
-       llvm::enumerate(ValueRange{launch.getBlockSizeX(),
-                                  launch.getBlockSizeY(),
-                                  launch.getBlockSizeZ()})) {
+  for (auto [i, size] : llvm::enumerate(ValueRange{launch.getBlockSizeX(),
+                                                   launch.getBlockSizeY(),
+                                                   launch.getBlockSizeZ()})) {
     APInt value;
     if (!matchPattern(size, m_ConstantInt(&value)))
       return std::nullopt;
@@ -125,8 +124,7 @@ LogicalResult ReduceOp::verify() {
   // T-RED-3: lane groups are powers of two within the warp.
   if (std::optional<uint32_t> lanes = getLanes()) {
     if (getScope() != ReduceScope::warp)
-      return emitOpError() << "'lanes " << *lanes
-                           << "' needs scope warp, got "
+      return emitOpError() << "'lanes " << *lanes << "' needs scope warp, got "
                            << stringifyReduceScope(getScope()) << " (T-RED-3)";
     if (*lanes < 2 || *lanes > 32 || !llvm::isPowerOf2_32(*lanes))
       return emitOpError() << "'lanes' must be a power of two in 2..32, got "

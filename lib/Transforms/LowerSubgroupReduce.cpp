@@ -47,7 +47,8 @@ struct TileLowerSubgroupReducePass
     if (reductions.empty())
       return;
     RewritePatternSet patterns(&getContext());
-    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, /*subgroupSize=*/32,
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns,
+                                                    /*subgroupSize=*/32,
                                                     /*shuffleBitwidth=*/32);
     populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
         patterns, /*subgroupSize=*/32, /*shuffleBitwidth=*/32);
@@ -62,7 +63,8 @@ struct TileLowerSubgroupReducePass
       if (redux && lowersToRedux(op))
         return WalkResult::advance();
       op.emitOpError() << "cannot be lowered to 32-bit shuffles"
-                       << (redux ? " or redux.sync" : "") << " (a " << op.getType()
+                       << (redux ? " or redux.sync" : "") << " (a "
+                       << op.getType()
                        << " reduction; tile.reduce takes f32 or i32)";
       return WalkResult::interrupt();
     });

@@ -17,9 +17,9 @@
 #include "Tile/Analysis/ThreadPredicates.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
+#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/GPU/Utils/GPUUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -42,8 +42,9 @@ static TypedAttr getIdentity(Builder &builder, gpu::AllReduceOperation kind,
     switch (kind) {
     case AllReduceOperation::ADD:
       // -0 + x is x for every x, also -0.
-      return builder.getFloatAttr(type, llvm::APFloat::getZero(semantics,
-                                                               /*Negative=*/true));
+      return builder.getFloatAttr(type,
+                                  llvm::APFloat::getZero(semantics,
+                                                         /*Negative=*/true));
     case AllReduceOperation::MUL:
       return builder.getFloatAttr(type, 1.0);
     case AllReduceOperation::MINIMUMF:
@@ -161,7 +162,8 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
       Value plane = math.add(
           y, arith::MulIOp::create(rewriter, loc, dimY, z).getResult());
       thread = math.add(
-          thread, arith::MulIOp::create(rewriter, loc, dimX, plane).getResult());
+          thread,
+          arith::MulIOp::create(rewriter, loc, dimX, plane).getResult());
     }
     std::optional<int64_t> threads;
     if (shape)
@@ -186,9 +188,9 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
     if (scope == ReduceScope::warpgroup) {
       // Named barrier 1 + w of the warpgroup's 128 threads (T-BAR-1).
       warpgroup = math.div(thread, kWarpgroupThreads);
-      Value id = arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          math.add(warpgroup, math.constant(1)));
+      Value id =
+          arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                     math.add(warpgroup, math.constant(1)));
       Value count = arith::ConstantOp::create(
           rewriter, loc, rewriter.getI32IntegerAttr(kWarpgroupThreads));
       barrier = [&rewriter, loc, id, count] {
@@ -219,8 +221,10 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
       SmallVector<Value> parts;
       for (int64_t w = 0; w < kWarpgroupThreads / 32; ++w)
         parts.push_back(memref::LoadOp::create(
-            rewriter, loc, scratch, ValueRange{math.add(base, math.constant(w))}));
-      result = combine(combine(parts[0], parts[1]), combine(parts[2], parts[3]));
+            rewriter, loc, scratch,
+            ValueRange{math.add(base, math.constant(w))}));
+      result =
+          combine(combine(parts[0], parts[1]), combine(parts[2], parts[3]));
     } else {
       // Lane l of every warp takes warp l's partial (the identity past the
       // last warp; the scratch has 32 slots, so the load is in bounds) and

@@ -52,9 +52,10 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
     Floats: `maximumf`/`minimumf` propagate NaN (a NaN anywhere gives NaN,
     as `torch.max` and `torch.amax`), `maxnumf`/`minnumf` ignore it (the
     result is NaN only when every value is); `add` and `mul` combine in an
-    order that is fixed for a block shape (a butterfly within warps, the
-    warps' partials in warp order), so results are deterministic, but they
-    differ in rounding from a sequential sum.
+    order that is fixed for a block shape (a butterfly within each warp,
+    then a pairwise tree or a butterfly over the warps' partials), so
+    results are deterministic run to run, but they differ in rounding from
+    a sequential sum.
 
     Every thread of the scope must execute the op (it contains warp
     shuffles, and barriers for `warpgroup` and `block`): not under a branch

@@ -152,7 +152,7 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
             std::optional<int64_t> other = value(t, part);
             if (!other || *other == *first)
               continue;
-            StringRef group = wholeBlock ? "block"
+            StringRef group = wholeBlock                   ? "block"
                               : *unit == kWarpgroupThreads ? "warpgroup"
                               : *unit == 32                ? "warp"
                                                            : "lane group";
