@@ -123,7 +123,7 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
     auto scopeAttr = ReduceScopeAttr::get(op.getContext(), scope);
     // Every lane of the warp (of each `lanes` group) gets the result of the
     // butterfly. The scope of the whole op rides on the first warp
-    // reduction, so that the protocol check (T-PROTO-13) still knows which
+    // reduction, so that the protocol check (T-RED-6) still knows which
     // threads must reach it after this expansion.
     auto warpReduce = [&](Value value, std::optional<uint32_t> lanes,
                           bool tagged) -> Value {
@@ -150,9 +150,17 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
     if (!shape)
       if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
         shape = getBlockShape(func);
+    std::optional<int64_t> threads;
+    if (shape)
+      threads = (*shape)[0] * (*shape)[1] * (*shape)[2];
+    // A block of one warp: the warp reduction is the block's.
+    if (scope == ReduceScope::block && threads && *threads <= 32) {
+      rewriter.replaceOp(op, warpReduce(op.getValue(), std::nullopt, true));
+      return success();
+    }
     IndexMath math(rewriter, loc);
-    // The thread's linear id in the block (PTX ISA, "Thread Hierarchy":
-    // warps are consecutive linear ids, x fastest).
+    // The thread's linear id in the block, x fastest; warps are runs of 32
+    // consecutive ids (CUDA C++ Programming Guide, "SIMT Architecture").
     Value thread = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::x);
     if (!shape || (*shape)[1] != 1 || (*shape)[2] != 1) {
       Value y = gpu::ThreadIdOp::create(rewriter, loc, gpu::Dimension::y);
@@ -164,14 +172,6 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
       thread = math.add(
           thread,
           arith::MulIOp::create(rewriter, loc, dimX, plane).getResult());
-    }
-    std::optional<int64_t> threads;
-    if (shape)
-      threads = (*shape)[0] * (*shape)[1] * (*shape)[2];
-    // A block of one warp: the warp reduction is the block's.
-    if (scope == ReduceScope::block && threads && *threads <= 32) {
-      rewriter.replaceOp(op, warpReduce(op.getValue(), std::nullopt, true));
-      return success();
     }
 
     Value scratch = getScratch(rewriter, op, entry, type);
