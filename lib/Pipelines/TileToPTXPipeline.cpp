@@ -137,14 +137,23 @@ static void buildCommonStage(OpPassManager &pm,
 
 //===----------------------------------------------------------------------===//
 // Stage 3: device code.
-// Post-conditions: every gpu.module holds only LLVM and NVVM ops.
+// Post-conditions: warp reductions are shuffles or redux.sync; every
+// gpu.module holds only LLVM and NVVM ops.
 //===----------------------------------------------------------------------===//
 static void buildDeviceStage(OpPassManager &pm,
                              const TileToPTXPipelineOptions &options) {
   OpPassManager &device = pm.nest<gpu::GPUModuleOp>();
   device.addPass(createStripDebugInfoPass());
+  // Warp reductions (tile.reduce's): shuffle butterflies, or redux.sync for
+  // whole-warp i32 ones from sm_80 on.
+  std::optional<ChipInfo> chip = lookupChip(options.chip);
+  bool redux = chip && chip->smVersion >= 80;
+  TileLowerSubgroupReducePassOptions reduce;
+  reduce.redux = redux;
+  device.addPass(createTileLowerSubgroupReducePass(reduce));
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.indexBitwidth = options.indexBitWidth;
+  toNVVM.hasRedux = redux;
   device.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   device.addPass(LLVM::createNVVMOptimizeForTargetPass());
   device.addPass(createCanonicalizerPass());

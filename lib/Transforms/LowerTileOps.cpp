@@ -8,7 +8,8 @@
 // (tile.mma_store, tile.warpgroup_mma_store, tile.warpgroup_tma_store,
 // tile.warpgroup_rows, tile.warpgroup_scale), LowerWarpgroupFragments.cpp
 // (tile.warpgroup_row_reduce, tile.warpgroup_broadcast_rows,
-// tile.warpgroup_iota), LowerTileSplitK.cpp (tile.split_k_reduce),
+// tile.warpgroup_iota), LowerTileReduce.cpp (tile.reduce),
+// LowerTileSplitK.cpp (tile.split_k_reduce),
 // LowerTileSchedule.cpp (tile.tile_coord, tile.work_count, tile.work_unit)
 // and LowerTileWarpSpecialize.cpp (tile.warp_specialize).
 //
@@ -53,6 +54,7 @@ struct TileLowerTileOpsPass
     populateTileMmaLoweringPatterns(set);
     populateTileMmaStoreLoweringPatterns(set);
     populateWarpgroupFragmentLoweringPatterns(set);
+    populateTileReduceLoweringPatterns(set);
     populateTileScheduleLoweringPatterns(set);
     populateTileSplitKLoweringPatterns(set);
     populateTileWarpSpecializeLoweringPatterns(set);

@@ -33,6 +33,9 @@ void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
 /// tile.warpgroup_iota (LowerWarpgroupFragments.cpp).
 void populateWarpgroupFragmentLoweringPatterns(RewritePatternSet &patterns);
 
+/// tile.reduce (LowerTileReduce.cpp).
+void populateTileReduceLoweringPatterns(RewritePatternSet &patterns);
+
 /// tile.tile_coord, tile.work_count and tile.work_unit
 /// (LowerTileSchedule.cpp).
 void populateTileScheduleLoweringPatterns(RewritePatternSet &patterns);

@@ -218,6 +218,16 @@ class KernelBuilder:
     def barrier(self) -> None:
         self.op("gpu.barrier")
 
+    def reduce(self, kind: str, value: Value, over: str = "warp",
+               lanes: Optional[int] = None) -> Value:
+        """tile.reduce: the `kind` (add, maximumf, maxsi, ...) reduction of a
+        scalar f32/i32 `value` over the warp (each group of `lanes`
+        consecutive lanes), the warpgroup or the block; every thread of the
+        scope gets the result."""
+        group = f", lanes {lanes}" if lanes else ""
+        return self.op(f"tile.reduce {kind} {value} over {over}{group} : {value.type}",
+                       value.type, "red")
+
     def dim(self, memref_value: Value, index: int) -> Value:
         return self.op(f"memref.dim {memref_value}, {self.const(index)} : {memref_value.type}",
                        "index", "dim")

@@ -126,4 +126,19 @@ def Tile_WorkSchedule : I32EnumAttr<"WorkSchedule", "persistent work schedule",
   let cppNamespace = "::mlir::tile";
 }
 
+/// The threads that `tile.reduce` combines: a warp (or `lanes` consecutive
+/// lanes of it), a warpgroup of 128 consecutive threads, or the CTA.
+def Tile_ReduceScopeWarp : I32EnumAttrCase<"warp", 0>;
+def Tile_ReduceScopeWarpgroup : I32EnumAttrCase<"warpgroup", 1>;
+def Tile_ReduceScopeBlock : I32EnumAttrCase<"block", 2>;
+def Tile_ReduceScope : I32EnumAttr<"ReduceScope", "threads of a reduction",
+    [Tile_ReduceScopeWarp, Tile_ReduceScopeWarpgroup, Tile_ReduceScopeBlock]> {
+  let cppNamespace = "::mlir::tile";
+  let genSpecializedAttr = 0;
+}
+def Tile_ReduceScopeAttr
+    : EnumAttr<Tile_Dialect, Tile_ReduceScope, "reduce_scope"> {
+  let assemblyFormat = "$value";
+}
+
 #endif // TILE_IR_TILEENUMS_TD

@@ -10,6 +10,7 @@
 #include "Tile/IR/TileTraits.h"
 #include "Tile/IR/TileTypes.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
@@ -23,6 +24,15 @@ namespace mlir::tile {
 /// The `x1`/`x2`/`x4` matrix count of ldmatrix/stmatrix.
 ParseResult parseMatrixCount(OpAsmParser &parser, IntegerAttr &num);
 void printMatrixCount(OpAsmPrinter &printer, Operation *op, IntegerAttr num);
+/// The scope (a ReduceScopeAttr) that tile-lower-tile-ops leaves on the
+/// first gpu.subgroup_reduce of an expanded tile.reduce: the threads that
+/// must reach it (T-RED-6, checked after the expansion).
+inline constexpr llvm::StringLiteral kReduceScopeAttrName = "tile.reduce_scope";
+/// The combining kind of tile.reduce as a bare keyword (`add`, `maximumf`).
+ParseResult parseReduceKind(OpAsmParser &parser,
+                            gpu::AllReduceOperationAttr &kind);
+void printReduceKind(OpAsmPrinter &printer, Operation *op,
+                     gpu::AllReduceOperationAttr kind);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

@@ -127,5 +127,6 @@ include "Tile/IR/TileLevelOps.td"
 include "Tile/IR/ScheduleOps.td"
 include "Tile/IR/WarpgroupFragmentOps.td"
 include "Tile/IR/NamedBarrierOps.td"
+include "Tile/IR/ReduceOps.td"
 
 #endif // TILE_IR_TILEOPS_TD

@@ -292,6 +292,8 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
       split order and the counter's reset.
     - `tile.tile_coord`, `tile.work_count` and `tile.work_unit` their index
       arithmetic (unsigned divisions, remainders, minima and selects).
+    - `tile.reduce` a `gpu.subgroup_reduce` per warp and, for warpgroups and
+      blocks, the partials through a shared scratch between two barriers.
 
     `tile-to-ptx-pipeline` runs it after the target check and before the
     protocol check.
@@ -302,6 +304,31 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
                            "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def TileLowerSubgroupReducePass : Pass<"tile-lower-subgroup-reduce"> {
+  let summary = "lower gpu.subgroup_reduce to shuffles, or leave it to redux.sync";
+  let description = [{
+    Applies upstream's `populateGpuLowerSubgroupReduceToShufflePatterns` and
+    `populateGpuLowerClusteredSubgroupReduceToShufflePatterns` (32 lanes,
+    32-bit shuffles): each `gpu.subgroup_reduce` becomes a butterfly of
+    `gpu.shuffle xor` (`shfl.sync.bfly`), after which every lane of the
+    warp (of each cluster) holds the result. With `redux`, the reductions
+    that convert-gpu-to-nvvm's `has-redux` lowers to `redux.sync` (sm_80+,
+    PTX ISA "redux.sync": uniform, whole warp, i32 `add`, `minsi`, `maxsi`,
+    `and`, `or`, `xor`) are left for it. A reduction neither can lower
+    (64-bit values) is an error.
+
+    `tile-to-ptx-pipeline` runs it on gpu.modules right before
+    convert-gpu-to-nvvm, with `redux` from sm_80 on.
+  }];
+  let options = [
+    Option<"redux", "redux", "bool", "false",
+           "leave i32 whole-warp reductions to redux.sync (sm_80+)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::vector::VectorDialect"];
 }
 

@@ -7,6 +7,12 @@
 // Communication Instructions: bar, barrier", `.aligned`). An scf.if whose
 // condition, or an and/or/xor part of it, takes both values among those
 // threads (by their thread ids) splits them, and they hang.
+//
+// T-RED-6, the same rule for tile.reduce: a warp reduction's shuffles need
+// the warp (its `lanes` group), a warpgroup reduction's named barriers the
+// warpgroup, a block reduction's barriers the block; after
+// tile-lower-tile-ops the first gpu.subgroup_reduce of the expansion
+// carries the scope (kReduceScopeAttrName).
 //===----------------------------------------------------------------------===//
 
 #include "ProtocolAnalyses.h"
@@ -35,9 +41,40 @@ role_protocol::getAlignedCollective(Operation *op) {
   return std::nullopt;
 }
 
+/// The threads that must reach a reduction of `scope` (0: the block).
+static int64_t getReduceThreads(ReduceScope scope, int64_t lanes) {
+  switch (scope) {
+  case ReduceScope::warp:
+    return lanes;
+  case ReduceScope::warpgroup:
+    return kWarpgroupThreads;
+  case ReduceScope::block:
+    return 0;
+  }
+  llvm_unreachable("unknown reduce scope");
+}
+
+/// The scope of `op` if it is a tile.reduce or the first warp reduction of
+/// an expanded one.
+static std::optional<ReduceScope> getReduceScope(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return reduce.getScope();
+  if (auto scope = op->getAttrOfType<ReduceScopeAttr>(kReduceScopeAttrName))
+    return scope.getValue();
+  return std::nullopt;
+}
+
 /// How many threads must execute `op` as one instruction (PTX
-/// `.sync.aligned`; `bar.sync` and `bar.arrive` are `barrier.*.aligned`).
+/// `.sync.aligned`; `bar.sync` and `bar.arrive` are `barrier.*.aligned`;
+/// `shfl.sync` and `redux.sync` with a full mask), 0 for the whole block.
 static std::optional<int64_t> getAlignedThreads(Operation *op) {
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    return getReduceThreads(reduce.getScope(), reduce.getLanes().value_or(32));
+  if (auto reduce = dyn_cast<gpu::SubgroupReduceOp>(op)) {
+    if (std::optional<ReduceScope> scope = getReduceScope(op))
+      return getReduceThreads(*scope, reduce.getClusterSize().value_or(32));
+    return reduce.getClusterSize().value_or(32);
+  }
   if (std::optional<AlignedCollective> aligned = getAlignedCollective(op))
     return aligned->threads;
   if (isa<NamedBarrierArriveOp, gpu::BarrierOp, NVVM::BarrierOp>(op))
@@ -71,6 +108,10 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
     std::optional<int64_t> unit = getAlignedThreads(op);
     if (!unit)
       return WalkResult::advance();
+    bool wholeBlock = *unit == 0;
+    if (wholeBlock)
+      unit = blockThreads;
+    std::optional<ReduceScope> reduceScope = getReduceScope(op);
     for (auto branch = op->getParentOfType<scf::IfOp>();
          branch && kernel->isProperAncestor(branch);
          branch = branch->getParentOfType<scf::IfOp>()) {
@@ -111,15 +152,26 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
             std::optional<int64_t> other = value(t, part);
             if (!other || *other == *first)
               continue;
-            InFlightDiagnostic diag =
-                emitProtocolDiagnostic(op)
-                << "an aligned instruction under a condition that differs "
-                   "between threads "
-                << begin << " and " << t << " of one "
-                << (*unit == kWarpgroupThreads ? "warpgroup" : "warp")
-                << ": all " << *unit
-                << " must execute the same instruction (PTX .sync.aligned), "
-                   "or they hang (T-PROTO-13)";
+            StringRef group = wholeBlock                   ? "block"
+                              : *unit == kWarpgroupThreads ? "warpgroup"
+                              : *unit == 32                ? "warp"
+                                                           : "lane group";
+            InFlightDiagnostic diag = emitProtocolDiagnostic(op);
+            if (reduceScope)
+              diag << "a " << stringifyReduceScope(*reduceScope)
+                   << " reduction (tile.reduce) under a condition that "
+                      "differs between threads "
+                   << begin << " and " << t << " of one " << group << ": all "
+                   << *unit
+                   << " must reach it, or its shuffles and barriers hang "
+                      "(T-RED-6)";
+            else
+              diag << "an aligned instruction under a condition that "
+                      "differs between threads "
+                   << begin << " and " << t << " of one " << group << ": all "
+                   << *unit
+                   << " must execute the same instruction (PTX "
+                      ".sync.aligned), or they hang (T-PROTO-13)";
             diag.attachNote(branch.getLoc())
                 << (part == condition ? "the condition ("
                                       : "a part of the condition (")
