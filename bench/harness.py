@@ -138,16 +138,17 @@ def user_us(run: Callable[[], object], repeats: int, warmup: int = 3) -> Tuple[f
 
 
 def rotated_kernel_us(sides: Sequence[Callable[[], object]], rounds: int,
-                      repeats: int) -> List[float]:
+                      repeats: int, copies: bool = False) -> List[float]:
     """Kernel time (kernel_us) of each side: the median of `rounds` rounds
     that time every side, each round starting one side later — the
     power-limited clock drifts between measurements seconds apart, and each
-    side then goes first as often as the others."""
+    side then goes first as often as the others. `copies`: memcpy records
+    count too (kernel_us)."""
     times: List[List[float]] = [[] for _ in sides]
     for round_ in range(max(1, rounds)):
         for i in range(len(sides)):
             side = (round_ + i) % len(sides)
-            times[side].append(kernel_us(sides[side], repeats)[0])
+            times[side].append(kernel_us(sides[side], repeats, copies=copies)[0])
     return [statistics.median(t) for t in times]
 
 

@@ -51,8 +51,8 @@ def median_ms(run: Callable[[], object], runs: int = 20, warmup: int = 5,
     return sorted(times)[len(times) // 2]
 
 
-def kernel_us(run: Callable[[], object], repeats: int,
-              warmup: int = 3) -> Tuple[float, Dict[str, float], float]:
+def kernel_us(run: Callable[[], object], repeats: int, warmup: int = 3,
+              copies: bool = False) -> Tuple[float, Dict[str, float], float]:
     """Kernel time: (µs per call, {kernel name: launches per call}, paired
     user-path µs per call) from CUPTI's kernel records of `repeats`
     back-to-back calls of `run` after `warmup` calls that finish first, so
@@ -60,7 +60,9 @@ def kernel_us(run: Callable[[], object], repeats: int,
     (memsets and copies are other record kinds); NaN when CUPTI recorded no
     kernel. The paired time is CUDA events around the same calls: its ratio
     to the kernel time is the launch gaps alone, whatever the GPU's clock
-    did (host-bound calls pay CUPTI's small per-launch cost in it)."""
+    did (host-bound calls pay CUPTI's small per-launch cost in it). With
+    `copies`, CUPTI's memcpy records count as well (a device-to-device
+    copy's time, the bandwidth baseline of memory-bound kernels)."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     for _ in range(warmup):
@@ -79,7 +81,8 @@ def kernel_us(run: Callable[[], object], repeats: int,
         prof.export_chrome_trace(path)
         with open(path) as trace:
             events = json.load(trace)["traceEvents"]
-    kernels = [e for e in events if e.get("cat") == "kernel" and e.get("ph") == "X"]
+    kinds = ("kernel", "gpu_memcpy") if copies else ("kernel",)
+    kernels = [e for e in events if e.get("cat") in kinds and e.get("ph") == "X"]
     names: Dict[str, float] = {}
     for event in kernels:
         names[event["name"]] = names.get(event["name"], 0) + 1 / repeats
