@@ -55,7 +55,10 @@ PYTHONPATH="$DEST/lit" python3 -c 'import sys; from lit.main import main; sys.ar
 # With the whole suite, the Python package's tests too (GPU launches run here).
 if [ "$whole" = 1 ] || [ "${TILE_PYTEST:-0}" = 1 ]; then
   if python3 -c "import pytest" 2>/dev/null; then
+    # The packed lit as a module and FileCheck & co. on PATH, for
+    # `python -m tile lit` (the user-facing lit runner) and the tutorial.
     TILE_BIN_DIR="$DEST/bin" TILE_RUNTIME_LIB="$DEST/lib/libtile_runtime.so" \
+      PYTHONPATH="$DEST/lit${PYTHONPATH:+:$PYTHONPATH}" PATH="$DEST/bin:$PATH" \
       python3 -m pytest -q -p no:cacheprovider "$ROOT/python/tests" || rc=$?
   else
     echo "device-test: no pytest on this machine; python/tests not run"
