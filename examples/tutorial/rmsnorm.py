@@ -81,9 +81,9 @@ def main() -> None:
         error = (y.float() - want.float()).abs().max().item()
         ms = median_ms(lambda: rmsnorm(x, w, args.eps, out=y, variant=variant))
         print(f"{variant:10s} max |y - reference| = {error:.3g}   "
-              f"{ms * 1e3:8.1f} us  {moved / ms / 1e9:7.0f} GB/s")
+              f"{ms * 1e3:8.1f} us  {moved / ms / 1e6:7.0f} GB/s")
     ms = median_ms(lambda: torch.nn.functional.rms_norm(x, (HIDDEN,), w, args.eps))
-    print(f"{'torch':10s} {'':29s}{ms * 1e3:8.1f} us  {moved / ms / 1e9:7.0f} GB/s")
+    print(f"{'torch':10s} {'':29s}{ms * 1e3:8.1f} us  {moved / ms / 1e6:7.0f} GB/s")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,8 @@ USER_TEST = textwrap.dedent("""\
 
 def tile_lit(*arguments, cwd):
     """Runs `python -m tile lit ARGUMENTS` with the checkout's package."""
-    environment = dict(os.environ, PYTHONPATH=str(REPO / "python"))
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
     return subprocess.run([sys.executable, "-m", "tile", "lit", *map(str, arguments)],
                           cwd=cwd, env=environment, capture_output=True, text=True)
 
@@ -80,8 +81,8 @@ def test_files_and_lit_options(tmp_path):
     assert "PASS: tile :: b/t.test" in done.stdout and "a/t.test" not in done.stdout
     missing = tile_lit(tmp_path / "nothing.mlir", cwd=tmp_path)
     assert missing.returncode == 2 and "no such file or directory" in missing.stderr
-    environment = dict(os.environ, PYTHONPATH=str(REPO / "python"),
-                       TILE_LIT=str(tmp_path / "no-lit"))
+    environment = dict(os.environ, TILE_LIT=str(tmp_path / "no-lit"), PYTHONPATH=os.pathsep.join(
+        filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])))
     no_lit = subprocess.run([sys.executable, "-m", "tile", "lit", str(tmp_path / "a")],
                             env=environment, capture_output=True, text=True)
     assert no_lit.returncode == 2 and "lit not found" in no_lit.stderr

@@ -58,7 +58,9 @@ def test_sh_blocks_run(tmp_path):
                 continue
             script.append(command)
     env = dict(os.environ, PATH=os.pathsep.join([ptxas, os.environ["PATH"]]),
-               PYTHONPATH=str(REPO / "python"), TILE_BIN_DIR=str(BIN))
+               PYTHONPATH=os.pathsep.join(
+                   filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")])),
+               TILE_BIN_DIR=str(BIN))
     # The tutorial's `export PATH="$PWD/build/bin:$PATH"` names the
     # repository's build; a build elsewhere comes first.
     script.insert(1, f'cd "{REPO}"')
