@@ -95,6 +95,17 @@ std::optional<std::array<int64_t, 3>> ReduceOp::getKnownBlockShape() {
   return shape;
 }
 
+LogicalResult ReduceOp::verifyBlockShape(std::array<int64_t, 3> shape) {
+  int64_t threads = shape[0] * shape[1] * shape[2];
+  int64_t unit = getScope() == ReduceScope::warpgroup ? kWarpgroupThreads : 32;
+  if (threads % unit)
+    return emitOpError() << "scope " << stringifyReduceScope(getScope())
+                         << " needs a block of a multiple of " << unit
+                         << " threads, got " << shape[0] << "x" << shape[1]
+                         << "x" << shape[2] << " = " << threads << " (T-RED-5)";
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
   Type type = getValue().getType();
   gpu::AllReduceOperation kind = getKind();
@@ -138,17 +149,15 @@ LogicalResult ReduceOp::verify() {
     return emitOpError() << "reduces over the threads of a GPU kernel: it "
                             "must be in a gpu.func, a gpu.launch body or a "
                             "gpu.module, not host code (T-RED-4)";
+  if (getScope() != ReduceScope::warp &&
+      !op->getParentOfType<gpu::GPUFuncOp>() &&
+      !op->getParentOfType<gpu::LaunchOp>())
+    return emitOpError() << "a " << stringifyReduceScope(getScope())
+                         << " reduction must be in a gpu.func or a gpu.launch "
+                            "body: its scratch is the kernel's static shared "
+                            "memory (T-RED-4)";
   // T-RED-5: the scope is made of whole warps (warpgroups).
-  if (std::optional<std::array<int64_t, 3>> shape = getKnownBlockShape()) {
-    int64_t threads = (*shape)[0] * (*shape)[1] * (*shape)[2];
-    int64_t unit =
-        getScope() == ReduceScope::warpgroup ? kWarpgroupThreads : 32;
-    if (threads % unit)
-      return emitOpError() << "scope " << stringifyReduceScope(getScope())
-                           << " needs a block of a multiple of " << unit
-                           << " threads, got " << (*shape)[0] << "x"
-                           << (*shape)[1] << "x" << (*shape)[2] << " = "
-                           << threads << " (T-RED-5)";
-  }
+  if (std::optional<std::array<int64_t, 3>> shape = getKnownBlockShape())
+    return verifyBlockShape(*shape);
   return success();
 }

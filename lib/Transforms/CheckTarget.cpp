@@ -197,8 +197,22 @@ static StaticSharedUsage measureStaticSharedMemory(Region &body,
         1, /*buffer=*/false);
   }
   llvm::SmallPtrSet<Operation *, 4> globals;
+  // What tile-lower-tile-ops adds later: one 32-slot scratch per scope and
+  // type of warpgroup/block reductions, one flag word per warpgroup for
+  // split-K fixups (static tile.shared_alloc buffers, TMA-aligned).
+  llvm::SmallDenseSet<std::pair<unsigned, Type>, 4> scratches;
+  bool splitK = false;
   body.walk([&](Operation *op) {
-    if (auto alloc = dyn_cast<SharedAllocOp>(op)) {
+    if (auto reduce = dyn_cast<ReduceOp>(op)) {
+      if (reduce.getScope() != ReduceScope::warp &&
+          scratches.insert({unsigned(reduce.getScope()), reduce.getType()})
+              .second)
+        add(32 * llvm::divideCeil(reduce.getType().getIntOrFloatBitWidth(), 8),
+            kTmaSharedAlignment, /*buffer=*/false);
+    } else if (isa<SplitKReduceOp>(op) && !splitK) {
+      splitK = true;
+      add(kMaxWarpgroupsPerBlock * 4, kTmaSharedAlignment, /*buffer=*/false);
+    } else if (auto alloc = dyn_cast<SharedAllocOp>(op)) {
       if (alloc.getDynamic())
         return;
       add(alloc.getSizeInBytes(), alloc.getRequiredAlignment(),
@@ -241,7 +255,8 @@ static LogicalResult checkStaticSharedMemory(Location loc, StringRef kernel,
                             << usage.bufferBytes
                             << " in static tile.shared_alloc buffers, "
                             << usage.otherBytes
-                            << " in mbarriers, attributions and globals, with "
+                            << " in mbarriers, attributions, globals and the "
+                               "scratch of reductions, with "
                                "alignment padding), more than the "
                             << kMaxStaticSharedMemoryBytes
                             << " bytes (48 KB) a kernel may have; allocate "

@@ -148,8 +148,12 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
                             "(its scratch is a static shared allocation)");
     std::optional<std::array<int64_t, 3>> shape = op.getKnownBlockShape();
     if (!shape)
-      if (auto func = op->getParentOfType<gpu::GPUFuncOp>())
+      if (auto func = op->getParentOfType<gpu::GPUFuncOp>()) {
+        // The launches' block shape: T-RED-5 holds for it too.
         shape = getBlockShape(func);
+        if (shape && failed(op.verifyBlockShape(*shape)))
+          return failure();
+      }
     std::optional<int64_t> threads;
     if (shape)
       threads = (*shape)[0] * (*shape)[1] * (*shape)[2];
@@ -233,7 +237,7 @@ struct ReduceOpLowering : OpRewritePattern<ReduceOp> {
       if (!threads || *threads < 32 * 32) {
         Value warps;
         if (threads) {
-          warps = math.constant(*threads / 32);
+          warps = math.constant((*threads + 31) / 32);
         } else {
           Value x = gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::x);
           Value y = gpu::BlockDimOp::create(rewriter, loc, gpu::Dimension::y);

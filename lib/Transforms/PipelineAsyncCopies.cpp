@@ -534,6 +534,12 @@ LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
   if (stages < 2)
     return loop.emitOpError() << "needs at least 2 pipeline stages, got "
                               << stages << " (T-PIPE-1)";
+  if (!loop.getInductionVar().getType().isIndex())
+    return loop.emitOpError()
+           << "pipelines loops over `index` values, got an induction variable "
+              "of type "
+           << loop.getInductionVar().getType()
+           << "; cast the bounds with arith.index_cast (T-PIPE-1)";
   normalizeDynamicLoop(loop);
   FailureOr<LoopShape> shape = matchLoop(loop);
   if (failed(shape))

@@ -224,7 +224,7 @@ class KernelBuilder:
         scalar f32/i32 `value` over the warp (each group of `lanes`
         consecutive lanes), the warpgroup or the block; every thread of the
         scope gets the result."""
-        group = f", lanes {lanes}" if lanes else ""
+        group = f", lanes {lanes}" if lanes is not None else ""  # the verifier checks it
         return self.op(f"tile.reduce {kind} {value} over {over}{group} : {value.type}",
                        value.type, "red")
 

@@ -361,3 +361,23 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// The ring's stage arithmetic is on `index` values.
+gpu.module @k {
+  gpu.func @i32_loop(%src: memref<65536xf32>, %i: index, %n: i32) kernel {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %buf = tile.shared_alloc : memref<1024xf32, 3>
+    // expected-error @below {{pipelines loops over `index` values, got an induction variable of type 'i32'; cast the bounds with arith.index_cast (T-PIPE-1)}}
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      tile.async_copy %src[%i] to %buf[%i], 16 bytes, cache = cg : memref<65536xf32> to memref<1024xf32, 3>
+      %g = tile.async_commit_group
+      tile.async_wait_group 0 for %g
+      gpu.barrier
+      %v = memref.load %buf[%i] : memref<1024xf32, 3>
+    } {tile.pipeline_stages = 2 : i64}
+    gpu.return
+  }
+}

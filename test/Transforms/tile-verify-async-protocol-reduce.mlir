@@ -45,7 +45,8 @@ gpu.module @k {
 
 // -----
 
-// A quad reduction under a condition that splits a quad.
+// A quad reduction under a condition that splits a quad: its shuffles name
+// the whole warp, so the warp must reach it.
 gpu.module @k {
   gpu.func @quad_split(%x: f32, %out: memref<64xf32>) kernel
       attributes {known_block_size = array<i32: 64, 1, 1>} {
@@ -56,7 +57,7 @@ gpu.module @k {
     %low = arith.cmpi ult, %in, %c2 : index
     // expected-note @below {{the condition (true in thread 0, false in thread 2)}}
     scf.if %low {
-      // expected-error @below {{a warp reduction (tile.reduce) under a condition that differs between threads 0 and 2 of one lane group: all 4 must reach it, or its shuffles and barriers hang (T-RED-6)}}
+      // expected-error @below {{a warp reduction (tile.reduce) under a condition that differs between threads 0 and 2 of one warp: all 32 must reach it, or its shuffles and barriers hang (T-RED-6)}}
       %s = tile.reduce add %x over warp, lanes 4 : f32
       memref.store %s, %out[%tid] : memref<64xf32>
     }
@@ -66,7 +67,8 @@ gpu.module @k {
 
 // -----
 
-// Uniform conditions are fine: whole quads, whole warpgroups, the block.
+// Uniform conditions are fine: whole warps (quads 0 to 7), whole
+// warpgroups, the block.
 gpu.module @k {
   gpu.func @uniform(%x: f32, %flag: i1, %out: memref<256xf32>) kernel
       attributes {known_block_size = array<i32: 256, 1, 1>} {

@@ -59,7 +59,8 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
 
     Every thread of the scope must execute the op (it contains warp
     shuffles, and barriers for `warpgroup` and `block`): not under a branch
-    that divides the scope (T-RED-6), in a block whose size is a multiple of
+    that divides the scope — for `lanes N` too, the whole warp: its shuffles
+    name all 32 lanes (T-RED-6) — in a block whose size is a multiple of
     32 (128 for `warpgroup`, T-RED-5).
 
     Lowering (`tile-lower-tile-ops`):
@@ -110,6 +111,9 @@ def Tile_ReduceOp : Tile_Op<"reduce", [AllTypesMatch<["value", "result"]>]> {
     /// The block shape (x, y, z) of the enclosing kernel where the IR states
     /// it: the gpu.func's known_block_size, a gpu.launch's constant sizes.
     std::optional<std::array<int64_t, 3>> getKnownBlockShape();
+    /// T-RED-5 for a block of `shape` (stated in the IR, or taken from the
+    /// kernel's launches by the lowering): whole warps (warpgroups).
+    ::mlir::LogicalResult verifyBlockShape(std::array<int64_t, 3> shape);
   }];
 }
 

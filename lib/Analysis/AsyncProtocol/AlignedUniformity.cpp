@@ -9,7 +9,8 @@
 // threads (by their thread ids) splits them, and they hang.
 //
 // T-RED-6, the same rule for tile.reduce: a warp reduction's shuffles need
-// the warp (its `lanes` group), a warpgroup reduction's named barriers the
+// the whole warp (also over groups of `lanes`: the shuffles' membermask is
+// the warp's), a warpgroup reduction's named barriers the
 // warpgroup, a block reduction's barriers the block; after
 // tile-lower-tile-ops the first gpu.subgroup_reduce of the expansion
 // carries the scope (kReduceScopeAttrName).
@@ -41,11 +42,14 @@ role_protocol::getAlignedCollective(Operation *op) {
   return std::nullopt;
 }
 
-/// The threads that must reach a reduction of `scope` (0: the block).
-static int64_t getReduceThreads(ReduceScope scope, int64_t lanes) {
+/// The threads that must reach a reduction of `scope` (0: the block). A
+/// warp reduction over groups of `lanes` still needs the whole warp: its
+/// butterfly shuffles name all 32 lanes (upstream's clustered lowering of
+/// gpu.subgroup_reduce uses a full membermask; PTX ISA, "shfl.sync").
+static int64_t getReduceThreads(ReduceScope scope) {
   switch (scope) {
   case ReduceScope::warp:
-    return lanes;
+    return 32;
   case ReduceScope::warpgroup:
     return kWarpgroupThreads;
   case ReduceScope::block:
@@ -69,11 +73,11 @@ static std::optional<ReduceScope> getReduceScope(Operation *op) {
 /// `shfl.sync` and `redux.sync` with a full mask), 0 for the whole block.
 static std::optional<int64_t> getAlignedThreads(Operation *op) {
   if (auto reduce = dyn_cast<ReduceOp>(op))
-    return getReduceThreads(reduce.getScope(), reduce.getLanes().value_or(32));
-  if (auto reduce = dyn_cast<gpu::SubgroupReduceOp>(op)) {
+    return getReduceThreads(reduce.getScope());
+  if (isa<gpu::SubgroupReduceOp>(op)) {
     if (std::optional<ReduceScope> scope = getReduceScope(op))
-      return getReduceThreads(*scope, reduce.getClusterSize().value_or(32));
-    return reduce.getClusterSize().value_or(32);
+      return getReduceThreads(*scope);
+    return 32; // a cluster's shuffles still name the whole warp
   }
   if (std::optional<AlignedCollective> aligned = getAlignedCollective(op))
     return aligned->threads;

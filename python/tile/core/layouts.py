@@ -104,7 +104,9 @@ def descriptor_fields(entry: dict, pointer: int, shape: Sequence[int],
     if entry.get("written", True) and overlapping(shape, passed):
         fail("belongs to a kernel that may write through it (the kernel manifest's "
              "`written`), so its elements must not share memory (T-LAUNCH-4)",
-             "whose elements overlap (a zero stride: a broadcast or expanded view)",
+             "whose elements may overlap (a zero stride, as in a broadcast or expanded "
+             "view, or strides that do not nest: tile accepts strides where each, "
+             "ascending, exceeds the span of the dims before it)",
              "Pass a copy (`.contiguous()`); only parameters the kernel only reads take "
              "overlapping views.")
     offset = entry["offset"]

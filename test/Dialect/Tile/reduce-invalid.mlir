@@ -163,3 +163,15 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A warpgroup or block reduction outside a kernel body (a device function)
+// has no place for its shared scratch.
+gpu.module @k {
+  func.func @device_function(%x: f32) -> f32 {
+    // expected-error @below {{a block reduction must be in a gpu.func or a gpu.launch body: its scratch is the kernel's static shared memory (T-RED-4)}}
+    %r = tile.reduce add %x over block : f32
+    return %r : f32
+  }
+}
