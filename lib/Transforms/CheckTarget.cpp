@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
@@ -303,9 +304,9 @@ static LogicalResult checkAttributions(ModuleOp module) {
       auto type = cast<MemRefType>(attribution.getType());
       if (convertible(type.getElementType()))
         continue;
-      func.emitOpError() << "attribution " << type
-                         << " has an element type that the LLVM lowering "
-                            "cannot convert (T-TARGET-5)";
+      emitConciseOpError(func) << "attribution " << type
+                               << " has an element type that the LLVM lowering "
+                                  "cannot convert (T-TARGET-5)";
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -330,7 +331,7 @@ static LogicalResult checkAttributionLayouts(ModuleOp module) {
         auto identity =
             MemRefType::get(type.getShape(), type.getElementType(),
                             MemRefLayoutAttrInterface(), type.getMemorySpace());
-        func.emitOpError()
+        emitConciseOpError(func)
             << kind << " attribution " << index << " " << type
             << " has a non-identity layout, which the LLVM lowering cannot "
                "allocate (it reserves the shape's elements densely); declare "
@@ -368,11 +369,11 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
                                 StringRef format, int64_t indexBitwidth) {
   // T-TARGET-4: options of the lowering and the NVVM serializer.
   if (optLevel < 0 || optLevel > 3)
-    return module.emitError() << "opt-level must be in [0, 3], got " << optLevel
-                              << " (T-TARGET-4)";
+    return emitConciseError(module) << "opt-level must be in [0, 3], got "
+                                    << optLevel << " (T-TARGET-4)";
   if (indexBitwidth != 32 && indexBitwidth != 64)
-    return module.emitError() << "index-bitwidth must be 32 or 64, got "
-                              << indexBitwidth << " (T-TARGET-4)";
+    return emitConciseError(module) << "index-bitwidth must be 32 or 64, got "
+                                    << indexBitwidth << " (T-TARGET-4)";
   // A 32-bit index is lowered by tile's and upstream's GPU conversions;
   // upstream's NVGPU conversion and the module-wide function conversion
   // know only 64 bits.
@@ -398,13 +399,14 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   }
   if (!llvm::is_contained(
           {"isa", "assembly", "bin", "binary", "fatbin", "offload"}, format))
-    return module.emitError() << "unknown format '" << format
-                              << "'; expected isa, bin, fatbin or offload "
-                                 "(T-TARGET-4)";
+    return emitConciseError(module)
+           << "unknown format '" << format
+           << "'; expected isa, bin, fatbin or offload "
+              "(T-TARGET-4)";
   // T-TARGET-1: a chip we know the PTX requirements of.
   std::optional<ChipInfo> chip = lookupChip(chipName);
   if (!chip)
-    return module.emitError()
+    return emitConciseError(module)
            << "unknown chip '" << chipName << "'; expected one of "
            << getKnownChipNames() << " (T-TARGET-1)";
   // T-TARGET-2: one PTX version that LLVM emits, ptxas accepts and the chip
@@ -414,18 +416,19 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   std::string error;
   std::optional<unsigned> ptx = parsePtxFeature(featureString, error);
   if (!ptx)
-    return module.emitError() << error << " (T-TARGET-2)";
+    return emitConciseError(module) << error << " (T-TARGET-2)";
   if (*ptx < chip->minPtxVersion)
-    return module.emitError()
+    return emitConciseError(module)
            << "PTX ISA " << formatPtxVersion(*ptx) << " ('" << featureString
            << "') does not support " << chip->name << "; it needs PTX "
            << formatPtxVersion(chip->minPtxVersion) << " ('+ptx"
            << chip->minPtxVersion << "') or later (T-TARGET-2)";
   if (*ptx > kMaxPtxVersion)
-    return module.emitError() << "PTX ISA " << formatPtxVersion(*ptx)
-                              << " is newer than ptxas 13.0 and the CUDA 13.0 "
-                                 "driver accept (max '+ptx"
-                              << kMaxPtxVersion << "') (T-TARGET-2)";
+    return emitConciseError(module)
+           << "PTX ISA " << formatPtxVersion(*ptx)
+           << " is newer than ptxas 13.0 and the CUDA 13.0 "
+              "driver accept (max '+ptx"
+           << kMaxPtxVersion << "') (T-TARGET-2)";
 
   // T-TARGET-3: every op exists on the chip.
   WalkResult result = module.walk([&](TargetDependentOpInterface op) {

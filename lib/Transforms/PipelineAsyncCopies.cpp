@@ -17,6 +17,7 @@
 
 #include "FirstThread.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
@@ -89,8 +90,8 @@ LogicalResult retarget(Operation *root, const RingMap &rings, Value stage,
         continue;
       std::optional<ElementAccess> access = getElementAccess(use);
       if (!access) {
-        op->emitOpError() << "uses the pipelined buffer but cannot take a "
-                             "stage index (T-PIPE-1)";
+        emitConciseOpError(op) << "uses the pipelined buffer but cannot take a "
+                                  "stage index (T-PIPE-1)";
         return WalkResult::interrupt();
       }
       SmallVector<Value> staged = {stage};
@@ -124,7 +125,7 @@ FailureOr<LoopShape> matchLoop(scf::ForOp loop) {
   auto it = body.begin();
   bool sawCpAsync = false;
   auto fail = [&](const Twine &message) {
-    return loop.emitOpError()
+    return emitConciseOpError(loop)
            << "cannot be pipelined: " << message
            << (shape.isTma() ? " (T-PIPE-2)" : " (T-PIPE-1)");
   };
@@ -244,14 +245,14 @@ FailureOr<RingMap> createRings(scf::ForOp loop, LoopShape &shape,
     MemRefType type = alloc.getBuffer().getType();
     int64_t alignment = alloc.getRequiredAlignment();
     if (alloc.getSizeInBytes() % alignment)
-      return loop.emitOpError()
+      return emitConciseOpError(loop)
              << "cannot be pipelined: the buffer's " << alloc.getSizeInBytes()
              << " bytes are not a multiple of its " << alignment
              << "-byte alignment, so stages would misalign (T-PIPE-1)";
     // T-SMEM-4: a static ring stays within a kernel's static shared memory.
     if (!alloc.getDynamic() &&
         stages * alloc.getSizeInBytes() > kMaxStaticSharedMemoryBytes)
-      return loop.emitOpError()
+      return emitConciseOpError(loop)
              << "cannot be pipelined with " << stages
              << " stages: the ring of a static buffer of "
              << alloc.getSizeInBytes() << " bytes takes "
@@ -392,7 +393,7 @@ LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
   std::optional<int64_t> threads =
       kernel ? getBlockThreads(kernel) : std::nullopt;
   if (!threads)
-    return loop.emitOpError()
+    return emitConciseOpError(loop)
            << "cannot be pipelined: the TMA ring counts one release per "
               "thread, so the kernel needs known_block_size (T-PIPE-2)";
   Location loc = loop.getLoc();
@@ -452,7 +453,8 @@ LogicalResult pipelineTma(scf::ForOp loop, LoopShape &shape,
         return SmallVector<Value>(args.begin(), args.end());
       });
   if (failed(replaced))
-    return loop.emitOpError() << "cannot be pipelined: cannot extend the loop";
+    return emitConciseOpError(loop)
+           << "cannot be pipelined: cannot extend the loop";
   loop = cast<scf::ForOp>(replaced->getOperation());
   Block &body = *loop.getBody();
   unsigned numArgs = body.getNumArguments();
@@ -532,10 +534,10 @@ void normalizeDynamicLoop(scf::ForOp loop) {
 
 LogicalResult pipeline(scf::ForOp loop, int64_t stages) {
   if (stages < 2)
-    return loop.emitOpError() << "needs at least 2 pipeline stages, got "
-                              << stages << " (T-PIPE-1)";
+    return emitConciseOpError(loop) << "needs at least 2 pipeline stages, got "
+                                    << stages << " (T-PIPE-1)";
   if (!loop.getInductionVar().getType().isIndex())
-    return loop.emitOpError()
+    return emitConciseOpError(loop)
            << "pipelines loops over `index` values, got an induction variable "
               "of type "
            << loop.getInductionVar().getType()
@@ -568,7 +570,8 @@ struct TilePipelineAsyncCopiesPass
     for (scf::ForOp loop : loops) {
       auto stages = loop->getAttrOfType<IntegerAttr>(kStagesAttr);
       if (!stages) {
-        loop.emitOpError() << kStagesAttr << " must be an integer (T-PIPE-1)";
+        emitConciseOpError(loop)
+            << kStagesAttr << " must be an integer (T-PIPE-1)";
         return signalPassFailure();
       }
       if (failed(pipeline(loop, stages.getInt())))

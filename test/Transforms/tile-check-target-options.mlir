@@ -3,6 +3,9 @@
 // T-TARGET-1: an unknown chip.
 // RUN: not tile-opt %s -tile-check-target="chip=sm_91" 2>&1 | FileCheck %s --check-prefix=CHIP
 // CHIP: error: unknown chip 'sm_91'; expected one of sm_75, sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_100a, sm_120, sm_120a (T-TARGET-1)
+// The module is named by its location, not printed after the message.
+// CHIP-NOT: see current operation
+// CHIP-NOT: func.func
 //
 // T-TARGET-2: PTX 7.8 is too old for sm_90a (LLVM would abort).
 // RUN: not tile-opt %s -tile-check-target="chip=sm_90a features=+ptx78" 2>&1 | FileCheck %s --check-prefix=OLD

@@ -19,6 +19,7 @@
 #include "ProtocolAnalyses.h"
 #include "RoleProtocol.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -160,7 +161,7 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
                               : *unit == kWarpgroupThreads ? "warpgroup"
                               : *unit == 32                ? "warp"
                                                            : "lane group";
-            InFlightDiagnostic diag = emitProtocolDiagnostic(op);
+            InFlightDiagnostic diag = emitConciseError(op);
             if (reduceScope)
               diag << "a " << stringifyReduceScope(*reduceScope)
                    << " reduction (tile.reduce) under a condition that "

@@ -9,6 +9,7 @@
 
 #include "ProtocolAnalyses.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -161,7 +162,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.expectBytes != barrier.deliveredBytes) {
         Operation *at = barrier.expectOp ? barrier.expectOp : barrier.deliverOp;
         InFlightDiagnostic diag =
-            emitProtocolDiagnostic(at)
+            emitConciseError(at)
             << "barrier " << index << " expects " << barrier.expectBytes
             << " transaction bytes per phase, but the copies "
                "and complete_tx that signal it deliver "
@@ -179,7 +180,7 @@ LogicalResult tile::checkArrivalCounts(gpu::GPUFuncOp kernel) {
           barrier.arrivals >= barrier.expected)
         continue;
       InFlightDiagnostic diag =
-          emitProtocolDiagnostic(barrier.wait)
+          emitConciseError(barrier.wait)
           << "waits on barrier " << index << ", which expects "
           << barrier.expected << " arrivals per phase, but the " << threads
           << " threads of a block arrive at most " << barrier.arrivals

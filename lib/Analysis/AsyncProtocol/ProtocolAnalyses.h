@@ -70,11 +70,6 @@ LogicalResult checkAlignedUniformity(gpu::GPUFuncOp kernel);
 /// nothing was.
 RoleVerdict checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain);
 
-/// An error (or warning) of the checker at `op`. An op with regions (a loop,
-/// a branch, a kernel) is named by its location only: attaching it would
-/// print all of its body.
-InFlightDiagnostic emitProtocolDiagnostic(Operation *op, bool error = true);
-
 } // namespace mlir::tile
 
 #endif // TILE_LIB_ANALYSIS_ASYNCPROTOCOL_PROTOCOLANALYSES_H

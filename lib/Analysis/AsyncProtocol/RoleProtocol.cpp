@@ -34,6 +34,7 @@
 #include "RoleProtocol.h"
 #include "ProtocolAnalyses.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/TileOps.h"
 
 using namespace mlir;
@@ -43,13 +44,6 @@ using namespace mlir::tile::role_protocol;
 /// Sample values of what a kernel cannot know statically: small, medium and
 /// ragged problem sizes.
 static constexpr int64_t kSamples[] = {1, 200, 520};
-
-InFlightDiagnostic tile::emitProtocolDiagnostic(Operation *op, bool error) {
-  if (op->getNumRegions() != 0)
-    return error ? mlir::emitError(op->getLoc())
-                 : mlir::emitWarning(op->getLoc());
-  return error ? op->emitError() : op->emitWarning();
-}
 
 RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   auto skip = [&](const Twine &reason) {
@@ -99,7 +93,7 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
         reason = finding->message;
         break;
       }
-      InFlightDiagnostic diag = emitProtocolDiagnostic(finding->op)
+      InFlightDiagnostic diag = emitConciseError(finding->op)
                                 << finding->message;
       for (auto &[op, note] : finding->notes)
         diag.attachNote(op->getLoc()) << note;

@@ -37,6 +37,7 @@
 #include "IndexEvaluation.h"
 #include "ProtocolAnalyses.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
@@ -197,7 +198,7 @@ private:
     reported.insert(op);
     if (error)
       hadError = true;
-    return emitProtocolDiagnostic(op, error);
+    return error ? emitConciseError(op) : emitConciseWarning(op);
   }
 
   void visitRegion(Region &region, State &state) {

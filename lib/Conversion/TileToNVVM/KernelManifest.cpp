@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/Passes.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "Tile/IR/TileTypes.h"
@@ -217,7 +218,7 @@ public:
               strides,
               [](int64_t s) { return s < 0 && !ShapedType::isDynamic(s); }) ||
           (offset < 0 && !ShapedType::isDynamic(offset))) {
-        kernel.emitError()
+        emitConciseError(kernel)
             << "kernel parameter " << arg.getArgNumber() << " has type " << type
             << ", whose layout is not strided with non-negative "
                "strides and offset: launchers pass memrefs as "
@@ -317,9 +318,10 @@ struct TileKernelManifestPass
       // Launchers find kernels by name, as in the PTX.
       auto [it, fresh] = byName.try_emplace(kernel.getName(), kernel);
       if (!fresh) {
-        kernel.emitError() << "kernel name '" << kernel.getName()
-                           << "' is used by another gpu.module too; the "
-                              "kernel manifest names kernels by name alone";
+        emitConciseError(kernel)
+            << "kernel name '" << kernel.getName()
+            << "' is used by another gpu.module too; the "
+               "kernel manifest names kernels by name alone";
         return WalkResult::interrupt();
       }
       SmallVector<NamedAttribute> fields;

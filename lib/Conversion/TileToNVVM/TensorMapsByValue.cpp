@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/Passes.h"
+#include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/TileTypes.h"
 #include "Tile/TensorMap/TensorMapContract.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -76,7 +77,7 @@ struct TileTensorMapsByValuePass
       for (int64_t position : positions.asArrayRef())
         if (position < 0 || position >= kernel.getNumArguments() ||
             !isa<LLVM::LLVMPointerType>(kernel.getArgumentTypes()[position])) {
-          kernel.emitError()
+          emitConciseError(kernel)
               << kTensorMapParamsAttr << " names argument " << position
               << ", which is not a pointer argument "
                  "of the kernel";
