@@ -41,7 +41,9 @@ for page in "${pages[@]}"; do
 done
 for path in "$REFERENCE"/*.md; do
   page="$(basename "$path")"
-  if [ "$page" = README.md ] || printf '%s\n' "${pages[@]}" | grep -qxF "$page"; then
+  # A here-string, not a pipe: with pipefail, grep -q's early exit can fail
+  # the pipe's printf (SIGPIPE) and so the test, now and then.
+  if [ "$page" = README.md ] || grep -qxF "$page" <<< "$(printf '%s\n' "${pages[@]}")"; then
     continue
   fi
   if [ "$check" = 1 ]; then
