@@ -7,7 +7,9 @@
 # configure time (TILE_PTXAS / CUDA_HOME / /usr/local/cuda/bin / PATH).
 set -euo pipefail
 
-# python3-numpy: the Python tests' host arrays; python3-venv and
+# llvm-22-tools: FileCheck, not, count and lit (the `lit` Python package in
+# /usr/lib/llvm-22/utils/lit, which the lit configurations and
+# `python3 -m tile lit` import); python3-numpy: the Python tests' host arrays; python3-venv and
 # python3-wheel-whl: the test that pip-installs the package, offline, into a
 # fresh virtual environment (setuptools 66 builds wheels with `wheel`).
 PACKAGES=(

@@ -198,9 +198,10 @@ static StaticSharedUsage measureStaticSharedMemory(Region &body,
         1, /*buffer=*/false);
   }
   llvm::SmallPtrSet<Operation *, 4> globals;
-  // What tile-lower-tile-ops adds later: one 32-slot scratch per scope and
-  // type of warpgroup/block reductions, one flag word per warpgroup for
-  // split-K fixups (static tile.shared_alloc buffers, TMA-aligned).
+  // What tile-lower-tile-ops adds later: one scratch of kMaxWarpsPerBlock
+  // slots per scope and type of warpgroup/block reductions, one flag word
+  // per warpgroup for split-K fixups (static tile.shared_alloc buffers,
+  // TMA-aligned).
   llvm::SmallDenseSet<std::pair<unsigned, Type>, 4> scratches;
   bool splitK = false;
   body.walk([&](Operation *op) {
@@ -208,7 +209,8 @@ static StaticSharedUsage measureStaticSharedMemory(Region &body,
       if (reduce.getScope() != ReduceScope::warp &&
           scratches.insert({unsigned(reduce.getScope()), reduce.getType()})
               .second)
-        add(32 * llvm::divideCeil(reduce.getType().getIntOrFloatBitWidth(), 8),
+        add(kMaxWarpsPerBlock *
+                llvm::divideCeil(reduce.getType().getIntOrFloatBitWidth(), 8),
             kTmaSharedAlignment, /*buffer=*/false);
     } else if (isa<SplitKReduceOp>(op) && !splitK) {
       splitK = true;

@@ -105,7 +105,7 @@ static Value getScratch(PatternRewriter &rewriter, ReduceOp op, Block *entry,
   rewriter.setInsertionPointToStart(entry);
   auto alloc = SharedAllocOp::create(
       rewriter, op.getLoc(),
-      MemRefType::get({32}, type, MemRefLayoutAttrInterface(),
+      MemRefType::get({kMaxWarpsPerBlock}, type, MemRefLayoutAttrInterface(),
                       rewriter.getI64IntegerAttr(kSharedAddressSpace)),
       /*swizzle=*/nullptr, /*alignment=*/nullptr, /*dynamic=*/false);
   alloc->setAttr(kScratchAttrName, scope);

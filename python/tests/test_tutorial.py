@@ -4,12 +4,13 @@ the tutorial's files, and on a GPU every kernel of examples/tutorial matches
 PyTorch at every row count."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tile.lit_runner import find_ptxas
 
 REPO = Path(__file__).resolve().parents[2]
 TUTORIAL = REPO / "docs" / "Tutorial.md"
@@ -21,16 +22,6 @@ def blocks(language: str):
     """The fenced code blocks of the tutorial in `language`."""
     text = TUTORIAL.read_text()
     return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.M | re.S)
-
-
-def ptxas_directory():
-    """Where ptxas is: $TILE_PTXAS, PATH, $CUDA_HOME/bin or /usr/local/cuda/bin."""
-    for candidate in (os.environ.get("TILE_PTXAS"), shutil.which("ptxas"),
-                      os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
-                      "/usr/local/cuda/bin/ptxas"):
-        if candidate and os.access(candidate, os.X_OK):
-            return str(Path(candidate).parent)
-    return None
 
 
 def has_gpu() -> bool:
@@ -47,9 +38,10 @@ def test_mlir_blocks_are_the_files():
 def test_sh_blocks_run(tmp_path):
     if not (BIN / "tile-opt").exists():
         pytest.skip("tools not built")
-    ptxas = ptxas_directory()
+    ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("needs ptxas")
+    ptxas = str(ptxas.parent)
     gpu = has_gpu()
     script = ["set -euo pipefail"]
     for block in blocks("sh"):

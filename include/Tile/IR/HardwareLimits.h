@@ -26,6 +26,9 @@ inline constexpr int64_t kMBarrierBytes = 8;
 inline constexpr int64_t kMaxThreadsPerBlock = 1024;
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;
+/// Warps of the largest block: the slots of a block or warpgroup reduction's
+/// shared scratch (one partial per warp; tile.reduce).
+inline constexpr int64_t kMaxWarpsPerBlock = kMaxThreadsPerBlock / 32;
 /// Warpgroups of the largest block.
 inline constexpr int64_t kMaxWarpgroupsPerBlock =
     kMaxThreadsPerBlock / kWarpgroupThreads;

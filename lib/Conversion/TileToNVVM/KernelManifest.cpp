@@ -39,6 +39,23 @@ namespace tma = ::tile_tma;
 
 namespace {
 
+/// Whether `visit(value, user, work)` returns true for a user of `root` or
+/// of a value it pushed onto `work` (each value visited once): the use walk
+/// of the manifest's analyses, which differ in what they follow.
+template <typename Visit> bool anyUserThrough(Value root, Visit visit) {
+  SmallVector<Value> work{root};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value value = work.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (Operation *user : value.getUsers())
+      if (visit(value, user, work))
+        return true;
+  }
+  return false;
+}
+
 /// Whether the kernel may write through the memref `param` (or let it go
 /// where it could be written): any use this cannot see through counts. Uses
 /// are followed through the results of their ops (views, casts, pointers)
@@ -48,40 +65,34 @@ namespace {
 /// name) is a write; once the value is no longer a memref (a pointer), any
 /// op that writes at all is one too.
 bool mayWriteThrough(Value param) {
-  SmallVector<Value> work{param};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
+  return anyUserThrough(param, [](Value value, Operation *user,
+                                  SmallVectorImpl<Value> &work) {
     bool memref = isa<BaseMemRefType>(value.getType());
-    for (Operation *user : value.getUsers()) {
-      auto interface = dyn_cast<MemoryEffectOpInterface>(user);
-      if (!interface || user->hasTrait<OpTrait::IsTerminator>() ||
-          user->getNumRegions() != 0)
-        return true;
-      SmallVector<MemoryEffects::EffectInstance> effects;
-      interface.getEffects(effects);
-      bool reads = false;
-      for (const MemoryEffects::EffectInstance &effect : effects) {
-        if (isa<MemoryEffects::Read>(effect.getEffect()) &&
-            effect.getValue() == value)
-          reads = true;
-        if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
-          continue;
-        if (!memref || !effect.getValue() || effect.getValue() == value)
-          return true;
-      }
-      // What a load returns is data, and so are sizes, conditions and
-      // floats; other results may carry the parameter's address.
-      if (reads || isa<memref::DimOp>(user))
+    auto interface = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!interface || user->hasTrait<OpTrait::IsTerminator>() ||
+        user->getNumRegions() != 0)
+      return true;
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    interface.getEffects(effects);
+    bool reads = false;
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      if (isa<MemoryEffects::Read>(effect.getEffect()) &&
+          effect.getValue() == value)
+        reads = true;
+      if (!isa<MemoryEffects::Write, MemoryEffects::Free>(effect.getEffect()))
         continue;
-      for (Value result : user->getResults())
-        if (!result.getType().isInteger(1) && !isa<FloatType>(result.getType()))
-          work.push_back(result);
+      if (!memref || !effect.getValue() || effect.getValue() == value)
+        return true;
     }
-  }
-  return false;
+    // What a load returns is data, and so are sizes, conditions and
+    // floats; other results may carry the parameter's address.
+    if (reads || isa<memref::DimOp>(user))
+      return false;
+    for (Value result : user->getResults())
+      if (!result.getType().isInteger(1) && !isa<FloatType>(result.getType()))
+        work.push_back(result);
+    return false;
+  });
 }
 
 /// cp.async.bulk takes 16-byte aligned addresses (PTX ISA, "cp.async.bulk").
@@ -131,50 +142,45 @@ BaseAlignment assumedAlignment(Value param, MemRefType type) {
     if (bytes > result.bytes)
       result = {bytes, describe()};
   };
-  SmallVector<Value> work{param};
-  llvm::DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value value = work.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    for (Operation *user : value.getUsers()) {
-      if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
-        need(copy.getSize(), [&] {
-          return llvm::formatv("{0} {1}-byte cp.async (tile.async_copy)",
-                               copy.getSize() == 8 ? "an" : "a", copy.getSize())
+  anyUserThrough(param, [&](Value value, Operation *user,
+                            SmallVectorImpl<Value> &work) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(user)) {
+      need(copy.getSize(), [&] {
+        return llvm::formatv("{0} {1}-byte cp.async (tile.async_copy)",
+                             copy.getSize() == 8 ? "an" : "a", copy.getSize())
+            .str();
+      });
+    } else if (isa<BulkCopyGlobalToSharedOp, BulkCopySharedToGlobalOp,
+                   BulkCopySharedToClusterOp, BulkPrefetchOp>(user)) {
+      need(kBulkCopyAlignment, [&] {
+        return llvm::formatv("a cp.async.bulk ({0}), which takes {1}-byte "
+                             "aligned addresses",
+                             user->getName(), kBulkCopyAlignment)
+            .str();
+      });
+    } else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user)) {
+      need(assume.getAlignment(), [&] {
+        return llvm::formatv("memref.assume_alignment {0}",
+                             assume.getAlignment())
+            .str();
+      });
+    } else if (auto aligned = dyn_cast<AlignmentAttrOpInterface>(user)) {
+      if (llvm::MaybeAlign align = aligned.getMaybeAlign())
+        need(int64_t(align->value()), [&] {
+          return llvm::formatv("a {0} declared {1}-byte aligned "
+                               "(`alignment = {1}`)",
+                               user->getName(), align->value())
               .str();
         });
-      } else if (isa<BulkCopyGlobalToSharedOp, BulkCopySharedToGlobalOp,
-                     BulkCopySharedToClusterOp, BulkPrefetchOp>(user)) {
-        need(kBulkCopyAlignment, [&] {
-          return llvm::formatv("a cp.async.bulk ({0}), which takes {1}-byte "
-                               "aligned addresses",
-                               user->getName(), kBulkCopyAlignment)
-              .str();
-        });
-      } else if (auto assume = dyn_cast<memref::AssumeAlignmentOp>(user)) {
-        need(assume.getAlignment(), [&] {
-          return llvm::formatv("memref.assume_alignment {0}",
-                               assume.getAlignment())
-              .str();
-        });
-      } else if (auto aligned = dyn_cast<AlignmentAttrOpInterface>(user)) {
-        if (llvm::MaybeAlign align = aligned.getMaybeAlign())
-          need(int64_t(align->value()), [&] {
-            return llvm::formatv("a {0} declared {1}-byte aligned "
-                                 "(`alignment = {1}`)",
-                                 user->getName(), align->value())
-                .str();
-          });
-      }
-      // Views address memory from the same base.
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
-          view && view.getViewSource() == value)
-        for (Value result : user->getResults())
-          if (isa<BaseMemRefType>(result.getType()))
-            work.push_back(result);
     }
-  }
+    // Views address memory from the same base.
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == value)
+      for (Value result : user->getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          work.push_back(result);
+    return false;
+  });
   return result;
 }
 
