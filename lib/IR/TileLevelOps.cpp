@@ -113,7 +113,7 @@ LogicalResult TmaCopyOp::verify() {
   TmaDescType desc = getDescriptor().getType();
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())) ||
       failed(verifyTmaSharedTile(*this, desc, getDst(), getDstIndices(),
-                                 "destination")))
+                                 "destination", /*allowsRowRange=*/true)))
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
 }

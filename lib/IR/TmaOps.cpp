@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 // The shared-tile rules (T-TMA-16..18, T-SWZ-5) are shared by loads, stores
-// and reductions; the rules of the descriptor itself are its type's verifier
-// (T-TMA-1..9).
+// and reductions, T-TMA-24 (a box in a row range of a taller tile) by loads;
+// the rules of the descriptor itself are its type's verifier (T-TMA-1..9).
 //===----------------------------------------------------------------------===//
 
 #include "Tile/IR/HardwareLimits.h"
@@ -11,6 +11,9 @@
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "VerifierUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -52,12 +55,107 @@ static int64_t getRequiredTileAlignment(TmaDescType desc) {
                            desc.getSwizzle().getRepeatBytes());
 }
 
+/// `shape` without its leading extents of 1 (at least its last extent).
+static ArrayRef<int64_t> dropLeadingOnes(ArrayRef<int64_t> shape) {
+  while (shape.size() > 1 && shape.front() == 1)
+    shape = shape.drop_front();
+  return shape;
+}
+
+std::string TmaTileForm::describeAlignedRows() const {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << alignedRows << " (" << alignmentBytes << "-byte "
+     << (alignmentBytes > kTmaSharedAlignment ? "swizzle repeat"
+                                              : "TMA alignment")
+     << " of " << rowBytes << "-byte rows)";
+  return text;
+}
+
+std::optional<TmaTileForm> mlir::tile::getTmaTileForm(TmaDescType desc,
+                                                      MemRefType tile,
+                                                      size_t numIndices,
+                                                      bool allowsRowRange) {
+  SmallVector<int64_t> box = desc.getSharedTileShape();
+  ArrayRef<int64_t> trimmed = dropLeadingOnes(box);
+  ArrayRef<int64_t> shape = tile.getShape();
+  auto endsWith = [&](ArrayRef<int64_t> suffix) {
+    return shape.size() >= suffix.size() &&
+           shape.take_back(suffix.size()) == suffix;
+  };
+  auto leadingRank = [&](ArrayRef<int64_t> suffix) {
+    return unsigned(shape.size() - suffix.size());
+  };
+  // The whole box where the indices name the dimensions before it; else the
+  // box without its leading 1s (a [1, 1, 128, 64] box of a (batch, heads,
+  // rows, columns) tensor fills a 128x64 tile).
+  if (endsWith(box) && numIndices == leadingRank(box))
+    return TmaTileForm{leadingRank(box)};
+  if (endsWith(trimmed))
+    return TmaTileForm{leadingRank(trimmed)};
+  // T-TMA-24: that box's rows in a tile of more rows of the same shape.
+  ArrayRef<int64_t> rowShape = trimmed.drop_front();
+  if (!allowsRowRange || rowShape.empty() || shape.size() < trimmed.size() ||
+      !endsWith(rowShape) || shape[leadingRank(trimmed)] < trimmed.front())
+    return std::nullopt;
+  TmaTileForm form;
+  form.leadingRank = leadingRank(trimmed);
+  form.hasRowIndex = true;
+  form.boxRows = trimmed.front();
+  form.tileRows = shape[form.leadingRank];
+  form.rowBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
+  for (int64_t extent : rowShape)
+    form.rowBytes *= extent;
+  form.alignmentBytes = getRequiredTileAlignment(desc);
+  form.alignedRows =
+      form.alignmentBytes / std::gcd(form.alignmentBytes, form.rowBytes);
+  return form;
+}
+
+/// T-TMA-24: a load's box fills rows [row, row + R) of a tile of more rows:
+/// R divides them, and R and the row keep the alignment TMA needs (the
+/// swizzle's phase: PTX ISA, "Tensor Map", swizzle modes). A row that is not
+/// a constant is checked by tile-check-target.
+static LogicalResult verifyTmaRowRange(Operation *op, const TmaTileForm &form,
+                                       ValueRange indices, StringRef role) {
+  int64_t rows = form.boxRows, tileRows = form.tileRows;
+  if (indices.size() != form.leadingRank + 1)
+    return op->emitOpError()
+           << "expected " << form.leadingRank + 1 << " " << role
+           << " indices (one per dimension before the " << tileRows
+           << "-row tile, then the row where the box's " << rows
+           << " rows land), got " << indices.size() << " (T-TMA-24)";
+  if (tileRows % rows)
+    return op->emitOpError()
+           << "the box's " << rows << " rows do not divide the " << role
+           << "'s " << tileRows << "-row tile (T-TMA-24)";
+  if (rows % form.alignedRows)
+    return op->emitOpError()
+           << "the box's " << rows << " rows are not a multiple of "
+           << form.describeAlignedRows() << ", so they cannot fill a row "
+           << "range of the " << tileRows << "-row tile (T-TMA-24)";
+  std::optional<int64_t> row = getConstantIntValue(indices.back());
+  if (!row)
+    return success();
+  auto fail = [&]() {
+    return op->emitOpError() << "the box's " << rows << " rows at row " << *row
+                             << " of the " << tileRows << "-row tile: ";
+  };
+  if (*row % form.alignedRows)
+    return fail() << "the row must be a multiple of "
+                  << form.describeAlignedRows() << " (T-TMA-24)";
+  if (*row < 0 || *row + rows > tileRows)
+    return fail() << "the row must be in [0, " << tileRows - rows
+                  << "] (T-TMA-24)";
+  return success();
+}
+
 LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
                                               Value tile, ValueRange indices,
-                                              StringRef role) {
+                                              StringRef role,
+                                              bool allowsRowRange) {
   auto type = cast<MemRefType>(tile.getType());
   ArrayRef<int64_t> box = desc.getBox();
-  SmallVector<int64_t> expected = desc.getSharedTileShape();
   // T-TMA-17: a dense shared tile of the descriptor's element type whose
   // trailing dimensions are the box (rows padded to the swizzle span).
   if (!isSharedMemory(type) || !type.getLayout().isIdentity())
@@ -69,23 +167,10 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
            << role << " element type " << type.getElementType()
            << " differs from the descriptor's " << desc.getElementType()
            << " (T-TMA-17)";
-  // The box's leading extents of 1 may be left out of the tile (a
-  // [1, 1, 128, 64] box of a (batch, heads, rows, columns) tensor fills a
-  // 128x64 tile).
-  ArrayRef<int64_t> trimmed(expected);
-  while (trimmed.size() > 1 && trimmed.front() == 1)
-    trimmed = trimmed.drop_front();
-  auto endsWith = [&](ArrayRef<int64_t> shape) {
-    return type.getRank() >= int64_t(shape.size()) &&
-           type.getShape().take_back(shape.size()) == shape;
-  };
-  // The tile keeps the whole box when it ends with it and the indices name
-  // the dimensions before it; else the box without its leading 1s.
-  int64_t leading = type.getRank() - int64_t(box.size());
-  if (!endsWith(expected) || int64_t(indices.size()) != leading)
-    if (endsWith(trimmed))
-      leading = type.getRank() - int64_t(trimmed.size());
-  if (!endsWith(trimmed)) {
+  std::optional<TmaTileForm> form =
+      getTmaTileForm(desc, type, indices.size(), allowsRowRange);
+  if (!form) {
+    SmallVector<int64_t> expected = desc.getSharedTileShape();
     InFlightDiagnostic diag = op->emitOpError();
     diag << role << " " << type << " does not end with the box shape [";
     llvm::interleaveComma(expected, diag);
@@ -94,20 +179,28 @@ LogicalResult mlir::tile::verifyTmaSharedTile(Operation *op, TmaDescType desc,
       diag << " (the " << box.back()
            << "-element inner box rows are padded to the "
            << desc.getSwizzle().getSpanBytes() << "-byte swizzle span)";
-    return diag << " (T-TMA-17)";
+    diag << " (T-TMA-17)";
+    if (!allowsRowRange &&
+        getTmaTileForm(desc, type, indices.size(), /*allowsRowRange=*/true))
+      diag << "; only loads may fill a row range of a taller tile (T-TMA-24)";
+    return diag;
   }
-  if (int64_t(indices.size()) != leading)
+  if (form->hasRowIndex) {
+    if (failed(verifyTmaRowRange(op, *form, indices, role)))
+      return failure();
+  } else if (indices.size() != form->leadingRank) {
     return op->emitOpError()
-           << "expected " << leading << " " << role
+           << "expected " << form->leadingRank << " " << role
            << " indices (one per dimension before the box), got "
            << indices.size() << " (T-TMA-17)";
+  }
   // T-TMA-18: every tile of the buffer starts at the required alignment.
   int64_t required = getRequiredTileAlignment(desc);
   int64_t elementBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
   SmallVector<int64_t> strides;
   int64_t offset;
   (void)type.getStridesAndOffset(strides, offset);
-  for (int64_t dim = 0; dim < leading; ++dim)
+  for (unsigned dim = 0; dim < form->leadingRank; ++dim)
     if ((strides[dim] * elementBytes) % required)
       return op->emitOpError()
              << role << " dimension " << dim << " steps "
@@ -169,7 +262,7 @@ LogicalResult TmaLoadOp::verify() {
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates(),
                                   getIm2colOffsets(), /*allowsIm2col=*/true)) ||
       failed(verifyTmaSharedTile(*this, desc, getDst(), getDstIndices(),
-                                 "destination")))
+                                 "destination", /*allowsRowRange=*/true)))
     return failure();
   return verifyBarrierIndex(*this, getBarriers().getType(), getBarrierIndex());
 }

@@ -25,9 +25,11 @@ LogicalResult verifyTmaCoordinates(Operation *op, TmaDescType desc,
                                    bool allowsIm2col = false);
 
 /// T-TMA-17, T-TMA-18 and T-SWZ-5 for the shared tile `tile[indices]` that a
-/// TMA op with `desc` writes or reads (`role` names it in messages).
+/// TMA op with `desc` writes or reads (`role` names it in messages); with
+/// `allowsRowRange` (loads), T-TMA-24 for a box in a row range of the tile.
 LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
-                                  ValueRange indices, StringRef role);
+                                  ValueRange indices, StringRef role,
+                                  bool allowsRowRange = false);
 
 /// T-WGMMA-1: `buffer` is a tile of a tile.shared_alloc with a TMA swizzle
 /// whose rows are one swizzle span: K-major, or with `mnMajor` chunks of

@@ -103,13 +103,21 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy",
     (`tile.mbarrier_wait_parity`), so several copies can share one barrier, and
     `tile-pipeline-async-copies` can turn a loop of them into a full/empty
     mbarrier ring. Same tile rules as `tile.tma_load` (T-TMA-16..18,
-    T-SWZ-5). `tile-lower-tile-ops` expands it. Requires sm_90.
+    T-SWZ-5), including a box in a row range of a taller tile after one more
+    index, its row (T-TMA-24): e.g. the 8 pages of 16 tokens of a paged KV
+    cache fill one 128-row key block with 8 copies on a barrier initialized
+    with 8. `tile-lower-tile-ops` expands it. Requires sm_90.
 
-    Example:
+    Examples (a whole tile; page `%i` of a key block at row 16 `%i` of stage
+    `%s`, chunk 0):
     ```mlir
     tile.tma_copy %da[%m, %k] to %sa, %full[%c0]
         : !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>,
           memref<128x64xf16, 3>, !tile.mbarrier<count = 1>
+    %r = arith.muli %i, %c16 : index
+    tile.tma_copy %k[%page, %h, %c0, %c0] to %sk[%s, %c0, %r], %k_full[%s]
+        : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 16, 64], swizzle = b128>,
+          memref<3x2x128x64xbf16, 3>, !tile.mbarrier<count = 3>
     ```
   }];
   let arguments = (ins Arg<Tile_TmaDescType, "the tensor read", [MemRead]>:$descriptor,

@@ -33,6 +33,38 @@ ParseResult parseReduceKind(OpAsmParser &parser,
                             gpu::AllReduceOperationAttr &kind);
 void printReduceKind(OpAsmPrinter &printer, Operation *op,
                      gpu::AllReduceOperationAttr kind);
+
+/// How the shared-tile indices of a TMA load, store or reduction place the
+/// box in the tile (T-TMA-17, T-TMA-24).
+struct TmaTileForm {
+  /// The indices before the box: they select the tile among the leading
+  /// (stage) dimensions.
+  unsigned leadingRank = 0;
+  /// T-TMA-24 (loads): one more index follows, the row of a taller tile at
+  /// which the box lands.
+  bool hasRowIndex = false;
+  /// With a row index: the box's rows (its outermost extent after the
+  /// leading 1s), the tile's, the bytes of one row, the alignment TMA needs
+  /// and the rows a row index must be a multiple of to keep it.
+  int64_t boxRows = 0;
+  int64_t tileRows = 0;
+  int64_t rowBytes = 0;
+  int64_t alignmentBytes = 0;
+  int64_t alignedRows = 1;
+
+  /// "8 (1024-byte swizzle repeat of 128-byte rows)", for messages.
+  std::string describeAlignedRows() const;
+};
+
+/// The form in which a shared tile of type `tile` holds the box of `desc`
+/// for `numIndices` indices: the whole box, or the box without its leading
+/// 1s, after one index per leading dimension; with `allowsRowRange` (loads)
+/// also that box in a row range of a tile of more rows, after one more index
+/// (the count decides between the forms). Where the count fits no form, the
+/// one the tile's shape suggests; std::nullopt where the tile ends with none.
+std::optional<TmaTileForm> getTmaTileForm(TmaDescType desc, MemRefType tile,
+                                          size_t numIndices,
+                                          bool allowsRowRange);
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

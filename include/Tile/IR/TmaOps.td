@@ -56,9 +56,17 @@ def Tile_TmaLoadOp
     dimension, outermost first as in the memref; out-of-bounds elements get
     the descriptor's fill) into the shared tile `dst[dstIndices]`. `dst` ends
     with the box shape (innermost extent padded to the swizzle span, which the
-    hardware fills); `dstIndices` select among its leading dimensions (ring
-    stages). Completion: complete_tx of the box bytes on
-    `barriers[barrierIndex]`.
+    hardware fills; the box's leading 1s may be left out); `dstIndices` select
+    among its leading dimensions (ring stages). Completion: complete_tx of the
+    box bytes on `barriers[barrierIndex]`.
+
+    The box may also fill a row range of a taller tile (T-TMA-24): with the
+    box [R, W...] after its leading 1s and `dst` ending with [Rt, W...]
+    (R < Rt, R dividing Rt), one more index follows the leading ones, the row
+    at which the box lands, e.g. a 16-token page of a paged KV cache into a
+    128-row key block. The row keeps the swizzle's phase: row * row bytes is a
+    multiple of the tile's alignment (8 rows of 128 bytes for b128; checked
+    for constants here, for other rows by `tile-check-target`).
 
     - `multicast %mask`: the box lands at the same offset in every CTA of the
       cluster whose rank bit is set, signalling each one's barrier at the same
@@ -77,11 +85,15 @@ def Tile_TmaLoadOp
     T-SWZ-5). Lowers to `cp.async.bulk.tensor.Nd.shared::cluster.global.tile
     .mbarrier::complete_tx::bytes`. Requires sm_90.
 
-    Example:
+    Examples (a 128x64 box into a stage; a 16-row page into rows
+    [%r, %r + 16) of chunk 0 of a stage):
     ```mlir
     tile.tma_load %d[%row, %col] to %ring[%stage], %full[%stage]
         : !tile.tma_desc<memref<?x4096xf16>, box = [128, 64], swizzle = b128>,
           memref<4x128x64xf16, 3>, !tile.mbarrier<count = 4>
+    tile.tma_load %k[%page, %h, %c0, %c0] to %sk[%stage, %c0, %r], %full[%stage]
+        : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 16, 64], swizzle = b128>,
+          memref<3x2x128x64xbf16, 3>, !tile.mbarrier<count = 3>
     ```
   }];
   let arguments = (ins Arg<Tile_TmaDescType, "the tensor read", [MemRead]>:$descriptor,
