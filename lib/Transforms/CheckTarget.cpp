@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //===----------------------------------------------------------------------===//
 
+#include "Tile/Analysis/Divisibility.h"
 #include "Tile/IR/Diagnostics.h"
 #include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/MemorySpace.h"
@@ -131,6 +132,42 @@ static LogicalResult checkClusterLaunches(ModuleOp module) {
           return WalkResult::interrupt();
     }
     return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// T-TMA-24: the row at which a load's box lands in a taller tile keeps the
+/// tile's alignment (the swizzle's phase: PTX ISA, "Tensor Map"). The op
+/// verifiers check constant rows; here the others must be provable multiples
+/// of the aligned rows (Divisibility).
+static LogicalResult checkTmaRowIndices(ModuleOp module) {
+  Divisibility divisibility;
+  auto check = [&](Operation *op, TmaDescType desc, Value dst,
+                   ValueRange indices) -> LogicalResult {
+    std::optional<TmaTileForm> form =
+        getTmaTileForm(desc, cast<MemRefType>(dst.getType()), indices.size(),
+                       /*allowsRowRange=*/true);
+    if (!form || !form->hasRowIndex)
+      return success();
+    Value row = indices[form->leadingRank];
+    if (getConstantIntValue(row) ||
+        divisibility.getKnownTrailingZeros(row) >=
+            int64_t(llvm::Log2_64(form->alignedRows)))
+      return success();
+    return op->emitOpError()
+           << "the box's " << form->boxRows << " rows land at a row of the "
+           << form->tileRows << "-row tile that is not provably a multiple of "
+           << form->describeAlignedRows() << " (T-TMA-24)";
+  };
+  WalkResult result = module.walk([&](Operation *op) {
+    LogicalResult checked = success();
+    if (auto load = dyn_cast<TmaLoadOp>(op))
+      checked = check(op, load.getDescriptor().getType(), load.getDst(),
+                      load.getDstIndices());
+    else if (auto copy = dyn_cast<TmaCopyOp>(op))
+      checked = check(op, copy.getDescriptor().getType(), copy.getDst(),
+                      copy.getDstIndices());
+    return failed(checked) ? WalkResult::interrupt() : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -462,7 +499,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
   if (failed(checkDynamicSharedLaunches(module)) ||
       failed(checkStaticSharedMemory(module)) ||
       failed(checkAttributions(module)) ||
-      failed(checkAttributionLayouts(module)))
+      failed(checkAttributionLayouts(module)) ||
+      failed(checkTmaRowIndices(module)))
     return failure();
   return checkClusterLaunches(module);
 }

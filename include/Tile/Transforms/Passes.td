@@ -33,6 +33,10 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the
     cluster), T-SMEM-1/2 (dynamic shared memory provided and in range).
+    And T-TMA-24 on the TMA loads whose box fills a row range of a taller
+    shared tile: a row index that is not a constant must be a provable
+    multiple of the rows that keep the tile's alignment (the verifier
+    checks constant rows).
 
     `tile-to-ptx-pipeline` runs it right after `tile-pipeline-async-copies`,
     before any lowering.
