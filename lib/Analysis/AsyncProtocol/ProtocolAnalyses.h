@@ -30,11 +30,14 @@ Value getRootBuffer(Value memref);
 /// tile.tma_load, tile.tma_copy, a bulk global-to-shared copy.
 struct SharedCopy {
   Value dst;
+  /// The indices of `dst` that name what the copy writes: a TMA copy's
+  /// leading (stage) indices, without the row of a row-range box.
   ValueRange dstIndices;
-  /// Whether it fills one whole stage of a ring named by its first index: a
+  /// Whether it fills one whole stage of a ring named by its indices: a
   /// TMA box that is the destination without its leading indexed
-  /// dimensions, a bulk copy of exactly one row of the first dimension at
-  /// [stage, 0, ...].
+  /// dimensions, or one row range of it (the copies into its rows fill the
+  /// stage together), a bulk copy of exactly one row of the first dimension
+  /// at [stage, 0, ...].
   bool fillsRingStage;
 };
 std::optional<SharedCopy> getSharedCopy(Operation *op);

@@ -24,17 +24,26 @@ Value tile::getRootBuffer(Value memref) {
 }
 
 std::optional<SharedCopy> tile::getSharedCopy(Operation *op) {
-  // A TMA copy fills the whole tile its indices name: they index the
-  // dimensions before the box (T-TMA-17, which lets the tile leave out the
-  // box's leading 1s).
-  auto tmaCopy = [](Value dst, ValueRange indices) -> SharedCopy {
-    bool ring = getRootBuffer(dst) == dst && !indices.empty();
-    return {dst, indices, ring};
+  // A TMA copy fills (a row range of) the tile its leading indices name:
+  // those of the dimensions before the box (T-TMA-17, which lets the tile
+  // leave out the box's leading 1s), without the row a box of fewer rows
+  // lands at (T-TMA-24). The copies into the rows of a tile fill one stage.
+  auto tmaCopy = [](TmaDescType desc, Value dst,
+                    ValueRange indices) -> SharedCopy {
+    std::optional<TmaTileForm> form =
+        getTmaTileForm(desc, cast<MemRefType>(dst.getType()), indices.size(),
+                       /*allowsRowRange=*/true);
+    ValueRange stage =
+        indices.take_front(form ? form->leadingRank : indices.size());
+    bool ring = getRootBuffer(dst) == dst && !stage.empty();
+    return {dst, stage, ring};
   };
   if (auto load = dyn_cast<TmaLoadOp>(op))
-    return tmaCopy(load.getDst(), load.getDstIndices());
+    return tmaCopy(load.getDescriptor().getType(), load.getDst(),
+                   load.getDstIndices());
   if (auto copy = dyn_cast<TmaCopyOp>(op))
-    return tmaCopy(copy.getDst(), copy.getDstIndices());
+    return tmaCopy(copy.getDescriptor().getType(), copy.getDst(),
+                   copy.getDstIndices());
   auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op);
   if (!bulk)
     return std::nullopt;
