@@ -26,14 +26,14 @@ def bshd(b, s, h, d, dtype="bfloat16"):
 
 def test_shapes_and_strided_operands():
     q, kv = tensor((2, 8, 1000, 128)), tensor((2, 8, 77, 128))
-    assert check_attention(q, kv, kv, None, H100) == (2, 8, 1000, 77, 128)
-    assert check_attention(q, kv, kv, tensor((2, 8, 1000, 128)), H100) == (2, 8, 1000, 77, 128)
+    assert check_attention(q, kv, kv, None, H100) == (2, 8, 8, 1000, 77, 128)
+    assert check_attention(q, kv, kv, tensor((2, 8, 1000, 128)), H100) == (2, 8, 8, 1000, 77, 128)
     # (B, S, H, D) storage, read through the 4-D tensor maps' strides.
     assert check_attention(bshd(4, 333, 40, 64, "float16"), bshd(4, 200, 40, 64, "float16"),
-                           bshd(4, 200, 40, 64, "float16"), None, H100) == (4, 40, 333, 200, 64)
+                           bshd(4, 200, 40, 64, "float16"), None, H100) == (4, 40, 40, 333, 200, 64)
     # Nothing to compute: any Sk, even none.
     assert check_attention(tensor((2, 8, 0, 64)), tensor((2, 8, 0, 64)),
-                           tensor((2, 8, 0, 64)), None, H100) == (2, 8, 0, 0, 64)
+                           tensor((2, 8, 0, 64)), None, H100) == (2, 8, 8, 0, 0, 64)
 
 
 @pytest.mark.parametrize("args, message", [
@@ -51,10 +51,10 @@ def test_shapes_and_strided_operands():
     ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64), address=0x10008),
       None), r"v starts at 0x10008; .*T-TMA-10"),
     ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
-      tensor((1, 2, 64, 128))), r"out must be a contiguous bfloat16 tensor of shape "
-                                r"\(1, 2, 64, 64\), got bfloat16 \(1, 2, 64, 128\)"),
+      tensor((1, 2, 64, 128))), r"out must be a bfloat16 tensor of shape "
+                                r"\(1, 2, 64, 64\) \(any TMA strides\), got bfloat16 \(1, 2, 64, 128\)"),
     ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
-      bshd(1, 64, 2, 64)), "out must be a contiguous"),
+      tensor((1, 2, 64, 64), strides=(8192, 4096, 68, 1))), r"out has strides .*T-TMA-9"),
     ((tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)), tensor((1, 2, 64, 64)),
       tensor((1, 2, 64, 64), "float16")), "got float16"),
     ((tensor((2, 64, 64)), tensor((2, 64, 64)), tensor((2, 64, 64)), None),
@@ -80,17 +80,22 @@ def test_other_gpus_are_errors():
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 def test_the_kernels_compile_and_take_the_launch_arguments(element):
     """Both head dims in both element types (no GPU needed), with the
-    parameters tile.attention passes: q, k, v and out as rank-4 tensors,
-    B, H, Sq, Sk, the scale times log2(e) (f32) and causal (i1)."""
-    kernels = ATTENTION.module((element,)).manifest["kernels"]
+    parameters tile.attention passes: q, k, v and out as rank-4 tensor
+    maps, the packed output rows and cu_seqlens of attention_varlen, B, H,
+    the GQA group, Sq, Sk, the window's edges, the scale times log2(e) and
+    the softcap's two factors (f32) and three flags (bottom-right diagonal,
+    paired tiles, packed sequences)."""
+    kernels = ATTENTION.module((element, False)).manifest["kernels"]
     for d in HEAD_DIMS:
         params = kernels[f"attention_d{d}"]["params"]
-        assert len(params) == 10
+        assert len(params) == 20
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
         assert (params[3]["rank"], params[3]["element"]) == (4, element)
-        assert all(p["type"] in ("index", "i32", "i64") for p in params[4:8])
-        assert [p["type"] for p in params[8:]] == ["f32", "i1"]
+        assert (params[4]["rank"], params[4]["element"]) == (2, element)
+        assert [(p["rank"], p["element"]) for p in params[5:7]] == [(1, "i32")] * 2
+        assert all(p["type"] in ("index", "i32", "i64") for p in params[7:14])
+        assert [p["type"] for p in params[14:]] == ["f32", "f32", "f32", "i1", "i1", "i1"]
 
 
 # --- On the GPU -----------------------------------------------------------------

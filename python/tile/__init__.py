@@ -12,6 +12,7 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     c = tile.matmul(a8, b8, scale_a=sa, scale_b=sb)      # FP8 (e4m3/e5m2), scaled
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offs)  # grouped (MoE) GEMM
     o = tile.attention(q, k, v, causal=True)             # fused attention (SDPA)
+    o = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lens)  # decode
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
 The layout: `tile.core` (what everything shares: errors, element types,
@@ -31,7 +32,8 @@ from .autotuner import AutotuneError, Autotuner, Config, autotune
 from .compiler import CompiledModule, Diagnostic, compile
 from .core.errors import (CompileError, MatmulError, OperandError, TileError,
                           TileRuntimeError)
-from .ops.attention import attention
+from .ops.attention import attention, attention_varlen
+from .ops.kvcache import attention_with_kvcache
 from .ops.grouped import grouped_matmul
 from .ops.matmul import matmul
 from .runtime import synchronize
@@ -39,5 +41,5 @@ from .toolchain import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
            "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",
-           "grouped_matmul", "attention", "Toolchain", "find_toolchain", "autotune",
+           "grouped_matmul", "attention", "attention_varlen", "attention_with_kvcache", "Toolchain", "find_toolchain", "autotune",
            "Autotuner", "AutotuneError", "Config"]

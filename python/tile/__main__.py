@@ -6,6 +6,10 @@
                                 [--stages S] [--element f16|bf16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 prints a decode GEMM kernel (tile.ops.decode)
+    python3 -m tile attention-decode [--element f16|bf16] [--head-dim 64|128]
+                                [--page 16|32|64|128]
+                                prints a KV-cache attention kernel
+                                (tile.ops.decode_attention)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -17,6 +21,7 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
+from .ops import decode_attention
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -67,9 +72,20 @@ def main(argv=None) -> None:
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
     decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
+    attention = commands.add_parser("attention-decode",
+                                    help="print a KV-cache attention kernel's tile IR")
+    attention.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    attention.add_argument("--head-dim", type=int, choices=decode_attention.HEAD_DIMS,
+                           default=128)
+    attention.add_argument("--page", type=int, choices=decode_attention.PAGE_ROWS, default=128,
+                           help="rows of a K/V TMA box (the page size if below 128)")
     args = parser.parse_args(argv)
     if args.command in (None, "info"):
         print(describe())
+        return
+    if args.command == "attention-decode":
+        sys.stdout.write(decode_attention.decode_attention_source(
+            decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
         return
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns)

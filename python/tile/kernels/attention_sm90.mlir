@@ -45,13 +45,17 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // Head dimension 128: a Q tile and each K and V block are two 64-wide
     // chunks (one 128-byte swizzle span each), 32 KB apiece; two stages.
-    gpu.func @attention_d128(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %batch: index,
-                             %heads: index, %sq: index, %sk: index,
-                             %scale_log2: f32, %causal: i1) kernel
+    gpu.func @attention_d128(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
+                             %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
+                             %heads: index, %group: index, %sq: index, %sk: index,
+                             %left: index, %right: index, %scale_log2: f32,
+                             %cap_in: f32, %cap_out: f32, %bottom_right: i1, %paired: i1,
+                             %varlen: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
@@ -65,11 +69,13 @@ module attributes {gpu.container_module} {
       %sq127 = arith.addi %sq, %c127 : index
       %tiles_m = arith.divui %sq127, %c128 : index
       %bh = arith.muli %batch, %heads : index
-      // Work units in pairs of one (batch, head): query tile T - 1 - i,
-      // then tile i, so that every pair costs the same under the causal
-      // mask (T + 1 key blocks).
+      // Work units of one (batch, head): paired, query tile T - 1 - i then
+      // tile i, so that every pair costs the same under a causal mask
+      // (T + 1 key blocks); else one tile each (more units, for calls with
+      // few query tiles).
       %tiles_m1 = arith.addi %tiles_m, %c1 : index
-      %pairs_m = arith.divui %tiles_m1, %c2 : index
+      %halves = arith.divui %tiles_m1, %c2 : index
+      %pairs_m = arith.select %paired, %halves, %tiles_m : index
       %pairs = arith.muli %bh, %pairs_m : index
       %mlast = arith.subi %tiles_m, %c1 : index
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
@@ -107,46 +113,88 @@ module attributes {gpu.container_module} {
             %pi = arith.remui %pair, %pairs_m : index
             %b = arith.divui %bhi, %heads : index
             %h = arith.remui %bhi, %heads : index
-            %heavy = arith.subi %mlast, %pi : index
+            // GQA: query head h reads K and V head h / group.
+            %hk = arith.divui %h, %group : index
+            %heavy_p = arith.subi %mlast, %pi : index
+            %heavy = arith.select %paired, %heavy_p, %pi : index
             %single = arith.cmpi eq, %heavy, %pi : index
             %count = arith.select %single, %c1, %c2 : index
+            // The sequence: the whole of Sq and Sk, or packed sequence b, rows
+            // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
+            %b1 = arith.addi %b, %c1 : index
+            %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+              %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+              %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+              %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+              %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+              %q0 = arith.index_cast %q0_i32 : i32 to index
+              %q1 = arith.index_cast %q1_i32 : i32 to index
+              %k0 = arith.index_cast %k0_i32 : i32 to index
+              %k1 = arith.index_cast %k1_i32 : i32 to index
+              %lq = arith.subi %q1, %q0 : index
+              %lk = arith.subi %k1, %k0 : index
+              scf.yield %q0, %lq, %k0, %lk : index, index, index, index
+            } else {
+              scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+            }
+            %bt = arith.select %varlen, %c0, %b : index
+            // Causal diagonals: top left (key j <= query i) or bottom right
+            // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
+            // query i where i + lo <= j <= i + hi (signed).
+            %lk_lq = arith.subi %len_k, %len_q : index
+            %diag = arith.select %bottom_right, %lk_lq, %c0 : index
+            %lo = arith.subi %diag, %left : index
+            %hi = arith.addi %diag, %right : index
             %pu:3 = scf.for %t = %c0 to %count step %c1
                 iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
-              // The unit: query tile T - 1 - i, then i.
               %first_t = arith.cmpi eq, %t, %c0 : index
               %mb = arith.select %first_t, %heavy, %pi : index
               %m0 = arith.muli %mb, %c128 : index
-              // Key blocks: all of Sk, or up to the tile's last query.
+              %qm0 = arith.addi %qrow0, %m0 : index
+              // Tiles past the end of a packed sequence have nothing to do.
+              %live = arith.cmpi ult, %m0, %len_q : index
+              // Key blocks: those some query of the tile sees.
               %m_end = arith.addi %m0, %c128 : index
-              %causal_end = arith.minui %m_end, %sk : index
-              %key_end = arith.select %causal, %causal_end, %sk : index
+              %key_hi = arith.addi %m_end, %hi : index
+              %key_end_hi = arith.minsi %key_hi, %len_k : index
+              %key_end = arith.maxsi %key_end_hi, %c0 : index
+              %key_lo = arith.addi %m0, %lo : index
+              %key_start = arith.maxsi %key_lo, %c0 : index
               %key_end127 = arith.addi %key_end, %c127 : index
               %blocks = arith.divui %key_end127, %c128 : index
-              // Q, into the buffer the consumers released two units ago.
-              %qs = arith.remui %qn, %c2 : index
-              %qround = arith.divui %qn, %c2 : index
-              %qodd = arith.remui %qround, %c2 : index
-              %qph = arith.cmpi eq, %qodd, %c0 : index
-              tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
-              tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              tile.tma_copy %q[%b, %h, %m0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-              %p:2 = scf.for %j = %c0 to %blocks step %c1
-                  iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-                %n0 = arith.muli %j, %c128 : index
-                tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars2
-                tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                tile.tma_copy %k[%b, %h, %n0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars2
-                tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                tile.tma_copy %v[%b, %h, %n0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                %next = arith.addi %s, %c1 : index
-                %wrap = arith.cmpi eq, %next, %c2 : index
-                %ns = arith.select %wrap, %c0, %next : index
-                %nph = arith.xori %ph, %wrap : i1
-                scf.yield %ns, %nph : index, i1
+              %j_first = arith.divui %key_start, %c128 : index
+              %j_start = arith.minui %j_first, %blocks : index
+              %pl:3 = scf.if %live -> (index, i1, index) {
+                // Q, into the buffer the consumers released two units ago.
+                %qs = arith.remui %qn, %c2 : index
+                %qround = arith.divui %qn, %c2 : index
+                %qodd = arith.remui %qround, %c2 : index
+                %qph = arith.cmpi eq, %qodd, %c0 : index
+                tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
+                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                tile.tma_copy %q[%bt, %h, %qm0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                %p:2 = scf.for %j = %j_start to %blocks step %c1
+                    iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+                  %n0 = arith.muli %j, %c128 : index
+                  %kn0 = arith.addi %krow0, %n0 : index
+                  tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars2
+                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                  tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                  tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars2
+                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                  tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                  %next = arith.addi %s, %c1 : index
+                  %wrap = arith.cmpi eq, %next, %c2 : index
+                  %ns = arith.select %wrap, %c0, %next : index
+                  %nph = arith.xori %ph, %wrap : i1
+                  scf.yield %ns, %nph : index, i1
+                }
+                %nqn = arith.addi %qn, %c1 : index
+                scf.yield %p#0, %p#1, %nqn : index, i1, index
+              } else {
+                scf.yield %s0, %ph0, %qn : index, i1, index
               }
-              %nqn = arith.addi %qn, %c1 : index
-              scf.yield %p#0, %p#1, %nqn : index, i1, index
+              scf.yield %pl#0, %pl#1, %pl#2 : index, i1, index
             }
             scf.yield %pu#0, %pu#1, %pu#2 : index, i1, index
           }
@@ -166,10 +214,15 @@ module attributes {gpu.container_module} {
         %all_lanes = arith.constant -1 : i32
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
-        %sk_i32 = arith.index_cast %sk : index to i32
-        %sk_s = vector.broadcast %sk_i32 : i32 to vector<64xi32>
-        %not_causal = arith.xori %causal, %true : i1
-        %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
+        // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale,
+        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1); off when cap_in is 0.
+        %f0 = arith.constant 0.0 : f32
+        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
+        %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
+        %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
+        %one_s = arith.constant dense<1.0> : vector<64xf32>
+        %two_s = arith.constant dense<2.0> : vector<64xf32>
         // Ping-pong: this warpgroup's turn is named barrier 9 + wg, the
         // other's 9 + (1 - wg); warpgroup 0 starts.
         %c9 = arith.constant 9 : index
@@ -190,23 +243,69 @@ module attributes {gpu.container_module} {
           %pi = arith.remui %pair, %pairs_m : index
           %b = arith.divui %bhi, %heads : index
           %h = arith.remui %bhi, %heads : index
-          %heavy = arith.subi %mlast, %pi : index
+          // GQA: query head h reads K and V head h / group.
+          %hk = arith.divui %h, %group : index
+          %heavy_p = arith.subi %mlast, %pi : index
+          %heavy = arith.select %paired, %heavy_p, %pi : index
           %single = arith.cmpi eq, %heavy, %pi : index
           %count = arith.select %single, %c1, %c2 : index
+          // The sequence: the whole of Sq and Sk, or packed sequence b, rows
+          // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
+          %b1 = arith.addi %b, %c1 : index
+          %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+            %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+            %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+            %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+            %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+            %q0 = arith.index_cast %q0_i32 : i32 to index
+            %q1 = arith.index_cast %q1_i32 : i32 to index
+            %k0 = arith.index_cast %k0_i32 : i32 to index
+            %k1 = arith.index_cast %k1_i32 : i32 to index
+            %lq = arith.subi %q1, %q0 : index
+            %lk = arith.subi %k1, %k0 : index
+            scf.yield %q0, %lq, %k0, %lk : index, index, index, index
+          } else {
+            scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+          }
+          %bt = arith.select %varlen, %c0, %b : index
+          // Causal diagonals: top left (key j <= query i) or bottom right
+          // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
+          // query i where i + lo <= j <= i + hi (signed).
+          %lk_lq = arith.subi %len_k, %len_q : index
+          %diag = arith.select %bottom_right, %lk_lq, %c0 : index
+          %lo = arith.subi %diag, %left : index
+          %hi = arith.addi %diag, %right : index
+          %len_k_i32 = arith.index_cast %len_k : index to i32
+          %len_k_s = vector.broadcast %len_k_i32 : i32 to vector<64xi32>
+          %lo_i32 = arith.index_cast %lo : index to i32
+          %hi_i32 = arith.index_cast %hi : index to i32
           %cu:3 = scf.for %t = %c0 to %count step %c1
               iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
             %first_t = arith.cmpi eq, %t, %c0 : index
             %mb = arith.select %first_t, %heavy, %pi : index
             %m0 = arith.muli %mb, %c128 : index
+            %qm0 = arith.addi %qrow0, %m0 : index
+            // Tiles past the end of a packed sequence have nothing to do.
+            %live = arith.cmpi ult, %m0, %len_q : index
+            // Key blocks: those some query of the tile sees.
             %m_end = arith.addi %m0, %c128 : index
-            %causal_end = arith.minui %m_end, %sk : index
-            %key_end = arith.select %causal, %causal_end, %sk : index
+            %key_hi = arith.addi %m_end, %hi : index
+            %key_end_hi = arith.minsi %key_hi, %len_k : index
+            %key_end = arith.maxsi %key_end_hi, %c0 : index
+            %key_lo = arith.addi %m0, %lo : index
+            %key_start = arith.maxsi %key_lo, %c0 : index
             %key_end127 = arith.addi %key_end, %c127 : index
             %blocks = arith.divui %key_end127, %c128 : index
-            // This warpgroup's first query row, for the causal mask.
+            %j_first = arith.divui %key_start, %c128 : index
+            %j_start = arith.minui %j_first, %blocks : index
+            %cl:3 = scf.if %live -> (index, i1, index) {
+            // This warpgroup's first query row, for the masks.
             %r0 = arith.addi %m0, %row : index
             %r0_i32 = arith.index_cast %r0 : index to i32
-            %r1 = arith.addi %r0, %c1 : index
+            %r0_hi = arith.addi %r0, %hi : index
+            %r0_hi1 = arith.addi %r0_hi, %c1 : index
+            %r63 = arith.addi %r0, %c63 : index
+            %r63_lo = arith.addi %r63, %lo : index
             %qs = arith.remui %qn, %c2 : index
             %qround = arith.divui %qn, %c2 : index
             %qodd = arith.remui %qround, %c2 : index
@@ -219,7 +318,7 @@ module attributes {gpu.container_module} {
             // (Not under this warpgroup's own P V: ptxas hoists the wait for
             // it to the top of the softmax's block; kept in place by a block
             // of its own it measured slower.)
-            %r:9 = scf.for %j = %c0 to %blocks step %c1
+            %r:9 = scf.for %j = %j_start to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
                           %ph_prev = %false, %s = %s0, %ph = %ph0)
@@ -232,7 +331,7 @@ module attributes {gpu.container_module} {
               %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
                   {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
                   : memref<2x2x128x64x!e, 3>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-              %later = arith.cmpi ugt, %j, %c0 : index
+              %later = arith.cmpi ugt, %j, %j_start : index
               // O is rescaled by the previous block's corrections, except in
               // warps where no row's maximum moved (all of them 1; a vote).
               %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
@@ -262,11 +361,25 @@ module attributes {gpu.container_module} {
               scf.if %signals {
                 %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars2 -> !tile.mbarrier_token
               }
-              // Keys past Sk; keys above the diagonal when causal.
-              %past_keys = arith.cmpi ugt, %n_end, %sk : index
-              %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
-              %causal_cut = arith.andi %causal, %over_diagonal : i1
-              %needs_mask = arith.ori %past_keys, %causal_cut : i1
+              %capped = scf.if %use_cap -> vector<64xf32> {
+                %cap_y = arith.mulf %scores, %cap_in_s : vector<64xf32>
+                %cap_y2 = arith.mulf %cap_y, %two_log2e_s : vector<64xf32>
+                %cap_e = math.exp2 %cap_y2 fastmath<afn> : vector<64xf32>
+                %cap_e1 = arith.addf %cap_e, %one_s : vector<64xf32>
+                %cap_r = arith.divf %two_s, %cap_e1 fastmath<afn> : vector<64xf32>
+                %cap_t = arith.subf %one_s, %cap_r : vector<64xf32>
+                %cap_z = arith.mulf %cap_t, %cap_out_s : vector<64xf32>
+                scf.yield %cap_z : vector<64xf32>
+              } else {
+                scf.yield %scores : vector<64xf32>
+              }
+              // Keys past the sequence, after the diagonal (+ right) or
+              // before the window's left edge of some row.
+              %past_keys = arith.cmpi ugt, %n_end, %len_k : index
+              %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
+              %under = arith.cmpi slt, %n0, %r63_lo : index
+              %cut = arith.ori %over, %under : i1
+              %needs_mask = arith.ori %past_keys, %cut : i1
               %masked = scf.if %needs_mask -> vector<64xf32> {
                 // Each score's key and query (computed here: kept across
                 // the loop, they would hold 128 registers).
@@ -277,21 +390,30 @@ module attributes {gpu.container_module} {
                 %n0_i32 = arith.index_cast %n0 : index to i32
                 %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
                 %keys = arith.addi %cols, %n0_s : vector<64xi32>
-                %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
-                %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
-                %seen = arith.ori %below, %not_causal_s : vector<64xi1>
+                %in_keys = arith.cmpi slt, %keys, %len_k_s : vector<64xi32>
+                %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
+                %hi_s = vector.broadcast %hi_i32 : i32 to vector<64xi32>
+                %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
+                %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
+                %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
+                %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
+                %seen = arith.andi %above, %below : vector<64xi1>
                 %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
+                %sel = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
                 scf.yield %sel : vector<64xf32>
               } else {
-                scf.yield %scores : vector<64xf32>
+                scf.yield %capped : vector<64xf32>
               }
               // Online softmax: the running maximum m of each row and the
-              // thread's part of its sum l (combined once, at the end).
+              // thread's part of its sum l (combined once, at the end). A
+              // row that has seen no key yet keeps m = -inf and subtracts 0
+              // (not -inf - -inf), so its probabilities and l stay 0.
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
-              %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
+              %m_scaled_raw = arith.mulf %m_new, %c_l : vector<2xf32>
+              %no_key = arith.cmpf oeq, %m_new, %ninf_l : vector<2xf32>
+              %m_scaled = arith.select %no_key, %zero_l, %m_scaled_raw : vector<2xi1>, vector<2xf32>
               %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
               %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
               %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
@@ -320,24 +442,31 @@ module attributes {gpu.container_module} {
                   : vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
                     index, i1, index, i1
             }
-            // P V of the last block, and its stage released.
-            %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
-            %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
-            %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
-            %o_last_kept = scf.if %rescale_last -> vector<64xf32> {
-              %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
-                  : vector<2xf32> -> vector<64xf32>
-              %o_ls = arith.mulf %r#0, %corr_last : vector<64xf32>
-              scf.yield %o_ls : vector<64xf32>
+            // P V of the last block, and its stage released (none when the
+            // tile sees no key: its rows come out 0).
+            %any_block = arith.cmpi ugt, %blocks, %j_start : index
+            %o_final = scf.if %any_block -> vector<64xf32> {
+              %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
+              %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
+              %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
+              %o_last_kept = scf.if %rescale_last -> vector<64xf32> {
+                %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
+                    : vector<2xf32> -> vector<64xf32>
+                %o_ls = arith.mulf %r#0, %corr_last : vector<64xf32>
+                scf.yield %o_ls : vector<64xf32>
+              } else {
+                scf.yield %r#0 : vector<64xf32>
+              }
+              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
+              %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
+                  {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
+                  : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+              scf.if %signals {
+                %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars2 -> !tile.mbarrier_token
+              }
+              scf.yield %o_pv_last : vector<64xf32>
             } else {
-              scf.yield %r#0 : vector<64xf32>
-            }
-            tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
-            %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-                {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
-                : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars2 -> !tile.mbarrier_token
+              scf.yield %zero_o : vector<64xf32>
             }
             // The unit's Q is no longer read.
             scf.if %signals {
@@ -345,13 +474,30 @@ module attributes {gpu.container_module} {
             }
             %l_final = tile.warpgroup_row_reduce <add> %r#2 {shape = array<i64: 64, 128>}
                 : vector<2xf32> -> vector<2xf32>
-            %inv_l = arith.divf %one_l, %l_final : vector<2xf32>
+            %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
+            %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
+            %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
                 {shape = array<i64: 64, 128>} : vector<64xf32>
-            tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
-                : vector<64xf32>, memref<2x2x64x64x!e, 3>, !o4
+            // Packed sequences: stores bounded by the sequence's last row
+            // (a TMA box would write into the next sequence).
+            scf.if %varlen {
+              %orow = arith.addi %qrow0, %r0 : index
+              %orow_end = arith.addi %qrow0, %len_q : index
+              %ocol = arith.muli %h, %c128 : index
+              %ocol_end = arith.addi %ocol, %c128 : index
+              tile.warpgroup_mma_store %out, %o_rows[%orow, %ocol] bounds [%orow_end, %ocol_end]
+                  {shape = array<i64: 64, 128>} : vector<64xf32>, memref<?x?x!e>
+            } else {
+              tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
+                  : vector<64xf32>, memref<2x2x64x64x!e, 3>, !o4
+            }
             %nqn = arith.addi %qn, %c1 : index
             scf.yield %r#7, %r#8, %nqn : index, i1, index
+            } else {
+              scf.yield %s0, %ph0, %qn : index, i1, index
+            }
+            scf.yield %cl#0, %cl#1, %cl#2 : index, i1, index
           }
           scf.yield %cu#0, %cu#1, %cu#2 : index, i1, index
         }
@@ -366,14 +512,18 @@ module attributes {gpu.container_module} {
 
     // Head dimension 64: Q tiles and each K and V block are one 64-wide
     // chunk (one 128-byte swizzle span), 16 KB apiece; four stages.
-    gpu.func @attention_d64(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %batch: index,
-                             %heads: index, %sq: index, %sk: index,
-                             %scale_log2: f32, %causal: i1) kernel
+    gpu.func @attention_d64(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
+                             %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
+                             %heads: index, %group: index, %sq: index, %sk: index,
+                             %left: index, %right: index, %scale_log2: f32,
+                             %cap_in: f32, %cap_out: f32, %bottom_right: i1, %paired: i1,
+                             %varlen: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c4 = arith.constant 4 : index
+      %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
@@ -387,11 +537,13 @@ module attributes {gpu.container_module} {
       %sq127 = arith.addi %sq, %c127 : index
       %tiles_m = arith.divui %sq127, %c128 : index
       %bh = arith.muli %batch, %heads : index
-      // Work units in pairs of one (batch, head): query tile T - 1 - i,
-      // then tile i, so that every pair costs the same under the causal
-      // mask (T + 1 key blocks).
+      // Work units of one (batch, head): paired, query tile T - 1 - i then
+      // tile i, so that every pair costs the same under a causal mask
+      // (T + 1 key blocks); else one tile each (more units, for calls with
+      // few query tiles).
       %tiles_m1 = arith.addi %tiles_m, %c1 : index
-      %pairs_m = arith.divui %tiles_m1, %c2 : index
+      %halves = arith.divui %tiles_m1, %c2 : index
+      %pairs_m = arith.select %paired, %halves, %tiles_m : index
       %pairs = arith.muli %bh, %pairs_m : index
       %mlast = arith.subi %tiles_m, %c1 : index
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64x!e, 3>
@@ -429,43 +581,85 @@ module attributes {gpu.container_module} {
             %pi = arith.remui %pair, %pairs_m : index
             %b = arith.divui %bhi, %heads : index
             %h = arith.remui %bhi, %heads : index
-            %heavy = arith.subi %mlast, %pi : index
+            // GQA: query head h reads K and V head h / group.
+            %hk = arith.divui %h, %group : index
+            %heavy_p = arith.subi %mlast, %pi : index
+            %heavy = arith.select %paired, %heavy_p, %pi : index
             %single = arith.cmpi eq, %heavy, %pi : index
             %count = arith.select %single, %c1, %c2 : index
+            // The sequence: the whole of Sq and Sk, or packed sequence b, rows
+            // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
+            %b1 = arith.addi %b, %c1 : index
+            %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+              %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+              %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+              %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+              %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+              %q0 = arith.index_cast %q0_i32 : i32 to index
+              %q1 = arith.index_cast %q1_i32 : i32 to index
+              %k0 = arith.index_cast %k0_i32 : i32 to index
+              %k1 = arith.index_cast %k1_i32 : i32 to index
+              %lq = arith.subi %q1, %q0 : index
+              %lk = arith.subi %k1, %k0 : index
+              scf.yield %q0, %lq, %k0, %lk : index, index, index, index
+            } else {
+              scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+            }
+            %bt = arith.select %varlen, %c0, %b : index
+            // Causal diagonals: top left (key j <= query i) or bottom right
+            // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
+            // query i where i + lo <= j <= i + hi (signed).
+            %lk_lq = arith.subi %len_k, %len_q : index
+            %diag = arith.select %bottom_right, %lk_lq, %c0 : index
+            %lo = arith.subi %diag, %left : index
+            %hi = arith.addi %diag, %right : index
             %pu:3 = scf.for %t = %c0 to %count step %c1
                 iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
-              // The unit: query tile T - 1 - i, then i.
               %first_t = arith.cmpi eq, %t, %c0 : index
               %mb = arith.select %first_t, %heavy, %pi : index
               %m0 = arith.muli %mb, %c128 : index
-              // Key blocks: all of Sk, or up to the tile's last query.
+              %qm0 = arith.addi %qrow0, %m0 : index
+              // Tiles past the end of a packed sequence have nothing to do.
+              %live = arith.cmpi ult, %m0, %len_q : index
+              // Key blocks: those some query of the tile sees.
               %m_end = arith.addi %m0, %c128 : index
-              %causal_end = arith.minui %m_end, %sk : index
-              %key_end = arith.select %causal, %causal_end, %sk : index
+              %key_hi = arith.addi %m_end, %hi : index
+              %key_end_hi = arith.minsi %key_hi, %len_k : index
+              %key_end = arith.maxsi %key_end_hi, %c0 : index
+              %key_lo = arith.addi %m0, %lo : index
+              %key_start = arith.maxsi %key_lo, %c0 : index
               %key_end127 = arith.addi %key_end, %c127 : index
               %blocks = arith.divui %key_end127, %c128 : index
-              // Q, into the buffer the consumers released two units ago.
-              %qs = arith.remui %qn, %c2 : index
-              %qround = arith.divui %qn, %c2 : index
-              %qodd = arith.remui %qround, %c2 : index
-              %qph = arith.cmpi eq, %qodd, %c0 : index
-              tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
-              tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x1x128x64x!e, 3>, !bars2
-              %p:2 = scf.for %j = %c0 to %blocks step %c1
-                  iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-                %n0 = arith.muli %j, %c128 : index
-                tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars4
-                tile.tma_copy %k[%b, %h, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-                tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars4
-                tile.tma_copy %v[%b, %h, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-                %next = arith.addi %s, %c1 : index
-                %wrap = arith.cmpi eq, %next, %c4 : index
-                %ns = arith.select %wrap, %c0, %next : index
-                %nph = arith.xori %ph, %wrap : i1
-                scf.yield %ns, %nph : index, i1
+              %j_first = arith.divui %key_start, %c128 : index
+              %j_start = arith.minui %j_first, %blocks : index
+              %pl:3 = scf.if %live -> (index, i1, index) {
+                // Q, into the buffer the consumers released two units ago.
+                %qs = arith.remui %qn, %c2 : index
+                %qround = arith.divui %qn, %c2 : index
+                %qodd = arith.remui %qround, %c2 : index
+                %qph = arith.cmpi eq, %qodd, %c0 : index
+                tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
+                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x1x128x64x!e, 3>, !bars2
+                %p:2 = scf.for %j = %j_start to %blocks step %c1
+                    iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+                  %n0 = arith.muli %j, %c128 : index
+                  %kn0 = arith.addi %krow0, %n0 : index
+                  tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars4
+                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
+                  tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars4
+                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
+                  %next = arith.addi %s, %c1 : index
+                  %wrap = arith.cmpi eq, %next, %c4 : index
+                  %ns = arith.select %wrap, %c0, %next : index
+                  %nph = arith.xori %ph, %wrap : i1
+                  scf.yield %ns, %nph : index, i1
+                }
+                %nqn = arith.addi %qn, %c1 : index
+                scf.yield %p#0, %p#1, %nqn : index, i1, index
+              } else {
+                scf.yield %s0, %ph0, %qn : index, i1, index
               }
-              %nqn = arith.addi %qn, %c1 : index
-              scf.yield %p#0, %p#1, %nqn : index, i1, index
+              scf.yield %pl#0, %pl#1, %pl#2 : index, i1, index
             }
             scf.yield %pu#0, %pu#1, %pu#2 : index, i1, index
           }
@@ -485,10 +679,15 @@ module attributes {gpu.container_module} {
         %all_lanes = arith.constant -1 : i32
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
-        %sk_i32 = arith.index_cast %sk : index to i32
-        %sk_s = vector.broadcast %sk_i32 : i32 to vector<64xi32>
-        %not_causal = arith.xori %causal, %true : i1
-        %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
+        // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale,
+        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1); off when cap_in is 0.
+        %f0 = arith.constant 0.0 : f32
+        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
+        %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
+        %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
+        %one_s = arith.constant dense<1.0> : vector<64xf32>
+        %two_s = arith.constant dense<2.0> : vector<64xf32>
         // Ping-pong: this warpgroup's turn is named barrier 9 + wg, the
         // other's 9 + (1 - wg); warpgroup 0 starts.
         %c9 = arith.constant 9 : index
@@ -509,23 +708,69 @@ module attributes {gpu.container_module} {
           %pi = arith.remui %pair, %pairs_m : index
           %b = arith.divui %bhi, %heads : index
           %h = arith.remui %bhi, %heads : index
-          %heavy = arith.subi %mlast, %pi : index
+          // GQA: query head h reads K and V head h / group.
+          %hk = arith.divui %h, %group : index
+          %heavy_p = arith.subi %mlast, %pi : index
+          %heavy = arith.select %paired, %heavy_p, %pi : index
           %single = arith.cmpi eq, %heavy, %pi : index
           %count = arith.select %single, %c1, %c2 : index
+          // The sequence: the whole of Sq and Sk, or packed sequence b, rows
+          // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
+          %b1 = arith.addi %b, %c1 : index
+          %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+            %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+            %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+            %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+            %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+            %q0 = arith.index_cast %q0_i32 : i32 to index
+            %q1 = arith.index_cast %q1_i32 : i32 to index
+            %k0 = arith.index_cast %k0_i32 : i32 to index
+            %k1 = arith.index_cast %k1_i32 : i32 to index
+            %lq = arith.subi %q1, %q0 : index
+            %lk = arith.subi %k1, %k0 : index
+            scf.yield %q0, %lq, %k0, %lk : index, index, index, index
+          } else {
+            scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+          }
+          %bt = arith.select %varlen, %c0, %b : index
+          // Causal diagonals: top left (key j <= query i) or bottom right
+          // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
+          // query i where i + lo <= j <= i + hi (signed).
+          %lk_lq = arith.subi %len_k, %len_q : index
+          %diag = arith.select %bottom_right, %lk_lq, %c0 : index
+          %lo = arith.subi %diag, %left : index
+          %hi = arith.addi %diag, %right : index
+          %len_k_i32 = arith.index_cast %len_k : index to i32
+          %len_k_s = vector.broadcast %len_k_i32 : i32 to vector<64xi32>
+          %lo_i32 = arith.index_cast %lo : index to i32
+          %hi_i32 = arith.index_cast %hi : index to i32
           %cu:3 = scf.for %t = %c0 to %count step %c1
               iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
             %first_t = arith.cmpi eq, %t, %c0 : index
             %mb = arith.select %first_t, %heavy, %pi : index
             %m0 = arith.muli %mb, %c128 : index
+            %qm0 = arith.addi %qrow0, %m0 : index
+            // Tiles past the end of a packed sequence have nothing to do.
+            %live = arith.cmpi ult, %m0, %len_q : index
+            // Key blocks: those some query of the tile sees.
             %m_end = arith.addi %m0, %c128 : index
-            %causal_end = arith.minui %m_end, %sk : index
-            %key_end = arith.select %causal, %causal_end, %sk : index
+            %key_hi = arith.addi %m_end, %hi : index
+            %key_end_hi = arith.minsi %key_hi, %len_k : index
+            %key_end = arith.maxsi %key_end_hi, %c0 : index
+            %key_lo = arith.addi %m0, %lo : index
+            %key_start = arith.maxsi %key_lo, %c0 : index
             %key_end127 = arith.addi %key_end, %c127 : index
             %blocks = arith.divui %key_end127, %c128 : index
-            // This warpgroup's first query row, for the causal mask.
+            %j_first = arith.divui %key_start, %c128 : index
+            %j_start = arith.minui %j_first, %blocks : index
+            %cl:3 = scf.if %live -> (index, i1, index) {
+            // This warpgroup's first query row, for the masks.
             %r0 = arith.addi %m0, %row : index
             %r0_i32 = arith.index_cast %r0 : index to i32
-            %r1 = arith.addi %r0, %c1 : index
+            %r0_hi = arith.addi %r0, %hi : index
+            %r0_hi1 = arith.addi %r0_hi, %c1 : index
+            %r63 = arith.addi %r0, %c63 : index
+            %r63_lo = arith.addi %r63, %lo : index
             %qs = arith.remui %qn, %c2 : index
             %qround = arith.divui %qn, %c2 : index
             %qodd = arith.remui %qround, %c2 : index
@@ -538,7 +783,7 @@ module attributes {gpu.container_module} {
             // (Not under this warpgroup's own P V: ptxas hoists the wait for
             // it to the top of the softmax's block; kept in place by a block
             // of its own it measured slower.)
-            %r:9 = scf.for %j = %c0 to %blocks step %c1
+            %r:9 = scf.for %j = %j_start to %blocks step %c1
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
                           %ph_prev = %false, %s = %s0, %ph = %ph0)
@@ -551,7 +796,7 @@ module attributes {gpu.container_module} {
               %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
                   {shape = array<i64: 64, 128, 64>, wait = 1 : i32}
                   : memref<2x1x128x64x!e, 3>, memref<4x1x128x64x!e, 3>, vector<64xf32>
-              %later = arith.cmpi ugt, %j, %c0 : index
+              %later = arith.cmpi ugt, %j, %j_start : index
               // O is rescaled by the previous block's corrections, except in
               // warps where no row's maximum moved (all of them 1; a vote).
               %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
@@ -581,11 +826,25 @@ module attributes {gpu.container_module} {
               scf.if %signals {
                 %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars4 -> !tile.mbarrier_token
               }
-              // Keys past Sk; keys above the diagonal when causal.
-              %past_keys = arith.cmpi ugt, %n_end, %sk : index
-              %over_diagonal = arith.cmpi ugt, %n_end, %r1 : index
-              %causal_cut = arith.andi %causal, %over_diagonal : i1
-              %needs_mask = arith.ori %past_keys, %causal_cut : i1
+              %capped = scf.if %use_cap -> vector<64xf32> {
+                %cap_y = arith.mulf %scores, %cap_in_s : vector<64xf32>
+                %cap_y2 = arith.mulf %cap_y, %two_log2e_s : vector<64xf32>
+                %cap_e = math.exp2 %cap_y2 fastmath<afn> : vector<64xf32>
+                %cap_e1 = arith.addf %cap_e, %one_s : vector<64xf32>
+                %cap_r = arith.divf %two_s, %cap_e1 fastmath<afn> : vector<64xf32>
+                %cap_t = arith.subf %one_s, %cap_r : vector<64xf32>
+                %cap_z = arith.mulf %cap_t, %cap_out_s : vector<64xf32>
+                scf.yield %cap_z : vector<64xf32>
+              } else {
+                scf.yield %scores : vector<64xf32>
+              }
+              // Keys past the sequence, after the diagonal (+ right) or
+              // before the window's left edge of some row.
+              %past_keys = arith.cmpi ugt, %n_end, %len_k : index
+              %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
+              %under = arith.cmpi slt, %n0, %r63_lo : index
+              %cut = arith.ori %over, %under : i1
+              %needs_mask = arith.ori %past_keys, %cut : i1
               %masked = scf.if %needs_mask -> vector<64xf32> {
                 // Each score's key and query (computed here: kept across
                 // the loop, they would hold 128 registers).
@@ -596,21 +855,30 @@ module attributes {gpu.container_module} {
                 %n0_i32 = arith.index_cast %n0 : index to i32
                 %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
                 %keys = arith.addi %cols, %n0_s : vector<64xi32>
-                %in_keys = arith.cmpi slt, %keys, %sk_s : vector<64xi32>
-                %below = arith.cmpi sle, %keys, %qrows : vector<64xi32>
-                %seen = arith.ori %below, %not_causal_s : vector<64xi1>
+                %in_keys = arith.cmpi slt, %keys, %len_k_s : vector<64xi32>
+                %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
+                %hi_s = vector.broadcast %hi_i32 : i32 to vector<64xi32>
+                %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
+                %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
+                %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
+                %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
+                %seen = arith.andi %above, %below : vector<64xi1>
                 %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                %sel = arith.select %valid, %scores, %ninf_s : vector<64xi1>, vector<64xf32>
+                %sel = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
                 scf.yield %sel : vector<64xf32>
               } else {
-                scf.yield %scores : vector<64xf32>
+                scf.yield %capped : vector<64xf32>
               }
               // Online softmax: the running maximum m of each row and the
-              // thread's part of its sum l (combined once, at the end).
+              // thread's part of its sum l (combined once, at the end). A
+              // row that has seen no key yet keeps m = -inf and subtracts 0
+              // (not -inf - -inf), so its probabilities and l stay 0.
               %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
                   : vector<64xf32> -> vector<2xf32>
               %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
-              %m_scaled = arith.mulf %m_new, %c_l : vector<2xf32>
+              %m_scaled_raw = arith.mulf %m_new, %c_l : vector<2xf32>
+              %no_key = arith.cmpf oeq, %m_new, %ninf_l : vector<2xf32>
+              %m_scaled = arith.select %no_key, %zero_l, %m_scaled_raw : vector<2xi1>, vector<2xf32>
               %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
               %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
               %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
@@ -639,24 +907,31 @@ module attributes {gpu.container_module} {
                   : vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
                     index, i1, index, i1
             }
-            // P V of the last block, and its stage released.
-            %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
-            %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
-            %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
-            %o_last_kept = scf.if %rescale_last -> vector<32xf32> {
-              %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
-                  : vector<2xf32> -> vector<32xf32>
-              %o_ls = arith.mulf %r#0, %corr_last : vector<32xf32>
-              scf.yield %o_ls : vector<32xf32>
+            // P V of the last block, and its stage released (none when the
+            // tile sees no key: its rows come out 0).
+            %any_block = arith.cmpi ugt, %blocks, %j_start : index
+            %o_final = scf.if %any_block -> vector<32xf32> {
+              %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
+              %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
+              %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
+              %o_last_kept = scf.if %rescale_last -> vector<32xf32> {
+                %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
+                    : vector<2xf32> -> vector<32xf32>
+                %o_ls = arith.mulf %r#0, %corr_last : vector<32xf32>
+                scf.yield %o_ls : vector<32xf32>
+              } else {
+                scf.yield %r#0 : vector<32xf32>
+              }
+              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
+              %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
+                  {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
+                  : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
+              scf.if %signals {
+                %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars4 -> !tile.mbarrier_token
+              }
+              scf.yield %o_pv_last : vector<32xf32>
             } else {
-              scf.yield %r#0 : vector<32xf32>
-            }
-            tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
-            %o_final = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-                {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
-                : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars4 -> !tile.mbarrier_token
+              scf.yield %zero_o : vector<32xf32>
             }
             // The unit's Q is no longer read.
             scf.if %signals {
@@ -664,13 +939,30 @@ module attributes {gpu.container_module} {
             }
             %l_final = tile.warpgroup_row_reduce <add> %r#2 {shape = array<i64: 64, 128>}
                 : vector<2xf32> -> vector<2xf32>
-            %inv_l = arith.divf %one_l, %l_final : vector<2xf32>
+            %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
+            %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
+            %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
                 {shape = array<i64: 64, 64>} : vector<32xf32>
-            tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}
-                : vector<32xf32>, memref<2x1x64x64x!e, 3>, !o4
+            // Packed sequences: stores bounded by the sequence's last row
+            // (a TMA box would write into the next sequence).
+            scf.if %varlen {
+              %orow = arith.addi %qrow0, %r0 : index
+              %orow_end = arith.addi %qrow0, %len_q : index
+              %ocol = arith.muli %h, %c64 : index
+              %ocol_end = arith.addi %ocol, %c64 : index
+              tile.warpgroup_mma_store %out, %o_rows[%orow, %ocol] bounds [%orow_end, %ocol_end]
+                  {shape = array<i64: 64, 64>} : vector<32xf32>, memref<?x?x!e>
+            } else {
+              tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}
+                  : vector<32xf32>, memref<2x1x64x64x!e, 3>, !o4
+            }
             %nqn = arith.addi %qn, %c1 : index
             scf.yield %r#7, %r#8, %nqn : index, i1, index
+            } else {
+              scf.yield %s0, %ph0, %qn : index, i1, index
+            }
+            scf.yield %cl#0, %cl#1, %cl#2 : index, i1, index
           }
           scf.yield %cu#0, %cu#1, %cu#2 : index, i1, index
         }

@@ -1,56 +1,173 @@
 """Fused attention from PyTorch on kernels/attention_sm90.mlir: one
 persistent launch for all batches and heads.
 
-    o = tile.attention(q, k, v)                 # softmax(q k^T / sqrt(D)) v
-    o = tile.attention(q, k, v, causal=True)    # query i sees keys j <= i
-    o = tile.attention(x.transpose(1, 2), ...)  # a (B, S, H, D) x, read in place
+    o = tile.attention(q, k, v)                      # softmax(q k^T / sqrt(D)) v
+    o = tile.attention(q, k, v, causal=True)         # query i sees keys j <= i
+    o = tile.attention(q, k, v, enable_gqa=True)     # 32 query heads, 8 KV heads
+    o = tile.attention(q, k, v, causal="bottom_right")  # queries ending a KV cache
+    o = tile.attention(q, k, v, causal=True, window_size=(4096, 0))  # sliding window
+    o = tile.attention(x.transpose(1, 2), ...)       # a (B, S, H, D) x, read in place
+    o = tile.attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q)
 
 What torch.nn.functional.scaled_dot_product_attention(q, k, v,
-is_causal=causal, scale=scale) computes (no mask tensor, no dropout): q (B, H,
-Sq, D), k and v (B, H, Sk, D); out a contiguous (B, H, Sq, D) of their type.
-float16 or bfloat16 (all three the same), f32 scores, softmax and
-accumulation; `scale` (positive, finite) defaults to 1 / sqrt(D), D is 64 or 128. `causal` is
-SDPA's is_causal, aligned at the top left whatever Sq and Sk: query i sees
-keys j <= i (with Sq > Sk, the rows from Sk on see every key). Any sequence
-lengths (TMA clips a head's last tiles); an empty q gives an empty out, Sk = 0
-is an error. The operands need not be contiguous: the kernel's 4-D tensor
-maps take their strides, so a (B, S, H, D) tensor's .transpose(1, 2) is read
-as it is. TMA needs a unit innermost stride, the others multiples of 8
-elements (16 bytes, T-TMA-9), and 16-byte aligned addresses (T-TMA-10). One
-CTA per SM takes the (batch, head, query tile) work of the whole call, on the
-current stream (or `stream`), without waiting; the GPU must be an sm_90
-(H100, H200).
+is_causal=causal, scale=scale, enable_gqa=enable_gqa) computes (no mask
+tensor, no dropout): q (B, H, Sq, D), k and v (B, Hkv, Sk, D); out a
+(B, H, Sq, D) of their type, contiguous unless given (`out=` takes any
+strides TMA can store to, e.g. a (B, Sq, H, D) tensor's .transpose(1, 2)
+for the next projection). float16 or bfloat16 (all three the
+same), f32 scores, softmax and accumulation; `scale` (positive, finite)
+defaults to 1 / sqrt(D), D is 64 or 128. Query head h reads KV head
+h // (H / Hkv): Hkv = H unless `enable_gqa` (GQA, MQA with Hkv = 1), as SDPA.
+
+Causal masks name their diagonal: `causal=True` or "top_left" is SDPA's
+is_causal (query i sees keys j <= i, whatever Sq and Sk: with Sq > Sk the
+rows from Sk on see every key); "bottom_right" is FlashAttention's and
+FlashInfer's convention for queries that end a KV cache (query i sees keys
+j <= i + Sk - Sq; it needs Sq <= Sk). `window_size=(left, right)` (as
+flash_attn's; -1 is unbounded) keeps keys i + d - left <= j <= i + d + right
+of the causal mask's diagonal d (0 without causal), right = 0 with causal:
+Mistral's sliding window is `causal=True, window_size=(W - 1, 0)`. A row
+that sees no key comes out 0. `softcap` c > 0 (Gemma 2) caps the scaled
+scores at c tanh(scale q k / c) before the softmax (one more exp2 and a
+division per score, in a kernel variant of its own).
+
+Any sequence lengths (TMA clips a head's last tiles); an empty q gives an
+empty out, Sk = 0 is an error. The operands need not be contiguous: the
+kernel's 4-D tensor maps take their strides, so a (B, S, H, D) tensor's
+.transpose(1, 2) is read as it is. TMA needs a unit innermost stride, the
+others multiples of 8 elements (16 bytes, T-TMA-9), and 16-byte aligned
+addresses (T-TMA-10). One CTA per SM takes the (batch, head, query tile)
+work of the whole call (query tiles in pairs of equal causal cost where
+there are enough of them), on the current stream (or `stream`), without
+waiting; the GPU must be an sm_90 (H100, H200).
+
+`attention_varlen` takes packed sequences as flash_attn_varlen_func: q
+(total_q, H, D), k and v (total_k, Hkv, D), sequence b in rows
+cu_seqlens_q[b] .. cu_seqlens_q[b + 1] (int32 on the GPU, B + 1 entries,
+non-decreasing: not read on the host) and likewise for k; `max_seqlen_q`
+bounds every sequence's queries. One launch for the batch; sequences of 0
+queries cost nothing, sequences of 0 keys give rows of 0.
 """
 import math
-from typing import Optional, Tuple
+from typing import Optional, Tuple, Union
 
 from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
+from ..compiler import redefine_aliases
 from ..family import KernelFamily
-from ..core.operands import TMA_ALIGNMENT, Operand, operand_of, require_cuda_tensors
+from ..toolchain import read_kernel
+from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of,
+                             require_cuda_tensors)
 
-#: The kernels @attention_d64 and @attention_d128; a variant is (element,).
-#: 32-bit index arithmetic: the kernels' loop state takes half the
-#: registers (their coordinates are TMA's 32-bit ones anyway).
-ATTENTION = KernelFamily.from_package("attention_sm90.mlir", ("!e",),
-                                      options={"index-bitwidth": 32})
+#: The softcap switch of the kernels' source; a variant without softcap
+#: folds it to false, so its consumers keep their registers.
+SOFTCAP_SWITCH = "%use_cap = arith.cmpf ogt, %cap_in, %f0 : f32"
+
+
+def attention_source(variant: Tuple[str, bool]) -> str:
+    """The kernels for (element, softcap): `!e` redefined, the softcap
+    branch kept or folded away."""
+    element, softcap = variant
+    text = redefine_aliases(read_kernel("attention_sm90.mlir"), {"!e": element})
+    if not softcap:
+        assert SOFTCAP_SWITCH in text, "attention_sm90.mlir: the softcap switch moved"
+        text = text.replace(SOFTCAP_SWITCH, "%use_cap = arith.constant false")
+    return text
+
+
+#: The kernels @attention_d64 and @attention_d128; a variant is (element,
+#: softcap). 32-bit index arithmetic: the kernels' loop state takes half
+#: the registers (their coordinates are TMA's 32-bit ones anyway).
+ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
+                         options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.
 HEAD_DIMS = (64, 128)
 #: Element types (PyTorch dtype names) of q, k, v and out.
 ELEMENTS = ("float16", "bfloat16")
+#: Query rows per work unit (a CTA's two consumer warpgroups, 64 each).
+QUERY_TILE = 128
+#: The kernels' unbounded window edge: keys i + d - left <= j <= i + d + right
+#: of query i with left, right < 2^30 keep their sums in 32-bit signed range.
+UNBOUNDED = 1 << 30
+#: Causal masks by their diagonal: False (none), "top_left" (SDPA's
+#: is_causal, also True), "bottom_right" (KV caches).
+CAUSAL = {False: None, None: None, True: "top_left", "top_left": "top_left",
+          "bottom_right": "bottom_right"}
+
+
+def causal_kind(causal) -> Optional[str]:
+    """None, "top_left" or "bottom_right" for `causal`, or MatmulError."""
+    try:
+        return CAUSAL[causal]
+    except (KeyError, TypeError):
+        raise MatmulError(f"tile.attention: causal must be False, True, 'top_left' or "
+                          f"'bottom_right', got {causal!r}") from None
+
+
+def window_edges(causal: Optional[str], window_size) -> Tuple[int, int]:
+    """(left, right) of the kernels for a causal kind and flash_attn's
+    `window_size` (-1: unbounded), or MatmulError."""
+    try:
+        left, right = (int(edge) for edge in window_size)
+    except (TypeError, ValueError):
+        raise MatmulError(f"tile.attention: window_size must be (left, right), got "
+                          f"{window_size!r}") from None
+    for name, edge in (("left", left), ("right", right)):
+        if edge < -1 or edge >= UNBOUNDED:
+            raise MatmulError(f"tile.attention: window_size {name} edge must be -1 "
+                              f"(unbounded) or in [0, {UNBOUNDED}), got {edge}")
+    left = UNBOUNDED if left < 0 else left
+    right = UNBOUNDED if right < 0 else right
+    return left, 0 if causal else right
+
+
+def check_heads(what: str, heads: int, kv_heads: int, enable_gqa: bool) -> int:
+    """The query heads per KV head, or MatmulError (SDPA's enable_gqa rule)."""
+    if kv_heads == heads:
+        return 1
+    if not enable_gqa:
+        raise MatmulError(f"{what}: q has {heads} heads and k, v {kv_heads}; pass "
+                          "enable_gqa=True for grouped-query attention")
+    if kv_heads == 0 or heads % kv_heads:
+        raise MatmulError(f"{what}: the {heads} query heads must be a multiple of the "
+                          f"{kv_heads} KV heads")
+    return heads // kv_heads
+
+
+def check_tma_operands(what: str, operands) -> None:
+    """TMA's strides (T-TMA-9) and addresses (T-TMA-10) of (name, operand)
+    pairs (None operands skipped), or MatmulError."""
+    for name, operand in operands:
+        if operand is None:
+            continue
+        pitch = TMA_ALIGNMENT // BY_TORCH[operand.dtype].bytes
+        strides = tuple(operand.strides)
+        if strides[-1] != 1 or any(s % pitch for s in strides[:-1]):
+            raise MatmulError(f"{what}: {name} has strides {strides}; TMA needs the "
+                              f"innermost stride 1 and the others multiples of {pitch} "
+                              "elements (16 bytes, T-TMA-9)")
+        if operand.address % TMA_ALIGNMENT:
+            raise MatmulError(f"{what}: {name} starts at {operand.address:#x}; TMA "
+                              "needs 16-byte aligned addresses (T-TMA-10)")
+
+
+def check_elements(what: str, q: Operand, k: Operand, v: Operand, device) -> None:
+    """float16/bfloat16 q, k and v of one type on a Hopper GPU."""
+    if q.dtype not in ELEMENTS or not q.dtype == k.dtype == v.dtype:
+        raise MatmulError(f"{what} takes float16 or bfloat16 q, k and v (all the "
+                          f"same), got q {q.dtype}, k {k.dtype} and v {v.dtype}")
+    devices.require_hopper(what, device)
 
 
 def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
-                    device: devices.Device) -> Tuple[int, int, int, int, int]:
-    """(B, H, Sq, Sk, D) of the attention of q, k and v into `out` (None: a
-    new tensor), or MatmulError for what the kernel cannot take (plain
-    shapes, strides and addresses: no PyTorch, no GPU)."""
-    if q.dtype not in ELEMENTS or not q.dtype == k.dtype == v.dtype:
-        raise MatmulError(f"tile.attention takes float16 or bfloat16 q, k and v (all the "
-                          f"same), got q {q.dtype}, k {k.dtype} and v {v.dtype}")
-    devices.require_hopper("tile.attention", device)
+                    device: devices.Device, enable_gqa: bool = False
+                    ) -> Tuple[int, int, int, int, int, int]:
+    """(B, H, Hkv, Sq, Sk, D) of the attention of q, k and v into `out`
+    (None: a new tensor), or MatmulError for what the kernel cannot take
+    (plain shapes, strides and addresses: no PyTorch, no GPU)."""
+    check_elements("tile.attention", q, k, v, device)
     for name, operand in (("q", q), ("k", k), ("v", v)):
         if len(operand.shape) != 4:
             raise MatmulError(f"tile.attention: {name} must be 4-D (batch, heads, sequence, "
@@ -59,72 +176,237 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
     if tuple(k.shape) != tuple(v.shape):
         raise MatmulError(f"tile.attention: k and v must have the same shape, got k "
                           f"{tuple(k.shape)} and v {tuple(v.shape)}")
-    if (k.shape[0], k.shape[1], k.shape[3]) != (batch, heads, d):
-        raise MatmulError(f"tile.attention: k and v must be ({batch}, {heads}, Sk, {d}) for q "
-                          f"of shape {tuple(q.shape)}, got {tuple(k.shape)}")
+    kv_heads = k.shape[1]
+    if (k.shape[0], k.shape[3]) != (batch, d) or (kv_heads != heads and not enable_gqa):
+        heads_text = "Hkv" if enable_gqa else str(heads)
+        raise MatmulError(f"tile.attention: k and v must be ({batch}, {heads_text}, Sk, {d}) "
+                          f"for q of shape {tuple(q.shape)}, got {tuple(k.shape)}"
+                          + ("" if enable_gqa or k.shape[0] != batch or k.shape[3] != d else
+                             "; pass enable_gqa=True for grouped-query attention"))
+    check_heads("tile.attention", heads, kv_heads, enable_gqa)
     if d not in HEAD_DIMS:
         raise MatmulError(f"tile.attention: head dim D = {d}; the kernels take D = 64 or 128")
     shape = (batch, heads, sq, d)
     if out is not None and (tuple(out.shape) != shape or out.dtype != q.dtype
-                            or tuple(out.strides) != (heads * sq * d, sq * d, d, 1)):
-        raise MatmulError(f"tile.attention: out must be a contiguous {q.dtype} tensor of shape "
-                          f"{shape}, got {out.dtype} {tuple(out.shape)} with strides "
+                            or min(out.strides[:3], default=1) <= 0):
+        raise MatmulError(f"tile.attention: out must be a {q.dtype} tensor of shape {shape} "
+                          f"(any TMA strides), got {out.dtype} {tuple(out.shape)} with strides "
                           f"{tuple(out.strides)}")
-    pitch = TMA_ALIGNMENT // BY_TORCH[q.dtype].bytes
-    for name, operand in (("q", q), ("k", k), ("v", v)):
-        strides = tuple(operand.strides)
-        if strides[-1] != 1 or any(s % pitch for s in strides[:-1]):
-            raise MatmulError(f"tile.attention: {name} has strides {strides}; TMA needs the "
-                              f"innermost stride 1 and the others multiples of {pitch} "
-                              "elements (16 bytes, T-TMA-9)")
-    for name, operand in (("q", q), ("k", k), ("v", v), ("out", out)):
-        if operand is not None and operand.address % TMA_ALIGNMENT:
-            raise MatmulError(f"tile.attention: {name} starts at {operand.address:#x}; TMA "
-                              "needs 16-byte aligned addresses (T-TMA-10)")
+    check_tma_operands("tile.attention", (("q", q), ("k", k), ("v", v), ("out", out)))
     sk = k.shape[2]
     if sk == 0 and batch * heads * sq:
         raise MatmulError("tile.attention: Sk = 0: no keys to attend to")
-    return batch, heads, sq, sk, d
+    return batch, heads, kv_heads, sq, sk, d
 
 
-def attention_kernel(element: str, head_dim: int):
-    """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS."""
-    return ATTENTION.kernel((element,), f"attention_d{head_dim}")
+def attention_kernel(element: str, head_dim: int, softcap: bool = False):
+    """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
+    with the logit softcap or without."""
+    return ATTENTION.kernel((element, bool(softcap)), f"attention_d{head_dim}")
 
 
-#: check_attention's answers by shapes, strides, dtypes, alignment and device.
-CHECKS = LruCache(256)
+def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
+    """(cap_in, cap_out) of the kernels for a logit softcap (0: none):
+    scores s become cap_out tanh(cap_in s), i.e. softcap tanh(scale s /
+    softcap) in the units the softmax scales by `scale`."""
+    softcap = float(softcap)
+    if softcap == 0:
+        return 0.0, 1.0
+    if not (softcap > 0 and math.isfinite(softcap)):
+        raise MatmulError(f"tile.attention: softcap must be positive and finite (0: none), "
+                          f"got {softcap}")
+    return scale / softcap, softcap / scale
 
 
-def attention(q, k, v, causal: bool = False, scale: Optional[float] = None, *, out=None,
-              stream=None):
-    """softmax(q k^T scale) v, as torch.nn.functional.scaled_dot_product_attention
-    (q, k, v, is_causal=causal, scale=scale); into `out` when given. Returns
-    at once: the kernel runs on `stream` (default: PyTorch's current one on
-    the operands' device).
-    See the module's documentation."""
-    import torch
-    index = require_cuda_tensors(torch, "tile.attention", q=q, k=k, v=v, out=out)
-    tensors = tuple(t for t in (q, k, v, out) if t is not None)
-    key = tuple((tuple(t.shape), t.stride(), t.dtype, t.data_ptr() % TMA_ALIGNMENT)
-                for t in tensors) + (index,)
-    device = devices.device(index)
-    batch, heads, sq, sk, d = CHECKS.get(key, lambda: check_attention(
-        *(operand_of(t) for t in (q, k, v)), None if out is None else operand_of(out), device))
+def check_scale(scale: Optional[float], d: int) -> float:
+    """The softmax scale (default 1 / sqrt(D)), or MatmulError."""
     scale = 1 / math.sqrt(d) if scale is None else float(scale)
     if not (scale > 0 and math.isfinite(scale)):
         raise MatmulError(f"tile.attention: scale must be positive and finite (the kernel's "
                           f"softmax subtracts the maximum of the unscaled scores), got {scale}")
+    return scale
+
+
+def paired_units(causal: Optional[str], units: int, sq_max: int, sms: int) -> bool:
+    """Whether query tiles go in pairs (T - 1 - i, i) of equal causal cost:
+    under a causal mask, where the pairs still fill the SMs."""
+    return causal is not None and units * cdiv(cdiv(sq_max, QUERY_TILE), 2) >= sms
+
+
+#: Query rows up to which SDPA-shaped calls run the split-KV decode kernels
+#: (tile.ops.decode_attention): a few queries against many keys.
+DECODE_QUERIES = 16
+
+
+def decodes(causal: Optional[str], sq: int, left: int, right: int) -> bool:
+    """Whether a call of Sq queries runs the decode kernels: a few queries,
+    no window, no mask or the bottom-right one (theirs)."""
+    unbounded = left == UNBOUNDED and right == (0 if causal else UNBOUNDED)
+    return sq <= DECODE_QUERIES and unbounded and causal in (None, "bottom_right")
+
+
+#: check_attention's answers by shapes, strides, dtypes, alignment and device.
+CHECKS = LruCache(256)
+#: The decode kernels' plans of SDPA-shaped calls (CHECKS' key, scale, mask).
+DECODE_PLANS = LruCache(256)
+#: Placeholders for the parameters a call does not use (the packed output
+#: rows and cu_seqlens of attention_varlen), per (device, dtype).
+_PLACEHOLDERS = {}
+
+
+def placeholders(torch, device, dtype):
+    """((1, 8), (4,)) zero tensors of `dtype` that stand for parameters a
+    launch does not use: the packed output rows and cu_seqlens (int32) of
+    a call that is not attention_varlen, a contiguous cache's block table
+    (int32), the decode workspace (float32) of a call that writes out
+    directly."""
+    key = (device, dtype)
+    value = _PLACEHOLDERS.get(key)
+    if value is None:
+        value = _PLACEHOLDERS[key] = (torch.zeros((1, 8), device=device, dtype=dtype),
+                                      torch.zeros(4, device=device, dtype=dtype))
+    return value
+
+
+def new_output(torch, shape, like, stream, index):
+    """An empty output on like's device; recorded on `stream` if it is a
+    side stream (allocated here, written there)."""
+    out = torch.empty(shape, device=like.device, dtype=like.dtype)
+    if stream is not None:
+        launch_stream = streams.torch_stream(torch, stream, index)
+        if launch_stream != torch.cuda.current_stream(index):
+            out.record_stream(launch_stream)
+    return out
+
+
+def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] = None, *,
+              enable_gqa: bool = False, window_size=(-1, -1), softcap: float = 0.0, out=None,
+              stream=None):
+    """softmax(q k^T scale) v, as torch.nn.functional.scaled_dot_product_attention
+    (q, k, v, is_causal=causal, scale=scale, enable_gqa=enable_gqa); into
+    `out` when given. `causal` is False, True / "top_left" or
+    "bottom_right"; `window_size` and `softcap` are flash_attn's (left,
+    right) and logit softcap (0: none). Returns at
+    once: the kernel runs on `stream` (default: PyTorch's current one on the
+    operands' device).
+    See the module's documentation."""
+    import torch
+    index = require_cuda_tensors(torch, "tile.attention", q=q, k=k, v=v, out=out)
+    kind = causal_kind(causal)
+    left, right = window_edges(kind, window_size)
+    tensors = tuple(t for t in (q, k, v, out) if t is not None)
+    key = tuple((tuple(t.shape), t.stride(), t.dtype, t.data_ptr() % TMA_ALIGNMENT)
+                for t in tensors) + (index, bool(enable_gqa))
+    device = devices.device(index)
+    batch, heads, kv_heads, sq, sk, d = CHECKS.get(key, lambda: check_attention(
+        *(operand_of(t) for t in (q, k, v)), None if out is None else operand_of(out), device,
+        bool(enable_gqa)))
+    scale = check_scale(scale, d)
+    cap_in, cap_out = softcap_factors(softcap, scale)
+    if kind == "bottom_right" and sq > sk:
+        raise MatmulError(f"tile.attention: causal='bottom_right' needs Sq <= Sk (the "
+                          f"queries end the keys), got Sq = {sq} and Sk = {sk}")
     if out is None:
-        out = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
-        if stream is not None:
-            launch_stream = streams.torch_stream(torch, stream, index)
-            if launch_stream != torch.cuda.current_stream(index):
-                out.record_stream(launch_stream)  # allocated here, written there
+        out = new_output(torch, (batch, heads, sq, d), q, stream, index)
     if out.numel() == 0:
         return out
-    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d)
+    if decodes(kind, sq, left, right):
+        from .decode_attention import plan_decode
+        from .kvcache import full_lengths
+        plan = DECODE_PLANS.get(key + (scale, kind, cap_in), lambda: plan_decode(
+            BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
+            page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),
+            causal=kind is not None, softcap=(cap_in, cap_out)))
+        plan.launch(torch, index, q.transpose(1, 2), k, v,
+                    placeholders(torch, q.device, torch.int32)[0],
+                    full_lengths(torch, q.device, batch, sk), out.transpose(1, 2),
+                    lambda dtype: placeholders(torch, q.device, dtype), stream)
+        return out
+    rows, cu = placeholders(torch, q.device, q.dtype)[0], placeholders(torch, q.device,
+                                                                          torch.int32)[1]
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
+    paired = paired_units(kind, batch * heads, sq, device.sms)
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
-    kernel.launch_on(index, (q, k, v, out, batch, heads, sq, sk, scale * math.log2(math.e),
-                             bool(causal)), (device.sms, 1, 1), stream)
+    kernel.launch_on(index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq,
+                             sk, left, right, scale * math.log2(math.e), cap_in, cap_out,
+                             kind == "bottom_right", paired, False),
+                     (device.sms, 1, 1), stream)
+    return out
+
+
+def check_varlen(q: Operand, k: Operand, v: Operand, cu_q: Operand, cu_k: Operand,
+                 device: devices.Device, enable_gqa: bool) -> Tuple[int, int, int, int]:
+    """(B, H, Hkv, D) of packed sequences, or MatmulError."""
+    what = "tile.attention_varlen"
+    check_elements(what, q, k, v, device)
+    for name, operand in (("q", q), ("k", k), ("v", v)):
+        if len(operand.shape) != 3:
+            raise MatmulError(f"{what}: {name} must be 3-D (tokens, heads, head dim), got "
+                              f"shape {tuple(operand.shape)}")
+    _, heads, d = q.shape
+    if tuple(k.shape) != tuple(v.shape) or k.shape[2] != d:
+        raise MatmulError(f"{what}: k and v must both be (total_k, Hkv, {d}), got k "
+                          f"{tuple(k.shape)} and v {tuple(v.shape)}")
+    if d not in HEAD_DIMS:
+        raise MatmulError(f"{what}: head dim D = {d}; the kernels take D = 64 or 128")
+    kv_heads = k.shape[1]
+    check_heads(what, heads, kv_heads, enable_gqa)
+    for name, cu in (("cu_seqlens_q", cu_q), ("cu_seqlens_k", cu_k)):
+        if cu.dtype != "int32" or len(cu.shape) != 1 or cu.shape[0] < 1 or cu.strides[0] != 1:
+            raise MatmulError(f"{what}: {name} must be a contiguous 1-D int32 tensor of B + 1 "
+                              f"offsets, got {cu.dtype} of shape {tuple(cu.shape)}")
+    if cu_q.shape != cu_k.shape:
+        raise MatmulError(f"{what}: cu_seqlens_q and cu_seqlens_k must have the same length, "
+                          f"got {cu_q.shape[0]} and {cu_k.shape[0]}")
+    check_tma_operands(what, (("q", q), ("k", k), ("v", v)))
+    return cu_q.shape[0] - 1, heads, kv_heads, d
+
+
+def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
+                     max_seqlen_k: Optional[int] = None, causal: Union[bool, str] = False,
+                     scale: Optional[float] = None, *, enable_gqa: bool = True,
+                     window_size=(-1, -1), softcap: float = 0.0, out=None, stream=None):
+    """Attention of packed sequences, as flash_attn_varlen_func: q
+    (total_q, H, D), k and v (total_k, Hkv, D), int32 cu_seqlens of B + 1
+    offsets on the GPU; out (total_q, H, D). `max_seqlen_q` must bound
+    every sequence's queries (rows past it are not computed);
+    `max_seqlen_k` is accepted for flash_attn's signature and not needed.
+    `causal` True is "bottom_right" here (flash_attn's convention), equal to
+    "top_left" for sequences with as many queries as keys. GQA is on by
+    default (flash_attn infers it from the head counts).
+    See the module's documentation."""
+    import torch
+    what = "tile.attention_varlen"
+    index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_seqlens_q,
+                                 cu_seqlens_k=cu_seqlens_k, out=out)
+    kind = "bottom_right" if causal is True else causal_kind(causal)
+    left, right = window_edges(kind, window_size)
+    device = devices.device(index)
+    batch, heads, kv_heads, d = check_varlen(
+        *(operand_of(t) for t in (q, k, v, cu_seqlens_q, cu_seqlens_k)), device,
+        bool(enable_gqa))
+    scale = check_scale(scale, d)
+    cap_in, cap_out = softcap_factors(softcap, scale)
+    max_seqlen_q = int(max_seqlen_q)
+    if max_seqlen_q < 0:
+        raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_seqlen_q}")
+    total = q.shape[0]
+    if out is None:
+        out = new_output(torch, (total, heads, d), q, stream, index)
+    elif (tuple(out.shape) != (total, heads, d) or out.dtype != q.dtype
+          or not out.is_contiguous()):
+        raise MatmulError(f"{what}: out must be a contiguous {q.dtype} tensor of shape "
+                          f"{(total, heads, d)}, got {out.dtype} {tuple(out.shape)}")
+    if batch == 0 or max_seqlen_q == 0 or out.numel() == 0:
+        return out
+    check_tma_operands(what, (("out", operand_of(out)),))
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
+    # One batch of (1, H, total, D) views: sequence b's rows start at
+    # cu_seqlens[b] (the tensor maps' batch coordinate is 0).
+    as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
+    kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
+                             cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
+                             max_seqlen_q, 0, left, right, scale * math.log2(math.e), cap_in,
+                             cap_out, kind == "bottom_right", False, True),
+                     (device.sms, 1, 1), stream)
     return out

@@ -33,7 +33,7 @@
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_1[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_2[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_3[128],
-//  CHECK-NEXT: .param .u32 attention_d128_param_4,
+//  CHECK-NEXT: .param .u64 .ptr .align 1 attention_d128_param_4,
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
@@ -52,7 +52,7 @@
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_1[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_2[128],
 //  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_3[128],
-//  CHECK-NEXT: .param .u32 attention_d64_param_4,
+//  CHECK-NEXT: .param .u64 .ptr .align 1 attention_d64_param_4,
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];

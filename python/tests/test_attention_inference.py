@@ -1,0 +1,431 @@
+"""Attention for inference: grouped-query heads, the bottom-right causal
+diagonal, sliding windows, packed variable-length batches, split-KV decode
+against contiguous and paged KV caches (tile.attention,
+tile.attention_varlen, tile.attention_with_kvcache) -- the checks on plain
+shapes (no GPU) and the results against a float32 reference on the GPU,
+with errors no larger than twice SDPA's on the same inputs."""
+import math
+
+import pytest
+
+from tile.core.errors import MatmulError
+from tile.ops.attention import UNBOUNDED, check_attention, decodes, window_edges
+from tile.ops.decode_attention import (DECODE_ATTENTION, DecodeAttentionConfig, PAGE_ROWS,
+                                       config_for, num_splits)
+from tile.arrays import contiguous_strides
+from tile.core.devices import Device
+from tile.core.operands import Operand
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+
+
+def tensor(shape, dtype="bfloat16"):
+    """A contiguous Operand of `shape`."""
+    return Operand(tuple(shape), tuple(contiguous_strides(shape)), dtype, 0x10000, "cuda:0")
+
+
+# --- No GPU --------------------------------------------------------------------------
+
+def test_gqa_shapes():
+    q, kv = tensor((2, 32, 100, 128)), tensor((2, 8, 300, 128))
+    assert check_attention(q, kv, kv, None, H100, enable_gqa=True) == (2, 32, 8, 100, 300, 128)
+    with pytest.raises(MatmulError, match="pass enable_gqa=True"):
+        check_attention(q, kv, kv, None, H100)
+    with pytest.raises(MatmulError, match="32 query heads must be a multiple of the 6 KV"):
+        check_attention(q, tensor((2, 6, 300, 128)), tensor((2, 6, 300, 128)), None, H100,
+                        enable_gqa=True)
+
+
+def test_windows_and_decode_routing():
+    assert window_edges(None, (-1, -1)) == (UNBOUNDED, UNBOUNDED)
+    assert window_edges("top_left", (127, -1)) == (127, 0)
+    assert window_edges(None, (3, 5)) == (3, 5)
+    with pytest.raises(MatmulError, match="window_size must be"):
+        window_edges(None, 7)
+    with pytest.raises(MatmulError, match="left edge must be"):
+        window_edges(None, (-2, 0))
+    assert decodes(None, 1, UNBOUNDED, UNBOUNDED)
+    assert decodes("bottom_right", 16, UNBOUNDED, 0)
+    assert not decodes("top_left", 1, UNBOUNDED, 0)      # SDPA's diagonal: the prefill kernel
+    assert not decodes(None, 17, UNBOUNDED, UNBOUNDED)
+    assert not decodes("bottom_right", 4, 100, 0)        # windows: the prefill kernel
+
+
+def test_split_heuristic():
+    """The busiest of 132 persistent CTAs takes little more than its share."""
+    def busiest(units, blocks, s):
+        return -(-units * s // 132) * -(-blocks // s)
+    # Batch 1, 8 KV heads, a 4k cache (32 blocks): splits fill the SMs.
+    s = num_splits(8, 32, 132)
+    assert 8 * s <= 132 and 8 * s >= 0.9 * 132
+    # Batch 16, a 32k cache: 128 units fill 128 of the SMs; splitting them
+    # into items of a few blocks costs more than the 4 idle SMs.
+    assert num_splits(128, 256, 132) == 1
+    assert num_splits(8, 1, 132) == 1               # one block: nothing to split
+    assert num_splits(1, 1000, 132, max_splits=64) <= 64
+
+
+@pytest.mark.parametrize("element", ["f16", "bf16"])
+def test_decode_kernels_compile(element):
+    """Every page size and head dim compiles (the protocol checker and
+    tile-check-target run in the pipeline) with the launch contract
+    tile.ops.decode_attention passes."""
+    for d in (64, 128):
+        for rows in PAGE_ROWS:
+            config = DecodeAttentionConfig(element, d, rows)
+            manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
+            params = manifest[config.name]["params"]
+            assert len(params) == 22
+            assert [p["kind"] for p in params[1:3]] == ["tensor_map"] * 2
+            assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
+            assert len(manifest["decode_attention_combine"]["params"]) == 9
+    assert config_for("bf16", 128, 16, True).page_rows == 16
+    assert config_for("bf16", 128, 256, True).page_rows == 128
+    assert config_for("bf16", 128, 5000, False).page_rows == 128
+
+
+# --- On the GPU -----------------------------------------------------------------------
+
+@pytest.fixture
+def hopper(torch_cuda):
+    if torch_cuda.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs sm_90a")
+    return torch_cuda
+
+
+def reference(torch, q, k, v, lo=None, hi=None, scale=None, lengths=None, softcap=0.0):
+    """float32 attention of (B, H, Sq, D) q over (B, Hkv, Sk, D) k, v: key j
+    seen by query i where i + lo <= j <= i + hi (None: unbounded) and
+    j < lengths[b]; scores capped at softcap tanh(s / softcap) if given;
+    rows that see no key are 0."""
+    group = q.shape[1] // k.shape[1]
+    q, k, v = q.float(), k.float().repeat_interleave(group, 1), v.float().repeat_interleave(group, 1)
+    scores = q @ k.transpose(-2, -1) * (q.shape[-1] ** -0.5 if scale is None else scale)
+    if softcap:
+        scores = softcap * torch.tanh(scores / softcap)
+    i = torch.arange(q.shape[2], device="cuda")[:, None]
+    j = torch.arange(k.shape[2], device="cuda")[None, :]
+    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool, device="cuda")
+    if lo is not None:
+        seen &= j >= i + lo
+    if hi is not None:
+        seen &= j <= i + hi
+    seen = seen[None, None].expand(q.shape[0], 1, -1, -1)
+    if lengths is not None:
+        seen = seen & (j[None, None] < lengths.view(-1, 1, 1, 1).to(j.device))
+    scores = scores.masked_fill(~seen, float("-inf"))
+    probs = scores.softmax(-1).nan_to_num(0.0)
+    return probs @ v
+
+
+def sdpa_error(torch, q, k, v, want, lo, hi, scale=None):
+    """SDPA's max abs error against `want` on the same inputs and mask."""
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    i = torch.arange(q.shape[2], device="cuda")[:, None]
+    j = torch.arange(k.shape[2], device="cuda")[None, :]
+    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool, device="cuda")
+    if lo is not None:
+        seen &= j >= i + lo
+    if hi is not None:
+        seen &= j <= i + hi
+    theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=seen,
+                                                              scale=scale)
+    rows = seen.any(-1)
+    return (theirs.float() - want).abs()[..., rows, :].max().item()
+
+
+def assert_close(torch, out, want, bound_from, dtype):
+    floor = 2e-3 if dtype == torch.bfloat16 else 1e-3
+    bound = max(2 * bound_from, floor)
+    error = (out.float() - want).abs().max().item()
+    assert error <= bound, f"max abs error {error:.3g}, SDPA's x 2 {bound:.3g}"
+
+
+def randn(torch, *shape, dtype=None, seed=0):
+    generator = torch.Generator(device="cuda").manual_seed(seed)
+    return torch.randn(*shape, device="cuda", dtype=dtype or torch.bfloat16, generator=generator)
+
+
+@pytest.mark.parametrize("heads, kv_heads", [(32, 8), (8, 1), (6, 2)])
+@pytest.mark.parametrize("d", [64, 128])
+def test_gqa_prefill(hopper, heads, kv_heads, d):
+    import tile
+    torch = hopper
+    q = randn(torch, 2, heads, 333, d, seed=1)
+    k, v = randn(torch, 2, kv_heads, 333, d, seed=2), randn(torch, 2, kv_heads, 333, d, seed=3)
+    for causal in (False, True):
+        out = tile.attention(q, k, v, causal=causal, enable_gqa=True)
+        theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                  enable_gqa=True)
+        want = reference(torch, q, k, v, hi=0 if causal else None)
+        torch.cuda.synchronize()
+        assert_close(torch, out, want, (theirs.float() - want).abs().max().item(), q.dtype)
+
+
+@pytest.mark.parametrize("sq, sk", [(1, 1000), (77, 1000), (512, 4096), (300, 301), (128, 128)])
+def test_bottom_right_causal(hopper, sq, sk):
+    """Queries that end the keys: query i sees keys j <= i + Sk - Sq (the
+    decode kernels for Sq <= 16, the prefill kernel above)."""
+    import tile
+    torch = hopper
+    q, k, v = (randn(torch, 1, 8, s, 128, seed=s + i) for i, s in enumerate((sq, sk, sk)))
+    out = tile.attention(q, k, v, causal="bottom_right")
+    want = reference(torch, q, k, v, hi=sk - sq)
+    torch.cuda.synchronize()
+    assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, None, sk - sq), q.dtype)
+    if sk > sq:
+        with pytest.raises(MatmulError, match="needs Sq <= Sk"):
+            tile.attention(k, q, q, causal="bottom_right")
+
+
+@pytest.mark.parametrize("causal, window", [(True, (100, 0)), (True, (255, -1)),
+                                            (False, (64, 64)), (False, (0, 300)),
+                                            ("bottom_right", (200, 0))])
+def test_sliding_windows(hopper, causal, window):
+    import tile
+    torch = hopper
+    q, k, v = (randn(torch, 2, 4, 700, 64, dtype=torch.float16, seed=i) for i in range(3))
+    out = tile.attention(q, k, v, causal=causal, window_size=window)
+    left, right = window_edges("x" if causal else None, window)
+    lo = None if left == UNBOUNDED else -left
+    hi = None if right == UNBOUNDED else right
+    want = reference(torch, q, k, v, lo=lo, hi=hi)
+    torch.cuda.synchronize()
+    assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, lo, hi), q.dtype)
+
+
+def test_rows_that_see_no_key_are_zero(hopper):
+    """Top-left causal with more queries than keys and a window: rows from
+    Sk + 10 on see no key (their window lies past the last one)."""
+    import tile
+    torch = hopper
+    q = randn(torch, 1, 2, 300, 64, seed=5)
+    k, v = randn(torch, 1, 2, 100, 64, seed=6), randn(torch, 1, 2, 100, 64, seed=7)
+    out = tile.attention(q, k, v, causal=True, window_size=(10, 0))
+    want = reference(torch, q, k, v, lo=-10, hi=0)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all() and (out[:, :, 110:] == 0).all()
+    assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, -10, 0), q.dtype)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("heads, kv_heads, d", [(8, 8, 128), (16, 4, 64)])
+def test_varlen(hopper, causal, heads, kv_heads, d):
+    """Packed sequences of 0, 1, 300, 128, 1000 and 77 tokens against
+    per-sequence SDPA, one launch."""
+    import tile
+    torch = hopper
+    lengths = [0, 1, 300, 128, 1000, 77]
+    cu = torch.tensor([0] + list(itertools_accumulate(lengths)), device="cuda",
+                      dtype=torch.int32)
+    total = sum(lengths)
+    q = randn(torch, total, heads, d, seed=1)
+    k, v = randn(torch, total, kv_heads, d, seed=2), randn(torch, total, kv_heads, d, seed=3)
+    out = tile.attention_varlen(q, k, v, cu, cu, max(lengths), causal=causal)
+    torch.cuda.synchronize()
+    for i, n in enumerate(lengths):
+        if n == 0:
+            continue
+        s = slice(int(cu[i]), int(cu[i + 1]))
+        qs, ks, vs = (t[s].transpose(0, 1)[None] for t in (q, k, v))
+        want = reference(torch, qs, ks, vs, hi=0 if causal else None)
+        bound = sdpa_error(torch, qs, ks, vs, want, None, 0 if causal else None)
+        assert_close(torch, out[s].transpose(0, 1)[None], want, bound, q.dtype)
+
+
+def itertools_accumulate(values):
+    total = 0
+    for value in values:
+        total += value
+        yield total
+
+
+def test_varlen_sequences_without_keys(hopper):
+    """A sequence with queries and no keys: its rows are 0."""
+    import tile
+    torch = hopper
+    cu_q = torch.tensor([0, 5, 10], device="cuda", dtype=torch.int32)
+    cu_k = torch.tensor([0, 0, 7], device="cuda", dtype=torch.int32)
+    q = randn(torch, 10, 2, 64, seed=1)
+    k, v = randn(torch, 7, 2, 64, seed=2), randn(torch, 7, 2, 64, seed=3)
+    out = tile.attention_varlen(q, k, v, cu_q, cu_k, 5)
+    torch.cuda.synchronize()
+    assert (out[:5] == 0).all()
+    qs, ks, vs = q[5:].transpose(0, 1)[None], k.transpose(0, 1)[None], v.transpose(0, 1)[None]
+    want = reference(torch, qs, ks, vs)
+    bound = sdpa_error(torch, qs, ks, vs, want, None, None)
+    assert_close(torch, out[5:].transpose(0, 1)[None], want, bound, q.dtype)
+
+
+@pytest.mark.parametrize("batch, sq, heads, kv_heads, sk", [
+    (1, 1, 32, 8, 4096), (4, 1, 32, 8, 1000), (3, 4, 16, 2, 777), (2, 16, 8, 8, 300),
+    (2, 1, 8, 1, 129), (1, 3, 64, 8, 5000)])
+def test_sdpa_shaped_decode(hopper, batch, sq, heads, kv_heads, sk):
+    """Sq <= 16: the split-KV kernels, without a mask and bottom-right."""
+    import tile
+    torch = hopper
+    q = randn(torch, batch, heads, sq, 128, seed=1)
+    k, v = randn(torch, batch, kv_heads, sk, 128, seed=2), randn(torch, batch, kv_heads, sk, 128,
+                                                                  seed=3)
+    for causal in (False, "bottom_right"):
+        out = tile.attention(q, k, v, causal=causal, enable_gqa=True)
+        hi = sk - sq if causal else None
+        want = reference(torch, q, k, v, hi=hi)
+        torch.cuda.synchronize()
+        assert out.shape == q.shape and out.is_contiguous()
+        assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, None, hi), q.dtype)
+
+
+def paged_cache(torch, k_cache, page, seed=0):
+    """The contiguous (B, S, Hkv, D) cache as shuffled pages of `page`
+    tokens and its block table."""
+    batch, s, kv_heads, d = k_cache.shape
+    pages = s // page
+    generator = torch.Generator(device="cpu").manual_seed(seed)
+    order = torch.randperm(batch * pages + 3, generator=generator)[:batch * pages]
+    table = order.view(batch, pages).to(device="cuda", dtype=torch.int32)
+    paged = torch.zeros(batch * pages + 3, page, kv_heads, d, device="cuda", dtype=k_cache.dtype)
+    paged[table.long().flatten()] = k_cache.view(batch * pages, page, kv_heads, d)
+    return paged, table
+
+
+@pytest.mark.parametrize("page", [16, 32, 64, 128, 256])
+@pytest.mark.parametrize("d", [64, 128])
+def test_kvcache_paged_and_contiguous(hopper, page, d):
+    import tile
+    torch = hopper
+    batch, sq, heads, kv_heads, s = 3, 2, 16, 4, 1024
+    q = randn(torch, batch, sq, heads, d, seed=1)
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    lengths = torch.tensor([1000, 17, 513], device="cuda", dtype=torch.int32)
+    contiguous = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lengths,
+                                             causal=True)
+    k_paged, table = paged_cache(torch, k_cache, page, seed=page)
+    v_paged, _ = paged_cache(torch, v_cache, page, seed=page)
+    paged = tile.attention_with_kvcache(q, k_paged, v_paged, cache_seqlens=lengths,
+                                        block_table=table, causal=True)
+    torch.cuda.synchronize()
+    for b in range(batch):
+        n = int(lengths[b])
+        qb = q[b:b + 1].transpose(1, 2)
+        kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in (k_cache, v_cache))
+        want = reference(torch, qb, kb, vb, hi=n - sq)
+        bound = sdpa_error(torch, qb, kb, vb, want, None, n - sq)
+        assert_close(torch, contiguous[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+        assert_close(torch, paged[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
+def test_kvcache_append_in_place(hopper):
+    """k and v appended at cache_seqlens (contiguous and paged), then
+    attended to; nothing else in the caches changes."""
+    import tile
+    torch = hopper
+    batch, heads, kv_heads, d, s, page = 2, 8, 2, 128, 512, 64
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    k_new, v_new = randn(torch, batch, 3, kv_heads, d, seed=4), randn(torch, batch, 3, kv_heads,
+                                                                      d, seed=5)
+    q = randn(torch, batch, 3, heads, d, seed=1)
+    lengths = torch.tensor([100, 300], device="cuda", dtype=torch.int32)
+    k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
+    v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
+    before_k = k_cache.clone()
+    out = tile.attention_with_kvcache(q, k_cache, v_cache, k_new, v_new, cache_seqlens=lengths,
+                                      causal=True)
+    out_paged = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new,
+                                            cache_seqlens=lengths, block_table=table, causal=True)
+    torch.cuda.synchronize()
+    for b in range(batch):
+        n = int(lengths[b])
+        assert torch.equal(k_cache[b, n:n + 3], k_new[b])
+        assert torch.equal(k_cache[b, :n], before_k[b, :n])
+        assert torch.equal(k_cache[b, n + 3:], before_k[b, n + 3:])
+        qb = q[b:b + 1].transpose(1, 2)
+        kb, vb = (c[b:b + 1, :n + 3].transpose(1, 2) for c in (k_cache, v_cache))
+        want = reference(torch, qb, kb, vb, hi=n)
+        bound = sdpa_error(torch, qb, kb, vb, want, None, n)
+        assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+        assert_close(torch, out_paged[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
+def test_kvcache_errors(hopper):
+    import tile
+    torch = hopper
+    q = randn(torch, 2, 1, 8, 128)
+    cache = randn(torch, 2, 256, 2, 128)
+    with pytest.raises(MatmulError, match="multiple of the 3 KV heads"):
+        tile.attention_with_kvcache(q, randn(torch, 2, 256, 3, 128), randn(torch, 2, 256, 3, 128))
+    with pytest.raises(MatmulError, match="page size 48"):
+        tile.attention_with_kvcache(q, randn(torch, 9, 48, 2, 128), randn(torch, 9, 48, 2, 128),
+                                    block_table=torch.zeros(2, 3, device="cuda",
+                                                            dtype=torch.int32))
+    with pytest.raises(MatmulError, match="block_table must be an int32"):
+        tile.attention_with_kvcache(q, cache, cache, block_table=torch.zeros(
+            2, 3, device="cuda", dtype=torch.int64))
+    with pytest.raises(MatmulError, match="cache_seqlens must be an int32"):
+        tile.attention_with_kvcache(q, cache, cache, cache_seqlens=torch.zeros(
+            3, device="cuda", dtype=torch.int32))
+    with pytest.raises(MatmulError, match="past the cache's capacity of 256"):
+        tile.attention_with_kvcache(q, cache, cache, cache_seqlens=torch.tensor(
+            [10, 300], device="cuda", dtype=torch.int32), validate=True)
+    with pytest.raises(MatmulError, match=r"block_table entries in \[0, 7\] past the cache's 2"):
+        tile.attention_with_kvcache(q, cache, cache, block_table=torch.full(
+            (2, 2), 7, device="cuda", dtype=torch.int32).index_fill_(1, torch.tensor(
+                [0], device="cuda"), 0), cache_seqlens=300, validate=True)
+    with pytest.raises(MatmulError, match="float16 or bfloat16"):
+        tile.attention_with_kvcache(q.half(), cache, cache)
+    # Without validate: seqlens past the capacity are clamped to it (no
+    # read outside the cache), block indices past it read zeros.
+    out = tile.attention_with_kvcache(q, cache, cache, cache_seqlens=10**6)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+
+
+def test_out_as_a_strided_view(hopper):
+    """out= a (B, S, H, D) tensor's transpose: written in place, for the
+    next projection to read as (B S, H D) (prefill and decode kernels)."""
+    import tile
+    torch = hopper
+    for sq in (300, 1):
+        q = randn(torch, 2, 8, sq, 128, seed=1)
+        k, v = randn(torch, 2, 2, 500, 128, seed=2), randn(torch, 2, 2, 500, 128, seed=3)
+        buffer = torch.full((2, sq, 8, 128), float("nan"), device="cuda", dtype=torch.bfloat16)
+        returned = tile.attention(q, k, v, causal="bottom_right", enable_gqa=True,
+                                  out=buffer.transpose(1, 2))
+        want = reference(torch, q, k, v, hi=500 - sq)
+        torch.cuda.synchronize()
+        assert returned.data_ptr() == buffer.data_ptr()
+        assert_close(torch, buffer.transpose(1, 2), want,
+                     sdpa_error(torch, q, k, v, want, None, 500 - sq), q.dtype)
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_softcap(hopper, d):
+    """Gemma 2's logit softcap: the prefill kernels' softcap variant (causal
+    and not, GQA) and the decode kernels, against float32 with tanh; the
+    bound is SDPA's error on the same inputs without the cap (SDPA has
+    none), or the type's floor."""
+    import tile
+    torch = hopper
+    q = randn(torch, 2, 8, 300, d, seed=1) * 3
+    k, v = randn(torch, 2, 2, 400, d, seed=2) * 3, randn(torch, 2, 2, 400, d, seed=3)
+    for causal in (False, "bottom_right"):
+        out = tile.attention(q, k, v, causal=causal, enable_gqa=True, softcap=30.0)
+        hi = 100 if causal else None
+        want = reference(torch, q, k, v, hi=hi, softcap=30.0)
+        torch.cuda.synchronize()
+        assert_close(torch, out, want, sdpa_error(torch, q, k, v, reference(
+            torch, q, k, v, hi=hi), None, hi), q.dtype)
+        # The cap changes the result (scores reach 30 here).
+        assert (out.float() - reference(torch, q, k, v, hi=hi)).abs().max() > 0.05
+    qd = q[:, :, :1].transpose(1, 2).contiguous()
+    out = tile.attention_with_kvcache(qd, k.transpose(1, 2), v.transpose(1, 2), softcap=30.0)
+    want = reference(torch, qd.transpose(1, 2), k, v, softcap=30.0)
+    torch.cuda.synchronize()
+    assert_close(torch, out.transpose(1, 2), want, sdpa_error(
+        torch, qd.transpose(1, 2), k, v, reference(torch, qd.transpose(1, 2), k, v), None, None),
+        q.dtype)
+    with pytest.raises(MatmulError, match="softcap must be positive"):
+        tile.attention(q, k, v, enable_gqa=True, softcap=-1.0)

@@ -1,0 +1,742 @@
+"""Attention against a KV cache (decode, and queries appended to a cache):
+split-KV kernels generated in tile IR, and their choice for a shape.
+
+A decode step reads the whole KV cache once for a few queries: the work is
+streaming K and V from memory. The kernel packs the queries of one KV head
+into the rows of a 64-row wgmma tile (row p is query t = p / G of head
+g G + p mod G for G query heads per KV head: GQA's group shares each K and V
+block), and splits each sequence's keys (flash-decoding) into items
+(split, (g, row tile), b) that one persistent CTA per SM takes in turn, its
+K/V ring running on from one item into the next; the splits are chosen so
+that the busiest CTA has little more than its share (num_splits). Per item:
+
+- warpgroup 0 (one thread) streams 128-key blocks of K and V into a ring of
+  `stages` stages with TMA: a contiguous cache (B, S, Hkv, D) as one page
+  per sequence, or a paged cache (num_blocks, page, Hkv, D) through the
+  block table, a page of 16-64 tokens filling 128 / page rows of a block
+  (row-range copies, T-TMA-24);
+- warpgroup 1 loads its Q rows into shared memory (generic loads: Q is
+  B x Sq x H x D, any strides), then per block S = Q K^T (wgmma), masks
+  keys past the sequence (and, causal, after the bottom-right diagonal:
+  query t sees keys j <= seqlen - Sq + t), the online softmax, O += P V
+  (P in registers); it writes its normalized O rows (f32) and their log2
+  sum-exp to a workspace;
+- @decode_attention_combine (one warp per output row) weighs the splits'
+  rows by exp2(lse - max) and writes out[b, t, h, :];
+- with one split and one query (a batch that fills the SMs) the kernel
+  writes a contiguous out itself (rows b H + g G .. + G), no combine.
+
+    python3 -m tile attention-decode --head-dim 128 --page 16
+
+prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
+"""
+from dataclasses import dataclass
+
+from ..family import KernelFamily
+from ..core.operands import cdiv
+
+#: Keys per block: the wgmma's N of S = Q K^T and K of O += P V.
+KEY_BLOCK = 128
+#: Query rows per CTA: one m64 wgmma tile.
+ROW_TILE = 64
+#: Rows of a TMA box of K or V: a page of fewer than 128 tokens fills a
+#: block with 128 / page copies; larger pages (multiples of 128) take one.
+PAGE_ROWS = (16, 32, 64, 128)
+#: Head dimensions.
+HEAD_DIMS = (64, 128)
+#: Threads: the producer warpgroup and the consumer warpgroup.
+THREADS = 256
+#: Output rows per CTA of the combine kernel (one warp each).
+COMBINE_ROWS = 4
+#: Splits the combine reads at a time (their loads in flight together).
+COMBINE_UNROLL = 8
+#: The most splits of a sequence: the combine's lanes hold two each.
+MAX_SPLITS = 64
+#: The consumer's named barrier after it stores Q (ids 0-8 belong to
+#: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
+Q_BARRIER = 9
+
+
+@dataclass(frozen=True)
+class DecodeAttentionConfig:
+    """One decode attention kernel: element type ("f16"/"bf16"), head dim,
+    rows of a K/V TMA box (`page_rows`, PAGE_ROWS) and ring stages."""
+    element: str = "bf16"
+    head_dim: int = 128
+    page_rows: int = 128
+    #: K+V stages; 0: 128 KB of them (2 of 64 KB for D = 128, 4 of 32 KB
+    #: for D = 64). Measured on an H100 (batch 16 and 64, 4k and 32k keys):
+    #: three stages of 64 KB ran 2-3% slower than two.
+    ring: int = 0
+
+    @property
+    def stages(self) -> int:
+        return self.ring or (2 if self.head_dim == 128 else 4)
+
+    @property
+    def chunks(self) -> int:
+        """64-wide (128-byte swizzle span) chunks of a row."""
+        return self.head_dim // 64
+
+    @property
+    def copies(self) -> int:
+        """TMA copies per chunk of a block."""
+        return KEY_BLOCK // self.page_rows
+
+    @property
+    def name(self) -> str:
+        suffix = f"_s{self.ring}" if self.ring else ""
+        return f"decode_attention_d{self.head_dim}_p{self.page_rows}{suffix}"
+
+    def validate(self) -> None:
+        if self.element not in ("f16", "bf16"):
+            raise ValueError(f"decode attention element must be f16 or bf16, got {self.element}")
+        if self.head_dim not in HEAD_DIMS:
+            raise ValueError(f"decode attention head dim must be 64 or 128, got {self.head_dim}")
+        if self.page_rows not in PAGE_ROWS:
+            raise ValueError(f"decode attention page rows must be one of {PAGE_ROWS}, got "
+                             f"{self.page_rows}")
+
+
+def butterfly(value: str, result: str, combine: str) -> str:
+    """IR of a warp butterfly (shuffle xor 16, 8, 4, 2, 1) reducing f32
+    `value` with arith `combine` into `result` in every lane."""
+    lines, current = [], value
+    for offset in (16, 8, 4, 2, 1):
+        name = f"{result}_{offset}" if offset > 1 else result
+        lines += [f"        {name}_k = arith.constant {offset} : i32",
+                  f"        {name}_x, {name}_ok = gpu.shuffle xor {current}, {name}_k, %width : f32",
+                  f"        {name} = arith.{combine} {current}, {name}_x : f32"]
+        current = name
+    return "\n".join(lines)
+
+
+def combine_steps(unroll: int) -> str:
+    """IR of `unroll` splits s0 + i of the combine's loop: the weights (by
+    shuffle from the lane that holds them; 0 past the last split, whose row
+    is read again) and the loads first, then the FMAs into %acc1.."""
+    lines = []
+    for i in range(unroll):
+        lines += [
+            f"          %si{i}_c = arith.constant {i} : index",
+            f"          %si{i} = arith.addi %s0, %si{i}_c : index",
+            f"          %ok{i} = arith.cmpi ult, %si{i}, %splits : index",
+            f"          %sc{i} = arith.minui %si{i}, %splits_1 : index",
+            f"          %src{i}_l = arith.remui %sc{i}, %c32 : index",
+            f"          %src{i} = arith.index_cast %src{i}_l : index to i32",
+            f"          %wa{i}, %wa{i}_ok = gpu.shuffle idx %w_a, %src{i}, %width : f32",
+            f"          %wb{i}, %wb{i}_ok = gpu.shuffle idx %w_b, %src{i}, %width : f32",
+            f"          %hi{i} = arith.cmpi uge, %sc{i}, %c32 : index",
+            f"          %wsel{i} = arith.select %hi{i}, %wb{i}, %wa{i} : f32",
+            f"          %w{i} = arith.select %ok{i}, %wsel{i}, %zero : f32",
+            f"          %at{i}_s = arith.muli %sc{i}, %stride : index",
+            f"          %at{i} = arith.addi %at{i}_s, %base : index",
+            f"          %part{i} = vector.load %ws_o[%at{i}, %col] {{alignment = 16}} "
+            ": memref<?x?xf32>, vector<4xf32>"]
+    for i in range(unroll):
+        lines += [f"          %w{i}_4 = vector.broadcast %w{i} : f32 to vector<4xf32>",
+                  f"          %acc{i + 1} = vector.fma %part{i}, %w{i}_4, %acc{i} : vector<4xf32>"]
+    return "\n".join(lines)
+
+
+def decode_attention_source(config: DecodeAttentionConfig) -> str:
+    """The module holding `config.name` and @decode_attention_combine."""
+    config.validate()
+    e, d, r, st, ch = (config.element, config.head_dim, config.page_rows, config.stages,
+                       config.chunks)
+    acc = d // 2  # f32 accumulators of a 64 x D tile per thread
+    ring = f"memref<{st}x{ch}x128x64x{e}, 3>"
+    qbuf = f"memref<1x{ch}x64x64x{e}, 3>"
+    arrivals = ch * config.copies
+    # The producer's block j: its pages' ids first (the table loads in flight
+    # together, while the producer waits for the stage), then `copies` boxes
+    # of r rows per chunk.
+    n = config.copies
+    page_lines = [f"                %key{i} = arith.addi %n0, %c{i * r} : index" for i in range(n)]
+    page_lines.append(f"                %pids:{n} = scf.if %paged -> ({', '.join(['index'] * n)}) {{{{")
+    for i in range(n):
+        page_lines += [
+            f"                  %pi{i} = arith.divui %key{i}, %page : index",
+            f"                  %pic{i} = arith.minui %pi{i}, %last_page : index",
+            f"                  %pid_i32_{i} = memref.load %table[%b, %pic{i}] : memref<?x?xi32>",
+            f"                  %pid_t{i} = arith.index_cast %pid_i32_{i} : i32 to index"]
+    page_lines += [
+        f"                  scf.yield {', '.join(f'%pid_t{i}' for i in range(n))} : "
+        f"{', '.join(['index'] * n)}",
+        "                }} else {{",
+        f"                  scf.yield {', '.join(['%b'] * n)} : {', '.join(['index'] * n)}",
+        "                }}"]
+    for i in range(n):
+        page_lines += [f"                %pid{i} = arith.addi %pids#{i}, %c0 : index",
+                       f"                %prow_p{i} = arith.remui %key{i}, %page : index",
+                       f"                %prow{i} = arith.select %paged, %prow_p{i}, %key{i} : index"]
+    copies = []
+    for i in range(n):
+        row_index = f", %c{i * r}" if n > 1 else ""
+        for c in range(ch):
+            copies.append(
+                f"                tile.tma_copy %k[%pid{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"%sk_[%s, %c{c}{row_index}], %k_full[%s] : !kv, {ring}, !bars")
+    v_copies = []
+    for i in range(config.copies):
+        row_index = f", %c{i * r}" if config.copies > 1 else ""
+        for c in range(ch):
+            v_copies.append(
+                f"                tile.tma_copy %v[%pid{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"%sv_[%s, %c{c}{row_index}], %v_full[%s] : !kv, {ring}, !bars")
+    constants = sorted({64 * c for c in range(ch)} | {i * r for i in range(config.copies)}
+                       | {0, 64, 127, 128} - {0})
+    constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
+                            for n in constants if n not in (0, 1, 2))
+    q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
+    max_butterfly = butterfly("%m_lane", "%max", "maxnumf")
+    sum_butterfly = butterfly("%w_lane", "%wsum", "addf")
+    unrolled = combine_steps(COMBINE_UNROLL)
+    page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
+    copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
+    return f"""// {config.name}: split-KV attention against a KV cache (tile.ops.decode_attention).
+!kv = !tile.tma_desc<memref<?x?x?x?x{e}>, box = [1, 1, {r}, 64], swizzle = b128>
+!bars = !tile.mbarrier<count = {st}>
+!q4 = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
+module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    // CTA (split, g row_tiles + row tile, b): the keys of blocks
+    // [split blocks_per_split, ...) of sequence b, KV head g, query rows
+    // p = 64 row tile .. + 64 of the group's Sq G (query p / G, head
+    // g G + p mod G).
+    gpu.func @{config.name}(%q: !q4, %k: !kv, %v: !kv, %table: memref<?x?xi32>,
+        %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
+        %out_rows: memref<?x?x{e}>,
+        %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
+        %page: index, %blocks_per_split: index, %splits: index, %scale_log2: f32,
+        %cap_in: f32, %cap_out: f32, %causal: i1, %paged: i1, %direct: i1) kernel
+        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+{constant_text}      %c_stages = arith.constant {st} : index
+      %arrivals = arith.constant {arrivals} : i32
+      %one = arith.constant 1 : i32
+      %false = arith.constant false
+      %true = arith.constant true
+      %tid = gpu.thread_id x
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %units_b = arith.muli %kv_heads, %row_tiles : index
+      %units = arith.muli %batch, %units_b : index
+      %items = arith.muli %units, %splits : index
+      %table_pages = memref.dim %table, %c1 : memref<?x?xi32>
+      %last_page = arith.subi %table_pages, %c1 : index
+      %paged_capacity = arith.muli %table_pages, %page : index
+      %capacity = arith.select %paged, %paged_capacity, %page : index
+      %sq_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {qbuf}
+      %sk_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {ring}
+      %sv_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {ring}
+      %k_full = tile.mbarrier_alloc : !bars
+      %v_full = tile.mbarrier_alloc : !bars
+      %k_empty = tile.mbarrier_alloc : !bars
+      %v_empty = tile.mbarrier_alloc : !bars
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {{
+        tile.tma_prefetch_descriptor %k : !kv
+        tile.tma_prefetch_descriptor %v : !kv
+        scf.for %s = %c0 to %c_stages step %c1 {{
+          tile.mbarrier_init %k_full[%s], %arrivals : !bars
+          tile.mbarrier_init %v_full[%s], %arrivals : !bars
+          tile.mbarrier_init %k_empty[%s], %one : !bars
+          tile.mbarrier_init %v_empty[%s], %one : !bars
+        }}
+      }}
+      gpu.barrier
+      tile.warp_specialize producer(registers = 24) {{
+        scf.if %first {{
+          %pp:2 = scf.for %item = %cta to %items step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
+            // Item (split, g row_tiles + rt, b): the sequence's keys (at most
+            // its pages' capacity) and this split's blocks [j0, j1).
+            %split = arith.remui %item, %splits : index
+            %rest = arith.divui %item, %splits : index
+            %gr = arith.remui %rest, %units_b : index
+            %b = arith.divui %rest, %units_b : index
+            %g = arith.divui %gr, %row_tiles : index
+            %rt = arith.remui %gr, %row_tiles : index
+            %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+            %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+            %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
+            %seqlen = arith.minui %seqlen_pos, %capacity : index
+            %seqlen127 = arith.addi %seqlen, %c127 : index
+            %blocks = arith.divui %seqlen127, %c128 : index
+            %j0_raw = arith.muli %split, %blocks_per_split : index
+            %j0 = arith.minui %j0_raw, %blocks : index
+            %j1_raw = arith.addi %j0, %blocks_per_split : index
+            %j1 = arith.minui %j1_raw, %blocks : index
+            %p:2 = scf.for %j = %j0 to %j1 step %c1
+                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
+              %n0 = arith.muli %j, %c128 : index
+{page_text}
+              tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
+{copies_text}
+              tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars
+{v_text}
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
+            }}
+            scf.yield %p#0, %p#1 : index, i1
+          }}
+        }}
+      }} consumers(1, registers = 256) {{
+      ^bb0(%wg: index):
+        %lane = arith.remui %tid, %c128 : index
+        %signals = arith.cmpi eq, %lane, %c0 : index
+        %zero_s = arith.constant dense<0.0> : vector<64xf32>
+        %zero_o = arith.constant dense<0.0> : vector<{acc}xf32>
+        %zero_l = arith.constant dense<0.0> : vector<2xf32>
+        %zero_q = arith.constant dense<0.0> : vector<8x{e}>
+        %ninf_l = arith.constant dense<0xFF800000> : vector<2xf32>
+        %ninf_s = arith.constant dense<0xFF800000> : vector<64xf32>
+        %one_l = arith.constant dense<1.0> : vector<2xf32>
+        %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
+        %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
+        // Logit softcap (as tile.attention's kernels); off when cap_in is 0.
+        %f0 = arith.constant 0.0 : f32
+        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
+        %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
+        %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
+        %one_s = arith.constant dense<1.0> : vector<64xf32>
+        %two_s = arith.constant dense<2.0> : vector<64xf32>
+        %heads = arith.muli %kv_heads, %group : index
+        %rows_all = arith.muli %sq, %group : index
+        %q_barrier = arith.constant {Q_BARRIER} : i32
+        %i4 = arith.constant 4 : index
+        %i8 = arith.constant 8 : index
+        %i16 = arith.constant 16 : index
+        %i32 = arith.constant 32 : index
+        %c_d = arith.constant {d} : index
+        %c_qv = arith.constant {q_vectors} : index
+        %cc:2 = scf.for %item = %cta to %items step %ctas
+            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {{
+  // Item (split, g row_tiles + rt, b): the sequence's keys (at most
+          // its pages' capacity) and this split's blocks [j0, j1).
+          %split = arith.remui %item, %splits : index
+          %rest = arith.divui %item, %splits : index
+          %gr = arith.remui %rest, %units_b : index
+          %b = arith.divui %rest, %units_b : index
+          %g = arith.divui %gr, %row_tiles : index
+          %rt = arith.remui %gr, %row_tiles : index
+          %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+          %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+          %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
+          %seqlen = arith.minui %seqlen_pos, %capacity : index
+          %seqlen127 = arith.addi %seqlen, %c127 : index
+          %blocks = arith.divui %seqlen127, %c128 : index
+          %j0_raw = arith.muli %split, %blocks_per_split : index
+          %j0 = arith.minui %j0_raw, %blocks : index
+          %j1_raw = arith.addi %j0, %blocks_per_split : index
+          %j1 = arith.minui %j1_raw, %blocks : index
+          %p0 = arith.muli %rt, %c64 : index
+          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load,
+          // once the previous item's products have read the last ones.
+          tile.named_barrier_sync %q_barrier, 128
+          scf.for %i = %c0 to %c_qv step %c1 {{
+            %vi = arith.muli %i, %c128 : index
+            %vl = arith.addi %vi, %lane : index
+            %el = arith.muli %vl, %i8 : index
+            %qr = arith.divui %el, %c_d : index
+            %qc = arith.remui %el, %c_d : index
+            %qchunk = arith.divui %qc, %c64 : index
+            %qcol = arith.remui %qc, %c64 : index
+            %qp = arith.addi %p0, %qr : index
+            %qt = arith.divui %qp, %group : index
+            %qj = arith.remui %qp, %group : index
+            %qg = arith.muli %g, %group : index
+            %qh = arith.addi %qg, %qj : index
+            %q_in = arith.cmpi ult, %qp, %rows_all : index
+            %qv = scf.if %q_in -> vector<8x{e}> {{
+              %loaded = vector.load %q[%b, %qt, %qh, %qc] {{alignment = 16}} : !q4, vector<8x{e}>
+              scf.yield %loaded : vector<8x{e}>
+            }} else {{
+              scf.yield %zero_q : vector<8x{e}>
+            }}
+            vector.store %qv, %sq_[%c0, %qchunk, %qr, %qcol] : {qbuf}, vector<8x{e}>
+          }}
+          tile.fence_proxy_async shared_cta
+          tile.named_barrier_sync %q_barrier, 128
+          // Key j is seen by query t where j < seqlen and, causal,
+          // j <= seqlen - Sq + t (the bottom-right diagonal).
+          %seqlen_i32c = arith.index_cast %seqlen : index to i32
+          %seqlen_s = vector.broadcast %seqlen_i32c : i32 to vector<64xi32>
+          %sq_i32 = arith.index_cast %sq : index to i32
+          %diag_i32 = arith.subi %seqlen_i32c, %sq_i32 : i32
+          %diag_s = vector.broadcast %diag_i32 : i32 to vector<64xi32>
+          %group_i32 = arith.index_cast %group : index to i32
+          %group_s = vector.broadcast %group_i32 : i32 to vector<64xi32>
+          %p0_i32 = arith.index_cast %p0 : index to i32
+          %p0_s = vector.broadcast %p0_i32 : i32 to vector<64xi32>
+          %not_causal = arith.xori %causal, %true : i1
+          %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
+          %sq1 = arith.subi %sq, %c1 : index
+          %cut_rows = arith.select %causal, %sq1, %c0 : index
+          %r:5 = scf.for %j = %j0 to %j1 step %c1
+              iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
+                        %s = %s0, %ph = %ph0)
+              -> (vector<{acc}xf32>, vector<2xf32>, vector<2xf32>, index, i1) {{
+            %n0 = arith.muli %j, %c128 : index
+            %n_end = arith.addi %n0, %c128 : index
+            tile.mbarrier_wait_parity %k_full[%s], %ph : !bars
+            %scores = tile.warpgroup_mma %sq_[%c0, %c0, %c0, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
+                {{shape = array<i64: 64, 128, {d}>, wait = 0 : i32}}
+                : {qbuf}, {ring}, vector<64xf32>
+            scf.if %signals {{
+              %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars -> !tile.mbarrier_token
+            }}
+            %capped = scf.if %use_cap -> vector<64xf32> {{
+              %cap_y = arith.mulf %scores, %cap_in_s : vector<64xf32>
+              %cap_y2 = arith.mulf %cap_y, %two_log2e_s : vector<64xf32>
+              %cap_e = math.exp2 %cap_y2 fastmath<afn> : vector<64xf32>
+              %cap_e1 = arith.addf %cap_e, %one_s : vector<64xf32>
+              %cap_r = arith.divf %two_s, %cap_e1 fastmath<afn> : vector<64xf32>
+              %cap_t = arith.subf %one_s, %cap_r : vector<64xf32>
+              %cap_z = arith.mulf %cap_t, %cap_out_s : vector<64xf32>
+              scf.yield %cap_z : vector<64xf32>
+            }} else {{
+              scf.yield %scores : vector<64xf32>
+            }}
+            %n_cut = arith.addi %n_end, %cut_rows : index
+            %needs_mask = arith.cmpi ugt, %n_cut, %seqlen : index
+            %masked = scf.if %needs_mask -> vector<64xf32> {{
+              %cols = tile.warpgroup_iota {{dim = 1 : i64, shape = array<i64: 64, 128>}} : vector<64xi32>
+              %rows = tile.warpgroup_iota {{dim = 0 : i64, shape = array<i64: 64, 128>}} : vector<64xi32>
+              %n0_i32 = arith.index_cast %n0 : index to i32
+              %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
+              %keys = arith.addi %cols, %n0_s : vector<64xi32>
+              %in_keys = arith.cmpi slt, %keys, %seqlen_s : vector<64xi32>
+              %prow = arith.addi %rows, %p0_s : vector<64xi32>
+              %qpos = arith.divui %prow, %group_s : vector<64xi32>
+              %last_key = arith.addi %qpos, %diag_s : vector<64xi32>
+              %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
+              %seen = arith.ori %below, %not_causal_s : vector<64xi1>
+              %valid = arith.andi %in_keys, %seen : vector<64xi1>
+              %sel = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+              scf.yield %sel : vector<64xf32>
+            }} else {{
+              scf.yield %capped : vector<64xf32>
+            }}
+            // The online softmax (rows that saw no key yet subtract 0).
+            %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {{shape = array<i64: 64, 128>}}
+                : vector<64xf32> -> vector<2xf32>
+            %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
+            %m_scaled_raw = arith.mulf %m_new, %c_l : vector<2xf32>
+            %no_key = arith.cmpf oeq, %m_new, %ninf_l : vector<2xf32>
+            %m_scaled = arith.select %no_key, %zero_l, %m_scaled_raw : vector<2xi1>, vector<2xf32>
+            %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
+            %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
+            %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
+            %m_b = tile.warpgroup_broadcast_rows %m_scaled {{shape = array<i64: 64, 128>}}
+                : vector<2xf32> -> vector<64xf32>
+            %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
+            %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
+            %probs = math.exp2 %exponent fastmath<afn> : vector<64xf32>
+            %block_sum = tile.warpgroup_row_reduce <add> %probs {{partial, shape = array<i64: 64, 128>}}
+                : vector<64xf32> -> vector<2xf32>
+            %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
+            %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
+            %corr_b = tile.warpgroup_broadcast_rows %correction {{shape = array<i64: 64, {d}>}}
+                : vector<2xf32> -> vector<{acc}xf32>
+            %o_scaled = arith.mulf %o_acc, %corr_b : vector<{acc}xf32>
+            %p16 = arith.truncf %probs : vector<64xf32> to vector<64x{e}>
+            tile.mbarrier_wait_parity %v_full[%s], %ph : !bars
+            %o_new = tile.warpgroup_mma_rs %p16, %sv_[%s, %c0, %c0, %c0], %o_scaled
+                {{shape = array<i64: 64, {d}, 128>, wait = 0 : i32, transpose_b}}
+                : vector<64x{e}>, {ring}, vector<{acc}xf32>
+            scf.if %signals {{
+              %vtok = tile.mbarrier_arrive %v_empty[%s] : !bars -> !tile.mbarrier_token
+            }}
+            %next = arith.addi %s, %c1 : index
+            %wrap = arith.cmpi eq, %next, %c_stages : index
+            %ns = arith.select %wrap, %c0, %next : index
+            %nph = arith.xori %ph, %wrap : i1
+            scf.yield %o_new, %m_new, %l_new, %ns, %nph
+                : vector<{acc}xf32>, vector<2xf32>, vector<2xf32>, index, i1
+          }}
+          // O / l and log2(sum exp) = c m + log2(l) of each row (-inf and 0
+          // for a row that saw no key) into this split's workspace rows.
+          %l_final = tile.warpgroup_row_reduce <add> %r#2 {{shape = array<i64: 64, 128>}}
+              : vector<2xf32> -> vector<2xf32>
+          %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
+          %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
+          %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
+          %out = tile.warpgroup_scale %r#0 row_factors %inv_l : vector<2xf32>
+              {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>
+          %rows_left = arith.subi %rows_all, %p0 : index
+          %rows_valid = arith.minui %rows_left, %c64 : index
+          // One split and one query: O / l straight into out, whose rows
+          // b H + g G .. + G are this item's (no workspace, no combine).
+          scf.if %direct {{
+            %bh = arith.muli %b, %heads : index
+            %gg = arith.muli %g, %group : index
+            %orow0 = arith.addi %bh, %gg : index
+            %orow_end = arith.addi %orow0, %rows_valid : index
+            tile.warpgroup_mma_store %out, %out_rows[%orow0, %c0] bounds [%orow_end, %c_d]
+                {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>, memref<?x?x{e}>
+          }} else {{
+            %m_final = arith.mulf %r#1, %c_l : vector<2xf32>
+            %log_l = math.log2 %l_final : vector<2xf32>
+            %lse_raw = arith.addf %m_final, %log_l : vector<2xf32>
+            %lse = arith.select %l_pos, %lse_raw, %ninf_l : vector<2xi1>, vector<2xf32>
+            %sb = arith.muli %split, %batch : index
+            %sbb = arith.addi %sb, %b : index
+            %sbu = arith.muli %sbb, %units_b : index
+            %unit = arith.addi %sbu, %gr : index
+            %ws_row0 = arith.muli %unit, %c64 : index
+            %ws_end = arith.addi %ws_row0, %rows_valid : index
+            tile.warpgroup_mma_store %out, %ws_o[%ws_row0, %c0] bounds [%ws_end, %c_d]
+                {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>, memref<?x?xf32>
+            // Row 16 warp + lane / 4 (+ 8) of the tile: the quad's first lane.
+            %warp_lane = arith.remui %lane, %i32 : index
+            %warp = arith.divui %lane, %i32 : index
+            %quad_lane = arith.remui %warp_lane, %i4 : index
+            %quad_first = arith.cmpi eq, %quad_lane, %c0 : index
+            scf.if %quad_first {{
+              %w16 = arith.muli %warp, %i16 : index
+              %l4 = arith.divui %warp_lane, %i4 : index
+              %row_a = arith.addi %w16, %l4 : index
+              %row_b = arith.addi %row_a, %i8 : index
+              %lse_a = vector.extract %lse[0] : f32 from vector<2xf32>
+              %lse_b = vector.extract %lse[1] : f32 from vector<2xf32>
+              %in_a = arith.cmpi ult, %row_a, %rows_valid : index
+              scf.if %in_a {{
+                %at_a = arith.addi %ws_row0, %row_a : index
+                memref.store %lse_a, %ws_lse[%at_a] : memref<?xf32>
+              }}
+              %in_b = arith.cmpi ult, %row_b, %rows_valid : index
+              scf.if %in_b {{
+                %at_b = arith.addi %ws_row0, %row_b : index
+                memref.store %lse_b, %ws_lse[%at_b] : memref<?xf32>
+              }}
+            }}
+          }}
+          scf.yield %r#3, %r#4 : index, i1
+        }}
+      }}
+      gpu.return
+    }}
+
+    // out[b, t, h, :] = sum over splits of w_s O_s / sum w_s with
+    // w_s = exp2(lse_s - max lse): one warp per row (b, t, h). Lane l
+    // takes the log-sum-exps of splits l and l + 32 (one load each, not a
+    // chain), the warp's butterflies their maximum and weight sum; then
+    // {COMBINE_UNROLL} splits at a time, each lane four columns of their
+    // rows (the weights by shuffles, the loads issued together).
+    gpu.func @decode_attention_combine(%ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
+        %out: !q4, %batch: index, %sq: index, %group: index, %kv_heads: index,
+        %row_tiles: index, %splits: index) kernel
+        attributes {{known_block_size = array<i32: {32 * COMBINE_ROWS}, 1, 1>}} {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
+      %c_unroll = arith.constant {COMBINE_UNROLL} : index
+      %c_rows = arith.constant {COMBINE_ROWS} : index
+      %c_d = arith.constant {d} : index
+      %c_last_col = arith.constant {d - 4} : index
+      %width = arith.constant 32 : i32
+      %ninf = arith.constant 0xFF800000 : f32
+      %zero = arith.constant 0.0 : f32
+      %one = arith.constant 1.0 : f32
+      %zero4 = arith.constant dense<0.0> : vector<4xf32>
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %warp = arith.divui %tid, %c32 : index
+      %lane = arith.remui %tid, %c32 : index
+      %row0 = arith.muli %bid, %c_rows : index
+      %row = arith.addi %row0, %warp : index
+      %heads = arith.muli %kv_heads, %group : index
+      %sqh = arith.muli %sq, %heads : index
+      %bsqh = arith.muli %batch, %sqh : index
+      %col_raw = arith.muli %lane, %c4 : index
+      %in_col = arith.cmpi ult, %col_raw, %c_d : index
+      %col = arith.minui %col_raw, %c_last_col : index
+      // Warp-uniform: every lane of a live row's warp takes part.
+      %in_row = arith.cmpi ult, %row, %bsqh : index
+      scf.if %in_row {{
+        %b = arith.divui %row, %sqh : index
+        %th = arith.remui %row, %sqh : index
+        %t = arith.divui %th, %heads : index
+        %h = arith.remui %th, %heads : index
+        %g = arith.divui %h, %group : index
+        %jg = arith.remui %h, %group : index
+        %tg = arith.muli %t, %group : index
+        %p = arith.addi %tg, %jg : index
+        %rt = arith.divui %p, %c64 : index
+        %pr = arith.remui %p, %c64 : index
+        %units = arith.muli %kv_heads, %row_tiles : index
+        %grt = arith.muli %g, %row_tiles : index
+        %gr = arith.addi %grt, %rt : index
+        %bu = arith.muli %b, %units : index
+        %bug = arith.addi %bu, %gr : index
+        %split_rows = arith.muli %batch, %units : index
+        // Workspace row of split s: ((s B + b) units + gr) 64 + pr.
+        %base_u = arith.muli %bug, %c64 : index
+        %base = arith.addi %base_u, %pr : index
+        %stride = arith.muli %split_rows, %c64 : index
+        %lane32 = arith.addi %lane, %c32 : index
+        // The lane's splits l and l + 32 (-inf past the last).
+        %has_a = arith.cmpi ult, %lane, %splits : index
+        %lse_a = scf.if %has_a -> (f32) {{
+          %at_a0 = arith.muli %lane, %stride : index
+          %at_a = arith.addi %at_a0, %base : index
+          %x_a = memref.load %ws_lse[%at_a] : memref<?xf32>
+          scf.yield %x_a : f32
+        }} else {{
+          scf.yield %ninf : f32
+        }}
+        %has_b = arith.cmpi ult, %lane32, %splits : index
+        %lse_b = scf.if %has_b -> (f32) {{
+          %at_b0 = arith.muli %lane32, %stride : index
+          %at_b = arith.addi %at_b0, %base : index
+          %x_b = memref.load %ws_lse[%at_b] : memref<?xf32>
+          scf.yield %x_b : f32
+        }} else {{
+          scf.yield %ninf : f32
+        }}
+        %m_lane = arith.maxnumf %lse_a, %lse_b : f32
+{max_butterfly}
+        %none = arith.cmpf oeq, %max, %ninf : f32
+        %ref = arith.select %none, %zero, %max : f32
+        %d_a = arith.subf %lse_a, %ref : f32
+        %w_a = math.exp2 %d_a fastmath<afn> : f32
+        %d_b = arith.subf %lse_b, %ref : f32
+        %w_b = math.exp2 %d_b fastmath<afn> : f32
+        %w_lane = arith.addf %w_a, %w_b : f32
+{sum_butterfly}
+        %pos = arith.cmpf ogt, %wsum, %zero : f32
+        %inv_w = arith.divf %one, %wsum : f32
+        %inv = arith.select %pos, %inv_w, %zero : f32
+        %splits_1 = arith.subi %splits, %c1 : index
+        %acc = scf.for %s0 = %c0 to %splits step %c_unroll
+            iter_args(%acc0 = %zero4) -> (vector<4xf32>) {{
+{unrolled}
+          scf.yield %acc{COMBINE_UNROLL} : vector<4xf32>
+        }}
+        %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
+        %o = arith.mulf %acc, %inv4 : vector<4xf32>
+        %o16 = arith.truncf %o : vector<4xf32> to vector<4x{e}>
+        scf.if %in_col {{
+          vector.store %o16, %out[%b, %t, %h, %col] {{alignment = 8}} : !q4, vector<4x{e}>
+        }}
+      }}
+      gpu.return
+    }}
+  }}
+}}
+"""
+
+
+def decode_attention_family() -> KernelFamily:
+    """The generated kernels, keyed by DecodeAttentionConfig."""
+    return KernelFamily("decode_attention", decode_attention_source,
+                        options={"index-bitwidth": 32})
+
+
+#: The decode attention kernels of every config.
+DECODE_ATTENTION = decode_attention_family()
+
+
+#: A work item's cost beyond its key blocks, in blocks: its Q tile and
+#: epilogue (measured: items of 7 blocks ran 2% slower than items of 256 on
+#: an H100).
+ITEM_OVERHEAD = 0.3
+#: The combine's cost per COMBINE_UNROLL splits, in key blocks.
+COMBINE_OVERHEAD = 0.3
+
+
+def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) -> int:
+    """Splits of each sequence's `blocks` key blocks for `units` (batch x
+    KV heads x row tiles) on `sms` persistent CTAs that take the items
+    (unit, split) in turn: the count that minimizes the busiest CTA's items
+    times their blocks (plus ITEM_OVERHEAD each) and the combine's passes,
+    the fewest among equals."""
+    best, best_cost = 1, None
+    for s in range(1, max(1, min(max_splits, blocks)) + 1):
+        cost = (cdiv(units * s, sms) * (cdiv(blocks, s) + ITEM_OVERHEAD)
+                + COMBINE_OVERHEAD * cdiv(s, COMBINE_UNROLL))
+        if best_cost is None or cost < best_cost - 1e-9:
+            best, best_cost = s, cost
+    return best
+
+def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAttentionConfig:
+    """The kernel for a contiguous cache (boxes of 128 rows, clipped by TMA
+    at the capacity) or pages of `page` tokens (16, 32, 64 or a multiple of
+    128)."""
+    rows = min(page, KEY_BLOCK) if paged else KEY_BLOCK
+    return DecodeAttentionConfig(element, head_dim, rows)
+
+
+@dataclass(frozen=True)
+class DecodePlan:
+    """The launches of one call shape: the split-KV kernel on one CTA per
+    SM (or per item) and the combine, their scalar arguments and the
+    workspace rows (splits x B x Hkv x row tiles x 64)."""
+    kernel: object
+    combine: object
+    grid: tuple
+    combine_grid: tuple
+    scalars: tuple
+    combine_scalars: tuple
+    workspace_rows: int
+    head_dim: int
+    #: One split of one query: the kernel writes a contiguous out itself.
+    direct: bool
+
+    def launch(self, torch, index: int, q, k4, v4, table, seqlens, out, placeholders,
+               stream=None) -> None:
+        """Launches on checked operands: q and out (B, Sq, H, D) views, k4
+        and v4 the cache as (pages, Hkv, page rows, D) views, `table`
+        (B, pages per sequence) int32 (paged) or a placeholder, `seqlens`
+        (B,) int32; `placeholders(dtype)` gives (rows, vector) tensors for
+        the parameters a launch does not use."""
+        if self.direct and out.is_contiguous():
+            ws_o, ws_lse = placeholders(torch.float32)
+            self.kernel.launch_on(index, (q, k4, v4, table, seqlens, ws_o, ws_lse,
+                                          out.view(-1, self.head_dim)) + self.scalars + (True,),
+                                  self.grid, stream)
+            return
+        ws_o = torch.empty((self.workspace_rows, self.head_dim), device=q.device,
+                           dtype=torch.float32)
+        ws_lse = torch.empty((self.workspace_rows,), device=q.device, dtype=torch.float32)
+        self.kernel.launch_on(index, (q, k4, v4, table, seqlens, ws_o, ws_lse,
+                                      placeholders(q.dtype)[0]) + self.scalars + (False,),
+                              self.grid, stream)
+        self.combine.launch_on(index, (ws_o, ws_lse, out) + self.combine_scalars,
+                               self.combine_grid, stream)
+
+
+def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_heads: int,
+                head_dim: int, *, page: int, capacity: int, paged: bool, scale_log2: float,
+                causal: bool, splits: int = 0, softcap=(0.0, 1.0)) -> DecodePlan:
+    """The plan of a call: `element` "f16"/"bf16", `page` the tokens of a
+    page (paged) and `capacity` the keys a sequence can hold (bounds the
+    splits; the kernel clamps seqlens to it); `splits` 0 chooses them
+    (num_splits); `softcap` the kernels' (cap_in, cap_out), cap_in 0 for
+    none (tile.ops.attention.softcap_factors)."""
+    group = heads // kv_heads
+    row_tiles = cdiv(sq * group, ROW_TILE)
+    units = batch * kv_heads * row_tiles
+    blocks = max(1, cdiv(capacity, KEY_BLOCK))
+    splits = min(splits or num_splits(units, blocks, sms), MAX_SPLITS)
+    per_split = cdiv(blocks, max(1, min(splits, blocks)))
+    splits = cdiv(blocks, per_split)
+    config = config_for(element, head_dim, page, paged)
+    return DecodePlan(
+        DECODE_ATTENTION.kernel(config, config.name),
+        DECODE_ATTENTION.kernel(config, "decode_attention_combine"),
+        (min(units * splits, sms), 1, 1), (cdiv(batch * sq * heads, COMBINE_ROWS), 1, 1),
+        (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits,
+         scale_log2, *softcap, bool(causal), bool(paged)),
+        (batch, sq, group, kv_heads, row_tiles, splits),
+        splits * units * ROW_TILE, head_dim, splits == 1 and sq == 1)

@@ -1,0 +1,239 @@
+"""Attention against a KV cache from PyTorch, as flash_attn_with_kvcache:
+
+    out = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lens)
+    out = tile.attention_with_kvcache(q, k_cache, v_cache, k=k_new, v=v_new,
+                                      cache_seqlens=lens, block_table=table, causal=True)
+
+q is (B, Sq, H, D); the cache is contiguous, (B, S_max, Hkv, D) per
+sequence, or paged (vLLM / FlashInfer layout): (num_blocks, page, Hkv, D)
+with a `block_table` (B, pages per sequence) of int32 block indices, page
+16, 32, 64 or a multiple of 128 tokens. `cache_seqlens` (int32 (B,), or an
+int for all) are the keys each sequence holds (default: all of S_max or
+its pages). With `k` and `v` (B, Sq_new, Hkv, D) the new keys and values
+are first written into the cache at positions cache_seqlens[b] .. + Sq_new
+(in place) and attention runs over cache_seqlens + Sq_new keys. `causal`
+aligns the diagonal at the bottom right (query t of Sq sees keys
+j <= seqlen - Sq + t), FlashAttention's convention for caches. H must be a
+multiple of Hkv (GQA, MQA). float16/bfloat16, D 64 or 128, scale 1/sqrt(D)
+by default, `softcap` as tile.attention's. Returns a contiguous
+(B, Sq, H, D) `out`.
+
+The kernels (tile.ops.decode_attention) split each sequence's keys over
+CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
+the SM count). Nothing is read past a block table's width or a cache's
+capacity: seqlens are clamped to the capacity and TMA reads no byte
+outside the cache (a block index past it reads zeros). Checking seqlens
+and block indices against the cache needs their values on the host (a
+synchronization): `validate=True` does, and raises MatmulError instead.
+"""
+import math
+from dataclasses import dataclass
+from typing import Optional
+
+from ..core import devices
+from ..core.caches import LruCache
+from ..core.elements import BY_TORCH, dtype_name
+from ..core.errors import MatmulError
+from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
+from .attention import (ELEMENTS, HEAD_DIMS, check_heads, check_scale, check_tma_operands,
+                        new_output, placeholders, softcap_factors)
+from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode
+
+WHAT = "tile.attention_with_kvcache"
+#: Cached (B,) int32 tensors of one sequence length, per (device, B, length).
+_FULL_LENGTHS = {}
+
+
+def full_lengths(torch, device, batch: int, length: int):
+    """A cached int32 (B,) tensor of `length`."""
+    key = (str(device), batch, length)
+    value = _FULL_LENGTHS.get(key)
+    if value is None:
+        value = _FULL_LENGTHS[key] = torch.full((batch,), length, device=device,
+                                                dtype=torch.int32)
+    return value
+
+
+def check_page(page: int) -> None:
+    """Page sizes the kernels take: below a 128-key block one of PAGE_ROWS
+    (several row-range copies per block), else multiples of 128."""
+    if page < KEY_BLOCK and page not in PAGE_ROWS:
+        raise MatmulError(f"{WHAT}: page size {page}; the kernels take 16, 32, 64 or a "
+                          "multiple of 128 tokens")
+    if page >= KEY_BLOCK and page % KEY_BLOCK:
+        raise MatmulError(f"{WHAT}: page size {page}; pages of 128 tokens or more must be "
+                          "multiples of 128")
+
+
+#: Plans by the call's shapes, strides, dtypes, alignments, device and options.
+PLANS = LruCache(256)
+
+
+def signature(tensor):
+    """What a plan depends on of a tensor (None: absent)."""
+    if tensor is None:
+        return None
+    return (tuple(tensor.shape), tensor.stride(), tensor.dtype, tensor.get_device(),
+            tensor.data_ptr() % TMA_ALIGNMENT)
+
+
+@dataclass(frozen=True)
+class CachePlan:
+    """A checked call: the decode plan and what the launch needs besides."""
+    decode: DecodePlan
+    out_shape: tuple
+    paged: bool
+    page: int
+    capacity: int
+    blocks: int
+
+
+def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
+                           block_table=None, causal: bool = False,
+                           scale: Optional[float] = None, *, softcap: float = 0.0,
+                           num_splits: int = 0, out=None, stream=None,
+                           validate: bool = False):
+    """softmax(q K^T scale) V over each sequence's cached keys (and the new
+    `k`, `v`, appended in place first). See the module's documentation."""
+    import torch
+    lengths = cache_seqlens
+    lengths_is_tensor = isinstance(lengths, torch.Tensor)
+    try:
+        key = (signature(q), signature(k_cache), signature(v_cache), signature(k), signature(v),
+               signature(block_table), signature(lengths) if lengths_is_tensor else None,
+               signature(out), bool(causal), scale, float(softcap), int(num_splits))
+    except AttributeError:  # not tensors: plan_call says what is wrong
+        key = None
+    plan = PLANS.get(key, lambda: plan_call(torch, q, k_cache, v_cache, k, v, lengths,
+                                            block_table, causal, scale, softcap, num_splits,
+                                            out))
+    index = q.get_device()
+    if not lengths_is_tensor:
+        batch = q.shape[0]
+        length = plan.capacity if lengths is None and k is None else int(lengths or 0)
+        lengths = full_lengths(torch, q.device, batch, length)
+    if validate:
+        validate_cache(torch, lengths, block_table, plan.blocks, plan.capacity,
+                       0 if k is None else k.shape[1])
+    if k is not None and k.shape[1]:
+        append(torch, k_cache, v_cache, k, v, lengths, block_table, plan.page)
+        lengths = lengths + k.shape[1]
+    if out is None:
+        out = new_output(torch, plan.out_shape, q, stream, index)
+    if out.numel() == 0:
+        return out
+    table = block_table if plan.paged else placeholders(torch, q.device, torch.int32)[0]
+    plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3),
+                       table, lengths, out,
+                       lambda dtype: placeholders(torch, q.device, dtype), stream)
+    return out
+
+
+def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, scale, softcap,
+              num_splits, out) -> CachePlan:
+    """Checks a call's operands (MatmulError for what the kernels cannot
+    take) and plans it."""
+    index = require_cuda_tensors(torch, WHAT, q=q, k_cache=k_cache, v_cache=v_cache, k=k, v=v,
+                                 cache_seqlens=lengths
+                                 if isinstance(lengths, torch.Tensor) else None,
+                                 block_table=block_table, out=out)
+    device = devices.device(index)
+    devices.require_hopper(WHAT, device)
+    if q.dtype != k_cache.dtype or q.dtype != v_cache.dtype or dtype_name(q.dtype) not in ELEMENTS:
+        raise MatmulError(f"{WHAT} takes float16 or bfloat16 q, k_cache and v_cache (all the "
+                          f"same), got {q.dtype}, {k_cache.dtype} and {v_cache.dtype}")
+    if q.dim() != 4 or k_cache.dim() != 4 or tuple(k_cache.shape) != tuple(v_cache.shape):
+        raise MatmulError(f"{WHAT}: q must be (B, Sq, H, D) and k_cache, v_cache the same "
+                          f"(blocks, page, Hkv, D), got q {tuple(q.shape)}, k_cache "
+                          f"{tuple(k_cache.shape)} and v_cache {tuple(v_cache.shape)}")
+    batch, sq, heads, d = q.shape
+    blocks, page, kv_heads, d_cache = k_cache.shape
+    if d not in HEAD_DIMS or d_cache != d:
+        raise MatmulError(f"{WHAT}: head dim D = {d} (cache {d_cache}); the kernels take "
+                          "D = 64 or 128, the same for q and the cache")
+    check_heads(WHAT, heads, kv_heads, True)
+    scale = check_scale(scale, d)
+    cap = softcap_factors(softcap, scale)
+    paged = block_table is not None
+    if paged:
+        check_page(page)
+        if (block_table.dtype != torch.int32 or block_table.dim() != 2
+                or block_table.shape[0] != batch or block_table.shape[1] == 0
+                or block_table.stride(1) != 1):
+            raise MatmulError(f"{WHAT}: block_table must be an int32 (B = {batch}, pages per "
+                              f"sequence) tensor with contiguous rows, got {block_table.dtype} "
+                              f"of shape {tuple(block_table.shape)}")
+        capacity = block_table.shape[1] * page
+    else:
+        if blocks < batch:
+            raise MatmulError(f"{WHAT}: a contiguous k_cache holds {blocks} sequences, q has "
+                              f"{batch}")
+        capacity = page
+    if isinstance(lengths, torch.Tensor):
+        if lengths.dtype != torch.int32 or tuple(lengths.shape) != (batch,):
+            raise MatmulError(f"{WHAT}: cache_seqlens must be an int32 tensor of shape "
+                              f"({batch},) or an int, got {lengths.dtype} of shape "
+                              f"{tuple(lengths.shape)}")
+    elif lengths is not None and not isinstance(lengths, int):
+        raise MatmulError(f"{WHAT}: cache_seqlens must be an int32 tensor of shape ({batch},) "
+                          f"or an int, got {type(lengths).__name__}")
+    # The caches as (pages, Hkv, page rows, D) for the kernels' tensor maps.
+    check_tma_operands(WHAT, (("k_cache", operand_of(k_cache.permute(0, 2, 1, 3))),
+                              ("v_cache", operand_of(v_cache.permute(0, 2, 1, 3)))))
+    if q.stride(3) != 1 or any(s % 8 for s in q.stride()[:3]) or q.data_ptr() % TMA_ALIGNMENT:
+        raise MatmulError(f"{WHAT}: q needs a unit innermost stride, the others multiples of 8 "
+                          f"elements and a 16-byte aligned address (the kernel loads 16 bytes "
+                          f"at a time), got strides {tuple(q.stride())}")
+    if (k is None) != (v is None):
+        raise MatmulError(f"{WHAT}: pass both k and v to append, or neither")
+    if k is not None:
+        new = (batch, k.shape[1] if k.dim() == 4 else -1, kv_heads, d)
+        if (k.dim() != 4 or tuple(k.shape) != new or tuple(v.shape) != new
+                or k.dtype != q.dtype or v.dtype != q.dtype):
+            raise MatmulError(f"{WHAT}: k and v must be {q.dtype} (B, Sq_new, Hkv, D) = "
+                              f"{new}, got {tuple(k.shape)} and {tuple(v.shape)}")
+    shape = (batch, sq, heads, d)
+    if out is not None and (tuple(out.shape) != shape or out.dtype != q.dtype
+                            or out.stride(3) != 1 or any(s % 4 for s in out.stride()[:3])
+                            or out.data_ptr() % 8):
+        raise MatmulError(f"{WHAT}: out must be a {q.dtype} (B, Sq, H, D) = {shape} tensor "
+                          "with a unit innermost stride (the others multiples of 4)")
+    decode = plan_decode(BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads,
+                         kv_heads, d, page=page, capacity=capacity, paged=paged,
+                         scale_log2=scale * math.log2(math.e), causal=bool(causal),
+                         splits=int(num_splits), softcap=cap)
+    return CachePlan(decode, shape, paged, page, capacity, blocks)
+
+
+def append(torch, k_cache, v_cache, k, v, lengths, block_table, page: int) -> None:
+    """Writes k and v (B, n, Hkv, D) at positions lengths[b] .. + n of each
+    sequence (no host synchronization)."""
+    batch, n = k.shape[:2]
+    positions = lengths.long()[:, None] + torch.arange(n, device=k.device)
+    if block_table is None:
+        rows = torch.arange(batch, device=k.device)[:, None].expand(batch, n)
+        k_cache[rows, positions] = k
+        v_cache[rows, positions] = v
+    else:
+        pages = block_table.long().gather(1, positions // page)
+        k_cache[pages, positions % page] = k
+        v_cache[pages, positions % page] = v
+
+
+def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:
+    """MatmulError for seqlens past the capacity or block indices past the
+    cache (synchronizes with the GPU)."""
+    low, high = (int(x) for x in torch.aminmax(lengths))
+    if low < 0 or high + appended > capacity:
+        raise MatmulError(f"{WHAT}: cache_seqlens in [{low}, {high}] (+ {appended} new) past "
+                          f"the cache's capacity of {capacity} keys per sequence")
+    if block_table is not None:
+        pages = torch.div(lengths + appended + (capacity // block_table.shape[1]) - 1,
+                          capacity // block_table.shape[1], rounding_mode="floor")
+        used = torch.arange(block_table.shape[1], device=block_table.device)[None] < pages[:, None]
+        entries = block_table[used]
+        if entries.numel():
+            low, high = (int(x) for x in torch.aminmax(entries))
+            if low < 0 or high >= blocks:
+                raise MatmulError(f"{WHAT}: block_table entries in [{low}, {high}] past the "
+                                  f"cache's {blocks} blocks")

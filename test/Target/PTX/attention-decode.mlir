@@ -1,0 +1,65 @@
+// The split-KV attention kernels of python/tile/ops/decode_attention.py as
+// PTX, assembled by ptxas: K and V blocks of 128 keys by 4-D TMA boxes (one
+// per 64-wide chunk of a contiguous cache or 128-token pages; eight
+// row-range boxes of a 16-token page per chunk, T-TMA-24), Q rows loaded
+// 16 bytes at a time and stored swizzled, S = Q K^T from two shared-memory
+// descriptors and O += P V with P in registers (m64n128k16 for D = 128,
+// m64n64k16 P V for D = 64), the log2-sum-exp of each row, and the
+// combine's warp butterflies and shuffles of the split weights.
+// The protocol checker simulates the persistent producer and consumer over
+// five key blocks of one item (the two-stage ring wraps) clean, and reports
+// a consumer that never releases its K stage (the producer deadlocks) and
+// one that reads V without waiting for it.
+//
+// RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
+// RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,D128 < %t.p128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.p128.ptx -o %t.p128.cubin %}
+// RUN: %python -m tile attention-decode --page 16 --element f16 > %t.p16.mlir
+// RUN: tile-opt %t.p16.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p16.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,PAGE16 < %t.p16.ptx
+// RUN: FileCheck %s --check-prefix=COPIES < %t.p16.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.p16.ptx -o %t.p16.cubin %}
+// RUN: %python -m tile attention-decode --head-dim 64 --page 32 > %t.d64.mlir
+// RUN: tile-opt %t.d64.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.d64.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,D64 < %t.d64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.d64.ptx -o %t.d64.cubin %}
+//
+// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.wrap.mlir
+// RUN: tile-opt %t.wrap.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: tile-opt %t.wrap.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: sed '/%%ktok = tile.mbarrier_arrive %%k_empty/d' %t.wrap.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
+// RUN: sed '/tile.mbarrier_wait_parity %%v_full\[%%s\], %%ph : !bars/d' %t.wrap.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-V-WAIT
+
+// CHECK: .target sm_90a
+// CHECK-LABEL: .visible .entry decode_attention_d
+//  CHECK-NEXT: .param .u64 .ptr .align 1 decode_attention_d{{[0-9]+}}_p{{[0-9]+}}_param_0,
+//   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 24;
+//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 240;
+//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//   CHECK-DAG: ld.global.v4.b32
+//   CHECK-DAG: st.shared.v4.b32
+//   CHECK-DAG: fence.proxy.async.shared::cta;
+//   CHECK-DAG: bar.sync 9, 128;
+//   CHECK-DAG: ex2.approx.ftz.f32
+// D128-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// D128-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PAGE16-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// D64-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+
+// CHECK-LABEL: .visible .entry decode_attention_combine(
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16, 31, -1;
+//   CHECK-DAG: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 31, -1;
+//   CHECK-DAG: ex2.approx.ftz.f32
+//   CHECK-DAG: ld.global.v4.b32
+// A 16-token page: eight boxes per 64-wide chunk, 2 KB apart in shared
+// memory (16 rows of 128 bytes), each announced on the stage's full barrier.
+// COPIES-LABEL: .visible .entry decode_attention_d128_p16(
+// COPIES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// COPIES-LABEL: .visible .entry decode_attention_combine(
+
+// CLEAN: remark: role protocol: {{[0-9]+}} roles {{.*}}: nothing to report
+// NO-K-RELEASE: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes: every role is blocked or done with 1 of 1 arrivals missing{{.*}}(T-PROTO-11)
+// NO-V-WAIT: error: reads stage (0{{.*}}) {{.*}}which this role never waited for{{.*}}(T-PROTO-12)
