@@ -83,19 +83,19 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     parameters tile.attention passes: q, k, v and out as rank-4 tensor
     maps, the packed output rows and cu_seqlens of attention_varlen, B, H,
     the GQA group, Sq, Sk, the window's edges, the scale times log2(e) and
-    the softcap's two factors (f32) and three flags (bottom-right diagonal,
-    paired tiles, packed sequences)."""
+    the softcap's two factors (f32) and four flags (softcap, bottom-right
+    diagonal, paired tiles, packed sequences)."""
     kernels = ATTENTION.module((element, False)).manifest["kernels"]
     for d in HEAD_DIMS:
         params = kernels[f"attention_d{d}"]["params"]
-        assert len(params) == 20
+        assert len(params) == 21
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
         assert (params[3]["rank"], params[3]["element"]) == (4, element)
         assert (params[4]["rank"], params[4]["element"]) == (2, element)
         assert [(p["rank"], p["element"]) for p in params[5:7]] == [(1, "i32")] * 2
         assert all(p["type"] in ("index", "i32", "i64") for p in params[7:14])
-        assert [p["type"] for p in params[14:]] == ["f32", "f32", "f32", "i1", "i1", "i1"]
+        assert [p["type"] for p in params[14:]] == ["f32", "f32", "f32", "i1", "i1", "i1", "i1"]
 
 
 # --- On the GPU -----------------------------------------------------------------

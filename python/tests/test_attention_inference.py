@@ -75,7 +75,7 @@ def test_decode_kernels_compile(element):
             config = DecodeAttentionConfig(element, d, rows)
             manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
             params = manifest[config.name]["params"]
-            assert len(params) == 22
+            assert len(params) == 23
             assert [p["kind"] for p in params[1:3]] == ["tensor_map"] * 2
             assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
             assert len(manifest["decode_attention_combine"]["params"]) == 9

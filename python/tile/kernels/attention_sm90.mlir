@@ -49,8 +49,8 @@ module attributes {gpu.container_module} {
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
                              %left: index, %right: index, %scale_log2: f32,
-                             %cap_in: f32, %cap_out: f32, %bottom_right: i1, %paired: i1,
-                             %varlen: i1) kernel
+                             %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
+                             %paired: i1, %varlen: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -215,9 +215,8 @@ module attributes {gpu.container_module} {
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
         // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale,
-        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1); off when cap_in is 0.
-        %f0 = arith.constant 0.0 : f32
-        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1), with %softcap.
+        %use_cap = arith.andi %softcap, %true : i1
         %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
         %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
         %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
@@ -516,8 +515,8 @@ module attributes {gpu.container_module} {
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
                              %left: index, %right: index, %scale_log2: f32,
-                             %cap_in: f32, %cap_out: f32, %bottom_right: i1, %paired: i1,
-                             %varlen: i1) kernel
+                             %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
+                             %paired: i1, %varlen: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -680,9 +679,8 @@ module attributes {gpu.container_module} {
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
         // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale,
-        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1); off when cap_in is 0.
-        %f0 = arith.constant 0.0 : f32
-        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        // tanh(y) = 1 - 2 / (exp2(2 y log2(e)) + 1), with %softcap.
+        %use_cap = arith.andi %softcap, %true : i1
         %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
         %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
         %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>

@@ -60,10 +60,11 @@ from ..family import KernelFamily
 from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of,
                              require_cuda_tensors)
+from .decode_attention import full_lengths, plan_decode
 
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
-SOFTCAP_SWITCH = "%use_cap = arith.cmpf ogt, %cap_in, %f0 : f32"
+SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
 
 
 def attention_source(variant: Tuple[str, bool]) -> str:
@@ -311,8 +312,6 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     if out.numel() == 0:
         return out
     if decodes(kind, sq, left, right):
-        from .decode_attention import plan_decode
-        from .kvcache import full_lengths
         plan = DECODE_PLANS.get(key + (scale, kind, cap_in), lambda: plan_decode(
             BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
             page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),
@@ -329,7 +328,7 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
     kernel.launch_on(index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq,
                              sk, left, right, scale * math.log2(math.e), cap_in, cap_out,
-                             kind == "bottom_right", paired, False),
+                             cap_in > 0, kind == "bottom_right", paired, False),
                      (device.sms, 1, 1), stream)
     return out
 
@@ -407,6 +406,6 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
                              cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
                              max_seqlen_q, 0, left, right, scale * math.log2(math.e), cap_in,
-                             cap_out, kind == "bottom_right", False, True),
+                             cap_out, cap_in > 0, kind == "bottom_right", False, True),
                      (device.sms, 1, 1), stream)
     return out

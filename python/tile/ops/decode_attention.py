@@ -209,7 +209,8 @@ module attributes {{gpu.container_module}} {{
         %out_rows: memref<?x?x{e}>,
         %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
         %page: index, %blocks_per_split: index, %splits: index, %scale_log2: f32,
-        %cap_in: f32, %cap_out: f32, %causal: i1, %paged: i1, %direct: i1) kernel
+        %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
+        %direct: i1) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -300,9 +301,8 @@ module attributes {{gpu.container_module}} {{
         %one_l = arith.constant dense<1.0> : vector<2xf32>
         %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
-        // Logit softcap (as tile.attention's kernels); off when cap_in is 0.
-        %f0 = arith.constant 0.0 : f32
-        %use_cap = arith.cmpf ogt, %cap_in, %f0 : f32
+        // Logit softcap (as tile.attention's kernels), with %softcap.
+        %use_cap = arith.andi %softcap, %true : i1
         %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
         %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
         %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
@@ -677,6 +677,20 @@ def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAtt
     return DecodeAttentionConfig(element, head_dim, rows)
 
 
+#: Cached (B,) int32 tensors of one sequence length, per (device, B, length).
+_FULL_LENGTHS = {}
+
+
+def full_lengths(torch, device, batch: int, length: int):
+    """A cached int32 (B,) tensor of `length`."""
+    key = (str(device), batch, length)
+    value = _FULL_LENGTHS.get(key)
+    if value is None:
+        value = _FULL_LENGTHS[key] = torch.full((batch,), length, device=device,
+                                                dtype=torch.int32)
+    return value
+
+
 @dataclass(frozen=True)
 class DecodePlan:
     """The launches of one call shape: the split-KV kernel on one CTA per
@@ -737,6 +751,6 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
         DECODE_ATTENTION.kernel(config, "decode_attention_combine"),
         (min(units * splits, sms), 1, 1), (cdiv(batch * sq * heads, COMBINE_ROWS), 1, 1),
         (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits,
-         scale_log2, *softcap, bool(causal), bool(paged)),
+         scale_log2, *softcap, softcap[0] > 0, bool(causal), bool(paged)),
         (batch, sq, group, kv_heads, row_tiles, splits),
         splits * units * ROW_TILE, head_dim, splits == 1 and sq == 1)

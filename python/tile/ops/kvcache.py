@@ -37,23 +37,9 @@ from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
 from .attention import (ELEMENTS, HEAD_DIMS, check_heads, check_scale, check_tma_operands,
                         new_output, placeholders, softcap_factors)
-from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode
+from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, full_lengths, plan_decode
 
 WHAT = "tile.attention_with_kvcache"
-#: Cached (B,) int32 tensors of one sequence length, per (device, B, length).
-_FULL_LENGTHS = {}
-
-
-def full_lengths(torch, device, batch: int, length: int):
-    """A cached int32 (B,) tensor of `length`."""
-    key = (str(device), batch, length)
-    value = _FULL_LENGTHS.get(key)
-    if value is None:
-        value = _FULL_LENGTHS[key] = torch.full((batch,), length, device=device,
-                                                dtype=torch.int32)
-    return value
-
-
 def check_page(page: int) -> None:
     """Page sizes the kernels take: below a 128-key block one of PAGE_ROWS
     (several row-range copies per block), else multiples of 128."""

@@ -37,7 +37,7 @@
 // CHECK-LABEL: .visible .entry decode_attention_d
 //  CHECK-NEXT: .param .u64 .ptr .align 1 decode_attention_d{{[0-9]+}}_p{{[0-9]+}}_param_0,
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 24;
-//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 240;
+//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 256;
 //   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //   CHECK-DAG: ld.global.v4.b32
 //   CHECK-DAG: st.shared.v4.b32
