@@ -5,7 +5,11 @@
 - `tile.ops.decode`: the decode GEMM kernels (M <= 128), generated;
 - `tile.ops.scaled_matmul`: scaled FP8 products, kernels/gemm_sm90_fp8.mlir;
 - `tile.ops.grouped`: grouped (MoE) products, kernels/gemm_sm90_grouped.mlir;
-- `tile.ops.attention`: fused attention, kernels/attention_sm90.mlir;
+- `tile.ops.attention`: fused attention, kernels/attention_sm90.mlir (GQA,
+  causal diagonals, windows, softcap, packed sequences);
+- `tile.ops.decode_attention`: the split-KV kernels against a KV cache,
+  generated, and their plans;
+- `tile.ops.kvcache`: attention_with_kvcache (contiguous and paged caches);
 - `tile.ops.persistent`: what the persistent GEMM kernels share (tiles, the
   split-K workspace).
 
