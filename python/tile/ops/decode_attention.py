@@ -167,22 +167,21 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
         f"                  scf.yield {', '.join(['%b'] * n)} : {', '.join(['index'] * n)}",
         "                }}"]
     for i in range(n):
-        page_lines += [f"                %pid{i} = arith.addi %pids#{i}, %c0 : index",
-                       f"                %prow_p{i} = arith.remui %key{i}, %page : index",
+        page_lines += [f"                %prow_p{i} = arith.remui %key{i}, %page : index",
                        f"                %prow{i} = arith.select %paged, %prow_p{i}, %key{i} : index"]
     copies = []
     for i in range(n):
         row_index = f", %c{i * r}" if n > 1 else ""
         for c in range(ch):
             copies.append(
-                f"                tile.tma_copy %k[%pid{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"                tile.tma_copy %k[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
                 f"%sk_[%s, %c{c}{row_index}], %k_full[%s] : !kv, {ring}, !bars")
     v_copies = []
     for i in range(config.copies):
         row_index = f", %c{i * r}" if config.copies > 1 else ""
         for c in range(ch):
             v_copies.append(
-                f"                tile.tma_copy %v[%pid{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"                tile.tma_copy %v[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
                 f"%sv_[%s, %c{c}{row_index}], %v_full[%s] : !kv, {ring}, !bars")
     constants = sorted({64 * c for c in range(ch)} | {i * r for i in range(config.copies)}
                        | {0, 64, 127, 128} - {0})
