@@ -429,3 +429,47 @@ def test_softcap(hopper, d):
         q.dtype)
     with pytest.raises(MatmulError, match="softcap must be positive"):
         tile.attention(q, k, v, enable_gqa=True, softcap=-1.0)
+
+
+def test_bad_offsets_and_lengths_write_nothing_outside(hopper):
+    """cu_seqlens past the packed rows or decreasing, cache_seqlens past the
+    capacity, block indices past the cache: no error (the values live on
+    the GPU), no write outside out or the cache, finite rows; validate=True
+    names the problem."""
+    import tile
+    torch = hopper
+    total, heads, d = 300, 4, 64
+    q = randn(torch, total, heads, d, seed=1)
+    k, v = randn(torch, total, heads, d, seed=2), randn(torch, total, heads, d, seed=3)
+    buffer = torch.full((total + 64, heads, d), float("nan"), device="cuda", dtype=q.dtype)
+    out = buffer[32:32 + total]
+    cu = torch.tensor([0, 200, 50, total + 500], device="cuda", dtype=torch.int32)
+    tile.attention_varlen(q, k, v, cu, cu, 512, causal=True, out=out)
+    torch.cuda.synchronize()
+    assert torch.isnan(buffer[:32]).all() and torch.isnan(buffer[32 + total:]).all()
+    assert torch.isfinite(out[:200]).all()
+    # A cache of 2 x 256 keys: sequence 1 is past it; its appends are dropped.
+    cache_k, cache_v = randn(torch, 2, 256, 2, 128, seed=4), randn(torch, 2, 256, 2, 128, seed=5)
+    before = cache_k.clone()
+    k_new, v_new = randn(torch, 2, 4, 2, 128, seed=6), randn(torch, 2, 4, 2, 128, seed=7)
+    lengths = torch.tensor([100, 1000], device="cuda", dtype=torch.int32)
+    out = tile.attention_with_kvcache(randn(torch, 2, 1, 8, 128, seed=8), cache_k, cache_v,
+                                      k_new, v_new, cache_seqlens=lengths)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+    assert torch.equal(cache_k[1], before[1]) and torch.equal(cache_k[0, 100:104], k_new[0])
+    with pytest.raises(MatmulError, match="past the cache's capacity of 256"):
+        tile.attention_with_kvcache(randn(torch, 2, 1, 8, 128), cache_k, cache_v, k_new, v_new,
+                                    cache_seqlens=lengths, validate=True)
+    # Pages: a block index past the cache reads zeros and is not written.
+    pages_k, pages_v = randn(torch, 6, 64, 2, 128, seed=9), randn(torch, 6, 64, 2, 128, seed=10)
+    pages_before = pages_k.clone()
+    table = torch.tensor([[0, 1, 2], [3, 99, -5]], device="cuda", dtype=torch.int32)
+    out = tile.attention_with_kvcache(randn(torch, 2, 1, 8, 128, seed=11), pages_k, pages_v,
+                                      k_new, v_new, cache_seqlens=torch.tensor(
+                                          [10, 62], device="cuda", dtype=torch.int32),
+                                      block_table=table)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+    assert torch.equal(pages_k[3, 62:64], k_new[1, :2])          # page 3 rows 62, 63
+    assert torch.equal(pages_k[4:], pages_before[4:])            # nothing else written

@@ -127,10 +127,20 @@ module attributes {gpu.container_module} {
               %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
               %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
               %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-              %q0 = arith.index_cast %q0_i32 : i32 to index
-              %q1 = arith.index_cast %q1_i32 : i32 to index
-              %k0 = arith.index_cast %k0_i32 : i32 to index
-              %k1 = arith.index_cast %k1_i32 : i32 to index
+              %q0_raw = arith.index_cast %q0_i32 : i32 to index
+              %q1_raw = arith.index_cast %q1_i32 : i32 to index
+              %k0_raw = arith.index_cast %k0_i32 : i32 to index
+              %k1_raw = arith.index_cast %k1_i32 : i32 to index
+              // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
+              // k1: bad cu_seqlens write nothing outside out (K and V are read by
+              // TMA, which reads zeros outside the tensor).
+              %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+              %q0_pos = arith.maxsi %q0_raw, %c0 : index
+              %q0 = arith.minsi %q0_pos, %total_q : index
+              %q1_lo = arith.maxsi %q1_raw, %q0 : index
+              %q1 = arith.minsi %q1_lo, %total_q : index
+              %k0 = arith.maxsi %k0_raw, %c0 : index
+              %k1 = arith.maxsi %k1_raw, %k0 : index
               %lq = arith.subi %q1, %q0 : index
               %lk = arith.subi %k1, %k0 : index
               scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -256,10 +266,20 @@ module attributes {gpu.container_module} {
             %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
             %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
             %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-            %q0 = arith.index_cast %q0_i32 : i32 to index
-            %q1 = arith.index_cast %q1_i32 : i32 to index
-            %k0 = arith.index_cast %k0_i32 : i32 to index
-            %k1 = arith.index_cast %k1_i32 : i32 to index
+            %q0_raw = arith.index_cast %q0_i32 : i32 to index
+            %q1_raw = arith.index_cast %q1_i32 : i32 to index
+            %k0_raw = arith.index_cast %k0_i32 : i32 to index
+            %k1_raw = arith.index_cast %k1_i32 : i32 to index
+            // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
+            // k1: bad cu_seqlens write nothing outside out (K and V are read by
+            // TMA, which reads zeros outside the tensor).
+            %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+            %q0_pos = arith.maxsi %q0_raw, %c0 : index
+            %q0 = arith.minsi %q0_pos, %total_q : index
+            %q1_lo = arith.maxsi %q1_raw, %q0 : index
+            %q1 = arith.minsi %q1_lo, %total_q : index
+            %k0 = arith.maxsi %k0_raw, %c0 : index
+            %k1 = arith.maxsi %k1_raw, %k0 : index
             %lq = arith.subi %q1, %q0 : index
             %lk = arith.subi %k1, %k0 : index
             scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -594,10 +614,20 @@ module attributes {gpu.container_module} {
               %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
               %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
               %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-              %q0 = arith.index_cast %q0_i32 : i32 to index
-              %q1 = arith.index_cast %q1_i32 : i32 to index
-              %k0 = arith.index_cast %k0_i32 : i32 to index
-              %k1 = arith.index_cast %k1_i32 : i32 to index
+              %q0_raw = arith.index_cast %q0_i32 : i32 to index
+              %q1_raw = arith.index_cast %q1_i32 : i32 to index
+              %k0_raw = arith.index_cast %k0_i32 : i32 to index
+              %k1_raw = arith.index_cast %k1_i32 : i32 to index
+              // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
+              // k1: bad cu_seqlens write nothing outside out (K and V are read by
+              // TMA, which reads zeros outside the tensor).
+              %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+              %q0_pos = arith.maxsi %q0_raw, %c0 : index
+              %q0 = arith.minsi %q0_pos, %total_q : index
+              %q1_lo = arith.maxsi %q1_raw, %q0 : index
+              %q1 = arith.minsi %q1_lo, %total_q : index
+              %k0 = arith.maxsi %k0_raw, %c0 : index
+              %k1 = arith.maxsi %k1_raw, %k0 : index
               %lq = arith.subi %q1, %q0 : index
               %lk = arith.subi %k1, %k0 : index
               scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -720,10 +750,20 @@ module attributes {gpu.container_module} {
             %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
             %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
             %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-            %q0 = arith.index_cast %q0_i32 : i32 to index
-            %q1 = arith.index_cast %q1_i32 : i32 to index
-            %k0 = arith.index_cast %k0_i32 : i32 to index
-            %k1 = arith.index_cast %k1_i32 : i32 to index
+            %q0_raw = arith.index_cast %q0_i32 : i32 to index
+            %q1_raw = arith.index_cast %q1_i32 : i32 to index
+            %k0_raw = arith.index_cast %k0_i32 : i32 to index
+            %k1_raw = arith.index_cast %k1_i32 : i32 to index
+            // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
+            // k1: bad cu_seqlens write nothing outside out (K and V are read by
+            // TMA, which reads zeros outside the tensor).
+            %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+            %q0_pos = arith.maxsi %q0_raw, %c0 : index
+            %q0 = arith.minsi %q0_pos, %total_q : index
+            %q1_lo = arith.maxsi %q1_raw, %q0 : index
+            %q1 = arith.minsi %q1_lo, %total_q : index
+            %k0 = arith.maxsi %k0_raw, %c0 : index
+            %k1 = arith.maxsi %k1_raw, %k0 : index
             %lq = arith.subi %q1, %q0 : index
             %lk = arith.subi %k1, %k0 : index
             scf.yield %q0, %lq, %k0, %lk : index, index, index, index

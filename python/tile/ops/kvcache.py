@@ -21,10 +21,12 @@ by default, `softcap` as tile.attention's. Returns a contiguous
 The kernels (tile.ops.decode_attention) split each sequence's keys over
 CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
 the SM count). Nothing is read past a block table's width or a cache's
-capacity: seqlens are clamped to the capacity and TMA reads no byte
-outside the cache (a block index past it reads zeros). Checking seqlens
-and block indices against the cache needs their values on the host (a
-synchronization): `validate=True` does, and raises MatmulError instead.
+capacity: seqlens are clamped to the capacity, TMA reads no byte outside
+the cache (a block index past it reads zeros), appends past the capacity
+or into blocks outside the cache are not written. Checking seqlens and
+block indices against the cache needs their values on the host (a
+synchronization, which a decode loop or a CUDA graph cannot afford):
+`validate=True` does, and raises MatmulError instead.
 """
 import math
 from dataclasses import dataclass
@@ -102,7 +104,7 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
         validate_cache(torch, lengths, block_table, plan.blocks, plan.capacity,
                        0 if k is None else k.shape[1])
     if k is not None and k.shape[1]:
-        append(torch, k_cache, v_cache, k, v, lengths, block_table, plan.page)
+        append(torch, k_cache, v_cache, k, v, lengths, block_table, plan.page, plan.capacity)
         lengths = lengths + k.shape[1]
     if out is None:
         out = new_output(torch, plan.out_shape, q, stream, index)
@@ -191,19 +193,27 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     return CachePlan(decode, shape, paged, page, capacity, blocks)
 
 
-def append(torch, k_cache, v_cache, k, v, lengths, block_table, page: int) -> None:
+def append(torch, k_cache, v_cache, k, v, lengths, block_table, page: int,
+           capacity: int) -> None:
     """Writes k and v (B, n, Hkv, D) at positions lengths[b] .. + n of each
-    sequence (no host synchronization)."""
+    sequence, without a host synchronization. Positions outside the
+    sequence's capacity (and pages whose block index is outside the cache)
+    are not written: their slot is clamped into the cache and keeps its
+    value (where it is also a valid slot, which write wins is undefined;
+    validate=True rejects such calls)."""
     batch, n = k.shape[:2]
     positions = lengths.long()[:, None] + torch.arange(n, device=k.device)
+    valid = (positions >= 0) & (positions < capacity)
+    positions = positions.clamp(0, capacity - 1)
     if block_table is None:
-        rows = torch.arange(batch, device=k.device)[:, None].expand(batch, n)
-        k_cache[rows, positions] = k
-        v_cache[rows, positions] = v
+        index = (torch.arange(batch, device=k.device)[:, None].expand(batch, n), positions)
     else:
-        pages = block_table.long().gather(1, positions // page)
-        k_cache[pages, positions % page] = k
-        v_cache[pages, positions % page] = v
+        blocks = block_table.long().gather(1, positions // page)
+        valid &= (blocks >= 0) & (blocks < k_cache.shape[0])
+        index = (blocks.clamp(0, k_cache.shape[0] - 1), positions % page)
+    keep = valid[:, :, None, None]
+    k_cache[index] = torch.where(keep, k, k_cache[index])
+    v_cache[index] = torch.where(keep, v, v_cache[index])
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:
