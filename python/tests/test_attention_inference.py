@@ -58,6 +58,7 @@ def test_split_heuristic():
     # Batch 1, 8 KV heads, a 4k cache (32 blocks): splits fill the SMs.
     s = num_splits(8, 32, 132)
     assert 8 * s <= 132 and 8 * s >= 0.9 * 132
+    assert busiest(8, 32, s) <= 32 * 8 / 132 + 1 < busiest(8, 32, 1)
     # Batch 16, a 32k cache: 128 units fill 128 of the SMs; splitting them
     # into items of a few blocks costs more than the 4 idle SMs.
     assert num_splits(128, 256, 132) == 1
@@ -75,7 +76,7 @@ def test_decode_kernels_compile(element):
             config = DecodeAttentionConfig(element, d, rows)
             manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
             params = manifest[config.name]["params"]
-            assert len(params) == 23
+            assert len(params) == 25
             assert [p["kind"] for p in params[1:3]] == ["tensor_map"] * 2
             assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
             assert len(manifest["decode_attention_combine"]["params"]) == 9
@@ -234,6 +235,32 @@ def test_varlen(hopper, causal, heads, kv_heads, d):
         assert_close(torch, out[s].transpose(0, 1)[None], want, bound, q.dtype)
 
 
+def test_varlen_queries_and_keys_differ(hopper):
+    """cu_seqlens_q != cu_seqlens_k: causal at each sequence's bottom right
+    (flash_attn's), with a sequence of more queries than keys (its first
+    rows see no key: 0) and one of no queries."""
+    import tile
+    torch = hopper
+    lq, lk = [5, 100, 0, 30, 37], [50, 100, 20, 10, 300]
+    cu_q = torch.tensor([0] + list(itertools_accumulate(lq)), device="cuda", dtype=torch.int32)
+    cu_k = torch.tensor([0] + list(itertools_accumulate(lk)), device="cuda", dtype=torch.int32)
+    q = randn(torch, sum(lq), 8, 128, seed=1)
+    k, v = randn(torch, sum(lk), 2, 128, seed=2), randn(torch, sum(lk), 2, 128, seed=3)
+    out = tile.attention_varlen(q, k, v, cu_q, cu_k, max(lq), causal=True)
+    torch.cuda.synchronize()
+    for i, (nq, nk) in enumerate(zip(lq, lk)):
+        if nq == 0:
+            continue
+        sq_, sk_ = slice(int(cu_q[i]), int(cu_q[i + 1])), slice(int(cu_k[i]), int(cu_k[i + 1]))
+        qs = q[sq_].transpose(0, 1)[None]
+        ks, vs = k[sk_].transpose(0, 1)[None], v[sk_].transpose(0, 1)[None]
+        want = reference(torch, qs, ks, vs, hi=nk - nq)
+        got = out[sq_].transpose(0, 1)[None]
+        assert_close(torch, got, want, sdpa_error(torch, qs, ks, vs, want, None, nk - nq), q.dtype)
+        if nq > nk:
+            assert (got[:, :, :nq - nk] == 0).all()
+
+
 def itertools_accumulate(values):
     total = 0
     for value in values:
@@ -260,9 +287,15 @@ def test_varlen_sequences_without_keys(hopper):
 
 @pytest.mark.parametrize("batch, sq, heads, kv_heads, sk", [
     (1, 1, 32, 8, 4096), (4, 1, 32, 8, 1000), (3, 4, 16, 2, 777), (2, 16, 8, 8, 300),
-    (2, 1, 8, 1, 129), (1, 3, 64, 8, 5000)])
+    (2, 1, 8, 1, 129), (1, 3, 64, 8, 5000),
+    # One key block: one split, stored directly; 72 heads on one KV head
+    # are two row tiles.
+    (3, 1, 72, 1, 100), (2, 1, 32, 8, 128),
+    # 16 queries x 8 heads a group: two row tiles through the combine.
+    (1, 16, 64, 8, 500)])
 def test_sdpa_shaped_decode(hopper, batch, sq, heads, kv_heads, sk):
-    """Sq <= 16: the split-KV kernels, without a mask and bottom-right."""
+    """Sq <= 16: the split-KV kernels, without a mask and bottom-right; one
+    split (direct store) and several, one row tile and two."""
     import tile
     torch = hopper
     q = randn(torch, batch, heads, sq, 128, seed=1)
@@ -377,10 +410,13 @@ def test_kvcache_errors(hopper):
     with pytest.raises(MatmulError, match="float16 or bfloat16"):
         tile.attention_with_kvcache(q.half(), cache, cache)
     # Without validate: seqlens past the capacity are clamped to it (no
-    # read outside the cache), block indices past it read zeros.
+    # read outside the cache): the capacity's result.
     out = tile.attention_with_kvcache(q, cache, cache, cache_seqlens=10**6)
+    full = tile.attention_with_kvcache(q, cache, cache, cache_seqlens=256)
     torch.cuda.synchronize()
-    assert torch.isfinite(out).all()
+    assert torch.equal(out, full)
+    with pytest.raises(MatmulError, match="causal must be False, True or 'bottom_right'"):
+        tile.attention_with_kvcache(q, cache, cache, causal="top_left")
 
 
 def test_out_as_a_strided_view(hopper):
@@ -447,7 +483,7 @@ def test_bad_offsets_and_lengths_write_nothing_outside(hopper):
     tile.attention_varlen(q, k, v, cu, cu, 512, causal=True, out=out)
     torch.cuda.synchronize()
     assert torch.isnan(buffer[:32]).all() and torch.isnan(buffer[32 + total:]).all()
-    assert torch.isfinite(out[:200]).all()
+    assert torch.isfinite(out).all()  # sequence 2 (rows 50..300) covers what 0 does not
     # A cache of 2 x 256 keys: sequence 1 is past it; its appends are dropped.
     cache_k, cache_v = randn(torch, 2, 256, 2, 128, seed=4), randn(torch, 2, 256, 2, 128, seed=5)
     before = cache_k.clone()

@@ -132,15 +132,17 @@ module attributes {gpu.container_module} {
               %k0_raw = arith.index_cast %k0_i32 : i32 to index
               %k1_raw = arith.index_cast %k1_i32 : i32 to index
               // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-              // k1: bad cu_seqlens write nothing outside out (K and V are read by
-              // TMA, which reads zeros outside the tensor).
+              // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
+              // out and loop over no more keys than there are.
               %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
               %q0_pos = arith.maxsi %q0_raw, %c0 : index
               %q0 = arith.minsi %q0_pos, %total_q : index
               %q1_lo = arith.maxsi %q1_raw, %q0 : index
               %q1 = arith.minsi %q1_lo, %total_q : index
-              %k0 = arith.maxsi %k0_raw, %c0 : index
-              %k1 = arith.maxsi %k1_raw, %k0 : index
+              %k0_pos = arith.maxsi %k0_raw, %c0 : index
+              %k0 = arith.minsi %k0_pos, %sk : index
+              %k1_lo = arith.maxsi %k1_raw, %k0 : index
+              %k1 = arith.minsi %k1_lo, %sk : index
               %lq = arith.subi %q1, %q0 : index
               %lk = arith.subi %k1, %k0 : index
               scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -271,15 +273,17 @@ module attributes {gpu.container_module} {
             %k0_raw = arith.index_cast %k0_i32 : i32 to index
             %k1_raw = arith.index_cast %k1_i32 : i32 to index
             // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-            // k1: bad cu_seqlens write nothing outside out (K and V are read by
-            // TMA, which reads zeros outside the tensor).
+            // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
+            // out and loop over no more keys than there are.
             %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
             %q0_pos = arith.maxsi %q0_raw, %c0 : index
             %q0 = arith.minsi %q0_pos, %total_q : index
             %q1_lo = arith.maxsi %q1_raw, %q0 : index
             %q1 = arith.minsi %q1_lo, %total_q : index
-            %k0 = arith.maxsi %k0_raw, %c0 : index
-            %k1 = arith.maxsi %k1_raw, %k0 : index
+            %k0_pos = arith.maxsi %k0_raw, %c0 : index
+            %k0 = arith.minsi %k0_pos, %sk : index
+            %k1_lo = arith.maxsi %k1_raw, %k0 : index
+            %k1 = arith.minsi %k1_lo, %sk : index
             %lq = arith.subi %q1, %q0 : index
             %lk = arith.subi %k1, %k0 : index
             scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -619,15 +623,17 @@ module attributes {gpu.container_module} {
               %k0_raw = arith.index_cast %k0_i32 : i32 to index
               %k1_raw = arith.index_cast %k1_i32 : i32 to index
               // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-              // k1: bad cu_seqlens write nothing outside out (K and V are read by
-              // TMA, which reads zeros outside the tensor).
+              // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
+              // out and loop over no more keys than there are.
               %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
               %q0_pos = arith.maxsi %q0_raw, %c0 : index
               %q0 = arith.minsi %q0_pos, %total_q : index
               %q1_lo = arith.maxsi %q1_raw, %q0 : index
               %q1 = arith.minsi %q1_lo, %total_q : index
-              %k0 = arith.maxsi %k0_raw, %c0 : index
-              %k1 = arith.maxsi %k1_raw, %k0 : index
+              %k0_pos = arith.maxsi %k0_raw, %c0 : index
+              %k0 = arith.minsi %k0_pos, %sk : index
+              %k1_lo = arith.maxsi %k1_raw, %k0 : index
+              %k1 = arith.minsi %k1_lo, %sk : index
               %lq = arith.subi %q1, %q0 : index
               %lk = arith.subi %k1, %k0 : index
               scf.yield %q0, %lq, %k0, %lk : index, index, index, index
@@ -755,15 +761,17 @@ module attributes {gpu.container_module} {
             %k0_raw = arith.index_cast %k0_i32 : i32 to index
             %k1_raw = arith.index_cast %k1_i32 : i32 to index
             // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-            // k1: bad cu_seqlens write nothing outside out (K and V are read by
-            // TMA, which reads zeros outside the tensor).
+            // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
+            // out and loop over no more keys than there are.
             %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
             %q0_pos = arith.maxsi %q0_raw, %c0 : index
             %q0 = arith.minsi %q0_pos, %total_q : index
             %q1_lo = arith.maxsi %q1_raw, %q0 : index
             %q1 = arith.minsi %q1_lo, %total_q : index
-            %k0 = arith.maxsi %k0_raw, %c0 : index
-            %k1 = arith.maxsi %k1_raw, %k0 : index
+            %k0_pos = arith.maxsi %k0_raw, %c0 : index
+            %k0 = arith.minsi %k0_pos, %sk : index
+            %k1_lo = arith.maxsi %k1_raw, %k0 : index
+            %k1 = arith.minsi %k1_lo, %sk : index
             %lq = arith.subi %q1, %q0 : index
             %lk = arith.subi %k1, %k0 : index
             scf.yield %q0, %lq, %k0, %lk : index, index, index, index

@@ -60,7 +60,7 @@ from ..family import KernelFamily
 from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of,
                              require_cuda_tensors)
-from .decode_attention import full_lengths, plan_decode
+from .decode_attention import plan_decode
 
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
@@ -316,10 +316,11 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
             BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
             page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),
             causal=kind is not None, softcap=(cap_in, cap_out)))
-        plan.launch(torch, index, q.transpose(1, 2), k, v,
-                    placeholders(torch, q.device, torch.int32)[0],
-                    full_lengths(torch, q.device, batch, sk), out.transpose(1, 2),
-                    lambda dtype: placeholders(torch, q.device, dtype), stream)
+        with torch.cuda.stream(streams.torch_stream(torch, stream, index)):  # the workspace
+            plan.launch(torch, index, q.transpose(1, 2), k, v,
+                        placeholders(torch, q.device, torch.int32)[0], None, sk,
+                        out.transpose(1, 2), lambda dtype: placeholders(torch, q.device, dtype),
+                        stream)
         return out
     rows, cu = placeholders(torch, q.device, q.dtype)[0], placeholders(torch, q.device,
                                                                           torch.int32)[1]
@@ -370,15 +371,18 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     offsets on the GPU; out (total_q, H, D). `max_seqlen_q` must bound
     every sequence's queries (rows past it are not computed);
     `max_seqlen_k` is accepted for flash_attn's signature and not needed.
-    `causal` True is "bottom_right" here (flash_attn's convention), equal to
-    "top_left" for sequences with as many queries as keys. GQA is on by
+    `causal` True is "bottom_right" here and windows align at the bottom
+    right too (flash_attn's convention; "top_left" asks for SDPA's); both
+    are equal for sequences with as many queries as keys. GQA is on by
     default (flash_attn infers it from the head counts).
     See the module's documentation."""
     import torch
     what = "tile.attention_varlen"
     index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_seqlens_q,
                                  cu_seqlens_k=cu_seqlens_k, out=out)
-    kind = "bottom_right" if causal is True else causal_kind(causal)
+    kind = causal_kind(causal)
+    if kind == "top_left" and not isinstance(causal, str):
+        kind = "bottom_right"  # flash_attn's causal
     left, right = window_edges(kind, window_size)
     device = devices.device(index)
     batch, heads, kv_heads, d = check_varlen(
@@ -405,7 +409,7 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
     kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
                              cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
-                             max_seqlen_q, 0, left, right, scale * math.log2(math.e), cap_in,
-                             cap_out, cap_in > 0, kind == "bottom_right", False, True),
+                             max_seqlen_q, k.shape[0], left, right, scale * math.log2(math.e),
+                             cap_in, cap_out, cap_in > 0, kind != "top_left", False, True),
                      (device.sms, 1, 1), stream)
     return out

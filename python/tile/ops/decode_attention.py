@@ -24,7 +24,8 @@ that the busiest CTA has little more than its share (num_splits). Per item:
 - @decode_attention_combine (one warp per output row) weighs the splits'
   rows by exp2(lse - max) and writes out[b, t, h, :];
 - with one split and one query (a batch that fills the SMs) the kernel
-  writes a contiguous out itself (rows b H + g G .. + G), no combine.
+  writes a contiguous out itself (row tile rt: rows b H + g G + 64 rt
+  ..), no combine.
 
     python3 -m tile attention-decode --head-dim 128 --page 16
 
@@ -207,7 +208,8 @@ module attributes {{gpu.container_module}} {{
         %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
         %out_rows: memref<?x?x{e}>,
         %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
-        %page: index, %blocks_per_split: index, %splits: index, %scale_log2: f32,
+        %page: index, %blocks_per_split: index, %splits: index, %length: index,
+        %per_sequence: i1, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
         %direct: i1) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
@@ -260,8 +262,13 @@ module attributes {{gpu.container_module}} {{
             %b = arith.divui %rest, %units_b : index
             %g = arith.divui %gr, %row_tiles : index
             %rt = arith.remui %gr, %row_tiles : index
-            %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
-            %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+            %seqlen_raw = scf.if %per_sequence -> (index) {{
+              %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+              %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
+              scf.yield %seqlen_b : index
+            }} else {{
+              scf.yield %length : index
+            }}
             %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
             %seqlen = arith.minui %seqlen_pos, %capacity : index
             %seqlen127 = arith.addi %seqlen, %c127 : index
@@ -318,7 +325,7 @@ module attributes {{gpu.container_module}} {{
         %c_qv = arith.constant {q_vectors} : index
         %cc:2 = scf.for %item = %cta to %items step %ctas
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {{
-  // Item (split, g row_tiles + rt, b): the sequence's keys (at most
+          // Item (split, g row_tiles + rt, b): the sequence's keys (at most
           // its pages' capacity) and this split's blocks [j0, j1).
           %split = arith.remui %item, %splits : index
           %rest = arith.divui %item, %splits : index
@@ -326,8 +333,13 @@ module attributes {{gpu.container_module}} {{
           %b = arith.divui %rest, %units_b : index
           %g = arith.divui %gr, %row_tiles : index
           %rt = arith.remui %gr, %row_tiles : index
-          %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
-          %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+          %seqlen_raw = scf.if %per_sequence -> (index) {{
+            %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+            %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
+            scf.yield %seqlen_b : index
+          }} else {{
+            scf.yield %length : index
+          }}
           %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
           %seqlen = arith.minui %seqlen_pos, %capacity : index
           %seqlen127 = arith.addi %seqlen, %c127 : index
@@ -477,7 +489,8 @@ module attributes {{gpu.container_module}} {{
           scf.if %direct {{
             %bh = arith.muli %b, %heads : index
             %gg = arith.muli %g, %group : index
-            %orow0 = arith.addi %bh, %gg : index
+            %bhg = arith.addi %bh, %gg : index
+            %orow0 = arith.addi %bhg, %p0 : index
             %orow_end = arith.addi %orow0, %rows_valid : index
             tile.warpgroup_mma_store %out, %out_rows[%orow0, %c0] bounds [%orow_end, %c_d]
                 {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>, memref<?x?x{e}>
@@ -676,55 +689,48 @@ def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAtt
     return DecodeAttentionConfig(element, head_dim, rows)
 
 
-#: Cached (B,) int32 tensors of one sequence length, per (device, B, length).
-_FULL_LENGTHS = {}
-
-
-def full_lengths(torch, device, batch: int, length: int):
-    """A cached int32 (B,) tensor of `length`."""
-    key = (str(device), batch, length)
-    value = _FULL_LENGTHS.get(key)
-    if value is None:
-        value = _FULL_LENGTHS[key] = torch.full((batch,), length, device=device,
-                                                dtype=torch.int32)
-    return value
-
-
 @dataclass(frozen=True)
 class DecodePlan:
     """The launches of one call shape: the split-KV kernel on one CTA per
-    SM (or per item) and the combine, their scalar arguments and the
-    workspace rows (splits x B x Hkv x row tiles x 64)."""
+    SM (or per item) and the combine, their scalar arguments (but the
+    sequence length, a launch's) and the workspace rows (splits x B x Hkv
+    x row tiles x 64)."""
     kernel: object
     combine: object
     grid: tuple
     combine_grid: tuple
-    scalars: tuple
+    #: The kernel's scalars before the sequence length and after it.
+    shape_scalars: tuple
+    mask_scalars: tuple
     combine_scalars: tuple
     workspace_rows: int
     head_dim: int
     #: One split of one query: the kernel writes a contiguous out itself.
     direct: bool
 
-    def launch(self, torch, index: int, q, k4, v4, table, seqlens, out, placeholders,
-               stream=None) -> None:
-        """Launches on checked operands: q and out (B, Sq, H, D) views, k4
-        and v4 the cache as (pages, Hkv, page rows, D) views, `table`
-        (B, pages per sequence) int32 (paged) or a placeholder, `seqlens`
-        (B,) int32; `placeholders(dtype)` gives (rows, vector) tensors for
-        the parameters a launch does not use."""
+    def launch(self, torch, index: int, q, k4, v4, table, seqlens, length: int, out,
+               placeholders, stream=None) -> None:
+        """Launches on checked operands, on `stream` (the workspace is
+        allocated there): q and out (B, Sq, H, D) views, k4 and v4 the
+        cache as (pages, Hkv, page rows, D) views, `table` (B, pages per
+        sequence) int32 (paged) or a placeholder; the keys of sequence b are
+        `seqlens[b]` ((B,) int32) or, with `seqlens` None, `length` for
+        all; `placeholders(dtype)` gives (rows, vector) tensors for the
+        parameters a launch does not use."""
+        lengths = (seqlens, 0, True) if seqlens is not None else (
+            placeholders(torch.int32)[1], int(length), False)
         if self.direct and out.is_contiguous():
             ws_o, ws_lse = placeholders(torch.float32)
-            self.kernel.launch_on(index, (q, k4, v4, table, seqlens, ws_o, ws_lse,
-                                          out.view(-1, self.head_dim)) + self.scalars + (True,),
-                                  self.grid, stream)
+            self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,
+                                          out.view(-1, self.head_dim)) + self.shape_scalars
+                                  + lengths[1:] + self.mask_scalars + (True,), self.grid, stream)
             return
         ws_o = torch.empty((self.workspace_rows, self.head_dim), device=q.device,
                            dtype=torch.float32)
         ws_lse = torch.empty((self.workspace_rows,), device=q.device, dtype=torch.float32)
-        self.kernel.launch_on(index, (q, k4, v4, table, seqlens, ws_o, ws_lse,
-                                      placeholders(q.dtype)[0]) + self.scalars + (False,),
-                              self.grid, stream)
+        self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,
+                                      placeholders(q.dtype)[0]) + self.shape_scalars
+                              + lengths[1:] + self.mask_scalars + (False,), self.grid, stream)
         self.combine.launch_on(index, (ws_o, ws_lse, out) + self.combine_scalars,
                                self.combine_grid, stream)
 
@@ -749,7 +755,7 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
         DECODE_ATTENTION.kernel(config, config.name),
         DECODE_ATTENTION.kernel(config, "decode_attention_combine"),
         (min(units * splits, sms), 1, 1), (cdiv(batch * sq * heads, COMBINE_ROWS), 1, 1),
-        (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits,
-         scale_log2, *softcap, softcap[0] > 0, bool(causal), bool(paged)),
+        (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits),
+        (scale_log2, *softcap, softcap[0] > 0, bool(causal), bool(paged)),
         (batch, sq, group, kv_heads, row_tiles, splits),
         splits * units * ROW_TILE, head_dim, splits == 1 and sq == 1)

@@ -9,7 +9,7 @@ sequence, or paged (vLLM / FlashInfer layout): (num_blocks, page, Hkv, D)
 with a `block_table` (B, pages per sequence) of int32 block indices, page
 16, 32, 64 or a multiple of 128 tokens. `cache_seqlens` (int32 (B,), or an
 int for all) are the keys each sequence holds (default: all of S_max or
-its pages). With `k` and `v` (B, Sq_new, Hkv, D) the new keys and values
+its pages; 0 when `k` and `v` are given: they start the sequences). With `k` and `v` (B, Sq_new, Hkv, D) the new keys and values
 are first written into the cache at positions cache_seqlens[b] .. + Sq_new
 (in place) and attention runs over cache_seqlens + Sq_new keys. `causal`
 aligns the diagonal at the bottom right (query t of Sq sees keys
@@ -32,14 +32,14 @@ import math
 from dataclasses import dataclass
 from typing import Optional
 
-from ..core import devices
+from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
 from .attention import (ELEMENTS, HEAD_DIMS, check_heads, check_scale, check_tma_operands,
                         new_output, placeholders, softcap_factors)
-from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, full_lengths, plan_decode
+from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode
 
 WHAT = "tile.attention_with_kvcache"
 def check_page(page: int) -> None:
@@ -96,24 +96,34 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                                             block_table, causal, scale, softcap, num_splits,
                                             out))
     index = q.get_device()
-    if not lengths_is_tensor:
-        batch = q.shape[0]
-        length = plan.capacity if lengths is None and k is None else int(lengths or 0)
-        lengths = full_lengths(torch, q.device, batch, length)
-    if validate:
-        validate_cache(torch, lengths, block_table, plan.blocks, plan.capacity,
-                       0 if k is None else k.shape[1])
-    if k is not None and k.shape[1]:
-        append(torch, k_cache, v_cache, k, v, lengths, block_table, plan.page, plan.capacity)
-        lengths = lengths + k.shape[1]
+    appended = 0 if k is None else k.shape[1]
+    # One length for every sequence unless a tensor gives each its own
+    # (None: the capacity, or 0 before an append).
+    length = 0 if lengths_is_tensor else (
+        plan.capacity if lengths is None and k is None else int(lengths or 0))
     if out is None:
         out = new_output(torch, plan.out_shape, q, stream, index)
-    if out.numel() == 0:
-        return out
-    table = block_table if plan.paged else placeholders(torch, q.device, torch.int32)[0]
-    plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3),
-                       table, lengths, out,
-                       lambda dtype: placeholders(torch, q.device, dtype), stream)
+    # The appends, the lengths after them and the workspace on the launch's
+    # stream: ordered before the kernels, freed after them.
+    with torch.cuda.stream(streams.torch_stream(torch, stream, index)):
+        per_sequence = lengths if lengths_is_tensor else None
+        if validate or appended:
+            starts = per_sequence if lengths_is_tensor else torch.full(
+                (q.shape[0],), length, device=q.device, dtype=torch.int32)
+            if validate:
+                validate_cache(torch, starts, block_table, plan.blocks, plan.capacity, appended)
+            if appended:
+                append(torch, k_cache, v_cache, k, v, starts, block_table, plan.page,
+                       plan.capacity)
+                if lengths_is_tensor:
+                    per_sequence = lengths + appended
+                length += appended
+        if out.numel() == 0:
+            return out
+        table = block_table if plan.paged else placeholders(torch, q.device, torch.int32)[0]
+        plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
+                           v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
+                           lambda dtype: placeholders(torch, q.device, dtype), stream)
     return out
 
 
@@ -140,6 +150,9 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
         raise MatmulError(f"{WHAT}: head dim D = {d} (cache {d_cache}); the kernels take "
                           "D = 64 or 128, the same for q and the cache")
     check_heads(WHAT, heads, kv_heads, True)
+    if causal not in (False, True, "bottom_right"):
+        raise MatmulError(f"{WHAT}: causal must be False, True or 'bottom_right' (a cache's "
+                          f"queries end its keys), got {causal!r}")
     scale = check_scale(scale, d)
     cap = softcap_factors(softcap, scale)
     paged = block_table is not None
