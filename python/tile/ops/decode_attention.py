@@ -717,8 +717,9 @@ class DecodePlan:
         `seqlens[b]` ((B,) int32) or, with `seqlens` None, `length` for
         all; `placeholders(dtype)` gives (rows, vector) tensors for the
         parameters a launch does not use."""
+        # (The kernel clamps lengths to the capacity; 32-bit parameters.)
         lengths = (seqlens, 0, True) if seqlens is not None else (
-            placeholders(torch.int32)[1], int(length), False)
+            placeholders(torch.int32)[1], max(0, min(int(length), 2**31 - 1)), False)
         if self.direct and out.is_contiguous():
             ws_o, ws_lse = placeholders(torch.float32)
             self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,
