@@ -94,6 +94,19 @@ def hopper(torch_cuda):
     return torch_cuda
 
 
+def visible(torch, sq: int, sk: int, lo=None, hi=None):
+    """(Sq, Sk) mask: key j seen by query i where i + lo <= j <= i + hi
+    (None: unbounded)."""
+    i = torch.arange(sq, device="cuda")[:, None]
+    j = torch.arange(sk, device="cuda")[None, :]
+    seen = torch.ones(sq, sk, dtype=torch.bool, device="cuda")
+    if lo is not None:
+        seen &= j >= i + lo
+    if hi is not None:
+        seen &= j <= i + hi
+    return seen
+
+
 def reference(torch, q, k, v, lo=None, hi=None, scale=None, lengths=None, softcap=0.0):
     """float32 attention of (B, H, Sq, D) q over (B, Hkv, Sk, D) k, v: key j
     seen by query i where i + lo <= j <= i + hi (None: unbounded) and
@@ -104,14 +117,9 @@ def reference(torch, q, k, v, lo=None, hi=None, scale=None, lengths=None, softca
     scores = q @ k.transpose(-2, -1) * (q.shape[-1] ** -0.5 if scale is None else scale)
     if softcap:
         scores = softcap * torch.tanh(scores / softcap)
-    i = torch.arange(q.shape[2], device="cuda")[:, None]
     j = torch.arange(k.shape[2], device="cuda")[None, :]
-    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool, device="cuda")
-    if lo is not None:
-        seen &= j >= i + lo
-    if hi is not None:
-        seen &= j <= i + hi
-    seen = seen[None, None].expand(q.shape[0], 1, -1, -1)
+    seen = visible(torch, q.shape[2], k.shape[2], lo, hi)[None, None].expand(
+        q.shape[0], 1, -1, -1)
     if lengths is not None:
         seen = seen & (j[None, None] < lengths.view(-1, 1, 1, 1).to(j.device))
     scores = scores.masked_fill(~seen, float("-inf"))
@@ -123,13 +131,7 @@ def sdpa_error(torch, q, k, v, want, lo, hi, scale=None):
     """SDPA's max abs error against `want` on the same inputs and mask."""
     group = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
-    i = torch.arange(q.shape[2], device="cuda")[:, None]
-    j = torch.arange(k.shape[2], device="cuda")[None, :]
-    seen = torch.ones(q.shape[2], k.shape[2], dtype=torch.bool, device="cuda")
-    if lo is not None:
-        seen &= j >= i + lo
-    if hi is not None:
-        seen &= j <= i + hi
+    seen = visible(torch, q.shape[2], k.shape[2], lo, hi)
     theirs = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=seen,
                                                               scale=scale)
     rows = seen.any(-1)

@@ -316,7 +316,9 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
             BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
             page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),
             causal=kind is not None, softcap=(cap_in, cap_out)))
-        with torch.cuda.stream(streams.torch_stream(torch, stream, index)):  # the workspace
+        # The workspace on the launch's stream (none made without `stream`).
+        launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
+        with torch.cuda.stream(launch_stream):
             plan.launch(torch, index, q.transpose(1, 2), k, v,
                         placeholders(torch, q.device, torch.int32)[0], None, sk,
                         out.transpose(1, 2), lambda dtype: placeholders(torch, q.device, dtype),

@@ -31,6 +31,7 @@ that the busiest CTA has little more than its share (num_splits). Per item:
 
 prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
 """
+import textwrap
 from dataclasses import dataclass
 
 from ..family import KernelFamily
@@ -97,6 +98,32 @@ class DecodeAttentionConfig:
         if self.page_rows not in PAGE_ROWS:
             raise ValueError(f"decode attention page rows must be one of {PAGE_ROWS}, got "
                              f"{self.page_rows}")
+
+
+#: IR of a work item's decoding, the same in the producer and the consumer:
+#: (split, g row_tiles + rt, b) from %item, the sequence's keys (at most
+#: its pages' capacity) and the split's key blocks [j0, j1).
+ITEM_IR = """%split = arith.remui %item, %splits : index
+%rest = arith.divui %item, %splits : index
+%gr = arith.remui %rest, %units_b : index
+%b = arith.divui %rest, %units_b : index
+%g = arith.divui %gr, %row_tiles : index
+%rt = arith.remui %gr, %row_tiles : index
+%seqlen_raw = scf.if %per_sequence -> (index) {
+  %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+  %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
+  scf.yield %seqlen_b : index
+} else {
+  scf.yield %length : index
+}
+%seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
+%seqlen = arith.minui %seqlen_pos, %capacity : index
+%seqlen127 = arith.addi %seqlen, %c127 : index
+%blocks = arith.divui %seqlen127, %c128 : index
+%j0_raw = arith.muli %split, %blocks_per_split : index
+%j0 = arith.minui %j0_raw, %blocks : index
+%j1_raw = arith.addi %j0, %blocks_per_split : index
+%j1 = arith.minui %j1_raw, %blocks : index"""
 
 
 def butterfly(value: str, result: str, combine: str) -> str:
@@ -192,6 +219,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     max_butterfly = butterfly("%m_lane", "%max", "maxnumf")
     sum_butterfly = butterfly("%w_lane", "%wsum", "addf")
     unrolled = combine_steps(COMBINE_UNROLL)
+    item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
     return f"""// {config.name}: split-KV attention against a KV cache (tile.ops.decode_attention).
@@ -254,29 +282,7 @@ module attributes {{gpu.container_module}} {{
         scf.if %first {{
           %pp:2 = scf.for %item = %cta to %items step %ctas
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
-            // Item (split, g row_tiles + rt, b): the sequence's keys (at most
-            // its pages' capacity) and this split's blocks [j0, j1).
-            %split = arith.remui %item, %splits : index
-            %rest = arith.divui %item, %splits : index
-            %gr = arith.remui %rest, %units_b : index
-            %b = arith.divui %rest, %units_b : index
-            %g = arith.divui %gr, %row_tiles : index
-            %rt = arith.remui %gr, %row_tiles : index
-            %seqlen_raw = scf.if %per_sequence -> (index) {{
-              %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
-              %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
-              scf.yield %seqlen_b : index
-            }} else {{
-              scf.yield %length : index
-            }}
-            %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
-            %seqlen = arith.minui %seqlen_pos, %capacity : index
-            %seqlen127 = arith.addi %seqlen, %c127 : index
-            %blocks = arith.divui %seqlen127, %c128 : index
-            %j0_raw = arith.muli %split, %blocks_per_split : index
-            %j0 = arith.minui %j0_raw, %blocks : index
-            %j1_raw = arith.addi %j0, %blocks_per_split : index
-            %j1 = arith.minui %j1_raw, %blocks : index
+{item_producer}
             %p:2 = scf.for %j = %j0 to %j1 step %c1
                 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
               %n0 = arith.muli %j, %c128 : index
@@ -325,29 +331,7 @@ module attributes {{gpu.container_module}} {{
         %c_qv = arith.constant {q_vectors} : index
         %cc:2 = scf.for %item = %cta to %items step %ctas
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {{
-          // Item (split, g row_tiles + rt, b): the sequence's keys (at most
-          // its pages' capacity) and this split's blocks [j0, j1).
-          %split = arith.remui %item, %splits : index
-          %rest = arith.divui %item, %splits : index
-          %gr = arith.remui %rest, %units_b : index
-          %b = arith.divui %rest, %units_b : index
-          %g = arith.divui %gr, %row_tiles : index
-          %rt = arith.remui %gr, %row_tiles : index
-          %seqlen_raw = scf.if %per_sequence -> (index) {{
-            %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
-            %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
-            scf.yield %seqlen_b : index
-          }} else {{
-            scf.yield %length : index
-          }}
-          %seqlen_pos = arith.maxsi %seqlen_raw, %c0 : index
-          %seqlen = arith.minui %seqlen_pos, %capacity : index
-          %seqlen127 = arith.addi %seqlen, %c127 : index
-          %blocks = arith.divui %seqlen127, %c128 : index
-          %j0_raw = arith.muli %split, %blocks_per_split : index
-          %j0 = arith.minui %j0_raw, %blocks : index
-          %j1_raw = arith.addi %j0, %blocks_per_split : index
-          %j1 = arith.minui %j1_raw, %blocks : index
+{item_consumer}
           %p0 = arith.muli %rt, %c64 : index
           // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load,
           // once the previous item's products have read the last ones.
