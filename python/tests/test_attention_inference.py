@@ -10,6 +10,7 @@ import pytest
 
 from tile.core.errors import MatmulError
 from tile.ops.attention import UNBOUNDED, check_attention, decodes, window_edges
+from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
 from tile.ops.decode_attention import (DECODE_ATTENTION, DecodeAttentionConfig, PAGE_ROWS,
                                        config_for, num_splits)
 from tile.arrays import contiguous_strides
@@ -76,10 +77,16 @@ def test_decode_kernels_compile(element):
             config = DecodeAttentionConfig(element, d, rows)
             manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
             params = manifest[config.name]["params"]
-            assert len(params) == 25
+            assert len(params) == 26
             assert [p["kind"] for p in params[1:3]] == ["tensor_map"] * 2
             assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
             assert len(manifest["decode_attention_combine"]["params"]) == 9
+    for d in (64, 128):
+        append = CACHE_APPEND.module(CacheAppendConfig(element, d))
+        params = append.manifest["kernels"]["cache_append"]["params"]
+        assert len(params) == 11
+        # 16-byte moves: the launch checks the rows' and caches' alignment.
+        assert all(p.get("alignment", 0) >= 16 for p in params[:4])
     assert config_for("bf16", 128, 16, True).page_rows == 16
     assert config_for("bf16", 128, 256, True).page_rows == 128
     assert config_for("bf16", 128, 5000, False).page_rows == 128
@@ -383,6 +390,43 @@ def test_kvcache_append_in_place(hopper):
         bound = sdpa_error(torch, qb, kb, vb, want, None, n)
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
         assert_close(torch, out_paged[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
+@pytest.mark.parametrize("page,d,dtype", [(None, 128, "bfloat16"), (16, 64, "float16"),
+                                          (256, 128, "bfloat16")])
+def test_kvcache_append_one_length(hopper, page, d, dtype):
+    """One cache_seqlens for every sequence (an int), k and v strided
+    views of a fused QKV projection's output: the rows land at length ..
+    length + 2 of each sequence (or its pages), the queries see them."""
+    import tile
+    torch = hopper
+    dt = getattr(torch, dtype)
+    batch, heads, kv_heads, s, n, length = 3, 8, 2, 512, 2, 301
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2).to(dt)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3).to(dt)
+    qkv = randn(torch, batch, n, heads + 2 * kv_heads, d, seed=4).to(dt)
+    q, k_new, v_new = qkv[:, :, :heads], qkv[:, :, heads:heads + kv_heads], qkv[:, :, heads + kv_heads:]
+    assert not k_new.is_contiguous()
+    reference_k, reference_v = k_cache.clone(), v_cache.clone()
+    reference_k[:, length:length + n], reference_v[:, length:length + n] = k_new, v_new
+    if page is None:
+        out = tile.attention_with_kvcache(q, k_cache, v_cache, k_new, v_new,
+                                          cache_seqlens=length, causal=True)
+        written = k_cache
+    else:
+        k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
+        v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
+        out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new,
+                                          cache_seqlens=length, block_table=table, causal=True)
+        written = k_paged[table.long()].reshape(batch, s, kv_heads, d)
+    torch.cuda.synchronize()
+    assert torch.equal(written, reference_k)
+    for b in range(batch):
+        qb = q[b:b + 1].transpose(1, 2)
+        kb, vb = (c[b:b + 1, :length + n].transpose(1, 2) for c in (reference_k, reference_v))
+        want = reference(torch, qb, kb, vb, hi=length)
+        bound = sdpa_error(torch, qb, kb, vb, want, None, length)
+        assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 
 def test_kvcache_errors(hopper):

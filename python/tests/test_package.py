@@ -66,6 +66,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
         import tile
         from tile.ops.attention import ATTENTION
         from tile.ops.decode import DECODE, DecodeConfig
+        from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
         from tile.ops.decode_attention import DECODE_ATTENTION, DecodeAttentionConfig
         from tile.ops.grouped import GROUPED, GROUPED_FP8
         from tile.ops.matmul import GEMM
@@ -74,7 +75,8 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
         for family, variant in ((GEMM, ("bf16",)), (FP8, ("f8E4M3FN", "f8E5M2", "bf16")),
                                 (GROUPED, ("f16",)), (GROUPED_FP8, ("f8E4M3FN",) * 2 + ("f16",)),
                                 (ATTENTION, ("bf16", False)), (DECODE, DecodeConfig("nt", 16, 4)),
-                                (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16))):
+                                (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16)),
+                                (CACHE_APPEND, CacheAppendConfig("bf16", 128))):
             module = family.module(variant)
             assert ".entry" in module.ptx, family.name
             print(family.name, " ".join(module.kernels))

@@ -10,6 +10,9 @@
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
+    python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
+                                prints the KV-cache append kernel
+                                (tile.ops.cache_append)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -21,7 +24,7 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
-from .ops import decode_attention
+from .ops import cache_append, decode_attention
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -79,6 +82,10 @@ def main(argv=None) -> None:
                            default=128)
     attention.add_argument("--page", type=int, choices=decode_attention.PAGE_ROWS, default=128,
                            help="rows of a K/V TMA box (the page size if below 128)")
+    appending = commands.add_parser("cache-append",
+                                    help="print the KV-cache append kernel's tile IR")
+    appending.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    appending.add_argument("--head-dim", type=int, choices=cache_append.HEAD_DIMS, default=128)
     args = parser.parse_args(argv)
     if args.command in (None, "info"):
         print(describe())
@@ -86,6 +93,10 @@ def main(argv=None) -> None:
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(
             decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
+        return
+    if args.command == "cache-append":
+        sys.stdout.write(cache_append.cache_append_source(
+            cache_append.CacheAppendConfig(args.element, args.head_dim)))
         return
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns)

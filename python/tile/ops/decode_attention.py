@@ -49,9 +49,9 @@ HEAD_DIMS = (64, 128)
 #: Threads: the producer warpgroup and the consumer warpgroup.
 THREADS = 256
 #: Output rows per CTA of the combine kernel (one warp each).
-COMBINE_ROWS = 4
+COMBINE_ROWS = 2
 #: Splits the combine reads at a time (their loads in flight together).
-COMBINE_UNROLL = 8
+COMBINE_UNROLL = 16
 #: The most splits of a sequence: the combine's lanes hold two each.
 MAX_SPLITS = 64
 #: The consumer's named barrier after it stores Q (ids 0-8 belong to
@@ -101,8 +101,9 @@ class DecodeAttentionConfig:
 
 
 #: IR of a work item's decoding, the same in the producer and the consumer:
-#: (split, g row_tiles + rt, b) from %item, the sequence's keys (at most
-#: its pages' capacity) and the split's key blocks [j0, j1).
+#: (split, g row_tiles + rt, b) from %item, the sequence's keys (seqlens[b]
+#: + %added, or %length; at most its pages' capacity) and the split's key
+#: blocks [j0, j1).
 ITEM_IR = """%split = arith.remui %item, %splits : index
 %rest = arith.divui %item, %splits : index
 %gr = arith.remui %rest, %units_b : index
@@ -112,7 +113,8 @@ ITEM_IR = """%split = arith.remui %item, %splits : index
 %seqlen_raw = scf.if %per_sequence -> (index) {
   %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
   %seqlen_b = arith.index_cast %seqlen_i32 : i32 to index
-  scf.yield %seqlen_b : index
+  %seqlen_added = arith.addi %seqlen_b, %added : index
+  scf.yield %seqlen_added : index
 } else {
   scf.yield %length : index
 }
@@ -139,32 +141,44 @@ def butterfly(value: str, result: str, combine: str) -> str:
     return "\n".join(lines)
 
 
-def combine_steps(unroll: int) -> str:
-    """IR of `unroll` splits s0 + i of the combine's loop: the weights (by
-    shuffle from the lane that holds them; 0 past the last split, whose row
-    is read again) and the loads first, then the FMAs into %acc1.."""
+def combine_loads(unroll: int, prefix: str, start: str, indent: int) -> str:
+    """IR loading the rows of `unroll` splits `start` + i (the last split's
+    row again past it) into %{prefix}part0.. (their loads in flight
+    together)."""
     lines = []
     for i in range(unroll):
+        n = f"%{prefix}"
         lines += [
-            f"          %si{i}_c = arith.constant {i} : index",
-            f"          %si{i} = arith.addi %s0, %si{i}_c : index",
-            f"          %ok{i} = arith.cmpi ult, %si{i}, %splits : index",
-            f"          %sc{i} = arith.minui %si{i}, %splits_1 : index",
-            f"          %src{i}_l = arith.remui %sc{i}, %c32 : index",
-            f"          %src{i} = arith.index_cast %src{i}_l : index to i32",
-            f"          %wa{i}, %wa{i}_ok = gpu.shuffle idx %w_a, %src{i}, %width : f32",
-            f"          %wb{i}, %wb{i}_ok = gpu.shuffle idx %w_b, %src{i}, %width : f32",
-            f"          %hi{i} = arith.cmpi uge, %sc{i}, %c32 : index",
-            f"          %wsel{i} = arith.select %hi{i}, %wb{i}, %wa{i} : f32",
-            f"          %w{i} = arith.select %ok{i}, %wsel{i}, %zero : f32",
-            f"          %at{i}_s = arith.muli %sc{i}, %stride : index",
-            f"          %at{i} = arith.addi %at{i}_s, %base : index",
-            f"          %part{i} = vector.load %ws_o[%at{i}, %col] {{alignment = 16}} "
+            f"{n}si{i}_c = arith.constant {i} : index",
+            f"{n}si{i} = arith.addi {start}, {n}si{i}_c : index",
+            f"{n}sc{i} = arith.minui {n}si{i}, %splits_1 : index",
+            f"{n}at{i}_s = arith.muli {n}sc{i}, %stride : index",
+            f"{n}at{i} = arith.addi {n}at{i}_s, %base : index",
+            f"{n}part{i} = vector.load %ws_o[{n}at{i}, %col] {{alignment = 16}} "
             ": memref<?x?xf32>, vector<4xf32>"]
+    return textwrap.indent("\n".join(lines), " " * indent)
+
+
+def combine_fmas(unroll: int, prefix: str, acc_in: str, indent: int) -> str:
+    """IR weighing the loaded rows of combine_loads(`prefix`) (the weights
+    by shuffle from the lane that holds them, 0 past the last split) into
+    %{prefix}acc{unroll} from `acc_in`."""
+    n = f"%{prefix}"
+    lines = []
     for i in range(unroll):
-        lines += [f"          %w{i}_4 = vector.broadcast %w{i} : f32 to vector<4xf32>",
-                  f"          %acc{i + 1} = vector.fma %part{i}, %w{i}_4, %acc{i} : vector<4xf32>"]
-    return "\n".join(lines)
+        source = acc_in if i == 0 else f"{n}acc{i}"
+        lines += [
+            f"{n}ok{i} = arith.cmpi ult, {n}si{i}, %splits : index",
+            f"{n}src{i}_l = arith.remui {n}sc{i}, %c32 : index",
+            f"{n}src{i} = arith.index_cast {n}src{i}_l : index to i32",
+            f"{n}wa{i}, {n}wa{i}_ok = gpu.shuffle idx %w_a, {n}src{i}, %width : f32",
+            f"{n}wb{i}, {n}wb{i}_ok = gpu.shuffle idx %w_b, {n}src{i}, %width : f32",
+            f"{n}hi{i} = arith.cmpi uge, {n}sc{i}, %c32 : index",
+            f"{n}wsel{i} = arith.select {n}hi{i}, {n}wb{i}, {n}wa{i} : f32",
+            f"{n}w{i} = arith.select {n}ok{i}, {n}wsel{i}, %zero : f32",
+            f"{n}w{i}_4 = vector.broadcast {n}w{i} : f32 to vector<4xf32>",
+            f"{n}acc{i + 1} = vector.fma {n}part{i}, {n}w{i}_4, {source} : vector<4xf32>"]
+    return textwrap.indent("\n".join(lines), " " * indent)
 
 
 def decode_attention_source(config: DecodeAttentionConfig) -> str:
@@ -175,16 +189,31 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     acc = d // 2  # f32 accumulators of a 64 x D tile per thread
     ring = f"memref<{st}x{ch}x128x64x{e}, 3>"
     qbuf = f"memref<1x{ch}x64x64x{e}, 3>"
-    arrivals = ch * config.copies
+    # One arrival per stage and barrier: the producer announces the stage's
+    # bytes once, then starts its boxes (a 16-token page's block has 16 of
+    # K: an arrival each held the producer back on an H200).
+    stage_bytes = ch * KEY_BLOCK * 64 * 2  # 16-bit elements
     # The producer's block j: its pages' ids first (the table loads in flight
     # together, while the producer waits for the stage), then `copies` boxes
-    # of r rows per chunk.
+    # of r rows per chunk. With r < 128 a box is a whole page (config_for:
+    # the page is r tokens), so block j holds pages j n .. j n + n - 1 from
+    # their row 0: constants, not a division by the page per box (sixteen
+    # of them in a 16-token page's block held the producer back on an
+    # H200). Pages of 128 keys or more take one box at row 128 j mod page.
     n = config.copies
-    page_lines = [f"                %key{i} = arith.addi %n0, %c{i * r} : index" for i in range(n)]
+    page_lines = []
+    if n > 1:
+        page_lines.append(f"                %page0 = arith.muli %j, %c{n} : index")
+        page_lines += [f"                %key{i} = arith.addi %n0, %c{i * r} : index"
+                       for i in range(n)]
+    else:
+        page_lines.append("                %key0 = arith.addi %n0, %c0 : index")
     page_lines.append(f"                %pids:{n} = scf.if %paged -> ({', '.join(['index'] * n)}) {{{{")
     for i in range(n):
+        page_index = (f"arith.addi %page0, %c{i} : index" if n > 1
+                      else "arith.divui %key0, %page : index")
         page_lines += [
-            f"                  %pi{i} = arith.divui %key{i}, %page : index",
+            f"                  %pi{i} = {page_index}",
             f"                  %pic{i} = arith.minui %pi{i}, %last_page : index",
             f"                  %pid_i32_{i} = memref.load %table[%b, %pic{i}] : memref<?x?xi32>",
             f"                  %pid_t{i} = arith.index_cast %pid_i32_{i} : i32 to index"]
@@ -195,30 +224,35 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
         f"                  scf.yield {', '.join(['%b'] * n)} : {', '.join(['index'] * n)}",
         "                }}"]
     for i in range(n):
-        page_lines += [f"                %prow_p{i} = arith.remui %key{i}, %page : index",
-                       f"                %prow{i} = arith.select %paged, %prow_p{i}, %key{i} : index"]
+        in_page = "%c0" if n > 1 else "%prow_p0"
+        if n == 1:
+            page_lines.append("                %prow_p0 = arith.remui %key0, %page : index")
+        page_lines.append(f"                %prow{i} = arith.select %paged, {in_page}, %key{i} : index")
     copies = []
     for i in range(n):
         row_index = f", %c{i * r}" if n > 1 else ""
         for c in range(ch):
             copies.append(
-                f"                tile.tma_copy %k[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"                tile.tma_load %k[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
                 f"%sk_[%s, %c{c}{row_index}], %k_full[%s] : !kv, {ring}, !bars")
     v_copies = []
     for i in range(config.copies):
         row_index = f", %c{i * r}" if config.copies > 1 else ""
         for c in range(ch):
             v_copies.append(
-                f"                tile.tma_copy %v[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
+                f"                tile.tma_load %v[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
                 f"%sv_[%s, %c{c}{row_index}], %v_full[%s] : !kv, {ring}, !bars")
-    constants = sorted({64 * c for c in range(ch)} | {i * r for i in range(config.copies)}
-                       | {0, 64, 127, 128} - {0})
+    constants = sorted({64 * c for c in range(ch)} | {i * r for i in range(n)}
+                       | (set(range(n + 1)) if n > 1 else set()) | {64, 127, 128})
     constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
                             for n in constants if n not in (0, 1, 2))
     q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
     max_butterfly = butterfly("%m_lane", "%max", "maxnumf")
     sum_butterfly = butterfly("%w_lane", "%wsum", "addf")
-    unrolled = combine_steps(COMBINE_UNROLL)
+    first_loads = combine_loads(COMBINE_UNROLL, "f_", "%c0", 8)
+    first_fmas = combine_fmas(COMBINE_UNROLL, "f_", "%zero4", 8)
+    loop_loads = combine_loads(COMBINE_UNROLL, "", "%s0", 10)
+    loop_fmas = combine_fmas(COMBINE_UNROLL, "", "%acc0", 10)
     item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
@@ -237,7 +271,7 @@ module attributes {{gpu.container_module}} {{
         %out_rows: memref<?x?x{e}>,
         %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
         %page: index, %blocks_per_split: index, %splits: index, %length: index,
-        %per_sequence: i1, %scale_log2: f32,
+        %per_sequence: i1, %added: index, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
         %direct: i1) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
@@ -245,7 +279,7 @@ module attributes {{gpu.container_module}} {{
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
 {constant_text}      %c_stages = arith.constant {st} : index
-      %arrivals = arith.constant {arrivals} : i32
+      %stage_bytes = arith.constant {stage_bytes} : i32
       %one = arith.constant 1 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -271,8 +305,8 @@ module attributes {{gpu.container_module}} {{
         tile.tma_prefetch_descriptor %k : !kv
         tile.tma_prefetch_descriptor %v : !kv
         scf.for %s = %c0 to %c_stages step %c1 {{
-          tile.mbarrier_init %k_full[%s], %arrivals : !bars
-          tile.mbarrier_init %v_full[%s], %arrivals : !bars
+          tile.mbarrier_init %k_full[%s], %one : !bars
+          tile.mbarrier_init %v_full[%s], %one : !bars
           tile.mbarrier_init %k_empty[%s], %one : !bars
           tile.mbarrier_init %v_empty[%s], %one : !bars
         }}
@@ -288,8 +322,10 @@ module attributes {{gpu.container_module}} {{
               %n0 = arith.muli %j, %c128 : index
 {page_text}
               tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
+              %k_tok = tile.mbarrier_arrive_expect_tx %k_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
 {copies_text}
               tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars
+              %v_tok = tile.mbarrier_arrive_expect_tx %v_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
 {v_text}
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -526,7 +562,8 @@ module attributes {{gpu.container_module}} {{
     // takes the log-sum-exps of splits l and l + 32 (one load each, not a
     // chain), the warp's butterflies their maximum and weight sum; then
     // {COMBINE_UNROLL} splits at a time, each lane four columns of their
-    // rows (the weights by shuffles, the loads issued together).
+    // rows (the weights by shuffles, the loads issued together; the first
+    // {COMBINE_UNROLL} beside the log-sum-exps, which they do not wait for).
     gpu.func @decode_attention_combine(%ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
         %out: !q4, %batch: index, %sq: index, %group: index, %kv_heads: index,
         %row_tiles: index, %splits: index) kernel
@@ -580,6 +617,9 @@ module attributes {{gpu.container_module}} {{
         %base_u = arith.muli %bug, %c64 : index
         %base = arith.addi %base_u, %pr : index
         %stride = arith.muli %split_rows, %c64 : index
+        %splits_1 = arith.subi %splits, %c1 : index
+        // The first splits' rows load while their weights are found.
+{first_loads}
         %lane32 = arith.addi %lane, %c32 : index
         // The lane's splits l and l + 32 (-inf past the last).
         %has_a = arith.cmpi ult, %lane, %splits : index
@@ -613,10 +653,11 @@ module attributes {{gpu.container_module}} {{
         %pos = arith.cmpf ogt, %wsum, %zero : f32
         %inv_w = arith.divf %one, %wsum : f32
         %inv = arith.select %pos, %inv_w, %zero : f32
-        %splits_1 = arith.subi %splits, %c1 : index
-        %acc = scf.for %s0 = %c0 to %splits step %c_unroll
-            iter_args(%acc0 = %zero4) -> (vector<4xf32>) {{
-{unrolled}
+{first_fmas}
+        %acc = scf.for %s0 = %c_unroll to %splits step %c_unroll
+            iter_args(%acc0 = %f_acc{COMBINE_UNROLL}) -> (vector<4xf32>) {{
+{loop_loads}
+{loop_fmas}
           scf.yield %acc{COMBINE_UNROLL} : vector<4xf32>
         }}
         %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
@@ -693,17 +734,17 @@ class DecodePlan:
     direct: bool
 
     def launch(self, torch, index: int, q, k4, v4, table, seqlens, length: int, out,
-               placeholders, stream=None) -> None:
+               placeholders, stream=None, added: int = 0) -> None:
         """Launches on checked operands, on `stream` (the workspace is
         allocated there): q and out (B, Sq, H, D) views, k4 and v4 the
         cache as (pages, Hkv, page rows, D) views, `table` (B, pages per
         sequence) int32 (paged) or a placeholder; the keys of sequence b are
-        `seqlens[b]` ((B,) int32) or, with `seqlens` None, `length` for
-        all; `placeholders(dtype)` gives (rows, vector) tensors for the
+        `seqlens[b] + added` ((B,) int32; `added` keys appended since) or,
+        with `seqlens` None, `length` for all; `placeholders(dtype)` gives (rows, vector) tensors for the
         parameters a launch does not use."""
         # (The kernel clamps lengths to the capacity; 32-bit parameters.)
-        lengths = (seqlens, 0, True) if seqlens is not None else (
-            placeholders(torch.int32)[1], max(0, min(int(length), 2**31 - 1)), False)
+        lengths = (seqlens, 0, True, int(added)) if seqlens is not None else (
+            placeholders(torch.int32)[1], max(0, min(int(length), 2**31 - 1)), False, 0)
         if self.direct and out.is_contiguous():
             ws_o, ws_lse = placeholders(torch.float32)
             self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,

@@ -39,6 +39,7 @@ from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
 from .attention import (ELEMENTS, HEAD_DIMS, check_heads, check_scale, check_tma_operands,
                         new_output, placeholders, softcap_factors)
+from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
 from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode
 
 WHAT = "tile.attention_with_kvcache"
@@ -74,6 +75,9 @@ class CachePlan:
     page: int
     capacity: int
     blocks: int
+    #: The append kernel and its grid (None without k and v).
+    append: object = None
+    append_grid: tuple = ()
 
 
 def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
@@ -108,23 +112,26 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     with torch.cuda.stream(launch_stream):
         per_sequence = lengths if lengths_is_tensor else None
-        if validate or appended:
+        if validate:
             starts = per_sequence if lengths_is_tensor else torch.full(
                 (q.shape[0],), length, device=q.device, dtype=torch.int32)
-            if validate:
-                validate_cache(torch, starts, block_table, plan.blocks, plan.capacity, appended)
-            if appended:
-                append(torch, k_cache, v_cache, k, v, starts, block_table, plan.page,
-                       plan.capacity)
-                if lengths_is_tensor:
-                    per_sequence = lengths + appended
-                length += appended
+            validate_cache(torch, starts, block_table, plan.blocks, plan.capacity, appended)
+        pads = lambda dtype: placeholders(torch, q.device, dtype)
+        table = block_table if plan.paged else pads(torch.int32)[0]
+        if appended:
+            # seqlens stay the caller's: the kernels add the new keys.
+            scalars = (0, True) if lengths_is_tensor else (
+                max(-2**62, min(length, 2**62)), False)
+            plan.append.launch_on(index, (k, v, k_cache, v_cache, table,
+                                          per_sequence if lengths_is_tensor
+                                          else pads(torch.int32)[1], appended)
+                                  + scalars + (plan.page, plan.paged), plan.append_grid, stream)
+            length += appended
         if out.numel() == 0:
             return out
-        table = block_table if plan.paged else placeholders(torch, q.device, torch.int32)[0]
         plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
                            v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
-                           lambda dtype: placeholders(torch, q.device, dtype), stream)
+                           pads, stream, added=appended)
     return out
 
 
@@ -194,6 +201,13 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
                 or k.dtype != q.dtype or v.dtype != q.dtype):
             raise MatmulError(f"{WHAT}: k and v must be {q.dtype} (B, Sq_new, Hkv, D) = "
                               f"{new}, got {tuple(k.shape)} and {tuple(v.shape)}")
+        for name, rows in (("k", k), ("v", v)):
+            if (rows.stride(3) != 1 or any(s % 8 for s in rows.stride()[:3])
+                    or rows.data_ptr() % TMA_ALIGNMENT):
+                raise MatmulError(f"{WHAT}: {name} needs a unit innermost stride, the others "
+                                  f"multiples of 8 elements and a 16-byte aligned address (the "
+                                  f"append moves 16 bytes at a time), got strides "
+                                  f"{tuple(rows.stride())}")
     shape = (batch, sq, heads, d)
     if out is not None and (tuple(out.shape) != shape or out.dtype != q.dtype
                             or out.stride(3) != 1 or any(s % 4 for s in out.stride()[:3])
@@ -204,30 +218,12 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
                          kv_heads, d, page=page, capacity=capacity, paged=paged,
                          scale_log2=scale * math.log2(math.e), causal=bool(causal),
                          splits=int(num_splits), softcap=cap)
-    return CachePlan(decode, shape, paged, page, capacity, blocks)
-
-
-def append(torch, k_cache, v_cache, k, v, lengths, block_table, page: int,
-           capacity: int) -> None:
-    """Writes k and v (B, n, Hkv, D) at positions lengths[b] .. + n of each
-    sequence, without a host synchronization. Positions outside the
-    sequence's capacity (and pages whose block index is outside the cache)
-    are not written: their slot is clamped into the cache and keeps its
-    value (where it is also a valid slot, which write wins is undefined;
-    validate=True rejects such calls)."""
-    batch, n = k.shape[:2]
-    positions = lengths.long()[:, None] + torch.arange(n, device=k.device)
-    valid = (positions >= 0) & (positions < capacity)
-    positions = positions.clamp(0, capacity - 1)
-    if block_table is None:
-        index = (torch.arange(batch, device=k.device)[:, None].expand(batch, n), positions)
-    else:
-        blocks = block_table.long().gather(1, positions // page)
-        valid &= (blocks >= 0) & (blocks < k_cache.shape[0])
-        index = (blocks.clamp(0, k_cache.shape[0] - 1), positions % page)
-    keep = valid[:, :, None, None]
-    k_cache[index] = torch.where(keep, k, k_cache[index])
-    v_cache[index] = torch.where(keep, v, v_cache[index])
+    append, grid = None, ()
+    if k is not None and k.shape[1]:
+        append = CACHE_APPEND.kernel(CacheAppendConfig(BY_TORCH[dtype_name(q.dtype)].name, d),
+                                   "cache_append")
+        grid = append_grid(batch, k.shape[1], kv_heads, d)
+    return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid)
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:

@@ -9,7 +9,8 @@
 // The protocol checker simulates the persistent producer and consumer over
 // five key blocks of one item (the two-stage ring wraps) clean, and reports
 // a consumer that never releases its K stage (the producer deadlocks) and
-// one that reads V without waiting for it.
+// one that reads V without waiting for it, and a stage whose announced
+// bytes are 2 KB short of its boxes'.
 //
 // RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
 // RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
@@ -32,6 +33,8 @@
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
 // RUN: sed '/tile.mbarrier_wait_parity %%v_full\[%%s\], %%ph : !bars/d' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-V-WAIT
+// RUN: sed 's/%%stage_bytes = arith.constant 32768 : i32/%%stage_bytes = arith.constant 30720 : i32/' %t.wrap.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT-STAGE
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry decode_attention_d
@@ -55,11 +58,17 @@
 //   CHECK-DAG: ex2.approx.ftz.f32
 //   CHECK-DAG: ld.global.v4.b32
 // A 16-token page: eight boxes per 64-wide chunk, 2 KB apart in shared
-// memory (16 rows of 128 bytes), each announced on the stage's full barrier.
+// memory (16 rows of 128 bytes), after one arrival announcing the stage's
+// 32 KB on its full barrier (K, then V).
 // COPIES-LABEL: .visible .entry decode_attention_d128_p16(
+// COPIES: mov.b32 [[BYTES:%r[0-9]+]], 32768;
+// COPIES-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], [[BYTES]];
+// COPIES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// COPIES: mbarrier.arrive.expect_tx.shared.b64
 // COPIES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // COPIES-LABEL: .visible .entry decode_attention_combine(
 
 // CLEAN: remark: role protocol: {{[0-9]+}} roles {{.*}}: nothing to report
 // NO-K-RELEASE: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes: every role is blocked or done with 1 of 1 arrivals missing{{.*}}(T-PROTO-11)
+// SHORT-STAGE: error: reads stage (0, 1) {{.*}}written by a copy that completes phase 1 of barrier 0, which has not completed{{.*}}(T-PROTO-12)
 // NO-V-WAIT: error: reads stage (0{{.*}}) {{.*}}which this role never waited for{{.*}}(T-PROTO-12)
