@@ -351,11 +351,14 @@ module attributes {{gpu.container_module}} {{
         %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
         // Logit softcap (as tile.attention's kernels), with %softcap.
         %use_cap = arith.andi %softcap, %true : i1
-        %cap_in_s = vector.broadcast %cap_in : f32 to vector<64xf32>
         %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
-        %two_log2e_s = arith.constant dense<2.88539008> : vector<64xf32>
+        %two_log2e = arith.constant 2.88539008 : f32
+        %minus_two = arith.constant -2.0 : f32
+        %cap_k = arith.mulf %cap_in, %two_log2e : f32
+        %cap_k_s = vector.broadcast %cap_k : f32 to vector<64xf32>
+        %cap_m2 = arith.mulf %cap_out, %minus_two : f32
+        %cap_m2_s = vector.broadcast %cap_m2 : f32 to vector<64xf32>
         %one_s = arith.constant dense<1.0> : vector<64xf32>
-        %two_s = arith.constant dense<2.0> : vector<64xf32>
         %heads = arith.muli %kv_heads, %group : index
         %rows_all = arith.muli %sq, %group : index
         %q_barrier = arith.constant {Q_BARRIER} : i32
@@ -425,13 +428,11 @@ module attributes {{gpu.container_module}} {{
               %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars -> !tile.mbarrier_token
             }}
             %capped = scf.if %use_cap -> vector<64xf32> {{
-              %cap_y = arith.mulf %scores, %cap_in_s : vector<64xf32>
-              %cap_y2 = arith.mulf %cap_y, %two_log2e_s : vector<64xf32>
+              %cap_y2 = arith.mulf %scores, %cap_k_s : vector<64xf32>
               %cap_e = math.exp2 %cap_y2 fastmath<afn> : vector<64xf32>
               %cap_e1 = arith.addf %cap_e, %one_s : vector<64xf32>
-              %cap_r = arith.divf %two_s, %cap_e1 fastmath<afn> : vector<64xf32>
-              %cap_t = arith.subf %one_s, %cap_r : vector<64xf32>
-              %cap_z = arith.mulf %cap_t, %cap_out_s : vector<64xf32>
+              %cap_r = arith.divf %one_s, %cap_e1 fastmath<afn> : vector<64xf32>
+              %cap_z = math.fma %cap_r, %cap_m2_s, %cap_out_s : vector<64xf32>
               scf.yield %cap_z : vector<64xf32>
             }} else {{
               scf.yield %scores : vector<64xf32>

@@ -15,16 +15,16 @@
 // RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
 // RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,D128 < %t.p128.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.p128.ptx -o %t.p128.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p128.ptx -o %t.p128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-decode --page 16 --element f16 > %t.p16.mlir
 // RUN: tile-opt %t.p16.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p16.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,PAGE16 < %t.p16.ptx
 // RUN: FileCheck %s --check-prefix=COPIES < %t.p16.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.p16.ptx -o %t.p16.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p16.ptx -o %t.p16.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-decode --head-dim 64 --page 32 > %t.d64.mlir
 // RUN: tile-opt %t.d64.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.d64.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,D64 < %t.d64.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.d64.ptx -o %t.d64.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.d64.ptx -o %t.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 //
 // RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.wrap.mlir
 // RUN: tile-opt %t.wrap.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
@@ -35,6 +35,8 @@
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-V-WAIT
 // RUN: sed 's/%%stage_bytes = arith.constant 32768 : i32/%%stage_bytes = arith.constant 30720 : i32/' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT-STAGE
+
+// NO-SPILLS-COUNT-2: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry decode_attention_d
