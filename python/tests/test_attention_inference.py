@@ -12,7 +12,7 @@ from tile.core.errors import MatmulError
 from tile.ops.attention import UNBOUNDED, check_attention, decodes, window_edges
 from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
 from tile.ops.decode_attention import (DECODE_ATTENTION, DecodeAttentionConfig, PAGE_ROWS,
-                                       config_for, num_splits)
+                                       config_for, num_splits, prefers_decode)
 from tile.arrays import contiguous_strides
 from tile.core.devices import Device
 from tile.core.operands import Operand
@@ -45,11 +45,21 @@ def test_windows_and_decode_routing():
         window_edges(None, 7)
     with pytest.raises(MatmulError, match="left edge must be"):
         window_edges(None, (-2, 0))
-    assert decodes(None, 1, UNBOUNDED, UNBOUNDED)
-    assert decodes("bottom_right", 16, UNBOUNDED, 0)
-    assert not decodes("top_left", 1, UNBOUNDED, 0)      # SDPA's diagonal: the prefill kernel
-    assert not decodes(None, 17, UNBOUNDED, UNBOUNDED)
-    assert not decodes("bottom_right", 4, 100, 0)        # windows: the prefill kernel
+    assert decodes(None, UNBOUNDED, UNBOUNDED)
+    assert decodes("bottom_right", UNBOUNDED, 0)
+    assert not decodes("top_left", UNBOUNDED, 0)      # SDPA's diagonal: the prefill kernel
+    assert not decodes("bottom_right", 100, 0)        # windows: the prefill kernel
+    # Few queries against many keys: the split-KV kernels; a chunk whose
+    # 128-row tiles fill the SMs: the prefill kernel (measured on an H100,
+    # 32/8 heads, 4k keys: 64 queries 18.6 us against 52.2, 512 queries
+    # 104.9 against 55.0).
+    sms = H100.sms
+    assert prefers_decode(1, 1, 32, 8, 4096, sms) and prefers_decode(64, 1, 32, 8, 32768, sms)
+    assert prefers_decode(1, 64, 32, 8, 4096, sms)
+    assert not prefers_decode(1, 512, 32, 8, 4096, sms)
+    assert not prefers_decode(1, 2048, 32, 8, 4096, sms)
+    assert not prefers_decode(16, 128, 32, 8, 4096, sms)  # 1024 decode tiles, 512 prefill
+    assert prefers_decode(1, 128, 32, 32, 4096, sms)      # MHA: 64 tiles either way, split
 
 
 def test_split_heuristic():
@@ -426,6 +436,37 @@ def test_kvcache_append_one_length(hopper, page, d, dtype):
         kb, vb = (c[b:b + 1, :length + n].transpose(1, 2) for c in (reference_k, reference_v))
         want = reference(torch, qb, kb, vb, hi=length)
         bound = sdpa_error(torch, qb, kb, vb, want, None, length)
+        assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
+@pytest.mark.parametrize("causal", [True, False])
+def test_kvcache_prefill_chunk(hopper, causal):
+    """A chunk of 512 queries (appended) against a contiguous cache with
+    one length runs the prefill kernel (its tiles fill the SMs); the
+    result is attention over the cache's first length + 512 keys."""
+    import tile
+    from tile.ops import kvcache
+    torch = hopper
+    batch, sq, heads, kv_heads, d, s, length = 4, 512, 8, 2, 128, 2048, 600
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    q = randn(torch, batch, sq, heads, d, seed=1)
+    k_new, v_new = randn(torch, batch, sq, kv_heads, d, seed=4), randn(torch, batch, sq,
+                                                                       kv_heads, d, seed=5)
+    kvcache.PLANS.clear()
+    out = tile.attention_with_kvcache(q, k_cache, v_cache, k_new, v_new, cache_seqlens=length,
+                                      causal=causal)
+    torch.cuda.synchronize()
+    (plan,) = kvcache.PLANS._values.values()
+    assert plan.prefill
+    n = length + sq
+    assert torch.equal(k_cache[:, length:n], k_new)
+    for b in range(batch):
+        qb = q[b:b + 1].transpose(1, 2)
+        kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in (k_cache, v_cache))
+        hi = length if causal else None
+        want = reference(torch, qb, kb, vb, hi=hi)
+        bound = sdpa_error(torch, qb, kb, vb, want, None, hi)
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 

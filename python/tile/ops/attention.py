@@ -60,7 +60,7 @@ from ..family import KernelFamily
 from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of,
                              require_cuda_tensors)
-from .decode_attention import plan_decode
+from .decode_attention import plan_decode, prefers_decode
 
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
@@ -234,19 +234,23 @@ def paired_units(causal: Optional[str], units: int, sq_max: int, sms: int) -> bo
     return causal is not None and units * cdiv(cdiv(sq_max, QUERY_TILE), 2) >= sms
 
 
-#: Query rows up to which SDPA-shaped calls run the split-KV decode kernels
-#: (tile.ops.decode_attention): a few queries against many keys.
-DECODE_QUERIES = 16
-
-
-def decodes(causal: Optional[str], sq: int, left: int, right: int) -> bool:
-    """Whether a call of Sq queries runs the decode kernels: a few queries,
-    no window, no mask or the bottom-right one (theirs)."""
+def decodes(causal: Optional[str], left: int, right: int) -> bool:
+    """Whether a mask is one the decode kernels take: no window, no mask or
+    the bottom-right one (theirs)."""
     unbounded = left == UNBOUNDED and right == (0 if causal else UNBOUNDED)
-    return sq <= DECODE_QUERIES and unbounded and causal in (None, "bottom_right")
+    return unbounded and causal in (None, "bottom_right")
 
 
-#: check_attention's answers by shapes, strides, dtypes, alignment and device.
+def with_route(shape: Tuple[int, ...], device: devices.Device) -> Tuple[int, ...]:
+    """check_attention's (B, H, Hkv, Sq, Sk, D) and whether the split-KV
+    decode kernels run the shape faster than the prefill kernel
+    (prefers_decode: a few queries against many keys)."""
+    batch, heads, kv_heads, sq, sk, _ = shape
+    return shape + (prefers_decode(batch, sq, heads, kv_heads, sk, device.sms),)
+
+
+#: with_route(check_attention's answer) by shapes, strides, dtypes, alignment
+#: and device.
 CHECKS = LruCache(256)
 #: The decode kernels' plans of SDPA-shaped calls (CHECKS' key, scale, mask).
 DECODE_PLANS = LruCache(256)
@@ -299,9 +303,10 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     key = tuple((tuple(t.shape), t.stride(), t.dtype, t.data_ptr() % TMA_ALIGNMENT)
                 for t in tensors) + (index, bool(enable_gqa))
     device = devices.device(index)
-    batch, heads, kv_heads, sq, sk, d = CHECKS.get(key, lambda: check_attention(
-        *(operand_of(t) for t in (q, k, v)), None if out is None else operand_of(out), device,
-        bool(enable_gqa)))
+    batch, heads, kv_heads, sq, sk, d, few_queries = CHECKS.get(key, lambda: with_route(
+        check_attention(*(operand_of(t) for t in (q, k, v)),
+                        None if out is None else operand_of(out), device, bool(enable_gqa)),
+        device))
     scale = check_scale(scale, d)
     cap_in, cap_out = softcap_factors(softcap, scale)
     if kind == "bottom_right" and sq > sk:
@@ -311,7 +316,7 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
         out = new_output(torch, (batch, heads, sq, d), q, stream, index)
     if out.numel() == 0:
         return out
-    if decodes(kind, sq, left, right):
+    if few_queries and decodes(kind, left, right):
         plan = DECODE_PLANS.get(key + (scale, kind, cap_in), lambda: plan_decode(
             BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
             page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),

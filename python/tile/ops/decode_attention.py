@@ -707,6 +707,32 @@ def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) 
             best, best_cost = s, cost
     return best
 
+def decode_cost(units: int, blocks: int, sms: int) -> float:
+    """The busiest CTA's work in key blocks of one 64-row tile (and the
+    combine's) with the splits num_splits chooses."""
+    splits = num_splits(units, blocks, sms)
+    combine = COMBINE_OVERHEAD * cdiv(splits, COMBINE_UNROLL) if splits > 1 else 0.0
+    return cdiv(units * splits, sms) * (cdiv(blocks, splits) + ITEM_OVERHEAD) + combine
+
+
+def prefers_decode(batch: int, sq: int, heads: int, kv_heads: int, keys: int,
+                   sms: int) -> bool:
+    """Whether Sq queries a sequence against `keys` keys run faster on the
+    split-KV kernels than on the prefill kernel (tile.attention's), by the
+    busiest CTA's key blocks: the prefill kernel streams a 128-key block
+    past a 128-row query tile (two consumer warpgroups) in about the time a
+    decode CTA streams one past its 64-row tile (measured on an H100: 1.7
+    µs either way), but it does not split the keys; the decode kernels
+    pack a KV head's query rows (Sq x group) into 64-row tiles and split
+    the keys until the SMs are full. A few queries: decode; a chunk whose
+    query tiles fill the SMs: prefill."""
+    blocks = max(1, cdiv(keys, KEY_BLOCK))
+    decode_units = batch * kv_heads * cdiv(sq * (heads // kv_heads), ROW_TILE)
+    prefill_units = batch * heads * cdiv(sq, KEY_BLOCK)
+    prefill = cdiv(prefill_units, sms) * (blocks + ITEM_OVERHEAD)
+    return decode_cost(decode_units, blocks, sms) <= prefill
+
+
 def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAttentionConfig:
     """The kernel for a contiguous cache (boxes of 128 rows, clipped by TMA
     at the capacity) or pages of `page` tokens (16, 32, 64 or a multiple of

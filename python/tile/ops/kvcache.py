@@ -20,7 +20,10 @@ by default, `softcap` as tile.attention's. Returns a contiguous
 
 The kernels (tile.ops.decode_attention) split each sequence's keys over
 CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
-the SM count). Nothing is read past a block table's width or a cache's
+the SM count). A chunk of queries whose 128-row tiles fill the SMs
+(`prefers_decode` false: chunked prefill) against a contiguous cache with
+one length for all runs tile.attention's prefill kernel instead (bottom-right
+causal); paged caches and per-sequence lengths stay on the split-KV kernels. Nothing is read past a block table's width or a cache's
 capacity: seqlens are clamped to the capacity, TMA reads no byte outside
 the cache (a block index past it reads zeros), appends past the capacity
 or into blocks outside the cache are not written. Checking seqlens and
@@ -37,10 +40,10 @@ from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
-from .attention import (ELEMENTS, HEAD_DIMS, check_heads, check_scale, check_tma_operands,
-                        new_output, placeholders, softcap_factors)
+from .attention import (ELEMENTS, HEAD_DIMS, attention, check_heads, check_scale,
+                        check_tma_operands, new_output, placeholders, softcap_factors)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
-from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode
+from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode, prefers_decode
 
 WHAT = "tile.attention_with_kvcache"
 def check_page(page: int) -> None:
@@ -78,6 +81,9 @@ class CachePlan:
     #: The append kernel and its grid (None without k and v).
     append: object = None
     append_grid: tuple = ()
+    #: A contiguous cache whose queries fill the prefill kernel's tiles
+    #: (not prefers_decode): with one length for all, tile.attention runs it.
+    prefill: bool = False
 
 
 def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
@@ -128,6 +134,15 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                                   + scalars + (plan.page, plan.paged), plan.append_grid, stream)
             length += appended
         if out.numel() == 0:
+            return out
+        keys = min(length, plan.capacity)
+        if plan.prefill and not lengths_is_tensor and keys >= q.shape[1]:
+            # A chunk of queries against a contiguous cache: the prefill
+            # kernel, its tiles over the heads and query rows.
+            attention(q.transpose(1, 2), k_cache[:q.shape[0], :keys].transpose(1, 2),
+                      v_cache[:q.shape[0], :keys].transpose(1, 2),
+                      causal="bottom_right" if causal else False, scale=scale,
+                      enable_gqa=True, softcap=softcap, out=out.transpose(1, 2), stream=stream)
             return out
         plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
                            v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
@@ -223,7 +238,9 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
         append = CACHE_APPEND.kernel(CacheAppendConfig(BY_TORCH[dtype_name(q.dtype)].name, d),
                                    "cache_append")
         grid = append_grid(batch, k.shape[1], kv_heads, d)
-    return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid)
+    prefill = not paged and not prefers_decode(batch, sq, heads, kv_heads, capacity,
+                                               device.sms)
+    return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid, prefill)
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:
