@@ -95,6 +95,8 @@ def test_decode_kernels_compile(element):
         append = CACHE_APPEND.module(CacheAppendConfig(element, d))
         params = append.manifest["kernels"]["cache_append"]["params"]
         assert len(params) == 11
+        # 64-bit offsets: a cache may hold more than 2^31 elements.
+        assert "index-bitwidth" not in CACHE_APPEND.options
         # 16-byte moves: the launch checks the rows' and caches' alignment.
         assert all(p.get("alignment", 0) >= 16 for p in params[:4])
     assert config_for("bf16", 128, 16, True).page_rows == 16
@@ -411,7 +413,7 @@ def test_kvcache_append_one_length(hopper, page, d, dtype):
     import tile
     torch = hopper
     dt = getattr(torch, dtype)
-    batch, heads, kv_heads, s, n, length = 3, 8, 2, 512, 2, 301
+    batch, heads, kv_heads, s, n, length = 3, 8, 2, 512, 2, 303  # rows 303, 304: a page edge
     k_cache = randn(torch, batch, s, kv_heads, d, seed=2).to(dt)
     v_cache = randn(torch, batch, s, kv_heads, d, seed=3).to(dt)
     qkv = randn(torch, batch, n, heads + 2 * kv_heads, d, seed=4).to(dt)
@@ -422,15 +424,15 @@ def test_kvcache_append_one_length(hopper, page, d, dtype):
     if page is None:
         out = tile.attention_with_kvcache(q, k_cache, v_cache, k_new, v_new,
                                           cache_seqlens=length, causal=True)
-        written = k_cache
+        written = k_cache, v_cache
     else:
         k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
         v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
         out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new,
                                           cache_seqlens=length, block_table=table, causal=True)
-        written = k_paged[table.long()].reshape(batch, s, kv_heads, d)
+        written = tuple(c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
     torch.cuda.synchronize()
-    assert torch.equal(written, reference_k)
+    assert torch.equal(written[0], reference_k) and torch.equal(written[1], reference_v)
     for b in range(batch):
         qb = q[b:b + 1].transpose(1, 2)
         kb, vb = (c[b:b + 1, :length + n].transpose(1, 2) for c in (reference_k, reference_v))
@@ -460,7 +462,7 @@ def test_kvcache_prefill_chunk(hopper, causal):
     (plan,) = kvcache.PLANS._values.values()
     assert plan.prefill
     n = length + sq
-    assert torch.equal(k_cache[:, length:n], k_new)
+    assert torch.equal(k_cache[:, length:n], k_new) and torch.equal(v_cache[:, length:n], v_new)
     for b in range(batch):
         qb = q[b:b + 1].transpose(1, 2)
         kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in (k_cache, v_cache))

@@ -726,6 +726,8 @@ def prefers_decode(batch: int, sq: int, heads: int, kv_heads: int, keys: int,
     pack a KV head's query rows (Sq x group) into 64-row tiles and split
     the keys until the SMs are full. A few queries: decode; a chunk whose
     query tiles fill the SMs: prefill."""
+    if min(batch, sq, heads, kv_heads) <= 0:
+        return True  # nothing to compute: either
     blocks = max(1, cdiv(keys, KEY_BLOCK))
     decode_units = batch * kv_heads * cdiv(sq * (heads // kv_heads), ROW_TILE)
     prefill_units = batch * heads * cdiv(sq, KEY_BLOCK)
@@ -804,6 +806,11 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
     per_split = cdiv(blocks, max(1, min(splits, blocks)))
     splits = cdiv(blocks, per_split)
     config = config_for(element, head_dim, page, paged)
+    if config.page_rows < KEY_BLOCK and page != config.page_rows:
+        # A box below 128 rows is a whole page: the producer takes block j's
+        # pages as j n .. j n + n - 1 from row 0, not by dividing by the page.
+        raise ValueError(f"decode attention: {config.page_rows}-row boxes read pages of "
+                         f"{config.page_rows} tokens, got {page}")
     return DecodePlan(
         DECODE_ATTENTION.kernel(config, config.name),
         DECODE_ATTENTION.kernel(config, "decode_attention_combine"),

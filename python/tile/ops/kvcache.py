@@ -238,8 +238,13 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
         append = CACHE_APPEND.kernel(CacheAppendConfig(BY_TORCH[dtype_name(q.dtype)].name, d),
                                    "cache_append")
         grid = append_grid(batch, k.shape[1], kv_heads, d)
-    prefill = not paged and not prefers_decode(batch, sq, heads, kv_heads, capacity,
-                                               device.sms)
+    # The prefill kernel's output goes by TMA (16-byte strides and address):
+    # an `out` the decode kernels take but it does not stays with them, as
+    # does a forced split count.
+    tma_out = out is None or (all(s % 8 == 0 for s in out.stride()[:3])
+                              and out.data_ptr() % TMA_ALIGNMENT == 0)
+    prefill = (not paged and not num_splits and tma_out
+               and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
     return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid, prefill)
 
 

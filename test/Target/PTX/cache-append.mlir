@@ -1,7 +1,8 @@
 // The KV-cache append kernel of python/tile/ops/cache_append.py as PTX,
 // assembled by ptxas: each thread moves 16 bytes of a new K row and of a V
-// row (one 128-bit load and store each) to its slot, with 64-bit offsets;
-// the per-sequence start and the page's block index are 32-bit loads.
+// row (one 128-bit load and store each) to its slot, with 64-bit offsets
+// (s64 index products); the per-sequence start and the page's block index
+// are 32-bit loads.
 //
 // RUN: %python -m tile cache-append > %t.mlir
 // RUN: tile-opt %t.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
@@ -15,6 +16,7 @@
 // CHECK-LABEL: .visible .entry cache_append(
 // CHECK: ld.global.s32
 // CHECK: ld.global.s32
+// CHECK: mul.lo.s64
 // CHECK: ld.global.v4.b32 {[[K:.*]]}, [
 // CHECK: st.global.v4.b32 [{{.*}}], {[[K]]};
 // CHECK: ld.global.v4.b32 {[[V:.*]]}, [
