@@ -39,7 +39,9 @@ def families():
     for element in HALF:
         yield "gemm", GEMM, (element,)
         yield "grouped", GROUPED, (element,)
-        yield "attention", ATTENTION, (element,)
+        for head_dim in (64, 128):
+            for softcap in (False, True):
+                yield "attention", ATTENTION, (element, softcap, head_dim)
     for a, b, c in itertools.product(FP8_TYPES, FP8_TYPES, HALF):
         yield "fp8", FP8, (a, b, c)
         yield "grouped-fp8", GROUPED_FP8, (a, b, c)

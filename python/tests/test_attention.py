@@ -85,9 +85,9 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     the GQA group, Sq, Sk, the window's edges, the scale times log2(e) and
     the softcap's two factors (f32) and four flags (softcap, bottom-right
     diagonal, paired tiles, packed sequences)."""
-    kernels = ATTENTION.module((element, False)).manifest["kernels"]
     for d in HEAD_DIMS:
-        params = kernels[f"attention_d{d}"]["params"]
+        params = ATTENTION.module((element, False, d)).manifest["kernels"][f"attention_d{d}"][
+            "params"]
         assert len(params) == 21
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3

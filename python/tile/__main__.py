@@ -10,6 +10,11 @@
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
+    python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
+                                [--softcap]
+                                prints a variant of the prefill attention
+                                kernel (kernels/attention_sm90.mlir, as
+                                tile.attention compiles it)
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
@@ -24,7 +29,7 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
-from .ops import cache_append, decode_attention
+from .ops import attention as prefill_attention, cache_append, decode_attention
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -82,6 +87,13 @@ def main(argv=None) -> None:
                            default=128)
     attention.add_argument("--page", type=int, choices=decode_attention.PAGE_ROWS, default=128,
                            help="rows of a K/V TMA box (the page size if below 128)")
+    prefill = commands.add_parser("attention-prefill",
+                                  help="print a variant of the prefill attention kernel's tile IR")
+    prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    prefill.add_argument("--head-dim", type=int, choices=prefill_attention.HEAD_DIMS,
+                         default=128)
+    prefill.add_argument("--softcap", action="store_true",
+                         help="keep the logit softcap branch (folded away without)")
     appending = commands.add_parser("cache-append",
                                     help="print the KV-cache append kernel's tile IR")
     appending.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -93,6 +105,10 @@ def main(argv=None) -> None:
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(
             decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
+        return
+    if args.command == "attention-prefill":
+        sys.stdout.write(prefill_attention.attention_source(
+            (args.element, args.softcap, args.head_dim)))
         return
     if args.command == "cache-append":
         sys.stdout.write(cache_append.cache_append_source(

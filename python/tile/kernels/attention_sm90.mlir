@@ -2,7 +2,8 @@
 // softmax: O = softmax(scale Q K^T [+ causal mask]) V for Q (B, H, Sq, D),
 // K and V (B, H, Sk, D), O (B, H, Sq, D), any strides with a contiguous D
 // (4-D tensor maps), f16 or bf16 in and out, f32 scores, softmax and
-// accumulation; D = 64 (@attention_d64) or 128 (@attention_d128).
+// accumulation; D = 128 as written (@attention_d128), D = 64 by redefining
+// the head-dimension aliases below (@attention_d64).
 //
 // Warp-specialized and persistent: one CTA per SM takes the work units
 // (batch, head, 128-row query tile) in pairs p = CTA, CTA + grid, ...: pair
@@ -40,11 +41,28 @@
 !d4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 128, 64], swizzle = b128>
 !o4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
 !bars2 = !tile.mbarrier<count = 2>
-!bars4 = !tile.mbarrier<count = 4>
+// The head dimension D, 128 as written: tile.attention compiles D = 64 by
+// redefining these aliases (tile.ops.attention.head_dim_aliases) and
+// renaming @attention_d128. Per consumer thread, O (64 x D rows of f32) is
+// !acc; Q tiles (two), K and V rings and the O staging tiles are D / 64
+// chunks 64 wide (one 128-byte swizzle span each); the K and V rings take
+// 128 KB: two stages of 32 KB blocks for D = 128, four of 16 KB for 64.
+!acc = vector<64xf32>
+!qtile = memref<2x2x128x64x!e, 3>
+!kvring = memref<2x2x128x64x!e, 3>
+!ostage = memref<2x2x64x64x!e, 3>
+!kvbars = !tile.mbarrier<count = 2>
+#qk = array<i64: 64, 128, 128>
+#pv = array<i64: 64, 128, 128>
+#orows = array<i64: 64, 128>
+#head_dim = 128 : index
+#chunks = 2 : i32
+#two_chunks = true
+#kv_stages = 2 : index
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // Head dimension 128: a Q tile and each K and V block are two 64-wide
-    // chunks (one 128-byte swizzle span each), 32 KB apiece; two stages.
+    // One function for both head dimensions (the aliases above); the copies
+    // of a second 64-wide chunk run where #two_chunks (D = 128).
     gpu.func @attention_d128(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
@@ -55,11 +73,14 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c_stages = arith.constant #kv_stages
+      %c_d = arith.constant #head_dim
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
-      %chunks = arith.constant 2 : i32
+      %chunks = arith.constant #chunks
+      %two_chunks = arith.constant #two_chunks
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -78,16 +99,16 @@ module attributes {gpu.container_module} {
       %pairs_m = arith.select %paired, %halves, %tiles_m : index
       %pairs = arith.muli %bh, %pairs_m : index
       %mlast = arith.subi %tiles_m, %c1 : index
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
-      %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
-      %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64x!e, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
+      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qtile
+      %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !kvring
+      %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !kvring
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ostage
       %q_full = tile.mbarrier_alloc : !bars2
       %q_empty = tile.mbarrier_alloc : !bars2
-      %k_full = tile.mbarrier_alloc : !bars2
-      %v_full = tile.mbarrier_alloc : !bars2
-      %k_empty = tile.mbarrier_alloc : !bars2
-      %v_empty = tile.mbarrier_alloc : !bars2
+      %k_full = tile.mbarrier_alloc : !kvbars
+      %v_full = tile.mbarrier_alloc : !kvbars
+      %k_empty = tile.mbarrier_alloc : !kvbars
+      %v_empty = tile.mbarrier_alloc : !kvbars
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         tile.tma_prefetch_descriptor %q : !d4
@@ -97,11 +118,11 @@ module attributes {gpu.container_module} {
           tile.mbarrier_init %q_full[%s], %chunks : !bars2
           tile.mbarrier_init %q_empty[%s], %consumers : !bars2
         }
-        scf.for %s = %c0 to %c2 step %c1 {
-          tile.mbarrier_init %k_full[%s], %chunks : !bars2
-          tile.mbarrier_init %v_full[%s], %chunks : !bars2
-          tile.mbarrier_init %k_empty[%s], %consumers : !bars2
-          tile.mbarrier_init %v_empty[%s], %consumers : !bars2
+        scf.for %s = %c0 to %c_stages step %c1 {
+          tile.mbarrier_init %k_full[%s], %chunks : !kvbars
+          tile.mbarrier_init %v_full[%s], %chunks : !kvbars
+          tile.mbarrier_init %k_empty[%s], %consumers : !kvbars
+          tile.mbarrier_init %v_empty[%s], %consumers : !kvbars
         }
       }
       gpu.barrier
@@ -183,20 +204,26 @@ module attributes {gpu.container_module} {
                 %qodd = arith.remui %qround, %c2 : index
                 %qph = arith.cmpi eq, %qodd, %c0 : index
                 tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
-                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                tile.tma_copy %q[%bt, %h, %qm0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, !qtile, !bars2
+                scf.if %two_chunks {
+                  tile.tma_copy %q[%bt, %h, %qm0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, !qtile, !bars2
+                }
                 %p:2 = scf.for %j = %j_start to %blocks step %c1
                     iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
                   %n0 = arith.muli %j, %c128 : index
                   %kn0 = arith.addi %krow0, %n0 : index
-                  tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars2
-                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                  tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                  tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars2
-                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
-                  tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, memref<2x2x128x64x!e, 3>, !bars2
+                  tile.mbarrier_wait_parity %k_empty[%s], %ph : !kvbars
+                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
+                  scf.if %two_chunks {
+                    tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                  }
+                  tile.mbarrier_wait_parity %v_empty[%s], %ph : !kvbars
+                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
+                  scf.if %two_chunks {
+                    tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                  }
                   %next = arith.addi %s, %c1 : index
-                  %wrap = arith.cmpi eq, %next, %c2 : index
+                  %wrap = arith.cmpi eq, %next, %c_stages : index
                   %ns = arith.select %wrap, %c0, %next : index
                   %nph = arith.xori %ph, %wrap : i1
                   scf.yield %ns, %nph : index, i1
@@ -217,7 +244,7 @@ module attributes {gpu.container_module} {
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero_s = arith.constant dense<0.0> : vector<64xf32>
-        %zero_o = arith.constant dense<0.0> : vector<64xf32>
+        %zero_o = arith.constant dense<0.0> : !acc
         %zero_l = arith.constant dense<0.0> : vector<2xf32>
         %zero_p = arith.constant dense<0.0> : vector<64x!e>
         %ninf_l = arith.constant dense<0xFF800000> : vector<2xf32>
@@ -350,44 +377,44 @@ module attributes {gpu.container_module} {
                 iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                           %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
                           %ph_prev = %false, %s = %s0, %ph = %ph0)
-                -> (vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                -> (!acc, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
                     index, i1, index, i1) {
               %n0 = arith.muli %j, %c128 : index
               %n_end = arith.addi %n0, %c128 : index
-              tile.mbarrier_wait_parity %k_full[%s], %ph : !bars2
+              tile.mbarrier_wait_parity %k_full[%s], %ph : !kvbars
               tile.named_barrier_sync %my_turn, 256
               %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
-                  {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
-                  : memref<2x2x128x64x!e, 3>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+                  {shape = #qk, wait = 1 : i32}
+                  : !qtile, !kvring, vector<64xf32>
               %later = arith.cmpi ugt, %j, %j_start : index
               // O is rescaled by the previous block's corrections, except in
               // warps where no row's maximum moved (all of them 1; a vote).
               %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
               %corr_any = vector.reduction <or>, %corr_moved : vector<2xi1> into i1
               %rescale_o = nvvm.vote.sync any %all_lanes, %corr_any -> i1
-              %o_cur = scf.if %later -> vector<64xf32> {
-                %o_kept = scf.if %rescale_o -> vector<64xf32> {
-                  %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 128>}
-                      : vector<2xf32> -> vector<64xf32>
-                  %o_scaled = arith.mulf %o_acc, %corr_b : vector<64xf32>
-                  scf.yield %o_scaled : vector<64xf32>
+              %o_cur = scf.if %later -> !acc {
+                %o_kept = scf.if %rescale_o -> !acc {
+                  %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = #orows}
+                      : vector<2xf32> -> !acc
+                  %o_scaled = arith.mulf %o_acc, %corr_b : !acc
+                  scf.yield %o_scaled : !acc
                 } else {
-                  scf.yield %o_acc : vector<64xf32>
+                  scf.yield %o_acc : !acc
                 }
-                tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars2
+                tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !kvbars
                 // Leaves this block's S_j done, the product pending.
                 %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
-                    {shape = array<i64: 64, 128, 128>, wait = 1 : i32, transpose_b}
-                    : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
-                scf.yield %o_pv : vector<64xf32>
+                    {shape = #pv, wait = 1 : i32, transpose_b}
+                    : vector<64x!e>, !kvring, !acc
+                scf.yield %o_pv : !acc
               } else {
                 tile.wgmma_wait_group 0
-                scf.yield %o_acc : vector<64xf32>
+                scf.yield %o_acc : !acc
               }
               tile.named_barrier_arrive %next_turn, 256
               // S_j is done: the K stage is free.
               scf.if %signals {
-                %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars2 -> !tile.mbarrier_token
+                %ktok = tile.mbarrier_arrive %k_empty[%s] : !kvbars -> !tile.mbarrier_token
               }
               %capped = scf.if %use_cap -> vector<64xf32> {
                 %cap_y2 = arith.mulf %scores, %cap_k_s : vector<64xf32>
@@ -458,41 +485,41 @@ module attributes {gpu.container_module} {
               %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
               %release = arith.andi %later, %signals : i1
               scf.if %release {
-                %tok = tile.mbarrier_arrive %v_empty[%s_prev] : !bars2 -> !tile.mbarrier_token
+                %tok = tile.mbarrier_arrive %v_empty[%s_prev] : !kvbars -> !tile.mbarrier_token
               }
               %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c2 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
               %ns = arith.select %wrap, %c0, %next : index
               %nph = arith.xori %ph, %wrap : i1
               scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
-                  : vector<64xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
+                  : !acc, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
                     index, i1, index, i1
             }
             // P V of the last block, and its stage released (none when the
             // tile sees no key: its rows come out 0).
             %any_block = arith.cmpi ugt, %blocks, %j_start : index
-            %o_final = scf.if %any_block -> vector<64xf32> {
+            %o_final = scf.if %any_block -> !acc {
               %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
               %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
               %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
-              %o_last_kept = scf.if %rescale_last -> vector<64xf32> {
-                %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 128>}
-                    : vector<2xf32> -> vector<64xf32>
-                %o_ls = arith.mulf %r#0, %corr_last : vector<64xf32>
-                scf.yield %o_ls : vector<64xf32>
+              %o_last_kept = scf.if %rescale_last -> !acc {
+                %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = #orows}
+                    : vector<2xf32> -> !acc
+                %o_ls = arith.mulf %r#0, %corr_last : !acc
+                scf.yield %o_ls : !acc
               } else {
-                scf.yield %r#0 : vector<64xf32>
+                scf.yield %r#0 : !acc
               }
-              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars2
+              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !kvbars
               %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-                  {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
-                  : vector<64x!e>, memref<2x2x128x64x!e, 3>, vector<64xf32>
+                  {shape = #pv, wait = 0 : i32, transpose_b}
+                  : vector<64x!e>, !kvring, !acc
               scf.if %signals {
-                %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars2 -> !tile.mbarrier_token
+                %tok = tile.mbarrier_arrive %v_empty[%r#5] : !kvbars -> !tile.mbarrier_token
               }
-              scf.yield %o_pv_last : vector<64xf32>
+              scf.yield %o_pv_last : !acc
             } else {
-              scf.yield %zero_o : vector<64xf32>
+              scf.yield %zero_o : !acc
             }
             // The unit's Q is no longer read.
             scf.if %signals {
@@ -504,510 +531,19 @@ module attributes {gpu.container_module} {
             %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
             %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
-                {shape = array<i64: 64, 128>} : vector<64xf32>
+                {shape = #orows} : !acc
             // Packed sequences: stores bounded by the sequence's last row
             // (a TMA box would write into the next sequence).
             scf.if %varlen {
               %orow = arith.addi %qrow0, %r0 : index
               %orow_end = arith.addi %qrow0, %len_q : index
-              %ocol = arith.muli %h, %c128 : index
-              %ocol_end = arith.addi %ocol, %c128 : index
+              %ocol = arith.muli %h, %c_d : index
+              %ocol_end = arith.addi %ocol, %c_d : index
               tile.warpgroup_mma_store %out, %o_rows[%orow, %ocol] bounds [%orow_end, %ocol_end]
-                  {shape = array<i64: 64, 128>} : vector<64xf32>, memref<?x?x!e>
+                  {shape = #orows} : !acc, memref<?x?x!e>
             } else {
-              tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 128>}
-                  : vector<64xf32>, memref<2x2x64x64x!e, 3>, !o4
-            }
-            %nqn = arith.addi %qn, %c1 : index
-            scf.yield %r#7, %r#8, %nqn : index, i1, index
-            } else {
-              scf.yield %s0, %ph0, %qn : index, i1, index
-            }
-            scf.yield %cl#0, %cl#1, %cl#2 : index, i1, index
-          }
-          scf.yield %cu#0, %cu#1, %cu#2 : index, i1, index
-        }
-        // The last turn handed to warpgroup 0 by warpgroup 1 is not taken.
-        // The last TMA stores have written O.
-        scf.if %signals {
-          tile.bulk_wait_group 0
-        }
-      }
-      gpu.return
-    }
-
-    // Head dimension 64: Q tiles and each K and V block are one 64-wide
-    // chunk (one 128-byte swizzle span), 16 KB apiece; four stages.
-    gpu.func @attention_d64(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
-                             %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
-                             %heads: index, %group: index, %sq: index, %sk: index,
-                             %left: index, %right: index, %scale_log2: f32,
-                             %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
-                             %paired: i1, %varlen: i1) kernel
-        attributes {known_block_size = array<i32: 384, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c4 = arith.constant 4 : index
-      %c63 = arith.constant 63 : index
-      %c64 = arith.constant 64 : index
-      %c127 = arith.constant 127 : index
-      %c128 = arith.constant 128 : index
-      %chunks = arith.constant 1 : i32
-      %consumers = arith.constant 2 : i32
-      %false = arith.constant false
-      %true = arith.constant true
-      %tid = gpu.thread_id x
-      %cta = gpu.block_id x
-      %ctas = gpu.grid_dim x
-      %sq127 = arith.addi %sq, %c127 : index
-      %tiles_m = arith.divui %sq127, %c128 : index
-      %bh = arith.muli %batch, %heads : index
-      // Work units of one (batch, head): paired, query tile T - 1 - i then
-      // tile i, so that every pair costs the same under a causal mask
-      // (T + 1 key blocks); else one tile each (more units, for calls with
-      // few query tiles).
-      %tiles_m1 = arith.addi %tiles_m, %c1 : index
-      %halves = arith.divui %tiles_m1, %c2 : index
-      %pairs_m = arith.select %paired, %halves, %tiles_m : index
-      %pairs = arith.muli %bh, %pairs_m : index
-      %mlast = arith.subi %tiles_m, %c1 : index
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64x!e, 3>
-      %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x1x128x64x!e, 3>
-      %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x1x128x64x!e, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64x!e, 3>
-      %q_full = tile.mbarrier_alloc : !bars2
-      %q_empty = tile.mbarrier_alloc : !bars2
-      %k_full = tile.mbarrier_alloc : !bars4
-      %v_full = tile.mbarrier_alloc : !bars4
-      %k_empty = tile.mbarrier_alloc : !bars4
-      %v_empty = tile.mbarrier_alloc : !bars4
-      %first = arith.cmpi eq, %tid, %c0 : index
-      scf.if %first {
-        tile.tma_prefetch_descriptor %q : !d4
-        tile.tma_prefetch_descriptor %k : !d4
-        tile.tma_prefetch_descriptor %v : !d4
-        scf.for %s = %c0 to %c2 step %c1 {
-          tile.mbarrier_init %q_full[%s], %chunks : !bars2
-          tile.mbarrier_init %q_empty[%s], %consumers : !bars2
-        }
-        scf.for %s = %c0 to %c4 step %c1 {
-          tile.mbarrier_init %k_full[%s], %chunks : !bars4
-          tile.mbarrier_init %v_full[%s], %chunks : !bars4
-          tile.mbarrier_init %k_empty[%s], %consumers : !bars4
-          tile.mbarrier_init %v_empty[%s], %consumers : !bars4
-        }
-      }
-      gpu.barrier
-      tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
-          %pt:3 = scf.for %pair = %cta to %pairs step %ctas
-              iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
-            %bhi = arith.divui %pair, %pairs_m : index
-            %pi = arith.remui %pair, %pairs_m : index
-            %b = arith.divui %bhi, %heads : index
-            %h = arith.remui %bhi, %heads : index
-            // GQA: query head h reads K and V head h / group.
-            %hk = arith.divui %h, %group : index
-            %heavy_p = arith.subi %mlast, %pi : index
-            %heavy = arith.select %paired, %heavy_p, %pi : index
-            %single = arith.cmpi eq, %heavy, %pi : index
-            %count = arith.select %single, %c1, %c2 : index
-            // The sequence: the whole of Sq and Sk, or packed sequence b, rows
-            // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
-            %b1 = arith.addi %b, %c1 : index
-            %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
-              %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
-              %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
-              %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
-              %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-              %q0_raw = arith.index_cast %q0_i32 : i32 to index
-              %q1_raw = arith.index_cast %q1_i32 : i32 to index
-              %k0_raw = arith.index_cast %k0_i32 : i32 to index
-              %k1_raw = arith.index_cast %k1_i32 : i32 to index
-              // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-              // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
-              // out and loop over no more keys than there are.
-              %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
-              %q0_pos = arith.maxsi %q0_raw, %c0 : index
-              %q0 = arith.minsi %q0_pos, %total_q : index
-              %q1_lo = arith.maxsi %q1_raw, %q0 : index
-              %q1 = arith.minsi %q1_lo, %total_q : index
-              %k0_pos = arith.maxsi %k0_raw, %c0 : index
-              %k0 = arith.minsi %k0_pos, %sk : index
-              %k1_lo = arith.maxsi %k1_raw, %k0 : index
-              %k1 = arith.minsi %k1_lo, %sk : index
-              %lq = arith.subi %q1, %q0 : index
-              %lk = arith.subi %k1, %k0 : index
-              scf.yield %q0, %lq, %k0, %lk : index, index, index, index
-            } else {
-              scf.yield %c0, %sq, %c0, %sk : index, index, index, index
-            }
-            %bt = arith.select %varlen, %c0, %b : index
-            // Causal diagonals: top left (key j <= query i) or bottom right
-            // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
-            // query i where i + lo <= j <= i + hi (signed).
-            %lk_lq = arith.subi %len_k, %len_q : index
-            %diag = arith.select %bottom_right, %lk_lq, %c0 : index
-            %lo = arith.subi %diag, %left : index
-            %hi = arith.addi %diag, %right : index
-            %pu:3 = scf.for %t = %c0 to %count step %c1
-                iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
-              %first_t = arith.cmpi eq, %t, %c0 : index
-              %mb = arith.select %first_t, %heavy, %pi : index
-              %m0 = arith.muli %mb, %c128 : index
-              %qm0 = arith.addi %qrow0, %m0 : index
-              // Tiles past the end of a packed sequence have nothing to do.
-              %live = arith.cmpi ult, %m0, %len_q : index
-              // Key blocks: those some query of the tile sees.
-              %m_end = arith.addi %m0, %c128 : index
-              %key_hi = arith.addi %m_end, %hi : index
-              %key_end_hi = arith.minsi %key_hi, %len_k : index
-              %key_end = arith.maxsi %key_end_hi, %c0 : index
-              %key_lo = arith.addi %m0, %lo : index
-              %key_start = arith.maxsi %key_lo, %c0 : index
-              %key_end127 = arith.addi %key_end, %c127 : index
-              %blocks = arith.divui %key_end127, %c128 : index
-              %j_first = arith.divui %key_start, %c128 : index
-              %j_start = arith.minui %j_first, %blocks : index
-              %pl:3 = scf.if %live -> (index, i1, index) {
-                // Q, into the buffer the consumers released two units ago.
-                %qs = arith.remui %qn, %c2 : index
-                %qround = arith.divui %qn, %c2 : index
-                %qodd = arith.remui %qround, %c2 : index
-                %qph = arith.cmpi eq, %qodd, %c0 : index
-                tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
-                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, memref<2x1x128x64x!e, 3>, !bars2
-                %p:2 = scf.for %j = %j_start to %blocks step %c1
-                    iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-                  %n0 = arith.muli %j, %c128 : index
-                  %kn0 = arith.addi %krow0, %n0 : index
-                  tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars4
-                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-                  tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars4
-                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, memref<4x1x128x64x!e, 3>, !bars4
-                  %next = arith.addi %s, %c1 : index
-                  %wrap = arith.cmpi eq, %next, %c4 : index
-                  %ns = arith.select %wrap, %c0, %next : index
-                  %nph = arith.xori %ph, %wrap : i1
-                  scf.yield %ns, %nph : index, i1
-                }
-                %nqn = arith.addi %qn, %c1 : index
-                scf.yield %p#0, %p#1, %nqn : index, i1, index
-              } else {
-                scf.yield %s0, %ph0, %qn : index, i1, index
-              }
-              scf.yield %pl#0, %pl#1, %pl#2 : index, i1, index
-            }
-            scf.yield %pu#0, %pu#1, %pu#2 : index, i1, index
-          }
-        }
-      } consumers(2, registers = 240) {
-      ^bb0(%wg: index):
-        %row = arith.muli %wg, %c64 : index
-        %lane = arith.remui %tid, %c128 : index
-        %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero_s = arith.constant dense<0.0> : vector<64xf32>
-        %zero_o = arith.constant dense<0.0> : vector<32xf32>
-        %zero_l = arith.constant dense<0.0> : vector<2xf32>
-        %zero_p = arith.constant dense<0.0> : vector<64x!e>
-        %ninf_l = arith.constant dense<0xFF800000> : vector<2xf32>
-        %ninf_s = arith.constant dense<0xFF800000> : vector<64xf32>
-        %one_l = arith.constant dense<1.0> : vector<2xf32>
-        %all_lanes = arith.constant -1 : i32
-        %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
-        %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
-        // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale, as
-        // cap_out tanh(y) = cap_out - 2 cap_out / (exp2(2 log2(e) y) + 1)
-        // with y = cap_in s: a product, exp2, reciprocal and FMA an element
-        // (the scalars folded here), with %softcap.
-        %use_cap = arith.andi %softcap, %true : i1
-        %cap_out_s = vector.broadcast %cap_out : f32 to vector<64xf32>
-        %two_log2e = arith.constant 2.88539008 : f32
-        %minus_two = arith.constant -2.0 : f32
-        %cap_k = arith.mulf %cap_in, %two_log2e : f32
-        %cap_k_s = vector.broadcast %cap_k : f32 to vector<64xf32>
-        %cap_m2 = arith.mulf %cap_out, %minus_two : f32
-        %cap_m2_s = vector.broadcast %cap_m2 : f32 to vector<64xf32>
-        %one_s = arith.constant dense<1.0> : vector<64xf32>
-        // Ping-pong: this warpgroup's turn is named barrier 9 + wg, the
-        // other's 9 + (1 - wg); warpgroup 0 starts.
-        %c9 = arith.constant 9 : index
-        %my_turn_i = arith.addi %c9, %wg : index
-        %my_turn = arith.index_cast %my_turn_i : index to i32
-        %wg_next = arith.addi %wg, %c1 : index
-        %c_consumers = arith.constant 2 : index
-        %next_wg = arith.remui %wg_next, %c_consumers : index
-        %next_turn_i = arith.addi %c9, %next_wg : index
-        %next_turn = arith.index_cast %next_turn_i : index to i32
-        %last_wg = arith.cmpi eq, %wg_next, %c_consumers : index
-        scf.if %last_wg {
-          tile.named_barrier_arrive %next_turn, 256
-        }
-        %ct:3 = scf.for %pair = %cta to %pairs step %ctas
-            iter_args(%ps = %c0, %pph = %false, %pqn = %c0) -> (index, i1, index) {
-          %bhi = arith.divui %pair, %pairs_m : index
-          %pi = arith.remui %pair, %pairs_m : index
-          %b = arith.divui %bhi, %heads : index
-          %h = arith.remui %bhi, %heads : index
-          // GQA: query head h reads K and V head h / group.
-          %hk = arith.divui %h, %group : index
-          %heavy_p = arith.subi %mlast, %pi : index
-          %heavy = arith.select %paired, %heavy_p, %pi : index
-          %single = arith.cmpi eq, %heavy, %pi : index
-          %count = arith.select %single, %c1, %c2 : index
-          // The sequence: the whole of Sq and Sk, or packed sequence b, rows
-          // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
-          %b1 = arith.addi %b, %c1 : index
-          %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
-            %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
-            %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
-            %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
-            %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
-            %q0_raw = arith.index_cast %q0_i32 : i32 to index
-            %q1_raw = arith.index_cast %q1_i32 : i32 to index
-            %k0_raw = arith.index_cast %k0_i32 : i32 to index
-            %k1_raw = arith.index_cast %k1_i32 : i32 to index
-            // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
-            // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
-            // out and loop over no more keys than there are.
-            %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
-            %q0_pos = arith.maxsi %q0_raw, %c0 : index
-            %q0 = arith.minsi %q0_pos, %total_q : index
-            %q1_lo = arith.maxsi %q1_raw, %q0 : index
-            %q1 = arith.minsi %q1_lo, %total_q : index
-            %k0_pos = arith.maxsi %k0_raw, %c0 : index
-            %k0 = arith.minsi %k0_pos, %sk : index
-            %k1_lo = arith.maxsi %k1_raw, %k0 : index
-            %k1 = arith.minsi %k1_lo, %sk : index
-            %lq = arith.subi %q1, %q0 : index
-            %lk = arith.subi %k1, %k0 : index
-            scf.yield %q0, %lq, %k0, %lk : index, index, index, index
-          } else {
-            scf.yield %c0, %sq, %c0, %sk : index, index, index, index
-          }
-          %bt = arith.select %varlen, %c0, %b : index
-          // Causal diagonals: top left (key j <= query i) or bottom right
-          // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
-          // query i where i + lo <= j <= i + hi (signed).
-          %lk_lq = arith.subi %len_k, %len_q : index
-          %diag = arith.select %bottom_right, %lk_lq, %c0 : index
-          %lo = arith.subi %diag, %left : index
-          %hi = arith.addi %diag, %right : index
-          %len_k_i32 = arith.index_cast %len_k : index to i32
-          %len_k_s = vector.broadcast %len_k_i32 : i32 to vector<64xi32>
-          %lo_i32 = arith.index_cast %lo : index to i32
-          %hi_i32 = arith.index_cast %hi : index to i32
-          %cu:3 = scf.for %t = %c0 to %count step %c1
-              iter_args(%s0 = %ps, %ph0 = %pph, %qn = %pqn) -> (index, i1, index) {
-            %first_t = arith.cmpi eq, %t, %c0 : index
-            %mb = arith.select %first_t, %heavy, %pi : index
-            %m0 = arith.muli %mb, %c128 : index
-            %qm0 = arith.addi %qrow0, %m0 : index
-            // Tiles past the end of a packed sequence have nothing to do.
-            %live = arith.cmpi ult, %m0, %len_q : index
-            // Key blocks: those some query of the tile sees.
-            %m_end = arith.addi %m0, %c128 : index
-            %key_hi = arith.addi %m_end, %hi : index
-            %key_end_hi = arith.minsi %key_hi, %len_k : index
-            %key_end = arith.maxsi %key_end_hi, %c0 : index
-            %key_lo = arith.addi %m0, %lo : index
-            %key_start = arith.maxsi %key_lo, %c0 : index
-            %key_end127 = arith.addi %key_end, %c127 : index
-            %blocks = arith.divui %key_end127, %c128 : index
-            %j_first = arith.divui %key_start, %c128 : index
-            %j_start = arith.minui %j_first, %blocks : index
-            %cl:3 = scf.if %live -> (index, i1, index) {
-            // This warpgroup's first query row, for the masks.
-            %r0 = arith.addi %m0, %row : index
-            %r0_i32 = arith.index_cast %r0 : index to i32
-            %r0_hi = arith.addi %r0, %hi : index
-            %r0_hi1 = arith.addi %r0_hi, %c1 : index
-            %r63 = arith.addi %r0, %c63 : index
-            %r63_lo = arith.addi %r63, %lo : index
-            %qs = arith.remui %qn, %c2 : index
-            %qround = arith.divui %qn, %c2 : index
-            %qodd = arith.remui %qround, %c2 : index
-            %qph = arith.cmpi ne, %qodd, %c0 : index
-            tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
-            // Block j: issue S_j = Q K_j^T and, behind it, O = O c_{j-1} +
-            // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
-            // the turn over once S_j is done; the softmax of S_j runs under
-            // the other warpgroup's products; then P V of the last block.
-            // (Not under this warpgroup's own P V: ptxas hoists the wait for
-            // it to the top of the softmax's block; kept in place by a block
-            // of its own it measured slower.)
-            %r:9 = scf.for %j = %j_start to %blocks step %c1
-                iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
-                          %p_prev = %zero_p, %corr_prev = %zero_l, %s_prev = %c0,
-                          %ph_prev = %false, %s = %s0, %ph = %ph0)
-                -> (vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                    index, i1, index, i1) {
-              %n0 = arith.muli %j, %c128 : index
-              %n_end = arith.addi %n0, %c128 : index
-              tile.mbarrier_wait_parity %k_full[%s], %ph : !bars4
-              tile.named_barrier_sync %my_turn, 256
-              %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
-                  {shape = array<i64: 64, 128, 64>, wait = 1 : i32}
-                  : memref<2x1x128x64x!e, 3>, memref<4x1x128x64x!e, 3>, vector<64xf32>
-              %later = arith.cmpi ugt, %j, %j_start : index
-              // O is rescaled by the previous block's corrections, except in
-              // warps where no row's maximum moved (all of them 1; a vote).
-              %corr_moved = arith.cmpf une, %corr_prev, %one_l : vector<2xf32>
-              %corr_any = vector.reduction <or>, %corr_moved : vector<2xi1> into i1
-              %rescale_o = nvvm.vote.sync any %all_lanes, %corr_any -> i1
-              %o_cur = scf.if %later -> vector<32xf32> {
-                %o_kept = scf.if %rescale_o -> vector<32xf32> {
-                  %corr_b = tile.warpgroup_broadcast_rows %corr_prev {shape = array<i64: 64, 64>}
-                      : vector<2xf32> -> vector<32xf32>
-                  %o_scaled = arith.mulf %o_acc, %corr_b : vector<32xf32>
-                  scf.yield %o_scaled : vector<32xf32>
-                } else {
-                  scf.yield %o_acc : vector<32xf32>
-                }
-                tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !bars4
-                // Leaves this block's S_j done, the product pending.
-                %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
-                    {shape = array<i64: 64, 64, 128>, wait = 1 : i32, transpose_b}
-                    : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
-                scf.yield %o_pv : vector<32xf32>
-              } else {
-                tile.wgmma_wait_group 0
-                scf.yield %o_acc : vector<32xf32>
-              }
-              tile.named_barrier_arrive %next_turn, 256
-              // S_j is done: the K stage is free.
-              scf.if %signals {
-                %ktok = tile.mbarrier_arrive %k_empty[%s] : !bars4 -> !tile.mbarrier_token
-              }
-              %capped = scf.if %use_cap -> vector<64xf32> {
-                %cap_y2 = arith.mulf %scores, %cap_k_s : vector<64xf32>
-                %cap_e = math.exp2 %cap_y2 fastmath<afn> : vector<64xf32>
-                %cap_e1 = arith.addf %cap_e, %one_s : vector<64xf32>
-                %cap_r = arith.divf %one_s, %cap_e1 fastmath<afn> : vector<64xf32>
-                %cap_z = math.fma %cap_r, %cap_m2_s, %cap_out_s : vector<64xf32>
-                scf.yield %cap_z : vector<64xf32>
-              } else {
-                scf.yield %scores : vector<64xf32>
-              }
-              // Keys past the sequence, after the diagonal (+ right) or
-              // before the window's left edge of some row.
-              %past_keys = arith.cmpi ugt, %n_end, %len_k : index
-              %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
-              %under = arith.cmpi slt, %n0, %r63_lo : index
-              %cut = arith.ori %over, %under : i1
-              %needs_mask = arith.ori %past_keys, %cut : i1
-              %masked = scf.if %needs_mask -> vector<64xf32> {
-                // Each score's key and query (computed here: kept across
-                // the loop, they would hold 128 registers).
-                %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-                %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-                %r0_s = vector.broadcast %r0_i32 : i32 to vector<64xi32>
-                %qrows = arith.addi %rows, %r0_s : vector<64xi32>
-                %n0_i32 = arith.index_cast %n0 : index to i32
-                %n0_s = vector.broadcast %n0_i32 : i32 to vector<64xi32>
-                %keys = arith.addi %cols, %n0_s : vector<64xi32>
-                %in_keys = arith.cmpi slt, %keys, %len_k_s : vector<64xi32>
-                %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
-                %hi_s = vector.broadcast %hi_i32 : i32 to vector<64xi32>
-                %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
-                %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
-                %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
-                %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
-                %seen = arith.andi %above, %below : vector<64xi1>
-                %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                %sel = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                scf.yield %sel : vector<64xf32>
-              } else {
-                scf.yield %capped : vector<64xf32>
-              }
-              // Online softmax: the running maximum m of each row and the
-              // thread's part of its sum l (combined once, at the end). A
-              // row that has seen no key yet keeps m = -inf and subtracts 0
-              // (not -inf - -inf), so its probabilities and l stay 0.
-              %block_max = tile.warpgroup_row_reduce <maxnumf> %masked {shape = array<i64: 64, 128>}
-                  : vector<64xf32> -> vector<2xf32>
-              %m_new = arith.maxnumf %m_run, %block_max : vector<2xf32>
-              %m_scaled_raw = arith.mulf %m_new, %c_l : vector<2xf32>
-              %no_key = arith.cmpf oeq, %m_new, %ninf_l : vector<2xf32>
-              %m_scaled = arith.select %no_key, %zero_l, %m_scaled_raw : vector<2xi1>, vector<2xf32>
-              %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
-              %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
-              %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
-              %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
-                  : vector<2xf32> -> vector<64xf32>
-              %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
-              %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
-              %probs = math.exp2 %exponent fastmath<afn> : vector<64xf32>
-              %block_sum = tile.warpgroup_row_reduce <add> %probs {partial, shape = array<i64: 64, 128>}
-                  : vector<64xf32> -> vector<2xf32>
-              %l_kept = arith.mulf %l_run, %correction : vector<2xf32>
-              %l_new = arith.addf %l_kept, %block_sum : vector<2xf32>
-              // The previous block's P V is done: its V stage is free.
-              tile.wgmma_wait_group 0
-              // P_{j-1} is dead now: P_j takes its registers.
-              %p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>
-              %release = arith.andi %later, %signals : i1
-              scf.if %release {
-                %tok = tile.mbarrier_arrive %v_empty[%s_prev] : !bars4 -> !tile.mbarrier_token
-              }
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %o_cur, %m_new, %l_new, %p16, %correction, %s, %ph, %ns, %nph
-                  : vector<32xf32>, vector<2xf32>, vector<2xf32>, vector<64x!e>, vector<2xf32>,
-                    index, i1, index, i1
-            }
-            // P V of the last block, and its stage released (none when the
-            // tile sees no key: its rows come out 0).
-            %any_block = arith.cmpi ugt, %blocks, %j_start : index
-            %o_final = scf.if %any_block -> vector<32xf32> {
-              %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
-              %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
-              %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
-              %o_last_kept = scf.if %rescale_last -> vector<32xf32> {
-                %corr_last = tile.warpgroup_broadcast_rows %r#4 {shape = array<i64: 64, 64>}
-                    : vector<2xf32> -> vector<32xf32>
-                %o_ls = arith.mulf %r#0, %corr_last : vector<32xf32>
-                scf.yield %o_ls : vector<32xf32>
-              } else {
-                scf.yield %r#0 : vector<32xf32>
-              }
-              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !bars4
-              %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-                  {shape = array<i64: 64, 64, 128>, wait = 0 : i32, transpose_b}
-                  : vector<64x!e>, memref<4x1x128x64x!e, 3>, vector<32xf32>
-              scf.if %signals {
-                %tok = tile.mbarrier_arrive %v_empty[%r#5] : !bars4 -> !tile.mbarrier_token
-              }
-              scf.yield %o_pv_last : vector<32xf32>
-            } else {
-              scf.yield %zero_o : vector<32xf32>
-            }
-            // The unit's Q is no longer read.
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %q_empty[%qs] : !bars2 -> !tile.mbarrier_token
-            }
-            %l_final = tile.warpgroup_row_reduce <add> %r#2 {shape = array<i64: 64, 128>}
-                : vector<2xf32> -> vector<2xf32>
-            %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
-            %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
-            %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
-            %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
-                {shape = array<i64: 64, 64>} : vector<32xf32>
-            // Packed sequences: stores bounded by the sequence's last row
-            // (a TMA box would write into the next sequence).
-            scf.if %varlen {
-              %orow = arith.addi %qrow0, %r0 : index
-              %orow_end = arith.addi %qrow0, %len_q : index
-              %ocol = arith.muli %h, %c64 : index
-              %ocol_end = arith.addi %ocol, %c64 : index
-              tile.warpgroup_mma_store %out, %o_rows[%orow, %ocol] bounds [%orow_end, %ocol_end]
-                  {shape = array<i64: 64, 64>} : vector<32xf32>, memref<?x?x!e>
-            } else {
-              tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = array<i64: 64, 64>}
-                  : vector<32xf32>, memref<2x1x64x64x!e, 3>, !o4
+              tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = #orows}
+                  : !acc, !ostage, !o4
             }
             %nqn = arith.addi %qn, %c1 : index
             scf.yield %r#7, %r#8, %nqn : index, i1, index

@@ -49,7 +49,7 @@ bounds every sequence's queries. One launch for the batch; sequences of 0
 queries cost nothing, sequences of 0 keys give rows of 0.
 """
 import math
-from typing import Optional, Tuple, Union
+from typing import Dict, Optional, Tuple, Union
 
 from ..core import devices, streams
 from ..core.caches import LruCache
@@ -67,20 +67,44 @@ from .decode_attention import plan_decode, prefers_decode
 SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
 
 
-def attention_source(variant: Tuple[str, bool]) -> str:
-    """The kernels for (element, softcap): `!e` redefined, the softcap
-    branch kept or folded away."""
-    element, softcap = variant
-    text = redefine_aliases(read_kernel("attention_sm90.mlir"), {"!e": element})
+def head_dim_aliases(head_dim: int) -> Dict[str, str]:
+    """The kernel source's head-dimension aliases for D = `head_dim` (as
+    written: 128): O's accumulator fragment, the Q, K/V and O staging tiles
+    of D / 64 chunks, K/V rings of 128 KB (256 / D stages), the MMA and row
+    shapes and the constants."""
+    chunks, stages = head_dim // 64, 256 // head_dim
+    return {"!acc": f"vector<{head_dim // 2}xf32>",
+            "!qtile": f"memref<2x{chunks}x128x64x!e, 3>",
+            "!kvring": f"memref<{stages}x{chunks}x128x64x!e, 3>",
+            "!ostage": f"memref<2x{chunks}x64x64x!e, 3>",
+            "!kvbars": f"!tile.mbarrier<count = {stages}>",
+            "#qk": f"array<i64: 64, 128, {head_dim}>",
+            "#pv": f"array<i64: 64, {head_dim}, 128>",
+            "#orows": f"array<i64: 64, {head_dim}>",
+            "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
+            "#two_chunks": "true" if chunks == 2 else "false",
+            "#kv_stages": f"{stages} : index"}
+
+
+def attention_source(variant: Tuple[str, bool, int]) -> str:
+    """The kernel @attention_d{D} for (element, softcap, D): `!e` and the
+    head-dimension aliases redefined, the softcap branch kept or folded
+    away."""
+    element, softcap, head_dim = variant
+    if head_dim not in HEAD_DIMS:
+        raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
+    text = redefine_aliases(read_kernel("attention_sm90.mlir"),
+                            {"!e": element, **head_dim_aliases(head_dim)})
+    text = text.replace("@attention_d128(", f"@attention_d{head_dim}(")
     if not softcap:
         assert SOFTCAP_SWITCH in text, "attention_sm90.mlir: the softcap switch moved"
         text = text.replace(SOFTCAP_SWITCH, "%use_cap = arith.constant false")
     return text
 
 
-#: The kernels @attention_d64 and @attention_d128; a variant is (element,
-#: softcap). 32-bit index arithmetic: the kernels' loop state takes half
-#: the registers (their coordinates are TMA's 32-bit ones anyway).
+#: The kernel @attention_d{D}; a variant is (element, softcap, D). 32-bit
+#: index arithmetic: the kernels' loop state takes half the registers
+#: (their coordinates are TMA's 32-bit ones anyway).
 ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
                          options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.
@@ -203,7 +227,7 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
 def attention_kernel(element: str, head_dim: int, softcap: bool = False):
     """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
     with the logit softcap or without."""
-    return ATTENTION.kernel((element, bool(softcap)), f"attention_d{head_dim}")
+    return ATTENTION.kernel((element, bool(softcap), head_dim), f"attention_d{head_dim}")
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:

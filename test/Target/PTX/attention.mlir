@@ -1,7 +1,9 @@
-// The fused attention example as PTX, assembled by ptxas for sm_90a:
-// python/tile/kernels/attention_sm90.mlir as written (bf16) and with its element type
-// `!e` redefined to f16 (as tile.attention compiles its variants). Both
-// kernels (@attention_d128, @attention_d64) take their four tensor maps by
+// The fused attention kernel as PTX, assembled by ptxas for sm_90a:
+// python/tile/kernels/attention_sm90.mlir as written (bf16, D = 128) and
+// its variants as tile.attention compiles them (`python -m tile
+// attention-prefill`: `!e` f16, the head-dimension aliases for D = 64,
+// the softcap branch folded away without --softcap). Both head dimensions
+// (@attention_d128, @attention_d64) take their four tensor maps by
 // value (T-TMA-22), lower the producer's registers and raise the
 // consumers' (setmaxnreg), load Q, K and V with 4-D TMA boxes
 // (cp.async.bulk.tensor.4d ... mbarrier::complete_tx), wait for their turn
@@ -16,54 +18,45 @@
 // tile.attention compiles it, with a 32-bit index (its scalar parameters are
 // .u32) and 32-bit shared addresses.
 //
-// RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.ptx
-// RUN: FileCheck %s -DT=bf16 --implicit-check-not=__nv_exp2f < %t.bf16.ptx
-// RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.ptx
-// RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.ptx -o %t.bf16.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
-// RUN: sed 's/^!e = bf16/!e = f16/' %tile_kernels/attention_sm90.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.ptx
-// RUN: FileCheck %s -DT=f16 --implicit-check-not=__nv_exp2f < %t.f16.ptx
-// RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.ptx
-// RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.ptx -o %t.f16.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.bf16.d128.ptx
+// RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d128.ptx -o %t.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element f16 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d128.ptx
+// RUN: FileCheck %s -DT=f16 -DD=128 --implicit-check-not=__nv_exp2f < %t.f16.d128.ptx
+// RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d128.ptx -o %t.f16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --head-dim 64 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d64.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=64 --implicit-check-not=__nv_exp2f < %t.bf16.d64.ptx
+// RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.d64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d64.ptx -o %t.bf16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element f16 --head-dim 64 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d64.ptx
+// RUN: FileCheck %s -DT=f16 -DD=64 --implicit-check-not=__nv_exp2f < %t.f16.d64.ptx
+// RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.d64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d64.ptx -o %t.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill > %t.nocap.mlir
+// RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
+// RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
 
-// The file as written keeps the softcap branch (tile.attention folds it
-// away for calls without a cap): both kernels assemble without spills.
-// NO-SPILLS-COUNT-2: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// The kernels with the softcap branch (the file as written keeps it;
+// tile.attention folds it away for calls without a cap, the last lines)
+// assemble without spills.
+// NO-SPILLS: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
 // CHECK: .target sm_90a
-// CHECK-LABEL: .visible .entry attention_d128(
-//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_0[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_1[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_2[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d128_param_3[128],
-//  CHECK-NEXT: .param .u64 .ptr .align 1 attention_d128_param_4,
+// CHECK-LABEL: .visible .entry attention_d
+//  CHECK-SAME: {{^}}[[D]](
+//  CHECK-NEXT: .param .align 128 .b8 attention_d[[D]]_param_0[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d[[D]]_param_1[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d[[D]]_param_2[128],
+//  CHECK-NEXT: .param .align 128 .b8 attention_d[[D]]_param_3[128],
+//  CHECK-NEXT: .param .u64 .ptr .align 1 attention_d[[D]]_param_4,
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
 //   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
 //   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
 //   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
 //   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
-//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1, 31, -1;
-//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
-//   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
-//   CHECK-DAG: stmatrix.sync.aligned.m8n8.x4.shared.b16
-//   CHECK-DAG: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
-//   CHECK-DAG: cp.async.bulk.commit_group;
-// CHECK-LABEL: .visible .entry attention_d64(
-//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_0[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_1[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_2[128],
-//  CHECK-NEXT: .param .align 128 .b8 attention_d64_param_3[128],
-//  CHECK-NEXT: .param .u64 .ptr .align 1 attention_d64_param_4,
-//   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 {{[0-9]+}};
-//   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 {{[0-9]+}};
-//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{d?[0-9]+}}], [%r{{d?[0-9]+}}, {{[{]}}%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}{{[}]}}], [%r{{d?[0-9]+}}];
-//   CHECK-DAG: bar.sync %r{{[0-9]+}}, 256;
-//   CHECK-DAG: bar.arrive %r{{[0-9]+}}, 256;
-//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
-//   CHECK-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 //   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 1, 31, -1;
 //   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 2, 31, -1;
 //   CHECK-DAG: ex2.approx.ftz.f32 %r{{[0-9]+}}, %r{{[0-9]+}};
@@ -87,7 +80,6 @@
 //  D128-NEXT: wgmma.wait_group.sync.aligned 1;
 //       D128: bar.arrive %r{{[0-9]+}}, 256;
 //       D128: ex2.approx.ftz.f32
-// D128-LABEL: .visible .entry attention_d64(
 
 // The same for D = 64: S in 4 K steps of one 64-wide chunk, P V as
 // m64n64k16 over the 128 keys.
