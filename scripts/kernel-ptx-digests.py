@@ -41,7 +41,8 @@ def families():
         yield "grouped", GROUPED, (element,)
         for head_dim in (64, 128):
             for softcap in (False, True):
-                yield "attention", ATTENTION, (element, softcap, head_dim)
+                yield "attention", ATTENTION, (element, softcap, head_dim, None)
+            yield "attention-cache", ATTENTION, (element, False, head_dim, 16)
     for a, b, c in itertools.product(FP8_TYPES, FP8_TYPES, HALF):
         yield "fp8", FP8, (a, b, c)
         yield "grouped-fp8", GROUPED_FP8, (a, b, c)

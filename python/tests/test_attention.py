@@ -86,16 +86,30 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     the softcap's two factors (f32) and four flags (softcap, bottom-right
     diagonal, paired tiles, packed sequences)."""
     for d in HEAD_DIMS:
-        params = ATTENTION.module((element, False, d)).manifest["kernels"][f"attention_d{d}"][
-            "params"]
-        assert len(params) == 21
+        params = ATTENTION.module((element, False, d, None)).manifest["kernels"][
+            f"attention_d{d}"]["params"]
+        assert len(params) == 29
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
         assert (params[3]["rank"], params[3]["element"]) == (4, element)
         assert (params[4]["rank"], params[4]["element"]) == (2, element)
         assert [(p["rank"], p["element"]) for p in params[5:7]] == [(1, "i32")] * 2
         assert all(p["type"] in ("index", "i32", "i64") for p in params[7:14])
-        assert [p["type"] for p in params[14:]] == ["f32", "f32", "f32", "i1", "i1", "i1", "i1"]
+        assert [p["type"] for p in params[14:21]] == ["f32", "f32", "f32", "i1", "i1", "i1",
+                                                      "i1"]
+        # The KV-cache path's: K and V in 64-row boxes through a block table,
+        # the lengths, the page, the appended count and two flags.
+        assert [(p["kind"], p.get("box")) for p in params[21:23]] == [
+            ("tensor_map", [1, 1, 64, 64])] * 2
+        assert [p["rank"] for p in params[23:25]] == [2, 1]
+        assert [p["type"] for p in params[27:]] == ["i1", "i1"]
+    # The KV-cache variants: boxes of a page's 16 or 32 rows, else 64.
+    for rows in (16, 32, 64):
+        params = ATTENTION.module((element, False, 128, rows)).manifest["kernels"][
+            "attention_d128"]["params"]
+        assert [p.get("box") for p in params[21:23]] == [[1, 1, rows, 64]] * 2
+    with pytest.raises(ValueError, match="no softcap"):
+        ATTENTION.source((element, True, 128, 16))
 
 
 # --- On the GPU -----------------------------------------------------------------

@@ -472,6 +472,45 @@ def test_kvcache_prefill_chunk(hopper, causal):
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 
+@pytest.mark.parametrize("page,d,causal", [(16, 128, True), (32, 64, True), (64, 128, False),
+                                           (256, 64, True)])
+def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal):
+    """A chunk of 512 queries (appended) against a paged cache with
+    per-sequence lengths on the prefill kernel's KV-cache variant (switched
+    on here: tile.ops.kvcache.CACHE_PREFILL): attention over each
+    sequence's seqlens[b] + 512 keys, K and V through the block table."""
+    import tile
+    from tile.ops import kvcache
+    torch = hopper
+    monkeypatch.setattr(kvcache, "CACHE_PREFILL", True)
+    batch, sq, heads, kv_heads, s = 4, 512, 8, 2, 2048
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    q = randn(torch, batch, sq, heads, d, seed=1)
+    k_new, v_new = randn(torch, batch, sq, kv_heads, d, seed=4), randn(torch, batch, sq,
+                                                                       kv_heads, d, seed=5)
+    lengths = torch.tensor([600, 17, 1500, 0], device="cuda", dtype=torch.int32)
+    k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
+    v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
+    kvcache.PLANS.clear()
+    out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new, cache_seqlens=lengths,
+                                      block_table=table, causal=causal)
+    torch.cuda.synchronize()
+    (plan,) = kvcache.PLANS._values.values()
+    assert plan.paged_prefill is not None and plan.paged_prefill[1] == min(page, 64)
+    keys = tuple(c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
+    for b in range(batch):
+        n = int(lengths[b]) + sq
+        assert torch.equal(keys[0][b, n - sq:n], k_new[b])
+        assert torch.equal(keys[1][b, n - sq:n], v_new[b])
+        qb = q[b:b + 1].transpose(1, 2)
+        kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in keys)
+        hi = n - sq if causal else None
+        want = reference(torch, qb, kb, vb, hi=hi)
+        bound = sdpa_error(torch, qb, kb, vb, want, None, hi)
+        assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
 def test_kvcache_errors(hopper):
     import tile
     torch = hopper

@@ -74,7 +74,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
         print(tile.__file__)
         for family, variant in ((GEMM, ("bf16",)), (FP8, ("f8E4M3FN", "f8E5M2", "bf16")),
                                 (GROUPED, ("f16",)), (GROUPED_FP8, ("f8E4M3FN",) * 2 + ("f16",)),
-                                (ATTENTION, ("bf16", False, 128)), (DECODE, DecodeConfig("nt", 16, 4)),
+                                (ATTENTION, ("bf16", False, 128, None)), (DECODE, DecodeConfig("nt", 16, 4)),
                                 (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16)),
                                 (CACHE_APPEND, CacheAppendConfig("bf16", 128))):
             module = family.module(variant)

@@ -11,10 +11,11 @@
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
     python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
-                                [--softcap]
+                                [--softcap] [--cache-rows 16|32|64]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
-                                tile.attention compiles it)
+                                tile.attention compiles it; with a KV
+                                cache's boxes, attention_with_kvcache)
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
@@ -94,6 +95,9 @@ def main(argv=None) -> None:
                          default=128)
     prefill.add_argument("--softcap", action="store_true",
                          help="keep the logit softcap branch (folded away without)")
+    prefill.add_argument("--cache-rows", type=int, choices=prefill_attention.CACHE_BOX_ROWS,
+                         help="the KV-cache variant with boxes of this many rows (without: "
+                              "the cache path folded away)")
     appending = commands.add_parser("cache-append",
                                     help="print the KV-cache append kernel's tile IR")
     appending.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -107,8 +111,11 @@ def main(argv=None) -> None:
             decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
         return
     if args.command == "attention-prefill":
-        sys.stdout.write(prefill_attention.attention_source(
-            (args.element, args.softcap, args.head_dim)))
+        try:
+            sys.stdout.write(prefill_attention.attention_source(
+                (args.element, args.softcap, args.head_dim, args.cache_rows)))
+        except ValueError as error:
+            parser.error(str(error))
         return
     if args.command == "cache-append":
         sys.stdout.write(cache_append.cache_append_source(

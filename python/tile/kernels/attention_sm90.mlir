@@ -59,6 +59,13 @@
 #chunks = 2 : i32
 #two_chunks = true
 #kv_stages = 2 : index
+// A KV cache's K and V (prefill against a paged cache), as (blocks, Hkv,
+// page rows, D) through a block table: boxes of #box_rows rows (a page of
+// 16 or 32 tokens, else 64), #kv_boxes of them filling a 128-key block's
+// rows (T-TMA-24); tile.attention's own variants fold the cache path away.
+!kv4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
+#box_rows = 64 : index
+#kv_boxes = 2 : index
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // One function for both head dimensions (the aliases above); the copies
@@ -68,7 +75,9 @@ module attributes {gpu.container_module} {
                              %heads: index, %group: index, %sq: index, %sk: index,
                              %left: index, %right: index, %scale_log2: f32,
                              %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
-                             %paired: i1, %varlen: i1) kernel
+                             %paired: i1, %varlen: i1, %kp: !kv4, %vp: !kv4,
+                             %table: memref<?x?xi32>, %seqlens: memref<?xi32>, %page: index,
+                             %added: index, %paged: i1, %per_sequence: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -84,6 +93,14 @@ module attributes {gpu.container_module} {
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
+      // A KV cache: K and V through the block table (%paged), and each
+      // sequence's keys from seqlens[b] + %added (%per_sequence).
+      %use_pages = arith.andi %paged, %true : i1
+      %use_lengths = arith.andi %per_sequence, %true : i1
+      %c_box_rows = arith.constant #box_rows
+      %c_boxes = arith.constant #kv_boxes
+      // Through the table, a chunk's boxes arrive once, with its 16 KB.
+      %chunk_bytes = arith.constant 16384 : i32
       %tid = gpu.thread_id x
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
@@ -168,7 +185,18 @@ module attributes {gpu.container_module} {
               %lk = arith.subi %k1, %k0 : index
               scf.yield %q0, %lq, %k0, %lk : index, index, index, index
             } else {
-              scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+              // A cache's sequence b: seqlens[b] + %added keys, clamped to Sk.
+              %len_cache = scf.if %use_lengths -> (index) {
+                %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+                %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+                %seqlen_all = arith.addi %seqlen_raw, %added : index
+                %seqlen_pos = arith.maxsi %seqlen_all, %c0 : index
+                %seqlen = arith.minsi %seqlen_pos, %sk : index
+                scf.yield %seqlen : index
+              } else {
+                scf.yield %sk : index
+              }
+              scf.yield %c0, %sq, %c0, %len_cache : index, index, index, index
             }
             %bt = arith.select %varlen, %c0, %b : index
             // Causal diagonals: top left (key j <= query i) or bottom right
@@ -212,15 +240,67 @@ module attributes {gpu.container_module} {
                     iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
                   %n0 = arith.muli %j, %c128 : index
                   %kn0 = arith.addi %krow0, %n0 : index
+                  // Through the table: the block's first page and row.
+                  %table_pages = memref.dim %table, %c1 : memref<?x?xi32>
+                  %last_page = arith.subi %table_pages, %c1 : index
+                  %page0 = arith.divui %kn0, %page : index
+                  %row0 = arith.remui %kn0, %page : index
+                  %within = arith.cmpi ugt, %page, %c_box_rows : index
                   tile.mbarrier_wait_parity %k_empty[%s], %ph : !kvbars
-                  tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
-                  scf.if %two_chunks {
-                    tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                  scf.if %use_pages {
+                    %ktok = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                    scf.if %two_chunks {
+                      %ktok1 = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                    }
+                    scf.for %i = %c0 to %c_boxes step %c1 {
+                      // Box i: rows #box_rows i .. of the block's page (a page of more
+                      // than #box_rows tokens), or page p0 + i (a page of #box_rows).
+                      %krows = arith.muli %i, %c_box_rows : index
+                      %knext_page = arith.addi %page0, %i : index
+                      %kpi = arith.select %within, %page0, %knext_page : index
+                      %kpi_c = arith.minui %kpi, %last_page : index
+                      %kpid_i32 = memref.load %table[%b, %kpi_c] : memref<?x?xi32>
+                      %kpid = arith.index_cast %kpid_i32 : i32 to index
+                      %krow_in = arith.addi %row0, %krows : index
+                      %krow = arith.select %within, %krow_in, %c0 : index
+                      tile.tma_load %kp[%kpid, %hk, %krow, %c0] to %sk_[%s, %c0, %krows], %k_full[%s] : !kv4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_load %kp[%kpid, %hk, %krow, %c64] to %sk_[%s, %c1, %krows], %k_full[%s] : !kv4, !kvring, !kvbars
+                      }
+                    }
+                  } else {
+                    tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
+                    scf.if %two_chunks {
+                      tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                    }
                   }
                   tile.mbarrier_wait_parity %v_empty[%s], %ph : !kvbars
-                  tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
-                  scf.if %two_chunks {
-                    tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                  scf.if %use_pages {
+                    %vtok = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                    scf.if %two_chunks {
+                      %vtok1 = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                    }
+                    scf.for %i = %c0 to %c_boxes step %c1 {
+                      // Box i: rows #box_rows i .. of the block's page (a page of more
+                      // than #box_rows tokens), or page p0 + i (a page of #box_rows).
+                      %vrows = arith.muli %i, %c_box_rows : index
+                      %vnext_page = arith.addi %page0, %i : index
+                      %vpi = arith.select %within, %page0, %vnext_page : index
+                      %vpi_c = arith.minui %vpi, %last_page : index
+                      %vpid_i32 = memref.load %table[%b, %vpi_c] : memref<?x?xi32>
+                      %vpid = arith.index_cast %vpid_i32 : i32 to index
+                      %vrow_in = arith.addi %row0, %vrows : index
+                      %vrow = arith.select %within, %vrow_in, %c0 : index
+                      tile.tma_load %vp[%vpid, %hk, %vrow, %c0] to %sv_[%s, %c0, %vrows], %v_full[%s] : !kv4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_load %vp[%vpid, %hk, %vrow, %c64] to %sv_[%s, %c1, %vrows], %v_full[%s] : !kv4, !kvring, !kvbars
+                      }
+                    }
+                  } else {
+                    tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
+                    scf.if %two_chunks {
+                      tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                    }
                   }
                   %next = arith.addi %s, %c1 : index
                   %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -320,7 +400,18 @@ module attributes {gpu.container_module} {
             %lk = arith.subi %k1, %k0 : index
             scf.yield %q0, %lq, %k0, %lk : index, index, index, index
           } else {
-            scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+            // A cache's sequence b: seqlens[b] + %added keys, clamped to Sk.
+            %len_cache = scf.if %use_lengths -> (index) {
+              %seqlen_i32 = memref.load %seqlens[%b] : memref<?xi32>
+              %seqlen_raw = arith.index_cast %seqlen_i32 : i32 to index
+              %seqlen_all = arith.addi %seqlen_raw, %added : index
+              %seqlen_pos = arith.maxsi %seqlen_all, %c0 : index
+              %seqlen = arith.minsi %seqlen_pos, %sk : index
+              scf.yield %seqlen : index
+            } else {
+              scf.yield %sk : index
+            }
+            scf.yield %c0, %sq, %c0, %len_cache : index, index, index, index
           }
           %bt = arith.select %varlen, %c0, %b : index
           // Causal diagonals: top left (key j <= query i) or bottom right

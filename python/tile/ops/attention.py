@@ -65,6 +65,13 @@ from .decode_attention import plan_decode, prefers_decode
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
 SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
+#: The KV-cache switches (the block table, per-sequence lengths): folded to
+#: false in tile.attention's variants.
+CACHE_SWITCHES = ("%use_pages = arith.andi %paged, %true : i1",
+                  "%use_lengths = arith.andi %per_sequence, %true : i1")
+#: Rows of a KV cache's TMA boxes: a page of 16 or 32 tokens, else 64 (a
+#: page of 64 or more, or a contiguous cache as one page per sequence).
+CACHE_BOX_ROWS = (16, 32, 64)
 
 
 def head_dim_aliases(head_dim: int) -> Dict[str, str]:
@@ -86,23 +93,45 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "#kv_stages": f"{stages} : index"}
 
 
-def attention_source(variant: Tuple[str, bool, int]) -> str:
-    """The kernel @attention_d{D} for (element, softcap, D): `!e` and the
-    head-dimension aliases redefined, the softcap branch kept or folded
-    away."""
-    element, softcap, head_dim = variant
+def cache_aliases(box_rows: int) -> Dict[str, str]:
+    """The KV-cache aliases for boxes of `box_rows` rows (16, 32 or 64:
+    CACHE_BOX_ROWS) filling 128-key blocks."""
+    return {"!kv4": f"!tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, {box_rows}, 64], "
+                    "swizzle = b128>",
+            "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{QUERY_TILE // box_rows} : index"}
+
+
+def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
+    """The kernel @attention_d{D} for (element, softcap, D, box rows): `!e`
+    and the head-dimension aliases redefined, the softcap branch kept or
+    folded away; box rows None: tile.attention's (the KV-cache path folded
+    away), else a KV cache's in boxes of that many rows (cache_aliases)."""
+    element, softcap, head_dim, box_rows = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
-    text = redefine_aliases(read_kernel("attention_sm90.mlir"),
-                            {"!e": element, **head_dim_aliases(head_dim)})
+    aliases = {"!e": element, **head_dim_aliases(head_dim)}
+    if box_rows is not None:
+        if box_rows not in CACHE_BOX_ROWS:
+            raise ValueError(f"KV-cache boxes have {CACHE_BOX_ROWS} rows, got {box_rows}")
+        aliases.update(cache_aliases(box_rows))
+    text = redefine_aliases(read_kernel("attention_sm90.mlir"), aliases)
     text = text.replace("@attention_d128(", f"@attention_d{head_dim}(")
-    if not softcap:
-        assert SOFTCAP_SWITCH in text, "attention_sm90.mlir: the softcap switch moved"
-        text = text.replace(SOFTCAP_SWITCH, "%use_cap = arith.constant false")
+    if box_rows is not None and softcap:
+        # With the table's loads and per-sequence lengths, the D = 128
+        # softcap kernel spills a few bytes whatever the register split:
+        # such calls stay on the split-KV kernels.
+        raise ValueError("the KV-cache variants of the prefill kernel have no softcap")
+    switches = [(SOFTCAP_SWITCH, not softcap)]
+    switches += [(switch, box_rows is None) for switch in CACHE_SWITCHES]
+    for switch, fold in switches:
+        assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
+        if fold:
+            text = text.replace(switch, switch.split(" = ")[0] + " = arith.constant false")
     return text
 
 
-#: The kernel @attention_d{D}; a variant is (element, softcap, D). 32-bit
+#: The kernel @attention_d{D}; a variant is (element, softcap, D, box rows
+#: or None). 32-bit
 #: index arithmetic: the kernels' loop state takes half the registers
 #: (their coordinates are TMA's 32-bit ones anyway).
 ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
@@ -224,10 +253,22 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
     return batch, heads, kv_heads, sq, sk, d
 
 
-def attention_kernel(element: str, head_dim: int, softcap: bool = False):
+def attention_kernel(element: str, head_dim: int, softcap: bool = False,
+                     box_rows: Optional[int] = None):
     """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
-    with the logit softcap or without."""
-    return ATTENTION.kernel((element, bool(softcap), head_dim), f"attention_d{head_dim}")
+    with the logit softcap or without; `box_rows` for a KV cache's
+    (attention_source)."""
+    return ATTENTION.kernel((element, bool(softcap), head_dim, box_rows),
+                            f"attention_d{head_dim}")
+
+
+def no_cache(torch, device, k, v) -> tuple:
+    """The KV-cache parameters of a launch without a cache (its variant
+    folds their path away): k and v again for the box tensor maps, a
+    placeholder table and lengths, page 1, nothing added, no pages, one
+    length."""
+    table, lengths = placeholders(torch, device, torch.int32)
+    return (k, v, table, lengths, 1, 0, False, False)
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
@@ -360,8 +401,8 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
     kernel.launch_on(index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq,
                              sk, left, right, scale * math.log2(math.e), cap_in, cap_out,
-                             cap_in > 0, kind == "bottom_right", paired, False),
-                     (device.sms, 1, 1), stream)
+                             cap_in > 0, kind == "bottom_right", paired, False)
+                     + no_cache(torch, q.device, k, v), (device.sms, 1, 1), stream)
     return out
 
 
@@ -438,9 +479,10 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     # One batch of (1, H, total, D) views: sequence b's rows start at
     # cu_seqlens[b] (the tensor maps' batch coordinate is 0).
     as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
-    kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
+    keys, values = as4(k), as4(v)
+    kernel.launch_on(index, (as4(q), keys, values, as4(out), out.view(total, heads * d),
                              cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
                              max_seqlen_q, k.shape[0], left, right, scale * math.log2(math.e),
-                             cap_in, cap_out, cap_in > 0, kind != "top_left", False, True),
-                     (device.sms, 1, 1), stream)
+                             cap_in, cap_out, cap_in > 0, kind != "top_left", False, True)
+                     + no_cache(torch, q.device, keys, values), (device.sms, 1, 1), stream)
     return out

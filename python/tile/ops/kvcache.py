@@ -23,11 +23,15 @@ CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
 the SM count). A chunk of queries whose 128-row tiles fill the SMs
 (`prefers_decode` false: chunked prefill) against a contiguous cache with
 one length for all runs tile.attention's prefill kernel instead (bottom-right
-causal); paged caches and per-sequence lengths stay on the split-KV kernels. Nothing is read past a block table's width or a cache's
-capacity: seqlens are clamped to the capacity, TMA reads no byte outside
-the cache (a block index past it reads zeros), appends past the capacity
-or into blocks outside the cache are not written. Checking seqlens and
-block indices against the cache needs their values on the host (a
+causal); paged caches and per-sequence lengths stay on the split-KV kernels
+(the prefill kernel's KV-cache variant for them is built but off:
+CACHE_PREFILL).
+
+Nothing is read past a block table's width or a cache's capacity:
+seqlens are clamped to the capacity, TMA reads no byte outside the cache
+(a block index past it reads zeros), appends past the capacity or into
+blocks outside the cache are not written. Checking seqlens and block
+indices against the cache needs their values on the host (a
 synchronization, which a decode loop or a CUDA graph cannot afford):
 `validate=True` does, and raises MatmulError instead.
 """
@@ -40,12 +44,18 @@ from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
-from .attention import (ELEMENTS, HEAD_DIMS, attention, check_heads, check_scale,
-                        check_tma_operands, new_output, placeholders, softcap_factors)
+from .attention import (ELEMENTS, HEAD_DIMS, attention, attention_kernel, check_heads,
+                        check_scale, check_tma_operands, new_output, paired_units,
+                        placeholders, softcap_factors, window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
 from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode, prefers_decode
 
 WHAT = "tile.attention_with_kvcache"
+#: Chunks of prefill against a paged cache on the prefill kernel's KV-cache
+#: variant (the block table in its producer). Built and checked on the CPU
+#: (PTX, ptxas, the protocol checker), not yet run on a GPU: off, so such
+#: chunks take the split-KV kernels, until it is.
+CACHE_PREFILL = False
 def check_page(page: int) -> None:
     """Page sizes the kernels take: below a 128-key block one of PAGE_ROWS
     (several row-range copies per block), else multiples of 128."""
@@ -84,6 +94,9 @@ class CachePlan:
     #: A contiguous cache whose queries fill the prefill kernel's tiles
     #: (not prefers_decode): with one length for all, tile.attention runs it.
     prefill: bool = False
+    #: A paged cache whose queries fill the prefill kernel's tiles: its
+    #: KV-cache variant (boxes of `box_rows` rows) and launch scalars.
+    paged_prefill: Optional[tuple] = None
 
 
 def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
@@ -143,6 +156,21 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                       v_cache[:q.shape[0], :keys].transpose(1, 2),
                       causal="bottom_right" if causal else False, scale=scale,
                       enable_gqa=True, softcap=softcap, out=out.transpose(1, 2), stream=stream)
+            return out
+        if plan.paged_prefill is not None:
+            kernel, _, fixed = plan.paged_prefill
+            # Q, O as (B, H, Sq, D); K and V as (blocks, Hkv, page, D) in
+            # boxes of box_rows rows through the table; the dense tensor
+            # maps (unused) on Q.
+            pad, pad_lengths = placeholders(torch, q.device, q.dtype)[0], pads(torch.int32)[1]
+            qh = q.transpose(1, 2)
+            sk = plan.capacity if lengths_is_tensor else keys
+            kernel.launch_on(index, (qh, qh, qh, out.transpose(1, 2), pad, pad_lengths,
+                                     pad_lengths) + fixed[0] + (sk,) + fixed[1]
+                             + (k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3),
+                                block_table, lengths if lengths_is_tensor else pad_lengths,
+                                plan.page, appended if lengths_is_tensor else 0, True,
+                                lengths_is_tensor), fixed[2], stream)
             return out
         plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
                            v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
@@ -243,9 +271,22 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     # does a forced split count.
     tma_out = out is None or (all(s % 8 == 0 for s in out.stride()[:3])
                               and out.data_ptr() % TMA_ALIGNMENT == 0)
-    prefill = (not paged and not num_splits and tma_out
-               and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
-    return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid, prefill)
+    chunk = (not num_splits and tma_out
+             and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
+    paged_prefill = None
+    if chunk and paged and CACHE_PREFILL and not cap[0]:
+        element = BY_TORCH[dtype_name(q.dtype)].name
+        box_rows = page if page < 64 else 64
+        kind = "bottom_right" if causal else None
+        left, right = window_edges(kind, (-1, -1))
+        kernel = attention_kernel(element, d, False, box_rows)
+        fixed = ((batch, heads, heads // kv_heads, sq),
+                 (left, right, scale * math.log2(math.e), 0.0, 1.0, False, kind is not None,
+                  paired_units(kind, batch * heads, sq, device.sms), False),
+                 (device.sms, 1, 1))
+        paged_prefill = (kernel, box_rows, fixed)
+    return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid,
+                     chunk and not paged, paged_prefill)
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:

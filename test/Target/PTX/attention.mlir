@@ -18,15 +18,18 @@
 // tile.attention compiles it, with a 32-bit index (its scalar parameters are
 // .u32) and 32-bit shared addresses.
 //
-// RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
+// RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.file.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.file.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.file.ptx -o %t.file.cubin %}
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d128.ptx -o %t.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
-// RUN: %python -m tile attention-prefill --element f16 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d128.ptx
+// RUN: %python -m tile attention-prefill --element f16 --head-dim 128 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d128.ptx
 // RUN: FileCheck %s -DT=f16 -DD=128 --implicit-check-not=__nv_exp2f < %t.f16.d128.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d128.ptx -o %t.f16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
-// RUN: %python -m tile attention-prefill --head-dim 64 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d64.ptx
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 64 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d64.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=64 --implicit-check-not=__nv_exp2f < %t.bf16.d64.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d64.ptx -o %t.bf16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
@@ -34,14 +37,33 @@
 // RUN: FileCheck %s -DT=f16 -DD=64 --implicit-check-not=__nv_exp2f < %t.f16.d64.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D64 < %t.f16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d64.ptx -o %t.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --cache-rows 16 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.cache16.bf16.d128.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.cache16.bf16.d128.ptx
+// RUN: FileCheck %s --check-prefix=CACHE < %t.cache16.bf16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cache16.bf16.d128.ptx -o %t.cache16.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element f16 --head-dim 64 --cache-rows 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.cache64.f16.d64.ptx
+// RUN: FileCheck %s -DT=f16 -DD=64 --implicit-check-not=__nv_exp2f < %t.cache64.f16.d64.ptx
+// RUN: FileCheck %s --check-prefix=CACHE < %t.cache64.f16.d64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cache64.f16.d64.ptx -o %t.cache64.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill > %t.nocap.mlir
 // RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
 // RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
+// RUN: not %python -m tile attention-prefill --cache-rows 16 --softcap 2>&1 | FileCheck %s --check-prefix=NO-CACHE-SOFTCAP
 
-// The kernels with the softcap branch (the file as written keeps it;
-// tile.attention folds it away for calls without a cap, the last lines)
-// assemble without spills.
+// The variants tile.attention compiles with the softcap branch (folded
+// away for calls without a cap: the nocap lines) and the KV-cache
+// variants assemble without spills; a KV-cache variant with the softcap
+// branch is refused (it spills a few bytes: such calls take the split-KV
+// kernels). The file as written keeps every path live.
 // NO-SPILLS: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+// NO-CACHE-SOFTCAP: error: the KV-cache variants of the prefill kernel have no softcap
+
+// A KV cache's producer: after Q's copies (a chunk's 16 KB announced
+// each), a K block through the block table: a table entry, then the boxes
+// at the page it names (the outermost coordinate).
+// CACHE: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}};
+// CACHE: ld.global.b32 [[PAGE:%r[0-9]+]], [
+// CACHE: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[PAGE]]}], [%r{{[0-9]+}}];
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry attention_d
