@@ -2,6 +2,7 @@
 op makes around them. A stream belongs to a device; `None` means PyTorch's
 current stream on the device of the operands (the legacy default stream
 where PyTorch is not in use)."""
+import contextlib
 import sys
 from typing import Optional
 
@@ -62,3 +63,11 @@ def torch_stream(torch, stream, device: int):
         require_stream_on(stream, device)
         return stream
     return torch.cuda.ExternalStream(int(stream), device=device)
+
+
+def running_on(torch, stream):
+    """A context that makes torch stream `stream` current for an op's copies
+    and allocations; nothing for None (the current one already is:
+    torch.cuda.stream(None) does the same, but asks for the device index on
+    every call of an op's hot path)."""
+    return contextlib.nullcontext() if stream is None else torch.cuda.stream(stream)

@@ -388,7 +388,7 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
             causal=kind is not None, softcap=(cap_in, cap_out)))
         # The workspace on the launch's stream (none made without `stream`).
         launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
-        with torch.cuda.stream(launch_stream):
+        with streams.running_on(torch, launch_stream):
             plan.launch(torch, index, q.transpose(1, 2), k, v,
                         placeholders(torch, q.device, torch.int32)[0], None, sk,
                         out.transpose(1, 2), lambda dtype: placeholders(torch, q.device, dtype),

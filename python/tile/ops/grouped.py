@@ -148,7 +148,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
                               f"float16, got {c_dtype}")
         # Strided scales are copied on the launch's stream, so the kernel
         # reads them after the copy and their memory outlives the kernel.
-        with torch.cuda.stream(launch_stream):
+        with streams.running_on(torch, launch_stream):
             scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
                                 for name, scale, count, what in (
                                     ("scale_a", scale_a, rows, "row of A"),

@@ -129,7 +129,7 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
     # The appends, the lengths after them and the workspace on the launch's
     # stream: ordered before the kernels, freed after them.
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
-    with torch.cuda.stream(launch_stream):
+    with streams.running_on(torch, launch_stream):
         per_sequence = lengths if lengths_is_tensor else None
         if validate:
             starts = per_sequence if lengths_is_tensor else torch.full(

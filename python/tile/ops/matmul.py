@@ -355,7 +355,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         )[:, :columns]
         return view.copy_(matrix) if copy else view
 
-    with torch.cuda.stream(launch_stream):
+    with streams.running_on(torch, launch_stream):
         kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
         if "B" in plan.staged:
             kernel_b = aligned_rows("B", kernel_b)

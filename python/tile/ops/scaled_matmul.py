@@ -242,7 +242,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         # strided, e.g. a column slice or an expanded scalar), copied on the
         # launch's stream so that the kernel reads them after the copy and
         # their memory outlives it.
-        with torch.cuda.stream(launch_stream):
+        with streams.running_on(torch, launch_stream):
             scale_a = scale_a.reshape(-1).contiguous()
             scale_b = scale_b.reshape(-1).contiguous()
     if out is None:
@@ -251,7 +251,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
             out.record_stream(launch_stream)  # allocated here, written there
     if plan.m == 0 or plan.n == 0 or plan.k == 0:
         if plan.k == 0:
-            with torch.cuda.stream(launch_stream):
+            with streams.running_on(torch, launch_stream):
                 out.zero_()
         return out
     shape = plan.split_k_shape
