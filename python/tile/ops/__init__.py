@@ -8,7 +8,9 @@
 - `tile.ops.attention`: fused attention, kernels/attention_sm90.mlir (GQA,
   causal diagonals, windows, softcap, packed sequences);
 - `tile.ops.decode_attention`: the split-KV kernels against a KV cache,
-  generated, and their plans;
+  generated, their plans, and which kernels run a call (prefers_decode);
+- `tile.ops.cache_append`: the kernel appending new keys and values to a
+  KV cache, generated;
 - `tile.ops.kvcache`: attention_with_kvcache (contiguous and paged caches);
 - `tile.ops.persistent`: what the persistent GEMM kernels share (tiles, the
   split-K workspace).
