@@ -472,13 +472,16 @@ def test_kvcache_prefill_chunk(hopper, causal):
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 
-@pytest.mark.parametrize("page,d,causal", [(16, 128, True), (32, 64, True), (64, 128, False),
-                                           (256, 64, True)])
-def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal):
+@pytest.mark.parametrize("page,d,causal,uniform", [
+    (16, 128, True, False), (32, 64, True, False), (64, 128, False, False),
+    (128, 128, True, False), (256, 64, True, False), (16, 64, True, True),
+    (128, 128, False, True)])
+def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal, uniform):
     """A chunk of 512 queries (appended) against a paged cache with
-    per-sequence lengths on the prefill kernel's KV-cache variant (switched
-    on here: tile.ops.kvcache.CACHE_PREFILL): attention over each
-    sequence's seqlens[b] + 512 keys, K and V through the block table."""
+    per-sequence lengths (or one for all) on the prefill kernel's KV-cache
+    variant (switched on here: tile.ops.kvcache.CACHE_PREFILL): attention
+    over each sequence's seqlens[b] + 512 keys, K and V through the block
+    table; 64-row boxes inside pages of 128 and 256 tokens."""
     import tile
     from tile.ops import kvcache
     torch = hopper
@@ -490,13 +493,17 @@ def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal):
     k_new, v_new = randn(torch, batch, sq, kv_heads, d, seed=4), randn(torch, batch, sq,
                                                                        kv_heads, d, seed=5)
     lengths = torch.tensor([600, 17, 1500, 0], device="cuda", dtype=torch.int32)
+    if uniform:
+        lengths = torch.full((batch,), 777, device="cuda", dtype=torch.int32)
     k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
     v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
     kvcache.PLANS.clear()
-    out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new, cache_seqlens=lengths,
+    out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new,
+                                      cache_seqlens=777 if uniform else lengths,
                                       block_table=table, causal=causal)
     torch.cuda.synchronize()
     (plan,) = kvcache.PLANS._values.values()
+    kvcache.PLANS.clear()  # plans made with the path switched on stay here
     assert plan.paged_prefill is not None and plan.paged_prefill[1] == min(page, 64)
     keys = tuple(c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
     for b in range(batch):

@@ -262,13 +262,18 @@ def attention_kernel(element: str, head_dim: int, softcap: bool = False,
                             f"attention_d{head_dim}")
 
 
-def no_cache(torch, device, k, v) -> tuple:
+def no_cache(torch, device, dtype) -> tuple:
     """The KV-cache parameters of a launch without a cache (its variant
-    folds their path away): k and v again for the box tensor maps, a
+    folds their path away): a placeholder 4-D tensor for the two box
+    tensor maps (encoded once per device and dtype, not per k and v), a
     placeholder table and lengths, page 1, nothing added, no pages, one
     length."""
     table, lengths = placeholders(torch, device, torch.int32)
-    return (k, v, table, lengths, 1, 0, False, False)
+    key = (device, dtype, "maps")
+    boxes = _PLACEHOLDERS.get(key)
+    if boxes is None:
+        boxes = _PLACEHOLDERS[key] = torch.zeros((1, 1, 64, 64), device=device, dtype=dtype)
+    return (boxes, boxes, table, lengths, 1, 0, False, False)
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
@@ -402,7 +407,7 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     kernel.launch_on(index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq,
                              sk, left, right, scale * math.log2(math.e), cap_in, cap_out,
                              cap_in > 0, kind == "bottom_right", paired, False)
-                     + no_cache(torch, q.device, k, v), (device.sms, 1, 1), stream)
+                     + no_cache(torch, q.device, q.dtype), (device.sms, 1, 1), stream)
     return out
 
 
@@ -479,10 +484,9 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     # One batch of (1, H, total, D) views: sequence b's rows start at
     # cu_seqlens[b] (the tensor maps' batch coordinate is 0).
     as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
-    keys, values = as4(k), as4(v)
-    kernel.launch_on(index, (as4(q), keys, values, as4(out), out.view(total, heads * d),
+    kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
                              cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
                              max_seqlen_q, k.shape[0], left, right, scale * math.log2(math.e),
                              cap_in, cap_out, cap_in > 0, kind != "top_left", False, True)
-                     + no_cache(torch, q.device, keys, values), (device.sms, 1, 1), stream)
+                     + no_cache(torch, q.device, q.dtype), (device.sms, 1, 1), stream)
     return out

@@ -27,6 +27,11 @@ causal); paged caches and per-sequence lengths stay on the split-KV kernels
 (the prefill kernel's KV-cache variant for them is built but off:
 CACHE_PREFILL).
 
+The kernels read whole 128-key blocks and weigh the slots past a
+sequence's length by zero: those slots must hold finite values (a cache
+made with torch.zeros, or one written before); a NaN or an infinity
+there makes the output NaN.
+
 Nothing is read past a block table's width or a cache's capacity:
 seqlens are clamped to the capacity, TMA reads no byte outside the cache
 (a block index past it reads zeros), appends past the capacity or into
@@ -112,7 +117,8 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
     try:
         key = (signature(q), signature(k_cache), signature(v_cache), signature(k), signature(v),
                signature(block_table), signature(lengths) if lengths_is_tensor else None,
-               signature(out), bool(causal), scale, float(softcap), int(num_splits))
+               signature(out), bool(causal), scale, float(softcap), int(num_splits),
+               CACHE_PREFILL)
     except AttributeError:  # not tensors: plan_call says what is wrong
         key = None
     plan = PLANS.get(key, lambda: plan_call(torch, q, k_cache, v_cache, k, v, lengths,
