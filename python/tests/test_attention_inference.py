@@ -504,7 +504,7 @@ def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal, uniform):
     torch.cuda.synchronize()
     (plan,) = kvcache.PLANS._values.values()
     kvcache.PLANS.clear()  # plans made with the path switched on stay here
-    assert plan.paged_prefill is not None and plan.paged_prefill[1] == min(page, 64)
+    assert plan.paged_prefill is not None and plan.paged_prefill.box_rows == min(page, 64)
     keys = tuple(c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
     for b in range(batch):
         n = int(lengths[b]) + sq

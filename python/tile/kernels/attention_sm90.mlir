@@ -57,7 +57,6 @@
 #orows = array<i64: 64, 128>
 #head_dim = 128 : index
 #chunks = 2 : i32
-#two_chunks = true
 #kv_stages = 2 : index
 // A KV cache's K and V (prefill against a paged cache), as (blocks, Hkv,
 // page rows, D) through a block table: boxes of #box_rows rows (a page of
@@ -69,7 +68,7 @@
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // One function for both head dimensions (the aliases above); the copies
-    // of a second 64-wide chunk run where #two_chunks (D = 128).
+    // of a second 64-wide chunk run where %two_chunks (#chunks = 2, D = 128).
     gpu.func @attention_d128(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
@@ -89,7 +88,8 @@ module attributes {gpu.container_module} {
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
       %chunks = arith.constant #chunks
-      %two_chunks = arith.constant #two_chunks
+      %c2_i32 = arith.constant 2 : i32
+      %two_chunks = arith.cmpi eq, %chunks, %c2_i32 : i32
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true

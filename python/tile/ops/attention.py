@@ -69,9 +69,15 @@ SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
 #: false in tile.attention's variants.
 CACHE_SWITCHES = ("%use_pages = arith.andi %paged, %true : i1",
                   "%use_lengths = arith.andi %per_sequence, %true : i1")
-#: Rows of a KV cache's TMA boxes: a page of 16 or 32 tokens, else 64 (a
-#: page of 64 or more, or a contiguous cache as one page per sequence).
+#: Rows of a KV cache's TMA boxes (cache_box_rows).
 CACHE_BOX_ROWS = (16, 32, 64)
+
+
+def cache_box_rows(page: int) -> int:
+    """The box rows of the KV-cache variant for pages of `page` tokens: a
+    page of 16 or 32 tokens is a box, larger pages take 64-row boxes (a
+    128-key block lies within one page of 128 or more)."""
+    return page if page < CACHE_BOX_ROWS[-1] else CACHE_BOX_ROWS[-1]
 
 
 def head_dim_aliases(head_dim: int) -> Dict[str, str]:
@@ -89,7 +95,6 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "#pv": f"array<i64: 64, {head_dim}, 128>",
             "#orows": f"array<i64: 64, {head_dim}>",
             "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
-            "#two_chunks": "true" if chunks == 2 else "false",
             "#kv_stages": f"{stages} : index"}
 
 
@@ -190,21 +195,27 @@ def check_heads(what: str, heads: int, kv_heads: int, enable_gqa: bool) -> int:
     return heads // kv_heads
 
 
+def tma_layout_problem(name: str, operand: Operand) -> Optional[str]:
+    """Why TMA cannot address `operand` (its strides, T-TMA-9, or its
+    address, T-TMA-10), or None."""
+    pitch = TMA_ALIGNMENT // BY_TORCH[operand.dtype].bytes
+    strides = tuple(operand.strides)
+    if strides[-1] != 1 or any(s % pitch for s in strides[:-1]):
+        return (f"{name} has strides {strides}; TMA needs the innermost stride 1 and the "
+                f"others multiples of {pitch} elements (16 bytes, T-TMA-9)")
+    if operand.address % TMA_ALIGNMENT:
+        return (f"{name} starts at {operand.address:#x}; TMA needs 16-byte aligned "
+                "addresses (T-TMA-10)")
+    return None
+
+
 def check_tma_operands(what: str, operands) -> None:
     """TMA's strides (T-TMA-9) and addresses (T-TMA-10) of (name, operand)
     pairs (None operands skipped), or MatmulError."""
     for name, operand in operands:
-        if operand is None:
-            continue
-        pitch = TMA_ALIGNMENT // BY_TORCH[operand.dtype].bytes
-        strides = tuple(operand.strides)
-        if strides[-1] != 1 or any(s % pitch for s in strides[:-1]):
-            raise MatmulError(f"{what}: {name} has strides {strides}; TMA needs the "
-                              f"innermost stride 1 and the others multiples of {pitch} "
-                              "elements (16 bytes, T-TMA-9)")
-        if operand.address % TMA_ALIGNMENT:
-            raise MatmulError(f"{what}: {name} starts at {operand.address:#x}; TMA "
-                              "needs 16-byte aligned addresses (T-TMA-10)")
+        problem = None if operand is None else tma_layout_problem(name, operand)
+        if problem is not None:
+            raise MatmulError(f"{what}: {problem}")
 
 
 def check_elements(what: str, q: Operand, k: Operand, v: Operand, device) -> None:

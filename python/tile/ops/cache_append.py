@@ -15,13 +15,12 @@ from dataclasses import dataclass
 
 from ..family import KernelFamily
 from ..core.operands import cdiv
+from .decode_attention import HEAD_DIMS
 
 #: Threads of a CTA.
 THREADS = 256
 #: Elements a thread moves per row and tensor (16 bytes).
 VECTOR = 8
-#: Head dimensions (those of the attention kernels that read the cache).
-HEAD_DIMS = (64, 128)
 
 
 @dataclass(frozen=True)

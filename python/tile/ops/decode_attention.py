@@ -141,6 +141,20 @@ def butterfly(value: str, result: str, combine: str) -> str:
     return "\n".join(lines)
 
 
+def lane_lse(suffix: str, split: str) -> str:
+    """IR of %lse_{suffix}: the log-sum-exp of split `split` of the
+    combine's row (-inf past the last split)."""
+    return f"""        %has_{suffix} = arith.cmpi ult, {split}, %splits : index
+        %lse_{suffix} = scf.if %has_{suffix} -> (f32) {{
+          %at_{suffix}0 = arith.muli {split}, %stride : index
+          %at_{suffix} = arith.addi %at_{suffix}0, %base : index
+          %x_{suffix} = memref.load %ws_lse[%at_{suffix}] : memref<?xf32>
+          scf.yield %x_{suffix} : f32
+        }} else {{
+          scf.yield %ninf : f32
+        }}"""
+
+
 def combine_loads(unroll: int, prefix: str, start: str, indent: int) -> str:
     """IR loading the rows of `unroll` splits `start` + i (the last split's
     row again past it) into %{prefix}part0.. (their loads in flight
@@ -249,6 +263,8 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
     max_butterfly = butterfly("%m_lane", "%max", "maxnumf")
     sum_butterfly = butterfly("%w_lane", "%wsum", "addf")
+    lane_lses = "\n".join(lane_lse(suffix, split) for suffix, split in (("a", "%lane"),
+                                                                        ("b", "%lane32")))
     first_loads = combine_loads(COMBINE_UNROLL, "f_", "%c0", 8)
     first_fmas = combine_fmas(COMBINE_UNROLL, "f_", "%zero4", 8)
     loop_loads = combine_loads(COMBINE_UNROLL, "", "%s0", 10)
@@ -623,24 +639,7 @@ module attributes {{gpu.container_module}} {{
 {first_loads}
         %lane32 = arith.addi %lane, %c32 : index
         // The lane's splits l and l + 32 (-inf past the last).
-        %has_a = arith.cmpi ult, %lane, %splits : index
-        %lse_a = scf.if %has_a -> (f32) {{
-          %at_a0 = arith.muli %lane, %stride : index
-          %at_a = arith.addi %at_a0, %base : index
-          %x_a = memref.load %ws_lse[%at_a] : memref<?xf32>
-          scf.yield %x_a : f32
-        }} else {{
-          scf.yield %ninf : f32
-        }}
-        %has_b = arith.cmpi ult, %lane32, %splits : index
-        %lse_b = scf.if %has_b -> (f32) {{
-          %at_b0 = arith.muli %lane32, %stride : index
-          %at_b = arith.addi %at_b0, %base : index
-          %x_b = memref.load %ws_lse[%at_b] : memref<?xf32>
-          scf.yield %x_b : f32
-        }} else {{
-          scf.yield %ninf : f32
-        }}
+{lane_lses}
         %m_lane = arith.maxnumf %lse_a, %lse_b : f32
 {max_butterfly}
         %none = arith.cmpf oeq, %max, %ninf : f32

@@ -49,9 +49,10 @@ from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
-from .attention import (ELEMENTS, HEAD_DIMS, attention, attention_kernel, check_heads,
-                        check_scale, check_tma_operands, new_output, paired_units,
-                        placeholders, softcap_factors, window_edges)
+from .attention import (ELEMENTS, HEAD_DIMS, attention, attention_kernel, cache_box_rows,
+                        check_heads, check_scale, check_tma_operands, new_output,
+                        paired_units, placeholders, softcap_factors, tma_layout_problem,
+                        window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
 from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode, prefers_decode
 
@@ -85,6 +86,19 @@ def signature(tensor):
 
 
 @dataclass(frozen=True)
+class PagedPrefill:
+    """A chunk of prefill against a paged cache on the prefill kernel's
+    KV-cache variant: the kernel, its box rows and the launch's scalars
+    around Sk (shape: B, H, group, Sq; mask: the window's edges, the scale,
+    no softcap, the diagonal, paired tiles, not packed) and grid."""
+    kernel: object
+    box_rows: int
+    shape: tuple
+    mask: tuple
+    grid: tuple
+
+
+@dataclass(frozen=True)
 class CachePlan:
     """A checked call: the decode plan and what the launch needs besides."""
     decode: DecodePlan
@@ -99,9 +113,8 @@ class CachePlan:
     #: A contiguous cache whose queries fill the prefill kernel's tiles
     #: (not prefers_decode): with one length for all, tile.attention runs it.
     prefill: bool = False
-    #: A paged cache whose queries fill the prefill kernel's tiles: its
-    #: KV-cache variant (boxes of `box_rows` rows) and launch scalars.
-    paged_prefill: Optional[tuple] = None
+    #: A paged cache whose queries fill the prefill kernel's tiles.
+    paged_prefill: Optional[PagedPrefill] = None
 
 
 def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
@@ -163,20 +176,21 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                       causal="bottom_right" if causal else False, scale=scale,
                       enable_gqa=True, softcap=softcap, out=out.transpose(1, 2), stream=stream)
             return out
-        if plan.paged_prefill is not None:
-            kernel, _, fixed = plan.paged_prefill
+        prefill = plan.paged_prefill
+        if prefill is not None:
             # Q, O as (B, H, Sq, D); K and V as (blocks, Hkv, page, D) in
             # boxes of box_rows rows through the table; the dense tensor
             # maps (unused) on Q.
-            pad, pad_lengths = placeholders(torch, q.device, q.dtype)[0], pads(torch.int32)[1]
+            pad, pad_lengths = pads(q.dtype)[0], pads(torch.int32)[1]
             qh = q.transpose(1, 2)
             sk = plan.capacity if lengths_is_tensor else keys
-            kernel.launch_on(index, (qh, qh, qh, out.transpose(1, 2), pad, pad_lengths,
-                                     pad_lengths) + fixed[0] + (sk,) + fixed[1]
-                             + (k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3),
-                                block_table, lengths if lengths_is_tensor else pad_lengths,
-                                plan.page, appended if lengths_is_tensor else 0, True,
-                                lengths_is_tensor), fixed[2], stream)
+            prefill.kernel.launch_on(
+                index, (qh, qh, qh, out.transpose(1, 2), pad, pad_lengths, pad_lengths)
+                + prefill.shape + (sk,) + prefill.mask
+                + (k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3), block_table,
+                   lengths if lengths_is_tensor else pad_lengths, plan.page,
+                   appended if lengths_is_tensor else 0, True, lengths_is_tensor),
+                prefill.grid, stream)
             return out
         plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
                            v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
@@ -238,7 +252,7 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     # The caches as (pages, Hkv, page rows, D) for the kernels' tensor maps.
     check_tma_operands(WHAT, (("k_cache", operand_of(k_cache.permute(0, 2, 1, 3))),
                               ("v_cache", operand_of(v_cache.permute(0, 2, 1, 3)))))
-    if q.stride(3) != 1 or any(s % 8 for s in q.stride()[:3]) or q.data_ptr() % TMA_ALIGNMENT:
+    if tma_layout_problem("q", operand_of(q)) is not None:
         raise MatmulError(f"{WHAT}: q needs a unit innermost stride, the others multiples of 8 "
                           f"elements and a 16-byte aligned address (the kernel loads 16 bytes "
                           f"at a time), got strides {tuple(q.stride())}")
@@ -251,8 +265,7 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
             raise MatmulError(f"{WHAT}: k and v must be {q.dtype} (B, Sq_new, Hkv, D) = "
                               f"{new}, got {tuple(k.shape)} and {tuple(v.shape)}")
         for name, rows in (("k", k), ("v", v)):
-            if (rows.stride(3) != 1 or any(s % 8 for s in rows.stride()[:3])
-                    or rows.data_ptr() % TMA_ALIGNMENT):
+            if tma_layout_problem(name, operand_of(rows)) is not None:
                 raise MatmulError(f"{WHAT}: {name} needs a unit innermost stride, the others "
                                   f"multiples of 8 elements and a 16-byte aligned address (the "
                                   f"append moves 16 bytes at a time), got strides "
@@ -275,22 +288,20 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     # The prefill kernel's output goes by TMA (16-byte strides and address):
     # an `out` the decode kernels take but it does not stays with them, as
     # does a forced split count.
-    tma_out = out is None or (all(s % 8 == 0 for s in out.stride()[:3])
-                              and out.data_ptr() % TMA_ALIGNMENT == 0)
+    tma_out = out is None or tma_layout_problem("out", operand_of(out)) is None
     chunk = (not num_splits and tma_out
              and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
     paged_prefill = None
     if chunk and paged and CACHE_PREFILL and not cap[0]:
-        element = BY_TORCH[dtype_name(q.dtype)].name
-        box_rows = page if page < 64 else 64
+        box_rows = cache_box_rows(page)
         kind = "bottom_right" if causal else None
         left, right = window_edges(kind, (-1, -1))
-        kernel = attention_kernel(element, d, False, box_rows)
-        fixed = ((batch, heads, heads // kv_heads, sq),
-                 (left, right, scale * math.log2(math.e), 0.0, 1.0, False, kind is not None,
-                  paired_units(kind, batch * heads, sq, device.sms), False),
-                 (device.sms, 1, 1))
-        paged_prefill = (kernel, box_rows, fixed)
+        paged_prefill = PagedPrefill(
+            attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, False, box_rows), box_rows,
+            (batch, heads, heads // kv_heads, sq),
+            (left, right, scale * math.log2(math.e), 0.0, 1.0, False, kind is not None,
+             paired_units(kind, batch * heads, sq, device.sms), False),
+            (device.sms, 1, 1))
     return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid,
                      chunk and not paged, paged_prefill)
 
