@@ -16,8 +16,8 @@ Parts (bf16, head dim 128):
   without a mask against SDPA cuDNN without a mask (SDPA's is_causal is the
   top-left diagonal; without a mask it does the most work of the three);
   and tile.attention_with_kvcache on the same keys in shuffled pages of 16
-  tokens, bottom-right causal (the split-KV kernels, or with
-  --cache-prefill the prefill kernel's KV-cache path).
+  and of 128 tokens, and contiguous with cache_seqlens a tensor,
+  bottom-right causal (the prefill kernel's KV-cache variant).
 - decode: one query per sequence, 32/8 heads, B = 1, 16, 64, caches of 4k
   and 32k keys: tile.attention_with_kvcache on a contiguous cache and on
   pages of 16 and 128 tokens against SDPA (enable_gqa, every backend that
@@ -76,16 +76,10 @@ def main():
                         choices=["gqa", "chunked", "decode", "varlen"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="fewer shapes")
-    parser.add_argument("--cache-prefill", action="store_true",
-                        help="chunks against paged caches on the prefill kernel's KV-cache path "
-                             "(tile.ops.kvcache.CACHE_PREFILL)")
     parser.add_argument("--csv")
     parser.add_argument("--plot")
     args = parser.parse_args()
     torch = harness.torch_or_exit("attention_inference.py")
-    if args.cache_prefill:
-        from tile.ops import kvcache
-        kvcache.CACHE_PREFILL = True
     harness.describe_device()
     card = torch.cuda.get_device_name(0)
     rows = []
@@ -231,27 +225,38 @@ def bench_chunked(torch, args):
         k, v = (torch.randn(1, 8, sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
                 for _ in range(2))
         kr, vr = k.repeat_interleave(4, 1), v.repeat_interleave(4, 1)
-        # The same keys in shuffled pages of 16 tokens, and the queries as
-        # attention_with_kvcache takes them (B, Sq, H, D).
-        pages = sk // 16
-        order = torch.randperm(pages, device="cuda", generator=g)
-        kp, vp = (torch.empty(pages, 16, 8, D, device="cuda", dtype=torch.bfloat16)
-                  for _ in range(2))
-        kp[order], vp[order] = (t.transpose(1, 2).reshape(pages, 16, 8, D) for t in (k, v))
-        table = order.view(1, pages).to(torch.int32)
+        # The same keys in shuffled pages of 16 and 128 tokens, and the
+        # queries as attention_with_kvcache takes them (B, Sq, H, D).
+        paged = {}
+        for page in (16, 128):
+            pages = sk // page
+            order = torch.randperm(pages, device="cuda", generator=g)
+            kp, vp = (torch.empty(pages, page, 8, D, device="cuda", dtype=torch.bfloat16)
+                      for _ in range(2))
+            kp[order], vp[order] = (t.transpose(1, 2).reshape(pages, page, 8, D) for t in (k, v))
+            paged[page] = (kp, vp, order.view(1, pages).to(torch.int32))
+        kc, vc = (t.transpose(1, 2) for t in (k, v))
+        lengths = torch.full((1,), sk, device="cuda", dtype=torch.int32)
         qc = q.transpose(1, 2)
         runs = {"tile_bottom_right": lambda: tile.attention(q, k, v, causal="bottom_right",
                                                             enable_gqa=True),
                 "tile_paged16_bottom_right": lambda: tile.attention_with_kvcache(
-                    qc, kp, vp, cache_seqlens=sk, block_table=table, causal=True),
+                    qc, *paged[16][:2], cache_seqlens=sk, block_table=paged[16][2], causal=True),
+                "tile_paged128_bottom_right": lambda: tile.attention_with_kvcache(
+                    qc, *paged[128][:2], cache_seqlens=sk, block_table=paged[128][2],
+                    causal=True),
+                "tile_seqlens_bottom_right": lambda: tile.attention_with_kvcache(
+                    qc, kc, vc, cache_seqlens=lengths, causal=True),
                 "tile_no_mask": lambda: tile.attention(q, k, v, enable_gqa=True),
                 "cudnn_no_mask": sdpa_on(torch, SDPBackend.CUDNN_ATTENTION, q, kr, vr),
                 "flash_no_mask": sdpa_on(torch, SDPBackend.FLASH_ATTENTION, q, k, v,
                                          enable_gqa=True)}
         runs = working(torch, runs)
         error = reference_error(torch, runs["tile_bottom_right"](), q, k, v, sk - sq)
-        error = max(error, reference_error(
-            torch, runs["tile_paged16_bottom_right"]().transpose(1, 2), q, k, v, sk - sq))
+        for side in ("tile_paged16_bottom_right", "tile_paged128_bottom_right",
+                     "tile_seqlens_bottom_right"):
+            error = max(error, reference_error(torch, runs[side]().transpose(1, 2), q, k, v,
+                                               sk - sq))
         theirs = reference_error(torch, torch.nn.functional.scaled_dot_product_attention(
             q, kr, vr), q, k, v)
         name = f"chunk q{sq} k{sk}"
@@ -260,11 +265,15 @@ def bench_chunked(torch, args):
             continue
         times = time_sides(torch, runs, args.rounds, 20)
         ratio = report(name, times, "tile_no_mask")
-        paged = times["tile_paged16_bottom_right"][0] / times["tile_bottom_right"][0]
-        print(f"    pages of 16 tokens / contiguous (bottom-right causal): {paged:4.2f}")
+        over = {side: times[f"tile_{side}_bottom_right"][0] / times["tile_bottom_right"][0]
+                for side in ("paged16", "paged128", "seqlens")}
+        print("    / contiguous (bottom-right causal): "
+              + ", ".join(f"{side} {value:4.2f}" for side, value in over.items()))
         rows.append(dict(part="chunked", case=name, heads=32, kv_heads=8, sq=sq, sk=sk,
                          causal="bottom_right", ratio=ratio, tile_error=error,
-                         sdpa_error=theirs, paged16_over_contiguous=paged, **flat(times)))
+                         sdpa_error=theirs, **{f"{side}_over_contiguous": value
+                                               for side, value in over.items()},
+                         **flat(times)))
     return rows
 
 

@@ -331,15 +331,24 @@ def test_sdpa_shaped_decode(hopper, batch, sq, heads, kv_heads, sk):
         assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, None, hi), q.dtype)
 
 
+def poison_past(torch, caches, lengths):
+    """NaN in each cache's slots past sequence b's lengths[b]: the kernels
+    must not let them into the output (they read whole blocks)."""
+    for cache in caches:
+        for b, n in enumerate(lengths.tolist()):
+            cache[b, n:] = float("nan")
+
+
 def paged_cache(torch, k_cache, page, seed=0):
     """The contiguous (B, S, Hkv, D) cache as shuffled pages of `page`
-    tokens and its block table."""
+    tokens and its block table (three more pages, of NaN, in the pool)."""
     batch, s, kv_heads, d = k_cache.shape
     pages = s // page
     generator = torch.Generator(device="cpu").manual_seed(seed)
     order = torch.randperm(batch * pages + 3, generator=generator)[:batch * pages]
     table = order.view(batch, pages).to(device="cuda", dtype=torch.int32)
-    paged = torch.zeros(batch * pages + 3, page, kv_heads, d, device="cuda", dtype=k_cache.dtype)
+    paged = torch.full((batch * pages + 3, page, kv_heads, d), float("nan"), device="cuda",
+                       dtype=k_cache.dtype)
     paged[table.long().flatten()] = k_cache.view(batch * pages, page, kv_heads, d)
     return paged, table
 
@@ -354,6 +363,7 @@ def test_kvcache_paged_and_contiguous(hopper, page, d):
     k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
     v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
     lengths = torch.tensor([1000, 17, 513], device="cuda", dtype=torch.int32)
+    poison_past(torch, (k_cache, v_cache), lengths)
     contiguous = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lengths,
                                              causal=True)
     k_paged, table = paged_cache(torch, k_cache, page, seed=page)
@@ -475,17 +485,17 @@ def test_kvcache_prefill_chunk(hopper, causal):
 @pytest.mark.parametrize("page,d,causal,uniform", [
     (16, 128, True, False), (32, 64, True, False), (64, 128, False, False),
     (128, 128, True, False), (256, 64, True, False), (16, 64, True, True),
-    (128, 128, False, True)])
-def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal, uniform):
+    (128, 128, False, True), (None, 128, True, False), (None, 64, False, False)])
+def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
     """A chunk of 512 queries (appended) against a paged cache with
-    per-sequence lengths (or one for all) on the prefill kernel's KV-cache
-    variant (switched on here: tile.ops.kvcache.CACHE_PREFILL): attention
-    over each sequence's seqlens[b] + 512 keys, K and V through the block
-    table; 64-row boxes inside pages of 128 and 256 tokens."""
+    per-sequence lengths (or one for all), or a contiguous one with
+    per-sequence lengths (page None), runs the prefill kernel's KV-cache
+    variant: attention over each sequence's seqlens[b] + 512 keys, K and V
+    through the block table (64-row boxes inside pages of 128 and 256
+    tokens) or the dense maps. The slots past each sequence hold NaN."""
     import tile
     from tile.ops import kvcache
     torch = hopper
-    monkeypatch.setattr(kvcache, "CACHE_PREFILL", True)
     batch, sq, heads, kv_heads, s = 4, 512, 8, 2, 2048
     k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
     v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
@@ -495,17 +505,22 @@ def test_kvcache_prefill_paged(hopper, monkeypatch, page, d, causal, uniform):
     lengths = torch.tensor([600, 17, 1500, 0], device="cuda", dtype=torch.int32)
     if uniform:
         lengths = torch.full((batch,), 777, device="cuda", dtype=torch.int32)
-    k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
-    v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
+    poison_past(torch, (k_cache, v_cache), lengths)
+    if page is None:
+        k_paged, v_paged, table = k_cache, v_cache, None
+    else:
+        k_paged, table = paged_cache(torch, k_cache.clone(), page, seed=1)
+        v_paged, _ = paged_cache(torch, v_cache.clone(), page, seed=1)
     kvcache.PLANS.clear()
     out = tile.attention_with_kvcache(q, k_paged, v_paged, k_new, v_new,
                                       cache_seqlens=777 if uniform else lengths,
                                       block_table=table, causal=causal)
     torch.cuda.synchronize()
     (plan,) = kvcache.PLANS._values.values()
-    kvcache.PLANS.clear()  # plans made with the path switched on stay here
-    assert plan.paged_prefill is not None and plan.paged_prefill.box_rows == min(page, 64)
-    keys = tuple(c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
+    assert plan.cache_prefill is not None
+    assert plan.cache_prefill.box_rows == min(page or 64, 64)
+    keys = (k_paged, v_paged) if page is None else tuple(
+        c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
     for b in range(batch):
         n = int(lengths[b]) + sq
         assert torch.equal(keys[0][b, n - sq:n], k_new[b])

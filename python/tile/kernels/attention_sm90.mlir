@@ -81,6 +81,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
+      %c16 = arith.constant 16 : index
       %c_stages = arith.constant #kv_stages
       %c_d = arith.constant #head_dim
       %c63 = arith.constant 63 : index
@@ -590,6 +591,49 @@ module attributes {gpu.container_module} {
             // tile sees no key: its rows come out 0).
             %any_block = arith.cmpi ugt, %blocks, %j_start : index
             %o_final = scf.if %any_block -> !acc {
+              // A cache's V rows past the sequence (in the last block only)
+              // zeroed before P V, half by each warpgroup: P is 0 there, but
+              // a cache's slots past its length may hold anything (0 NaN is
+              // NaN). tile.attention's maps end at Sk: TMA fills zeros.
+              %cache = arith.ori %use_pages, %use_lengths : i1
+              scf.if %cache {
+                tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !kvbars
+                %last_end = arith.muli %blocks, %c128 : index
+                %v_past = arith.cmpi ugt, %last_end, %len_k : index
+                scf.if %v_past {
+                  // Row first_past + (%lane + stage) mod 128: the lanes
+                  // turned by the loop's last stage, so that no part of the
+                  // address is hoisted into registers held through the
+                  // loop; warpgroup wg's half of its vectors.
+                  %last_n0 = arith.subi %last_end, %c128 : index
+                  %first_past = arith.subi %len_k, %last_n0 : index
+                  %turned = arith.addi %lane, %r#5 : index
+                  %zero_lane = arith.remui %turned, %c128 : index
+                  %zero_row = arith.addi %first_past, %zero_lane : index
+                  %row_past = arith.cmpi ult, %zero_row, %c128 : index
+                  scf.if %row_past {
+                    %zero_v = arith.constant dense<0.0> : vector<8x!e>
+                    %c8 = arith.constant 8 : index
+                    %half_vectors = arith.divui %c_d, %c16 : index
+                    %v0 = arith.muli %wg, %half_vectors : index
+                    scf.for %i = %c0 to %half_vectors step %c1 {
+                      // Vector zv's 16 bytes, at the column that the 128-byte
+                      // swizzle puts there (the row's vectors permuted: one
+                      // address and constant offsets).
+                      %zv = arith.addi %v0, %i : index
+                      %zchunk = arith.divui %zv, %c8 : index
+                      %zslot = arith.remui %zv, %c8 : index
+                      %zphase = arith.remui %zero_row, %c8 : index
+                      %zcol8 = arith.xori %zslot, %zphase : index
+                      %zcol = arith.muli %zcol8, %c8 : index
+                      vector.store %zero_v, %sv_[%r#5, %zchunk, %zero_row, %zcol] : !kvring, vector<8x!e>
+                    }
+                  }
+                  tile.fence_proxy_async shared_cta
+                  %zeroed = arith.constant 11 : i32
+                  tile.named_barrier_sync %zeroed, 256
+                }
+              }
               %last_moved = arith.cmpf une, %r#4, %one_l : vector<2xf32>
               %last_any = vector.reduction <or>, %last_moved : vector<2xi1> into i1
               %rescale_last = nvvm.vote.sync any %all_lanes, %last_any -> i1
@@ -601,7 +645,12 @@ module attributes {gpu.container_module} {
               } else {
                 scf.yield %r#0 : !acc
               }
-              tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !kvbars
+              // tile.attention's variants wait for V here; the KV-cache
+              // variants above, where ptxas fits them without spills.
+              %dense = arith.xori %cache, %true : i1
+              scf.if %dense {
+                tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !kvbars
+              }
               %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
                   {shape = #pv, wait = 0 : i32, transpose_b}
                   : vector<64x!e>, !kvring, !acc

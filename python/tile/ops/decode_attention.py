@@ -497,6 +497,26 @@ module attributes {{gpu.container_module}} {{
             %o_scaled = arith.mulf %o_acc, %corr_b : vector<{acc}xf32>
             %p16 = arith.truncf %probs : vector<64xf32> to vector<64x{e}>
             tile.mbarrier_wait_parity %v_full[%s], %ph : !bars
+            // V rows past the sequence zeroed before P V: P is 0 there, but a
+            // cache's slots past its length may hold anything (0 NaN is NaN).
+            %v_past = arith.cmpi ugt, %n_end, %seqlen : index
+            scf.if %v_past {{
+              %first_past = arith.subi %seqlen, %n0 : index
+              %past_rows = arith.subi %c128, %first_past : index
+              %row_vectors = arith.constant {d // 8} : index
+              %past_vectors = arith.muli %past_rows, %row_vectors : index
+              scf.for %pv = %lane to %past_vectors step %c128 {{
+                %pv_row = arith.divui %pv, %row_vectors : index
+                %pv_at = arith.remui %pv, %row_vectors : index
+                %pv_chunk = arith.divui %pv_at, %i8 : index
+                %pv_col8 = arith.remui %pv_at, %i8 : index
+                %pv_col = arith.muli %pv_col8, %i8 : index
+                %pv_key = arith.addi %first_past, %pv_row : index
+                vector.store %zero_q, %sv_[%s, %pv_chunk, %pv_key, %pv_col] : {ring}, vector<8x{e}>
+              }}
+              tile.fence_proxy_async shared_cta
+              tile.named_barrier_sync %q_barrier, 128
+            }}
             %o_new = tile.warpgroup_mma_rs %p16, %sv_[%s, %c0, %c0, %c0], %o_scaled
                 {{shape = array<i64: 64, {d}, 128>, wait = 0 : i32, transpose_b}}
                 : vector<64x{e}>, {ring}, vector<{acc}xf32>

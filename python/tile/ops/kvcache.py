@@ -21,16 +21,16 @@ by default, `softcap` as tile.attention's. Returns a contiguous
 The kernels (tile.ops.decode_attention) split each sequence's keys over
 CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
 the SM count). A chunk of queries whose 128-row tiles fill the SMs
-(`prefers_decode` false: chunked prefill) against a contiguous cache with
-one length for all runs tile.attention's prefill kernel instead (bottom-right
-causal); paged caches and per-sequence lengths stay on the split-KV kernels
-(the prefill kernel's KV-cache variant for them is built but off:
-CACHE_PREFILL).
+(`prefers_decode` false: chunked prefill) runs tile.attention's prefill
+kernel instead (bottom-right causal): against a contiguous cache with one
+length for all, tile.attention itself; against a paged cache or with
+per-sequence lengths, its KV-cache variant (the block table in its
+producer, each sequence's length from seqlens; no softcap: such chunks
+stay on the split-KV kernels).
 
-The kernels read whole 128-key blocks and weigh the slots past a
-sequence's length by zero: those slots must hold finite values (a cache
-made with torch.zeros, or one written before); a NaN or an infinity
-there makes the output NaN.
+The kernels read whole 128-key blocks; the slots past a sequence's length
+get zero weight and their V rows are zeroed in shared memory before P V,
+so they may hold anything (torch.empty's NaNs included).
 
 Nothing is read past a block table's width or a cache's capacity:
 seqlens are clamped to the capacity, TMA reads no byte outside the cache
@@ -50,18 +50,14 @@ from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
 from .attention import (ELEMENTS, HEAD_DIMS, attention, attention_kernel, cache_box_rows,
-                        check_heads, check_scale, check_tma_operands, new_output,
+                        check_heads, check_scale, check_tma_operands, new_output, no_cache,
                         paired_units, placeholders, softcap_factors, tma_layout_problem,
                         window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
 from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode, prefers_decode
 
 WHAT = "tile.attention_with_kvcache"
-#: Chunks of prefill against a paged cache on the prefill kernel's KV-cache
-#: variant (the block table in its producer). Built and checked on the CPU
-#: (PTX, ptxas, the protocol checker), not yet run on a GPU: off, so such
-#: chunks take the split-KV kernels, until it is.
-CACHE_PREFILL = False
+
 def check_page(page: int) -> None:
     """Page sizes the kernels take: below a 128-key block one of PAGE_ROWS
     (several row-range copies per block), else multiples of 128."""
@@ -86,11 +82,13 @@ def signature(tensor):
 
 
 @dataclass(frozen=True)
-class PagedPrefill:
-    """A chunk of prefill against a paged cache on the prefill kernel's
-    KV-cache variant: the kernel, its box rows and the launch's scalars
-    around Sk (shape: B, H, group, Sq; mask: the window's edges, the scale,
-    no softcap, the diagonal, paired tiles, not packed) and grid."""
+class CachePrefill:
+    """A chunk of prefill against a paged cache or with per-sequence lengths
+    on the prefill kernel's KV-cache variant: the kernel, its box rows (a
+    contiguous cache's K and V go through the dense maps) and the launch's
+    scalars around Sk (shape: B, H, group, Sq; mask: the window's edges,
+    the scale, no softcap, the diagonal, paired tiles, not packed) and
+    grid."""
     kernel: object
     box_rows: int
     shape: tuple
@@ -113,8 +111,9 @@ class CachePlan:
     #: A contiguous cache whose queries fill the prefill kernel's tiles
     #: (not prefers_decode): with one length for all, tile.attention runs it.
     prefill: bool = False
-    #: A paged cache whose queries fill the prefill kernel's tiles.
-    paged_prefill: Optional[PagedPrefill] = None
+    #: A paged cache, or per-sequence lengths, and queries that fill the
+    #: prefill kernel's tiles.
+    cache_prefill: Optional[CachePrefill] = None
 
 
 def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=None,
@@ -130,8 +129,7 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
     try:
         key = (signature(q), signature(k_cache), signature(v_cache), signature(k), signature(v),
                signature(block_table), signature(lengths) if lengths_is_tensor else None,
-               signature(out), bool(causal), scale, float(softcap), int(num_splits),
-               CACHE_PREFILL)
+               signature(out), bool(causal), scale, float(softcap), int(num_splits))
     except AttributeError:  # not tensors: plan_call says what is wrong
         key = None
     plan = PLANS.get(key, lambda: plan_call(torch, q, k_cache, v_cache, k, v, lengths,
@@ -176,20 +174,24 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                       causal="bottom_right" if causal else False, scale=scale,
                       enable_gqa=True, softcap=softcap, out=out.transpose(1, 2), stream=stream)
             return out
-        prefill = plan.paged_prefill
+        prefill = plan.cache_prefill
         if prefill is not None:
-            # Q, O as (B, H, Sq, D); K and V as (blocks, Hkv, page, D) in
-            # boxes of box_rows rows through the table; the dense tensor
-            # maps (unused) on Q.
+            # Q, O as (B, H, Sq, D); K and V as (B, Hkv, S, D) through the
+            # dense tensor maps (a contiguous cache; Q's stand for them with
+            # pages) or as (blocks, Hkv, page, D) in boxes of box_rows rows
+            # through the table (the box maps on a placeholder without).
             pad, pad_lengths = pads(q.dtype)[0], pads(torch.int32)[1]
             qh = q.transpose(1, 2)
+            kh, vh = k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3)
+            boxes = no_cache(torch, q.device, q.dtype)[0]
+            dense = (qh, qh) if plan.paged else (kh, vh)
+            paged = (kh, vh) if plan.paged else (boxes, boxes)
             sk = plan.capacity if lengths_is_tensor else keys
             prefill.kernel.launch_on(
-                index, (qh, qh, qh, out.transpose(1, 2), pad, pad_lengths, pad_lengths)
-                + prefill.shape + (sk,) + prefill.mask
-                + (k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3), block_table,
-                   lengths if lengths_is_tensor else pad_lengths, plan.page,
-                   appended if lengths_is_tensor else 0, True, lengths_is_tensor),
+                index, (qh,) + dense + (out.transpose(1, 2), pad, pad_lengths, pad_lengths)
+                + prefill.shape + (sk,) + prefill.mask + paged
+                + (table, lengths if lengths_is_tensor else pad_lengths, plan.page,
+                   appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor),
                 prefill.grid, stream)
             return out
         plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
@@ -291,19 +293,19 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     tma_out = out is None or tma_layout_problem("out", operand_of(out)) is None
     chunk = (not num_splits and tma_out
              and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
-    paged_prefill = None
-    if chunk and paged and CACHE_PREFILL and not cap[0]:
-        box_rows = cache_box_rows(page)
+    cache_prefill = None
+    if chunk and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
+        box_rows = cache_box_rows(page if paged else KEY_BLOCK)
         kind = "bottom_right" if causal else None
         left, right = window_edges(kind, (-1, -1))
-        paged_prefill = PagedPrefill(
+        cache_prefill = CachePrefill(
             attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, False, box_rows), box_rows,
             (batch, heads, heads // kv_heads, sq),
             (left, right, scale * math.log2(math.e), 0.0, 1.0, False, kind is not None,
              paired_units(kind, batch * heads, sq, device.sms), False),
             (device.sms, 1, 1))
     return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid,
-                     chunk and not paged, paged_prefill)
+                     chunk and not paged, cache_prefill)
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:
