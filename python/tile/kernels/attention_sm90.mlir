@@ -10,7 +10,8 @@
 // i of a head is its query tiles T - 1 - i and i, which under the causal
 // mask cost T + 1 key blocks together, so the CTAs' shares stay even
 // (consecutive tiles of a head also share its K and V in L2). Warpgroup 0 (one
-// thread) loads the unit's Q tile with TMA, then the K and V blocks of 128
+// thread; through a KV cache's block table, one a box) loads the unit's Q
+// tile with TMA, then the K and V blocks of 128
 // keys into a ring (separate full barriers for K and V, so the scores start
 // before V lands; separate empty barriers for K and V, which both
 // consumers release: K once its S is done, V once its P V is).
@@ -145,7 +146,18 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
+        // Thread 0 runs the loop and issues the copies; through a table,
+        // threads 0 .. #kv_boxes - 1 run it and thread i issues box i (the
+        // boxes' table loads in flight together, not one after another;
+        // each is held to the ring's pace by the box it delivers).
+        %producer_count = arith.select %use_pages, %c_boxes, %c1 : index
+        %producer_threads = arith.cmpi ult, %tid, %producer_count : index
+        %box_lane = arith.cmpi ult, %tid, %c_boxes : index
+        // This thread's box (clamped: the threads without one agree on it).
+        %last_box = arith.subi %c_boxes, %c1 : index
+        %box_index = arith.minui %tid, %last_box : index
+        %lane_rows = arith.muli %box_index, %c_box_rows : index
+        scf.if %producer_threads {
           %pt:3 = scf.for %pair = %cta to %pairs step %ctas
               iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
             %bhi = arith.divui %pair, %pairs_m : index
@@ -232,10 +244,12 @@ module attributes {gpu.container_module} {
                 %qround = arith.divui %qn, %c2 : index
                 %qodd = arith.remui %qround, %c2 : index
                 %qph = arith.cmpi eq, %qodd, %c0 : index
-                tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
-                tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, !qtile, !bars2
-                scf.if %two_chunks {
-                  tile.tma_copy %q[%bt, %h, %qm0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, !qtile, !bars2
+                scf.if %first {
+                  tile.mbarrier_wait_parity %q_empty[%qs], %qph : !bars2
+                  tile.tma_copy %q[%bt, %h, %qm0, %c0] to %sq_[%qs, %c0], %q_full[%qs] : !d4, !qtile, !bars2
+                  scf.if %two_chunks {
+                    tile.tma_copy %q[%bt, %h, %qm0, %c64] to %sq_[%qs, %c1], %q_full[%qs] : !d4, !qtile, !bars2
+                  }
                 }
                 %p:2 = scf.for %j = %j_start to %blocks step %c1
                     iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
@@ -247,60 +261,71 @@ module attributes {gpu.container_module} {
                   %page0 = arith.divui %kn0, %page : index
                   %row0 = arith.remui %kn0, %page : index
                   %within = arith.cmpi ugt, %page, %c_box_rows : index
+                  // Thread i's page id for box i, loaded before the wait (its
+                  // latency under it) and used for K and V.
+                  %loads_id = arith.andi %use_pages, %box_lane : i1
+                  %pid = scf.if %loads_id -> (index) {
+                    %next_page = arith.addi %page0, %box_index : index
+                    %box_page = arith.select %within, %page0, %next_page : index
+                    %box_page_c = arith.minui %box_page, %last_page : index
+                    %pid_i32 = memref.load %table[%b, %box_page_c] : memref<?x?xi32>
+                    %pid_raw = arith.index_cast %pid_i32 : i32 to index
+                    scf.yield %pid_raw : index
+                  } else {
+                    scf.yield %c0 : index
+                  }
                   tile.mbarrier_wait_parity %k_empty[%s], %ph : !kvbars
                   scf.if %use_pages {
-                    %ktok = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
-                    scf.if %two_chunks {
-                      %ktok1 = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
-                    }
-                    scf.for %i = %c0 to %c_boxes step %c1 {
-                      // Box i: rows #box_rows i .. of the block's page (a page of more
-                      // than #box_rows tokens), or page p0 + i (a page of #box_rows).
-                      %krows = arith.muli %i, %c_box_rows : index
-                      %knext_page = arith.addi %page0, %i : index
-                      %kpi = arith.select %within, %page0, %knext_page : index
-                      %kpi_c = arith.minui %kpi, %last_page : index
-                      %kpid_i32 = memref.load %table[%b, %kpi_c] : memref<?x?xi32>
-                      %kpid = arith.index_cast %kpid_i32 : i32 to index
-                      %krow_in = arith.addi %row0, %krows : index
-                      %krow = arith.select %within, %krow_in, %c0 : index
-                      tile.tma_load %kp[%kpid, %hk, %krow, %c0] to %sk_[%s, %c0, %krows], %k_full[%s] : !kv4, !kvring, !kvbars
+                    scf.if %first {
+                      %ktok = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
                       scf.if %two_chunks {
-                        tile.tma_load %kp[%kpid, %hk, %krow, %c64] to %sk_[%s, %c1, %krows], %k_full[%s] : !kv4, !kvring, !kvbars
+                        %ktok1 = tile.mbarrier_arrive_expect_tx %k_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                      }
+                    }
+                    scf.if %box_lane {
+                      // Box i (this thread's): rows #box_rows i .. of the block's page
+                      // (a page of more than #box_rows tokens), or page p0 + i (a page
+                      // of #box_rows).
+                      %krow_in = arith.addi %row0, %lane_rows : index
+                      %krow = arith.select %within, %krow_in, %c0 : index
+                      tile.tma_load %kp[%pid, %hk, %krow, %c0] to %sk_[%s, %c0, %lane_rows], %k_full[%s] : !kv4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_load %kp[%pid, %hk, %krow, %c64] to %sk_[%s, %c1, %lane_rows], %k_full[%s] : !kv4, !kvring, !kvbars
                       }
                     }
                   } else {
-                    tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
-                    scf.if %two_chunks {
-                      tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                    scf.if %first {
+                      tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                      }
                     }
                   }
                   tile.mbarrier_wait_parity %v_empty[%s], %ph : !kvbars
                   scf.if %use_pages {
-                    %vtok = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
-                    scf.if %two_chunks {
-                      %vtok1 = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
-                    }
-                    scf.for %i = %c0 to %c_boxes step %c1 {
-                      // Box i: rows #box_rows i .. of the block's page (a page of more
-                      // than #box_rows tokens), or page p0 + i (a page of #box_rows).
-                      %vrows = arith.muli %i, %c_box_rows : index
-                      %vnext_page = arith.addi %page0, %i : index
-                      %vpi = arith.select %within, %page0, %vnext_page : index
-                      %vpi_c = arith.minui %vpi, %last_page : index
-                      %vpid_i32 = memref.load %table[%b, %vpi_c] : memref<?x?xi32>
-                      %vpid = arith.index_cast %vpid_i32 : i32 to index
-                      %vrow_in = arith.addi %row0, %vrows : index
-                      %vrow = arith.select %within, %vrow_in, %c0 : index
-                      tile.tma_load %vp[%vpid, %hk, %vrow, %c0] to %sv_[%s, %c0, %vrows], %v_full[%s] : !kv4, !kvring, !kvbars
+                    scf.if %first {
+                      %vtok = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
                       scf.if %two_chunks {
-                        tile.tma_load %vp[%vpid, %hk, %vrow, %c64] to %sv_[%s, %c1, %vrows], %v_full[%s] : !kv4, !kvring, !kvbars
+                        %vtok1 = tile.mbarrier_arrive_expect_tx %v_full[%s], %chunk_bytes : !kvbars -> !tile.mbarrier_token
+                      }
+                    }
+                    scf.if %box_lane {
+                      // Box i (this thread's): rows #box_rows i .. of the block's page
+                      // (a page of more than #box_rows tokens), or page p0 + i (a page
+                      // of #box_rows).
+                      %vrow_in = arith.addi %row0, %lane_rows : index
+                      %vrow = arith.select %within, %vrow_in, %c0 : index
+                      tile.tma_load %vp[%pid, %hk, %vrow, %c0] to %sv_[%s, %c0, %lane_rows], %v_full[%s] : !kv4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_load %vp[%pid, %hk, %vrow, %c64] to %sv_[%s, %c1, %lane_rows], %v_full[%s] : !kv4, !kvring, !kvbars
                       }
                     }
                   } else {
-                    tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
-                    scf.if %two_chunks {
-                      tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                    scf.if %first {
+                      tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
+                      scf.if %two_chunks {
+                        tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                      }
                     }
                   }
                   %next = arith.addi %s, %c1 : index

@@ -71,6 +71,12 @@ CACHE_SWITCHES = ("%use_pages = arith.andi %paged, %true : i1",
                   "%use_lengths = arith.andi %per_sequence, %true : i1")
 #: Rows of a KV cache's TMA boxes (cache_box_rows).
 CACHE_BOX_ROWS = (16, 32, 64)
+#: The kernel's register split (producer, consumer warpgroups) as written,
+#: and the KV-cache variants': their producer threads keep a box's page id
+#: and the unit's state through the ring's waits (at 24 registers they
+#: spill); 128 x (40 + 2 x 232) fits the 384 x 168 of the launch.
+REGISTER_SPLIT = ("producer(registers = 24)", "consumers(2, registers = 240)")
+CACHE_REGISTER_SPLIT = ("producer(registers = 40)", "consumers(2, registers = 232)")
 
 
 def cache_box_rows(page: int) -> int:
@@ -126,6 +132,10 @@ def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
         # softcap kernel spills a few bytes whatever the register split:
         # such calls stay on the split-KV kernels.
         raise ValueError("the KV-cache variants of the prefill kernel have no softcap")
+    if box_rows is not None:
+        for written, cache in zip(REGISTER_SPLIT, CACHE_REGISTER_SPLIT):
+            assert written in text, f"attention_sm90.mlir: the register split '{written}' moved"
+            text = text.replace(written, cache)
     switches = [(SOFTCAP_SWITCH, not softcap)]
     switches += [(switch, box_rows is None) for switch in CACHE_SWITCHES]
     for switch, fold in switches:

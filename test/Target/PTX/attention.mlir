@@ -59,8 +59,11 @@
 // NO-CACHE-SOFTCAP: error: the KV-cache variants of the prefill kernel have no softcap
 
 // A KV cache's producer: after Q's copies (a chunk's 16 KB announced
-// each), a K block through the block table: a table entry, then the boxes
-// at the page it names (the outermost coordinate).
+// each), a K block through the block table: a box thread's table entry
+// (loaded before the stage's wait), then its boxes at the page it names
+// (the outermost coordinate); the registers split 40 / 232.
+// CACHE-DAG: setmaxnreg.dec.sync.aligned.u32 40;
+// CACHE-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // CACHE: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}};
 // CACHE: ld.global.b32 [[PAGE:%r[0-9]+]], [
 // CACHE: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[PAGE]]}], [%r{{[0-9]+}}];
