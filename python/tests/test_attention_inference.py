@@ -11,8 +11,9 @@ import pytest
 from tile.core.errors import MatmulError
 from tile.ops.attention import UNBOUNDED, check_attention, decodes, window_edges
 from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
-from tile.ops.decode_attention import (DECODE_ATTENTION, DecodeAttentionConfig, PAGE_ROWS,
-                                       config_for, num_splits, prefers_decode)
+from tile.ops.decode_attention import (DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS,
+                                       DecodeAttentionConfig, config_for, num_splits,
+                                       prefers_decode)
 from tile.arrays import contiguous_strides
 from tile.core.devices import Device
 from tile.core.operands import Operand
@@ -88,7 +89,11 @@ def test_decode_kernels_compile(element):
             manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
             params = manifest[config.name]["params"]
             assert len(params) == 26
-            assert [p["kind"] for p in params[1:3]] == ["tensor_map"] * 2
+            # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
+            # tokens are gathered by cp.async.
+            kind = "memref" if config.gathers else "tensor_map"
+            assert config.gathers == (rows < GATHER_BELOW)
+            assert [p["kind"] for p in params[1:3]] == [kind] * 2
             assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
             assert len(manifest["decode_attention_combine"]["params"]) == 9
     for d in (64, 128):

@@ -10,11 +10,13 @@ block), and splits each sequence's keys (flash-decoding) into items
 K/V ring running on from one item into the next; the splits are chosen so
 that the busiest CTA has little more than its share (num_splits). Per item:
 
-- warpgroup 0 (one thread) streams 128-key blocks of K and V into a ring of
-  `stages` stages with TMA: a contiguous cache (B, S, Hkv, D) as one page
-  per sequence, or a paged cache (num_blocks, page, Hkv, D) through the
-  block table, a page of 16-64 tokens filling 128 / page rows of a block
-  (row-range copies, T-TMA-24);
+- warpgroup 0 streams 128-key blocks of K and V into a ring of `stages`
+  stages: one thread with TMA for a contiguous cache (B, S, Hkv, D), one
+  page per sequence, or a paged cache (num_blocks, page, Hkv, D) through
+  the block table, a page of 64 tokens filling half a block (row-range
+  copies, T-TMA-24); pages of 16 and 32 tokens are gathered by all 128
+  threads with cp.async (a warp's 16-byte pieces whole rows; TMA boxes that
+  small are more than the SM's TMA unit issues in a block's time);
 - warpgroup 1 loads its Q rows into shared memory (generic loads: Q is
   B x Sq x H x D, any strides), then per block S = Q K^T (wgmma), masks
   keys past the sequence (and, causal, after the bottom-right diagonal:
@@ -54,6 +56,10 @@ COMBINE_ROWS = 2
 COMBINE_UNROLL = 16
 #: The most splits of a sequence: the combine's lanes hold two each.
 MAX_SPLITS = 64
+#: Pages of fewer tokens are gathered by cp.async: their TMA boxes (16 or
+#: 32 rows of a 64-column chunk, 2 or 4 KB) are more than an SM's TMA unit
+#: issues in a block's time (16-token pages: 32 boxes a block, K and V).
+GATHER_BELOW = 64
 #: The consumer's named barrier after it stores Q (ids 0-8 belong to
 #: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
 Q_BARRIER = 9
@@ -84,6 +90,12 @@ class DecodeAttentionConfig:
     def copies(self) -> int:
         """TMA copies per chunk of a block."""
         return KEY_BLOCK // self.page_rows
+
+    @property
+    def gathers(self) -> bool:
+        """Pages below GATHER_BELOW tokens come by cp.async, a row a
+        producer thread (TMA boxes of 2-4 KB are too many a block)."""
+        return self.page_rows < GATHER_BELOW
 
     @property
     def name(self) -> str:
@@ -257,7 +269,9 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
                 f"                tile.tma_load %v[%pids#{i}, %g, %prow{i}, %c{64 * c}] to "
                 f"%sv_[%s, %c{c}{row_index}], %v_full[%s] : !kv, {ring}, !bars")
     constants = sorted({64 * c for c in range(ch)} | {i * r for i in range(n)}
-                       | (set(range(n + 1)) if n > 1 else set()) | {64, 127, 128})
+                       | (set(range(n + 1)) if n > 1 else set()) | {64, 127, 128}
+                       | ({8} | {KEY_BLOCK // (d // 8) * i for i in range(d // 8)}
+                          if config.gathers else set()))
     constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
                             for n in constants if n not in (0, 1, 2))
     q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
@@ -272,8 +286,104 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
+    stage_loop_end = """              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
+            }
+            scf.yield %p#0, %p#1 : index, i1
+          }"""
+    if config.gathers:
+        # Producer thread t copies piece t mod P (16 bytes; P = D / 8 a row)
+        # of rows t / P + G i (G = 128 / P row groups, i < P): a warp's
+        # copies are whole rows, coalesced. Each row's page id comes from
+        # the table (a page outside the cache reads zeros, as TMA's boxes
+        # would); its arrival (noinc: one of the barrier's 128) comes when
+        # its copies land.
+        pieces = d // 8
+        groups = KEY_BLOCK // pieces
+        def gathered(x: str) -> str:
+            lines = []
+            for i in range(pieces):
+                lines.append(
+                    f"              tile.async_copy %{x}[%pid_safe{i}, %g, %prow{i}, %col] to "
+                    f"%s{x}_[%s, %chunk, %row{i}, %col_in], 16 bytes, cache = cg, "
+                    f"src_bytes = %src_bytes{i} : !kvm to {ring}")
+            return "\n".join(lines)
+        rows = []
+        for i in range(pieces):
+            rows += [
+                f"              %row{i} = arith.addi %row_group, %c{groups * i} : index",
+                f"              %key{i} = arith.addi %n0, %row{i} : index",
+                f"              %pi{i} = arith.divui %key{i}, %page_rows : index",
+                f"              %prow{i} = arith.remui %key{i}, %page_rows : index",
+                f"              %pic{i} = arith.minui %pi{i}, %last_page : index",
+                f"              %pid_i32_{i} = memref.load %table[%b, %pic{i}] : memref<?x?xi32>",
+                f"              %pid{i} = arith.index_cast %pid_i32_{i} : i32 to index",
+                f"              %pid_ok{i} = arith.cmpi ult, %pid{i}, %pool : index",
+                f"              %pid_safe{i} = arith.select %pid_ok{i}, %pid{i}, %c0 : index",
+                f"              %src_bytes{i} = arith.select %pid_ok{i}, %piece, %nothing : i32"]
+        rows_text = "\n".join(rows)
+        producer = f"""        %pieces = arith.constant {pieces} : index
+        %piece_index = arith.remui %tid, %pieces : index
+        %row_group = arith.divui %tid, %pieces : index
+        %col = arith.muli %piece_index, %c8 : index
+        %chunk = arith.divui %col, %c64 : index
+        %col_in = arith.remui %col, %c64 : index
+        %page_rows = arith.constant {r} : index
+        %pool = memref.dim %k, %c0 : !kvm
+        %piece = arith.constant 16 : i32
+        %nothing = arith.constant 0 : i32
+        %pp:2 = scf.for %item = %cta to %items step %ctas
+            iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
+{item_producer}
+          %p:2 = scf.for %j = %j0 to %j1 step %c1
+              iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
+              %n0 = arith.muli %j, %c128 : index
+{rows_text}
+              tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
+{gathered("k")}
+              tile.async_copy_mbarrier_arrive %k_full[%s] noinc : !bars
+              tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars
+{gathered("v")}
+              tile.async_copy_mbarrier_arrive %v_full[%s] noinc : !bars
+{stage_loop_end}
+"""
+    else:
+        producer = f"""        scf.if %first {{
+          %pp:2 = scf.for %item = %cta to %items step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
+{item_producer}
+            %p:2 = scf.for %j = %j0 to %j1 step %c1
+                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
+              %n0 = arith.muli %j, %c128 : index
+{page_text}
+              tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
+              %k_tok = tile.mbarrier_arrive_expect_tx %k_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
+{copies_text}
+              tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars
+              %v_tok = tile.mbarrier_arrive_expect_tx %v_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
+{v_text}
+{stage_loop_end}
+        }}
+"""
+    # K and V as TMA maps, or (gathered) as memrefs; the full barriers take
+    # the producer thread's arrival, or the 128 gathering threads'. What
+    # cp.async wrote (generic proxy) the consumer's wgmma reads after a
+    # proxy fence.
+    kv_type = "!kvm" if config.gathers else "!kv"
+    prefetch = "" if config.gathers else """        tile.tma_prefetch_descriptor %k : !kv
+        tile.tma_prefetch_descriptor %v : !kv
+"""
+    full_count = "%gatherers" if config.gathers else "%one"
+    gather_fence = "            tile.fence_proxy_async shared_cta\n" if config.gathers else ""
+    # Every thread (the consumers' groups are empty) waits for its cp.async
+    # copies before it exits.
+    gather_drain = "      tile.async_wait_all\n" if config.gathers else ""
     return f"""// {config.name}: split-KV attention against a KV cache (tile.ops.decode_attention).
 !kv = !tile.tma_desc<memref<?x?x?x?x{e}>, box = [1, 1, {r}, 64], swizzle = b128>
+!kvm = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
 !bars = !tile.mbarrier<count = {st}>
 !q4 = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
 module attributes {{gpu.container_module}} {{
@@ -282,7 +392,7 @@ module attributes {{gpu.container_module}} {{
     // [split blocks_per_split, ...) of sequence b, KV head g, query rows
     // p = 64 row tile .. + 64 of the group's Sq G (query p / G, head
     // g G + p mod G).
-    gpu.func @{config.name}(%q: !q4, %k: !kv, %v: !kv, %table: memref<?x?xi32>,
+    gpu.func @{config.name}(%q: !q4, %k: {kv_type}, %v: {kv_type}, %table: memref<?x?xi32>,
         %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
         %out_rows: memref<?x?x{e}>,
         %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
@@ -297,6 +407,7 @@ module attributes {{gpu.container_module}} {{
 {constant_text}      %c_stages = arith.constant {st} : index
       %stage_bytes = arith.constant {stage_bytes} : i32
       %one = arith.constant 1 : i32
+      %gatherers = arith.constant 128 : i32
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
@@ -318,41 +429,16 @@ module attributes {{gpu.container_module}} {{
       %v_empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {{
-        tile.tma_prefetch_descriptor %k : !kv
-        tile.tma_prefetch_descriptor %v : !kv
-        scf.for %s = %c0 to %c_stages step %c1 {{
-          tile.mbarrier_init %k_full[%s], %one : !bars
-          tile.mbarrier_init %v_full[%s], %one : !bars
+{prefetch}        scf.for %s = %c0 to %c_stages step %c1 {{
+          tile.mbarrier_init %k_full[%s], {full_count} : !bars
+          tile.mbarrier_init %v_full[%s], {full_count} : !bars
           tile.mbarrier_init %k_empty[%s], %one : !bars
           tile.mbarrier_init %v_empty[%s], %one : !bars
         }}
       }}
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {{
-        scf.if %first {{
-          %pp:2 = scf.for %item = %cta to %items step %ctas
-              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
-{item_producer}
-            %p:2 = scf.for %j = %j0 to %j1 step %c1
-                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
-              %n0 = arith.muli %j, %c128 : index
-{page_text}
-              tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
-              %k_tok = tile.mbarrier_arrive_expect_tx %k_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
-{copies_text}
-              tile.mbarrier_wait_parity %v_empty[%s], %ph : !bars
-              %v_tok = tile.mbarrier_arrive_expect_tx %v_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
-{v_text}
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c_stages : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %ns, %nph : index, i1
-            }}
-            scf.yield %p#0, %p#1 : index, i1
-          }}
-        }}
-      }} consumers(1, registers = 256) {{
+{producer}      }} consumers(1, registers = 256) {{
       ^bb0(%wg: index):
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
@@ -437,7 +523,7 @@ module attributes {{gpu.container_module}} {{
             %n0 = arith.muli %j, %c128 : index
             %n_end = arith.addi %n0, %c128 : index
             tile.mbarrier_wait_parity %k_full[%s], %ph : !bars
-            %scores = tile.warpgroup_mma %sq_[%c0, %c0, %c0, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
+{gather_fence}            %scores = tile.warpgroup_mma %sq_[%c0, %c0, %c0, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
                 {{shape = array<i64: 64, 128, {d}>, wait = 0 : i32}}
                 : {qbuf}, {ring}, vector<64xf32>
             scf.if %signals {{
@@ -497,7 +583,7 @@ module attributes {{gpu.container_module}} {{
             %o_scaled = arith.mulf %o_acc, %corr_b : vector<{acc}xf32>
             %p16 = arith.truncf %probs : vector<64xf32> to vector<64x{e}>
             tile.mbarrier_wait_parity %v_full[%s], %ph : !bars
-            // V rows past the sequence zeroed before P V: P is 0 there, but a
+{gather_fence}            // V rows past the sequence zeroed before P V: P is 0 there, but a
             // cache's slots past its length may hold anything (0 NaN is NaN).
             %v_past = arith.cmpi ugt, %n_end, %seqlen : index
             scf.if %v_past {{
@@ -591,7 +677,7 @@ module attributes {{gpu.container_module}} {{
           scf.yield %r#3, %r#4 : index, i1
         }}
       }}
-      gpu.return
+{gather_drain}      gpu.return
     }}
 
     // out[b, t, h, :] = sum over splits of w_s O_s / sum w_s with

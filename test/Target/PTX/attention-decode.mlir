@@ -1,40 +1,59 @@
 // The split-KV attention kernels of python/tile/ops/decode_attention.py as
 // PTX, assembled by ptxas: K and V blocks of 128 keys by 4-D TMA boxes (one
-// per 64-wide chunk of a contiguous cache or 128-token pages; eight
-// row-range boxes of a 16-token page per chunk, T-TMA-24), Q rows loaded
-// 16 bytes at a time and stored swizzled, S = Q K^T from two shared-memory
-// descriptors and O += P V with P in registers (m64n128k16 for D = 128,
-// m64n64k16 P V for D = 64), the log2-sum-exp of each row, and the
-// combine's warp butterflies and shuffles of the split weights.
+// per 64-wide chunk of a contiguous cache or 128-token pages; two row-range
+// boxes of a 64-token page per chunk, T-TMA-24) or, for pages of 16 and 32
+// tokens, by cp.async gathers (each producer thread 16-byte pieces of rows,
+// a warp's pieces whole rows, completed on the full barrier by
+// cp.async.mbarrier.arrive.noinc; the consumer fences the proxies before
+// its wgmma), Q rows loaded 16 bytes at a time and stored swizzled, S = Q
+// K^T from two shared-memory descriptors and O += P V with P in registers
+// (m64n128k16 for D = 128, m64n64k16 P V for D = 64), the log2-sum-exp of
+// each row, and the combine's warp butterflies and shuffles of the split
+// weights.
 // The protocol checker simulates the persistent producer and consumer over
 // five key blocks of one item (the two-stage ring wraps) clean, and reports
 // a consumer that never releases its K stage (the producer deadlocks) and
 // one that reads V without waiting for it, and a stage whose announced
-// bytes are 2 KB short of its boxes'.
+// bytes are a box (8 KB) short of its boxes'; gathering, a producer whose copies
+// never arrive on K's full barrier (the consumer deadlocks). (cp.async
+// copies are not stage fills to the checker: a consumer that reads a
+// gathered stage without waiting is not reported.)
 //
 // RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
 // RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
-// RUN: FileCheck %s --check-prefixes=CHECK,D128 < %t.p128.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,TMA,D128 < %t.p128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p128.ptx -o %t.p128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-decode --page 64 > %t.p64.mlir
+// RUN: tile-opt %t.p64.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p64.ptx
+// RUN: FileCheck %s --check-prefixes=CHECK,TMA,D128 < %t.p64.ptx
+// RUN: FileCheck %s --check-prefix=COPIES < %t.p64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p64.ptx -o %t.p64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-decode --page 16 --element f16 > %t.p16.mlir
 // RUN: tile-opt %t.p16.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p16.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,PAGE16 < %t.p16.ptx
-// RUN: FileCheck %s --check-prefix=COPIES < %t.p16.ptx
+// RUN: FileCheck %s --check-prefix=GATHER < %t.p16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p16.ptx -o %t.p16.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-decode --head-dim 64 --page 32 > %t.d64.mlir
 // RUN: tile-opt %t.d64.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.d64.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,D64 < %t.d64.ptx
+// RUN: FileCheck %s --check-prefix=GATHER64 < %t.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.d64.ptx -o %t.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 //
-// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.wrap.mlir
+// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p64.mlir > %t.wrap.mlir
 // RUN: tile-opt %t.wrap.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.wrap.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: sed '/%%ktok = tile.mbarrier_arrive %%k_empty/d' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
 // RUN: sed '/tile.mbarrier_wait_parity %%v_full\[%%s\], %%ph : !bars/d' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-V-WAIT
-// RUN: sed 's/%%stage_bytes = arith.constant 32768 : i32/%%stage_bytes = arith.constant 30720 : i32/' %t.wrap.mlir \
+// RUN: sed 's/%%stage_bytes = arith.constant 32768 : i32/%%stage_bytes = arith.constant 24576 : i32/' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT-STAGE
+// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.gather.mlir
+// RUN: tile-opt %t.gather.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: sed '/%%ktok = tile.mbarrier_arrive %%k_empty/d' %t.gather.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
+// RUN: sed '/tile.async_copy_mbarrier_arrive %%k_full/d' %t.gather.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-ARRIVAL
 
 // NO-SPILLS-COUNT-2: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
@@ -43,7 +62,7 @@
 //  CHECK-NEXT: .param .u64 .ptr .align 1 decode_attention_d{{[0-9]+}}_p{{[0-9]+}}_param_0,
 //   CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 24;
 //   CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 256;
-//   CHECK-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//     TMA-DAG: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 //   CHECK-DAG: ld.global.v4.b32
 //   CHECK-DAG: st.shared.v4.b32
 //   CHECK-DAG: fence.proxy.async.shared::cta;
@@ -59,18 +78,36 @@
 //   CHECK-DAG: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 31, -1;
 //   CHECK-DAG: ex2.approx.ftz.f32
 //   CHECK-DAG: ld.global.v4.b32
-// A 16-token page: eight boxes per 64-wide chunk, 2 KB apart in shared
-// memory (16 rows of 128 bytes), after one arrival announcing the stage's
+// A 64-token page: two boxes per 64-wide chunk, 8 KB apart in shared
+// memory (64 rows of 128 bytes), after one arrival announcing the stage's
 // 32 KB on its full barrier (K, then V).
-// COPIES-LABEL: .visible .entry decode_attention_d128_p16(
+// COPIES-LABEL: .visible .entry decode_attention_d128_p64(
 // COPIES: mov.b32 [[BYTES:%r[0-9]+]], 32768;
 // COPIES-NEXT: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], [[BYTES]];
-// COPIES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// COPIES-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // COPIES: mbarrier.arrive.expect_tx.shared.b64
-// COPIES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// COPIES-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // COPIES-LABEL: .visible .entry decode_attention_combine(
+
+// A 16-token page, gathered: a thread's sixteen 16-byte pieces of K (zero
+// bytes read from a page outside the cache), its arrival when they land,
+// then V's; no TMA; the consumer's proxy fence after each full wait.
+// GATHER-LABEL: .visible .entry decode_attention_d128_p16(
+//  GATHER-NOT: cp.async.bulk.tensor
+// GATHER-COUNT-16: cp.async.cg.shared.global [%r{{[0-9]+}}+{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+//      GATHER: cp.async.mbarrier.arrive.noinc.shared.b64 [%r{{[0-9]+}}];
+// GATHER-COUNT-16: cp.async.cg.shared.global [%r{{[0-9]+}}+{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+//      GATHER: cp.async.mbarrier.arrive.noinc.shared.b64 [%r{{[0-9]+}}];
+//      GATHER: mbarrier.try_wait.parity
+//      GATHER: fence.proxy.async.shared::cta;
+//  GATHER-NEXT: wgmma.fence.sync.aligned;
+// GATHER-LABEL: .visible .entry decode_attention_combine(
+// GATHER64-LABEL: .visible .entry decode_attention_d64_p32(
+// GATHER64-COUNT-8: cp.async.cg.shared.global
+//      GATHER64: cp.async.mbarrier.arrive.noinc.shared.b64
 
 // CLEAN: remark: role protocol: {{[0-9]+}} roles {{.*}}: nothing to report
 // NO-K-RELEASE: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes: every role is blocked or done with 1 of 1 arrivals missing{{.*}}(T-PROTO-11)
 // SHORT-STAGE: error: reads stage (0, 1) {{.*}}written by a copy that completes phase 1 of barrier 0, which has not completed{{.*}}(T-PROTO-12)
+// NO-K-ARRIVAL: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes{{.*}}(T-PROTO-11)
 // NO-V-WAIT: error: reads stage (0{{.*}}) {{.*}}which this role never waited for{{.*}}(T-PROTO-12)
