@@ -294,6 +294,14 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
             }
             scf.yield %p#0, %p#1 : index, i1
           }"""
+    # The producer's items and their blocks (a thread, or every gathering
+    # thread, runs them).
+    loop_head = f"""          %pp:2 = scf.for %item = %cta to %items step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
+{item_producer}
+            %p:2 = scf.for %j = %j0 to %j1 step %c1
+                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
+              %n0 = arith.muli %j, %c128 : index"""
     if config.gathers:
         # Producer thread t copies piece t mod P (16 bytes; P = D / 8 a row)
         # of rows t / P + G i (G = 128 / P row groups, i < P): a warp's
@@ -335,12 +343,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
         %pool = memref.dim %k, %c0 : !kvm
         %piece = arith.constant 16 : i32
         %nothing = arith.constant 0 : i32
-        %pp:2 = scf.for %item = %cta to %items step %ctas
-            iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
-{item_producer}
-          %p:2 = scf.for %j = %j0 to %j1 step %c1
-              iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
-              %n0 = arith.muli %j, %c128 : index
+{loop_head}
 {rows_text}
               tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
 {gathered("k")}
@@ -352,12 +355,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
 """
     else:
         producer = f"""        scf.if %first {{
-          %pp:2 = scf.for %item = %cta to %items step %ctas
-              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
-{item_producer}
-            %p:2 = scf.for %j = %j0 to %j1 step %c1
-                iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {{
-              %n0 = arith.muli %j, %c128 : index
+{loop_head}
 {page_text}
               tile.mbarrier_wait_parity %k_empty[%s], %ph : !bars
               %k_tok = tile.mbarrier_arrive_expect_tx %k_full[%s], %stage_bytes : !bars -> !tile.mbarrier_token
