@@ -23,19 +23,20 @@ CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
 the SM count). A chunk of queries whose 128-row tiles fill the SMs
 (`prefers_decode` false: chunked prefill) runs tile.attention's prefill
 kernel instead (bottom-right causal): against a contiguous cache with one
-length for all, tile.attention itself; against a paged cache or with
-per-sequence lengths, its KV-cache variant (the block table in its
-producer, each sequence's length from seqlens; no softcap: such chunks
-stay on the split-KV kernels).
+length for all (at least Sq keys), tile.attention itself; against a paged
+cache or with per-sequence lengths, its KV-cache variant (the block table
+in its producer, each sequence's length from seqlens; no softcap: such
+chunks stay on the split-KV kernels).
 
 The kernels read whole 128-key blocks; the slots past a sequence's length
 get zero weight and their V rows are zeroed in shared memory before P V,
 so they may hold anything (torch.empty's NaNs included).
 
 Nothing is read past a block table's width or a cache's capacity:
-seqlens are clamped to the capacity, TMA reads no byte outside the cache
-(a block index past it reads zeros), appends past the capacity or into
-blocks outside the cache are not written. Checking seqlens and block
+seqlens are clamped to the capacity, no byte outside the cache is read
+(a block index past it reads zeros: TMA's boxes, or cp.async of no bytes
+for gathered pages), appends past the capacity or into blocks outside the
+cache are not written. Checking seqlens and block
 indices against the cache needs their values on the host (a
 synchronization, which a decode loop or a CUDA graph cannot afford):
 `validate=True` does, and raises MatmulError instead.
