@@ -9,7 +9,7 @@ import math
 import pytest
 
 from tile.core.errors import MatmulError
-from tile.ops.attention import UNBOUNDED, check_attention, decodes, window_edges
+from tile.ops.attention import LENGTHS_ONLY, UNBOUNDED, check_attention, decodes, window_edges
 from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
 from tile.ops.decode_attention import (DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS,
                                        DecodeAttentionConfig, config_for, num_splits,
@@ -523,7 +523,7 @@ def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
     torch.cuda.synchronize()
     (plan,) = kvcache.PLANS._values.values()
     assert plan.cache_prefill is not None
-    assert plan.cache_prefill.box_rows == min(page or 64, 64)
+    assert plan.cache_prefill.box_rows == (min(page, 64) if page else LENGTHS_ONLY)
     keys = (k_paged, v_paged) if page is None else tuple(
         c[table.long()].reshape(batch, s, kv_heads, d) for c in (k_paged, v_paged))
     for b in range(batch):

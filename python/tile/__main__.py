@@ -11,7 +11,7 @@
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
     python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
-                                [--softcap] [--cache-rows 16|32|64]
+                                [--softcap] [--cache-rows 0|16|32|64]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
@@ -95,9 +95,12 @@ def main(argv=None) -> None:
                          default=128)
     prefill.add_argument("--softcap", action="store_true",
                          help="keep the logit softcap branch (folded away without)")
-    prefill.add_argument("--cache-rows", type=int, choices=prefill_attention.CACHE_BOX_ROWS,
-                         help="the KV-cache variant with boxes of this many rows (without: "
-                              "the cache path folded away)")
+    prefill.add_argument("--cache-rows", type=int,
+                         choices=(prefill_attention.LENGTHS_ONLY,)
+                         + prefill_attention.CACHE_BOX_ROWS,
+                         help="the paged KV-cache variant with boxes of this many rows, or 0: "
+                              "a contiguous cache's per-sequence lengths (without: the cache "
+                              "path folded away)")
     appending = commands.add_parser("cache-append",
                                     help="print the KV-cache append kernel's tile IR")
     appending.add_argument("--element", choices=("f16", "bf16"), default="bf16")

@@ -65,14 +65,18 @@ from .decode_attention import plan_decode, prefers_decode
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
 SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
-#: The KV-cache switches (the block table, per-sequence lengths): folded to
-#: false in tile.attention's variants.
-CACHE_SWITCHES = ("%use_pages = arith.andi %paged, %true : i1",
-                  "%use_lengths = arith.andi %per_sequence, %true : i1")
+#: The KV-cache switches: the block table (folded to false but in a paged
+#: cache's variants) and per-sequence lengths (folded in tile.attention's).
+PAGES_SWITCH = "%use_pages = arith.andi %paged, %true : i1"
+LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
+#: The box rows of the variant for a contiguous cache with per-sequence
+#: lengths: K and V through the dense maps, no table, the register split
+#: as written (no box threads).
+LENGTHS_ONLY = 0
 #: Rows of a KV cache's TMA boxes (cache_box_rows).
 CACHE_BOX_ROWS = (16, 32, 64)
 #: The kernel's register split (producer, consumer warpgroups) as written,
-#: and the KV-cache variants': their producer threads keep a box's page id
+#: and the paged KV-cache variants': their producer threads keep a box's page id
 #: and the unit's state through the ring's waits (at 24 registers they
 #: spill); 128 x (40 + 2 x 232) fits the 384 x 168 of the launch.
 REGISTER_SPLIT = ("producer(registers = 24)", "consumers(2, registers = 240)")
@@ -116,12 +120,14 @@ def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
     """The kernel @attention_d{D} for (element, softcap, D, box rows): `!e`
     and the head-dimension aliases redefined, the softcap branch kept or
     folded away; box rows None: tile.attention's (the KV-cache path folded
-    away), else a KV cache's in boxes of that many rows (cache_aliases)."""
+    away), LENGTHS_ONLY: a contiguous cache's per-sequence lengths, else a
+    paged cache's, in boxes of that many rows (cache_aliases)."""
     element, softcap, head_dim, box_rows = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
     aliases = {"!e": element, **head_dim_aliases(head_dim)}
-    if box_rows is not None:
+    paged = box_rows not in (None, LENGTHS_ONLY)
+    if paged:
         if box_rows not in CACHE_BOX_ROWS:
             raise ValueError(f"KV-cache boxes have {CACHE_BOX_ROWS} rows, got {box_rows}")
         aliases.update(cache_aliases(box_rows))
@@ -132,12 +138,12 @@ def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
         # softcap kernel spills a few bytes whatever the register split:
         # such calls stay on the split-KV kernels.
         raise ValueError("the KV-cache variants of the prefill kernel have no softcap")
-    if box_rows is not None:
+    if paged:
         for written, cache in zip(REGISTER_SPLIT, CACHE_REGISTER_SPLIT):
             assert written in text, f"attention_sm90.mlir: the register split '{written}' moved"
             text = text.replace(written, cache)
     switches = [(SOFTCAP_SWITCH, not softcap)]
-    switches += [(switch, box_rows is None) for switch in CACHE_SWITCHES]
+    switches += [(PAGES_SWITCH, not paged), (LENGTHS_SWITCH, box_rows is None)]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:

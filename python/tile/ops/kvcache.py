@@ -50,8 +50,9 @@ from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
-from .attention import (ELEMENTS, HEAD_DIMS, attention, attention_kernel, cache_box_rows,
-                        check_heads, check_scale, check_tma_operands, new_output, no_cache,
+from .attention import (ELEMENTS, HEAD_DIMS, LENGTHS_ONLY, attention, attention_kernel,
+                        cache_box_rows, check_heads, check_scale, check_tma_operands,
+                        new_output, no_cache,
                         paired_units, placeholders, softcap_factors, tma_layout_problem,
                         window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
@@ -296,7 +297,7 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
              and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
     cache_prefill = None
     if chunk and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
-        box_rows = cache_box_rows(page if paged else KEY_BLOCK)
+        box_rows = cache_box_rows(page) if paged else LENGTHS_ONLY
         kind = "bottom_right" if causal else None
         left, right = window_edges(kind, (-1, -1))
         cache_prefill = CachePrefill(

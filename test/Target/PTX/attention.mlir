@@ -45,6 +45,10 @@
 // RUN: FileCheck %s -DT=f16 -DD=64 --implicit-check-not=__nv_exp2f < %t.cache64.f16.d64.ptx
 // RUN: FileCheck %s --check-prefix=CACHE < %t.cache64.f16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cache64.f16.d64.ptx -o %t.cache64.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --cache-rows 0 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.lengths.bf16.d128.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.lengths.bf16.d128.ptx
+// RUN: FileCheck %s --check-prefix=LENGTHS < %t.lengths.bf16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.lengths.bf16.d128.ptx -o %t.lengths.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill > %t.nocap.mlir
 // RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
 // RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
@@ -62,6 +66,10 @@
 // each), a K block through the block table: a box thread's table entry
 // (loaded before the stage's wait), then its boxes at the page it names
 // (the outermost coordinate); the registers split 40 / 232.
+// A contiguous cache's per-sequence lengths (--cache-rows 0): no box
+// threads, the register split as written.
+// LENGTHS-DAG: setmaxnreg.dec.sync.aligned.u32 24;
+// LENGTHS-DAG: setmaxnreg.inc.sync.aligned.u32 240;
 // CACHE-DAG: setmaxnreg.dec.sync.aligned.u32 40;
 // CACHE-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // CACHE: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}};
