@@ -664,3 +664,13 @@ def test_bad_offsets_and_lengths_write_nothing_outside(hopper):
     assert torch.isfinite(out).all()
     assert torch.equal(pages_k[3, 62:64], k_new[1, :2])          # page 3 rows 62, 63
     assert torch.equal(pages_k[4:], pages_before[4:])            # nothing else written
+    # Pages of 16 tokens (gathered by cp.async): a block index past the
+    # cache, or negative, reads zero bytes.
+    small_k, small_v = randn(torch, 8, 16, 2, 128, seed=12), randn(torch, 8, 16, 2, 128, seed=13)
+    small_table = torch.tensor([[0, 1, 2, 3], [4, 99, -5, 5]], device="cuda", dtype=torch.int32)
+    out = tile.attention_with_kvcache(randn(torch, 2, 1, 8, 128, seed=14), small_k, small_v,
+                                      cache_seqlens=torch.tensor([30, 60], device="cuda",
+                                                                 dtype=torch.int32),
+                                      block_table=small_table)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
