@@ -336,7 +336,7 @@ def test_sdpa_shaped_decode(hopper, batch, sq, heads, kv_heads, sk):
         assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, None, hi), q.dtype)
 
 
-def poison_past(torch, caches, lengths):
+def poison_past(caches, lengths):
     """NaN in each cache's slots past sequence b's lengths[b]: the kernels
     must not let them into the output (they read whole blocks)."""
     for cache in caches:
@@ -368,7 +368,7 @@ def test_kvcache_paged_and_contiguous(hopper, page, d):
     k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
     v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
     lengths = torch.tensor([1000, 17, 513], device="cuda", dtype=torch.int32)
-    poison_past(torch, (k_cache, v_cache), lengths)
+    poison_past((k_cache, v_cache), lengths)
     contiguous = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lengths,
                                              causal=True)
     k_paged, table = paged_cache(torch, k_cache, page, seed=page)
@@ -510,7 +510,7 @@ def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
     lengths = torch.tensor([600, 17, 1500, 0], device="cuda", dtype=torch.int32)
     if uniform:
         lengths = torch.full((batch,), 777, device="cuda", dtype=torch.int32)
-    poison_past(torch, (k_cache, v_cache), lengths)
+    poison_past((k_cache, v_cache), lengths)
     if page is None:
         k_paged, v_paged, table = k_cache, v_cache, None
     else:

@@ -583,20 +583,24 @@ module attributes {{gpu.container_module}} {{
             tile.mbarrier_wait_parity %v_full[%s], %ph : !bars
 {gather_fence}            // V rows past the sequence zeroed before P V: P is 0 there, but a
             // cache's slots past its length may hold anything (0 NaN is NaN).
+            // Thread lane: row first_past + lane, each 16-byte piece at the
+            // column the 128-byte swizzle puts back in its own slot (as the
+            // prefill kernel's).
             %v_past = arith.cmpi ugt, %n_end, %seqlen : index
             scf.if %v_past {{
               %first_past = arith.subi %seqlen, %n0 : index
-              %past_rows = arith.subi %c128, %first_past : index
-              %row_vectors = arith.constant {d // 8} : index
-              %past_vectors = arith.muli %past_rows, %row_vectors : index
-              scf.for %pv = %lane to %past_vectors step %c128 {{
-                %pv_row = arith.divui %pv, %row_vectors : index
-                %pv_at = arith.remui %pv, %row_vectors : index
-                %pv_chunk = arith.divui %pv_at, %i8 : index
-                %pv_col8 = arith.remui %pv_at, %i8 : index
-                %pv_col = arith.muli %pv_col8, %i8 : index
-                %pv_key = arith.addi %first_past, %pv_row : index
-                vector.store %zero_q, %sv_[%s, %pv_chunk, %pv_key, %pv_col] : {ring}, vector<8x{e}>
+              %zero_row = arith.addi %first_past, %lane : index
+              %row_past = arith.cmpi ult, %zero_row, %c128 : index
+              scf.if %row_past {{
+                %zphase = arith.remui %zero_row, %i8 : index
+                %row_pieces = arith.constant {d // 8} : index
+                scf.for %zv = %c0 to %row_pieces step %c1 {{
+                  %zchunk = arith.divui %zv, %i8 : index
+                  %zslot = arith.remui %zv, %i8 : index
+                  %zcol8 = arith.xori %zslot, %zphase : index
+                  %zcol = arith.muli %zcol8, %i8 : index
+                  vector.store %zero_q, %sv_[%s, %zchunk, %zero_row, %zcol] : {ring}, vector<8x{e}>
+                }}
               }}
               tile.fence_proxy_async shared_cta
               tile.named_barrier_sync %q_barrier, 128

@@ -60,6 +60,7 @@ from .decode_attention import KEY_BLOCK, PAGE_ROWS, DecodePlan, plan_decode, pre
 
 WHAT = "tile.attention_with_kvcache"
 
+
 def check_page(page: int) -> None:
     """Page sizes the kernels take: below a 128-key block one of PAGE_ROWS
     (several row-range copies per block), else multiples of 128."""
