@@ -33,6 +33,13 @@ Devices: a Kernel runs on the device of its array arguments (all on one
 device; else a TypeError), or `device=` when none says, or PyTorch's current
 device. It loads its module on each device the first time it runs there.
 
+A call shape an op makes again (the same shapes, strides, dtypes and
+device) takes a prepared launch (`Kernel.prepare`): its own parameter
+bytes and launch record with the fixed arguments packed once; a call packs
+the varying arrays by address (maps encoded once per address, a memref's
+descriptor fields reused with its alignment checked) and scalars, and makes
+one foreign call.
+
 Launches are stream-ordered and return at once: on `stream` (a
 torch.cuda.Stream, a raw CUstream int, or None for PyTorch's current stream
 on the kernel's device when PyTorch is imported, else the legacy default
@@ -202,16 +209,35 @@ class Kernel:
                                 "supported from Python")
         alignment = max([align for _, align in slots] + [8])
         self._count = len(slots)
+        self._layout = (slots, alignment, firsts, contract)
         self._params = _Params(slots, alignment)
-        self._packers = [_packer(entry, contract, self._params, self._params.offsets[first],
-                                 self.runtime, f"kernel '{name}', argument {i}")
-                         for i, (entry, first) in enumerate(zip(self.params, firsts))]
+        self._packers = self._packers_for(self._params)
         self._lock = threading.Lock()
         self._config = bytearray(LAUNCH_CONFIG.size)
         self._config_address = ctypes.addressof(
             (ctypes.c_char * len(self._config)).from_buffer(self._config))
         self._ptx = module.ptx.encode()
         self._functions = {}  # CUfunction by device ordinal
+
+    def _packers_for(self, params: "_Params", by_address=()) -> list:
+        """A packer per parameter writing into `params` (the arrays at
+        positions `by_address` taken by address: _address_packer)."""
+        _, _, firsts, contract = self._layout
+        return [(_address_packer if i in by_address else _packer)(
+                    entry, contract, params, params.offsets[first], self.runtime,
+                    f"kernel '{self.name}', argument {i}")
+                for i, (entry, first) in enumerate(zip(self.params, firsts))]
+
+    def prepare(self, device: int, args, grid, stream=None, varying=()) -> "PreparedLaunch":
+        """A launch of this kernel on `device`, `grid` and `stream` with
+        `args` packed once: calling it packs only the arguments at the
+        positions `varying` (given in that order) and launches, one foreign
+        call. For ops that plan a call once per shape: the varying arrays
+        are PyTorch CUDA tensors on `device` with the dtypes, shapes and
+        strides of those in `args` (the plan's key) and are taken by their
+        address (data_ptr: a tensor stands for its views that start where
+        it does), a tensor map encoded once per address."""
+        return PreparedLaunch(self, ordinal(device), tuple(args), grid, stream, tuple(varying))
 
     @property
     def devices(self):
@@ -310,6 +336,109 @@ class Kernel:
                 for pointer in registered:
                     lib.mgpuMemHostUnregister(pointer)
             runtime.check()  # the unregistrations
+
+
+#: The byte offset of the stream in a packed TileRtLaunchConfig.
+_STREAM_OFFSET = struct.calcsize("<Q3q3q3qq")
+_STREAM = struct.Struct("<Q")
+
+
+class PreparedLaunch:
+    """Kernel.prepare's launch: its own parameter bytes and launch record,
+    the fixed arguments packed once, the varying ones on each call."""
+
+    def __init__(self, kernel: Kernel, device: int, args: tuple, grid, stream, varying):
+        if len(args) != len(kernel._packers):
+            raise TypeError(f"kernel '{kernel.name}' takes {len(kernel._packers)} arguments "
+                            f"({', '.join(kernel.types)}), got {len(args)}")
+        slots, alignment, _, _ = kernel._layout
+        self.kernel = kernel
+        self._params = _Params(slots, alignment)
+        arrays = {i for i in varying if kernel.params[i]["kind"] != "scalar"}
+        packers = kernel._packers_for(self._params, arrays)
+        host, keep = [], []
+        for i, (pack, value) in enumerate(zip(packers, args)):
+            at = pack(value, host, keep, True)
+            if i in arrays:
+                at = value.get_device()
+            if host or (at is not None and at != device):
+                raise TypeError(f"kernel '{kernel.name}', argument {i}: a prepared launch takes "
+                                f"arrays on cuda:{device}")
+        self._varying = [packers[i] for i in varying]
+        self._host, self._keep = host, keep
+        block = kernel._block
+        if block is None:
+            raise TypeError(f"kernel '{kernel.name}' has no fixed block shape")
+        handle = streams.stream_handle(stream, device) or 0
+        self._config = bytearray(LAUNCH_CONFIG.size)
+        LAUNCH_CONFIG.pack_into(self._config, 0, kernel.function(device), *grid, *block,
+                                *(kernel._cluster or (0, 0, 0)), kernel._shared, handle,
+                                self._params.address, kernel._count)
+        self._config_address = ctypes.addressof(
+            (ctypes.c_char * len(self._config)).from_buffer(self._config))
+        self._launch = kernel.runtime.lib.tileRtLaunch
+        self._check = kernel.runtime.check
+        self._lock = threading.Lock()
+
+    def __call__(self, *values) -> None:
+        host, keep = self._host, self._keep
+        with self._lock:
+            for pack, value in zip(self._varying, values):
+                pack(value, host, keep, False)
+            self._launch(self._config_address)
+            self._check()
+
+
+def _address_packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,
+                    runtime: Runtime, where: str):
+    """An array parameter's packer for arrays of one geometry, the first's
+    (a prepared launch's varying argument): later arrays give only their
+    address (data_ptr), so a view and its base are alike. Tensor maps are
+    encoded once per address; a memref's descriptor takes the first's
+    fields at the new address, whose alignment is checked (T-LAUNCH-5)."""
+    data = params.bytes
+    if entry["kind"] == "memref":
+        rank = entry["rank"]
+        pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
+        itemsize = element_type(entry["element"]).bytes
+        alignment = math.lcm(itemsize, entry.get("alignment", itemsize))
+        fields = []  # (bytes back to the aligned pointer, offset, shape, strides)
+
+        def pack_memref_address(value, host, keep, ask):
+            pointer = value.data_ptr()
+            if not fields:
+                _, shape, strides, _ = array_view(value, entry["element"], None, keep)
+                aligned, start, passed = descriptor_fields(entry, pointer, shape, strides,
+                                                           itemsize, where)
+                fields.append((pointer - aligned, start, shape, passed))
+            back, start, shape, strides = fields[0]
+            if (pointer - back) % alignment:
+                descriptor_fields(entry, pointer, shape, strides, itemsize, where)  # says why
+            aligned = pointer - back
+            pack_into(data, offset, aligned, aligned, start, *shape, *strides)
+        return pack_memref_address
+
+    tensor_map = _TensorMapParam(entry, contract, runtime, where)
+    end = offset + tensor_map.bytes
+    maps, geometry, written = {}, [], [None]
+
+    def pack_map_address(value, host, keep, ask):
+        pointer = value.data_ptr()
+        if pointer == written[0]:
+            return None
+        encoded = maps.get(pointer)
+        if encoded is None:
+            address, shape, strides, device = array_view(value, tensor_map.element, None, keep)
+            if not geometry:
+                geometry.append((shape, strides))
+            encoded = tensor_map.encode(address, *geometry[0])
+            if len(maps) >= tensor_map._CAPACITY:
+                maps.clear()
+            maps[pointer] = encoded
+        data[offset:end] = encoded
+        written[0] = pointer
+        return None
+    return pack_map_address
 
 
 def _packer(entry: dict, contract: Optional[dict], params: _Params, offset: int,

@@ -2,6 +2,8 @@
 from collections import OrderedDict
 from typing import Callable, Hashable, Optional
 
+from . import streams
+
 
 class LruCache:
     """At most `entries` values by key, made on a miss."""
@@ -25,6 +27,18 @@ class LruCache:
             values.popitem(last=False)
         return value
 
+    def put(self, key: Hashable, value) -> None:
+        """Keeps `value` for `key` (the most recent), replacing any."""
+        self._values.pop(key, None)
+        self._values[key] = value
+        while len(self._values) > self.entries:
+            self._values.popitem(last=False)
+
+    def peek(self, key: Hashable):
+        """The value of `key` or None, its place in the order unchanged (a
+        hot path's lookup)."""
+        return self._values.get(key)
+
     def __len__(self) -> int:
         return len(self._values)
 
@@ -33,3 +47,37 @@ class LruCache:
 
     def clear(self) -> None:
         self._values.clear()
+
+
+class PreparedCalls:
+    """An op's prepared call shapes: by a key of the call (its tensors'
+    signatures and options), the device, the output's shape and the
+    launches prepared for it by stream (Kernel.prepare), at most
+    `entries` keys, most recent last."""
+
+    def __init__(self, entries: int = 256):
+        self._calls = LruCache(entries)
+
+    def find(self, key: Optional[Hashable], stream):
+        """(launch, device, out's shape) of a call like an earlier one on
+        `stream` (None: the current one), or None."""
+        found = self._calls.peek(key) if key is not None else None
+        if found is None:
+            return None
+        index, shape, launches = found
+        launch = launches.get(streams.stream_handle(stream, index) or 0)
+        return None if launch is None else (launch, index, shape)
+
+    def keep(self, key: Hashable, index: int, shape, stream, launch) -> None:
+        """Keeps `launch` for calls like this one on `stream` (nothing for
+        a None key)."""
+        if key is None:
+            return
+        _, _, launches = self._calls.get(key, lambda: (index, shape, {}))
+        launches[streams.stream_handle(stream, index) or 0] = launch
+
+    def __len__(self) -> int:
+        return len(self._calls)
+
+    def clear(self) -> None:
+        self._calls.clear()

@@ -57,6 +57,15 @@ def require_one_device(what: str, *operands: Optional[Operand]) -> None:
         raise OperandError(f"{what}: operands on different devices: {on}")
 
 
+def signature(tensor):
+    """What an op's plan depends on of a PyTorch tensor (None: absent):
+    shape, strides, dtype, device and the address's 16-byte alignment."""
+    if tensor is None:
+        return None
+    return (tensor.shape, tensor.stride(), tensor.dtype, tensor.get_device(),
+            tensor.data_ptr() % TMA_ALIGNMENT)
+
+
 def require_cuda_tensors(torch, what: str, **tensors) -> int:
     """The CUDA ordinal of the named tensors (None: absent), or OperandError
     unless every one is a PyTorch CUDA tensor and all are on one device;

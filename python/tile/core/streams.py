@@ -71,3 +71,15 @@ def running_on(torch, stream):
     torch.cuda.stream(None) does the same, but asks for the device index on
     every call of an op's hot path)."""
     return contextlib.nullcontext() if stream is None else torch.cuda.stream(stream)
+
+
+def new_output(torch, shape, like, stream, index: int):
+    """An empty tensor of `shape` like `like` (dtype, device) for an op's
+    output; recorded on `stream` if it is a side stream (allocated here,
+    written there)."""
+    out = like.new_empty(shape)
+    if stream is not None:
+        launch_stream = torch_stream(torch, stream, index)
+        if launch_stream != torch.cuda.current_stream(index):
+            out.record_stream(launch_stream)
+    return out

@@ -51,14 +51,15 @@ queries cost nothing, sequences of 0 keys give rows of 0.
 import math
 from typing import Dict, Optional, Tuple, Union
 
-from ..core import devices, streams
-from ..core.caches import LruCache
+from ..core import devices
+from ..core.streams import new_output
+from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of,
+from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of, signature,
                              require_cuda_tensors)
 from .decode_attention import plan_decode, prefers_decode
 
@@ -351,6 +352,10 @@ def with_route(shape: Tuple[int, ...], device: devices.Device) -> Tuple[int, ...
 CHECKS = LruCache(256)
 #: The decode kernels' plans of SDPA-shaped calls (CHECKS' key, scale, mask).
 DECODE_PLANS = LruCache(256)
+#: (device, out's shape, prepared launches by stream) of the calls, by the
+#: tensors' signatures and the call's options: a call like an earlier one
+#: on the same stream packs its four tensors only.
+READY = PreparedCalls()
 #: Placeholders for the parameters a call does not use (the packed output
 #: rows and cu_seqlens of attention_varlen), per (device, dtype).
 _PLACEHOLDERS = {}
@@ -370,17 +375,6 @@ def placeholders(torch, device, dtype):
     return value
 
 
-def new_output(torch, shape, like, stream, index):
-    """An empty output on like's device; recorded on `stream` if it is a
-    side stream (allocated here, written there)."""
-    out = torch.empty(shape, device=like.device, dtype=like.dtype)
-    if stream is not None:
-        launch_stream = streams.torch_stream(torch, stream, index)
-        if launch_stream != torch.cuda.current_stream(index):
-            out.record_stream(launch_stream)
-    return out
-
-
 def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] = None, *,
               enable_gqa: bool = False, window_size=(-1, -1), softcap: float = 0.0, out=None,
               stream=None):
@@ -393,6 +387,17 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     operands' device).
     See the module's documentation."""
     import torch
+    try:
+        ready_key = (signature(q), signature(k), signature(v), signature(out), enable_gqa,
+                     causal, scale, tuple(window_size), softcap)
+    except (AttributeError, TypeError):  # not tensors: the checks say why
+        ready_key = None
+    ready = READY.find(ready_key, stream)
+    if ready is not None:
+        launch, index, out_shape = ready
+        out = new_output(torch, out_shape, q, stream, index) if out is None else out
+        launch(q, k, v, out)
+        return out
     index = require_cuda_tensors(torch, "tile.attention", q=q, k=k, v=v, out=out)
     kind = causal_kind(causal)
     left, right = window_edges(kind, window_size)
@@ -418,23 +423,30 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
             BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads, kv_heads, d,
             page=sk, capacity=sk, paged=False, scale_log2=scale * math.log2(math.e),
             causal=kind is not None, softcap=(cap_in, cap_out)))
-        # The workspace on the launch's stream (none made without `stream`).
-        launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
-        with streams.running_on(torch, launch_stream):
-            plan.launch(torch, index, q.transpose(1, 2), k, v,
-                        placeholders(torch, q.device, torch.int32)[0], None, sk,
-                        out.transpose(1, 2), lambda dtype: placeholders(torch, q.device, dtype),
-                        stream)
+        # Prepared for this call shape and stream (the workspace the
+        # stream's); the next such call packs q, k, v and out only.
+        table = placeholders(torch, q.device, torch.int32)[0]
+        run = plan.prepare(torch, index, q.transpose(1, 2), k, v, table, None,
+                           out.transpose(1, 2), lambda dtype: placeholders(torch, q.device, dtype),
+                           stream)
+        READY.keep(ready_key, index, (batch, heads, sq, d), stream,
+                   lambda q, k, v, out: run(q, k, v, table, None, out, sk, 0))
+        run(q, k, v, table, None, out, sk, 0)
         return out
     rows, cu = placeholders(torch, q.device, q.dtype)[0], placeholders(torch, q.device,
                                                                           torch.int32)[1]
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
     paired = paired_units(kind, batch * heads, sq, device.sms)
     # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
-    kernel.launch_on(index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq,
-                             sk, left, right, scale * math.log2(math.e), cap_in, cap_out,
-                             cap_in > 0, kind == "bottom_right", paired, False)
-                     + no_cache(torch, q.device, q.dtype), (device.sms, 1, 1), stream)
+    # The launch prepared for this call shape and stream: the next such
+    # call packs q, k, v and out only.
+    launch = kernel.prepare(
+        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, left,
+                right, scale * math.log2(math.e), cap_in, cap_out, cap_in > 0,
+                kind == "bottom_right", paired, False) + no_cache(torch, q.device, q.dtype),
+        (device.sms, 1, 1), stream, varying=(0, 1, 2, 3))
+    READY.keep(ready_key, index, (batch, heads, sq, d), stream, launch)
+    launch()
     return out
 
 

@@ -37,6 +37,8 @@ import textwrap
 from dataclasses import dataclass
 
 from ..family import KernelFamily
+from ..core import streams
+from ..core.caches import LruCache
 from ..core.operands import cdiv
 
 #: Keys per block: the wgmma's N of S = Q K^T and K of O += P V.
@@ -895,6 +897,72 @@ class DecodePlan:
                               + lengths[1:] + self.mask_scalars + (False,), self.grid, stream)
         self.combine.launch_on(index, (ws_o, ws_lse, out) + self.combine_scalars,
                                self.combine_grid, stream)
+
+    def prepare(self, torch, index: int, q, k4, v4, table, seqlens, out, placeholders,
+                stream=None):
+        """launch's launches on `stream` prepared (Kernel.prepare) for
+        operands like these, the scalars and the stream's workspace packed
+        once: returns run(q, k4, v4, table, seqlens, out, length, added),
+        which packs those only (arrays by address: q and out may be the
+        tensors whose transposes these are)."""
+        per_sequence = seqlens is not None
+        pad = placeholders(torch.int32)[1]
+        head = (q, k4, v4, table, seqlens if per_sequence else pad)
+        lengths = (0, per_sequence, 0)
+        def scalars(seqlens, length: int, added: int) -> tuple:
+            """(seqlens, length, added) as launch passes them."""
+            if per_sequence:
+                return seqlens, 0, int(added)
+            return pad, max(0, min(int(length), 2**31 - 1)), 0
+
+        # Varying: q, k4, v4, table, seqlens, (out,) the length and added.
+        shape_end = 8 + len(self.shape_scalars)
+        varying = (0, 1, 2, 3, 4) + (shape_end, shape_end + 2)
+        if self.direct and out.is_contiguous():
+            ws_o, ws_lse = placeholders(torch.float32)
+            kernel = self.kernel.prepare(
+                index, head + (ws_o, ws_lse, out.view(-1, self.head_dim)) + self.shape_scalars
+                + lengths + self.mask_scalars + (True,), self.grid, stream,
+                varying=varying[:5] + (7,) + varying[5:])
+
+            def run(q, k4, v4, table, seqlens, out, length, added):
+                lengths, length, added = scalars(seqlens, length, added)
+                kernel(q, k4, v4, table, lengths, out, length, added)
+            return run
+        ws_o, ws_lse = workspace(torch, index, stream, self.workspace_rows, self.head_dim)
+        kernel = self.kernel.prepare(
+            index, head + (ws_o, ws_lse, placeholders(q.dtype)[0]) + self.shape_scalars
+            + lengths + self.mask_scalars + (False,), self.grid, stream, varying=varying)
+        combine = self.combine.prepare(index, (ws_o, ws_lse, out) + self.combine_scalars,
+                                       self.combine_grid, stream, varying=(2,))
+
+        def run(q, k4, v4, table, seqlens, out, length, added):
+            kernel(q, k4, v4, table, *scalars(seqlens, length, added))
+            combine(out)
+        return run
+
+
+#: Each (device, stream)'s split-KV workspace: f32 rows of O and their
+#: log-sum-exps, grown (doubling) when a plan needs more. Prepared launches
+#: keep the buffers they were prepared with; launches on one stream never
+#: overlap, so they share them.
+WORKSPACES = LruCache(16)
+
+
+def workspace(torch, index: int, stream, rows: int, head_dim: int):
+    """(ws_o (rows, head_dim), ws_lse (rows,)) views of the workspace of
+    `stream` (None: the current one) on device `index`."""
+    key = (index, streams.stream_handle(stream, index) or 0)
+    found = WORKSPACES.peek(key)
+    if found is None or found[0].numel() < rows * head_dim or found[1].numel() < rows:
+        size = max(rows, 2 * found[1].numel() if found is not None else 0)
+        # Allocated on the launch stream: freed back to its pool.
+        with torch.cuda.stream(streams.torch_stream(torch, stream, index)):
+            found = (torch.empty(size * max(head_dim, 128), device=f"cuda:{index}",
+                                 dtype=torch.float32),
+                     torch.empty(size, device=f"cuda:{index}", dtype=torch.float32))
+        WORKSPACES.put(key, found)
+    return found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows]
 
 
 def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_heads: int,

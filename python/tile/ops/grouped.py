@@ -28,11 +28,12 @@ waiting; the offsets are read by the kernel, not the host.
 from typing import Optional, Tuple
 
 from ..core import devices, streams
-from ..core.caches import LruCache
+from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..family import KernelFamily
-from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors
+from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors, signature
+from ..core.streams import new_output
 from . import persistent
 from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS
 
@@ -97,12 +98,28 @@ def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bo
 #: check_grouped's answers by shapes, strides, dtype, layout, alignment and
 #: device.
 CHECKS = LruCache(256)
+#: (device, out's shape, prepared launches by stream) of f16/bf16 calls by
+#: the tensors' signatures: a call like an earlier one on the same stream
+#: packs its tensors only.
+READY = PreparedCalls()
 
 
 def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None, out=None,
                    out_dtype=None, stream=None):
     """See the module's documentation."""
     import torch
+    plain = scale_a is None and scale_b is None
+    try:
+        ready_key = (signature(a), signature(b), signature(offsets), signature(valid),
+                     signature(out), out_dtype)
+    except (AttributeError, TypeError):  # not tensors: the checks say why
+        ready_key = None
+    ready = READY.find(ready_key, stream) if plain else None
+    if ready is not None:
+        launch, index, shape = ready
+        out = new_output(torch, shape, a, stream, index) if out is None else out
+        launch(a, b, out, out, offsets if valid is None else valid)
+        return out
     if (offsets is None) == (valid is None):
         raise MatmulError("tile.grouped_matmul: give offsets (contiguous groups) or valid "
                           "(masked groups), not both")
@@ -184,9 +201,14 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
             index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b, workspace,
                     counters), grid, stream)
     else:
-        GROUPED.kernel((BY_TORCH[dtype].name,), GROUPED_KERNEL).launch_on(
+        # Prepared for this call shape and stream: the next such call packs
+        # a, b, out and the bounds only (by address: the views' bases).
+        launch = GROUPED.kernel((BY_TORCH[dtype].name,), GROUPED_KERNEL).prepare(
             index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, workspace, counters), grid,
-            stream)
+            stream, varying=(0, 1, 2, 3, 4))
+        if ready_key is not None:
+            READY.keep(ready_key, index, shape, stream, launch)
+        launch()
     return out
 
 

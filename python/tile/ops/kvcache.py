@@ -49,7 +49,7 @@ from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
-from ..core.operands import TMA_ALIGNMENT, operand_of, require_cuda_tensors
+from ..core.operands import operand_of, require_cuda_tensors, signature
 from .attention import (ELEMENTS, HEAD_DIMS, LENGTHS_ONLY, attention, attention_kernel,
                         cache_box_rows, check_heads, check_scale, check_tma_operands,
                         new_output, no_cache,
@@ -74,14 +74,10 @@ def check_page(page: int) -> None:
 
 #: Plans by the call's shapes, strides, dtypes, alignments, device and options.
 PLANS = LruCache(256)
-
-
-def signature(tensor):
-    """What a plan depends on of a tensor (None: absent)."""
-    if tensor is None:
-        return None
-    return (tuple(tensor.shape), tensor.stride(), tensor.dtype, tensor.get_device(),
-            tensor.data_ptr() % TMA_ALIGNMENT)
+#: The launches prepared for a call on the decode kernels (the append's
+#: and DecodePlan.prepare's) with the plan's capacity, out's shape and the
+#: table a contiguous cache passes, by (PLANS' key, stream).
+READY = LruCache(256)
 
 
 @dataclass(frozen=True)
@@ -135,6 +131,22 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                signature(out), bool(causal), scale, float(softcap), int(num_splits))
     except AttributeError:  # not tensors: plan_call says what is wrong
         key = None
+    if key is not None and not validate:
+        # The steady state of a decode step: the launches prepared for this
+        # call shape and stream (the append's, if any, and the decode's).
+        ready = READY.peek((key, streams.stream_handle(stream, q.get_device()) or 0))
+        if ready is not None:
+            capacity, out_shape, table, append, run = ready
+            appended = 0 if k is None else k.shape[1]
+            length = 0 if lengths_is_tensor else (
+                capacity if lengths is None and k is None else int(lengths or 0))
+            if out is None:
+                out = new_output(torch, out_shape, q, stream, q.get_device())
+            table = block_table if block_table is not None else table
+            if append is not None:
+                append(k, v, k_cache, v_cache, table, lengths, length)
+            run(q, k_cache, v_cache, table, lengths, out, length + appended, appended)
+            return out
     plan = PLANS.get(key, lambda: plan_call(torch, q, k_cache, v_cache, k, v, lengths,
                                             block_table, causal, scale, softcap, num_splits,
                                             out))
@@ -157,14 +169,25 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
             validate_cache(torch, starts, block_table, plan.blocks, plan.capacity, appended)
         pads = lambda dtype: placeholders(torch, q.device, dtype)
         table = block_table if plan.paged else pads(torch.int32)[0]
+        append = None
         if appended:
             # seqlens stay the caller's: the kernels add the new keys.
             scalars = (0, True) if lengths_is_tensor else (
                 max(-2**62, min(length, 2**62)), False)
-            plan.append.launch_on(index, (k, v, k_cache, v_cache, table,
-                                          per_sequence if lengths_is_tensor
-                                          else pads(torch.int32)[1], appended)
-                                  + scalars + (plan.page, plan.paged), plan.append_grid, stream)
+            pad_lengths = pads(torch.int32)[1]
+            launch = plan.append.prepare(index, (k, v, k_cache, v_cache, table,
+                                                 per_sequence if lengths_is_tensor
+                                                 else pad_lengths, appended)
+                                         + scalars + (plan.page, plan.paged), plan.append_grid,
+                                         stream, varying=(0, 1, 2, 3, 4, 5, 7))
+            launch()
+
+            def append(k, v, k_cache, v_cache, table, lengths, length):
+                if lengths_is_tensor:
+                    launch(k, v, k_cache, v_cache, table, lengths, 0)
+                else:
+                    launch(k, v, k_cache, v_cache, table, pad_lengths,
+                           max(-2**62, min(length, 2**62)))
             length += appended
         if out.numel() == 0:
             return out
@@ -197,9 +220,15 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                    appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor),
                 prefill.grid, stream)
             return out
-        plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
-                           v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
-                           pads, stream, added=appended)
+        # Prepared for this call shape and stream; the next such call packs
+        # its tensors and lengths only (the cache by address: its view).
+        run = plan.decode.prepare(torch, index, q, k_cache.permute(0, 2, 1, 3),
+                                  v_cache.permute(0, 2, 1, 3), table, per_sequence, out, pads,
+                                  stream)
+        run(q, k_cache, v_cache, table, per_sequence, out, length, appended)
+        if key is not None and not plan.prefill:
+            READY.put((key, streams.stream_handle(stream, index) or 0),
+                      (plan.capacity, plan.out_shape, table, append, run))
     return out
 
 

@@ -1,0 +1,104 @@
+"""The ops' steady state: a call like an earlier one (shapes, strides, dtypes,
+alignment, device, options) on the same stream packs only its tensors into
+the launch prepared for it (Kernel.prepare). The results must be those of
+the new tensors, whatever their addresses, views or streams."""
+import pytest
+
+import tile
+from tile.ops import attention as attention_op
+from tile.ops import kvcache, matmul as matmul_op
+
+
+def close(torch, got, expected, tolerance=2e-2):
+    scale = max(expected.float().abs().max().item(), 1e-6)
+    return (got.float() - expected.float()).abs().max().item() / scale < tolerance
+
+
+@pytest.mark.parametrize("m", [16, 256])
+def test_matmul_steady_state_new_addresses_views_and_streams(torch_cuda, m):
+    torch = torch_cuda
+    matmul_op.PLANS.clear()
+    results = []
+    for i in range(4):
+        a = torch.randn(m, 512, device="cuda", dtype=torch.bfloat16)
+        w = torch.randn(384, 512, device="cuda", dtype=torch.bfloat16)
+        out = torch.empty(m, 384, device="cuda", dtype=torch.bfloat16)
+        expected = a.float() @ w.float().t()
+        assert close(torch, tile.matmul(a, w.t()), expected)
+        tile.matmul(a, w, out=out, transpose_b=True)
+        assert close(torch, out, expected)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            c = tile.matmul(a, w.t())
+        side.synchronize()
+        results.append(close(torch, c, expected))
+    assert all(results)
+    # One plan per call form, each with its launches by stream.
+    assert all(planned.launches for planned in matmul_op.PLANS._values.values())
+
+
+def test_attention_steady_state_prefill_and_decode_routes(torch_cuda):
+    torch = torch_cuda
+    F = torch.nn.functional
+    attention_op.READY.clear()
+    for sq in (1, 128, 1024):  # the decode kernels (direct and combined), the prefill kernel
+        for _ in range(3):
+            q = torch.randn(2, 16, sq, 128, device="cuda", dtype=torch.bfloat16)
+            k, v = (torch.randn(2, 4, 1024, 128, device="cuda", dtype=torch.bfloat16)
+                    for _ in range(2))
+            expected = F.scaled_dot_product_attention(q.float(), k.float(), v.float(),
+                                                      enable_gqa=True)
+            assert close(torch, tile.attention(q, k, v, enable_gqa=True), expected)
+            out = torch.empty_like(q)
+            tile.attention(q, k, v, enable_gqa=True, out=out)
+            assert close(torch, out, expected)
+    assert len(attention_op.READY) == 6
+
+
+def test_kvcache_steady_state_appends_and_lengths(torch_cuda):
+    """Decode steps with appends, as a serving loop makes them: each step's
+    new K and V land at its length, and the next step sees them."""
+    torch = torch_cuda
+    F = torch.nn.functional
+    kvcache.READY.clear()
+    b, hkv, h, d, capacity = 2, 8, 32, 128, 1024
+    k_cache, v_cache = (torch.randn(b, capacity, hkv, d, device="cuda", dtype=torch.bfloat16)
+                        for _ in range(2))
+    lengths = torch.tensor([300, 517], device="cuda", dtype=torch.int32)
+    for step in range(4):
+        q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16)
+        k, v = (torch.randn(b, 1, hkv, d, device="cuda", dtype=torch.bfloat16)
+                for _ in range(2))
+        out = tile.attention_with_kvcache(q, k_cache, v_cache, k=k, v=v, cache_seqlens=lengths)
+        for i in range(b):
+            n = int(lengths[i]) + 1
+            assert torch.equal(k_cache[i, n - 1], k[i, 0]) and torch.equal(v_cache[i, n - 1],
+                                                                             v[i, 0])
+            expected = F.scaled_dot_product_attention(
+                q[i:i + 1].transpose(1, 2).float(), k_cache[i:i + 1, :n].transpose(1, 2).float(),
+                v_cache[i:i + 1, :n].transpose(1, 2).float(), enable_gqa=True)
+            assert close(torch, out[i:i + 1].transpose(1, 2), expected), (step, i)
+        lengths += 1
+        # One length for all, given as an int, on the same plan's launches.
+        n = 700 + step
+        out = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=n)
+        expected = F.scaled_dot_product_attention(
+            q.transpose(1, 2).float(), k_cache[:, :n].transpose(1, 2).float(),
+            v_cache[:, :n].transpose(1, 2).float(), enable_gqa=True)
+        assert close(torch, out.transpose(1, 2), expected), step
+    assert len(kvcache.READY) == 2
+
+
+def test_grouped_steady_state(torch_cuda):
+    torch = torch_cuda
+    for _ in range(3):
+        a = torch.randn(256, 256, device="cuda", dtype=torch.bfloat16)
+        # G x K x N with K contiguous (each group's N x K rows).
+        b = torch.randn(4, 128, 256, device="cuda", dtype=torch.bfloat16).transpose(-2, -1)
+        offsets = torch.tensor([64, 100, 200, 256], device="cuda", dtype=torch.int32)
+        got = tile.grouped_matmul(a, b, offsets)
+        starts = [0, 64, 100, 200]
+        for g in range(4):
+            rows = slice(starts[g], int(offsets[g]))
+            assert close(torch, got[rows], a[rows].float() @ b[g].float())
