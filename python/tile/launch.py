@@ -338,11 +338,6 @@ class Kernel:
             runtime.check()  # the unregistrations
 
 
-#: The byte offset of the stream in a packed TileRtLaunchConfig.
-_STREAM_OFFSET = struct.calcsize("<Q3q3q3qq")
-_STREAM = struct.Struct("<Q")
-
-
 class PreparedLaunch:
     """Kernel.prepare's launch: its own parameter bytes and launch record,
     the fixed arguments packed once, the varying ones on each call."""
@@ -396,48 +391,38 @@ def _address_packer(entry: dict, contract: Optional[dict], params: _Params, offs
     address (data_ptr), so a view and its base are alike. Tensor maps are
     encoded once per address; a memref's descriptor takes the first's
     fields at the new address, whose alignment is checked (T-LAUNCH-5)."""
-    data = params.bytes
+    data, element = params.bytes, entry["element"]
+    geometry = []  # the first array's (shape, strides)
     if entry["kind"] == "memref":
-        rank = entry["rank"]
-        pack_into = struct.Struct(f"<{3 + 2 * rank}q").pack_into
-        itemsize = element_type(entry["element"]).bytes
+        pack_into = struct.Struct(f"<{3 + 2 * entry['rank']}q").pack_into
+        itemsize = element_type(element).bytes
         alignment = math.lcm(itemsize, entry.get("alignment", itemsize))
-        fields = []  # (bytes back to the aligned pointer, offset, shape, strides)
+        fields = [0, 0, ()]  # bytes back to the aligned pointer, offset, strides passed
 
         def pack_memref_address(value, host, keep, ask):
             pointer = value.data_ptr()
-            if not fields:
-                _, shape, strides, _ = array_view(value, entry["element"], None, keep)
-                aligned, start, passed = descriptor_fields(entry, pointer, shape, strides,
-                                                           itemsize, where)
-                fields.append((pointer - aligned, start, shape, passed))
-            back, start, shape, strides = fields[0]
-            if (pointer - back) % alignment:
-                descriptor_fields(entry, pointer, shape, strides, itemsize, where)  # says why
-            aligned = pointer - back
-            pack_into(data, offset, aligned, aligned, start, *shape, *strides)
+            if not geometry or (pointer - fields[0]) % alignment:
+                if not geometry:
+                    geometry.append(array_view(value, element, None, keep)[1:3])
+                # Checks the alignment (OperandError naming the access).
+                aligned, fields[1], fields[2] = descriptor_fields(entry, pointer, *geometry[0],
+                                                                  itemsize, where)
+                fields[0] = pointer - aligned
+            aligned = pointer - fields[0]
+            pack_into(data, offset, aligned, aligned, fields[1], *geometry[0][0], *fields[2])
         return pack_memref_address
 
     tensor_map = _TensorMapParam(entry, contract, runtime, where)
     end = offset + tensor_map.bytes
-    maps, geometry, written = {}, [], [None]
+    written = [None]  # the address whose map is in the slot
 
     def pack_map_address(value, host, keep, ask):
         pointer = value.data_ptr()
-        if pointer == written[0]:
-            return None
-        encoded = maps.get(pointer)
-        if encoded is None:
-            address, shape, strides, device = array_view(value, tensor_map.element, None, keep)
+        if pointer != written[0]:
             if not geometry:
-                geometry.append((shape, strides))
-            encoded = tensor_map.encode(address, *geometry[0])
-            if len(maps) >= tensor_map._CAPACITY:
-                maps.clear()
-            maps[pointer] = encoded
-        data[offset:end] = encoded
-        written[0] = pointer
-        return None
+                geometry.append(array_view(value, element, None, keep)[1:3])
+            data[offset:end] = tensor_map.encode(pointer, *geometry[0])  # cached there
+            written[0] = pointer
     return pack_map_address
 
 

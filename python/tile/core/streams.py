@@ -73,11 +73,11 @@ def running_on(torch, stream):
     return contextlib.nullcontext() if stream is None else torch.cuda.stream(stream)
 
 
-def new_output(torch, shape, like, stream, index: int):
-    """An empty tensor of `shape` like `like` (dtype, device) for an op's
-    output; recorded on `stream` if it is a side stream (allocated here,
-    written there)."""
-    out = like.new_empty(shape)
+def new_output(torch, shape, like, stream, index: int, dtype=None):
+    """An empty tensor of `shape` on like's device, of `dtype` (default:
+    like's), for an op's output; recorded on `stream` if it is a side
+    stream (allocated here, written there)."""
+    out = like.new_empty(shape) if dtype is None else like.new_empty(shape, dtype=dtype)
     if stream is not None:
         launch_stream = torch_stream(torch, stream, index)
         if launch_stream != torch.cuda.current_stream(index):

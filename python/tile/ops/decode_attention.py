@@ -873,30 +873,15 @@ class DecodePlan:
 
     def launch(self, torch, index: int, q, k4, v4, table, seqlens, length: int, out,
                placeholders, stream=None, added: int = 0) -> None:
-        """Launches on checked operands, on `stream` (the workspace is
-        allocated there): q and out (B, Sq, H, D) views, k4 and v4 the
-        cache as (pages, Hkv, page rows, D) views, `table` (B, pages per
-        sequence) int32 (paged) or a placeholder; the keys of sequence b are
-        `seqlens[b] + added` ((B,) int32; `added` keys appended since) or,
-        with `seqlens` None, `length` for all; `placeholders(dtype)` gives (rows, vector) tensors for the
-        parameters a launch does not use."""
-        # (The kernel clamps lengths to the capacity; 32-bit parameters.)
-        lengths = (seqlens, 0, True, int(added)) if seqlens is not None else (
-            placeholders(torch.int32)[1], max(0, min(int(length), 2**31 - 1)), False, 0)
-        if self.direct and out.is_contiguous():
-            ws_o, ws_lse = placeholders(torch.float32)
-            self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,
-                                          out.view(-1, self.head_dim)) + self.shape_scalars
-                                  + lengths[1:] + self.mask_scalars + (True,), self.grid, stream)
-            return
-        ws_o = torch.empty((self.workspace_rows, self.head_dim), device=q.device,
-                           dtype=torch.float32)
-        ws_lse = torch.empty((self.workspace_rows,), device=q.device, dtype=torch.float32)
-        self.kernel.launch_on(index, (q, k4, v4, table, lengths[0], ws_o, ws_lse,
-                                      placeholders(q.dtype)[0]) + self.shape_scalars
-                              + lengths[1:] + self.mask_scalars + (False,), self.grid, stream)
-        self.combine.launch_on(index, (ws_o, ws_lse, out) + self.combine_scalars,
-                               self.combine_grid, stream)
+        """Launches on checked operands, on `stream` (with its workspace):
+        q and out (B, Sq, H, D) views, k4 and v4 the cache as (pages, Hkv,
+        page rows, D) views, `table` (B, pages per sequence) int32 (paged) or
+        a placeholder; the keys of sequence b are `seqlens[b] + added` ((B,)
+        int32; `added` keys appended since) or, with `seqlens` None, `length`
+        for all; `placeholders(dtype)` gives (rows, vector) tensors for the
+        parameters a launch does not use. (prepare, for one call.)"""
+        self.prepare(torch, index, q, k4, v4, table, seqlens, out, placeholders, stream)(
+            q, k4, v4, table, seqlens, out, length, added)
 
     def prepare(self, torch, index: int, q, k4, v4, table, seqlens, out, placeholders,
                 stream=None):
@@ -909,8 +894,11 @@ class DecodePlan:
         pad = placeholders(torch.int32)[1]
         head = (q, k4, v4, table, seqlens if per_sequence else pad)
         lengths = (0, per_sequence, 0)
+
         def scalars(seqlens, length: int, added: int) -> tuple:
-            """(seqlens, length, added) as launch passes them."""
+            """The kernel's (seqlens, length, added): seqlens[b] + added keys,
+            or one length for all (clamped: a 32-bit parameter; the kernel
+            clamps to the capacity)."""
             if per_sequence:
                 return seqlens, 0, int(added)
             return pad, max(0, min(int(length), 2**31 - 1)), 0
@@ -958,7 +946,7 @@ def workspace(torch, index: int, stream, rows: int, head_dim: int):
         size = max(rows, 2 * found[1].numel() if found is not None else 0)
         # Allocated on the launch stream: freed back to its pool.
         with torch.cuda.stream(streams.torch_stream(torch, stream, index)):
-            found = (torch.empty(size * max(head_dim, 128), device=f"cuda:{index}",
+            found = (torch.empty(size * max(HEAD_DIMS), device=f"cuda:{index}",
                                  dtype=torch.float32),
                      torch.empty(size, device=f"cuda:{index}", dtype=torch.float32))
         WORKSPACES.put(key, found)

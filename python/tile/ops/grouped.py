@@ -171,9 +171,7 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
                                     ("scale_a", scale_a, rows, "row of A"),
                                     ("scale_b", scale_b, groups * n, "column of each group's C")))
     if out is None:
-        out = torch.empty(shape, device=a.device, dtype=c_dtype)
-        if launch_stream is not None and launch_stream != torch.cuda.current_stream(index):
-            out.record_stream(launch_stream)  # allocated here, written there
+        out = new_output(torch, shape, a, stream, index, c_dtype)
     elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
         raise MatmulError(f"tile.grouped_matmul: out must be a contiguous {c_dtype} tensor of "
                           f"shape {shape}, got {out.dtype} {tuple(out.shape)}")

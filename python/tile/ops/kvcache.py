@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..core import devices, streams
-from ..core.caches import LruCache
+from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import operand_of, require_cuda_tensors, signature
@@ -74,10 +74,9 @@ def check_page(page: int) -> None:
 
 #: Plans by the call's shapes, strides, dtypes, alignments, device and options.
 PLANS = LruCache(256)
-#: The launches prepared for a call on the decode kernels (the append's
-#: and DecodePlan.prepare's) with the plan's capacity, out's shape and the
-#: table a contiguous cache passes, by (PLANS' key, stream).
-READY = LruCache(256)
+#: The launches prepared for calls on the decode kernels (the append's and
+#: DecodePlan.prepare's, in one step function) by PLANS' key and stream.
+READY = PreparedCalls()
 
 
 @dataclass(frozen=True)
@@ -131,31 +130,23 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                signature(out), bool(causal), scale, float(softcap), int(num_splits))
     except AttributeError:  # not tensors: plan_call says what is wrong
         key = None
-    if key is not None and not validate:
-        # The steady state of a decode step: the launches prepared for this
-        # call shape and stream (the append's, if any, and the decode's).
-        ready = READY.peek((key, streams.stream_handle(stream, q.get_device()) or 0))
-        if ready is not None:
-            capacity, out_shape, table, append, run = ready
-            appended = 0 if k is None else k.shape[1]
-            length = 0 if lengths_is_tensor else (
-                capacity if lengths is None and k is None else int(lengths or 0))
-            if out is None:
-                out = new_output(torch, out_shape, q, stream, q.get_device())
-            table = block_table if block_table is not None else table
-            if append is not None:
-                append(k, v, k_cache, v_cache, table, lengths, length)
-            run(q, k_cache, v_cache, table, lengths, out, length + appended, appended)
-            return out
+    # The steady state of a decode step: the launches prepared for a call
+    # like this one on this stream (the append's, if any, and the decode's).
+    ready = None if validate else READY.find(key, stream)
+    if ready is not None:
+        step, index, out_shape = ready
+        out = new_output(torch, out_shape, q, stream, index) if out is None else out
+        step(q, k_cache, v_cache, k, v, lengths, block_table, out)
+        return out
     plan = PLANS.get(key, lambda: plan_call(torch, q, k_cache, v_cache, k, v, lengths,
                                             block_table, causal, scale, softcap, num_splits,
                                             out))
     index = q.get_device()
     appended = 0 if k is None else k.shape[1]
-    # One length for every sequence unless a tensor gives each its own
-    # (None: the capacity, or 0 before an append).
-    length = 0 if lengths_is_tensor else (
-        plan.capacity if lengths is None and k is None else int(lengths or 0))
+    length = one_length(lengths, lengths_is_tensor, k, plan.capacity)
+    # Calls of this plan always run the decode kernels (whatever the
+    # lengths): their launches are prepared and kept for the next such call.
+    steady = not plan.prefill and plan.cache_prefill is None and not validate
     if out is None:
         out = new_output(torch, plan.out_shape, q, stream, index)
     # The appends, the lengths after them and the workspace on the launch's
@@ -172,22 +163,25 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
         append = None
         if appended:
             # seqlens stay the caller's: the kernels add the new keys.
-            scalars = (0, True) if lengths_is_tensor else (
-                max(-2**62, min(length, 2**62)), False)
             pad_lengths = pads(torch.int32)[1]
-            launch = plan.append.prepare(index, (k, v, k_cache, v_cache, table,
-                                                 per_sequence if lengths_is_tensor
-                                                 else pad_lengths, appended)
-                                         + scalars + (plan.page, plan.paged), plan.append_grid,
-                                         stream, varying=(0, 1, 2, 3, 4, 5, 7))
-            launch()
 
-            def append(k, v, k_cache, v_cache, table, lengths, length):
+            def append_lengths(lengths, length: int) -> tuple:
+                """The append's seqlens and length arguments."""
                 if lengths_is_tensor:
-                    launch(k, v, k_cache, v_cache, table, lengths, 0)
-                else:
-                    launch(k, v, k_cache, v_cache, table, pad_lengths,
-                           max(-2**62, min(length, 2**62)))
+                    return lengths, 0
+                return pad_lengths, max(-2**62, min(length, 2**62))
+            seqlens, start = append_lengths(per_sequence, length)
+            arguments = (k, v, k_cache, v_cache, table, seqlens, appended, start,
+                         lengths_is_tensor, plan.page, plan.paged)
+            if steady:
+                launch = plan.append.prepare(index, arguments, plan.append_grid, stream,
+                                             varying=(0, 1, 2, 3, 4, 5, 7))
+                launch()
+
+                def append(k, v, k_cache, v_cache, table, lengths, length):
+                    launch(k, v, k_cache, v_cache, table, *append_lengths(lengths, length))
+            else:
+                plan.append.launch_on(index, arguments, plan.append_grid, stream)
             length += appended
         if out.numel() == 0:
             return out
@@ -220,16 +214,35 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                    appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor),
                 prefill.grid, stream)
             return out
+        if not steady:
+            plan.decode.launch(torch, index, q, k_cache.permute(0, 2, 1, 3),
+                               v_cache.permute(0, 2, 1, 3), table, per_sequence, length, out,
+                               pads, stream, added=appended)
+            return out
         # Prepared for this call shape and stream; the next such call packs
         # its tensors and lengths only (the cache by address: its view).
         run = plan.decode.prepare(torch, index, q, k_cache.permute(0, 2, 1, 3),
                                   v_cache.permute(0, 2, 1, 3), table, per_sequence, out, pads,
                                   stream)
         run(q, k_cache, v_cache, table, per_sequence, out, length, appended)
-        if key is not None and not plan.prefill:
-            READY.put((key, streams.stream_handle(stream, index) or 0),
-                      (plan.capacity, plan.out_shape, table, append, run))
+
+        def step(q, k_cache, v_cache, k, v, lengths, block_table, out):
+            length = one_length(lengths, lengths_is_tensor, k, plan.capacity)
+            pages = block_table if plan.paged else table
+            if append is not None:
+                append(k, v, k_cache, v_cache, pages, lengths, length)
+            run(q, k_cache, v_cache, pages, lengths, out, length + appended, appended)
+        READY.keep(key, index, plan.out_shape, stream, step)
     return out
+
+
+def one_length(lengths, lengths_is_tensor: bool, k, capacity: int) -> int:
+    """The keys of every sequence before an append, unless a tensor gives
+    each its own (0 then): `lengths`, or the capacity for None (0 before an
+    append)."""
+    if lengths_is_tensor:
+        return 0
+    return capacity if lengths is None and k is None else int(lengths or 0)
 
 
 def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, scale, softcap,

@@ -303,6 +303,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
     as torch._scaled_mm: see tile.ops.scaled_matmul."""
     import torch
+    key = None
     if scale_a is None and scale_b is None and out_dtype is None and not tune:
         # The steady state: a call like an earlier one on the same stream
         # packs A, B and C into the launch prepared for it (B's map by its
@@ -310,7 +311,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         try:
             key = _plan_key(a, b, out, transpose_b, stage)
         except (AttributeError, TypeError):  # not tensors: the checks say why
-            key = None
+            pass
         planned = PLANS.peek(key)
         if planned is not None:
             launch = planned.launches.get(streams.stream_handle(stream, planned.index) or 0)
@@ -335,10 +336,11 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     if out_dtype is not None and out_dtype != getattr(a, "dtype", None):
         raise MatmulError("tile.matmul: out_dtype applies to FP8 operands; f16/bf16 operands "
                           "give C in their own type")
-    try:
-        key = _plan_key(a, b, out, transpose_b, stage)
-    except (AttributeError, TypeError):
-        key = None  # not tensors: _plan_tensors says why
+    if key is None:  # tune= (or not tensors: _plan_tensors says why)
+        try:
+            key = _plan_key(a, b, out, transpose_b, stage)
+        except (AttributeError, TypeError):
+            pass
     planned = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
     plan, index = planned.plan, planned.index
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
