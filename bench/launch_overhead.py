@@ -96,7 +96,7 @@ def main():
     gemm = module.kernel("gemm_nt")
     cold("gemm.function(0) (loads the PTX on cuda:0)", lambda: gemm.function(0))
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
-    launch = harness.sm90_launch(m, n)
+    launch = harness.sm90_launch(m, n, k)
     buffers = harness.sm90_buffers()
 
     subjects = [

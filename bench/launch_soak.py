@@ -65,7 +65,7 @@ def main():
     dst = torch.full_like(src, float("nan"))
     gemm = harness.compile_example("gemm_sm90").kernel("gemm_nt")
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
-    launch = harness.sm90_launch(m, n)
+    launch = harness.sm90_launch(m, n, k)
     buffers = harness.sm90_buffers()
     runs = {"gemm": [lambda: gemm(a, b, c, m, n, k, *buffers, **launch)],
             "copy": [lambda: copy(src, dst, grid=(4, 1, 1), block=(128, 1, 1))]}

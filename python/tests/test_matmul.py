@@ -7,6 +7,7 @@ from tile.core.errors import MatmulError
 from tile.core.operands import Operand
 from tile.ops.decode import DecodeConfig, decode_config, decode_source, decode_splits, rows_for
 from tile.ops.matmul import plan_matmul
+from tile.ops.persistent import persistent_grid
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -29,14 +30,28 @@ def test_b_row_major_runs_gemm_nn_on_a_persistent_grid():
     assert (plan.m, plan.n, plan.k) == (4096, 4096, 4096)
 
 
-def test_b_stored_n_by_k_runs_gemm_nt_on_one_cta_per_sm_whatever_the_tiles():
+def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     plan = plan_matmul(matrix(256, 512), transposed(512, 512, dtype="float16"), None,
                        H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
-    # 4 tiles: the work units split them along K for the other CTAs.
-    assert plan.grid == (132, 1, 1)
+    # 4 tiles of 8 K-slices: too short to split, one CTA a tile; the
+    # workspace is the SM count's, as for every grid.
+    assert plan.grid == (4, 1, 1)
     assert plan.split_k_shape == ((2 * 132 * 128, 128), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
+
+
+def test_persistent_grid_splits_few_tiles_only_along_a_long_k():
+    # A wave of tiles or more: one CTA per SM (split_k splits the last wave).
+    assert persistent_grid(4096, 4096, 4096, 132) == 132
+    assert persistent_grid(2048, 2048, 2048, 132) == 128  # 128 tiles, 32 slices: 2 won't fit
+    # Few tiles: split in as many ranges of 16 or more K-slices as fit the SMs.
+    assert persistent_grid(256, 256, 256, 132) == 2
+    assert persistent_grid(1024, 1024, 1024, 132) == 32
+    assert persistent_grid(256, 4096, 4096, 132) == 128  # 32 tiles x 4 splits of 16 slices
+    assert persistent_grid(512, 4096, 4096, 132) == 128  # 64 tiles x 2
+    assert persistent_grid(128, 256, 65536, 132) == 8  # split_k's most splits
+    assert persistent_grid(1, 1, 0, 132) == 1
 
 
 def test_persistent_workspace_is_one_per_device_whatever_the_shape():
@@ -45,7 +60,7 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     64-row halves each, 128 rows a split: 2 x grid x 128 rows whatever the
     shape, one workspace per stream."""
     shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape
-              for m, n in ((4096, 4096), (8192, 8192), (1792, 2560))}
+              for m, n in ((4096, 4096), (8192, 8192), (1792, 2560), (256, 256))}
     assert shapes == {((2 * 132 * 128, 128), 132)}
 
 

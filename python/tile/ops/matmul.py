@@ -10,8 +10,10 @@ B runs @gemm_nn of kernels/gemm_sm90.mlir, a row-major N x K B
 (`transpose_b=True`, or the transposed view of one) runs @gemm_nt; for
 M <= 128 (decode and small batches) either layout runs a decode kernel of
 tile.ops.decode, which streams B once over ceil(N / 64) CTAs (or
-ceil(N / 128) for M > 64 and a large N). The persistent grids take the
-device's SM count and the kernels' shared memory comes from their manifest.
+ceil(N / 128) for M > 64 and a large N). The persistent grids take one
+CTA per SM, or per tile (and split along K) where the tiles do not fill the
+SMs (tile.ops.persistent.persistent_grid); the kernels' shared memory comes
+from their manifest.
 Launches run on the device of the operands (all on one), stream-ordered
 (PyTorch's current stream there unless `stream` is given), and do not wait.
 
@@ -69,6 +71,9 @@ class MatmulPlan:
     b_transposed: bool
     staged: Tuple[str, ...] = ()
     decode: Optional[DecodeConfig] = None
+    #: The CTAs the persistent kernels' split-K workspace is sized for (the
+    #: SM count: one workspace per stream for every grid).
+    workspace_ctas: int = 0
 
     @staticmethod
     def pitch(columns: int) -> int:
@@ -84,7 +89,7 @@ class MatmulPlan:
             if not self.decode.split_k:
                 return None
             return self.decode.workspace_shape(self.grid[0], self.grid[1])
-        return persistent.split_k_workspace_shape(self.grid[0])
+        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0])
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
@@ -195,14 +200,16 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     else:
         decode = None
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
-        # One CTA per SM: the work units (tile.work_unit) leave a CTA without
-        # work where there is too little, or split tiles along K for it.
-        grid = (device.sms, 1, 1)
+        # One CTA per SM, or per tile (and split) where there are fewer
+        # tiles: the work units (tile.work_unit) split a mostly idle last
+        # wave's tiles along K.
+        grid = (persistent.persistent_grid(m, n, k, device.sms), 1, 1)
     needed = (shared_bytes or {}).get(kernel)
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
                           f"GPU gives a block at most {device.shared_optin}")
-    return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged), decode)
+    return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged), decode,
+                      0 if decode is not None else device.sms)
 
 
 # --- PyTorch -----------------------------------------------------------------

@@ -6,9 +6,29 @@ from typing import Tuple
 
 from ..core import streams
 from ..core.caches import LruCache
+from ..core.operands import cdiv
 
 #: CTA tiles of the persistent kernels.
 TILE = (128, 256)
+#: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
+#: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
+#: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
+#: 512 x 4096 x 4096, 64 slices, 1.2-1.4x faster split in 4 and 2).
+MIN_SPLIT_SLICES = 16
+#: The most splits tile.work_unit's split_k makes of a tile (T-TILE-7).
+MAX_SPLITS = 8
+
+
+def persistent_grid(m: int, n: int, k: int, sms: int) -> int:
+    """The CTAs of a persistent kernel for M x N x K: one per SM once the
+    tiles fill the SMs (split_k then splits a mostly idle last wave); with
+    fewer tiles, one per tile times the splits along K that split_k makes
+    for that grid, as many as fit the SMs with MIN_SPLIT_SLICES each."""
+    tiles = cdiv(m, TILE[0]) * cdiv(n, TILE[1])
+    if tiles >= sms:
+        return sms
+    splits = max(1, min(sms // max(tiles, 1), cdiv(k, 64) // MIN_SPLIT_SLICES, MAX_SPLITS))
+    return max(1, tiles * splits)
 
 
 def split_k_workspace_shape(ctas: int) -> Tuple[Tuple[int, int], int]:
@@ -17,8 +37,8 @@ def split_k_workspace_shape(ctas: int) -> Tuple[Tuple[int, int], int]:
     tiles at most the grid, each of two 64-row halves (one per consumer
     warpgroup) with a slot of 128 rows of the 64 x 256 / 128 accumulators a
     thread holds per split: 2 x ctas x 128 rows, and one counter per CTA.
-    The grid is the SM count, so one workspace per stream serves every
-    shape."""
+    Plans take it for the SM count (their grids are no larger), so one
+    workspace per stream serves every shape."""
     return (2 * ctas * 128, TILE[0] * TILE[1] // 2 // 128), ctas
 
 
