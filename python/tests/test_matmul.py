@@ -7,7 +7,7 @@ from tile.core.errors import MatmulError
 from tile.core.operands import Operand
 from tile.ops.decode import DecodeConfig, decode_config, decode_source, decode_splits, rows_for
 from tile.ops.matmul import plan_matmul
-from tile.ops.persistent import persistent_grid
+from tile.ops.persistent import persistent_grid, tile_width
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -34,11 +34,24 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     plan = plan_matmul(matrix(256, 512), transposed(512, 512, dtype="float16"), None,
                        H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
-    # 4 tiles of 8 K-slices: too short to split, one CTA a tile; the
-    # workspace is the SM count's, as for every grid.
-    assert plan.grid == (4, 1, 1)
-    assert plan.split_k_shape == ((2 * 132 * 128, 128), 132)
+    # 4 tiles 256 wide fill few SMs: 8 tiles 128 wide, of 8 K-slices (too
+    # short to split), one CTA a tile; the workspace is the SM count's, of
+    # the narrow tiles' 64 accumulators a thread.
+    assert (plan.tile_n, plan.grid) == (128, (8, 1, 1))
+    assert plan.split_k_shape == ((2 * 132 * 128, 64), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
+
+
+def test_tile_width_narrows_where_wide_tiles_fill_half_the_sms_or_n_is_128():
+    assert tile_width(4096, 4096, 132) == 256
+    assert tile_width(1024, 4096, 132) == 256  # 128 wide tiles: a wave or more
+    assert tile_width(512, 4096, 132) == 128   # 64 wide tiles -> 128 narrow ones
+    assert tile_width(256, 256, 132) == 128
+    assert tile_width(16384, 128, 132) == 128  # N = 128: half of every wide tile idle
+    assert persistent_grid(512, 4096, 4096, 132, 128) == 128
+    assert persistent_grid(256, 4096, 4096, 132, 128) == 128  # 64 tiles x 2 splits
+    plan = plan_matmul(matrix(8192, 8192), matrix(8192, 128), None, H100)
+    assert (plan.kernel, plan.tile_n, plan.grid) == ("gemm_nn", 128, (128, 1, 1))  # 64 x 2
 
 
 def test_persistent_grid_splits_few_tiles_only_along_a_long_k():
@@ -60,7 +73,7 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     64-row halves each, 128 rows a split: 2 x grid x 128 rows whatever the
     shape, one workspace per stream."""
     shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape
-              for m, n in ((4096, 4096), (8192, 8192), (1792, 2560), (256, 256))}
+              for m, n in ((4096, 4096), (8192, 8192), (1792, 2560))}
     assert shapes == {((2 * 132 * 128, 128), 132)}
 
 
@@ -293,6 +306,27 @@ def test_the_kernels_compile_and_declare_their_launch(element):
         entry = compile(decode_source(config), chip="sm_90a").manifest["kernels"][config.name]
         assert entry["block"] == [256, 1, 1]
         assert entry["dynamic_shared_bytes"] == config.shared_bytes
+
+
+@pytest.mark.parametrize("shape", [(256, 512, 512), (300, 200, 4096), (8192, 128, 1024),
+                                   (1000, 1000, 72)])
+@pytest.mark.parametrize("transpose_b", [True, False])
+def test_narrow_tiles_match_torch(torch_cuda, shape, transpose_b):
+    """Shapes on the 128-wide tiles: whole and partial tiles, N = 128, and
+    a long K split along the SMs (the narrow split-K workspace)."""
+    import tile
+    from tile.ops.matmul import plan_matmul as plan
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    b = w if transpose_b else w.t().contiguous()
+    assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
+                H100).tile_n == 128
+    for _ in range(2):  # the prepared launch too
+        c = tile.matmul(a, b, transpose_b=transpose_b)
+        assert relative_error(c, a.float() @ w.float().t()) < 1e-2
 
 
 def test_repeated_calls_reuse_their_plan(torch_cuda):

@@ -6,6 +6,11 @@
                                 [--stages S] [--element f16|bf16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 prints a decode GEMM kernel (tile.ops.decode)
+    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|128]
+                                prints the persistent GEMM kernels
+                                (kernels/gemm_sm90.mlir) with tiles of
+                                that many columns, as tile.matmul compiles
+                                them
     python3 -m tile attention-decode [--element f16|bf16] [--head-dim 64|128]
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
@@ -31,6 +36,8 @@ from pathlib import Path
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
 from .ops import attention as prefill_attention, cache_append, decode_attention
+from .ops.matmul import gemm_source, gemm_variant
+from .ops.persistent import NARROW_TILE, TILE
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -81,6 +88,9 @@ def main(argv=None) -> None:
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
     decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
+    gemm = commands.add_parser("gemm", help="print the persistent GEMM kernels' tile IR")
+    gemm.add_argument("--element", choices=("f16", "bf16"), default="f16")
+    gemm.add_argument("--tile-n", type=int, choices=(TILE[1], NARROW_TILE), default=TILE[1])
     attention = commands.add_parser("attention-decode",
                                     help="print a KV-cache attention kernel's tile IR")
     attention.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -108,6 +118,9 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     if args.command in (None, "info"):
         print(describe())
+        return
+    if args.command == "gemm":
+        sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n)))
         return
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(

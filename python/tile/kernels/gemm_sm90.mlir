@@ -22,12 +22,26 @@
 // variants by redefining this alias.
 !e = f16
 !da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
-!db = !tile.tma_desc<memref<?x?x!e>, box = [256, 64], swizzle = b128>
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
+// The CTA tile's width N: 256 as written; tile.matmul compiles 128-wide
+// tiles (shapes whose 256-wide tiles would not fill the SMs) by redefining
+// these aliases (tile.ops.matmul.tile_width_aliases). B's box and ring
+// stage (N x 64; for A B, N / 64 chunks of 64 x 64), a consumer thread's
+// accumulators (!acc: 64 x N / 128) and the wgmma and store shapes.
+#tile_n = 256 : index
+#tile_n_1 = 255 : index
+#b_chunks = 4 : index
+#nn_copies = 5 : i32
+!db = !tile.tma_desc<memref<?x?x!e>, box = [256, 64], swizzle = b128>
+!ring_b = memref<4x256x64x!e, 3>
+!ring_bt = memref<4x4x64x64x!e, 3>
+!acc = vector<128xf32>
+#mma = array<i64: 64, 256, 64>
+#half_tile = array<i64: 64, 256>
 // Split tiles' partial sums: 128 rows of a column per accumulator a slot,
-// a slot per split (at least two) of each 64x256 half tile (one per
+// a slot per split (at least two) of each 64 x N half tile (one per
 // consumer warpgroup); and the arrival counters of the half tiles
 // (tile.split_k_reduce, T-TILE-6).
 !workspace = memref<?x128xf32>
@@ -58,8 +72,8 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
-      %c255 = arith.constant 255 : index
-      %c256 = arith.constant 256 : index
+      %c_tile_n_1 = arith.constant #tile_n_1
+      %c_tile_n = arith.constant #tile_n
       %copies = arith.constant 2 : i32
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
@@ -69,8 +83,8 @@ module attributes {gpu.container_module} {
       %ctas = gpu.grid_dim x
       %m127 = arith.addi %m, %c127 : index
       %tiles_m = arith.divui %m127, %c128 : index
-      %n255 = arith.addi %n, %c255 : index
-      %tiles_n = arith.divui %n255, %c256 : index
+      %n255 = arith.addi %n, %c_tile_n_1 : index
+      %tiles_n = arith.divui %n255, %c_tile_n : index
       %tiles = arith.muli %tiles_m, %tiles_n : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
@@ -79,7 +93,7 @@ module attributes {gpu.container_module} {
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x64x!e, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
@@ -108,12 +122,12 @@ module attributes {gpu.container_module} {
             %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
             %kend = arith.addi %kfirst, %kcount : index
             %m0 = arith.muli %pid_m, %c128 : index
-            %n0 = arith.muli %pid_n, %c256 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
               tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
-              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x64x!e, 3>, !bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, !ring_b, !bars
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c4 : index
               %ns = arith.select %wrap, %c0, %next : index
@@ -128,7 +142,7 @@ module attributes {gpu.container_module} {
         %row = arith.muli %wg, %c64 : index
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero = arith.constant dense<0.0> : vector<128xf32>
+        %zero = arith.constant dense<0.0> : !acc
         %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
@@ -136,14 +150,14 @@ module attributes {gpu.container_module} {
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
           %kend = arith.addi %kfirst, %kcount : index
           %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c256 : index
+          %n0 = arith.muli %pid_n, %c_tile_n : index
           %r:4 = scf.for %t = %kfirst to %kend step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (vector<128xf32>, index, i1, index) {
+              -> (!acc, index, i1, index) {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-                {shape = array<i64: 64, 256, 64>, wait = 1 : i32}
-                : memref<4x128x64x!e, 3>, memref<4x256x64x!e, 3>, vector<128xf32>
+                {shape = #mma, wait = 1 : i32}
+                : memref<4x128x64x!e, 3>, !ring_b, !acc
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -155,7 +169,7 @@ module attributes {gpu.container_module} {
             %wrap = arith.cmpi eq, %next, %c4 : index
             %ns = arith.select %wrap, %c0, %next : index
             %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
           }
           tile.wgmma_wait_group 0
           // The tile's last stage.
@@ -170,13 +184,13 @@ module attributes {gpu.container_module} {
           %slot = arith.addi %wg_fixup, %wg : index
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
+              split %split of %splits slots %slots : !acc, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
-            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-                : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
+            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
+                : !acc, memref<2x2x64x64x!e, 3>, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -203,9 +217,10 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
-      %c255 = arith.constant 255 : index
-      %c256 = arith.constant 256 : index
-      %copies = arith.constant 5 : i32
+      %c_tile_n_1 = arith.constant #tile_n_1
+      %c_tile_n = arith.constant #tile_n
+      %copies = arith.constant #nn_copies
+      %c_b_chunks = arith.constant #b_chunks
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -214,8 +229,8 @@ module attributes {gpu.container_module} {
       %ctas = gpu.grid_dim x
       %m127 = arith.addi %m, %c127 : index
       %tiles_m = arith.divui %m127, %c128 : index
-      %n255 = arith.addi %n, %c255 : index
-      %tiles_n = arith.divui %n255, %c256 : index
+      %n255 = arith.addi %n, %c_tile_n_1 : index
+      %tiles_n = arith.divui %n255, %c_tile_n : index
       %tiles = arith.muli %tiles_m, %tiles_n : index
       %k63 = arith.addi %k, %c63 : index
       %slices = arith.divui %k63, %c64 : index
@@ -224,7 +239,7 @@ module attributes {gpu.container_module} {
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x4x64x64x!e, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_bt
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
@@ -253,15 +268,15 @@ module attributes {gpu.container_module} {
             %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
             %kend = arith.addi %kfirst, %kcount : index
             %m0 = arith.muli %pid_m, %c128 : index
-            %n0 = arith.muli %pid_n, %c256 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
               tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
-              scf.for %q = %c0 to %c4 step %c1 {
+              scf.for %q = %c0 to %c_b_chunks step %c1 {
                 %q64 = arith.muli %q, %c64 : index
                 %nq = arith.addi %n0, %q64 : index
-                tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, memref<4x4x64x64x!e, 3>, !bars
+                tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, !ring_bt, !bars
               }
               %next = arith.addi %s, %c1 : index
               %wrap = arith.cmpi eq, %next, %c4 : index
@@ -277,7 +292,7 @@ module attributes {gpu.container_module} {
         %row = arith.muli %wg, %c64 : index
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero = arith.constant dense<0.0> : vector<128xf32>
+        %zero = arith.constant dense<0.0> : !acc
         %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
@@ -285,14 +300,14 @@ module attributes {gpu.container_module} {
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
           %kend = arith.addi %kfirst, %kcount : index
           %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c256 : index
+          %n0 = arith.muli %pid_n, %c_tile_n : index
           %r:4 = scf.for %t = %kfirst to %kend step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (vector<128xf32>, index, i1, index) {
+              -> (!acc, index, i1, index) {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
-                {shape = array<i64: 64, 256, 64>, wait = 1 : i32, transpose_b}
-                : memref<4x128x64x!e, 3>, memref<4x4x64x64x!e, 3>, vector<128xf32>
+                {shape = #mma, wait = 1 : i32, transpose_b}
+                : memref<4x128x64x!e, 3>, !ring_bt, !acc
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -304,7 +319,7 @@ module attributes {gpu.container_module} {
             %wrap = arith.cmpi eq, %next, %c4 : index
             %ns = arith.select %wrap, %c0, %next : index
             %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
           }
           tile.wgmma_wait_group 0
           // The tile's last stage.
@@ -319,13 +334,13 @@ module attributes {gpu.container_module} {
           %slot = arith.addi %wg_fixup, %wg : index
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
+              split %split of %splits slots %slots : !acc, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
-            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-                : vector<128xf32>, memref<2x2x64x64x!e, 3>, !dc
+            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
+                : !acc, memref<2x2x64x64x!e, 3>, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -375,8 +390,8 @@ module attributes {gpu.container_module} {
     %c64 = arith.constant 64 : index
     %c127 = arith.constant 127 : index
     %c128 = arith.constant 128 : index
-    %c255 = arith.constant 255 : index
-    %c256 = arith.constant 256 : index
+    %c_tile_n_1 = arith.constant #tile_n_1
+    %c_tile_n = arith.constant #tile_n
     %c384 = arith.constant 384 : index
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
@@ -401,8 +416,8 @@ module attributes {gpu.container_module} {
     gpu.memcpy %db, %hb : memref<?x?x!e>, memref<?x?x!e>
     // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles.
     %c132 = arith.constant 132 : index
-    %n255 = arith.addi %n, %c255 : index
-    %tn = arith.divui %n255, %c256 : index
+    %n255 = arith.addi %n, %c_tile_n_1 : index
+    %tn = arith.divui %n255, %c_tile_n : index
     %m127 = arith.addi %m, %c127 : index
     %tm = arith.divui %m127, %c128 : index
     %tiles = arith.muli %tm, %tn : index

@@ -38,7 +38,9 @@ from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
 from ..core.errors import MatmulError
+from ..compiler import redefine_aliases
 from ..family import KernelFamily
+from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
                              require_cuda_tensors, require_one_device, rows_contiguous,
                              signature)
@@ -48,8 +50,36 @@ from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
 from .scaled_matmul import scaled_matmul
 
-#: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,).
-GEMM = KernelFamily.from_package("gemm_sm90.mlir", ("!e",))
+def tile_width_aliases(tile_n: int) -> Dict[str, str]:
+    """The aliases of kernels/gemm_sm90.mlir that make its tiles `tile_n`
+    (256 as written, or persistent.NARROW_TILE) columns wide."""
+    chunks, accumulators = tile_n // 64, 64 * tile_n // 128
+    return {"#tile_n": f"{tile_n} : index", "#tile_n_1": f"{tile_n - 1} : index",
+            "#b_chunks": f"{chunks} : index", "#nn_copies": f"{1 + chunks} : i32",
+            "!db": f"!tile.tma_desc<memref<?x?x!e>, box = [{tile_n}, 64], swizzle = b128>",
+            "!ring_b": f"memref<4x{tile_n}x64x!e, 3>",
+            "!ring_bt": f"memref<4x{chunks}x64x64x!e, 3>",
+            "!acc": f"vector<{accumulators}xf32>", "#mma": f"array<i64: 64, {tile_n}, 64>",
+            "#half_tile": f"array<i64: 64, {tile_n}>",
+            "!workspace": f"memref<?x{accumulators}xf32>"}
+
+
+def gemm_source(variant: Tuple) -> str:
+    """kernels/gemm_sm90.mlir for a variant (element,) or (element, tile
+    width): its element alias, and its tile width's aliases when not 256."""
+    text = redefine_aliases(read_kernel("gemm_sm90.mlir"), {"!e": variant[0]})
+    return text if len(variant) == 1 else redefine_aliases(text,
+                                                           tile_width_aliases(variant[1]))
+
+
+#: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
+#: for narrow tiles, (element, persistent.NARROW_TILE).
+GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
+
+
+def gemm_variant(element: str, tile_n: int) -> Tuple:
+    """GEMM's variant of `element` and tiles `tile_n` wide."""
+    return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)
 #: M up to which the decode kernels run, both layouts.
 DECODE_MAX_M = ROWS[-1]
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
@@ -74,6 +104,8 @@ class MatmulPlan:
     #: The CTAs the persistent kernels' split-K workspace is sized for (the
     #: SM count: one workspace per stream for every grid).
     workspace_ctas: int = 0
+    #: The persistent kernels' tile columns (persistent.tile_width).
+    tile_n: int = persistent.TILE[1]
 
     @staticmethod
     def pitch(columns: int) -> int:
@@ -89,7 +121,8 @@ class MatmulPlan:
             if not self.decode.split_k:
                 return None
             return self.decode.workspace_shape(self.grid[0], self.grid[1])
-        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0])
+        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
+                                                  self.tile_n)
 
     def arguments(self, a, b, c, split_k=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
@@ -203,13 +236,17 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         # One CTA per SM, or per tile (and split) where there are fewer
         # tiles: the work units (tile.work_unit) split a mostly idle last
         # wave's tiles along K.
-        grid = (persistent.persistent_grid(m, n, k, device.sms), 1, 1)
+        tile_n = persistent.tile_width(m, n, device.sms)
+        grid = (persistent.persistent_grid(m, n, k, device.sms, tile_n), 1, 1)
     needed = (shared_bytes or {}).get(kernel)
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {needed} bytes of shared memory, the "
                           f"GPU gives a block at most {device.shared_optin}")
-    return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged), decode,
-                      0 if decode is not None else device.sms)
+    if decode is not None:
+        return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
+                          decode)
+    return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
+                      workspace_ctas=device.sms, tile_n=tile_n)
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -218,12 +255,12 @@ def kernel(plan: MatmulPlan):
     """The launchable kernel of `plan`."""
     if plan.decode is not None:
         return decode_kernels.DECODE.kernel(plan.decode, plan.kernel)
-    return GEMM.kernel((plan.element,), plan.kernel)
+    return GEMM.kernel(gemm_variant(plan.element, plan.tile_n), plan.kernel)
 
 
 def shared_bytes(element: str) -> Dict[str, int]:
     """Dynamic shared memory of each persistent kernel for `element`, from
-    the manifest."""
+    the manifest (of the 256-wide tiles: the narrow ones take less)."""
     return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
 
 

@@ -1,5 +1,6 @@
 """What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
-grouped variants): one CTA per SM walking 128 x 256 tiles, a mostly idle last
+grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 128 for
+tile.matmul's narrow shapes), a mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
 from typing import Tuple
@@ -8,8 +9,10 @@ from ..core import streams
 from ..core.caches import LruCache
 from ..core.operands import cdiv
 
-#: CTA tiles of the persistent kernels.
+#: CTA tiles of the persistent kernels (rows, columns); gemm_sm90 also
+#: compiles tiles NARROW_TILE columns wide (tile.ops.matmul).
 TILE = (128, 256)
+NARROW_TILE = 128
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
 #: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
@@ -19,27 +22,37 @@ MIN_SPLIT_SLICES = 16
 MAX_SPLITS = 8
 
 
-def persistent_grid(m: int, n: int, k: int, sms: int) -> int:
-    """The CTAs of a persistent kernel for M x N x K: one per SM once the
-    tiles fill the SMs (split_k then splits a mostly idle last wave); with
-    fewer tiles, one per tile times the splits along K that split_k makes
-    for that grid, as many as fit the SMs with MIN_SPLIT_SLICES each."""
-    tiles = cdiv(m, TILE[0]) * cdiv(n, TILE[1])
+def tile_width(m: int, n: int, sms: int) -> int:
+    """The tile columns of an M x N product: NARROW_TILE where N is no wider
+    or where the 256-wide tiles would fill half the SMs or less (twice as
+    many narrow tiles still fit one wave), else TILE's."""
+    wide = cdiv(m, TILE[0]) * cdiv(n, TILE[1])
+    return NARROW_TILE if n <= NARROW_TILE or 2 * wide <= sms else TILE[1]
+
+
+def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1]) -> int:
+    """The CTAs of a persistent kernel for M x N x K in tiles `tile_n` wide:
+    one per SM once the tiles fill the SMs (split_k then splits a mostly
+    idle last wave); with fewer tiles, one per tile times the splits along
+    K that split_k makes for that grid, as many as fit the SMs with
+    MIN_SPLIT_SLICES each."""
+    tiles = cdiv(m, TILE[0]) * cdiv(n, tile_n)
     if tiles >= sms:
         return sms
     splits = max(1, min(sms // max(tiles, 1), cdiv(k, 64) // MIN_SPLIT_SLICES, MAX_SPLITS))
     return max(1, tiles * splits)
 
 
-def split_k_workspace_shape(ctas: int) -> Tuple[Tuple[int, int], int]:
+def split_k_workspace_shape(ctas: int, tile_n: int = TILE[1]) -> Tuple[Tuple[int, int], int]:
     """((rows, columns) of the f32 workspace, counters) of a persistent
-    kernel on `ctas` CTAs: at most ctas / 2 tiles of s splits, s times the
-    tiles at most the grid, each of two 64-row halves (one per consumer
-    warpgroup) with a slot of 128 rows of the 64 x 256 / 128 accumulators a
-    thread holds per split: 2 x ctas x 128 rows, and one counter per CTA.
-    Plans take it for the SM count (their grids are no larger), so one
-    workspace per stream serves every shape."""
-    return (2 * ctas * 128, TILE[0] * TILE[1] // 2 // 128), ctas
+    kernel on `ctas` CTAs with tiles `tile_n` wide: at most ctas / 2 tiles
+    of s splits, s times the tiles at most the grid, each of two 64-row
+    halves (one per consumer warpgroup) with a slot of 128 rows of the 64 x
+    tile_n / 128 accumulators a thread holds per split: 2 x ctas x 128 rows,
+    and one counter per CTA. Plans take it for the SM count (their grids are
+    no larger), so one workspace per stream and tile width serves every
+    shape."""
+    return (2 * ctas * 128, TILE[0] * tile_n // 2 // 128), ctas
 
 
 #: Scratch buffers (split-K workspaces and counters, staging copies) by

@@ -24,6 +24,11 @@
 // RUN: FileCheck %s --check-prefix=MULTICAST < %t.mc.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mc.ptx -o %t.mc.cubin %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
+// The same kernels with 128-wide tiles (tile.matmul's narrow shapes): wgmma
+// m64n128k16, B in 128-row boxes (nt) or two 64-column chunks (nn).
+// RUN: %python -m tile gemm --tile-n 128 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.narrow.ptx
+// RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.narrow.ptx -o %t.narrow.cubin %}
 
 // F16: .target sm_80
 // F16: cp.async.cg.shared.global
@@ -81,3 +86,11 @@
 // MULTICAST-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // MULTICAST: barrier.cluster.arrive.aligned;
 // MULTICAST: barrier.cluster.wait.aligned;
+// NARROW-LABEL: .entry gemm_nt(
+// NARROW: setmaxnreg.dec.sync.aligned.u32 40;
+// NARROW: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// NARROW-NOT: m64n256k16
+// NARROW: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// NARROW-LABEL: .entry gemm_nn(
+// NARROW: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// NARROW-NOT: m64n256k16
