@@ -24,7 +24,11 @@
 !da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
+// The ring's stages (4 as written: 224 KB with 256-wide tiles; the
+// 128-wide tiles take 6 in the same memory).
+#stages = 4 : index
 !bars = !tile.mbarrier<count = 4>
+!ring_a = memref<4x128x64x!e, 3>
 // The CTA tile's width N: 256 as written; tile.matmul compiles 128-wide
 // tiles (shapes whose 256-wide tiles would not fill the SMs) by redefining
 // these aliases (tile.ops.matmul.tile_width_aliases). B's box and ring
@@ -66,7 +70,7 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
+      %c_stages = arith.constant #stages
       %c2 = arith.constant 2 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
@@ -92,7 +96,7 @@ module attributes {gpu.container_module} {
       // tile split with other CTAs. (split_k against stream_k and
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
@@ -101,7 +105,7 @@ module attributes {gpu.container_module} {
       scf.if %first {
         tile.tma_prefetch_descriptor %a : !da
         tile.tma_prefetch_descriptor %b : !db
-        scf.for %s = %c0 to %c4 step %c1 {
+        scf.for %s = %c0 to %c_stages step %c1 {
           tile.mbarrier_init %full[%s], %copies : !bars
           tile.mbarrier_init %empty[%s], %consumers : !bars
         }
@@ -126,10 +130,10 @@ module attributes {gpu.container_module} {
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, !ring_a, !bars
               tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, !ring_b, !bars
               %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
               %ns = arith.select %wrap, %c0, %next : index
               %nph = arith.xori %ph, %wrap : i1
               scf.yield %ns, %nph : index, i1
@@ -157,7 +161,7 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
                 {shape = #mma, wait = 1 : i32}
-                : memref<4x128x64x!e, 3>, !ring_b, !acc
+                : !ring_a, !ring_b, !acc
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -166,7 +170,7 @@ module attributes {gpu.container_module} {
               %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
             }
             %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c4 : index
+            %wrap = arith.cmpi eq, %next, %c_stages : index
             %ns = arith.select %wrap, %c0, %next : index
             %nph = arith.xori %ph, %wrap : i1
             scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
@@ -211,7 +215,7 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
+      %c_stages = arith.constant #stages
       %c2 = arith.constant 2 : index
       %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
@@ -238,7 +242,7 @@ module attributes {gpu.container_module} {
       // tile split with other CTAs. (split_k against stream_k and
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x64x!e, 3>
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_bt
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
       %full = tile.mbarrier_alloc : !bars
@@ -247,7 +251,7 @@ module attributes {gpu.container_module} {
       scf.if %first {
         tile.tma_prefetch_descriptor %a : !da
         tile.tma_prefetch_descriptor %b : !dbt
-        scf.for %s = %c0 to %c4 step %c1 {
+        scf.for %s = %c0 to %c_stages step %c1 {
           tile.mbarrier_init %full[%s], %copies : !bars
           tile.mbarrier_init %empty[%s], %consumers : !bars
         }
@@ -272,14 +276,14 @@ module attributes {gpu.container_module} {
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
               tile.mbarrier_wait_parity %empty[%s], %ph : !bars
               %k0 = arith.muli %t, %c64 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x64x!e, 3>, !bars
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, !ring_a, !bars
               scf.for %q = %c0 to %c_b_chunks step %c1 {
                 %q64 = arith.muli %q, %c64 : index
                 %nq = arith.addi %n0, %q64 : index
                 tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, !ring_bt, !bars
               }
               %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
               %ns = arith.select %wrap, %c0, %next : index
               %nph = arith.xori %ph, %wrap : i1
               scf.yield %ns, %nph : index, i1
@@ -307,7 +311,7 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %full[%s], %ph : !bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
                 {shape = #mma, wait = 1 : i32, transpose_b}
-                : memref<4x128x64x!e, 3>, !ring_bt, !acc
+                : !ring_a, !ring_bt, !acc
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
@@ -316,7 +320,7 @@ module attributes {gpu.container_module} {
               %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
             }
             %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c4 : index
+            %wrap = arith.cmpi eq, %next, %c_stages : index
             %ns = arith.select %wrap, %c0, %next : index
             %nph = arith.xori %ph, %wrap : i1
             scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
