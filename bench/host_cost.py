@@ -3,7 +3,7 @@
 call them, in one process:
 
     PYTHONPATH=python python3 bench/host_cost.py [--calls 2000] [--batches 15]
-        [--profile] [--soak 0]
+        [--profile] [--soak 0] [--only NAME]
 
 Each subject is a pair (tile's call, PyTorch's call for the same result) at
 a shape small enough that the GPU runs ahead of the host (the loop then
@@ -103,11 +103,14 @@ def main():
     parser.add_argument("--batches", type=int, default=15)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--soak", type=int, default=0, help="calls of each tile subject")
+    parser.add_argument("--only", help="the subjects whose name contains this")
     args = parser.parse_args()
     torch = harness.torch_or_exit("host_cost.py")
     harness.describe_device()
     sync = torch.cuda.synchronize
-    pairs = subjects(torch)
+    # The first subject (torch.matmul's side: the reference) always runs.
+    pairs = [p for i, p in enumerate(subjects(torch))
+             if i == 0 or args.only is None or args.only in p[0]]
     for name, ours, theirs in pairs:  # same results first
         expected, got = theirs().float(), ours().float()
         error = (got - expected).abs().max().item() / max(expected.abs().max().item(), 1e-6)

@@ -38,6 +38,20 @@ def test_matmul_steady_state_new_addresses_views_and_streams(torch_cuda, m):
     assert all(planned.launches for planned in matmul_op.PLANS._values.values())
 
 
+@pytest.mark.parametrize("shape", [(77, 111, 33), (300, 111, 72), (200, 64, 33)])
+def test_matmul_steady_state_staged_operands(torch_cuda, shape):
+    """Rows TMA cannot address are staged: later calls copy into the same
+    staging buffers and take their own operands' values."""
+    torch = torch_cuda
+    m, n, k = shape
+    for _ in range(3):
+        a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+        b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
+        assert close(torch, tile.matmul(a, b), a.float() @ b.float())
+        w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+        assert close(torch, tile.matmul(a, w, transpose_b=True), a.float() @ w.float().t())
+
+
 def test_attention_steady_state_prefill_and_decode_routes(torch_cuda):
     torch = torch_cuda
     F = torch.nn.functional

@@ -443,10 +443,41 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
         if tune:
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
-        kernel(plan).launch_on(
-            index, plan.arguments(kernel_a, kernel_b, kernel_c,
-                                  split_k_buffers(torch, plan, index, launch_stream)),
-            plan.grid)
+        arguments = plan.arguments(kernel_a, kernel_b, kernel_c,
+                                   split_k_buffers(torch, plan, index, launch_stream))
+        if tune:
+            kernel(plan).launch_on(index, arguments, plan.grid)
+        else:
+            # Prepared with the staging buffers fixed: the next such call on
+            # this stream copies in, launches and copies out (staged_step).
+            launch = kernel(plan).prepare(
+                index, arguments, plan.grid, stream,
+                varying=tuple(i for i, name in enumerate("ABC") if name not in plan.staged))
+            launch()
+            planned.launches[streams.stream_handle(stream, index) or 0] = staged_step(
+                torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b,
+                None if stream is None else launch_stream)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
+
+
+def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
+                transpose_b: bool, launch_stream):
+    """A staged plan's calls after the first: (a, b, out) copied into the
+    staging views among kernel_a, kernel_b, kernel_c (the others taken from
+    the call), the prepared launch, C copied out; on `launch_stream` (None:
+    the current stream)."""
+    staged_a, staged_b, staged_c = (name in plan.staged for name in "ABC")
+
+    def step(a, b, out):
+        with streams.running_on(torch, launch_stream):
+            if staged_a:
+                kernel_a.copy_(a)
+            if staged_b:
+                kernel_b.copy_(b if transpose_b == plan.b_transposed else b.t())
+            launch(*[x for x, staged in ((a, staged_a), (b, staged_b), (out, staged_c))
+                     if not staged])
+            if staged_c:
+                out.copy_(kernel_c)
+    return step
