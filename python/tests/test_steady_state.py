@@ -116,3 +116,42 @@ def test_grouped_steady_state(torch_cuda):
         for g in range(4):
             rows = slice(starts[g], int(offsets[g]))
             assert close(torch, got[rows], a[rows].float() @ b[g].float())
+
+
+def test_prepared_launches_keep_their_buffers(torch_cuda):
+    """A prepared launch keeps the buffers whose addresses it holds: the
+    decode workspace replaced by a larger one, split-K and staging buffers
+    evicted from the scratch cache by other shapes, and the first calls
+    still right afterwards."""
+    torch = torch_cuda
+    F = torch.nn.functional
+    from tile.ops import persistent
+    k_cache, v_cache = (torch.randn(32, 1024, 8, 128, device="cuda", dtype=torch.bfloat16)
+                        for _ in range(2))
+
+    def decode(batch):
+        q = torch.randn(batch, 1, 32, 128, device="cuda", dtype=torch.bfloat16)
+        lengths = torch.full((batch,), 1000, device="cuda", dtype=torch.int32)
+        out = tile.attention_with_kvcache(q, k_cache[:batch], v_cache[:batch],
+                                          cache_seqlens=lengths, num_splits=8)
+        expected = F.scaled_dot_product_attention(
+            q.transpose(1, 2).float(), k_cache[:batch, :1000].transpose(1, 2).float(),
+            v_cache[:batch, :1000].transpose(1, 2).float(), enable_gqa=True)
+        return close(torch, out.transpose(1, 2), expected)
+
+    assert decode(1) and decode(32)  # the stream's workspace grows
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    assert decode(1)  # still its own buffer
+    # A split-K decode GEMM, then enough staged shapes to evict its buffers.
+    a, w = (torch.randn(16, 8192, device="cuda", dtype=torch.bfloat16),
+            torch.randn(512, 8192, device="cuda", dtype=torch.bfloat16))
+    assert close(torch, tile.matmul(a, w.t()), a.float() @ w.float().t())
+    for k in range(9, 9 + 2 * persistent.SCRATCH.entries, 2):
+        x, y = (torch.randn(130, k, device="cuda", dtype=torch.bfloat16),
+                torch.randn(k, 40, device="cuda", dtype=torch.bfloat16))
+        assert close(torch, tile.matmul(x, y), x.float() @ y.float())
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    for _ in range(2):
+        assert close(torch, tile.matmul(a, w.t()), a.float() @ w.float().t())

@@ -102,7 +102,9 @@ class _TensorMapParam:
 
     _CAPACITY = 1024
 
-    def __init__(self, entry: dict, contract: dict, runtime: Runtime, where: str):
+    def __init__(self, entry: dict, contract: dict, runtime: Runtime, where: str,
+                 capacity: int = _CAPACITY):
+        self.capacity = capacity
         self.entry = entry
         self.where = where  # "kernel 'k', argument i", for messages
         self.runtime = runtime
@@ -159,7 +161,7 @@ class _TensorMapParam:
         except TileRuntimeError as error:
             raise TileRuntimeError(f"{self.where} ({self.describe()}): {error}") from None
         encoded = ctypes.string_at(address, self.bytes)
-        if len(self.maps) >= self._CAPACITY:
+        if len(self.maps) >= self.capacity:
             self.maps.clear()
         self.maps[key] = encoded
         return encoded
@@ -234,9 +236,11 @@ class Kernel:
         positions `varying` (given in that order) and launches, one foreign
         call. For ops that plan a call once per shape: the varying arrays
         are PyTorch CUDA tensors on `device` with the dtypes, shapes and
-        strides of those in `args` (the plan's key) and are taken by their
-        address (data_ptr: a tensor stands for its views that start where
-        it does), a tensor map encoded once per address."""
+        strides of those in `args` (the plan's key; not checked again) and
+        are taken by their address (data_ptr: a tensor stands for its views
+        that start where it does), a tensor map encoded once per address.
+        The launch keeps the fixed arrays alive; `stream` None is PyTorch's
+        current stream on `device` now, when prepared."""
         return PreparedLaunch(self, ordinal(device), tuple(args), grid, stream, tuple(varying))
 
     @property
@@ -361,6 +365,9 @@ class PreparedLaunch:
                                 f"arrays on cuda:{device}")
         self._varying = [packers[i] for i in varying]
         self._host, self._keep = host, keep
+        # The fixed arrays' memory is the launch's to keep alive: their
+        # addresses are in its parameters.
+        self._fixed = tuple(value for i, value in enumerate(args) if i not in varying)
         block = kernel._block
         if block is None:
             raise TypeError(f"kernel '{kernel.name}' has no fixed block shape")
@@ -412,7 +419,8 @@ def _address_packer(entry: dict, contract: Optional[dict], params: _Params, offs
             pack_into(data, offset, aligned, aligned, fields[1], *geometry[0][0], *fields[2])
         return pack_memref_address
 
-    tensor_map = _TensorMapParam(entry, contract, runtime, where)
+    # A prepared launch's maps: the few addresses a call shape cycles through.
+    tensor_map = _TensorMapParam(entry, contract, runtime, where, capacity=64)
     end = offset + tensor_map.bytes
     written = [None]  # the address whose map is in the slot
 

@@ -35,9 +35,13 @@ class LruCache:
             self._values.popitem(last=False)
 
     def peek(self, key: Hashable):
-        """The value of `key` or None, its place in the order unchanged (a
-        hot path's lookup)."""
-        return self._values.get(key)
+        """The value of `key` (now the most recent) or None, making nothing
+        on a miss (a hot path's lookup)."""
+        values = self._values
+        value = values.get(key)
+        if value is not None:
+            values.move_to_end(key)
+        return value
 
     def __len__(self) -> int:
         return len(self._values)

@@ -7,7 +7,8 @@
 // wait depth 1; B MN-major for A B) and an epilogue through shared memory
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
-// dynamic shared memory, 128x256x64 CTA tiles in a grouped order, a
+// dynamic shared memory, 128x256x64 CTA tiles (as written; 128x128 with 6
+// stages by the tile-width aliases below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
 // last wave along K. (For M <= 64, tile.matmul runs the
 // decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
@@ -399,8 +400,8 @@ module attributes {gpu.container_module} {
     %c384 = arith.constant 384 : index
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
-    // The 4-stage ring (64 KB of A, 128 KB of B tiles) and 2 x 2 staging
-    // buffers of 8 KB.
+    // The ring (as written 4 stages: 64 KB of A, 128 KB of B tiles; 128-wide
+    // tiles: 6 stages of 16 + 16 KB) and 2 x 2 staging buffers of 8 KB.
     %smem = arith.constant 229376 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?x!e>
     %hc = memref.alloc(%m, %n) : memref<?x?x!e>

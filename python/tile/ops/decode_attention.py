@@ -34,6 +34,7 @@ that the busiest CTA has little more than its share (num_splits). Per item:
 prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
 """
 import textwrap
+import threading
 from dataclasses import dataclass
 
 from ..family import KernelFamily
@@ -917,7 +918,8 @@ class DecodePlan:
                 lengths, length, added = scalars(seqlens, length, added)
                 kernel(q, k4, v4, table, lengths, out, length, added)
             return run
-        ws_o, ws_lse = workspace(torch, index, stream, self.workspace_rows, self.head_dim)
+        ws_o, ws_lse, lock = workspace(torch, index, stream, self.workspace_rows,
+                                       self.head_dim)
         kernel = self.kernel.prepare(
             index, head + (ws_o, ws_lse, placeholders(q.dtype)[0]) + self.shape_scalars
             + lengths + self.mask_scalars + (False,), self.grid, stream, varying=varying)
@@ -925,20 +927,22 @@ class DecodePlan:
                                        self.combine_grid, stream, varying=(2,))
 
         def run(q, k4, v4, table, seqlens, out, length, added):
-            kernel(q, k4, v4, table, *scalars(seqlens, length, added))
-            combine(out)
+            with lock:  # the workspace's: no other call between the two
+                kernel(q, k4, v4, table, *scalars(seqlens, length, added))
+                combine(out)
         return run
 
 
 #: Each (device, stream)'s split-KV workspace: f32 rows of O and their
-#: log-sum-exps, grown (doubling) when a plan needs more. Prepared launches
-#: keep the buffers they were prepared with; launches on one stream never
-#: overlap, so they share them.
+#: log-sum-exps, grown (doubling) when a plan needs more, and the lock that
+#: keeps a call's kernel and combine together (host threads on one stream
+#: would interleave them). Prepared launches keep the buffers they were
+#: prepared with; launches on one stream never overlap, so they share them.
 WORKSPACES = LruCache(16)
 
 
 def workspace(torch, index: int, stream, rows: int, head_dim: int):
-    """(ws_o (rows, head_dim), ws_lse (rows,)) views of the workspace of
+    """(ws_o (rows, head_dim), ws_lse (rows,), lock) of the workspace of
     `stream` (None: the current one) on device `index`."""
     key = (index, streams.stream_handle(stream, index) or 0)
     found = WORKSPACES.peek(key)
@@ -948,9 +952,10 @@ def workspace(torch, index: int, stream, rows: int, head_dim: int):
         with torch.cuda.stream(streams.torch_stream(torch, stream, index)):
             found = (torch.empty(size * max(HEAD_DIMS), device=f"cuda:{index}",
                                  dtype=torch.float32),
-                     torch.empty(size, device=f"cuda:{index}", dtype=torch.float32))
+                     torch.empty(size, device=f"cuda:{index}", dtype=torch.float32),
+                     found[2] if found is not None else threading.Lock())
         WORKSPACES.put(key, found)
-    return found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows]
+    return found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows], found[2]
 
 
 def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_heads: int,

@@ -126,9 +126,10 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
     lengths_is_tensor = isinstance(lengths, torch.Tensor)
     try:
         key = (signature(q), signature(k_cache), signature(v_cache), signature(k), signature(v),
-               signature(block_table), signature(lengths) if lengths_is_tensor else None,
-               signature(out), bool(causal), scale, float(softcap), int(num_splits))
-    except AttributeError:  # not tensors: plan_call says what is wrong
+               signature(block_table),
+               signature(lengths) if lengths_is_tensor else type(lengths),
+               signature(out), causal, scale, float(softcap), int(num_splits))
+    except (AttributeError, TypeError, ValueError):  # plan_call says what is wrong
         key = None
     # The steady state of a decode step: the launches prepared for a call
     # like this one on this stream (the append's, if any, and the decode's).

@@ -31,6 +31,7 @@ tile.ops.scaled_matmul.
 PyTorch, no GPU), for tests and for tools that launch the kernels themselves
 (bench/).
 """
+import threading
 from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
 
@@ -269,7 +270,7 @@ def kernel(plan: MatmulPlan):
 
 def shared_bytes(element: str) -> Dict[str, int]:
     """Dynamic shared memory of each persistent kernel for `element`, from
-    the manifest (of the 256-wide tiles: the narrow ones take no more)."""
+    the manifest (of the 256-wide tiles: the narrow ones take as much)."""
     return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
 
 
@@ -436,7 +437,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         )[:, :columns]
         return view.copy_(matrix) if copy else view
 
-    with streams.running_on(torch, launch_stream):
+    with STAGING_LOCK, streams.running_on(torch, launch_stream):
         kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
         if "B" in plan.staged:
             kernel_b = aligned_rows("B", kernel_b)
@@ -455,23 +456,31 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                 varying=tuple(i for i, name in enumerate("ABC") if name not in plan.staged))
             launch()
             planned.launches[streams.stream_handle(stream, index) or 0] = staged_step(
-                torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b,
-                None if stream is None else launch_stream)
+                torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b, launch_stream,
+                index)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
 
 
+#: Staged calls hold it from their first copy to their last: host threads
+#: on one stream would interleave their copies into shared staging buffers.
+STAGING_LOCK = threading.RLock()
+
+
 def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
-                transpose_b: bool, launch_stream):
+                transpose_b: bool, launch_stream, index: int):
     """A staged plan's calls after the first: (a, b, out) copied into the
     staging views among kernel_a, kernel_b, kernel_c (the others taken from
-    the call), the prepared launch, C copied out; on `launch_stream` (None:
-    the current stream)."""
+    the call), the prepared launch, C copied out; on `launch_stream` (the
+    torch stream the launch was prepared on; entered only when it is not
+    the current one)."""
     staged_a, staged_b, staged_c = (name in plan.staged for name in "ABC")
+    handle = launch_stream.cuda_stream
 
     def step(a, b, out):
-        with streams.running_on(torch, launch_stream):
+        current = streams.current_stream_handle(index) == handle
+        with STAGING_LOCK, streams.running_on(torch, None if current else launch_stream):
             if staged_a:
                 kernel_a.copy_(a)
             if staged_b:

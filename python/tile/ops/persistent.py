@@ -58,7 +58,8 @@ def split_k_workspace_shape(ctas: int, tile_n: int = TILE[1]) -> Tuple[Tuple[int
 #: Scratch buffers (split-K workspaces and counters, staging copies) by
 #: (purpose, stream, shape, dtype, device), most recently used last. A buffer
 #: is reused only by later calls on the same stream, which the stream orders
-#: after the previous call's kernels and copies.
+#: after the previous call's kernels and copies; prepared launches keep the
+#: buffers they were prepared with (alive past an eviction here).
 SCRATCH = LruCache(16)
 
 
