@@ -57,8 +57,14 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     p = plan(matrix(1792, 1024), transposed(1024, 2560))
     assert not p.multicast and p.kernel == FP8_KERNEL
     assert p.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
-    # The persistent kernels' split-K workspace: 2 x grid x 128 rows.
+    # The persistent kernels' split-K workspace: 2 x SMs x 128 rows.
     assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
+    # Fewer tiles than SMs: one CTA a tile, split along K only into ranges
+    # of 16 or more 128-element slices; the same workspace.
+    small = plan(matrix(512, 512), transposed(512, 512))
+    assert (small.kernel, small.grid) == (FP8_KERNEL, (8, 1, 1))
+    assert small.split_k_shape == p.split_k_shape
+    assert plan(matrix(256, 4096), transposed(4096, 4096)).grid == (64, 1, 1)
 
 
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():

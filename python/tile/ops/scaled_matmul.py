@@ -83,6 +83,9 @@ class ScaledPlan:
     k: int
     grid: Tuple[int, int, int]
     elements: Tuple[str, str, str]
+    #: The CTAs the split-K workspace is sized for (the SM count: one
+    #: workspace per stream for every grid; 0: the grid's).
+    workspace_ctas: int = 0
 
     @property
     def multicast(self) -> bool:
@@ -98,7 +101,7 @@ class ScaledPlan:
         None for the others."""
         if self.multicast or self.blockwise:
             return None
-        return persistent.split_k_workspace_shape(self.grid[0])
+        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0])
 
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
         if self.split_k_shape is None:
@@ -195,14 +198,17 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
         kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
     else:
-        # One CTA per SM, as tile.matmul's persistent kernels (tile.work_unit).
-        kernel, grid = FP8_KERNEL, (device.sms, 1, 1)
+        # One CTA per SM, or per tile (and split) where there are fewer, as
+        # tile.matmul's persistent kernels (128-element K-slices).
+        kernel, grid = FP8_KERNEL, (persistent.persistent_grid(m, n, k, device.sms,
+                                                                slice_k=128), 1, 1)
     if shared_bytes is not None and device.shared_optin is not None \
             and shared_bytes > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {shared_bytes} bytes of shared "
                           f"memory, the GPU gives a block at most {device.shared_optin}")
     return ScaledPlan(kernel, m, n, k, grid,
-                      tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)))
+                      tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)),
+                      device.sms)
 
 
 # --- PyTorch -----------------------------------------------------------------
