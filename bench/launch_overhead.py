@@ -100,8 +100,8 @@ def main():
     buffers = harness.sm90_buffers()
 
     subjects = [
-        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints + 2 buffers)",
-         lambda: gemm(a, b, c, m, n, k, *buffers, **launch)),
+        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints + 4 buffers)",
+         lambda: gemm(a, b, c, m, n, k, *buffers, c, c, **launch)),
         (f"torch.matmul {m}x{n}x{k} (A B^T, out=)",
          lambda: torch.matmul(a, b_t, out=c_torch)),
         ("tile copy_tile 256x64 (2 memrefs)",

@@ -30,7 +30,10 @@ differ only in the projections and the attention:
     tile.attention(..., causal=True, enable_gqa=True) for prefill and
     tile.attention_with_kvcache for decode.
 The elementwise parts (RMSNorm: F.rms_norm where PyTorch has it; RoPE,
-SiLU * up, the residual adds) are the same torch ops on both sides.
+SiLU * up, the residual adds) are the same torch ops on both sides; with
+--fused, tile's side is fused_layer instead: tile.rms_norm, the residual
+adds in the o and down GEMMs' epilogues and SiLU * up in the gate/up GEMM's
+(gated, on an interleaved copy of the gate/up weight).
 
 Modes:
   - prefill: B = 1, S = --prefill-tokens tokens, causal, keys and values of
@@ -163,6 +166,8 @@ def main():
     parser.add_argument("--repeats", type=int, default=0,
                         help="calls per measurement (default: about 40 ms of layers, 10 to 50)")
     parser.add_argument("--no-graphs", action="store_true", help="skip the CUDA graph timings")
+    parser.add_argument("--fused", action="store_true",
+                        help="tile's side with its fused ops (fused_layer)")
     parser.add_argument("--csv")
     parser.add_argument("--plot")
     args = parser.parse_args()
@@ -200,6 +205,13 @@ def make_weights(torch, model: Model, seed: int, device: str = "cuda") -> Dict[s
             "down": normal(model.hidden, model.mlp)}
 
 
+def with_interleaved(weights: Dict[str, object]) -> Dict[str, object]:
+    """The weights plus the gate/up weight interleaved for tile's gated
+    epilogue (fused_layer)."""
+    gate, up = weights["gate_up"].chunk(2)
+    return dict(weights, gate_up_interleaved=tile.interleave_gate_up(gate, up))
+
+
 def rms_norm(torch, x, weight):
     """RMSNorm over the last dimension: F.rms_norm where PyTorch has it,
     else its formula in f32."""
@@ -227,10 +239,13 @@ def rope(torch, x, cos, sin):
     return x * cos + rotated * sin
 
 
-def attention_inputs(torch, x, weights, model: Model, batch: int, tables, linear):
+def attention_inputs(torch, x, weights, model: Model, batch: int, tables, linear, norm=None):
     """q (B, S, H, D) and k (B, S, Hkv, D) after RoPE, and v (B, S, Hkv, D)
-    (a view of the QKV product) of the tokens x (B S, hidden)."""
-    qkv = linear(rms_norm(torch, x, weights["attn_norm"]), weights["qkv"])
+    (a view of the QKV product) of the tokens x (B S, hidden); `norm(x, w,
+    eps)` the RMSNorm (default: rms_norm)."""
+    normed = (rms_norm(torch, x, weights["attn_norm"]) if norm is None
+              else norm(x, weights["attn_norm"], EPS))
+    qkv = linear(normed, weights["qkv"])
     hd, tokens = model.head_dim, x.shape[0] // batch
     q, k, v = qkv.split([model.heads * hd, model.kv_heads * hd, model.kv_heads * hd], dim=-1)
     q = q.view(batch, tokens, model.heads, hd)
@@ -250,6 +265,25 @@ def layer(torch, x, weights, model: Model, batch: int, tables, linear, attend, k
     h = x + linear(attended, weights["o"])
     gate, up = linear(rms_norm(torch, h, weights["mlp_norm"]), weights["gate_up"]).chunk(2, -1)
     out = h + linear(functional.silu(gate) * up, weights["down"])
+    if keep is not None:
+        keep["attention"] = attended
+    return out
+
+
+def fused_layer(torch, x, weights, model: Model, batch: int, tables, attend, keep=None):
+    """`layer` on tile's fused ops: tile.rms_norm for both norms, the o and
+    down projections with their residual adds in the GEMM's epilogue, and
+    the gated MLP's SiLU * up in the gate/up GEMM's epilogue (an
+    interleaved copy of the gate/up weight, weights["gate_up_interleaved"]).
+    RoPE stays torch's on both sides."""
+    q, k, v = attention_inputs(torch, x, weights, model, batch, tables,
+                               lambda a, w: tile.matmul(a, w.t()), norm=tile.rms_norm)
+    attended = attend(q, k, v)
+    h = tile.matmul(attended, weights["o"], transpose_b=True, residual=x)
+    hidden = tile.matmul(tile.rms_norm(h, weights["mlp_norm"], EPS),
+                         weights["gate_up_interleaved"], transpose_b=True, gated=True,
+                         activation="silu")
+    out = tile.matmul(hidden, weights["down"], transpose_b=True, residual=h)
     if keep is not None:
         keep["attention"] = attended
     return out
@@ -580,6 +614,8 @@ def config_rows(torch, args, name: str, seen: set) -> List[Dict[str, object]]:
     end)."""
     model = CONFIGS[name]
     weights = make_weights(torch, model, seed=model.hidden)
+    if args.fused:
+        weights = with_interleaved(weights)
     rows = []
     if "prefill" in args.modes:
         for tokens in args.prefill_tokens:
@@ -615,6 +651,9 @@ def prefill_point(torch, args, case, name, model: Model, weights, tokens: int, s
     runs = {side: (lambda keep=None, side=side: layer(torch, x, weights, model, 1, tables,
                                                       linear[side], attends[side], keep))
             for side in SIDES}
+    if args.fused:
+        runs["tile"] = lambda keep=None: fused_layer(torch, x, weights, model, 1, tables,
+                                                     attends["tile"], keep)
     fields = dict(config=name, mode="prefill", batch=1, tokens=tokens, cache=0,
                   sdpa_backend=backend)
     return measure(torch, args, case, fields, runs, seen)
@@ -649,6 +688,9 @@ def decode_point(torch, args, case, name, model: Model, weights, batch: int, cac
     runs = {side: (lambda keep=None, side=side: layer(torch, x, weights, model, batch, tables,
                                                       linear[side], attends[side], keep))
             for side in SIDES}
+    if args.fused:
+        runs["tile"] = lambda keep=None: fused_layer(torch, x, weights, model, batch, tables,
+                                                     attends["tile"], keep)
     fields = dict(config=name, mode="decode", batch=batch, tokens=1, cache=cached,
                   sdpa_backend=backend)
     return measure(torch, args, case, fields, runs, seen)

@@ -77,3 +77,57 @@ LogicalResult WarpgroupIotaOp::verify() {
                          << " (T-TILE-9)";
   return verifyFragmentShapes(*this, getShape(), getResult().getType(), {});
 }
+
+/// T-TILE-10: an M x N warpgroup tile (M = 64 i, N = 8 j) whose accumulators
+/// are `acc`.
+static LogicalResult verifyEpilogueTile(Operation *op, ArrayRef<int64_t> shape,
+                                        VectorType acc) {
+  if (shape.size() != 2 || shape[0] < 64 || shape[0] % 64 || shape[1] < 8 ||
+      shape[1] % 8)
+    return op->emitOpError() << "expected shape (M, N) with M = 64 i, N = 8 j "
+                                "(T-TILE-10)";
+  int64_t elements = shape[0] / 64 * shape[1] / 2;
+  if (acc.getNumElements() != elements)
+    return op->emitOpError() << "a thread holds " << elements
+                             << " elements of a " << shape[0] << "x" << shape[1]
+                             << " warpgroup tile, got " << acc << " (T-TILE-10)";
+  return success();
+}
+
+LogicalResult WarpgroupAddOp::verify() {
+  MemRefType type = getSrc().getType();
+  for (int64_t extent : type.getShape())
+    if (extent == 0)
+      return emitOpError() << "expected a non-empty source (an element "
+                              "outside it reads inside it), got "
+                           << type << " (T-TILE-10)";
+  return verifyEpilogueTile(*this, getShape(), getAcc().getType());
+}
+
+LogicalResult WarpgroupActivationOp::verify() {
+  ArrayRef<int64_t> shape = getShape();
+  VectorType acc = getAcc().getType(), result = getResult().getType();
+  if (failed(verifyEpilogueTile(*this, shape, acc)))
+    return failure();
+  if (!getGated()) {
+    if (result != acc)
+      return emitOpError() << "expected the accumulators' type " << acc
+                           << ", got " << result << " (T-TILE-10)";
+    return success();
+  }
+  if (shape[1] % 16)
+    return emitOpError() << "gates pairs of 8-column blocks: expected N a "
+                            "multiple of 16, got "
+                         << shape[1] << " (T-TILE-10)";
+  if (result.getNumElements() * 2 != acc.getNumElements())
+    return emitOpError() << "gating halves the tile: expected "
+                         << acc.getNumElements() / 2 << " elements, got "
+                         << result << " (T-TILE-10)";
+  return success();
+}
+
+OpFoldResult WarpgroupActivationOp::fold(FoldAdaptor) {
+  if (getKind() == Activation::identity && !getGated())
+    return getAcc();
+  return {};
+}

@@ -54,6 +54,7 @@ struct TileLowerTileOpsPass
     populateTileMmaLoweringPatterns(set);
     populateTileMmaStoreLoweringPatterns(set);
     populateWarpgroupFragmentLoweringPatterns(set);
+    populateWarpgroupEpilogueLoweringPatterns(set);
     populateTileReduceLoweringPatterns(set);
     populateTileScheduleLoweringPatterns(set);
     populateTileSplitKLoweringPatterns(set);

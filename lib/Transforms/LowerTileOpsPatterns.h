@@ -33,6 +33,10 @@ void populateTileMmaStoreLoweringPatterns(RewritePatternSet &patterns);
 /// tile.warpgroup_iota (LowerWarpgroupFragments.cpp).
 void populateWarpgroupFragmentLoweringPatterns(RewritePatternSet &patterns);
 
+/// tile.warpgroup_add and tile.warpgroup_activation
+/// (LowerWarpgroupEpilogue.cpp).
+void populateWarpgroupEpilogueLoweringPatterns(RewritePatternSet &patterns);
+
 /// tile.reduce (LowerTileReduce.cpp).
 void populateTileReduceLoweringPatterns(RewritePatternSet &patterns);
 

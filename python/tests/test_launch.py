@@ -51,7 +51,8 @@ def test_hopper_gemm_matches_torch(torch_cuda, kernels, layout, shape, ctas, sch
     want = a.float() @ (b.t() if layout == "nt" else b).float()
     for _ in range(2):  # the counters are back at zero after a launch
         c.fill_(float("nan"))
-        kernel(a, b, c, m, n, k, workspace, counters, grid=(grid, 1, 1), block=(384, 1, 1))
+        kernel(a, b, c, m, n, k, workspace, counters, c, c, grid=(grid, 1, 1),
+               block=(384, 1, 1))
         assert not c.isnan().any()
         assert relative_error(c, want) < 2e-3
     assert not counters.any()
@@ -77,7 +78,8 @@ def test_tma_precondition_raises(torch_cuda, kernels):
     workspace = torch.zeros(1024, 128, device="cuda", dtype=torch.float32)
     counters = torch.zeros(4, device="cuda", dtype=torch.int32)
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
-        kernel(a, b, c, 200, 300, 200, workspace, counters, grid=(1, 1, 1), block=(384, 1, 1))
+        kernel(a, b, c, 200, 300, 200, workspace, counters, c, c, grid=(1, 1, 1),
+               block=(384, 1, 1))
 
 
 class FakeCudaArray:
@@ -100,11 +102,11 @@ def test_tensor_map_rules_from_python_without_a_gpu(kernels):
     with pytest.raises(TileRuntimeError,
                        match=r"the stride of dimension 0 is 600 bytes.*\(T-TMA-9\); rank 2, f16, "
                              r"dims \[200, 300\]"):
-        kernel(b, a, b, 200, 300, 200, None, None, grid=(1, 1, 1))
+        kernel(b, a, b, 200, 300, 200, None, None, None, None, grid=(1, 1, 1))
     unaligned = FakeCudaArray((200, 200), address=0x7f0000000008)
     with pytest.raises(TileRuntimeError, match=r"global address 0x7f0000000008 is not 16-byte "
                                                r"aligned \(T-TMA-10\)"):
-        kernel(unaligned, a, a, 200, 200, 200, None, None, grid=(1, 1, 1))
+        kernel(unaligned, a, a, 200, 200, 200, None, None, None, None, grid=(1, 1, 1))
 
 
 def test_launch_error_raises(torch_cuda, examples):

@@ -39,7 +39,8 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     # the narrow tiles' 64 accumulators a thread.
     assert (plan.tile_n, plan.grid) == (128, (8, 1, 1))
     assert plan.split_k_shape == ((2 * 132 * 128, 64), 132)
-    assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n")
+    assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n",
+                                                          None, None)
 
 
 def test_tile_width_narrows_where_wide_tiles_fill_half_the_sms_or_n_is_128():

@@ -13,13 +13,16 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     c = tile.grouped_matmul(x, w.transpose(-2, -1), offs)  # grouped (MoE) GEMM
     o = tile.attention(q, k, v, causal=True)             # fused attention (SDPA)
     o = tile.attention_with_kvcache(q, k_cache, v_cache, cache_seqlens=lens)  # decode
+    c = tile.matmul(x, w, transpose_b=True, bias=b, activation="gelu", residual=r)  # fused
+    y = tile.gated_mlp(x, tile.interleave_gate_up(w_gate, w_up), w_down, residual=x)  # SwiGLU
+    y, h = tile.rms_norm(x, weight, 1e-6, residual=r)    # h = x + r, y = RMSNorm(h) * weight
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
 The layout: `tile.core` (what everything shares: errors, element types,
 devices, operands, streams, caches), `tile.compiler`, `tile.builder` (IR
 from Python), `tile.launch` and `tile.runtime` (kernels on any device),
 `tile.family` (a kernel source's compiled variants), `tile.ops` (matmul,
-scaled FP8, grouped, attention), `tile.kernels` (their sources, package
+scaled FP8, grouped, attention, RMSNorm), `tile.kernels` (their sources, package
 data), `tile.autotuner`, `tile.testing`. `python -m tile`
 says where the tools, the runtime and the kernels were found; `python -m
 tile lit PATH...` runs lit on your own tests (`tile.lit_runner`).
@@ -35,11 +38,15 @@ from .core.errors import (CompileError, MatmulError, OperandError, TileError,
 from .ops.attention import attention, attention_varlen
 from .ops.kvcache import attention_with_kvcache
 from .ops.grouped import grouped_matmul
+from .ops.epilogue import interleave_gate_up
 from .ops.matmul import matmul
+from .ops.mlp import gated_mlp
+from .ops.rms_norm import rms_norm
 from .runtime import synchronize
 from .toolchain import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
            "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",
-           "grouped_matmul", "attention", "attention_varlen", "attention_with_kvcache", "Toolchain", "find_toolchain", "autotune",
-           "Autotuner", "AutotuneError", "Config"]
+           "gated_mlp", "interleave_gate_up", "grouped_matmul", "attention",
+           "attention_varlen", "attention_with_kvcache", "rms_norm", "Toolchain",
+           "find_toolchain", "autotune", "Autotuner", "AutotuneError", "Config"]

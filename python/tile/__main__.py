@@ -3,14 +3,19 @@
     python3 -m tile [info]      where the package, its kernels, the tools and
                                 the runtime library were found; the GPUs
     python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|96|128]
+                                [--bias column|row] [--residual] [--activation A]
                                 [--stages S] [--element f16|bf16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 prints a decode GEMM kernel (tile.ops.decode)
     python3 -m tile gemm [--element f16|bf16] [--tile-n 256|128]
+                                [--bias column|row] [--residual]
+                                [--activation relu|silu|gelu|gelu_tanh]
+                                [--gated]
                                 prints the persistent GEMM kernels
                                 (kernels/gemm_sm90.mlir) with tiles of
-                                that many columns, as tile.matmul compiles
-                                them
+                                that many columns and that fused epilogue
+                                (tile.ops.epilogue), as tile.matmul
+                                compiles them
     python3 -m tile attention-decode [--element f16|bf16] [--head-dim 64|128]
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
@@ -24,6 +29,10 @@
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
+    python3 -m tile rms-norm [--element f16|bf16] [--hidden H] [--residual]
+                                prints the RMSNorm kernel tile.rms_norm
+                                runs for rows of H elements (with the
+                                fused residual add; tile.ops.rms_norm)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -35,7 +44,8 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
-from .ops import attention as prefill_attention, cache_append, decode_attention
+from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm
+from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import NARROW_TILE, TILE
 from .runtime import Runtime
@@ -88,9 +98,16 @@ def main(argv=None) -> None:
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
     decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
+    decode.add_argument("--bias", choices=("column", "row"))
+    decode.add_argument("--residual", action="store_true")
+    decode.add_argument("--activation", choices=ACTIVATIONS[1:])
     gemm = commands.add_parser("gemm", help="print the persistent GEMM kernels' tile IR")
     gemm.add_argument("--element", choices=("f16", "bf16"), default="f16")
     gemm.add_argument("--tile-n", type=int, choices=(TILE[1], NARROW_TILE), default=TILE[1])
+    gemm.add_argument("--bias", choices=("column", "row"))
+    gemm.add_argument("--residual", action="store_true")
+    gemm.add_argument("--activation", choices=ACTIVATIONS[1:])
+    gemm.add_argument("--gated", action="store_true")
     attention = commands.add_parser("attention-decode",
                                     help="print a KV-cache attention kernel's tile IR")
     attention.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -115,12 +132,19 @@ def main(argv=None) -> None:
                                     help="print the KV-cache append kernel's tile IR")
     appending.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     appending.add_argument("--head-dim", type=int, choices=cache_append.HEAD_DIMS, default=128)
+    norm = commands.add_parser("rms-norm", help="print the RMSNorm kernel's tile IR")
+    norm.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    norm.add_argument("--hidden", type=int, default=4096,
+                      help="the row length H (a multiple of 8); it picks the threads")
+    norm.add_argument("--residual", action="store_true",
+                      help="the kernel with the fused residual add (h = x + r)")
     args = parser.parse_args(argv)
     if args.command in (None, "info"):
         print(describe())
         return
     if args.command == "gemm":
-        sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n)))
+        fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated)
+        sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
         return
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(
@@ -137,8 +161,16 @@ def main(argv=None) -> None:
         sys.stdout.write(cache_append.cache_append_source(
             cache_append.CacheAppendConfig(args.element, args.head_dim)))
         return
+    if args.command == "rms-norm":
+        try:
+            sys.stdout.write(rms_norm.rms_norm_source(
+                rms_norm.config_for(args.element, args.hidden, args.residual)))
+        except ValueError as error:
+            parser.error(str(error))
+        return
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
-                          args.split_k, args.columns)
+                          args.split_k, args.columns,
+                          Epilogue(args.bias, args.residual, args.activation or "identity"))
     try:
         sys.stdout.write(decode_source(config))
     except ValueError as error:

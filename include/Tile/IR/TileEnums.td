@@ -141,4 +141,20 @@ def Tile_ReduceScopeAttr
   let assemblyFormat = "$value";
 }
 
+def Tile_ActivationIdentity : I32EnumAttrCase<"identity", 0>;
+def Tile_ActivationRelu : I32EnumAttrCase<"relu", 1>;
+def Tile_ActivationSilu : I32EnumAttrCase<"silu", 2>;
+def Tile_ActivationGelu : I32EnumAttrCase<"gelu", 3>;
+def Tile_ActivationGeluTanh : I32EnumAttrCase<"gelu_tanh", 4>;
+def Tile_Activation : I32EnumAttr<"Activation",
+    "an elementwise activation of a GEMM epilogue",
+    [Tile_ActivationIdentity, Tile_ActivationRelu, Tile_ActivationSilu,
+     Tile_ActivationGelu, Tile_ActivationGeluTanh]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::tile";
+}
+def Tile_ActivationAttr : EnumAttr<Tile_Dialect, Tile_Activation, "activation"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // TILE_IR_TILEENUMS_TD

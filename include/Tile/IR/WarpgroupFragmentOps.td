@@ -15,6 +15,7 @@
 #ifndef TILE_IR_WARPGROUPFRAGMENTOPS_TD
 #define TILE_IR_WARPGROUPFRAGMENTOPS_TD
 
+include "Tile/IR/TileEnums.td"
 include "Tile/IR/TileTypes.td"
 include "mlir/Dialect/Vector/IR/VectorAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -113,6 +114,91 @@ def Tile_WarpgroupIotaOp : Tile_Op<"warpgroup_iota", [Pure]> {
   let results = (outs VectorOfRankAndType<[1], [I32]>:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Epilogue operands and activations (T-TILE-10)
+//===----------------------------------------------------------------------===//
+
+def Tile_WarpgroupAddOp : Tile_Op<"warpgroup_add",
+    [AllTypesMatch<["acc", "result"]>]> {
+  let summary = "add a matrix tile to warpgroup accumulators";
+  let description = [{
+    The additive operands of a fused GEMM epilogue (a residual C = A B + R,
+    a bias per column or per row): element (r, c) of the M x N warpgroup
+    accumulator tile `shape` (`vector<(M/64 * N/2) x f32>` in wgmma's
+    layout: element 4 j + 2 h + e of 64-row block i is row 64 i + 8 h,
+    column 8 j + e from the thread's origin) gets `src[row + r, column + c]`
+    added, extended to f32; elements outside `src`'s extents add nothing.
+    A broadcast is a zero stride: a bias per column is a `strided<[0, 1]>`
+    view of its vector, one per row `strided<[1, 0]>`. With a static unit
+    innermost stride the two adjacent columns of a pair are one 2-element
+    load (4 bytes for 16-bit elements), so the column extent, the row
+    stride and the base must then be even in elements; other layouts load
+    element by element; a statically zero row (column) stride loads each
+    column's (row's) value once for all the thread's elements that share
+    it. A row or column past the extent reads inside it and is not added,
+    so no access leaves the array. Each value is loaded next to its adds,
+    which keeps few loaded values live beside the accumulators (the
+    counterpart of `tile.warpgroup_scale`'s factors). Invariant T-TILE-10.
+
+    Example (a residual, then a bias per column, of a 64x256 tile):
+    ```mlir
+    %r = tile.warpgroup_add %acc, %res[%m0, %n0] {shape = array<i64: 64, 256>}
+        : memref<?x?xbf16, strided<[?, 1]>>, vector<128xf32>
+    %b = tile.warpgroup_add %r, %bias[%m0, %n0] {shape = array<i64: 64, 256>}
+        : memref<?x?xbf16, strided<[0, 1]>>, vector<128xf32>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Arg<MemRefRankOf<[F16, BF16, F32], [2]>, "source",
+                           [MemRead]>:$src,
+                       Index:$row, Index:$column, DenseI64ArrayAttr:$shape);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $acc `,` $src `[` $row `,` $column `]` attr-dict `:` type($src) `,`
+    type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpgroupActivationOp : Tile_Op<"warpgroup_activation", [Pure]> {
+  let summary = "apply an activation to warpgroup accumulators, or gate them";
+  let description = [{
+    The activation of a fused GEMM epilogue on the M x N warpgroup tile
+    `shape` (`vector<(M/64 * N/2) x f32>` accumulators): `identity`,
+    `relu` (max(x, 0), NaN propagates), `silu` (x / (1 + e^-x)), `gelu`
+    (x/2 (1 + erf(x / sqrt 2))) or `gelu_tanh` (x/2 (1 + tanh(sqrt(2/pi)
+    (x + 0.044715 x^3)))), as PyTorch defines them.
+
+    With `gated`, the tile's 8-column blocks alternate gate and up (columns
+    16 j .. 16 j + 7 are gate columns 8 j .., the next 8 the up columns 8 j
+    ..) and the result is the M x N/2 tile act(gate) * up (SwiGLU for
+    `silu`, GeGLU for `gelu`) in the accumulator layout of that tile, ready
+    for its store: a thread's gate and up elements sit in the same
+    registers of adjacent blocks, so gating costs no data movement. The
+    math is expanded element by element (each element's chain before the
+    next), so no more than a few temporaries live beside the
+    accumulators. A GEMM
+    over a gate/up weight interleaved so writes the gated MLP's hidden
+    product at half the width. Invariant T-TILE-10.
+
+    Example (SwiGLU over a 64x256 tile of interleaved gate/up columns):
+    ```mlir
+    %h = tile.warpgroup_activation <silu> %acc {gated = true, shape = array<i64: 64, 256>}
+        : vector<128xf32> -> vector<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_ActivationAttr:$kind,
+                       VectorOfRankAndType<[1], [F32]>:$acc,
+                       DenseI64ArrayAttr:$shape,
+                       DefaultValuedAttr<BoolAttr, "false">:$gated);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{
+    $kind $acc attr-dict `:` type($acc) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 #endif // TILE_IR_WARPGROUPFRAGMENTOPS_TD

@@ -296,6 +296,9 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
       split order and the counter's reset.
     - `tile.tile_coord`, `tile.work_count` and `tile.work_unit` their index
       arithmetic (unsigned divisions, remainders, minima and selects).
+    - `tile.warpgroup_add` clamped per-pair loads and adds (kept only inside
+      the source); `tile.warpgroup_activation` arith/math element by
+      element (gated: each gate element's activation times its up element).
     - `tile.reduce` a `gpu.subgroup_reduce` per warp and, for warpgroups and
       blocks, the partials through a shared scratch between two barriers.
 
@@ -306,6 +309,7 @@ def TileLowerTileOpsPass : Pass<"tile-lower-tile-ops", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::vector::VectorDialect"];

@@ -85,3 +85,22 @@ class PreparedCalls:
 
     def clear(self) -> None:
         self._calls.clear()
+
+
+#: Placeholders for the parameters a call does not use (the packed output
+#: rows and cu_seqlens of attention_varlen, say), per (device, dtype).
+_PLACEHOLDERS = {}
+
+
+def placeholders(torch, device, dtype):
+    """((1, 8), (4,)) zero tensors of `dtype` that stand for parameters a
+    launch does not use: the packed output rows and cu_seqlens (int32) of
+    a call that is not attention_varlen, a contiguous cache's block table
+    (int32), the decode workspace (float32) of a call that writes out
+    directly, the bias and residual of a GEMM without them."""
+    key = (device, dtype)
+    value = _PLACEHOLDERS.get(key)
+    if value is None:
+        value = _PLACEHOLDERS[key] = (torch.zeros((1, 8), device=device, dtype=dtype),
+                                      torch.zeros(4, device=device, dtype=dtype))
+    return value

@@ -4,7 +4,9 @@
 // one TMA producer warpgroup at 40 registers, of which one thread issues
 // the copies; two wgmma consumer warpgroups at 232), a 4-stage full/empty
 // mbarrier ring of 128B-swizzled tiles, tile.warpgroup_mma (m64n256k16,
-// wait depth 1; B MN-major for A B) and an epilogue through shared memory
+// wait depth 1; B MN-major for A B) and an epilogue (the fused bias,
+// activation or gate and residual its aliases name: tile.warpgroup_add,
+// tile.warpgroup_activation) through shared memory
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
 // dynamic shared memory, 128x256x64 CTA tiles (as written; 128x128 with 6
@@ -51,6 +53,28 @@
 // (tile.split_k_reduce, T-TILE-6).
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
+// The fused epilogue, as written none (its ops fold away): C = act(A B +
+// bias) + residual, or gated (the 8-column blocks of B's rows, or of its
+// columns for A B, alternate gate and up: C = act(gate) * up + residual,
+// N / 2 columns). tile.matmul compiles its epilogues by redefining these
+// aliases (tile.ops.epilogue.epilogue_aliases): whether a bias and a
+// residual are read, the activation, whether gated, C's columns per
+// column of B (#out_div), a thread's output accumulators and their tile
+// (!out, #out_tile: 64 x N / #out_div), and the staging ring of its
+// 64x64 TMA chunks (two, or one for a 64x64 output tile).
+#bias = false
+#residual = false
+#activation = #tile.activation<identity>
+#gated = false
+#out_div = 1 : index
+!out = vector<128xf32>
+#out_tile = array<i64: 64, 256>
+!staging = memref<2x2x64x64x!e, 3>
+// A bias is an M x N view of its vector: strides [0, 1] per column (of B's
+// N), [1, 0] per row; the residual is M x (N / #out_div) with unit column
+// stride.
+!bias = memref<?x?x!e, strided<[?, ?], offset: ?>>
+!residual = memref<?x?x!e, strided<[?, 1], offset: ?>>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // C (M x N) = A (M x K) * B (N x K)^T, persistent: CTA b takes its work
@@ -67,7 +91,8 @@ module attributes {gpu.container_module} {
     // the next stage's wgmmas are issued) and store their 64x256 part. The
     // ring state (stage, phase) carries over from tile to tile.
     gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
-                      %ws: !workspace, %counters: !counters) kernel
+                      %ws: !workspace, %counters: !counters, %bias: !bias,
+                      %residual: !residual) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -79,6 +104,7 @@ module attributes {gpu.container_module} {
       %c128 = arith.constant 128 : index
       %c_tile_n_1 = arith.constant #tile_n_1
       %c_tile_n = arith.constant #tile_n
+      %c_out_div = arith.constant #out_div
       %copies = arith.constant 2 : i32
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
@@ -99,7 +125,7 @@ module attributes {gpu.container_module} {
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -190,12 +216,32 @@ module attributes {gpu.container_module} {
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
               split %split of %splits slots %slots : !acc, !workspace, !counters
-          // The epilogue: 64x64 chunks through the warpgroup's two staging
-          // buffers, written out by TMA while the next tile's MMAs run.
+          // The epilogue: the fused bias, activation (or gate) and residual,
+          // then 64x64 chunks through the warpgroup's staging buffers,
+          // written out by TMA while the next tile's MMAs run.
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
-            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
-                : !acc, memref<2x2x64x64x!e, 3>, !dc
+            %has_bias = arith.constant #bias
+            %biased = scf.if %has_bias -> (!acc) {
+              %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
+                  : !bias, !acc
+              scf.yield %with_bias : !acc
+            } else {
+              scf.yield %sum : !acc
+            }
+            %activated = tile.warpgroup_activation #activation %biased
+                {gated = #gated, shape = #half_tile} : !acc -> !out
+            %n1 = arith.divui %n0, %c_out_div : index
+            %has_residual = arith.constant #residual
+            %out = scf.if %has_residual -> (!out) {
+              %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
+                  {shape = #out_tile} : !residual, !out
+              scf.yield %with_residual : !out
+            } else {
+              scf.yield %activated : !out
+            }
+            tile.warpgroup_tma_store %out, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+                : !out, !staging, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -212,7 +258,8 @@ module attributes {gpu.container_module} {
     // boxes of 64 K rows x 64 columns = one 128-byte swizzle span), which
     // wgmma reads MN-major (transpose_b).
     gpu.func @gemm_nn(%a: !da, %b: !dbt, %c: !dc, %m: index, %n: index, %k: index,
-                      %ws: !workspace, %counters: !counters) kernel
+                      %ws: !workspace, %counters: !counters, %bias: !bias,
+                      %residual: !residual) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -224,6 +271,7 @@ module attributes {gpu.container_module} {
       %c128 = arith.constant 128 : index
       %c_tile_n_1 = arith.constant #tile_n_1
       %c_tile_n = arith.constant #tile_n
+      %c_out_div = arith.constant #out_div
       %copies = arith.constant #nn_copies
       %c_b_chunks = arith.constant #b_chunks
       %consumers = arith.constant 2 : i32
@@ -245,7 +293,7 @@ module attributes {gpu.container_module} {
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_bt
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!e, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -340,12 +388,32 @@ module attributes {gpu.container_module} {
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
               split %split of %splits slots %slots : !acc, !workspace, !counters
-          // The epilogue: 64x64 chunks through the warpgroup's two staging
-          // buffers, written out by TMA while the next tile's MMAs run.
+          // The epilogue: the fused bias, activation (or gate) and residual,
+          // then 64x64 chunks through the warpgroup's staging buffers,
+          // written out by TMA while the next tile's MMAs run.
           scf.if %last {
             %m1 = arith.addi %m0, %row : index
-            tile.warpgroup_tma_store %sum, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
-                : !acc, memref<2x2x64x64x!e, 3>, !dc
+            %has_bias = arith.constant #bias
+            %biased = scf.if %has_bias -> (!acc) {
+              %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
+                  : !bias, !acc
+              scf.yield %with_bias : !acc
+            } else {
+              scf.yield %sum : !acc
+            }
+            %activated = tile.warpgroup_activation #activation %biased
+                {gated = #gated, shape = #half_tile} : !acc -> !out
+            %n1 = arith.divui %n0, %c_out_div : index
+            %has_residual = arith.constant #residual
+            %out = scf.if %has_residual -> (!out) {
+              %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
+                  {shape = #out_tile} : !residual, !out
+              scf.yield %with_residual : !out
+            } else {
+              scf.yield %activated : !out
+            }
+            tile.warpgroup_tma_store %out, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+                : !out, !staging, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }
@@ -441,13 +509,20 @@ module attributes {gpu.container_module} {
       %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
       // C through TMA stores: its rows must be 16-byte multiples (N % 8 == 0).
       %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
+      // No epilogue operands are read as written: C stands in for them
+      // (with any strides the bias type names).
+      %c_strided = memref.reinterpret_cast %dc to offset: [0], sizes: [%m, %n], strides: [%n, %c1]
+          : memref<?x?x!e> to memref<?x?x!e, strided<[?, ?]>>
+      %bias = memref.cast %c_strided : memref<?x?x!e, strided<[?, ?]>> to !bias
+      %residual = memref.cast %dc : memref<?x?x!e> to !residual
       scf.if %transposed {
         %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
         scf.for %r = %c0 to %reps step %c1 {
           gpu.launch_func @kernels::@gemm_nt blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index,
-                   %ws : !workspace, %counters : !counters)
+                   %ws : !workspace, %counters : !counters, %bias : !bias,
+                   %residual : !residual)
         }
       } else {
         %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !dbt
@@ -455,7 +530,8 @@ module attributes {gpu.container_module} {
           gpu.launch_func @kernels::@gemm_nn blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !dbt, %tc : !dc, %m : index, %n : index, %k : index,
-                   %ws : !workspace, %counters : !counters)
+                   %ws : !workspace, %counters : !counters, %bias : !bias,
+                   %residual : !residual)
         }
       }
     gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>

@@ -2,6 +2,9 @@
 
 - `tile.ops.matmul`: C = A B for f16/bf16 (and the FP8 entry), the persistent
   kernels of kernels/gemm_sm90.mlir and the decode kernels;
+- `tile.ops.epilogue`: the fused epilogues of the persistent kernels (bias,
+  residual, activations, gating) and interleave_gate_up;
+- `tile.ops.mlp`: gated_mlp, the gated MLP in two fused GEMMs;
 - `tile.ops.decode`: the decode GEMM kernels (M <= 128), generated;
 - `tile.ops.scaled_matmul`: scaled FP8 products, kernels/gemm_sm90_fp8.mlir;
 - `tile.ops.grouped`: grouped (MoE) products, kernels/gemm_sm90_grouped.mlir;
@@ -12,6 +15,8 @@
 - `tile.ops.cache_append`: the kernel appending new keys and values to a
   KV cache, generated;
 - `tile.ops.kvcache`: attention_with_kvcache (contiguous and paged caches);
+- `tile.ops.rms_norm`: RMSNorm and the fused residual add, one generated
+  kernel per element type, row length and residual flag;
 - `tile.ops.persistent`: what the persistent GEMM kernels share (tiles, the
   split-K workspace).
 

@@ -53,7 +53,7 @@ from typing import Dict, Optional, Tuple, Union
 
 from ..core import devices
 from ..core.streams import new_output
-from ..core.caches import LruCache, PreparedCalls
+from ..core.caches import LruCache, PreparedCalls, placeholders
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
@@ -290,6 +290,10 @@ def attention_kernel(element: str, head_dim: int, softcap: bool = False,
                             f"attention_d{head_dim}")
 
 
+#: The placeholder boxes of no_cache, per (device, dtype).
+_BOXES = {}
+
+
 def no_cache(torch, device, dtype) -> tuple:
     """The KV-cache parameters of a launch without a cache (its variant
     folds their path away): a placeholder 4-D tensor for the two box
@@ -297,10 +301,10 @@ def no_cache(torch, device, dtype) -> tuple:
     placeholder table and lengths, page 1, nothing added, no pages, one
     length."""
     table, lengths = placeholders(torch, device, torch.int32)
-    key = (device, dtype, "maps")
-    boxes = _PLACEHOLDERS.get(key)
+    key = (device, dtype)
+    boxes = _BOXES.get(key)
     if boxes is None:
-        boxes = _PLACEHOLDERS[key] = torch.zeros((1, 1, 64, 64), device=device, dtype=dtype)
+        boxes = _BOXES[key] = torch.zeros((1, 1, 64, 64), device=device, dtype=dtype)
     return (boxes, boxes, table, lengths, 1, 0, False, False)
 
 
@@ -356,23 +360,6 @@ DECODE_PLANS = LruCache(256)
 #: tensors' signatures and the call's options: a call like an earlier one
 #: on the same stream packs its four tensors only.
 READY = PreparedCalls()
-#: Placeholders for the parameters a call does not use (the packed output
-#: rows and cu_seqlens of attention_varlen), per (device, dtype).
-_PLACEHOLDERS = {}
-
-
-def placeholders(torch, device, dtype):
-    """((1, 8), (4,)) zero tensors of `dtype` that stand for parameters a
-    launch does not use: the packed output rows and cu_seqlens (int32) of
-    a call that is not attention_varlen, a contiguous cache's block table
-    (int32), the decode workspace (float32) of a call that writes out
-    directly."""
-    key = (device, dtype)
-    value = _PLACEHOLDERS.get(key)
-    if value is None:
-        value = _PLACEHOLDERS[key] = (torch.zeros((1, 8), device=device, dtype=dtype),
-                                      torch.zeros(4, device=device, dtype=dtype))
-    return value
 
 
 def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] = None, *,

@@ -33,6 +33,7 @@ from ..family import KernelFamily
 from ..core.operands import cdiv
 from ..toolchain import tool_version
 from . import persistent
+from .epilogue import Epilogue
 
 #: wgmma's n for the M rows of a decode GEMM: the smallest that holds M
 #: (TMA zero-fills the rows beyond M; 96 spares M = 65..96 32 of them).
@@ -63,6 +64,9 @@ class DecodeConfig:
     spans: int = 1
     split_k: bool = False
     columns: int = 64
+    #: A fused epilogue (tile.ops.epilogue; not gated): the kernel then
+    #: takes the bias and residual as N x M views (C^T's layout).
+    epilogue: Epilogue = Epilogue()
 
     @property
     def name(self) -> str:
@@ -93,13 +97,16 @@ class DecodeConfig:
         accumulators per tile and split, one counter per tile."""
         return (tiles * splits * 128, self.accumulators), tiles
 
-    def arguments(self, a, b, c, k: int, split_k=None) -> tuple:
+    def arguments(self, a, b, c, k: int, split_k=None, bias=None, residual=None) -> tuple:
         """The kernel's arguments for A, B (in the kernel's layout), C and,
-        with split_k, the workspace and counters of workspace_shape."""
+        with split_k, the workspace and counters of workspace_shape; with a
+        fused epilogue, its bias and residual views (N x M, placeholders
+        where it reads none)."""
+        fused = () if self.epilogue.trivial else (bias, residual)
         if self.split_k:
             workspace, counters = split_k
-            return (a, b, c, k, workspace, counters)
-        return (a, b, c, k)
+            return (a, b, c, k, workspace, counters) + fused
+        return (a, b, c, k) + fused
 
     def validate(self) -> None:
         if self.layout not in ("nt", "nn"):
@@ -114,6 +121,9 @@ class DecodeConfig:
             raise ValueError(f"decode spans must be 1 or 2, got {self.spans}")
         if self.columns not in COLUMNS:
             raise ValueError(f"decode columns must be one of {COLUMNS}, got {self.columns}")
+        if self.epilogue.gated:
+            raise ValueError("decode kernels fuse no gating (their accumulators hold C^T: "
+                             "gate and up blocks would be rows apart)")
 
 
 def rows_for(m: int) -> int:
@@ -122,6 +132,36 @@ def rows_for(m: int) -> int:
         if m <= rows:
             return rows
     raise ValueError(f"the decode kernel takes M <= {ROWS[-1]}, got {m}")
+
+
+#: The epilogue operands' type: N x M views of any strides (C^T's layout).
+_VIEW = "memref<?x?x{e}, strided<[?, ?], offset: ?>>"
+
+
+def fused_epilogue(config: DecodeConfig, value: str, indent: str) -> Tuple[str, str]:
+    """(IR, result) of the fused epilogue on the C^T accumulators `value`:
+    the bias and residual views added (tile.warpgroup_add, element by
+    element: they are transposed) around the activation."""
+    fused = config.epilogue
+    if fused.trivial:
+        return "", value
+    vec = f"vector<{config.accumulators}xf32>"
+    shape = f"array<i64: {config.columns}, {config.rows}>"
+    view = _VIEW.format(e=config.element)
+    lines = []
+    if fused.bias:
+        lines.append(f"%biased = tile.warpgroup_add {value}, %bias[%n0, %c0] {{shape = {shape}}}"
+                     f" : {view}, {vec}")
+        value = "%biased"
+    if fused.activation != "identity":
+        lines.append(f"%activated = tile.warpgroup_activation <{fused.activation}> {value} "
+                     f"{{shape = {shape}}} : {vec} -> {vec}")
+        value = "%activated"
+    if fused.residual:
+        lines.append(f"%with_residual = tile.warpgroup_add {value}, %residual[%n0, %c0] "
+                     f"{{shape = {shape}}} : {view}, {vec}")
+        value = "%with_residual"
+    return "".join(f"{indent}{line}\n" for line in lines), value
 
 
 def decode_source(config: DecodeConfig) -> str:
@@ -172,16 +212,20 @@ def decode_source(config: DecodeConfig) -> str:
       %t1 = arith.divui %t1s, %splits : index
 """
         lo, hi = "%t0", "%t1"
+        fused, out = fused_epilogue(config, "%sum", "          ")
         epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits
             : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
         scf.if %last {{
-          tile.warpgroup_mma_store %sum, %c[%c0, %n0] bounds [%m, %n]
+{fused}          tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
               {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>
         }}"""
     else:
         split_params, split_range, lo, hi = "", "", "%c0", "%slices"
-        epilogue = f"""        tile.warpgroup_mma_store %acc#0, %c[%c0, %n0] bounds [%m, %n]
+        fused, out = fused_epilogue(config, "%acc#0", "        ")
+        epilogue = f"""{fused}        tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
             {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>"""
+    if not config.epilogue.trivial:
+        split_params += f", %bias: {_VIEW.format(e=e)}, %residual: {_VIEW.format(e=e)}"
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
     offset_constants = "".join(f"      %c{64 * j} = arith.constant {64 * j} : index\n"
                                for j in range(2, w))

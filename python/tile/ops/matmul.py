@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
-from ..core.caches import LruCache
+from ..core.caches import LruCache, placeholders
 from ..core.elements import BY_TORCH, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
@@ -49,6 +49,7 @@ from ..core.streams import new_output
 from . import decode as decode_kernels
 from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
+from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases
 from .scaled_matmul import scaled_matmul
 
 #: Ring stages of the persistent kernels by tile width: 224 KB of shared
@@ -75,21 +76,30 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
 
 
 def gemm_source(variant: Tuple) -> str:
-    """kernels/gemm_sm90.mlir for a variant (element,) or (element, tile
-    width): its element alias, and its tile width's aliases when not 256."""
+    """kernels/gemm_sm90.mlir for a variant (element,), (element, tile
+    width) or (element, tile width, epilogue): its element alias, and its
+    tile width's and epilogue's aliases when not as written."""
     text = redefine_aliases(read_kernel("gemm_sm90.mlir"), {"!e": variant[0]})
-    return text if len(variant) == 1 else redefine_aliases(text,
-                                                           tile_width_aliases(variant[1]))
+    if len(variant) == 1:
+        return text
+    tile_n = variant[1]
+    fused = variant[2] if len(variant) > 2 else Epilogue()
+    return redefine_aliases(text, {**tile_width_aliases(tile_n),
+                                   **epilogue_aliases(fused, tile_n)})
 
 
 #: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
-#: for narrow tiles, (element, persistent.NARROW_TILE).
+#: for narrow tiles or a fused epilogue, (element, tile width[, epilogue]).
 GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
 
-def gemm_variant(element: str, tile_n: int) -> Tuple:
-    """GEMM's variant of `element` and tiles `tile_n` wide."""
+def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None) -> Tuple:
+    """GEMM's variant of `element`, tiles `tile_n` wide and epilogue `fused`."""
+    if fused is not None and not fused.trivial:
+        return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)
+
+
 #: M up to which the decode kernels run, both layouts.
 DECODE_MAX_M = ROWS[-1]
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
@@ -116,6 +126,9 @@ class MatmulPlan:
     workspace_ctas: int = 0
     #: The persistent kernels' tile columns (persistent.tile_width).
     tile_n: int = persistent.TILE[1]
+    #: The fused epilogue (tile.ops.epilogue; C has n / epilogue.out_div
+    #: columns).
+    epilogue: Epilogue = Epilogue()
 
     @staticmethod
     def pitch(columns: int) -> int:
@@ -134,13 +147,29 @@ class MatmulPlan:
         return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
                                                   self.tile_n)
 
-    def arguments(self, a, b, c, split_k=None):
+    def arguments(self, a, b, c, split_k=None, bias=None, residual=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
-        and C (and the workspace and counters of split_k_shape)."""
+        and C (and the workspace and counters of split_k_shape; the
+        persistent kernels' bias view and residual, placeholders where the
+        epilogue reads none)."""
         if self.decode is None:
             workspace, counters = split_k
-            return (a, b, c, self.m, self.n, self.k, workspace, counters)
-        return self.decode.arguments(a, b, c, self.k, split_k)
+            return (a, b, c, self.m, self.n, self.k, workspace, counters, bias, residual)
+        return self.decode.arguments(a, b, c, self.k, split_k, bias, residual)
+
+    @property
+    def out_columns(self) -> int:
+        """C's columns."""
+        return self.n // self.epilogue.out_div
+
+    @property
+    def epilogue_indices(self) -> Tuple[int, int]:
+        """The positions of the bias and the residual among the kernel's
+        arguments."""
+        if self.decode is None:
+            return (8, 9)
+        first = 6 if self.decode.split_k else 4
+        return (first, first + 1)
 
 
 def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
@@ -162,7 +191,9 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.Device,
                 shared_bytes: Optional[Dict[str, int]] = None,
                 stage: bool = False,
-                decode: Optional[DecodeConfig] = None) -> MatmulPlan:
+                decode: Optional[DecodeConfig] = None,
+                epilogue: Epilogue = Epilogue(), bias: Optional[Operand] = None,
+                residual: Optional[Operand] = None) -> MatmulPlan:
     """The launch for C = A B with A (M x K) and the logical B (K x N), in
     whatever layout `b` has; raises MatmulError for what the kernels cannot
     take. Operands whose rows TMA cannot address (a K or N that is not a
@@ -170,7 +201,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     in the plan's `staged` for a copy into aligned rows. `shared_bytes`
     (kernel name -> dynamic shared memory) is checked against the device's
     opt-in limit where both are known. For M <= 128 the plan runs a decode
-    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice."""
+    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice;
+    with a fused `epilogue` (whose `bias` and `residual` operands it
+    checks) the persistent kernel, at every M."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
@@ -185,9 +218,16 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         raise MatmulError(f"tile.matmul: A is {m} x {k} but B, as K x N, is "
                           f"{b.shape[0]} x {b.shape[1]}")
     n = b.shape[1]
+    epilogue.validate()
+    if epilogue.gated and n % (2 * GATE_BLOCK):
+        raise MatmulError(f"tile.matmul: gated=True takes B's {GATE_BLOCK}-column gate and up "
+                          f"blocks in pairs (interleave_gate_up): N must be a multiple of "
+                          f"{2 * GATE_BLOCK}, got {n}")
+    n_out = n // epilogue.out_div
+    _check_epilogue_operands(epilogue, a, m, n, n_out, bias, residual)
     if out is not None:
-        if tuple(out.shape) != (m, n):
-            raise MatmulError(f"tile.matmul: out must be {m} x {n}, got "
+        if tuple(out.shape) != (m, n_out):
+            raise MatmulError(f"tile.matmul: out must be {m} x {n_out}, got "
                               f"{out.shape[0]} x {out.shape[1]}")
         if out.dtype != a.dtype:
             raise MatmulError(f"tile.matmul: out must be {a.dtype} like A and B, got {out.dtype}")
@@ -208,7 +248,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
                           f"transpose of a row-major N x K matrix, got strides "
                           f"{tuple(b.strides)}; pass B.contiguous()")
-    small_m = m <= DECODE_MAX_M
+    # A gated product's gate and up blocks are columns of C: rows of the
+    # decode kernels' C^T accumulators, which hold no pair in one thread.
+    small_m = m <= DECODE_MAX_M and not epilogue.gated
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
@@ -221,7 +263,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     # by element) writes C.
     operands = [("A", a, a.strides[0]), ("B", b, b_pitch)]
     if not small_m:
-        c = out or Operand((m, n), (n, 1), a.dtype, 0, a.device)
+        c = out or Operand((m, n_out), (n_out, 1), a.dtype, 0, a.device)
         operands.append(("out" if out else "C", c, c.strides[0]))
     for name, operand, pitch in operands:
         if _tma_ready(operand, pitch, bytes_):
@@ -236,7 +278,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
                               f"and B {'N x K' if b_transposed else 'K x N'}")
-        decode = replace(decode, element=element.name)
+        decode = replace(decode, element=element.name, epilogue=epilogue)
         kernel = decode.name
         grid = decode_grid(decode, n, k, device)
         shared_bytes = {kernel: decode.shared_bytes}
@@ -254,9 +296,39 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                           f"GPU gives a block at most {device.shared_optin}")
     if decode is not None:
         return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
-                          decode)
+                          decode, epilogue=epilogue)
     return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
-                      workspace_ctas=device.sms, tile_n=tile_n)
+                      workspace_ctas=device.sms, tile_n=tile_n, epilogue=epilogue)
+
+
+def _check_epilogue_operands(epilogue: Epilogue, a: Operand, m: int, n: int, n_out: int,
+                             bias: Optional[Operand], residual: Optional[Operand]) -> None:
+    """MatmulError unless the bias (a column bias of n, a row bias of m)
+    and residual (m x n_out, contiguous rows, an even row pitch for the
+    kernel's 4-byte loads: T-TILE-10) fit the epilogue."""
+    if (bias is not None) != (epilogue.bias is not None) or (
+            (residual is not None) != epilogue.residual):
+        raise MatmulError("tile.matmul: the epilogue's bias and residual must be given with it")
+    for name, operand in (("bias", bias), ("residual", residual)):
+        if operand is not None and operand.dtype != a.dtype:
+            raise MatmulError(f"tile.matmul: {name} must be {a.dtype} like A and B, got "
+                              f"{operand.dtype}")
+    if bias is not None:
+        want = (m, 1) if epilogue.bias == "row" else (n,)
+        if tuple(bias.shape) not in (want, (1, n) if epilogue.bias == "column" else want):
+            raise MatmulError(f"tile.matmul: a bias is one value per column of A B ({n},) or "
+                              f"(1, {n}), or one per row ({m}, 1); got shape "
+                              f"{tuple(bias.shape)}")
+    if residual is not None:
+        if tuple(residual.shape) != (m, n_out):
+            raise MatmulError(f"tile.matmul: residual must be {m} x {n_out} like C, got shape "
+                              f"{tuple(residual.shape)}")
+        if not rows_contiguous(residual) or (m > 1 and residual.strides[0] % 2) or (
+                residual.address % 4):
+            raise MatmulError(f"tile.matmul: the residual is read in 4-byte pairs: it must "
+                              f"have contiguous rows, an even row stride and a 4-byte aligned "
+                              f"base, got strides {tuple(residual.strides)} at address "
+                              f"{residual.address:#x}; pass residual.contiguous()")
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -265,7 +337,7 @@ def kernel(plan: MatmulPlan):
     """The launchable kernel of `plan`."""
     if plan.decode is not None:
         return decode_kernels.DECODE.kernel(plan.decode, plan.kernel)
-    return GEMM.kernel(gemm_variant(plan.element, plan.tile_n), plan.kernel)
+    return GEMM.kernel(gemm_variant(plan.element, plan.tile_n, plan.epilogue), plan.kernel)
 
 
 def shared_bytes(element: str) -> Dict[str, int]:
@@ -312,19 +384,48 @@ def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
     return signature(a), signature(b), signature(out), transpose_b, stage
 
 
-def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool) -> PlannedCall:
+def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool,
+                  fused: Optional[tuple] = None) -> PlannedCall:
     """The checks and the plan of a call, with the operands' device (cached
-    by _plan_key)."""
-    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out)
+    by _plan_key; `fused`: (bias, residual, activation, gated) of a fused
+    epilogue)."""
+    bias, residual, activation, gated = fused or (None, None, None, False)
+    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out, bias=bias,
+                                 residual=residual)
     logical_b = b.t() if transpose_b else b
     device = devices.device(index)
     element = of_torch(a.dtype)
     shared = (shared_bytes(element.name)
               if element is not None and dtype_name(a.dtype) in ELEMENTS and device.is_hopper
               else None)
+    epilogue = Epilogue()
+    if fused is not None:
+        # A bias of one value per row is (M, 1); any other, one per column.
+        row_bias = (bias is not None and bias.dim() == 2
+                    and tuple(bias.shape) == (a.shape[0], 1))
+        epilogue = Epilogue(None if bias is None else "row" if row_bias else "column",
+                            residual is not None, activation or "identity", bool(gated))
     return PlannedCall(plan_matmul(operand_of(a), operand_of(logical_b),
                                    operand_of(out) if out is not None else None, device, shared,
-                                   stage=stage), index, {})
+                                   stage=stage, epilogue=epilogue,
+                                   bias=None if bias is None else operand_of(bias),
+                                   residual=None if residual is None else operand_of(residual)),
+                       index, {})
+
+
+def _epilogue_views(torch, plan: MatmulPlan, bias, residual, index: int, dtype) -> tuple:
+    """The kernel's bias and residual arguments: the bias as an M x N view
+    (zero strides; N x M, and the residual transposed, for a decode kernel's
+    C^T), placeholders (of `dtype`) for what the epilogue does not read."""
+    none = placeholders(torch, index, dtype)[0]
+    m, n = plan.m, plan.n
+    if bias is not None:
+        column = plan.epilogue.bias == "column"
+        bias = bias.reshape((1, n) if column else (m, 1)).expand(m, n)
+    if plan.decode is not None:
+        bias = None if bias is None else bias.t()
+        residual = None if residual is None else residual.t()
+    return (none if bias is None else bias, none if residual is None else residual)
 
 
 def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
@@ -339,7 +440,8 @@ def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
 
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
-           tune: bool = False, scale_a=None, scale_b=None, out_dtype=None):
+           tune: bool = False, scale_a=None, scale_b=None, out_dtype=None, bias=None,
+           residual=None, activation: Optional[str] = None, gated: bool = False):
     """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
     f16/bf16 CUDA tensors on one device; into `out` when given, else a new
     tensor. Returns at once: the kernel runs on `stream` (default: PyTorch's
@@ -355,15 +457,32 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     (float32: one element, one per row of A / column of B, or block scales
     (M, K/128) and (N/128, K/128)) and give
     diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16 or float16),
-    as torch._scaled_mm: see tile.ops.scaled_matmul."""
+    as torch._scaled_mm: see tile.ops.scaled_matmul.
+
+    A fused epilogue (f16/bf16; tile.ops.epilogue) computes, on the f32
+    accumulators and rounded once, C = act(A B + bias) + residual:
+    `bias` one value per column of A B ((N,) or (1, N)) or per row ((M,
+    1)), `activation` "relu", "silu", "gelu" or "gelu_tanh", `residual`
+    M x N (it may be `out` itself: an in-place residual add). With `gated`,
+    B's 8-column blocks alternate gate and up (interleave_gate_up) and C =
+    act(gate + bias) * (up + bias) + residual is M x N/2: the gated MLP's
+    hidden activation in one GEMM (on the persistent kernel at every M;
+    the decode kernels, M <= 128, fuse the rest)."""
     import torch
     key = None
+    fused = None
+    if bias is not None or residual is not None or activation is not None or gated:
+        fused = (bias, residual, activation, gated)
+    extras = () if fused is None else tuple(x for x in (bias, residual) if x is not None)
     if scale_a is None and scale_b is None and out_dtype is None and not tune:
         # The steady state: a call like an earlier one on the same stream
-        # packs A, B and C into the launch prepared for it (B's map by its
-        # address: b or its transpose alike).
+        # packs A, B and C (and a bias and residual) into the launch
+        # prepared for it (B's map by its address: b or its transpose
+        # alike; the bias's view by its vector's).
         try:
             key = _plan_key(a, b, out, transpose_b, stage)
+            if fused is not None:
+                key += (activation, gated, signature(bias), signature(residual))
         except (AttributeError, TypeError):  # not tensors: the checks say why
             pass
         planned = PLANS.peek(key)
@@ -371,12 +490,15 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             launch = planned.launches.get(streams.stream_handle(stream, planned.index) or 0)
             if launch is not None:
                 if out is None:
-                    out = new_output(torch, (planned.plan.m, planned.plan.n), a, stream,
-                                     planned.index)
-                launch(a, b, out)
+                    out = new_output(torch, (planned.plan.m, planned.plan.out_columns), a,
+                                     stream, planned.index)
+                launch(a, b, out, *extras)
                 return out
     fp8_dtypes = _fp8_dtypes(torch)
     fp8 = getattr(a, "dtype", None) in fp8_dtypes or getattr(b, "dtype", None) in fp8_dtypes
+    if fused is not None and (fp8 or scale_a is not None or scale_b is not None or tune):
+        raise MatmulError("tile.matmul: bias=, residual=, activation= and gated= apply to "
+                          "f16/bf16 operands without tune= (the persistent kernel's epilogue)")
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
             raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
@@ -395,17 +517,26 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             key = _plan_key(a, b, out, transpose_b, stage)
         except (AttributeError, TypeError):
             pass
-    planned = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage))
+    planned = PLANS.get(key, lambda: _plan_tensors(torch, a, b, out, transpose_b, stage,
+                                                   fused))
     plan, index = planned.plan, planned.index
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     if out is None:
-        out = new_output(torch, (plan.m, plan.n), a, stream, index)
+        out = new_output(torch, (plan.m, plan.out_columns), a, stream, index)
     if plan.m == 0 or plan.n == 0 or plan.k == 0:
-        # Nothing to multiply: C is empty, or zero for K = 0.
-        if plan.k == 0:
+        # Nothing to multiply: C is empty, or zero (its epilogue's) for K = 0.
+        if plan.k == 0 and plan.m and plan.n:
             with torch.cuda.stream(launch_stream or torch.cuda.current_stream(index)):
-                out.zero_()
+                if plan.epilogue.trivial:
+                    out.zero_()
+                else:
+                    zero = torch.zeros((plan.m, plan.n), device=out.device, dtype=torch.float32)
+                    out.copy_(apply_epilogue(torch, zero, plan.epilogue, bias, residual))
         return out
+    epilogue_views = _epilogue_views(torch, plan, bias, residual, index, a.dtype)
+    # The varying arguments besides A, B and C: the epilogue's operands.
+    extra_indices = tuple(i for i, x in zip(plan.epilogue_indices, (bias, residual))
+                          if x is not None)
     # B as the kernel reads it: the logical K x N B (b, or b.t() with
     # transpose_b), transposed again when the kernel takes it as N x K.
     kernel_b = b if transpose_b == plan.b_transposed else b.t()
@@ -413,14 +544,16 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if tune:
             plan = _tuned(key, plan, a, kernel_b, out)
         arguments = plan.arguments(a, kernel_b, out,
-                                   split_k_buffers(torch, plan, index, launch_stream))
+                                   split_k_buffers(torch, plan, index, launch_stream),
+                                   *epilogue_views)
         if tune:
             kernel(plan).launch_on(index, arguments, plan.grid, stream)
             return out
         # Prepared for this stream: the next such call takes the steady
         # state above.
         launch = planned.launches[streams.stream_handle(stream, index) or 0] = kernel(
-            plan).prepare(index, arguments, plan.grid, stream, varying=(0, 1, 2))
+            plan).prepare(index, arguments, plan.grid, stream,
+                          varying=(0, 1, 2) + extra_indices)
         launch()
         return out
     launch_stream = launch_stream or torch.cuda.current_stream(index)
@@ -445,7 +578,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if tune:
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
         arguments = plan.arguments(kernel_a, kernel_b, kernel_c,
-                                   split_k_buffers(torch, plan, index, launch_stream))
+                                   split_k_buffers(torch, plan, index, launch_stream),
+                                   *epilogue_views)
         if tune:
             kernel(plan).launch_on(index, arguments, plan.grid)
         else:
@@ -453,7 +587,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             # this stream copies in, launches and copies out (staged_step).
             launch = kernel(plan).prepare(
                 index, arguments, plan.grid, stream,
-                varying=tuple(i for i, name in enumerate("ABC") if name not in plan.staged))
+                varying=tuple(i for i, name in enumerate("ABC") if name not in plan.staged)
+                + extra_indices)
             launch()
             planned.launches[streams.stream_handle(stream, index) or 0] = staged_step(
                 torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b, launch_stream,
@@ -478,7 +613,7 @@ def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
     staged_a, staged_b, staged_c = (name in plan.staged for name in "ABC")
     handle = launch_stream.cuda_stream
 
-    def step(a, b, out):
+    def step(a, b, out, *extras):
         current = streams.current_stream_handle(index) == handle
         with STAGING_LOCK, streams.running_on(torch, None if current else launch_stream):
             if staged_a:
@@ -486,7 +621,7 @@ def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
             if staged_b:
                 kernel_b.copy_(b if transpose_b == plan.b_transposed else b.t())
             launch(*[x for x, staged in ((a, staged_a), (b, staged_b), (out, staged_c))
-                     if not staged])
+                     if not staged], *extras)
             if staged_c:
                 out.copy_(kernel_c)
     return step

@@ -28,6 +28,15 @@
 // RUN: tile-opt %t.wide.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nt.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.nn.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// A fused epilogue on C^T (split-K: after the fixup): the bias (per column
+// of C, per row of C^T) and the residual read element by element through
+// transposed views, SiLU with ex2.approx and div.approx between them; the
+// protocol checker still proves the ring.
+// RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 8 --split-k --element bf16 --bias column --residual --activation silu > %t.fused.mlir
+// RUN: tile-opt %t.fused.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fused.ptx
+// RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
+// RUN: tile-opt %t.fused.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
 
 // NT-LABEL: .entry gemm_decode_nt_r16_s8_k2(
 // NT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -64,3 +73,12 @@
 // WIDE: st.global.b16
 
 // PROOF: remark: role protocol: 4 roles {{.*}} simulated with sample values 1, 200, 520: nothing to report
+
+// FUSED-LABEL: .entry gemm_decode_nt_r16_s8_sk(
+// FUSED: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// FUSED: atom.global.add.u32
+// FUSED: ld.global.b16
+// FUSED: ex2.approx.f32
+// FUSED: div.approx.f32
+// FUSED: ld.global.b16
+// FUSED: st.global.b16

@@ -29,6 +29,13 @@
 // RUN: %python -m tile gemm --tile-n 128 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.narrow.ptx
 // RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.narrow.ptx -o %t.narrow.cubin %}
+// A fused epilogue (tile.ops.epilogue): SwiGLU over interleaved gate/up
+// columns plus a residual, the 64x128 half-width output tile stored in two
+// 64x64 TMA chunks; the residual read in 4-byte pairs, SiLU as
+// x / (1 + 2^(-x log2 e)) with ex2.approx and div.approx.
+// RUN: %python -m tile gemm --element bf16 --gated --activation silu --residual | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fused.ptx
+// RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
 
 // F16: .target sm_80
 // F16: cp.async.cg.shared.global
@@ -86,6 +93,17 @@
 // MULTICAST-DAG: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster
 // MULTICAST: barrier.cluster.arrive.aligned;
 // MULTICAST: barrier.cluster.wait.aligned;
+// FUSED-LABEL: .entry gemm_nt(
+// FUSED: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// FUSED: mul.rn.f32 [[T:%r[0-9]+]], [[G:%r[0-9]+]], 0fBFB8AA3B;
+// FUSED-NEXT: ex2.approx.f32 [[E:%r[0-9]+]], [[T]];
+// FUSED-NEXT: add.rn.f32 [[D:%r[0-9]+]], [[E]], 0f3F800000;
+// FUSED-NEXT: div.approx.f32 [[S:%r[0-9]+]], [[G]], [[D]];
+// FUSED-NEXT: mul.rn.f32 %r{{[0-9]+}}, %r{{[0-9]+}}, [[S]];
+// FUSED: ld.global.v2.b16
+// FUSED: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// FUSED: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// FUSED-LABEL: .entry gemm_nn(
 // NARROW-LABEL: .entry gemm_nt(
 // NARROW: setmaxnreg.dec.sync.aligned.u32 40;
 // NARROW: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;

@@ -1,0 +1,118 @@
+"""tile.rms_norm against PyTorch's eager composite and against a
+device-to-device copy of the same bytes, bf16.
+
+    PYTHONPATH=python python3 bench/rms_norm.py [--rows 1 16 128 4096 16384]
+        [--hidden 4096 8192] [--mode plain fused] [--csv out.csv]
+
+Each case is rows x H, without the residual ("plain": y = RMSNorm(x) * w)
+and with it ("fused": h = x + r, y = RMSNorm(h) * w, both written). The
+sides:
+  - tile: `tile.rms_norm(x, w, eps)` / `tile.rms_norm(x, w, eps, residual=r)`;
+  - torch: the op-by-op eager composite of Llama's RMSNorm,
+    `xf = x.float(); xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)`,
+    cast to bf16, times w (with `h = x + r` first when fused);
+  - copy: `dst.copy_(src)`, one cudaMemcpyAsync moving as many bytes as
+    the kernel must (src holds half of tile's bytes read + written: x and
+    w read, y written; x, r, w read, h, y written), the bandwidth ceiling of
+    a kernel that reads and writes each byte once.
+Kernel time from CUPTI (harness.rotated_kernel_us: the median of --rounds
+rotated rounds of --repeats back-to-back calls; the copy's memcpy records
+count): each side's GB/s (tile's bytes over its time; torch's kernels move
+more) and the fraction of the copy's bandwidth (copy time / side time).
+User path: CUDA events around --repeats back-to-back calls as a user makes
+them (new outputs), tile against torch. Results are checked against a
+float32 reference first.
+"""
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import describe_device, rotated_kernel_us, torch_or_exit, user_us, write_csv  # noqa: E402
+
+import tile  # noqa: E402  (harness put python/ on sys.path)
+
+EPS = 1e-6
+
+
+def torch_rms_norm(torch, x, w, eps: float, r=None):
+    """Llama's RMSNorm as eager PyTorch ops (after h = x + r): (y, h)."""
+    h = x if r is None else x + r
+    hf = h.float()
+    y = (hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + eps)).to(x.dtype) * w
+    return y, h
+
+
+def check(torch, x, w, r) -> None:
+    """tile's y (and h) against a float32 reference: within a bf16 rounding."""
+    got = tile.rms_norm(x, w, EPS, residual=r)
+    y, h = got if r is not None else (got, x)
+    want_h = x if r is None else x + r
+    hf = want_h.float()
+    want = hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + EPS) * w.float()
+    error = ((y.float() - want).abs() / want.abs().clamp_min(1.0)).max().item()
+    assert error <= 2 ** -7, f"tile.rms_norm: relative error {error} against float32"
+    assert torch.equal(h, want_h), "tile.rms_norm: h differs from x + r"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, nargs="+", default=[1, 16, 128, 4096, 16384])
+    parser.add_argument("--hidden", type=int, nargs="+", default=[4096, 8192])
+    parser.add_argument("--mode", nargs="+", choices=("plain", "fused"),
+                        default=["plain", "fused"])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--csv")
+    args = parser.parse_args()
+    torch = torch_or_exit("bench/rms_norm.py")
+    describe_device()
+    bf16 = dict(device="cuda", dtype=torch.bfloat16)
+    table = []
+    print(f"{'case':26s} {'tile us':>8s} {'torch us':>9s} {'copy us':>8s} {'tile GB/s':>10s} "
+          f"{'torch GB/s':>10s} {'copy GB/s':>10s} {'tile/copy':>9s} {'torch/copy':>10s} "
+          f"{'tile user':>10s} {'torch user':>10s}")
+    for mode in args.mode:
+        fused = mode == "fused"
+        for hidden in args.hidden:
+            for rows in args.rows:
+                x = torch.randn(rows, hidden, **bf16)
+                w = torch.randn(hidden, **bf16)
+                r = torch.randn(rows, hidden, **bf16) if fused else None
+                check(torch, x, w, r)
+                row_bytes = rows * hidden * 2
+                moved = (4 if fused else 2) * row_bytes + hidden * 2
+                src = torch.empty(moved // 4, device="cuda", dtype=torch.float16)
+                dst = torch.empty_like(src)
+                if fused:
+                    sides = {"tile": lambda: tile.rms_norm(x, w, EPS, residual=r),
+                             "torch": lambda: torch_rms_norm(torch, x, w, EPS, r)}
+                else:
+                    sides = {"tile": lambda: tile.rms_norm(x, w, EPS),
+                             "torch": lambda: torch_rms_norm(torch, x, w, EPS)}
+                sides["copy"] = lambda: dst.copy_(src)
+                kernel = dict(zip(sides, rotated_kernel_us(list(sides.values()), args.rounds,
+                                                           args.repeats, copies=True)))
+                user = {name: user_us(sides[name], args.repeats)[0] for name in ("tile", "torch")}
+                gbps = {name: moved / kernel[name] / 1e3 for name in sides}
+                row = {"mode": mode, "rows": rows, "hidden": hidden, "bytes": moved,
+                       "tile_us": round(kernel["tile"], 2), "torch_us": round(kernel["torch"], 2),
+                       "copy_us": round(kernel["copy"], 2),
+                       "tile_GBps": round(gbps["tile"], 1), "torch_GBps": round(gbps["torch"], 1),
+                       "copy_GBps": round(gbps["copy"], 1),
+                       "tile_of_copy": round(kernel["copy"] / kernel["tile"], 3),
+                       "torch_of_copy": round(kernel["copy"] / kernel["torch"], 3),
+                       "tile_user_us": round(user["tile"], 2),
+                       "torch_user_us": round(user["torch"], 2)}
+                table.append(row)
+                print(f"{mode + f' {rows} x {hidden}':26s} {row['tile_us']:8.1f} "
+                      f"{row['torch_us']:9.1f} {row['copy_us']:8.1f} {row['tile_GBps']:10.0f} "
+                      f"{row['torch_GBps']:10.0f} {row['copy_GBps']:10.0f} "
+                      f"{row['tile_of_copy']:9.3f} {row['torch_of_copy']:10.3f} "
+                      f"{row['tile_user_us']:10.1f} {row['torch_user_us']:10.1f}", flush=True)
+    if args.csv:
+        write_csv(table, args.csv)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,204 @@
+"""tile.matmul's fused epilogues (bias, residual, activations, the gated
+MLP): the planner's rules and errors on plain shapes (no GPU), the kernel
+variants' IR, and results against the PyTorch composite on the GPU."""
+import pytest
+
+from tile.core.devices import Device
+from tile.core.errors import MatmulError
+from tile.core.operands import Operand
+from tile.ops.epilogue import ACTIVATIONS, Epilogue, epilogue_aliases
+from tile.ops.matmul import gemm_source, plan_matmul
+
+H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
+
+
+def matrix(rows, cols, dtype="bfloat16", strides=None, address=0x10000):
+    return Operand((rows, cols), strides or (cols, 1), dtype, address, "cuda:0")
+
+
+def vector(n, dtype="bfloat16"):
+    return Operand((n,), (1,), dtype, 0x20000, "cuda:0")
+
+
+# --- The planner ---------------------------------------------------------------
+
+def test_decode_shapes_fuse_in_the_decode_kernels_but_gating():
+    fused = plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100,
+                        epilogue=Epilogue(residual=True, activation="silu"),
+                        residual=matrix(16, 4096))
+    assert fused.decode is not None and fused.decode.epilogue.residual
+    # The bias and residual follow A, B, C, K (and a split-K workspace).
+    first = 6 if fused.decode.split_k else 4
+    assert fused.epilogue_indices == (first, first + 1)
+    # Gate and up blocks are C^T's rows in a decode kernel: the persistent
+    # kernel gates at every M.
+    gated = plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100,
+                        epilogue=Epilogue(activation="silu", gated=True))
+    assert gated.decode is None and gated.kernel == "gemm_nn"
+    assert gated.epilogue_indices == (8, 9) and gated.out_columns == 2048
+
+
+def test_decode_kernels_with_an_epilogue_compile():
+    from tile import compile
+    from tile.ops.decode import DecodeConfig, decode_source
+    for split_k in (False, True):
+        config = DecodeConfig("nt", 16, 12, "bf16", split_k=split_k,
+                              epilogue=Epilogue("column", True, "gelu"))
+        text = decode_source(config)
+        assert "tile.warpgroup_activation <gelu>" in text and text.count("tile.warpgroup_add") == 2
+        entry = compile(text, chip="sm_90a").manifest["kernels"][config.name]
+        assert len(entry["params"]) == (8 if split_k else 6)
+    with pytest.raises(ValueError, match="fuse no gating"):
+        decode_source(DecodeConfig("nt", 16, 12, "bf16", epilogue=Epilogue(gated=True)))
+
+
+def test_gating_halves_c():
+    plan = plan_matmul(matrix(4096, 4096), matrix(4096, 2 * 14336), None, H100,
+                       epilogue=Epilogue(activation="silu", gated=True))
+    assert (plan.n, plan.out_columns) == (28672, 14336)
+    # out is checked against the half width.
+    with pytest.raises(MatmulError, match="out must be 4096 x 14336"):
+        plan_matmul(matrix(4096, 4096), matrix(4096, 28672), matrix(4096, 28672), H100,
+                    epilogue=Epilogue(activation="silu", gated=True))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(epilogue=Epilogue(activation="tanh")), "activation must be one of relu, silu"),
+    (dict(epilogue=Epilogue(activation="silu", gated=True), n=264),
+     "N must be a multiple of 16, got 264"),
+    (dict(epilogue=Epilogue(bias="column"), bias=vector(100)),
+     r"a bias is one value per column of A B \(512,\)"),
+    (dict(epilogue=Epilogue(bias="column"), bias=vector(512, "float16")),
+     "bias must be bfloat16 like A and B"),
+    (dict(epilogue=Epilogue(residual=True), residual=matrix(256, 256)),
+     "residual must be 256 x 512 like C"),
+    (dict(epilogue=Epilogue(residual=True), residual=matrix(256, 512, strides=(513, 1))),
+     "an even row stride"),
+    (dict(epilogue=Epilogue(residual=True), residual=matrix(256, 512, address=0x10002)),
+     "a 4-byte aligned base"),
+    (dict(epilogue=Epilogue(residual=True)), "must be given with it"),
+])
+def test_epilogue_errors(kwargs, message):
+    n = kwargs.pop("n", 512)
+    with pytest.raises(MatmulError, match=message):
+        plan_matmul(matrix(256, 512), matrix(512, n), None, H100, **kwargs)
+
+
+# --- The kernel's variants -------------------------------------------------------
+
+@pytest.mark.parametrize("tile_n", [256, 128])
+def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
+    gated = epilogue_aliases(Epilogue(activation="silu", gated=True), tile_n)
+    assert gated["#out_tile"] == f"array<i64: 64, {tile_n // 2}>"
+    assert gated["!out"] == f"vector<{tile_n // 4}xf32>"
+    # One 64x64 chunk (a gated narrow tile) takes one staging buffer.
+    assert gated["!staging"] == f"memref<2x{2 if tile_n == 256 else 1}x64x64x!e, 3>"
+    plain = epilogue_aliases(Epilogue(), tile_n)
+    assert plain["#bias"] == plain["#residual"] == plain["#gated"] == "false"
+
+
+def test_the_epilogue_variants_read_what_they_fuse():
+    text = gemm_source(("bf16", 256, Epilogue(bias="column", residual=True, activation="gelu")))
+    assert "#bias = true" in text and "#residual = true" in text
+    assert "#activation = #tile.activation<gelu>" in text
+    assert ACTIVATIONS[0] == "identity"
+
+
+# --- On the GPU ----------------------------------------------------------------
+
+def _reference(torch, a, w, epilogue, bias=None, residual=None):
+    from tile.ops.epilogue import apply_epilogue
+    return apply_epilogue(torch, a.float() @ w.float().t(), epilogue, bias, residual)
+
+
+@pytest.mark.parametrize("activation", ["relu", "silu", "gelu", "gelu_tanh"])
+@pytest.mark.parametrize("shape", [(512, 768, 384), (200, 296, 1000), (40, 256, 512)])
+def test_activations_and_bias_match_torch(torch_cuda, activation, shape):
+    """Whole and partial tiles (a bias and C clipped at the edges) and an M
+    that would take a decode kernel; B both ways round."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+    want = _reference(torch, a, w, Epilogue("column", False, activation), bias)
+    for transpose_b in (True, False):
+        b = w if transpose_b else w.t().contiguous()
+        for _ in range(2):  # the prepared launch too
+            c = tile.matmul(a, b, transpose_b=transpose_b, bias=bias, activation=activation)
+            assert c.shape == (m, n)
+            assert relative_error(c, want) < 1e-2, (activation, transpose_b)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("m", [1000, 16, 1])
+def test_residual_and_row_bias_match_torch(torch_cuda, dtype, m):
+    """The persistent kernel, and the decode kernels (M <= 128: C^T's
+    accumulators, the residual and bias read through transposed views,
+    split along K at M = 1)."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    dtype = getattr(torch, dtype)
+    n, k = 1024, 4096 if m == 1 else 512
+    a = torch.randn(m, k, device="cuda", dtype=dtype)
+    w = torch.randn(n, k, device="cuda", dtype=dtype) / k ** 0.5
+    residual = torch.randn(m, n, device="cuda", dtype=dtype)
+    rows = torch.randn(m, 1, device="cuda", dtype=dtype)
+    c = tile.matmul(a, w, transpose_b=True, residual=residual, bias=rows)
+    want = _reference(torch, a, w, Epilogue("row", True), rows, residual)
+    assert relative_error(c, want) < 1e-2
+    # In place: out is the residual (h += x W^T), twice.
+    h = residual.clone()
+    for _ in range(2):
+        expected = _reference(torch, a, w, Epilogue(None, True), None, h)
+        tile.matmul(a, w, transpose_b=True, residual=h, out=h)
+        assert relative_error(h, expected) < 1e-2
+
+
+@pytest.mark.parametrize("shape", [(4096, 2 * 1408, 1024), (300, 2 * 264, 512), (64, 256, 256)])
+@pytest.mark.parametrize("activation", ["silu", "gelu"])
+def test_gated_mlp_matches_torch(torch_cuda, shape, activation):
+    """SwiGLU / GeGLU from an interleaved gate/up weight, on wide and narrow
+    tiles, with a residual on the half-width C; tile.gated_mlp end to end."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    F = torch.nn.functional
+    m, n, k = shape
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    gate = torch.randn(n // 2, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    up = torch.randn(n // 2, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    w = tile.interleave_gate_up(gate, up)
+    act = F.silu if activation == "silu" else F.gelu
+    want = act(x.float() @ gate.float().t()) * (x.float() @ up.float().t())
+    h = tile.matmul(x, w, transpose_b=True, gated=True, activation=activation)
+    assert h.shape == (m, n // 2) and relative_error(h, want) < 1e-2
+    residual = torch.randn(m, n // 2, device="cuda", dtype=torch.bfloat16)
+    h = tile.matmul(x, w, transpose_b=True, gated=True, activation=activation,
+                    residual=residual)
+    assert relative_error(h, want + residual.float()) < 1e-2
+    # K x N weights interleave along their columns.
+    wt = tile.interleave_gate_up(gate.t(), up.t(), dim=-1)
+    assert relative_error(tile.matmul(x, wt, gated=True, activation=activation), want) < 1e-2
+    down = torch.randn(k, n // 2, device="cuda", dtype=torch.bfloat16) / (n // 2) ** 0.5
+    y = tile.gated_mlp(x, w, down, activation=activation, residual=x)
+    assert relative_error(y, want @ down.float().t() + x.float()) < 2e-2
+
+
+def test_epilogue_errors_on_the_gpu(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(256, 256, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(MatmulError, match="apply to f16/bf16 operands without tune="):
+        tile.matmul(a, a, activation="silu", tune=True)
+    with pytest.raises(MatmulError, match="activation must be one of"):
+        tile.matmul(a, a, activation="swish")
+    # K = 0: the epilogue of a zero product.
+    bias = torch.randn(16, device="cuda", dtype=torch.bfloat16)
+    c = tile.matmul(torch.empty(8, 0, device="cuda", dtype=torch.bfloat16),
+                    torch.empty(0, 16, device="cuda", dtype=torch.bfloat16), bias=bias,
+                    activation="relu")
+    assert torch.equal(c, torch.relu(bias).expand(8, 16))

@@ -1,0 +1,123 @@
+"""Fused GEMM epilogues: what tile.matmul's `bias=`, `residual=`,
+`activation=` and `gated=` compute, and the aliases of
+kernels/gemm_sm90.mlir that compile them.
+
+    C = act(A B + bias) + residual                     (gated=False)
+    C = act(G + bias_g) * (U + bias_u) + residual      (gated=True)
+
+in f32 on the accumulators, rounded once to C's type. `bias` is a vector
+broadcast over the rows (N values, one per column of A B) or over the
+columns (M values, one per row); `residual` is M x N_out. Gated, the
+product's 8-column blocks alternate gate and up (interleave_gate_up builds
+such a weight from two), and C is M x N/2: the gated MLP's hidden
+activation (SwiGLU for "silu", GeGLU for "gelu") from one GEMM.
+
+The kernel's ops: tile.warpgroup_add (bias and residual, in the
+accumulators' layout) and tile.warpgroup_activation (T-TILE-10).
+"""
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+from ..core.errors import MatmulError
+
+#: The activations, as tile.warpgroup_activation names them (PyTorch's
+#: relu, silu, gelu(approximate="none"), gelu(approximate="tanh")).
+ACTIVATIONS = ("identity", "relu", "silu", "gelu", "gelu_tanh")
+#: Columns of a gate or up block in an interleaved weight.
+GATE_BLOCK = 8
+#: The strides of an M x N bias view, by the bias's orientation.
+BIAS_STRIDES = {"column": "0, 1", "row": "1, 0"}
+
+
+@dataclass(frozen=True)
+class Epilogue:
+    """A fused epilogue: the bias ("column": one value per column of A B,
+    "row": one per row, None), whether a residual is added, the activation
+    and whether the product is gated."""
+    bias: Optional[str] = None
+    residual: bool = False
+    activation: str = "identity"
+    gated: bool = False
+
+    def validate(self) -> None:
+        if self.activation not in ACTIVATIONS:
+            raise MatmulError(f"tile.matmul: activation must be one of "
+                              f"{', '.join(a for a in ACTIVATIONS if a != 'identity')} or "
+                              f"None, got {self.activation!r}")
+        if self.bias not in (None, "column", "row"):
+            raise MatmulError(f"tile.matmul: bias is per 'column' or per 'row', got {self.bias!r}")
+
+    @property
+    def trivial(self) -> bool:
+        """Whether C = A B (the kernel as written)."""
+        return self == Epilogue()
+
+    @property
+    def out_div(self) -> int:
+        """Columns of A B per column of C."""
+        return 2 if self.gated else 1
+
+
+def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
+    """The aliases of kernels/gemm_sm90.mlir for `epilogue` with tiles
+    `tile_n` columns wide."""
+    out_n = tile_n // epilogue.out_div
+    # 64x64 TMA chunks of a warpgroup's 64 x out_n tile: two staging
+    # buffers, or one when there is one chunk.
+    buffers = min(2, out_n // 64)
+    return {"#bias": "true" if epilogue.bias else "false",
+            "#residual": "true" if epilogue.residual else "false",
+            "#activation": f"#tile.activation<{epilogue.activation}>",
+            "#gated": "true" if epilogue.gated else "false",
+            "#out_div": f"{epilogue.out_div} : index",
+            "!out": f"vector<{out_n // 2}xf32>",
+            "#out_tile": f"array<i64: 64, {out_n}>",
+            "!staging": f"memref<2x{buffers}x64x64x!e, 3>",
+            # A bias view's zero stride, static: each value is loaded once
+            # for the elements that share it (T-TILE-10).
+            "!bias": f"memref<?x?x!e, strided<[{BIAS_STRIDES.get(epilogue.bias, '?, ?')}], "
+                     "offset: ?>>"}
+
+
+def interleave_gate_up(gate, up, dim: int = 0):
+    """The gated GEMM's weight (or bias) from a gate and an up weight of one
+    shape: along `dim` (their output dimension: 0 for nn.Linear's (out, in)
+    weights, used as B^T; -1 for K x N ones), blocks of 8 alternate gate
+    and up, so tile.matmul(x, w, gated=True, transpose_b=...) gives
+    act(x gate^T) * (x up^T). The output dimension must be a multiple of 8."""
+    import torch
+    if gate.shape != up.shape:
+        raise MatmulError(f"interleave_gate_up: gate and up must have one shape, got "
+                          f"{tuple(gate.shape)} and {tuple(up.shape)}")
+    dim = dim % gate.dim()
+    n = gate.shape[dim]
+    if n % GATE_BLOCK:
+        raise MatmulError(f"interleave_gate_up: the output dimension ({n}) must be a "
+                          f"multiple of {GATE_BLOCK}")
+    shape = list(gate.shape)
+    blocks = shape[:dim] + [n // GATE_BLOCK, 1, GATE_BLOCK] + shape[dim + 1:]
+    paired = torch.cat([gate.reshape(blocks), up.reshape(blocks)], dim=dim + 1)
+    return paired.reshape(shape[:dim] + [2 * n] + shape[dim + 1:]).contiguous()
+
+
+def apply_epilogue(torch, product, epilogue: Epilogue, bias=None, residual=None):
+    """The epilogue on a float32 product A B, as the kernel computes it (the
+    reference of the tests, and the result of a K = 0 call): the bias
+    added, the activation (gated: of the gate blocks, times the up
+    blocks), the residual added, all in float32."""
+    F = torch.nn.functional
+    y = product.float()
+    if bias is not None:
+        y = y + (bias.float().reshape(-1, 1) if epilogue.bias == "row"
+                 else bias.float().reshape(1, -1))
+    act = {"identity": lambda x: x, "relu": F.relu, "silu": F.silu,
+           "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}
+    if epilogue.gated:
+        m, n = y.shape
+        blocks = y.reshape(m, n // (2 * GATE_BLOCK), 2, GATE_BLOCK)
+        y = (act[epilogue.activation](blocks[:, :, 0]) * blocks[:, :, 1]).reshape(m, n // 2)
+    else:
+        y = act[epilogue.activation](y)
+    if residual is not None:
+        y = y + residual.float()
+    return y
