@@ -8,6 +8,7 @@ layer on cuBLAS and SDPA, prefill and decode, eager and in CUDA graphs.
                                                    [--batches 1 16 64] [--caches 4k 32k]
                                                    [--prefill-tokens 4096 ...] [--rounds 3]
                                                    [--repeats R] [--no-graphs]
+                                                   [--fused] [--torch-compile]
                                                    [--csv FILE] [--plot FILE.png]
 
 The layer (pre-norm, bf16): h = x + Wo attn(rope(Wq n(x)), rope(Wk n(x)),
@@ -33,7 +34,8 @@ The elementwise parts (RMSNorm: F.rms_norm where PyTorch has it; RoPE,
 SiLU * up, the residual adds) are the same torch ops on both sides; with
 --fused, tile's side is fused_layer instead: tile.rms_norm, the residual
 adds in the o and down GEMMs' epilogues and SiLU * up in the gate/up GEMM's
-(gated, on an interleaved copy of the gate/up weight).
+(gated, on an interleaved copy of the gate/up weight); with --torch-compile,
+torch's prefill layer runs through torch.compile (its own fusion).
 
 Modes:
   - prefill: B = 1, S = --prefill-tokens tokens, causal, keys and values of
@@ -168,6 +170,8 @@ def main():
     parser.add_argument("--no-graphs", action="store_true", help="skip the CUDA graph timings")
     parser.add_argument("--fused", action="store_true",
                         help="tile's side with its fused ops (fused_layer)")
+    parser.add_argument("--torch-compile", action="store_true",
+                        help="prefill: torch's side through torch.compile (its own fusion)")
     parser.add_argument("--csv")
     parser.add_argument("--plot")
     args = parser.parse_args()
@@ -654,6 +658,14 @@ def prefill_point(torch, args, case, name, model: Model, weights, tokens: int, s
     if args.fused:
         runs["tile"] = lambda keep=None: fused_layer(torch, x, weights, model, 1, tables,
                                                      attends["tile"], keep)
+    if args.torch_compile:
+        # Timed calls (no `keep`) run the compiled layer; the check keeps the
+        # eager one's attention output.
+        eager = runs["torch"]
+        compiled = torch.compile(lambda: layer(torch, x, weights, model, 1, tables,
+                                               linear["torch"], attends["torch"]))
+        runs["torch"] = lambda keep=None: eager(keep) if keep is not None else compiled()
+        backend += "+compile"
     fields = dict(config=name, mode="prefill", batch=1, tokens=tokens, cache=0,
                   sdpa_backend=backend)
     return measure(torch, args, case, fields, runs, seen)
