@@ -32,9 +32,9 @@ differ only in the projections and the attention:
     tile.attention_with_kvcache for decode.
 The elementwise parts (RMSNorm: F.rms_norm where PyTorch has it; RoPE,
 SiLU * up, the residual adds) are the same torch ops on both sides; with
---fused, tile's side is fused_layer instead: tile.rms_norm, the residual
-adds in the o and down GEMMs' epilogues and SiLU * up in the gate/up GEMM's
-(gated, on an interleaved copy of the gate/up weight); with --torch-compile,
+--fused, tile's side is fused_layer instead: tile.rms_norm, tile.rope, the
+residual adds in the o and down GEMMs' epilogues and SiLU * up in the
+gate/up GEMM's (gated, on an interleaved copy of the gate/up weight); with --torch-compile,
 torch's prefill layer runs through torch.compile (its own fusion).
 
 Modes:
@@ -243,13 +243,10 @@ def rope(torch, x, cos, sin):
     return x * cos + rotated * sin
 
 
-def attention_inputs(torch, x, weights, model: Model, batch: int, tables, linear, norm=None):
+def attention_inputs(torch, x, weights, model: Model, batch: int, tables, linear):
     """q (B, S, H, D) and k (B, S, Hkv, D) after RoPE, and v (B, S, Hkv, D)
-    (a view of the QKV product) of the tokens x (B S, hidden); `norm(x, w,
-    eps)` the RMSNorm (default: rms_norm)."""
-    normed = (rms_norm(torch, x, weights["attn_norm"]) if norm is None
-              else norm(x, weights["attn_norm"], EPS))
-    qkv = linear(normed, weights["qkv"])
+    (a view of the QKV product) of the tokens x (B S, hidden)."""
+    qkv = linear(rms_norm(torch, x, weights["attn_norm"]), weights["qkv"])
     hd, tokens = model.head_dim, x.shape[0] // batch
     q, k, v = qkv.split([model.heads * hd, model.kv_heads * hd, model.kv_heads * hd], dim=-1)
     q = q.view(batch, tokens, model.heads, hd)
@@ -275,13 +272,19 @@ def layer(torch, x, weights, model: Model, batch: int, tables, linear, attend, k
 
 
 def fused_layer(torch, x, weights, model: Model, batch: int, tables, attend, keep=None):
-    """`layer` on tile's fused ops: tile.rms_norm for both norms, the o and
-    down projections with their residual adds in the GEMM's epilogue, and
-    the gated MLP's SiLU * up in the gate/up GEMM's epilogue (an
-    interleaved copy of the gate/up weight, weights["gate_up_interleaved"]).
-    RoPE stays torch's on both sides."""
-    q, k, v = attention_inputs(torch, x, weights, model, batch, tables,
-                               lambda a, w: tile.matmul(a, w.t()), norm=tile.rms_norm)
+    """`layer` on tile's fused ops: tile.rms_norm for both norms, tile.rope
+    in place on the QKV product's q and k, the o and down projections with
+    their residual adds in the GEMM's epilogue, and the gated MLP's SiLU *
+    up in the gate/up GEMM's epilogue (an interleaved copy of the gate/up
+    weight, weights["gate_up_interleaved"])."""
+    qkv = tile.matmul(tile.rms_norm(x, weights["attn_norm"], EPS), weights["qkv"],
+                      transpose_b=True)
+    hd, tokens = model.head_dim, x.shape[0] // batch
+    q, k, v = qkv.split([model.heads * hd, model.kv_heads * hd, model.kv_heads * hd], dim=-1)
+    q = q.view(batch, tokens, model.heads, hd)
+    k = k.view(batch, tokens, model.kv_heads, hd)
+    v = v.view(batch, tokens, model.kv_heads, hd)
+    tile.rope(q, k, *tables)  # in place, on the QKV product's views
     attended = attend(q, k, v)
     h = tile.matmul(attended, weights["o"], transpose_b=True, residual=x)
     hidden = tile.matmul(tile.rms_norm(h, weights["mlp_norm"], EPS),

@@ -69,6 +69,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
         from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
         from tile.ops.decode_attention import DECODE_ATTENTION, DecodeAttentionConfig
         from tile.ops.rms_norm import RMS_NORM, config_for
+        from tile.ops.rope import ROPE, RopeConfig
         from tile.ops.grouped import GROUPED, GROUPED_FP8
         from tile.ops.matmul import GEMM
         from tile.ops.scaled_matmul import FP8
@@ -78,7 +79,8 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
                                 (ATTENTION, ("bf16", False, 128, None)), (DECODE, DecodeConfig("nt", 16, 4)),
                                 (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16)),
                                 (CACHE_APPEND, CacheAppendConfig("bf16", 128)),
-                                (RMS_NORM, config_for("bf16", 4096, True))):
+                                (RMS_NORM, config_for("bf16", 4096, True)),
+                                (ROPE, RopeConfig("bf16", 128, True))):
             module = family.module(variant)
             assert ".entry" in module.ptx, family.name
             print(family.name, " ".join(module.kernels))
@@ -92,6 +94,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
     assert lines[5] == "attention_sm90.mlir attention_d128"
     assert lines[6] == "gemm_decode gemm_decode_nt_r16_s4"
     assert lines[9] == "rms_norm rms_norm_residual"
+    assert lines[10] == "rope rope_qk"
     info = subprocess.run([str(python), "-m", "tile"], cwd=work, env=environment,
                           capture_output=True, text=True)
     assert info.returncode == 0, info.stderr

@@ -16,13 +16,14 @@ launch them through libtile_runtime (ctypes), from any Python 3.9+.
     c = tile.matmul(x, w, transpose_b=True, bias=b, activation="gelu", residual=r)  # fused
     y = tile.gated_mlp(x, tile.interleave_gate_up(w_gate, w_up), w_down, residual=x)  # SwiGLU
     y, h = tile.rms_norm(x, weight, 1e-6, residual=r)    # h = x + r, y = RMSNorm(h) * weight
+    tile.rope(q, k, cos, sin)                            # rotary embedding, in place
     @tile.autotune(configs=[tile.Config(stages=4), ...], key=["n"])  # tune a kernel
 
 The layout: `tile.core` (what everything shares: errors, element types,
 devices, operands, streams, caches), `tile.compiler`, `tile.builder` (IR
 from Python), `tile.launch` and `tile.runtime` (kernels on any device),
 `tile.family` (a kernel source's compiled variants), `tile.ops` (matmul,
-scaled FP8, grouped, attention, RMSNorm), `tile.kernels` (their sources, package
+scaled FP8, grouped, attention, RMSNorm, RoPE), `tile.kernels` (their sources, package
 data), `tile.autotuner`, `tile.testing`. `python -m tile`
 says where the tools, the runtime and the kernels were found; `python -m
 tile lit PATH...` runs lit on your own tests (`tile.lit_runner`).
@@ -42,11 +43,12 @@ from .ops.epilogue import interleave_gate_up
 from .ops.matmul import matmul
 from .ops.mlp import gated_mlp
 from .ops.rms_norm import rms_norm
+from .ops.rope import rope
 from .runtime import synchronize
 from .toolchain import Toolchain, find_toolchain
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
            "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",
            "gated_mlp", "interleave_gate_up", "grouped_matmul", "attention",
-           "attention_varlen", "attention_with_kvcache", "rms_norm", "Toolchain",
+           "attention_varlen", "attention_with_kvcache", "rms_norm", "rope", "Toolchain",
            "find_toolchain", "autotune", "Autotuner", "AutotuneError", "Config"]

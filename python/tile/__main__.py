@@ -33,6 +33,10 @@
                                 prints the RMSNorm kernel tile.rms_norm
                                 runs for rows of H elements (with the
                                 fused residual add; tile.ops.rms_norm)
+    python3 -m tile rope [--element f16|bf16] [--head-dim 64|128] [--no-k]
+                                prints the in-place rotary embedding kernel
+                                of q and k (of q only: --no-k;
+                                tile.ops.rope)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -44,7 +48,7 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
-from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm
+from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm, rope
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import NARROW_TILE, TILE
@@ -138,6 +142,11 @@ def main(argv=None) -> None:
                       help="the row length H (a multiple of 8); it picks the threads")
     norm.add_argument("--residual", action="store_true",
                       help="the kernel with the fused residual add (h = x + r)")
+    rotary = commands.add_parser("rope", help="print the rotary embedding kernel's tile IR")
+    rotary.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    rotary.add_argument("--head-dim", type=int, choices=rope.HEAD_DIMS, default=128)
+    rotary.add_argument("--no-k", action="store_true",
+                        help="the kernel of q alone (tile.rope(q, None, cos, sin))")
     args = parser.parse_args(argv)
     if args.command in (None, "info"):
         print(describe())
@@ -167,6 +176,10 @@ def main(argv=None) -> None:
                 rms_norm.config_for(args.element, args.hidden, args.residual)))
         except ValueError as error:
             parser.error(str(error))
+        return
+    if args.command == "rope":
+        sys.stdout.write(rope.rope_source(rope.RopeConfig(args.element, args.head_dim,
+                                                          not args.no_k)))
         return
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns,

@@ -17,6 +17,9 @@
 - `tile.ops.kvcache`: attention_with_kvcache (contiguous and paged caches);
 - `tile.ops.rms_norm`: RMSNorm and the fused residual add, one generated
   kernel per element type, row length and residual flag;
+- `tile.ops.rope`: the rotary position embedding of q and k in place (Llama's
+  rotate-half form), one generated kernel per element type, head dim and
+  whether k is present;
 - `tile.ops.persistent`: what the persistent GEMM kernels share (tiles, the
   split-K workspace).
 

@@ -38,6 +38,10 @@ class Epilogue:
     residual: bool = False
     activation: str = "identity"
     gated: bool = False
+    #: Whether the persistent kernel reads the bias and residual in 4-byte
+    #: column pairs (T-TILE-10: even column extents, row strides and
+    #: addresses in elements), else element by element.
+    pairs: bool = True
 
     def validate(self) -> None:
         if self.activation not in ACTIVATIONS:
@@ -50,7 +54,8 @@ class Epilogue:
     @property
     def trivial(self) -> bool:
         """Whether C = A B (the kernel as written)."""
-        return self == Epilogue()
+        return (self.bias, self.residual, self.activation, self.gated) == (
+            None, False, "identity", False)
 
     @property
     def out_div(self) -> int:
@@ -65,6 +70,9 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     # 64x64 TMA chunks of a warpgroup's 64 x out_n tile: two staging
     # buffers, or one when there is one chunk.
     buffers = min(2, out_n // 64)
+    bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
+    if not epilogue.pairs:
+        bias_strides = bias_strides.replace("1", "?")
     return {"#bias": "true" if epilogue.bias else "false",
             "#residual": "true" if epilogue.residual else "false",
             "#activation": f"#tile.activation<{epilogue.activation}>",
@@ -74,9 +82,11 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
             "#out_tile": f"array<i64: 64, {out_n}>",
             "!staging": f"memref<2x{buffers}x64x64x!e, 3>",
             # A bias view's zero stride, static: each value is loaded once
-            # for the elements that share it (T-TILE-10).
-            "!bias": f"memref<?x?x!e, strided<[{BIAS_STRIDES.get(epilogue.bias, '?, ?')}], "
-                     "offset: ?>>"}
+            # for the elements that share it; a unit column stride, static,
+            # loads pairs (T-TILE-10).
+            "!bias": f"memref<?x?x!e, strided<[{bias_strides}], offset: ?>>",
+            "!residual": f"memref<?x?x!e, strided<[?, {1 if epilogue.pairs else '?'}], "
+                         "offset: ?>>"}
 
 
 def interleave_gate_up(gate, up, dim: int = 0):

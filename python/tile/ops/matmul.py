@@ -225,6 +225,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                           f"{2 * GATE_BLOCK}, got {n}")
     n_out = n // epilogue.out_div
     _check_epilogue_operands(epilogue, a, m, n, n_out, bias, residual)
+    if not epilogue.trivial:
+        epilogue = replace(epilogue, pairs=_pairs_fit(n, n_out, bias, residual))
     if out is not None:
         if tuple(out.shape) != (m, n_out):
             raise MatmulError(f"tile.matmul: out must be {m} x {n_out}, got "
@@ -278,7 +280,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
                               f"and B {'N x K' if b_transposed else 'K x N'}")
-        decode = replace(decode, element=element.name, epilogue=epilogue)
+        decode = replace(decode, element=element.name, epilogue=replace(epilogue, pairs=True))
         kernel = decode.name
         grid = decode_grid(decode, n, k, device)
         shared_bytes = {kernel: decode.shared_bytes}
@@ -303,9 +305,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
 
 def _check_epilogue_operands(epilogue: Epilogue, a: Operand, m: int, n: int, n_out: int,
                              bias: Optional[Operand], residual: Optional[Operand]) -> None:
-    """MatmulError unless the bias (a column bias of n, a row bias of m)
-    and residual (m x n_out, contiguous rows, an even row pitch for the
-    kernel's 4-byte loads: T-TILE-10) fit the epilogue."""
+    """MatmulError unless the bias (a contiguous vector: n values per
+    column, m per row) and the residual (m x n_out) fit the epilogue."""
     if (bias is not None) != (epilogue.bias is not None) or (
             (residual is not None) != epilogue.residual):
         raise MatmulError("tile.matmul: the epilogue's bias and residual must be given with it")
@@ -319,16 +320,27 @@ def _check_epilogue_operands(epilogue: Epilogue, a: Operand, m: int, n: int, n_o
             raise MatmulError(f"tile.matmul: a bias is one value per column of A B ({n},) or "
                               f"(1, {n}), or one per row ({m}, 1); got shape "
                               f"{tuple(bias.shape)}")
+        if any(s != 1 for s, extent in zip(bias.strides, bias.shape) if extent > 1):
+            raise MatmulError(f"tile.matmul: the bias must be contiguous, got strides "
+                              f"{tuple(bias.strides)}; pass bias.contiguous()")
+    if residual is not None and tuple(residual.shape) != (m, n_out):
+        raise MatmulError(f"tile.matmul: residual must be {m} x {n_out} like C, got shape "
+                          f"{tuple(residual.shape)}")
+
+
+def _pairs_fit(n: int, n_out: int, bias: Optional[Operand],
+               residual: Optional[Operand]) -> bool:
+    """Whether the persistent kernel may read the bias and residual in
+    4-byte column pairs (T-TILE-10): even column extents, an even row
+    stride with a unit column stride, 4-byte aligned addresses."""
+    if bias is not None and (n % 2 or bias.address % 4):
+        return False
     if residual is not None:
-        if tuple(residual.shape) != (m, n_out):
-            raise MatmulError(f"tile.matmul: residual must be {m} x {n_out} like C, got shape "
-                              f"{tuple(residual.shape)}")
-        if not rows_contiguous(residual) or (m > 1 and residual.strides[0] % 2) or (
-                residual.address % 4):
-            raise MatmulError(f"tile.matmul: the residual is read in 4-byte pairs: it must "
-                              f"have contiguous rows, an even row stride and a 4-byte aligned "
-                              f"base, got strides {tuple(residual.strides)} at address "
-                              f"{residual.address:#x}; pass residual.contiguous()")
+        rows, columns = residual.strides
+        if n_out % 2 or residual.address % 4 or columns != 1 or (
+                residual.shape[0] > 1 and rows % 2):
+            return False
+    return True
 
 
 # --- PyTorch -----------------------------------------------------------------
