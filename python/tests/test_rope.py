@@ -130,7 +130,7 @@ def test_strides_and_alignment():
         plan_rope(tensor((1, 3, 4, 128), strides=(1536, 1, 3, 12)), None, table(3, 128),
                   table(3, 128))
     # Rows 132 elements apart: not whole 16-byte vectors.
-    with pytest.raises(OperandError, match=r"k's strides must be non-negative multiples of 8 "
+    with pytest.raises(OperandError, match=r"k's strides must be positive multiples of 8 "
                                            r"elements .* strides \(1584, 528, 132, 1\)"):
         plan_rope(q, tensor((1, 3, 4, 128), strides=(1584, 528, 132, 1), address=0x4000000),
                   table(3, 128), table(3, 128))
@@ -146,6 +146,10 @@ def test_strides_and_alignment():
         plan_rope(q, k, table(3, 128), table(3, 128, address=0x9000004))
     with pytest.raises(OperandError, match="k must not be q"):
         plan_rope(q, q, table(3, 128), table(3, 128))
+    # An expanded (zero-stride) q would rotate one row many times over.
+    with pytest.raises(OperandError, match=r"q's strides must be positive multiples"):
+        plan_rope(tensor((1, 3, 4, 128), strides=(0, 0, 128, 1)), None, table(3, 128),
+                  table(3, 128))
 
 
 def test_devices_and_grid():
@@ -312,6 +316,17 @@ def test_steady_state_calls_take_new_tensors(hopper):
         tile.rope(q, k, cos[row], sin[row])
         assert_close(torch, q, want_q)
         assert_close(torch, k, want_k)
+
+
+def test_k_is_q_is_an_error_in_the_steady_state_too(hopper):
+    """A prepared launch keyed by the tensors' geometry still checks that
+    this call's k is not its q."""
+    torch = hopper
+    q, k = (torch.randn(1, 4, 4, 128, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    cos, sin = tables(torch, 4, 128, torch.bfloat16)
+    tile.rope(q, k, cos, sin)
+    with pytest.raises(OperandError, match="k must not be q"):
+        tile.rope(q, q, cos, sin)
 
 
 def test_contiguous_inputs_and_a_side_stream(hopper):

@@ -209,8 +209,8 @@ def _check_heads(name: str, operand: Operand) -> None:
         raise OperandError(f"{WHAT}: {name} must have contiguous rows (last-dim stride 1), got "
                            f"shape {shape} with strides {strides}")
     for extent, stride in zip(shape[:-1], strides[:-1]):
-        if extent > 1 and (stride < 0 or stride % VECTOR):
-            raise OperandError(f"{WHAT}: {name}'s strides must be non-negative multiples of "
+        if extent > 1 and (stride <= 0 or stride % VECTOR):
+            raise OperandError(f"{WHAT}: {name}'s strides must be positive multiples of "
                                f"{VECTOR} elements (16-byte rows: the kernel moves 16-byte "
                                f"vectors), got shape {shape} with strides {strides}; pass "
                                ".contiguous()")
@@ -319,6 +319,10 @@ def rope(q, k, cos, sin, *, stream=None) -> None:
     if ready is not None:
         launch, _, operands = ready
         if operands == "qk":
+            # The plan's check of k against q, for this call's tensors: the
+            # key holds their geometry, not their addresses.
+            if k.data_ptr() == q.data_ptr():
+                raise OperandError(f"{WHAT}: k must not be q (each is rotated in place once)")
             launch(q, k, cos, sin)
         elif operands == "q":
             launch(q, cos, sin)
