@@ -1,6 +1,7 @@
 """Shared by the Python benchmarks (bench/gemm.py, bench/launch_overhead.py,
-bench/launch_soak.py): the GPU report, the examples' kernels and launch
-configurations, the two timings and the process's resident memory.
+bench/launch_soak.py, ...): the GPU report, the examples' kernels and launch
+configurations, the two timings, a memory-bound op's row against a copy
+(bench/rms_norm.py, bench/rope.py) and the process's resident memory.
 
 The two timings of a callable `run` that enqueues GPU work on PyTorch's
 current stream:
@@ -150,6 +151,42 @@ def rotated_kernel_us(sides: Sequence[Callable[[], object]], rounds: int,
             side = (round_ + i) % len(sides)
             times[side].append(kernel_us(sides[side], repeats, copies=copies)[0])
     return [statistics.median(t) for t in times]
+
+
+#: The columns memory_bound_line prints after a case's label.
+MEMORY_BOUND_HEADER = (f"{'tile us':>8s} {'torch us':>9s} {'copy us':>8s} {'tile GB/s':>10s} "
+                       f"{'torch GB/s':>10s} {'copy GB/s':>10s} {'tile/copy':>9s} "
+                       f"{'torch/copy':>10s} {'tile user':>10s} {'torch user':>10s}")
+
+
+def memory_bound_row(torch, tile_side: Callable[[], object], torch_side: Callable[[], object],
+                     moved: int, rounds: int, repeats: int) -> Dict[str, float]:
+    """A memory-bound op's timings: tile's and torch's kernel time against a
+    device-to-device copy of the `moved` bytes tile's kernel reads and
+    writes (rotated_kernel_us, the copy's memcpy records counting), each
+    side's GB/s (of `moved`) and fraction of the copy's bandwidth, and both
+    user paths (user_us)."""
+    src = torch.empty(moved // 4, device="cuda", dtype=torch.float16)
+    dst = torch.empty_like(src)
+    sides = {"tile": tile_side, "torch": torch_side, "copy": lambda: dst.copy_(src)}
+    kernel = dict(zip(sides, rotated_kernel_us(list(sides.values()), rounds, repeats,
+                                               copies=True)))
+    row: Dict[str, float] = {"bytes": moved}
+    row.update({f"{name}_us": round(us, 2) for name, us in kernel.items()})
+    row.update({f"{name}_GBps": round(moved / us / 1e3, 1) for name, us in kernel.items()})
+    for name in ("tile", "torch"):
+        row[f"{name}_of_copy"] = round(kernel["copy"] / kernel[name], 3)
+    for name in ("tile", "torch"):
+        row[f"{name}_user_us"] = round(user_us(sides[name], repeats)[0], 2)
+    return row
+
+
+def memory_bound_line(row: Dict[str, float]) -> str:
+    """memory_bound_row's figures, in MEMORY_BOUND_HEADER's columns."""
+    return (f"{row['tile_us']:8.1f} {row['torch_us']:9.1f} {row['copy_us']:8.1f} "
+            f"{row['tile_GBps']:10.0f} {row['torch_GBps']:10.0f} {row['copy_GBps']:10.0f} "
+            f"{row['tile_of_copy']:9.3f} {row['torch_of_copy']:10.3f} "
+            f"{row['tile_user_us']:10.1f} {row['torch_user_us']:10.1f}")
 
 
 def write_csv(rows: List[Dict[str, object]], path: str) -> None:

@@ -28,7 +28,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import describe_device, rotated_kernel_us, torch_or_exit, user_us, write_csv  # noqa: E402
+from harness import (MEMORY_BOUND_HEADER, describe_device, memory_bound_line,  # noqa: E402
+                     memory_bound_row, torch_or_exit, write_csv)
 
 import tile  # noqa: E402  (harness put python/ on sys.path)
 
@@ -69,9 +70,7 @@ def main() -> None:
     describe_device()
     bf16 = dict(device="cuda", dtype=torch.bfloat16)
     table = []
-    print(f"{'case':26s} {'tile us':>8s} {'torch us':>9s} {'copy us':>8s} {'tile GB/s':>10s} "
-          f"{'torch GB/s':>10s} {'copy GB/s':>10s} {'tile/copy':>9s} {'torch/copy':>10s} "
-          f"{'tile user':>10s} {'torch user':>10s}")
+    print(f"{'case':26s} {MEMORY_BOUND_HEADER}")
     for mode in args.mode:
         fused = mode == "fused"
         for hidden in args.hidden:
@@ -82,34 +81,16 @@ def main() -> None:
                 check(torch, x, w, r)
                 row_bytes = rows * hidden * 2
                 moved = (4 if fused else 2) * row_bytes + hidden * 2
-                src = torch.empty(moved // 4, device="cuda", dtype=torch.float16)
-                dst = torch.empty_like(src)
                 if fused:
-                    sides = {"tile": lambda: tile.rms_norm(x, w, EPS, residual=r),
-                             "torch": lambda: torch_rms_norm(torch, x, w, EPS, r)}
+                    ours = lambda: tile.rms_norm(x, w, EPS, residual=r)  # noqa: E731
+                    theirs = lambda: torch_rms_norm(torch, x, w, EPS, r)  # noqa: E731
                 else:
-                    sides = {"tile": lambda: tile.rms_norm(x, w, EPS),
-                             "torch": lambda: torch_rms_norm(torch, x, w, EPS)}
-                sides["copy"] = lambda: dst.copy_(src)
-                kernel = dict(zip(sides, rotated_kernel_us(list(sides.values()), args.rounds,
-                                                           args.repeats, copies=True)))
-                user = {name: user_us(sides[name], args.repeats)[0] for name in ("tile", "torch")}
-                gbps = {name: moved / kernel[name] / 1e3 for name in sides}
-                row = {"mode": mode, "rows": rows, "hidden": hidden, "bytes": moved,
-                       "tile_us": round(kernel["tile"], 2), "torch_us": round(kernel["torch"], 2),
-                       "copy_us": round(kernel["copy"], 2),
-                       "tile_GBps": round(gbps["tile"], 1), "torch_GBps": round(gbps["torch"], 1),
-                       "copy_GBps": round(gbps["copy"], 1),
-                       "tile_of_copy": round(kernel["copy"] / kernel["tile"], 3),
-                       "torch_of_copy": round(kernel["copy"] / kernel["torch"], 3),
-                       "tile_user_us": round(user["tile"], 2),
-                       "torch_user_us": round(user["torch"], 2)}
+                    ours = lambda: tile.rms_norm(x, w, EPS)  # noqa: E731
+                    theirs = lambda: torch_rms_norm(torch, x, w, EPS)  # noqa: E731
+                row = {"mode": mode, "rows": rows, "hidden": hidden,
+                       **memory_bound_row(torch, ours, theirs, moved, args.rounds, args.repeats)}
                 table.append(row)
-                print(f"{mode + f' {rows} x {hidden}':26s} {row['tile_us']:8.1f} "
-                      f"{row['torch_us']:9.1f} {row['copy_us']:8.1f} {row['tile_GBps']:10.0f} "
-                      f"{row['torch_GBps']:10.0f} {row['copy_GBps']:10.0f} "
-                      f"{row['tile_of_copy']:9.3f} {row['torch_of_copy']:10.3f} "
-                      f"{row['tile_user_us']:10.1f} {row['torch_user_us']:10.1f}", flush=True)
+                print(f"{mode + f' {rows} x {hidden}':26s} {memory_bound_line(row)}", flush=True)
     if args.csv:
         write_csv(table, args.csv)
 

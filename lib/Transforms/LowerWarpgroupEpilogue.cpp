@@ -23,14 +23,6 @@ using namespace mlir::tile;
 
 namespace {
 
-/// Whether `type`'s innermost stride is statically 1.
-static bool hasUnitInnerStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  return succeeded(type.getStridesAndOffset(strides, offset)) &&
-         strides.back() == 1;
-}
-
 /// The row and column strides of a rank-2 `type` (ShapedType::kDynamic
 /// where not static).
 static std::pair<int64_t, int64_t> getStaticStrides(MemRefType type) {
@@ -53,7 +45,10 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
     MemRefType type = op.getSrc().getType();
     Type element = type.getElementType();
     Type f32 = rewriter.getF32Type();
-    bool pairs = hasUnitInnerStride(type);
+    // A statically unit column stride reads pairs; a statically zero row
+    // (column) stride one value per column (row).
+    auto [rowStride, columnStride] = getStaticStrides(type);
+    bool pairs = columnStride == 1;
     int64_t width = pairs ? 2 : 1;
     auto [rowOrigin, columnOrigin] = getWarpgroupFragmentOrigin(rewriter, loc);
     Value firstRow = math.add(op.getRow(), rowOrigin);
@@ -67,11 +62,9 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
     auto pairType = VectorType::get({width}, element);
     uint64_t alignment = width * element.getIntOrFloatBitWidth() / 8;
     Value acc = op.getAcc();
-    // A statically zero row stride (a bias per column) reads one value per
-    // column for all the thread's rows, a zero column stride one per row:
-    // each is loaded once and added to every element that shares it, the
-    // loop over what it is shared by innermost so it dies at once.
-    auto [rowStride, columnStride] = getStaticStrides(type);
+    // A value shared by a column's (row's) elements is loaded once and
+    // added to each of them, the loop over them innermost so it dies at
+    // once.
     bool perColumn = rowStride == 0, perRow = columnStride == 0 && !perColumn;
     SmallVector<std::pair<int64_t, int64_t>> rowSteps, columnSteps;
     for (int64_t i = 0; i < blocks; ++i)

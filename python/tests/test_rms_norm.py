@@ -4,7 +4,6 @@ without spills (no GPU), and the results against PyTorch's float32
 composite on the GPU, with and without the fused residual add."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import tile
 from tile.core.errors import OperandError
 from tile.core.layouts import packed_strides
 from tile.core.operands import Operand
+from tile.lit_runner import find_ptxas
 from tile.ops.rms_norm import (MAX_HIDDEN, RMS_NORM, RmsNormConfig, config_for, plan_rms_norm,
                                rms_norm_source)
 
@@ -175,22 +175,13 @@ def test_outputs_may_replace_their_inputs_but_not_overlap_otherwise():
 
 # --- The kernels compile (no GPU) ----------------------------------------------------
 
-def _ptxas():
-    for candidate in (os.environ.get("TILE_PTXAS"), shutil.which("ptxas"),
-                      os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin",
-                                   "ptxas")):
-        if candidate and os.path.isfile(candidate):
-            return candidate
-    return None
-
-
 @pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
 @pytest.mark.parametrize("element", ("bf16", "f16"))
 def test_chosen_kernels_compile_without_spills(element, residual, tmp_path):
     """Each kernel tile.rms_norm picks for HIDDEN: 16-byte loads and stores
     (x, the residual, the weight; h and y), a shuffle reduction, rsqrt, and
     ptxas (where found) allocates it without spilling."""
-    ptxas = _ptxas()
+    ptxas = find_ptxas()
     for hidden in HIDDEN:
         config = config_for(element, hidden, residual)
         ptx = RMS_NORM.module(config).ptx

@@ -4,7 +4,6 @@ the results against Hugging Face's formula in float32 on the GPU, q and k
 as strided views of a fused QKV output, rotated in place."""
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +14,7 @@ import tile
 from tile.core.errors import OperandError
 from tile.core.layouts import packed_strides
 from tile.core.operands import Operand
+from tile.lit_runner import find_ptxas
 from tile.ops.rope import ROPE, RopeConfig, plan_rope, rope_source
 
 PYTHON = Path(__file__).resolve().parents[1]
@@ -164,15 +164,6 @@ def test_devices_and_grid():
                   table(2 ** 10, 128))
 
 
-def _ptxas():
-    for candidate in (os.environ.get("TILE_PTXAS"), shutil.which("ptxas"),
-                      os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin",
-                                   "ptxas")):
-        if candidate and os.path.isfile(candidate):
-            return candidate
-    return None
-
-
 @pytest.mark.parametrize("keys", (True, False), ids=("qk", "q"))
 @pytest.mark.parametrize("head_dim", (64, 128))
 @pytest.mark.parametrize("element", ("bf16", "f16"))
@@ -185,7 +176,7 @@ def test_kernels_compile_without_spills(element, head_dim, keys, tmp_path):
     assert f".entry {config.name}(" in ptx
     assert ptx.count("ld.global.v4.b32") == 6 and ptx.count("st.global.v4.b32") == 2
     assert "mul.lo.s64" in ptx and f"+{head_dim}];" in ptx  # the second half, D bytes on
-    ptxas = _ptxas()
+    ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("no ptxas")
     (tmp_path / "k.ptx").write_text(ptx)

@@ -45,6 +45,8 @@ ELEMENTS: Tuple[Element, ...] = (
 
 BY_NAME: Dict[str, Element] = {e.name: e for e in ELEMENTS}
 BY_TORCH: Dict[str, Element] = {e.torch: e for e in ELEMENTS}
+#: The 16-bit float types (PyTorch's names) of the f16/bf16 kernels.
+FLOAT16_TYPES: Tuple[str, ...] = ("float16", "bfloat16")
 
 
 def element(name: str) -> Element:

@@ -5,7 +5,7 @@ PyTorch, no GPU), so they are tested on any machine; `operand_of` turns a
 tensor into that data.
 """
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional, Sequence, Tuple
 
 from .elements import dtype_name
 from .errors import OperandError
@@ -55,6 +55,28 @@ def require_one_device(what: str, *operands: Optional[Operand]) -> None:
     on = sorted({operand.device for operand in operands if operand is not None})
     if len(on) > 1:
         raise OperandError(f"{what}: operands on different devices: {on}")
+
+
+def require_alike(what: str, named: Sequence[Tuple[str, Optional[Operand]]],
+                  dtypes: Sequence[str]) -> None:
+    """OperandError unless the named operands (None: absent) are CUDA arrays
+    on one device, the first of one of `dtypes` (PyTorch's names) and the
+    others of the first's; `what` names the call."""
+    present = [(name, operand) for name, operand in named if operand is not None]
+    for name, operand in present:
+        if not operand.device.startswith("cuda"):
+            raise OperandError(f"{what}: {name} must be a CUDA tensor, got one on "
+                               f"{operand.device}")
+    if len({operand.device for _, operand in present}) > 1:
+        raise OperandError(f"{what}: operands on different devices: " + ", ".join(
+            f"{name} on {operand.device}" for name, operand in present))
+    first, lead = named[0]
+    if lead.dtype not in dtypes:
+        raise OperandError(f"{what} takes {' or '.join(dtypes)} {first}, got {lead.dtype}")
+    for name, operand in present[1:]:
+        if operand.dtype != lead.dtype:
+            raise OperandError(f"{what}: {name} must have {first}'s dtype {lead.dtype}, got "
+                               f"{operand.dtype}")
 
 
 def signature(tensor):

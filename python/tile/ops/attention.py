@@ -54,7 +54,7 @@ from typing import Dict, Optional, Tuple, Union
 from ..core import devices
 from ..core.streams import new_output
 from ..core.caches import LruCache, PreparedCalls, placeholders
-from ..core.elements import BY_TORCH, dtype_name
+from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
@@ -160,8 +160,8 @@ ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
                          options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.
 HEAD_DIMS = (64, 128)
-#: Element types (PyTorch dtype names) of q, k, v and out.
-ELEMENTS = ("float16", "bfloat16")
+#: Element types (PyTorch dtype names) of the 16-bit kernels.
+ELEMENTS = FLOAT16_TYPES
 #: Query rows per work unit (a CTA's two consumer warpgroups, 64 each).
 QUERY_TILE = 128
 #: The kernels' unbounded window edge: keys i + d - left <= j <= i + d + right

@@ -29,7 +29,7 @@ from typing import Optional, Tuple
 
 from ..core import devices, streams
 from ..core.caches import LruCache, PreparedCalls
-from ..core.elements import BY_TORCH, dtype_name
+from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
 from ..core.errors import MatmulError
 from ..family import KernelFamily
 from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors, signature
@@ -44,8 +44,8 @@ GROUPED = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!e",))
 GROUPED_FP8 = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!ea", "!eb", "!ec"))
 GROUPED_KERNEL = "grouped_gemm_nt"
 GROUPED_FP8_KERNEL = "grouped_gemm_fp8_nt"
-#: Element types (PyTorch dtype names) of the 16-bit kernel.
-ELEMENTS = ("float16", "bfloat16")
+#: Element types (PyTorch dtype names) of the 16-bit kernels.
+ELEMENTS = FLOAT16_TYPES
 
 
 def check_grouped(a_shape, a_strides, b_shape, b_strides, dtype: str, masked: bool,

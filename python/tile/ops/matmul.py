@@ -37,7 +37,7 @@ from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
 from ..core.caches import LruCache, placeholders
-from ..core.elements import BY_TORCH, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
+from ..core.elements import BY_TORCH, FLOAT16_TYPES, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
@@ -103,7 +103,7 @@ def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None) ->
 #: M up to which the decode kernels run, both layouts.
 DECODE_MAX_M = ROWS[-1]
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
-ELEMENTS = ("float16", "bfloat16")
+ELEMENTS = FLOAT16_TYPES
 
 
 @dataclass(frozen=True)
@@ -201,9 +201,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     in the plan's `staged` for a copy into aligned rows. `shared_bytes`
     (kernel name -> dynamic shared memory) is checked against the device's
     opt-in limit where both are known. For M <= 128 the plan runs a decode
-    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice;
-    with a fused `epilogue` (whose `bias` and `residual` operands it
-    checks) the persistent kernel, at every M."""
+    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice.
+    A fused `epilogue` (whose `bias` and `residual` operands it checks)
+    runs in either; a gated one in the persistent kernel at every M."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "

@@ -46,9 +46,10 @@ from typing import Optional, Tuple
 
 from ..core import devices
 from ..core.caches import LruCache, PreparedCalls
-from ..core.elements import BY_TORCH
+from ..core.elements import BY_TORCH, FLOAT16_TYPES
 from ..core.errors import OperandError
-from ..core.operands import Operand, cdiv, operand_of, require_cuda_tensors, signature
+from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
+                             signature)
 from ..core.streams import new_output
 from ..family import KernelFamily
 
@@ -69,8 +70,6 @@ MAX_HIDDEN = 1024 * MAX_VECTORS * VECTOR
 SHORT_ROW_CTA = 256
 #: The most CTAs of a grid (its x extent).
 MAX_GRID = 2 ** 31 - 1
-#: The dtypes the kernel takes (PyTorch's names) and their MLIR types.
-ELEMENTS = {"float16": "f16", "bfloat16": "bf16"}
 
 
 @dataclass(frozen=True)
@@ -346,20 +345,7 @@ def plan_rms_norm(x: Operand, weight: Operand, residual: Optional[Operand] = Non
     rule and the values."""
     named = (("x", x), ("weight", weight), ("residual", residual), ("out", out),
              ("residual_out", residual_out))
-    for name, operand in named:
-        if operand is not None and not operand.device.startswith("cuda"):
-            raise OperandError(f"{WHAT}: {name} must be a CUDA tensor, got one on "
-                               f"{operand.device}")
-    on = {operand.device for _, operand in named if operand is not None}
-    if len(on) > 1:
-        raise OperandError(f"{WHAT}: operands on different devices: " + ", ".join(
-            f"{name} on {operand.device}" for name, operand in named if operand is not None))
-    if x.dtype not in ELEMENTS:
-        raise OperandError(f"{WHAT} takes float16 or bfloat16 x, got {x.dtype}")
-    for name, operand in named[1:]:
-        if operand is not None and operand.dtype != x.dtype:
-            raise OperandError(f"{WHAT}: {name} must have x's dtype {x.dtype}, got "
-                               f"{operand.dtype}")
+    require_alike(WHAT, named, FLOAT16_TYPES)
     if residual_out is not None and residual is None:
         raise OperandError(f"{WHAT}: residual_out is where x + residual goes; pass residual "
                            "too")
@@ -385,7 +371,7 @@ def plan_rms_norm(x: Operand, weight: Operand, residual: Optional[Operand] = Non
     rows = 1
     for extent in shape[:-1]:
         rows *= extent
-    config = config_for(ELEMENTS[x.dtype], hidden, residual is not None)
+    config = config_for(BY_TORCH[x.dtype].name, hidden, residual is not None)
     if rows == 0:
         return RmsNormPlan(config, shape, 0, (None,) * 4, (0, 1, 1))
     pitches = tuple(None if operand is None else row_stride(name, operand)

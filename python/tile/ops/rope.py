@@ -42,8 +42,10 @@ from typing import Optional, Tuple
 
 from ..core import devices
 from ..core.caches import LruCache, PreparedCalls
+from ..core.elements import BY_TORCH, FLOAT16_TYPES
 from ..core.errors import OperandError
-from ..core.operands import Operand, cdiv, operand_of, require_cuda_tensors, signature
+from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
+                             signature)
 from ..family import KernelFamily
 
 WHAT = "tile.rope"
@@ -55,8 +57,6 @@ VECTOR = 8
 HEAD_DIMS = (64, 128)
 #: The most CTAs of a grid (its x extent).
 MAX_GRID = 2 ** 31 - 1
-#: The dtypes the kernel takes (PyTorch's names) and their MLIR types.
-ELEMENTS = {"float16": "f16", "bfloat16": "bf16"}
 
 
 @dataclass(frozen=True)
@@ -250,21 +250,7 @@ def plan_rope(q: Operand, k: Optional[Operand], cos: Operand, sin: Operand) -> R
     """Checks a call on plain shapes, strides, dtypes, addresses and
     devices (no PyTorch, no GPU) and plans it, or OperandError naming the
     rule and the values."""
-    named = (("q", q), ("k", k), ("cos", cos), ("sin", sin))
-    for name, operand in named:
-        if operand is not None and not operand.device.startswith("cuda"):
-            raise OperandError(f"{WHAT}: {name} must be a CUDA tensor, got one on "
-                               f"{operand.device}")
-    on = {operand.device for _, operand in named if operand is not None}
-    if len(on) > 1:
-        raise OperandError(f"{WHAT}: operands on different devices: " + ", ".join(
-            f"{name} on {operand.device}" for name, operand in named if operand is not None))
-    if q.dtype not in ELEMENTS:
-        raise OperandError(f"{WHAT} takes float16 or bfloat16 q, got {q.dtype}")
-    for name, operand in named[1:]:
-        if operand is not None and operand.dtype != q.dtype:
-            raise OperandError(f"{WHAT}: {name} must have q's dtype {q.dtype}, got "
-                               f"{operand.dtype}")
+    require_alike(WHAT, (("q", q), ("k", k), ("cos", cos), ("sin", sin)), FLOAT16_TYPES)
     shape = tuple(q.shape)
     if len(shape) != 4 or shape[-1] not in HEAD_DIMS:
         raise OperandError(f"{WHAT}: q must be (B, S, H, D) with D 64 or 128, got shape "
@@ -275,8 +261,8 @@ def plan_rope(q: Operand, k: Optional[Operand], cos: Operand, sin: Operand) -> R
         if len(k_shape) != 4 or k_shape[:2] != (batch, seq) or k_shape[-1] != head_dim:
             raise OperandError(f"{WHAT}: k must be (B, S, Hkv, D) with q's B, S and D "
                                f"({batch}, {seq}, Hkv, {head_dim}), got shape {k_shape}")
-    config = RopeConfig(ELEMENTS[q.dtype], head_dim)
-    present = [(name, operand) for name, operand in named[:2]
+    config = RopeConfig(BY_TORCH[q.dtype].name, head_dim)
+    present = [(name, operand) for name, operand in (("q", q), ("k", k))
                if operand is not None and 0 not in operand.shape]
     if not present:
         return RopePlan(config, (), (head_dim, head_dim), (0, 1, 1))
