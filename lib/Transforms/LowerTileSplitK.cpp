@@ -74,21 +74,25 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
     WarpgroupBarrier warpgroup(rewriter, loc);
     Value thread = warpgroup.thread, first = warpgroup.first;
     Value zero = math.constant(0);
-    // The workspace (row, column) of chunk `c` of split `s` of this tile
-    // for this thread.
-    auto chunkAt = [&](OpBuilder &b, Value s,
-                       int64_t c) -> std::pair<Value, Value> {
+    // The workspace as one row-major vector (its layout is the identity,
+    // T-TILE-6), so that a chunk's address is the split's base plus a
+    // constant and the thread's offset, whatever the row length (a row of
+    // 96 accumulators would otherwise divide every chunk's index by 96).
+    Value flat = memref::CollapseShapeOp::create(
+        rewriter, loc, op.getWorkspace(),
+        ArrayRef<ReassociationIndices>{ReassociationIndices{0, 1}});
+    // The element of the flat workspace where chunk `c` of split `s` of this
+    // tile starts for this thread.
+    auto chunkAt = [&](OpBuilder &b, Value s, int64_t c) -> Value {
       IndexMath at(b, loc);
-      Value base =
-          at.mul(arith::AddIOp::create(
-                     b, loc, arith::MulIOp::create(b, loc, tile, slots), s),
-                 kWarpgroupThreads);
+      Value base = at.mul(
+          arith::AddIOp::create(
+              b, loc, arith::MulIOp::create(b, loc, tile, slots), s),
+          kWarpgroupThreads * elements);
       if (width == 1)
-        return {at.add(base, thread), at.constant(c)};
-      Value element = at.add(at.constant(c * kWarpgroupThreads * width),
-                             at.mul(thread, width));
-      return {at.add(base, at.div(element, elements)),
-              at.rem(element, elements)};
+        return at.add(base, at.add(at.mul(thread, elements), at.constant(c)));
+      return at.add(base, at.add(at.constant(c * kWarpgroupThreads * width),
+                                 at.mul(thread, width)));
     };
     Value single = arith::CmpIOp::create(
         rewriter, loc, arith::CmpIPredicate::eq, splits, math.constant(1));
@@ -103,13 +107,12 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
 
       rewriter.setInsertionPointToStart(&outer.getElseRegion().front());
       for (int64_t c = 0; c < elements / width; ++c) {
-        auto [row, column] = chunkAt(rewriter, split, c);
+        Value at = chunkAt(rewriter, split, c);
         SmallVector<int64_t> lanes;
         for (int64_t e = 0; e < width; ++e)
           lanes.push_back(c * width + e);
         Value chunk = vector::ShuffleOp::create(rewriter, loc, acc, acc, lanes);
-        vector::StoreOp::create(rewriter, loc, chunk, op.getWorkspace(),
-                                ValueRange{row, column},
+        vector::StoreOp::create(rewriter, loc, chunk, flat, ValueRange{at},
                                 /*nontemporal=*/false, chunkAlignment);
       }
       warpgroup.sync(rewriter, loc);
@@ -167,10 +170,9 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
               [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
                 SmallVector<Value> loaded, next;
                 for (int64_t c = 0; c < chunks; ++c) {
-                  auto [row, column] = chunkAt(b, s, g / width + c);
                   loaded.push_back(vector::LoadOp::create(
-                      b, l, chunkType, op.getWorkspace(),
-                      ValueRange{row, column},
+                      b, l, chunkType, flat,
+                      ValueRange{chunkAt(b, s, g / width + c)},
                       /*nontemporal=*/false, chunkAlignment));
                 }
                 for (int64_t c = 0; c < chunks; ++c)

@@ -7,7 +7,7 @@ from tile.core.errors import MatmulError
 from tile.core.operands import Operand
 from tile.ops.decode import DecodeConfig, decode_config, decode_source, decode_splits, rows_for
 from tile.ops.matmul import plan_matmul
-from tile.ops.persistent import persistent_grid, tile_width
+from tile.ops.persistent import busiest_slices, persistent_grid, tile_width
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -43,12 +43,23 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
                                                           None, None)
 
 
-def test_tile_width_narrows_where_wide_tiles_fill_half_the_sms_or_n_is_128():
-    assert tile_width(4096, 4096, 132) == 256
-    assert tile_width(1024, 4096, 132) == 256  # 128 wide tiles: a wave or more
-    assert tile_width(512, 4096, 132) == 128   # 64 wide tiles -> 128 narrow ones
-    assert tile_width(256, 256, 132) == 128
-    assert tile_width(16384, 128, 132) == 128  # N = 128: half of every wide tile idle
+def test_tile_width_picks_the_least_estimated_time_of_256_192_and_128():
+    assert tile_width(4096, 4096, 4096, 132) == 256
+    assert tile_width(1024, 4096, 4096, 132) == 256  # 128 wide tiles: a wave or more
+    assert tile_width(4096, 28672, 4096, 132) == 256  # Llama-3-8B's prefill shapes
+    assert tile_width(4096, 4096, 14336, 132) == 256
+    assert tile_width(512, 4096, 4096, 132) == 128   # 64 wide tiles -> 128 narrow ones
+    assert tile_width(256, 256, 256, 132) == 128
+    assert tile_width(16384, 128, 8192, 132) == 128  # N = 128: half of every wide tile idle
+    # N = 576 (DeepSeek-V3's kv_a): three 192-wide tiles, no padding.
+    assert tile_width(16384, 576, 7168, 132) == 192
+    assert tile_width(4096, 576, 7168, 132) == 192
+    assert tile_width(512, 6144, 4096, 132) == 192   # 96 wide tiles, 128 of 192
+    # A gated epilogue's output tile is half as wide: 192 is not offered.
+    assert tile_width(4096, 576, 7168, 132, (256, 128)) == 128
+    assert busiest_slices(4096, 4096, 4096, 132, 256) == 4 * 64  # 3.9 waves, not split
+    # 3.4 waves: the last 52 tiles split in 2 (fixup 12 + 6 x 2 slices).
+    assert busiest_slices(512, 28672, 4096, 132, 256) == 3 * 64 + 32 + 24
     assert persistent_grid(512, 4096, 4096, 132, 128) == 128
     assert persistent_grid(256, 4096, 4096, 132, 128) == 128  # 64 tiles x 2 splits
     plan = plan_matmul(matrix(8192, 8192), matrix(8192, 128), None, H100)
@@ -72,10 +83,14 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     """The grid is the SM count and the workspace holds the split tiles of
     split_k (at most grid / 2 tiles of s splits, s x tiles <= grid), two
     64-row halves each, 128 rows a split: 2 x grid x 128 rows whatever the
-    shape, one workspace per stream."""
-    shapes = {plan_matmul(matrix(m, 64), matrix(64, n), None, H100).split_k_shape
-              for m, n in ((4096, 4096), (8192, 8192), (1792, 2560))}
-    assert shapes == {((2 * 132 * 128, 128), 132)}
+    shape, one workspace per stream and tile width (its 64 x width / 128
+    accumulators a thread)."""
+    plans = [plan_matmul(matrix(m, k), matrix(k, n), None, H100)
+             for m, n, k in ((4096, 4096, 64), (8192, 8192, 64), (1792, 2560, 4096),
+                             (4096, 576, 7168), (512, 4096, 4096))]
+    assert {plan.tile_n for plan in plans} == {256, 192, 128}
+    for plan in plans:
+        assert plan.split_k_shape == ((2 * 132 * 128, plan.tile_n // 2), 132)
 
 
 def test_decode_shapes_take_a_decode_kernel_in_either_layout():
@@ -325,6 +340,27 @@ def test_narrow_tiles_match_torch(torch_cuda, shape, transpose_b):
     b = w if transpose_b else w.t().contiguous()
     assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
                 H100).tile_n == 128
+    for _ in range(2):  # the prepared launch too
+        c = tile.matmul(a, b, transpose_b=transpose_b)
+        assert relative_error(c, a.float() @ w.float().t()) < 1e-2
+
+
+@pytest.mark.parametrize("shape", [(2048, 1152, 1024), (1792, 2504, 4096), (3333, 576, 2048)])
+@pytest.mark.parametrize("transpose_b", [True, False])
+def test_mid_tiles_match_torch(torch_cuda, shape, transpose_b):
+    """Shapes on the 192-wide tiles: a wave short of the SMs, a last wave
+    split along K (the 96-accumulator workspace rows) with partial tiles in
+    N, and N = 576 with partial tiles in M."""
+    import tile
+    from tile.ops.matmul import plan_matmul as plan
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    b = w if transpose_b else w.t().contiguous()
+    assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
+                H100).tile_n == 192
     for _ in range(2):  # the prepared launch too
         c = tile.matmul(a, b, transpose_b=transpose_b)
         assert relative_error(c, a.float() @ w.float().t()) < 1e-2

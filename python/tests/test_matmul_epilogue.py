@@ -114,6 +114,9 @@ def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
     assert gated["!staging"] == f"memref<2x{2 if tile_n == 256 else 1}x64x64x!e, 3>"
     plain = epilogue_aliases(Epilogue(), tile_n)
     assert plain["#bias"] == plain["#residual"] == plain["#gated"] == "false"
+    # Three 64x64 chunks (192-wide tiles) take three buffers: a call's
+    # chunks are a multiple of them (T-TILE-4).
+    assert epilogue_aliases(Epilogue(), 192)["!staging"] == "memref<2x3x64x64x!e, 3>"
 
 
 def test_the_epilogue_variants_read_what_they_fuse():
@@ -131,10 +134,12 @@ def _reference(torch, a, w, epilogue, bias=None, residual=None):
 
 
 @pytest.mark.parametrize("activation", ["relu", "silu", "gelu", "gelu_tanh"])
-@pytest.mark.parametrize("shape", [(512, 768, 384), (200, 296, 1000), (40, 256, 512)])
+@pytest.mark.parametrize("shape", [(512, 768, 384), (200, 296, 1000), (40, 256, 512),
+                                   (3333, 576, 2048)])
 def test_activations_and_bias_match_torch(torch_cuda, activation, shape):
-    """Whole and partial tiles (a bias and C clipped at the edges) and an M
-    that would take a decode kernel; B both ways round."""
+    """Whole and partial tiles (a bias and C clipped at the edges), an M
+    that would take a decode kernel, and 192-wide tiles (N = 576); B both
+    ways round."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda

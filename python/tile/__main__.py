@@ -7,7 +7,7 @@
                                 [--stages S] [--element f16|bf16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 prints a decode GEMM kernel (tile.ops.decode)
-    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|128]
+    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128]
                                 [--bias column|row] [--residual]
                                 [--activation relu|silu|gelu|gelu_tanh]
                                 [--gated]
@@ -51,7 +51,7 @@ from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
 from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm, rope
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
-from .ops.persistent import NARROW_TILE, TILE
+from .ops.persistent import TILE, TILE_WIDTHS
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -107,7 +107,7 @@ def main(argv=None) -> None:
     decode.add_argument("--activation", choices=ACTIVATIONS[1:])
     gemm = commands.add_parser("gemm", help="print the persistent GEMM kernels' tile IR")
     gemm.add_argument("--element", choices=("f16", "bf16"), default="f16")
-    gemm.add_argument("--tile-n", type=int, choices=(TILE[1], NARROW_TILE), default=TILE[1])
+    gemm.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
     gemm.add_argument("--bias", choices=("column", "row"))
     gemm.add_argument("--residual", action="store_true")
     gemm.add_argument("--activation", choices=ACTIVATIONS[1:])

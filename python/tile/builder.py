@@ -14,7 +14,7 @@ main loop, `python/examples/hgemm.py` has the whole kernel):
     compiled = module.compile(chip="sm_90a")
 """
 import contextlib
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from .compiler import CompiledModule, compile as compile_ir
 

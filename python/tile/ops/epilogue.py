@@ -68,8 +68,10 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     `tile_n` columns wide."""
     out_n = tile_n // epilogue.out_div
     # 64x64 TMA chunks of a warpgroup's 64 x out_n tile: two staging
-    # buffers, or one when there is one chunk.
-    buffers = min(2, out_n // 64)
+    # buffers, or as many as chunks where they are fewer or odd (a call's
+    # chunks are a multiple of its buffers, T-TILE-4).
+    chunks = out_n // 64
+    buffers = 2 if chunks % 2 == 0 else chunks
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")

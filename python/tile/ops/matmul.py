@@ -42,7 +42,7 @@ from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
+from ..core.operands import (TMA_ALIGNMENT, Operand, columns_contiguous, operand_of,
                              require_cuda_tensors, require_one_device, rows_contiguous,
                              signature)
 from ..core.streams import new_output
@@ -53,14 +53,16 @@ from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases
 from .scaled_matmul import scaled_matmul
 
 #: Ring stages of the persistent kernels by tile width: 224 KB of shared
-#: memory either way (H100, bf16: 6 stages of 128-wide tiles ran
-#: 256 / 512 x 4096 x 4096 11% faster than 4, smaller shapes alike).
-RING_STAGES = {256: 4, 128: 6}
+#: memory with 256- and 128-wide tiles (H100, bf16: 6 stages of 128-wide
+#: tiles ran 256 / 512 x 4096 x 4096 11% faster than 4, smaller shapes
+#: alike); 208 KB with 192-wide ones (a fifth 40 KB stage does not fit
+#: beside their three staging buffers).
+RING_STAGES = {256: 4, 192: 4, 128: 6}
 
 
 def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir that make its tiles `tile_n`
-    (256 as written, or persistent.NARROW_TILE) columns wide, with their
+    (256 as written, or one of persistent.TILE_WIDTHS) columns wide, with their
     ring's stages."""
     chunks, accumulators, stages = tile_n // 64, 64 * tile_n // 128, RING_STAGES[tile_n]
     return {"#stages": f"{stages} : index", "!bars": f"!tile.mbarrier<count = {stages}>",
@@ -289,8 +291,11 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
         # One CTA per SM, or per tile (and split) where there are fewer
         # tiles: the work units (tile.work_unit) split a mostly idle last
-        # wave's tiles along K.
-        tile_n = persistent.tile_width(m, n, device.sms)
+        # wave's tiles along K. The widths whose output tile is whole 64x64
+        # TMA chunks (a gated one is half as wide).
+        widths = tuple(width for width in persistent.TILE_WIDTHS
+                       if width // epilogue.out_div % 64 == 0)
+        tile_n = persistent.tile_width(m, n, k, device.sms, widths)
         grid = (persistent.persistent_grid(m, n, k, device.sms, tile_n), 1, 1)
     needed = (shared_bytes or {}).get(kernel)
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:

@@ -1,6 +1,6 @@
 """What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
-grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 128 for
-tile.matmul's narrow shapes), a mostly idle last
+grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192 or
+128 x 128 where tile.matmul's tile_width finds them faster), a mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
 from typing import Tuple
@@ -10,9 +10,12 @@ from ..core.caches import LruCache
 from ..core.operands import cdiv
 
 #: CTA tiles of the persistent kernels (rows, columns); gemm_sm90 also
-#: compiles tiles NARROW_TILE columns wide (tile.ops.matmul).
+#: compiles tiles NARROW_TILE and MID_TILE columns wide (tile.ops.matmul).
 TILE = (128, 256)
 NARROW_TILE = 128
+MID_TILE = 192
+#: The tile widths tile_width chooses from, widest first.
+TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
 #: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
@@ -20,14 +23,49 @@ NARROW_TILE = 128
 MIN_SPLIT_SLICES = 16
 #: The most splits tile.work_unit's split_k makes of a tile (T-TILE-7).
 MAX_SPLITS = 8
+#: tile_width's cost model, fitted on an H100 (bf16, bench/tile_widths.py
+#: over 29 shapes M >= 256: the width it picks ran within 4% of the
+#: fastest of the three at each): the time of one K-slice of a tile per
+#: column, relative to a 256-wide tile's, and the fixup of a split tile,
+#: FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of its width
+#: (the partials written and read back serially after the last split).
+SLICE_COST = {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08}
+FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 
 
-def tile_width(m: int, n: int, sms: int) -> int:
-    """The tile columns of an M x N product: NARROW_TILE where N is no wider
-    or where the 256-wide tiles would fill half the SMs or less (twice as
-    many narrow tiles still fit one wave), else TILE's."""
-    wide = cdiv(m, TILE[0]) * cdiv(n, TILE[1])
-    return NARROW_TILE if n <= NARROW_TILE or 2 * wide <= sms else TILE[1]
+def busiest_slices(m: int, n: int, k: int, sms: int, tile_n: int, slice_k: int = 64) -> int:
+    """The K-slices (with a split tile's fixup in slices) that the busiest
+    CTA of a persistent kernel runs for M x N x K in tiles `tile_n` wide, on
+    persistent_grid's grid: whole tiles wave after wave, and a last wave of
+    at most half the SMs split as tile.work_unit's split_k splits it
+    (T-TILE-7); with fewer tiles than SMs, persistent_grid's splits."""
+    tiles, iters = cdiv(m, TILE[0]) * cdiv(n, tile_n), cdiv(k, slice_k)
+    if tiles == 0:
+        return 0
+    if tiles < sms:
+        splits = persistent_grid(m, n, k, sms, tile_n, slice_k) // max(tiles, 1)
+        waves, tail = 0, iters
+    else:
+        waves, partial = divmod(tiles, sms)
+        splits = (min(sms // partial, iters, MAX_SPLITS)
+                  if partial and 2 * partial <= sms and iters >= 2 else 1)
+        if splits == 1:
+            waves, partial = cdiv(tiles, sms), 0
+        tail = iters if partial else 0
+    fixup = FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT * splits if splits > 1 else 0
+    return waves * iters + cdiv(tail, splits) + fixup
+
+
+def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_WIDTHS) -> int:
+    """The tile columns of an M x N x K product, of `widths`: the least
+    estimated time (busiest_slices x width x SLICE_COST), the wider on a
+    tie. The 128 x 256 tiles where they fill the SMs in whole waves; 192
+    where N is a multiple of 192 and not of 256 (N = 576: a third of the
+    256-wide tiles' columns would be padding) or where their waves fit the
+    SMs better; 128 where the wider tiles leave most SMs idle or N <= 128."""
+    def cost(width: int) -> float:
+        return busiest_slices(m, n, k, sms, width) * width * SLICE_COST[width]
+    return min(widths, key=lambda width: (cost(width), -width))
 
 
 def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1],

@@ -29,6 +29,12 @@
 // RUN: %python -m tile gemm --tile-n 128 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.narrow.ptx
 // RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.narrow.ptx -o %t.narrow.cubin %}
+// With 192-wide tiles (N = 576 and shapes whose waves fit the SMs better):
+// wgmma m64n192k16, three 64x64 staging chunks a warpgroup, and the split
+// tiles' 96 partials a thread stored and summed in 16-byte chunks.
+// RUN: %python -m tile gemm --tile-n 192 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mid.ptx
+// RUN: FileCheck %s --check-prefix=MID < %t.mid.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mid.ptx -o %t.mid.cubin %}
 // A fused epilogue (tile.ops.epilogue): SwiGLU over interleaved gate/up
 // columns plus a residual, the 64x128 half-width output tile stored in two
 // 64x64 TMA chunks; the residual read in 4-byte pairs, SiLU as
@@ -112,3 +118,13 @@
 // NARROW-LABEL: .entry gemm_nn(
 // NARROW: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // NARROW-NOT: m64n256k16
+
+// MID-LABEL: .entry gemm_nt(
+// MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// MID-NOT: m64n256k16
+// MID: st.global.v4.b32
+// MID: ld.global.v4.b32
+// MID: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// MID-LABEL: .entry gemm_nn(
+// MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// MID-NOT: m64n256k16

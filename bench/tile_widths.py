@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The persistent GEMM's tile widths side by side: the evidence for
+tile.ops.persistent.tile_width.
+
+    PYTHONPATH=python python3 bench/tile_widths.py [--shapes MxNxK ...]
+        [--rounds 3] [--csv FILE]
+
+For each M x N x K (bf16, B an nn.Linear weight, N x K), kernel time from
+CUPTI (the median of --rounds rotated rounds, bench/harness.py) of
+  - tile.matmul as it plans the shape (the rule; a decode kernel for M <=
+    128),
+  - the persistent kernel with 128 x 256, 128 x 192 and 128 x 128 tiles
+    (each on persistent_grid's grid for that width, split-K as the kernel's
+    work units split it),
+  - torch.matmul (cuBLAS).
+Prints each time, cuBLAS over each, the width the rule picks and the
+fastest; every side is checked against an f32 product first. The default
+shapes are the real-model projections of bench/shapes.py that ran below
+0.97 of cuBLAS on an H100 with 256 / 128 tiles only, and large squares as
+controls.
+"""
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+SHAPES = ["64x576x7168", "64x1536x7168", "64x4096x4096", "64x32768x512", "128x4096x7168", "128x7168x2048", "128x28672x4096", "256x576x7168",
+          "256x1536x7168", "256x4096x4096", "256x6144x4096", "256x7168x16384",
+          "256x10240x8192", "256x24576x1536", "256x32768x512", "256x36864x7168",
+          "512x576x7168", "512x1536x7168", "512x4096x4096", "512x6144x4096",
+          "512x7168x2048", "512x10240x8192", "512x28672x4096", "512x32768x512",
+          "4096x576x7168", "4096x1536x7168", "4096x6144x4096", "4096x24576x1536",
+          "4096x32768x512", "16384x576x7168", "16384x32768x512", "16384x36864x7168",
+          "4096x4096x4096", "8192x8192x8192", "2048x2048x2048", "1024x1024x1024"]
+WIDTHS = (256, 192, 128)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shapes", nargs="+", default=SHAPES)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--csv")
+    args = parser.parse_args()
+    import harness
+    import tile
+    from tile.core.devices import device
+    from tile.ops import matmul as mm
+    from tile.ops import persistent
+    from tile.testing import relative_error
+    torch = harness.torch_or_exit("bench/tile_widths.py")
+    harness.describe_device()
+    card = torch.cuda.get_device_name(0)
+    sms = device(0).sms
+    rows = []
+    print(f"{'shape':>18s} | {'rule':>7s} " + " ".join(f"{'w' + str(w):>7s}" for w in WIDTHS)
+          + f" {'cuBLAS':>7s} µs | cuBLAS / rule, / w... | rule picks, fastest")
+    for shape in args.shapes:
+        m, n, k = (int(x) for x in shape.split("x"))
+        generator = torch.Generator(device="cuda").manual_seed(m + n + k)
+        a = (torch.randn(m, k, device="cuda", generator=generator) / k ** 0.25).bfloat16()
+        w = (torch.randn(n, k, device="cuda", generator=generator) / k ** 0.25).bfloat16()
+        want = a.float() @ w.float().t()
+        rule = mm.PLANS.get(mm._plan_key(a, w, None, True, True),
+                            lambda: mm._plan_tensors(torch, a, w, None, True, True, None)).plan
+        sides = [lambda: tile.matmul(a, w, transpose_b=True)]
+        for width in WIDTHS:
+            plan = replace(rule, decode=None, kernel="gemm_nt", b_transposed=True,
+                           workspace_ctas=sms, tile_n=width,
+                           grid=(persistent.persistent_grid(m, n, k, sms, width), 1, 1))
+            c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+            arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0),
+                                       *mm._epilogue_views(torch, plan, None, None, 0, a.dtype))
+            launch = mm.kernel(plan).prepare(0, arguments, plan.grid)
+            sides.append(lambda launch=launch, c=c: (launch(), c)[1])
+        sides.append(lambda: torch.matmul(a, w.t()))
+        for side in sides:
+            error = relative_error(side(), want)
+            if not error < 1e-2:
+                raise SystemExit(f"{shape}: WRONG, relative error {error:.2e}")
+        repeats = max(10, min(200, int(2e13 / (2 * m * n * k))))
+        times = harness.rotated_kernel_us(sides, args.rounds, repeats)
+        cublas = times[-1]
+        fastest = WIDTHS[min(range(len(WIDTHS)), key=lambda i: times[1 + i])]
+        picks = "decode" if rule.decode is not None else rule.tile_n
+        row = dict(card=card, m=m, n=n, k=k, rule=picks, fastest=fastest,
+                   rule_us=times[0], cublas_us=cublas,
+                   **{f"w{width}_us": times[1 + i] for i, width in enumerate(WIDTHS)})
+        rows.append(row)
+        print(f"{shape:>18s} | " + " ".join(f"{t:7.1f}" for t in times) + " | "
+              + " ".join(f"{cublas / t:5.2f}" for t in times[:-1])
+              + f" | {picks} {fastest}", flush=True)
+    if args.csv:
+        harness.write_csv(rows, args.csv)
+
+
+if __name__ == "__main__":
+    main()
