@@ -336,17 +336,23 @@ SPANS = 2
 #: Split-K: at most this many splits, each at least this many stages.
 MAX_SPLITS = 16
 MIN_SPLIT_STAGES = 8
-#: wgmma n up to which split-K is used: the last CTA of a tile reads every
-#: split's partials back, latency-bound, so 32+ accumulators a thread (n = 64,
-#: 128) measured slower split than not (bench/NOTES.md).
+#: wgmma n up to which split-K is used wherever it splits: the last CTA of a
+#: tile reads every split's partials back, latency-bound, so 32+
+#: accumulators a thread (n = 64, 128) measured slower split in 2 than not
+#: (bench/NOTES.md). Above it, only where the CTAs are so few that K splits
+#: in WIDE_MIN_SPLITS or more (H100, bf16: 64 x 576 x 7168 13.7 -> 9.3 µs
+#: in 4 splits, 64 and 128 x 1536 x 7168 1.3-1.4x faster in 4;
+#: 64 x 4096 x 4096 in 2 1.1x slower).
 SPLIT_K_MAX_ROWS = 32
+WIDE_MIN_SPLITS = 4
 
 
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                   device: Device) -> DecodeConfig:
     """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
     64 or 128 columns of C a CTA (decode_columns; 128 with one K span a stage);
-    split-K for n <= SPLIT_K_MAX_ROWS; SPANS K spans a stage and stages for
+    split-K for n <= SPLIT_K_MAX_ROWS, above it in WIDE_MIN_SPLITS or more
+    splits only; SPANS K spans a stage and stages for
     B_IN_FLIGHT bytes of B per SM, shared by the CTAs of an SM — one when
     ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
     memory allows. (`tile.matmul(..., tune=True)` searches the rest.)"""
@@ -355,7 +361,9 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     # 128 columns: one K span a stage measured best; split-K only pays where
     # the partials are few (bench/NOTES.md).
     spans = SPANS if columns == 64 else 1
-    splits = decode_splits(n, k, device, columns) if rows <= SPLIT_K_MAX_ROWS else 1
+    splits = decode_splits(n, k, device, columns)
+    if rows > SPLIT_K_MAX_ROWS and splits < WIDE_MIN_SPLITS:
+        splits = 1
     ctas_per_sm = 1 if cdiv(n, columns) * splits <= device.sms else 2
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - STATIC_SHARED
     if device.shared_optin is not None:
