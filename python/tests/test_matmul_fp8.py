@@ -53,18 +53,30 @@ def test_two_waves_of_tiles_run_in_multicast_clusters():
 def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     # 16 x 28 = 448 tiles: 3.4 waves, the last one split along K.
     assert not plan(matrix(2048, 1024), transposed(1024, 7168)).multicast
-    # 14 x 10 = 140 tiles: 1.06 waves.
+    # 14 x 10 = 140 tiles: 1.06 waves; 192-wide tiles (14 x 14, the last
+    # 64 split in 2) fit the SMs better (persistent.tile_width).
     p = plan(matrix(1792, 1024), transposed(1024, 2560))
     assert not p.multicast and p.kernel == FP8_KERNEL
     assert p.grid == (132, 1, 1)  # one CTA per SM, as tile.matmul's
-    # The persistent kernels' split-K workspace: 2 x SMs x 128 rows.
-    assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
+    assert p.tile_n == 192 and p.variant == ("f8E4M3FN", "f8E4M3FN", "bf16", 192)
+    # The persistent kernels' split-K workspace: 2 x SMs x 128 rows of a
+    # thread's 64 x width / 128 accumulators.
+    assert p.split_k_shape == ((2 * 132 * 128, 96), 132)
     # Fewer tiles than SMs: one CTA a tile, split along K only into ranges
-    # of 16 or more 128-element slices; the same workspace.
+    # of 16 or more 128-element slices; 128-wide tiles where the wide ones
+    # leave most SMs idle.
     small = plan(matrix(512, 512), transposed(512, 512))
-    assert (small.kernel, small.grid) == (FP8_KERNEL, (8, 1, 1))
-    assert small.split_k_shape == p.split_k_shape
-    assert plan(matrix(256, 4096), transposed(4096, 4096)).grid == (64, 1, 1)
+    assert (small.kernel, small.tile_n, small.grid) == (FP8_KERNEL, 128, (16, 1, 1))
+    assert small.split_k_shape == ((2 * 132 * 128, 64), 132)
+    assert plan(matrix(256, 4096), transposed(4096, 4096)).grid == (128, 1, 1)  # 64 x 2
+    # Decode shapes: 128-wide tiles, twice the CTAs streaming the weight.
+    decode = plan(matrix(16, 4096), transposed(4096, 6144))
+    assert (decode.tile_n, decode.grid) == (128, (96, 1, 1))
+    wide = plan(matrix(4096, 4096), transposed(4096, 4096))
+    assert wide.tile_n == 256 and wide.variant == ("f8E4M3FN", "f8E4M3FN", "bf16")
+    # N = 576: 192-wide tiles without padding beat the 256-wide clusters.
+    kv_a = plan(matrix(16384, 7168), transposed(7168, 576))
+    assert (kv_a.kernel, kv_a.tile_n) == (FP8_KERNEL, 192)
 
 
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
@@ -142,7 +154,7 @@ def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn
 
 
 @pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 208), (8, 4096, 1024),
-                                     (1000, 8, 4096), (300, 1032, 1040),
+                                     (1000, 8, 4096), (300, 1032, 1040), (16, 6144, 4096),
                                      # 2x1 clusters (>= 2 waves): 34 x 16 tiles, odd row tiles.
                                      (4248, 4096, 256)])
 @pytest.mark.parametrize("rowwise", [False, True])
@@ -228,8 +240,9 @@ def test_block_scaled_fp8_is_closer_than_row_wise(torch_cuda, m, n, k):
 
 
 def test_fp8_split_k_tail_and_stream(torch_cuda):
-    """140 tiles on 132 CTAs split the last wave along K (tile.work_unit
-    split_k); on a side stream, twice (the counters come back to zero)."""
+    """14 x 14 192-wide tiles on 132 CTAs split the last 64 along K
+    (tile.work_unit split_k, 96 accumulators a thread); on a side stream,
+    twice (the counters come back to zero)."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda

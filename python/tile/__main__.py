@@ -16,6 +16,11 @@
                                 that many columns and that fused epilogue
                                 (tile.ops.epilogue), as tile.matmul
                                 compiles them
+    python3 -m tile gemm-fp8 [--tile-n 256|192|128] [--out bf16|f16]
+                                prints the FP8 GEMM kernels
+                                (kernels/gemm_sm90_fp8.mlir, e4m3) with
+                                @gemm_fp8_nt's tiles that many columns
+                                wide, as tile.matmul compiles them
     python3 -m tile attention-decode [--element f16|bf16] [--head-dim 64|128]
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
@@ -52,6 +57,7 @@ from .ops import attention as prefill_attention, cache_append, decode_attention,
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import TILE, TILE_WIDTHS
+from .ops.scaled_matmul import fp8_source
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -112,6 +118,9 @@ def main(argv=None) -> None:
     gemm.add_argument("--residual", action="store_true")
     gemm.add_argument("--activation", choices=ACTIVATIONS[1:])
     gemm.add_argument("--gated", action="store_true")
+    fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
+    fp8.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
+    fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
     attention = commands.add_parser("attention-decode",
                                     help="print a KV-cache attention kernel's tile IR")
     attention.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -154,6 +163,11 @@ def main(argv=None) -> None:
     if args.command == "gemm":
         fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated)
         sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
+        return
+    if args.command == "gemm-fp8":
+        elements = ("f8E4M3FN", "f8E4M3FN", args.out)
+        sys.stdout.write(fp8_source(elements if args.tile_n == TILE[1]
+                                    else elements + (args.tile_n,)))
         return
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(

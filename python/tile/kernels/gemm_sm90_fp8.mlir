@@ -33,6 +33,22 @@
 !dbh = !tile.tma_desc<memref<?x?x!eb>, box = [128, 128], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
+// @gemm_fp8_nt's CTA tile width N: 256 as written; tile.matmul compiles
+// 192- and 128-wide tiles (shapes whose 256-wide tiles would leave SMs
+// idle or pad N) by redefining these aliases
+// (tile.ops.scaled_matmul.fp8_width_aliases): B's box and ring stage
+// (N x 128 bytes), the ring's depth, a consumer thread's accumulators
+// (64 x N / 128), the wgmma and store shapes and the staging buffers.
+#tile_n = 256 : index
+#tile_n_1 = 255 : index
+#stages = 4 : index
+!ring_bars = !tile.mbarrier<count = 4>
+!ring_a = memref<4x128x128x!ea, 3>
+!ring_b = memref<4x256x128x!eb, 3>
+!acc = vector<128xf32>
+#mma = array<i64: 64, 256, 128>
+#half_tile = array<i64: 64, 256>
+!staging = memref<2x2x64x64x!ec, 3>
 !bars6 = !tile.mbarrier<count = 6>
 // Scale factors: one per row of A (of B), or one for the whole operand.
 !scales = memref<?xf32>
@@ -55,13 +71,13 @@ module attributes {gpu.container_module} {
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
+      %c_stages = arith.constant #stages
       %c2 = arith.constant 2 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
-      %c255 = arith.constant 255 : index
-      %c256 = arith.constant 256 : index
+      %c_tile_n_1 = arith.constant #tile_n_1
+      %c_tile_n = arith.constant #tile_n
       %copies = arith.constant 2 : i32
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
@@ -71,8 +87,8 @@ module attributes {gpu.container_module} {
       %ctas = gpu.grid_dim x
       %m127 = arith.addi %m, %c127 : index
       %tiles_m = arith.divui %m127, %c128 : index
-      %n255 = arith.addi %n, %c255 : index
-      %tiles_n = arith.divui %n255, %c256 : index
+      %n255 = arith.addi %n, %c_tile_n_1 : index
+      %tiles_n = arith.divui %n255, %c_tile_n : index
       %tiles = arith.muli %tiles_m, %tiles_n : index
       %k127 = arith.addi %k, %c127 : index
       %slices = arith.divui %k127, %c128 : index
@@ -80,18 +96,18 @@ module attributes {gpu.container_module} {
       // tile split with other CTAs. (split_k against stream_k and
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x128x!ea, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x256x128x!eb, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!ec, 3>
-      %full = tile.mbarrier_alloc : !bars
-      %empty = tile.mbarrier_alloc : !bars
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
+      %full = tile.mbarrier_alloc : !ring_bars
+      %empty = tile.mbarrier_alloc : !ring_bars
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         tile.tma_prefetch_descriptor %a : !da
         tile.tma_prefetch_descriptor %b : !db
-        scf.for %s = %c0 to %c4 step %c1 {
-          tile.mbarrier_init %full[%s], %copies : !bars
-          tile.mbarrier_init %empty[%s], %consumers : !bars
+        scf.for %s = %c0 to %c_stages step %c1 {
+          tile.mbarrier_init %full[%s], %copies : !ring_bars
+          tile.mbarrier_init %empty[%s], %consumers : !ring_bars
         }
       }
       gpu.barrier
@@ -110,14 +126,14 @@ module attributes {gpu.container_module} {
             %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
             %kend = arith.addi %kfirst, %kcount : index
             %m0 = arith.muli %pid_m, %c128 : index
-            %n0 = arith.muli %pid_n, %c256 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
             %p:2 = scf.for %t = %kfirst to %kend step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-              tile.mbarrier_wait_parity %empty[%s], %ph : !bars
+              tile.mbarrier_wait_parity %empty[%s], %ph : !ring_bars
               %k0 = arith.muli %t, %c128 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, memref<4x128x128x!ea, 3>, !bars
-              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, memref<4x256x128x!eb, 3>, !bars
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, !ring_a, !ring_bars
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db, !ring_b, !ring_bars
               %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
               %ns = arith.select %wrap, %c0, %next : index
               %nph = arith.xori %ph, %wrap : i1
               scf.yield %ns, %nph : index, i1
@@ -130,7 +146,7 @@ module attributes {gpu.container_module} {
         %row = arith.muli %wg, %c64 : index
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero = arith.constant dense<0.0> : vector<128xf32>
+        %zero = arith.constant dense<0.0> : !acc
         %ct:2 = scf.for %i = %c0 to %units step %c1
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
@@ -138,31 +154,31 @@ module attributes {gpu.container_module} {
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
           %kend = arith.addi %kfirst, %kcount : index
           %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c256 : index
+          %n0 = arith.muli %pid_n, %c_tile_n : index
           %r:4 = scf.for %t = %kfirst to %kend step %c1
               iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (vector<128xf32>, index, i1, index) {
-            tile.mbarrier_wait_parity %full[%s], %ph : !bars
+              -> (!acc, index, i1, index) {
+            tile.mbarrier_wait_parity %full[%s], %ph : !ring_bars
             %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-                {shape = array<i64: 64, 256, 128>, wait = 1 : i32}
-                : memref<4x128x128x!ea, 3>, memref<4x256x128x!eb, 3>, vector<128xf32>
+                {shape = #mma, wait = 1 : i32}
+                : !ring_a, !ring_b, !acc
             // The previous stage's wgmmas are done (wait depth 1): one
             // thread of the warpgroup releases it.
             %later = arith.cmpi ugt, %t, %kfirst : index
             %release = arith.andi %later, %signals : i1
             scf.if %release {
-              %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+              %tok = tile.mbarrier_arrive %empty[%prev] : !ring_bars -> !tile.mbarrier_token
             }
             %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c4 : index
+            %wrap = arith.cmpi eq, %next, %c_stages : index
             %ns = arith.select %wrap, %c0, %next : index
             %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : vector<128xf32>, index, i1, index
+            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
           }
           tile.wgmma_wait_group 0
           // The tile's last stage.
           scf.if %signals {
-            %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
+            %tok = tile.mbarrier_arrive %empty[%r#3] : !ring_bars -> !tile.mbarrier_token
           }
           // A tile split with other CTAs: the last of its units to finish
           // sums the partials (each warpgroup its 64 rows) and stores it.
@@ -172,7 +188,7 @@ module attributes {gpu.container_module} {
           %slot = arith.addi %wg_fixup, %wg : index
           %slots = arith.maxui %splits, %c2 : index
           %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : vector<128xf32>, !workspace, !counters
+              split %split of %splits slots %slots : !acc, !workspace, !counters
           // The epilogue: 64x64 chunks through the warpgroup's two staging
           // buffers, written out by TMA while the next tile's MMAs run.
           scf.if %last {
@@ -180,9 +196,9 @@ module attributes {gpu.container_module} {
             // Dequantize: row scales of A, column scales of B (one element
             // each for per-tensor scaling).
             %scaled = tile.warpgroup_scale %sum rows %sa[%m1] : !scales columns %sb[%n0] : !scales
-                {shape = array<i64: 64, 256>} : vector<128xf32>
-            tile.warpgroup_tma_store %scaled, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 256>}
-                : vector<128xf32>, memref<2x2x64x64x!ec, 3>, !dc
+                {shape = #half_tile} : !acc
+            tile.warpgroup_tma_store %scaled, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
+                : !acc, !staging, !dc
           }
           scf.yield %r#1, %r#2 : index, i1
         }

@@ -23,13 +23,17 @@ TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
 MIN_SPLIT_SLICES = 16
 #: The most splits tile.work_unit's split_k makes of a tile (T-TILE-7).
 MAX_SPLITS = 8
-#: tile_width's cost model, fitted on an H100 (bf16, bench/tile_widths.py
-#: over 29 shapes M >= 256: the width it picks ran within 4% of the
-#: fastest of the three at each): the time of one K-slice of a tile per
-#: column, relative to a 256-wide tile's, and the fixup of a split tile,
-#: FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of its width
-#: (the partials written and read back serially after the last split).
-SLICE_COST = {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08}
+#: tile_width's cost model, fitted on an H100 (bench/tile_widths.py; the
+#: width it picks ran within 4% of the fastest of the three at each of 29
+#: bf16 shapes with M >= 256, within 0.3% at 21 FP8 ones): the time of one
+#: K-slice of a tile per column, relative to a 256-wide tile's, by the
+#: slice's elements (64: 16-bit operands; 128: FP8, whose faster slices
+#: favour the wide tiles' higher arithmetic intensity), and the fixup of a
+#: split tile, FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of
+#: its width (the partials written and read back serially after the last
+#: split).
+SLICE_COST = {64: {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08},
+              128: {TILE[1]: 1.0, MID_TILE: 1.2, NARROW_TILE: 1.3}}
 FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 
 
@@ -56,15 +60,16 @@ def busiest_slices(m: int, n: int, k: int, sms: int, tile_n: int, slice_k: int =
     return waves * iters + cdiv(tail, splits) + fixup
 
 
-def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_WIDTHS) -> int:
-    """The tile columns of an M x N x K product, of `widths`: the least
-    estimated time (busiest_slices x width x SLICE_COST), the wider on a
-    tie. The 128 x 256 tiles where they fill the SMs in whole waves; 192
+def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_WIDTHS,
+               slice_k: int = 64) -> int:
+    """The tile columns of an M x N x K product in K-slices of `slice_k`
+    elements, of `widths`: the least estimated time (busiest_slices x width
+    x SLICE_COST), the wider on a tie. The 128 x 256 tiles where they fill the SMs in whole waves; 192
     where N is a multiple of 192 and not of 256 (N = 576: a third of the
     256-wide tiles' columns would be padding) or where their waves fit the
     SMs better; 128 where the wider tiles leave most SMs idle or N <= 128."""
     def cost(width: int) -> float:
-        return busiest_slices(m, n, k, sms, width) * width * SLICE_COST[width]
+        return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
     return min(widths, key=lambda width: (cost(width), -width))
 
 

@@ -28,20 +28,55 @@ one CTA per SM, split-K tail, workspace per stream). On the current stream
 (or `stream`), without waiting.
 """
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
 from ..core.caches import LruCache
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
+from ..compiler import redefine_aliases
 from ..family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
                              require_cuda_tensors, require_one_device, rows_contiguous)
+from ..toolchain import read_kernel
 from . import persistent
 
-#: The kernels; a variant is the element types of A, B and C (aliases !ea,
-#: !eb, !ec), e.g. ("f8E4M3FN", "f8E4M3FN", "bf16").
-FP8 = KernelFamily.from_package("gemm_sm90_fp8.mlir", ("!ea", "!eb", "!ec"))
+#: Ring stages of @gemm_fp8_nt by tile width: a stage is 128 x 128 bytes of
+#: A and N x 128 of B, so as tile.ops.matmul's (224 KB; 208 KB at 192).
+RING_STAGES = {256: 4, 192: 4, 128: 6}
+
+
+def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
+    """The aliases of kernels/gemm_sm90_fp8.mlir that make @gemm_fp8_nt's
+    tiles `tile_n` (one of persistent.TILE_WIDTHS) columns wide."""
+    stages, accumulators, chunks = RING_STAGES[tile_n], 64 * tile_n // 128, tile_n // 64
+    return {"#tile_n": f"{tile_n} : index", "#tile_n_1": f"{tile_n - 1} : index",
+            "#stages": f"{stages} : index", "!ring_bars": f"!tile.mbarrier<count = {stages}>",
+            "!db": f"!tile.tma_desc<memref<?x?x!eb>, box = [{tile_n}, 128], swizzle = b128>",
+            "!ring_a": f"memref<{stages}x128x128x!ea, 3>",
+            "!ring_b": f"memref<{stages}x{tile_n}x128x!eb, 3>",
+            "!acc": f"vector<{accumulators}xf32>", "#mma": f"array<i64: 64, {tile_n}, 128>",
+            "#half_tile": f"array<i64: 64, {tile_n}>",
+            # A call's 64x64 chunks are a multiple of its buffers (T-TILE-4).
+            "!staging": f"memref<2x{2 if chunks % 2 == 0 else chunks}x64x64x!ec, 3>",
+            "!workspace": f"memref<?x{accumulators}xf32>"}
+
+
+def fp8_source(variant: Tuple[str, ...]) -> str:
+    """kernels/gemm_sm90_fp8.mlir for a variant: the element types of A, B
+    and C (aliases !ea, !eb, !ec), and @gemm_fp8_nt's tile width where it
+    is not 256."""
+    text = redefine_aliases(read_kernel("gemm_sm90_fp8.mlir"),
+                            dict(zip(("!ea", "!eb", "!ec"), variant[:3])))
+    if len(variant) == 3:
+        return text
+    return redefine_aliases(text, fp8_width_aliases(variant[3]))
+
+
+#: The kernels; a variant is the element types of A, B and C, e.g.
+#: ("f8E4M3FN", "f8E4M3FN", "bf16"), and @gemm_fp8_nt's tile width where
+#: it is not 256 (ScaledPlan.variant).
+FP8 = KernelFamily("gemm_sm90_fp8.mlir", fp8_source)
 FP8_KERNEL = "gemm_fp8_nt"
 FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
 FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
@@ -86,6 +121,16 @@ class ScaledPlan:
     #: The CTAs the split-K workspace is sized for (the SM count: one
     #: workspace per stream for every grid; 0: the grid's).
     workspace_ctas: int = 0
+    #: @gemm_fp8_nt's tile columns (persistent.tile_width).
+    tile_n: int = persistent.TILE[1]
+
+    @property
+    def variant(self) -> Tuple:
+        """The kernel variant: the element types, and the tile width where
+        it is not 256."""
+        if self.tile_n == persistent.TILE[1]:
+            return self.elements
+        return self.elements + (self.tile_n,)
 
     @property
     def multicast(self) -> bool:
@@ -101,7 +146,8 @@ class ScaledPlan:
         None for the others."""
         if self.multicast or self.blockwise:
             return None
-        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0])
+        return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
+                                                  self.tile_n)
 
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
         if self.split_k_shape is None:
@@ -187,28 +233,32 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                 f"{'s' if bytes_ > 1 else ''} from 0x{operand.address:x}) are not 16-byte "
                 "aligned: TMA needs 16-byte aligned addresses and row strides (T-TMA-9, "
                 "T-TMA-10), so an FP8 K must be a multiple of 16 and N of 8")
+    tile_n = persistent.TILE[1]
     if blockwise:
         # 192 x 128 or 128 x 128 tiles, one CTA per SM or fewer tiles.
         rows = blockwise_tile_rows(m, n, device.sms)
         tiles = cdiv(m, rows) * n_blocks
         kernel, grid = (FP8_BLOCKWISE_M192_KERNEL if rows == 192 else FP8_BLOCKWISE_KERNEL,
                         (min(tiles, device.sms), 1, 1))
-    elif multicast_pays(m, n, device.sms):
-        # 2x1 clusters on pairs of row tiles, one CTA per SM.
-        clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
-        kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
     else:
-        # One CTA per SM, or per tile (and split) where there are fewer, as
-        # tile.matmul's persistent kernels (128-element K-slices).
-        kernel, grid = FP8_KERNEL, (persistent.persistent_grid(m, n, k, device.sms,
-                                                                slice_k=128), 1, 1)
+        # The persistent kernel's tile width by tile.matmul's cost model
+        # (128-element K-slices); the clusters take 256-wide tiles only.
+        tile_n = persistent.tile_width(m, n, k, device.sms, slice_k=128)
+        if tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
+            # 2x1 clusters on pairs of row tiles, one CTA per SM.
+            clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
+            kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
+        else:
+            # One CTA per SM, or per tile (and split) where there are fewer.
+            kernel, grid = FP8_KERNEL, (persistent.persistent_grid(
+                m, n, k, device.sms, tile_n, slice_k=128), 1, 1)
     if shared_bytes is not None and device.shared_optin is not None \
             and shared_bytes > device.shared_optin:
         raise MatmulError(f"tile.matmul: @{kernel} needs {shared_bytes} bytes of shared "
                           f"memory, the GPU gives a block at most {device.shared_optin}")
     return ScaledPlan(kernel, m, n, k, grid,
                       tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)),
-                      device.sms)
+                      device.sms, tile_n)
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -237,7 +287,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         # The kernel variant (and its shared memory) follows from the types.
         probe = plan_scaled_matmul(*operands, out_operand, out_name, device)
         return plan_scaled_matmul(*operands, out_operand, out_name, device,
-                                  FP8.shared_bytes(probe.elements, probe.kernel))
+                                  FP8.shared_bytes(probe.variant, probe.kernel))
     plan = PLANS.get(key, make)
     # The launch's stream as a torch stream, for the copies around the kernel
     # (None: the device's current one, where the tensors' ops go anyway).
@@ -263,7 +313,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     shape = plan.split_k_shape
     split_k = None if shape is None else persistent.split_k_buffers(
         torch, shape, index, launch_stream)
-    FP8.kernel(plan.elements, plan.kernel).launch_on(
+    FP8.kernel(plan.variant, plan.kernel).launch_on(
         index, plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k), plan.grid,
         stream)
     return out

@@ -8,6 +8,9 @@
 //
 // RUN: tile-run %tile_kernels/gemm_sm90_fp8.mlir --chip=sm_90a --timeout=120 | FileCheck %s
 // RUN: sed 's/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_fp8.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// With @gemm_fp8_nt's 128- and 192-wide tiles (python -m tile gemm-fp8).
+// RUN: %python -m tile gemm-fp8 --tile-n 128 | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
+// RUN: %python -m tile gemm-fp8 --tile-n 192 --out f16 | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
 // CHECK: gemm fp8 row-wise 256x512x512 mismatches: 0
 // CHECK: gemm fp8 per-tensor 256x512x512 mismatches: 0
 // CHECK: gemm fp8 row-wise 200x296x208 mismatches: 0

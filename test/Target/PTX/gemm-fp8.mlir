@@ -18,6 +18,15 @@
 // RUN: sed 's/^!eb = f8E4M3FN/!eb = f8E5M2/; s/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_fp8.mlir | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mixed.ptx
 // RUN: FileCheck %s --check-prefix=MIXED < %t.mixed.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mixed.ptx -o %t.mixed.cubin %}
+// @gemm_fp8_nt with 128- and 192-wide tiles (tile.matmul's choice where the
+// 256-wide tiles leave SMs idle or pad N): four m64n128k32 / m64n192k32 a
+// slice, no spills.
+// RUN: %python -m tile gemm-fp8 --tile-n 128 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.narrow.ptx
+// RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.narrow.ptx -o %t.narrow.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
+// RUN: %python -m tile gemm-fp8 --tile-n 192 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mid.ptx
+// RUN: FileCheck %s --check-prefix=MID < %t.mid.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.mid.ptx -o %t.mid.cubin 2>&1 | FileCheck %s --check-prefix=PTXAS %}
 
 // CHECK: .visible .entry gemm_fp8_nt(
 // CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 232;
@@ -33,6 +42,15 @@
 // CHECK: .visible .entry gemm_fp8_nt_blockwise_m192(
 // CHECK-DAG: setmaxnreg.dec.sync.aligned.u32 24;
 // CHECK-DAG: setmaxnreg.inc.sync.aligned.u32 160;
+
+// NARROW: .entry gemm_fp8_nt(
+// NARROW-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// NARROW-NOT: m64n256k32
+// NARROW: .entry gemm_fp8_nt_multicast(
+// MID: .entry gemm_fp8_nt(
+// MID-COUNT-4: wgmma.mma_async.sync.aligned.m64n192k32.f32.e4m3.e4m3
+// MID-NOT: m64n256k32
+// MID: .entry gemm_fp8_nt_multicast(
 
 // WGMMA-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3
 // WGMMA: .entry gemm_fp8_nt_multicast(
