@@ -118,6 +118,37 @@ def test_grouped_steady_state(torch_cuda):
             assert close(torch, got[rows], a[rows].float() @ b[g].float())
 
 
+@pytest.mark.parametrize("m, n, k", [(16, 384, 512), (1792, 2560, 1024), (4096, 4096, 512)])
+def test_fp8_steady_state_new_addresses_scales_and_streams(torch_cuda, m, n, k):
+    """FP8 calls like an earlier one (narrow, 192-wide split and multicast
+    kernels) take their prepared launch: new operands and new scales by
+    address, per-tensor scalars and row-wise (M, 1) / (1, N) scales alike; a
+    strided scale is copied and never prepared."""
+    from tile.ops import scaled_matmul
+    torch = torch_cuda
+    scaled_matmul.PLANS.clear()
+    for i in range(3):
+        a = torch.randn(m, k, device="cuda").to(torch.float8_e4m3fn)
+        w = torch.randn(n, k, device="cuda").to(torch.float8_e4m3fn)
+        product = a.float() @ w.float().t()
+        sa, sb = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+        assert close(torch, tile.matmul(a, w.t(), scale_a=sa, scale_b=sb), product * sa * sb)
+        scalar_a, scalar_b = torch.tensor(0.5 + i, device="cuda"), torch.tensor(2.0, device="cuda")
+        got = tile.matmul(a, w, transpose_b=True, scale_a=scalar_a, scale_b=scalar_b)
+        assert close(torch, got, product * scalar_a * scalar_b)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb, out_dtype=torch.float16)
+        side.synchronize()
+        assert c.dtype == torch.float16 and close(torch, c, product * sa * sb)
+        strided = (torch.rand(n, 2, device="cuda") + 0.5)[:, 1]
+        got = tile.matmul(a, w.t(), scale_a=sa, scale_b=strided)
+        assert close(torch, got, product * sa * strided)
+    prepared = [planned for planned in scaled_matmul.PLANS._values.values() if planned.launches]
+    assert len(prepared) == 3 and len(scaled_matmul.PLANS._values) == 4
+
+
 def test_prepared_launches_keep_their_buffers(torch_cuda):
     """A prepared launch keeps the buffers whose addresses it holds: the
     decode workspace replaced by a larger one, split-K and staging buffers

@@ -263,22 +263,55 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
 
 # --- PyTorch -----------------------------------------------------------------
 
-#: Plans by shapes, strides, dtypes, devices and alignments, most recent last.
+@dataclass
+class PlannedScaled:
+    """A call shape's plan, the operands' device, and its launches by
+    stream (Kernel.prepare: the scalars and split-K buffers packed once; A,
+    B, C and the scales per call, by address)."""
+    plan: ScaledPlan
+    index: int
+    launches: Dict[int, object]
+
+
+#: PlannedScaled by shapes, strides, dtypes, devices, alignments and C's
+#: type, most recent last.
 PLANS = LruCache(256)
+#: Positions of A, B, C and the scales among the kernels' arguments.
+VARYING = (0, 1, 2, 6, 7)
+
+
+def _key(a, logical_b, scale_a, scale_b, out, out_dtype) -> tuple:
+    return tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGNMENT)
+                 for t in (a, logical_b, scale_a, scale_b)
+                 + ((out,) if out is not None else ())) + (out_dtype,)
 
 
 def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
                   transpose_b: bool = False, stream=None):
-    """tile.matmul's FP8 path (see the module's documentation)."""
-    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a,
-                                 scale_b=scale_b, out=out)
+    """tile.matmul's FP8 path (see the module's documentation). A call like
+    an earlier one on the same stream (and with scales the kernel reads in
+    place: contiguous, or block scales) packs its tensors into the launch
+    prepared for it."""
     if out_dtype is None:
         out_dtype = out.dtype if out is not None else torch.bfloat16
+    try:
+        logical_b = b.t() if transpose_b else b
+        key = _key(a, logical_b, scale_a, scale_b, out, out_dtype)
+    except (AttributeError, TypeError, RuntimeError):  # not tensors: the checks say why
+        key, logical_b = None, None
+    planned = PLANS.peek(key)
+    if planned is not None:
+        launch = planned.launches.get(streams.stream_handle(stream, planned.index) or 0)
+        if launch is not None:
+            if out is None:
+                out = streams.new_output(torch, (planned.plan.m, planned.plan.n), a, stream,
+                                         planned.index, out_dtype)
+            launch(a, logical_b, out, scale_a, scale_b)
+            return out
+    index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a,
+                                 scale_b=scale_b, out=out)
     out_name = dtype_name(out_dtype)
     logical_b = b.t() if transpose_b else b
-    key = tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGNMENT)
-                for t in (a, logical_b, scale_a, scale_b) + ((out,) if out is not None else ()))
-    key += (out_name,)
 
     def make():
         operands = [operand_of(t) for t in (a, logical_b, scale_a, scale_b)]
@@ -286,9 +319,12 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         device = devices.device(index)
         # The kernel variant (and its shared memory) follows from the types.
         probe = plan_scaled_matmul(*operands, out_operand, out_name, device)
-        return plan_scaled_matmul(*operands, out_operand, out_name, device,
-                                  FP8.shared_bytes(probe.variant, probe.kernel))
-    plan = PLANS.get(key, make)
+        return PlannedScaled(plan_scaled_matmul(*operands, out_operand, out_name, device,
+                                                FP8.shared_bytes(probe.variant, probe.kernel)),
+                             index, {})
+    planned = PLANS.get(key, make)
+    plan = planned.plan
+    in_place = plan.blockwise or (scale_a.is_contiguous() and scale_b.is_contiguous())
     # The launch's stream as a torch stream, for the copies around the kernel
     # (None: the device's current one, where the tensors' ops go anyway).
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
@@ -313,7 +349,15 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     shape = plan.split_k_shape
     split_k = None if shape is None else persistent.split_k_buffers(
         torch, shape, index, launch_stream)
-    FP8.kernel(plan.variant, plan.kernel).launch_on(
-        index, plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k), plan.grid,
-        stream)
+    arguments = plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k)
+    kernel = FP8.kernel(plan.variant, plan.kernel)
+    if key is None or not in_place:
+        kernel.launch_on(index, arguments, plan.grid, stream)
+        return out
+    # Prepared for this stream: the next such call takes the steady state
+    # above (the scales by the address of the tensors given, which the
+    # kernel reads in place).
+    launch = planned.launches[streams.stream_handle(stream, index) or 0] = kernel.prepare(
+        index, arguments, plan.grid, stream, varying=VARYING)
+    launch()
     return out
