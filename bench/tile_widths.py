@@ -45,17 +45,19 @@ WIDTHS = (256, 192, 128)
 
 def bf16_sides(torch, tile, mm, a, w, sms, persistent):
     """(the rule's plan, [tile.matmul, each width, cuBLAS]) for bf16."""
-    rule = mm.PLANS.get(mm._plan_key(a, w, None, True, True),
-                        lambda: mm._plan_tensors(torch, a, w, None, True, True, None)).plan
+    from tile.core.caches import placeholders
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    rule = mm.plan_matmul(operand_of(a), operand_of(w.t()), None, device(0))
     m, n, k = rule.m, rule.n, rule.k
+    unused = placeholders(torch, a.device, a.dtype)[0]  # no bias, no residual
     sides = [lambda: tile.matmul(a, w, transpose_b=True)]
     for width in WIDTHS:
         plan = replace(rule, decode=None, kernel="gemm_nt", b_transposed=True,
                        workspace_ctas=sms, tile_n=width,
                        grid=(persistent.persistent_grid(m, n, k, sms, width), 1, 1))
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0),
-                                   *mm._epilogue_views(torch, plan, None, None, 0, a.dtype))
+        arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0), unused, unused)
         launch = mm.kernel(plan).prepare(0, arguments, plan.grid)
         sides.append(lambda launch=launch, c=c: (launch(), c)[1])
     sides.append(lambda: torch.matmul(a, w.t()))

@@ -117,6 +117,17 @@ def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
     # Three 64x64 chunks (192-wide tiles) take three buffers: a call's
     # chunks are a multiple of them (T-TILE-4).
     assert epilogue_aliases(Epilogue(), 192)["!staging"] == "memref<2x3x64x64x!e, 3>"
+    with pytest.raises(ValueError, match="output is 96 columns"):
+        epilogue_aliases(Epilogue(activation="silu", gated=True), 192)
+
+
+def test_a_gated_epilogue_never_takes_192_wide_tiles():
+    """N = 576 takes 192-wide tiles, but a gated one would store 96-column
+    halves: the planner offers it 256 and 128 only."""
+    plain = plan_matmul(matrix(4096, 7168), matrix(7168, 576), None, H100)
+    gated = plan_matmul(matrix(4096, 7168), matrix(7168, 576), None, H100,
+                        epilogue=Epilogue(activation="silu", gated=True))
+    assert plain.tile_n == 192 and gated.tile_n == 128
 
 
 def test_the_epilogue_variants_read_what_they_fuse():

@@ -69,9 +69,26 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     assert (small.kernel, small.tile_n, small.grid) == (FP8_KERNEL, 128, (16, 1, 1))
     assert small.split_k_shape == ((2 * 132 * 128, 64), 132)
     assert plan(matrix(256, 4096), transposed(4096, 4096)).grid == (128, 1, 1)  # 64 x 2
-    # Decode shapes: 128-wide tiles, twice the CTAs streaming the weight.
+    # M <= 64: the FP8 decode kernels (C^T = B A^T, 64 columns a CTA, the
+    # scales as two more arguments, by address in a prepared launch).
     decode = plan(matrix(16, 4096), transposed(4096, 6144))
-    assert (decode.tile_n, decode.grid) == (128, (96, 1, 1))
+    assert decode.decode is not None and decode.grid == (96, 1, 1)
+    assert decode.kernel == "gemm_decode_nt_r16_s6_k2_e4m3fn_e4m3fn_bf16"
+    assert decode.arguments("a", "b", "c", "sa", "sb") == ("a", "b", "c", 4096, "sa", "sb")
+    assert decode.varying == (0, 1, 2, 4, 5) and decode.split_k_shape is None
+    mixed = plan(matrix(1, 7168), transposed(7168, 576, dtype="float8_e5m2"), out_dtype="float16")
+    assert mixed.kernel == "gemm_decode_nt_r8_s6_k2_sk_e4m3fn_e5m2_f16"
+    assert mixed.grid == (9, 3, 1) and mixed.varying == (0, 1, 2, 6, 7)  # 28 stages: 3 splits
+    assert mixed.split_k_shape == ((9 * 3 * 128, 4), 9)
+    # Up to M = 128 (n = 96 and 128 kernels), but where the decode config
+    # would take 128 columns a CTA (wide N), the persistent kernel.
+    assert plan(matrix(100, 4096), transposed(4096, 4096)).kernel == \
+        "gemm_decode_nt_r128_s4_k2_e4m3fn_e4m3fn_bf16"
+    assert plan(matrix(128, 4096), transposed(4096, 28672)).kernel == FP8_KERNEL
+    # A C whose rows are padded takes the persistent kernel.
+    padded = plan(matrix(16, 4096), transposed(4096, 6144), out=matrix(16, 6144, "bfloat16",
+                                                                          strides=(6208, 1)))
+    assert padded.decode is None and (padded.kernel, padded.tile_n) == (FP8_KERNEL, 128)
     wide = plan(matrix(4096, 4096), transposed(4096, 4096))
     assert wide.tile_n == 256 and wide.variant == ("f8E4M3FN", "f8E4M3FN", "bf16")
     # N = 576: 192-wide tiles without padding beat the 256-wide clusters.
@@ -134,7 +151,7 @@ def test_block_scales_pick_the_tile_rows_by_waves():
      "A is 64 x 32 but B, as K x N, is 64 x 64"),
     (lambda: plan(matrix(64, 64), transposed(64, 64), device=Device(108, (8, 0))),
      "runs Hopper kernels"),
-    (lambda: plan(matrix(64, 64), transposed(64, 64), device=Device(132, (9, 0), 100000),
+    (lambda: plan(matrix(256, 64), transposed(64, 64), device=Device(132, (9, 0), 100000),
                   shared=229376),
      "needs 229376 bytes of shared memory"),
 ])
@@ -185,6 +202,34 @@ def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
                                   out_dtype=torch.bfloat16)
         # Both round the same f32 sums to bf16: no worse than cuBLAS, within rounding.
         assert error <= 1.5 * relative_error(theirs, reference) + 1e-3
+
+
+@pytest.mark.parametrize("m, n, k", [(1, 4096, 4096), (13, 600, 7168), (64, 1032, 2048),
+                                     (40, 576, 16384)])
+@pytest.mark.parametrize("rowwise", [False, True])
+def test_fp8_decode_kernels_match_float32_reference(torch_cuda, m, n, k, rowwise):
+    """M <= 64 on the FP8 decode kernels (C^T = B A^T), whole and partial
+    64-column tiles, split along K or not, e4m3 x e5m2 into f16 too."""
+    import tile
+    from tile.core.operands import operand_of
+    from tile.core.devices import device
+    from tile.ops.scaled_matmul import plan_scaled_matmul
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a, w = fp8_operands(torch, m, n, k, b_dtype="float8_e5m2" if m == 13 else "float8_e4m3fn",
+                        seed=m * n)
+    if rowwise:
+        sa, sb = torch.rand(m, 1, device="cuda") + 0.5, torch.rand(1, n, device="cuda") + 0.5
+    else:
+        sa, sb = torch.tensor(0.75, device="cuda"), torch.tensor(1.25, device="cuda")
+    out_dtype = torch.float16 if m == 13 else torch.bfloat16
+    p = plan_scaled_matmul(*(operand_of(t) for t in (a, w.t(), sa, sb)), None,
+                           str(out_dtype).split(".")[-1], device(a.get_device()))
+    assert p.decode is not None
+    reference = (a.float() @ w.float().t()) * sa * sb
+    for _ in range(2):  # the prepared launch too
+        c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb, out_dtype=out_dtype)
+        assert c.dtype == out_dtype and relative_error(c, reference) < 1e-2
 
 
 @pytest.mark.parametrize("a_dtype, b_dtype", [("float8_e4m3fn", "float8_e5m2"),

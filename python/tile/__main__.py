@@ -4,9 +4,11 @@
                                 the runtime library were found; the GPUs
     python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|96|128]
                                 [--bias column|row] [--residual] [--activation A]
-                                [--stages S] [--element f16|bf16]
+                                [--stages S] [--element f16|bf16|f8E4M3FN|f8E5M2]
+                                [--b-element f8E4M3FN|f8E5M2] [--out bf16|f16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
-                                prints a decode GEMM kernel (tile.ops.decode)
+                                prints a decode GEMM kernel (tile.ops.decode;
+                                FP8: nt, A and B 8-bit, C = out, scaled)
     python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128]
                                 [--bias column|row] [--residual]
                                 [--activation relu|silu|gelu|gelu_tanh]
@@ -52,7 +54,7 @@ import sys
 from pathlib import Path
 
 from . import lit_runner
-from .ops.decode import COLUMNS, ROWS, DecodeConfig, decode_source
+from .ops.decode import COLUMNS, FP8_TYPES, ROWS, DecodeConfig, decode_source
 from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm, rope
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
@@ -104,7 +106,11 @@ def main(argv=None) -> None:
     decode.add_argument("--layout", choices=("nt", "nn"), default="nt")
     decode.add_argument("--rows", type=int, choices=ROWS, default=16)
     decode.add_argument("--stages", type=int, default=12)
-    decode.add_argument("--element", choices=("f16", "bf16"), default="f16")
+    decode.add_argument("--element", choices=("f16", "bf16") + FP8_TYPES, default="f16")
+    decode.add_argument("--b-element", choices=FP8_TYPES, default="",
+                        help="FP8: B's type where it is not A's")
+    decode.add_argument("--out", choices=("bf16", "f16"), default="",
+                        help="FP8: C's type (default bf16)")
     decode.add_argument("--spans", type=int, default=1)
     decode.add_argument("--split-k", action="store_true")
     decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
@@ -162,7 +168,10 @@ def main(argv=None) -> None:
         return
     if args.command == "gemm":
         fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated)
-        sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
+        try:
+            sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
+        except ValueError as error:
+            parser.error(str(error))
         return
     if args.command == "gemm-fp8":
         elements = ("f8E4M3FN", "f8E4M3FN", args.out)
@@ -195,9 +204,11 @@ def main(argv=None) -> None:
         sys.stdout.write(rope.rope_source(rope.RopeConfig(args.element, args.head_dim,
                                                           not args.no_k)))
         return
+    fp8 = args.element in FP8_TYPES
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns,
-                          Epilogue(args.bias, args.residual, args.activation or "identity"))
+                          Epilogue(args.bias, args.residual, args.activation or "identity"),
+                          args.b_element if fp8 else "", (args.out or "bf16") if fp8 else "")
     try:
         sys.stdout.write(decode_source(config))
     except ValueError as error:

@@ -409,7 +409,8 @@ gpu.module @mn_major_a {
 
 // tile.split_k_reduce: one split yields the accumulators; otherwise the
 // thread's 4-element chunks are stored at element 4 (128 c + thread mod 128)
-// of the split's rows ((tile * splits + split) * 128 ...), the
+// of the split's rows ((tile * splits + split) * 128 ..., addressed through a
+// flat view of the row-major workspace: 128 x 4 elements a split), the
 // warpgroup meets, its first thread counts (fence, atomic add, fence) and
 // writes whether it was last to its warpgroup's slot (thread x / 128) of a
 // static shared flag array, the warpgroup meets again and the last CTA sums
@@ -420,18 +421,17 @@ gpu.module @mn_major_a {
 //       CHECK: %[[TID:.*]] = gpu.thread_id x
 //       CHECK: %[[THREAD:.*]] = arith.remui %[[TID]], %c128 : index
 //       CHECK: %[[WG:.*]] = arith.divui %[[TID]], %c128 : index
+//       CHECK: %[[FLAT:.*]] = memref.collapse_shape %[[WS]] {{\[\[}}0, 1]] : memref<?x4xf32> into memref<?xf32>
 //       CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[N]], %c1 : index
 //       CHECK: scf.if %[[ONE]] -> (i1, vector<4xf32>) {
 //  CHECK-NEXT:   scf.yield %true, %[[ACC]]
 //       CHECK: } else {
 //       CHECK:   %[[TS:.*]] = arith.muli %[[T]], %[[N]] : index
 //       CHECK:   %[[TSS:.*]] = arith.addi %[[TS]], %[[S]] : index
-//       CHECK:   %[[R128:.*]] = arith.muli %[[TSS]], %c128 : index
+//       CHECK:   %[[BASE:.*]] = arith.muli %[[TSS]], %c512 : index
 //       CHECK:   %[[E:.*]] = arith.muli %[[THREAD]], %c4 : index
-//       CHECK:   %[[Q:.*]] = arith.divui %[[E]], %c4 : index
-//       CHECK:   %[[ROW:.*]] = arith.addi %[[R128]], %[[Q]] : index
-//       CHECK:   %[[COL:.*]] = arith.remui %[[E]], %c4 : index
-//       CHECK:   vector.store %[[ACC]], %[[WS]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:   %[[AT:.*]] = arith.addi %[[BASE]], %[[E]] : index
+//       CHECK:   vector.store %[[ACC]], %[[FLAT]][%[[AT]]] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 //       CHECK:   nvvm.barrier id = %{{.*}} number_of_threads = %c128_i32
 //       CHECK:   scf.if %[[FIRST:.*]] {
 //       CHECK:     llvm.fence syncscope("device") acq_rel
@@ -443,7 +443,7 @@ gpu.module @mn_major_a {
 //       CHECK:   %[[LAST:.*]] = arith.cmpi ne, %[[WORD]], %c0_i32 : i32
 //       CHECK:   scf.if %[[LAST]] -> (vector<4xf32>) {
 //       CHECK:     scf.for %[[SPLIT:.*]] = %c0 to %[[N]] step %c1
-//       CHECK:       vector.load %[[WS]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<?x4xf32>, vector<4xf32>
+//       CHECK:       vector.load %[[FLAT]][%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
 //       CHECK:       arith.addf
 //       CHECK:     scf.if %[[FIRST]] {
 //  CHECK-NEXT:       memref.store %c0_i32, %[[CNT]][%[[T]]] : memref<?xi32>
@@ -455,6 +455,24 @@ gpu.module @split_k {
     scf.if %last {
       vector.store %sum, %ws[%t, %t] : memref<?x4xf32>, vector<4xf32>
     }
+    gpu.return
+  }
+}
+
+// Accumulators that are no multiple of 4: a row per thread, element c of
+// thread t of a split at (split base + t) * 6 + c of the flat workspace.
+// CHECK-LABEL: gpu.func @split_k_rows
+//       CHECK: %[[THREAD:.*]] = arith.remui %{{.*}}, %c128 : index
+//       CHECK: %[[FLAT:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<?x6xf32> into memref<?xf32>
+//       CHECK: %[[BASE:.*]] = arith.muli %{{.*}}, %c768 : index
+//       CHECK: %[[ROW:.*]] = arith.muli %[[THREAD]], %c6 : index
+//       CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %[[ROW]] : index
+//       CHECK: vector.store %{{.*}}, %[[FLAT]][%[[AT]]] {alignment = 4 : i64} : memref<?xf32>, vector<1xf32>
+gpu.module @split_k_rows {
+  gpu.func @split_k_rows(%acc: vector<6xf32>, %ws: memref<?x6xf32>, %counters: memref<?xi32>,
+                         %t: index, %s: index, %n: index) kernel {
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n
+        : vector<6xf32>, memref<?x6xf32>, memref<?xi32>
     gpu.return
   }
 }

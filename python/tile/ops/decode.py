@@ -40,8 +40,12 @@ from .epilogue import Epilogue
 ROWS = (8, 16, 32, 64, 96, 128)
 #: Columns of C (rows of B^T) per CTA: one or two m64 wgmma tiles.
 COLUMNS = (64, 128)
-#: K per stage: one 128-byte swizzle span of 16-bit elements.
+#: K per stage: one 128-byte swizzle span of 16-bit elements (of 8-bit
+#: ones: FP8_SLICE).
 SLICE = 64
+FP8_SLICE = 128
+#: The 8-bit element types (tile IR) of the FP8 decode kernels' A and B.
+FP8_TYPES = ("f8E4M3FN", "f8E5M2")
 #: Threads: the producer warpgroup and the consumer warpgroup.
 THREADS = 256
 
@@ -56,7 +60,11 @@ class DecodeConfig:
     y dimension splits K: CTA (x, y) takes the y-th of gridDim.y shares of
     the stages and tile.split_k_reduce sums the shares (the kernel then takes
     a workspace of (tiles x splits x 128) rows of rows / 2 f32 and a counter
-    per tile, zero before the first launch)."""
+    per tile, zero before the first launch). FP8 (`element` e4m3 or e5m2,
+    `b_element` B's if it differs, `out` C's bf16 or f16; layout "nt", as
+    FP8 wgmma reads both operands K-major): 128 of K a span, and C =
+    diag(sa) A B^T diag(sb) with the row-wise or per-tensor scales as two
+    more arguments (tile.warpgroup_scale on C^T's accumulators)."""
     layout: str
     rows: int
     stages: int
@@ -67,12 +75,28 @@ class DecodeConfig:
     #: A fused epilogue (tile.ops.epilogue; not gated): the kernel then
     #: takes the bias and residual as N x M views (C^T's layout).
     epilogue: Epilogue = Epilogue()
+    #: FP8: B's element type where it is not A's, and C's type ("" for 16-bit
+    #: kernels: C is of `element`).
+    b_element: str = ""
+    out: str = ""
+
+    @property
+    def fp8(self) -> bool:
+        return self.element in FP8_TYPES
+
+    @property
+    def slice(self) -> int:
+        """K elements of a span (128 bytes)."""
+        return FP8_SLICE if self.fp8 else SLICE
 
     @property
     def name(self) -> str:
         suffix = ((f"_k{self.spans}" if self.spans != 1 else "")
                   + (f"_c{self.columns}" if self.columns != 64 else "")
                   + ("_sk" if self.split_k else ""))
+        if self.fp8:
+            suffix += (f"_{self.element[2:].lower()}_{(self.b_element or self.element)[2:].lower()}"
+                       f"_{self.out}")
         return f"gemm_decode_{self.layout}_r{self.rows}_s{self.stages}{suffix}"
 
     @property
@@ -101,8 +125,9 @@ class DecodeConfig:
         """The kernel's arguments for A, B (in the kernel's layout), C and,
         with split_k, the workspace and counters of workspace_shape; with a
         fused epilogue, its bias and residual views (N x M, placeholders
-        where it reads none)."""
-        fused = () if self.epilogue.trivial else (bias, residual)
+        where it reads none); FP8: the scales of A and B (as bias and
+        residual)."""
+        fused = () if self.epilogue.trivial and not self.fp8 else (bias, residual)
         if self.split_k:
             workspace, counters = split_k
             return (a, b, c, k, workspace, counters) + fused
@@ -115,8 +140,14 @@ class DecodeConfig:
             raise ValueError(f"decode rows must be one of {ROWS}, got {self.rows}")
         if not 2 <= self.stages <= 64:
             raise ValueError(f"decode stages must be in [2, 64], got {self.stages}")
-        if self.element not in ("f16", "bf16"):
-            raise ValueError(f"decode element must be f16 or bf16, got {self.element}")
+        if self.element not in ("f16", "bf16") + FP8_TYPES:
+            raise ValueError(f"decode element must be f16, bf16 or an FP8 type "
+                             f"{FP8_TYPES}, got {self.element}")
+        if self.fp8 and (self.layout != "nt" or self.out not in ("bf16", "f16")
+                         or (self.b_element or self.element) not in FP8_TYPES
+                         or not self.epilogue.trivial):
+            raise ValueError(f"an FP8 decode kernel is nt (both operands K-major), with an "
+                             f"FP8 B, a bf16 or f16 C and no fused epilogue, got {self}")
         if self.spans not in (1, 2):
             raise ValueError(f"decode spans must be 1 or 2, got {self.spans}")
         if self.columns not in COLUMNS:
@@ -164,23 +195,36 @@ def fused_epilogue(config: DecodeConfig, value: str, indent: str) -> Tuple[str, 
     return "".join(f"{indent}{line}\n" for line in lines), value
 
 
+def _scaled(config: DecodeConfig, ir: str, value: str, indent: str) -> Tuple[str, str]:
+    """FP8: (`ir` and the dequantization of `value`, C^T's accumulators:
+    row factors sb, one per column of C; column factors sa, one per row;
+    extent-1 scales are per tensor, T-TILE-8), else (ir, value)."""
+    if not config.fp8:
+        return ir, value
+    return (f"{ir}{indent}%dequantized = tile.warpgroup_scale {value} rows %sb[%n0] : "
+            f"memref<?xf32> columns %sa[%c0] : memref<?xf32>\n{indent}    {{shape = array<i64: "
+            f"{config.columns}, {config.rows}>}} : vector<{config.accumulators}xf32>\n",
+            "%dequantized")
+
+
 def decode_source(config: DecodeConfig) -> str:
     """The module holding the kernel `config.name`."""
     config.validate()
     e, r, s, w = config.element, config.rows, config.stages, config.spans
-    cols, chunks = config.columns, config.columns // 64
+    eb, ec = config.b_element or e, config.out or e
+    cols, chunks, ks = config.columns, config.columns // 64, config.slice
     nn = config.layout == "nn"
     # The rings, a stage of `w` K spans: A's r x 64 tiles; B's cols x 64
     # tiles, N x K rows (K-major) for nt, for nn K rows of cols / 64 spans of
     # 64 columns (MN-major chunks, one TMA box each).
-    a_ring = f"memref<{s}x{w}x{r}x64x{e}, 3>"
-    b_ring = (f"memref<{s}x{w}x{chunks}x64x64x{e}, 3>" if nn
-              else f"memref<{s}x{w}x{cols}x64x{e}, 3>")
+    a_ring = f"memref<{s}x{w}x{r}x{ks}x{e}, 3>"
+    b_ring = (f"memref<{s}x{w}x{chunks}x64x64x{eb}, 3>" if nn
+              else f"memref<{s}x{w}x{cols}x{ks}x{eb}, 3>")
     transpose_a = ", transpose_a" if nn else ""
     copies, mmas = [], []
     for j in range(w):
         span = f"%c{j}" if j else "%c0"
-        lines = [f"            %k{j} = arith.addi %kt, %c{64 * j} : index"]
+        lines = [f"            %k{j} = arith.addi %kt, %c{ks * j} : index"]
         if nn:
             lines += [f"            tile.tma_copy %b[%k{j}, %n{q}] to %rb[%s, {span}, %c{q}], "
                       f"%full[%s] : !db, {b_ring}, !bars" for q in range(chunks)]
@@ -193,7 +237,7 @@ def decode_source(config: DecodeConfig) -> str:
         b_tile = (f"%rb[%s, {span}, %c0, %c0, %c0]" if nn else f"%rb[%s, {span}, %c0, %c0]")
         into = "%next_sum" if j == w - 1 else f"%sum{j + 1}"
         mmas.append(f"""          {into} = tile.warpgroup_mma {b_tile}, %ra[%s, {span}, %c0, %c0], %sum{j if j else ''}
-              {{shape = array<i64: {cols}, {r}, 64>, wait = 1 : i32{transpose_a}}}
+              {{shape = array<i64: {cols}, {r}, {ks}>, wait = 1 : i32{transpose_a}}}
               : {b_ring}, {a_ring}, vector<{config.accumulators}xf32>""")
     copies_text, mmas_text = "\n".join(copies), "\n".join(mmas)
     half = config.accumulators
@@ -213,45 +257,49 @@ def decode_source(config: DecodeConfig) -> str:
 """
         lo, hi = "%t0", "%t1"
         fused, out = fused_epilogue(config, "%sum", "          ")
+        fused, out = _scaled(config, fused, out, "          ")
         epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits
             : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
         scf.if %last {{
 {fused}          tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
-              {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>
+              {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>
         }}"""
     else:
         split_params, split_range, lo, hi = "", "", "%c0", "%slices"
         fused, out = fused_epilogue(config, "%acc#0", "        ")
+        fused, out = _scaled(config, fused, out, "        ")
         epilogue = f"""{fused}        tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
-            {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{e}>"""
+            {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>"""
     if not config.epilogue.trivial:
         split_params += f", %bias: {_VIEW.format(e=e)}, %residual: {_VIEW.format(e=e)}"
+    if config.fp8:
+        split_params += ", %sa: memref<?xf32>, %sb: memref<?xf32>"
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
-    offset_constants = "".join(f"      %c{64 * j} = arith.constant {64 * j} : index\n"
+    offset_constants = "".join(f"      %c{ks * j} = arith.constant {ks * j} : index\n"
                                for j in range(2, w))
     return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (tile.ops.decode).
-!da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, 64], swizzle = b128>
-!db = !tile.tma_desc<memref<?x?x{e}>, box = [{64 if nn else cols}, 64], swizzle = b128>
+!da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, {ks}], swizzle = b128>
+!db = !tile.tma_desc<memref<?x?x{eb}>, box = [{64 if nn else cols}, {ks}], swizzle = b128>
 !bars = !tile.mbarrier<count = {s}>
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
     // CTA x computes C[0:M, {cols} x : {cols} x + {cols}] as the transpose of
     // B^T[{cols} x : {cols} x + {cols}, :] A^T, {64 * w} of K a stage.
-    gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{e}>, %k: index{split_params}) kernel
+    gpu.func @{config.name}(%a: !da, %b: !db, %c: memref<?x?x{ec}>, %k: index{split_params}) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
 {span_constants}      %c64 = arith.constant 64 : index
 {offset_constants}      %c128 = arith.constant 128 : index
       %cs = arith.constant {s} : index
-      %stage_k = arith.constant {64 * w} : index
-      %stage_k1 = arith.constant {64 * w - 1} : index
+      %stage_k = arith.constant {ks * w} : index
+      %stage_k1 = arith.constant {ks * w - 1} : index
       %copies = arith.constant {w * (1 + (chunks if nn else 1))} : i32
       %consumers = arith.constant 1 : i32
       %false = arith.constant false
       %true = arith.constant true
-      %m = memref.dim %c, %c0 : memref<?x?x{e}>
-      %n = memref.dim %c, %c1 : memref<?x?x{e}>
+      %m = memref.dim %c, %c0 : memref<?x?x{ec}>
+      %n = memref.dim %c, %c1 : memref<?x?x{ec}>
       %tid = gpu.thread_id x
       %bx = gpu.block_id x
       %cols = arith.constant {cols} : index
@@ -348,8 +396,10 @@ WIDE_MIN_SPLITS = 4
 
 
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
-                  device: Device) -> DecodeConfig:
-    """The decode kernel for M <= 128: wgmma's n the smallest that holds M;
+                  device: Device, slice_k: int = SLICE) -> DecodeConfig:
+    """The decode kernel for M <= 128 (`slice_k`: the K elements of a
+    128-byte span, FP8_SLICE for 8-bit operands): wgmma's n the smallest
+    that holds M;
     64 or 128 columns of C a CTA (decode_columns; 128 with one K span a stage);
     split-K for n <= SPLIT_K_MAX_ROWS, above it in WIDE_MIN_SPLITS or more
     splits only; SPANS K spans a stage and stages for
@@ -361,7 +411,7 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     # 128 columns: one K span a stage measured best; split-K only pays where
     # the partials are few (bench/NOTES.md).
     spans = SPANS if columns == 64 else 1
-    splits = decode_splits(n, k, device, columns)
+    splits = decode_splits(n, k, device, columns, slice_k)
     if rows > SPLIT_K_MAX_ROWS and splits < WIDE_MIN_SPLITS:
         splits = 1
     ctas_per_sm = 1 if cdiv(n, columns) * splits <= device.sms else 2
@@ -387,21 +437,24 @@ def decode_columns(rows: int, n: int, device: Device) -> int:
     return 64
 
 
-def decode_splits(n: int, k: int, device: Device, columns: int = 64) -> int:
+def decode_splits(n: int, k: int, device: Device, columns: int = 64,
+                  slice_k: int = SLICE) -> int:
     """K splits of a decode GEMM: when ceil(N / columns) CTAs would leave
     half the SMs idle, as many as fill the SMs (at most MAX_SPLITS), each
-    with at least MIN_SPLIT_STAGES stages of K."""
+    with at least MIN_SPLIT_STAGES stages of K (of SPANS spans of
+    `slice_k`)."""
     tiles = cdiv(n, columns)
     if 2 * tiles > device.sms:
         return 1
-    stages = cdiv(k, SLICE * SPANS)
+    stages = cdiv(k, slice_k * SPANS)
     return max(1, min(device.sms // tiles, stages // MIN_SPLIT_STAGES, MAX_SPLITS))
 
 
 def decode_grid(config: DecodeConfig, n: int, k: int, device: Device) -> Tuple[int, int, int]:
     """One CTA per `config.columns` columns of C, times the K splits."""
     return (cdiv(n, config.columns),
-            decode_splits(n, k, device, config.columns) if config.split_k else 1, 1)
+            decode_splits(n, k, device, config.columns, config.slice) if config.split_k else 1,
+            1)
 
 
 #: What the autotuner tries (tile.matmul(..., tune=True)): ring depths, K

@@ -67,6 +67,9 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir for `epilogue` with tiles
     `tile_n` columns wide."""
     out_n = tile_n // epilogue.out_div
+    if out_n % 64:
+        raise ValueError(f"a {tile_n}-wide tile's {'gated ' if epilogue.gated else ''}output is "
+                         f"{out_n} columns: the epilogue stores whole 64x64 chunks (T-TILE-4)")
     # 64x64 TMA chunks of a warpgroup's 64 x out_n tile: two staging
     # buffers, or as many as chunks where they are fewer or odd (a call's
     # chunks are a multiple of its buffers, T-TILE-4).

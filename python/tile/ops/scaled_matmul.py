@@ -27,7 +27,7 @@ consumed twice as fast as an f16 one, and halving B's L2 reads measured
 one CTA per SM, split-K tail, workspace per stream). On the current stream
 (or `stream`), without waiting.
 """
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
@@ -40,6 +40,7 @@ from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, o
                              require_cuda_tensors, require_one_device, rows_contiguous)
 from ..toolchain import read_kernel
 from . import persistent
+from .decode import DECODE, FP8_SLICE, DecodeConfig, decode_config, decode_grid
 
 #: Ring stages of @gemm_fp8_nt by tile width: a stage is 128 x 128 bytes of
 #: A and N x 128 of B, so as tile.ops.matmul's (224 KB; 208 KB at 192).
@@ -89,6 +90,13 @@ M192_SPEEDUP = 1.12
 SCALE_BLOCK = 128
 #: Waves of 128 x 256 tiles from which the multicast kernel runs.
 MULTICAST_MIN_WAVES = 2
+#: M up to which per-tensor and row-wise products run the FP8 decode
+#: kernels (tile.ops.decode: C^T = B A^T, B streamed once by many CTAs; H100,
+#: kernel time over torch._scaled_mm's: 1.5-3.2x at M <= 64, 1.2-1.7x at
+#: M = 96 and 128 with 64 columns a CTA; at 128 x 28672 x 4096 the
+#: 128-column kernel ran 0.82x and the persistent one 0.94x, so a decode
+#: config of 128 columns runs the persistent kernel instead).
+FP8_DECODE_MAX_M = 128
 
 
 def multicast_pays(m: int, n: int, sms: int) -> bool:
@@ -123,6 +131,8 @@ class ScaledPlan:
     workspace_ctas: int = 0
     #: @gemm_fp8_nt's tile columns (persistent.tile_width).
     tile_n: int = persistent.TILE[1]
+    #: The FP8 decode kernel (M <= FP8_DECODE_MAX_M), else None.
+    decode: Optional[DecodeConfig] = None
 
     @property
     def variant(self) -> Tuple:
@@ -142,14 +152,26 @@ class ScaledPlan:
 
     @property
     def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
-        """The split-K workspace of @gemm_fp8_nt (the persistent kernels'),
-        None for the others."""
+        """The split-K workspace of @gemm_fp8_nt (the persistent kernels')
+        or of a split decode kernel, None for the others."""
+        if self.decode is not None:
+            return (self.decode.workspace_shape(*self.grid[:2]) if self.decode.split_k
+                    else None)
         if self.multicast or self.blockwise:
             return None
         return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
                                                   self.tile_n)
 
+    @property
+    def varying(self) -> Tuple[int, ...]:
+        """Positions of A, B, C and the scales among the kernel's arguments."""
+        if self.decode is None:
+            return (0, 1, 2, 6, 7)
+        return (0, 1, 2) + ((6, 7) if self.decode.split_k else (4, 5))
+
     def arguments(self, a, b, c, scale_a, scale_b, split_k=None):
+        if self.decode is not None:
+            return self.decode.arguments(a, b, c, self.k, split_k, scale_a, scale_b)
         if self.split_k_shape is None:
             return (a, b, c, self.m, self.n, self.k, scale_a, scale_b)
         workspace, counters = split_k
@@ -234,7 +256,17 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                 "aligned: TMA needs 16-byte aligned addresses and row strides (T-TMA-9, "
                 "T-TMA-10), so an FP8 K must be a multiple of 16 and N of 8")
     tile_n = persistent.TILE[1]
-    if blockwise:
+    decode = (replace(decode_config(m, n, k, True, "bf16", device, slice_k=FP8_SLICE),
+                      element=BY_TORCH[a.dtype].name, b_element=BY_TORCH[b.dtype].name,
+                      out=BY_TORCH[out_dtype].name)
+              if not blockwise and m <= FP8_DECODE_MAX_M and c.strides[0] == n else None)
+    if decode is not None and decode.columns != 64:
+        decode = None
+    if decode is not None:
+        # The decode kernels: C^T = B A^T, 128-byte K spans.
+        kernel, grid = decode.name, decode_grid(decode, n, k, device)
+        shared_bytes = None  # decode_config fits its stages to the device
+    elif blockwise:
         # 192 x 128 or 128 x 128 tiles, one CTA per SM or fewer tiles.
         rows = blockwise_tile_rows(m, n, device.sms)
         tiles = cdiv(m, rows) * n_blocks
@@ -258,7 +290,14 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                           f"memory, the GPU gives a block at most {device.shared_optin}")
     return ScaledPlan(kernel, m, n, k, grid,
                       tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)),
-                      device.sms, tile_n)
+                      device.sms, tile_n, decode)
+
+
+def kernel_of(plan: ScaledPlan):
+    """The launchable kernel of `plan`."""
+    if plan.decode is not None:
+        return DECODE.kernel(plan.decode, plan.kernel)
+    return FP8.kernel(plan.variant, plan.kernel)
 
 
 # --- PyTorch -----------------------------------------------------------------
@@ -276,8 +315,6 @@ class PlannedScaled:
 #: PlannedScaled by shapes, strides, dtypes, devices, alignments and C's
 #: type, most recent last.
 PLANS = LruCache(256)
-#: Positions of A, B, C and the scales among the kernels' arguments.
-VARYING = (0, 1, 2, 6, 7)
 
 
 def _key(a, logical_b, scale_a, scale_b, out, out_dtype) -> tuple:
@@ -319,6 +356,8 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
         device = devices.device(index)
         # The kernel variant (and its shared memory) follows from the types.
         probe = plan_scaled_matmul(*operands, out_operand, out_name, device)
+        if probe.decode is not None:
+            return PlannedScaled(probe, index, {})
         return PlannedScaled(plan_scaled_matmul(*operands, out_operand, out_name, device,
                                                 FP8.shared_bytes(probe.variant, probe.kernel)),
                              index, {})
@@ -350,7 +389,7 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     split_k = None if shape is None else persistent.split_k_buffers(
         torch, shape, index, launch_stream)
     arguments = plan.arguments(a, logical_b.t(), out, scale_a, scale_b, split_k)
-    kernel = FP8.kernel(plan.variant, plan.kernel)
+    kernel = kernel_of(plan)
     if key is None or not in_place:
         kernel.launch_on(index, arguments, plan.grid, stream)
         return out
@@ -358,6 +397,6 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     # above (the scales by the address of the tensors given, which the
     # kernel reads in place).
     launch = planned.launches[streams.stream_handle(stream, index) or 0] = kernel.prepare(
-        index, arguments, plan.grid, stream, varying=VARYING)
+        index, arguments, plan.grid, stream, varying=plan.varying)
     launch()
     return out

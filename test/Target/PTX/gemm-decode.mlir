@@ -37,6 +37,16 @@
 // RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
 // RUN: tile-opt %t.fused.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// FP8 (e4m3 A, e5m2 B, f16 C), split along K: 128 of K a span, wgmma
+// m64n16k32 with B's tile as its A operand, the dequantizing epilogue's
+// scale loads (2 of sb, 4 of sa a thread) after the fixup; no spills; the
+// protocol checker proves the ring.
+// RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 6 --spans 2 --split-k --element f8E4M3FN --b-element f8E5M2 --out f16 > %t.fp8.mlir
+// RUN: tile-opt %t.fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8.ptx
+// RUN: FileCheck %s --check-prefix=FP8 < %t.fp8.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8.ptx -o %t.fp8.cubin 2>&1 | FileCheck %s --check-prefix=FP8-PTXAS %}
+// RUN: tile-opt %t.fp8.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: not %python -m tile gemm-decode --layout nn --element f8E4M3FN 2>&1 | FileCheck %s --check-prefix=FP8-NN
 
 // NT-LABEL: .entry gemm_decode_nt_r16_s8_k2(
 // NT: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
@@ -82,3 +92,13 @@
 // FUSED: div.approx.f32
 // FUSED: ld.global.b16
 // FUSED: st.global.b16
+
+// FP8-LABEL: .entry gemm_decode_nt_r16_s6_k2_sk_e4m3fn_e5m2_f16(
+// FP8: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// FP8-COUNT-8: wgmma.mma_async.sync.aligned.m64n16k32.f32.e5m2.e4m3
+// FP8-NOT: wgmma.mma_async
+// FP8: atom.global.add.u32
+// FP8-COUNT-6: ld.global.b32
+// FP8: st.global.b16
+// FP8-PTXAS: 0 bytes spill stores, 0 bytes spill loads
+// FP8-NN: an FP8 decode kernel is nt (both operands K-major)

@@ -34,7 +34,7 @@
 // tiles' 96 partials a thread stored and summed in 16-byte chunks.
 // RUN: %python -m tile gemm --tile-n 192 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.mid.ptx
 // RUN: FileCheck %s --check-prefix=MID < %t.mid.ptx
-// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.mid.ptx -o %t.mid.cubin %}
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.mid.ptx -o %t.mid.cubin 2>&1 | FileCheck %s --check-prefix=MID-PTXAS %}
 // A fused epilogue (tile.ops.epilogue): SwiGLU over interleaved gate/up
 // columns plus a residual, the 64x128 half-width output tile stored in two
 // 64x64 TMA chunks; the residual read in 4-byte pairs, SiLU as
@@ -122,9 +122,12 @@
 // MID-LABEL: .entry gemm_nt(
 // MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // MID-NOT: m64n256k16
+// MID-PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
 // MID: st.global.v4.b32
 // MID: ld.global.v4.b32
 // MID: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// A chunk's staging buffer is free once the store three chunks back read it.
+// MID: cp.async.bulk.wait_group.read 2;
 // MID-LABEL: .entry gemm_nn(
 // MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // MID-NOT: m64n256k16
