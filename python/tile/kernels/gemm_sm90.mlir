@@ -9,8 +9,8 @@
 // tile.warpgroup_activation) through shared memory
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
-// dynamic shared memory, 128x256x64 CTA tiles (as written; 128x128 with 6
-// stages by the tile-width aliases below) in a grouped order, a
+// dynamic shared memory, 128x256x64 CTA tiles (as written; 128x192 with 4
+// stages or 128x128 with 6 by the tile-width aliases below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
 // last wave along K. (For M <= 64, tile.matmul runs the
 // decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
@@ -28,12 +28,14 @@
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 // The ring's stages (4 as written: 224 KB with 256-wide tiles; the
-// 128-wide tiles take 6 in the same memory).
+// 128-wide tiles take 6 in the same memory, the 192-wide ones 4 in 208 KB
+// beside their three staging buffers).
 #stages = 4 : index
 !bars = !tile.mbarrier<count = 4>
 !ring_a = memref<4x128x64x!e, 3>
-// The CTA tile's width N: 256 as written; tile.matmul compiles 128-wide
-// tiles (shapes whose 256-wide tiles would not fill the SMs) by redefining
+// The CTA tile's width N: 256 as written; tile.matmul compiles 192- and
+// 128-wide tiles (where tile.ops.persistent.tile_width estimates them
+// faster: N = 576, or waves that fit the SMs better) by redefining
 // these aliases (tile.ops.matmul.tile_width_aliases). B's box and ring
 // stage (N x 64; for A B, N / 64 chunks of 64 x 64), a consumer thread's
 // accumulators (!acc: 64 x N / 128) and the wgmma and store shapes.
@@ -61,7 +63,8 @@
 // residual are read, the activation, whether gated, C's columns per
 // column of B (#out_div), a thread's output accumulators and their tile
 // (!out, #out_tile: 64 x N / #out_div), and the staging ring of its
-// 64x64 TMA chunks (two, or one for a 64x64 output tile).
+// 64x64 TMA chunks (two, or as many as chunks where they are one or
+// three: a call's chunks are a multiple of its buffers, T-TILE-4).
 #bias = false
 #residual = false
 #activation = #tile.activation<identity>
@@ -469,7 +472,8 @@ module attributes {gpu.container_module} {
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
     // The ring (as written 4 stages: 64 KB of A, 128 KB of B tiles; 128-wide
-    // tiles: 6 stages of 16 + 16 KB) and 2 x 2 staging buffers of 8 KB.
+    // tiles: 6 stages of 16 + 16 KB; 192-wide: 4 of 16 + 24 KB and 2 x 3
+    // staging buffers) and 2 x 2 staging buffers of 8 KB: at most this.
     %smem = arith.constant 229376 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?x!e>
     %hc = memref.alloc(%m, %n) : memref<?x?x!e>

@@ -12,6 +12,11 @@ fills a ring of `stages` stages with TMA; warpgroup 1 multiplies
 (m64n`rows`k16, wait depth 1) and stores the `columns` x M tile transposed
 (element by element, bounded). Layouts: "nt" (B is N x K, row-major: K-major
 for wgmma) and "nn" (B is K x N, row-major: MN-major, wgmma's imm-trans-a).
+With 8-bit A and B (FP8, "nt" only: FP8 wgmma reads both operands K-major)
+a span is 128 of K (128 bytes, as 64 16-bit elements), wgmma k32, and the
+row-wise or per-tensor scales dequantize C^T's accumulators
+(tile.warpgroup_scale) before the store in bf16 or f16: tile.matmul's FP8
+products of M <= 128 (tile.ops.scaled_matmul).
 
     python3 -m tile gemm-decode --layout nt --rows 16 --stages 12
 

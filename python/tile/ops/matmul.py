@@ -91,7 +91,8 @@ def gemm_source(variant: Tuple) -> str:
 
 
 #: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
-#: for narrow tiles or a fused epilogue, (element, tile width[, epilogue]).
+#: for 192- or 128-wide tiles or a fused epilogue, (element, tile width[,
+#: epilogue]).
 GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
 
@@ -359,7 +360,8 @@ def kernel(plan: MatmulPlan):
 
 def shared_bytes(element: str) -> Dict[str, int]:
     """Dynamic shared memory of each persistent kernel for `element`, from
-    the manifest (of the 256-wide tiles: the narrow ones take as much)."""
+    the manifest (of the 256-wide tiles: the 192- and 128-wide ones take as
+    much or less)."""
     return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
 
 

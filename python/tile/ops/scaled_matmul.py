@@ -19,13 +19,19 @@ reduced precision. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
 of an N x K weight, or `transpose_b=True` with w) — torch._scaled_mm's
 layout; a row-major K x N B is an error, not a silent copy. TMA needs rows of
-16-byte multiples (T-TMA-9/10): K a multiple of 16, N of 8. Where the
-128 x 256 tiles make at least two waves on the SMs, the kernel runs in 2x1
-clusters that multicast B (@gemm_fp8_nt_multicast: an FP8 stage is
-consumed twice as fast as an f16 one, and halving B's L2 reads measured
-3-8% faster); otherwise the persistent kernel of tile.matmul (@gemm_fp8_nt:
-one CTA per SM, split-K tail, workspace per stream). On the current stream
-(or `stream`), without waiting.
+16-byte multiples (T-TMA-9/10): K a multiple of 16, N of 8. Per-tensor and
+row-wise products of M <= FP8_DECODE_MAX_M run the decode kernels of
+tile.ops.decode with 8-bit operands (C^T = B A^T: the weight streamed once
+by many CTAs, split along K where they are few). Larger ones run the
+persistent kernel of tile.matmul (@gemm_fp8_nt: one CTA per SM, split-K
+tail, workspace per stream) in the tile width persistent.tile_width picks
+with FP8's slice costs, or, where its 128 x 256 tiles make at least two
+waves on the SMs, in 2x1 clusters that multicast B
+(@gemm_fp8_nt_multicast: an FP8 stage is consumed twice as fast as an f16
+one, and halving B's L2 reads measured 3-8% faster). A call like an
+earlier one on the same stream packs its tensors and scales (by address)
+into the launch prepared for it. On the current stream (or `stream`),
+without waiting.
 """
 from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
