@@ -84,22 +84,13 @@ def sms() -> int:
 
 # Launch configurations, as the examples' @run functions choose them (the
 # persistent grids take the SM count where @run hard-codes an H100's 132).
-def _plan(m: int, n: int, k: int, transposed_b: bool):
-    """tile.matmul's launch plan for an f16 M x N x K problem (the grid
-    depends on the shape, the layout and the device only)."""
-    from tile.core.devices import device, current_index
-    from tile.core.operands import Operand
-    from tile.ops.matmul import plan_matmul
-    a = Operand((m, k), (k, 1), "float16", 0, "cuda:0")
-    b = (Operand((k, n), (1, k), "float16", 0, "cuda:0") if transposed_b
-         else Operand((k, n), (n, 1), "float16", 0, "cuda:0"))
-    return plan_matmul(a, b, None, device(current_index()))
-
-
 def sm90_launch(m: int, n: int, k: int) -> dict:
-    """@gemm_nt / @gemm_nn: tile.matmul's persistent grid (128x256 tiles, at
-    most one CTA per SM); block and shared memory from the manifest."""
-    return dict(grid=_plan(max(m, 65), n, k, False).grid)
+    """@gemm_nt / @gemm_nn as written (128x256 tiles): tile.matmul's
+    persistent grid for those tiles (at most one CTA per SM, whatever width
+    tile.matmul itself would pick); block and shared memory from the
+    manifest."""
+    from tile.ops.persistent import TILE, persistent_grid
+    return dict(grid=(persistent_grid(m, n, k, sms(), TILE[1]), 1, 1))
 
 
 _SM90_BUFFERS = []

@@ -349,10 +349,11 @@ def test_narrow_tiles_match_torch(torch_cuda, shape, transpose_b):
         assert relative_error(c, a.float() @ w.float().t()) < 1e-2
 
 
-@pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 7168), (100, 600, 4104)])
+@pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 7168), (100, 600, 4104),
+                                   (80, 600, 4104)])
 def test_wide_split_k_decode_matches_torch(torch_cuda, shape):
-    """Decode kernels of n = 64 and 128 split along K (few tiles, long K),
-    with partial tiles in N and M."""
+    """Decode kernels of n = 64, 96 and 128 split along K (few tiles, long
+    K), with partial tiles in N and M."""
     import tile
     from tile.ops.matmul import plan_matmul as plan
     from tile.testing import relative_error

@@ -309,6 +309,32 @@ def test_steady_state_calls_take_new_tensors(hopper):
         assert_close(torch, k, want_k)
 
 
+def test_in_place_rotation_counts_in_the_version_counters(hopper):
+    """Like PyTorch's in-place ops, a rotation bumps q's and k's versions
+    (first and prepared calls), so autograd refuses a backward through
+    values saved before it; inference tensors, which keep no counter, take
+    it too."""
+    torch = hopper
+    cos, sin = tables(torch, 8, 128, torch.bfloat16)
+    for _ in range(2):
+        q, k = (torch.randn(1, 8, 4, 128, device="cuda", dtype=torch.bfloat16)
+                for _ in range(2))
+        versions = (q._version, k._version)
+        tile.rope(q, k, cos, sin)
+        assert (q._version, k._version) == (versions[0] + 1, versions[1] + 1)
+    x = torch.randn(1, 8, 4, 128, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    q = x * 1.0
+    saved = q * q  # saves q for its backward
+    tile.rope(q.detach(), None, cos, sin)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        saved.sum().backward()
+    with torch.inference_mode():
+        q = torch.randn(1, 8, 4, 128, device="cuda", dtype=torch.bfloat16)
+        want = reference(torch, q, cos, sin)
+        tile.rope(q, None, cos, sin)
+        assert_close(torch, q, want)
+
+
 def test_k_is_q_is_an_error_in_the_steady_state_too(hopper):
     """A prepared launch keyed by the tensors' geometry still checks that
     this call's k is not its q."""

@@ -291,6 +291,17 @@ def _no_launch(*tensors) -> None:
     """The prepared call of empty q and k."""
 
 
+def _bump(*tensors) -> None:
+    """Counts the in-place write in the rotated tensors' version counters,
+    as PyTorch's own in-place ops do: autograd then refuses a backward that
+    saved them before the rotation instead of using the rotated values
+    (inference tensors keep no counter)."""
+    import torch
+    for tensor in tensors:
+        if tensor is not None and not tensor.is_inference():
+            torch.autograd.graph.increment_version(tensor)
+
+
 def rope(q, k, cos, sin, *, stream=None) -> None:
     """Rotates q (B, S, H, D) and k (B, S, Hkv, D; or None) in place by the
     (S, D) tables cos and sin: x * cos[s] + rotate_half(x) * sin[s] (Hugging
@@ -314,6 +325,7 @@ def rope(q, k, cos, sin, *, stream=None) -> None:
             launch(q, cos, sin)
         else:
             launch(k, cos, sin)  # "k" (q empty), or "" (_no_launch)
+        _bump(q, k)
         return
     import torch
     index = require_cuda_tensors(torch, WHAT, q=q, k=k, cos=cos, sin=sin)
@@ -333,4 +345,5 @@ def rope(q, k, cos, sin, *, stream=None) -> None:
     launch = kernel.prepare(index, arguments, plan.grid, stream,
                             varying=tuple(range(len(arguments))))
     launch(*rotated, cos, sin)
+    _bump(q, k)
     READY.keep(key, index, operands, stream, launch)
