@@ -328,12 +328,18 @@ def test_the_kernels_compile_and_declare_their_launch(element):
         assert entry["dynamic_shared_bytes"] == config.shared_bytes
 
 
-@pytest.mark.parametrize("shape", [(256, 512, 512), (300, 200, 4096), (8192, 128, 1024),
-                                   (1000, 1000, 72)])
+@pytest.mark.parametrize("shape, width", [
+    # 128-wide: whole and partial tiles, N = 128, a long K split along the
+    # SMs (the narrow split-K workspace).
+    ((256, 512, 512), 128), ((300, 200, 4096), 128), ((8192, 128, 1024), 128),
+    ((1000, 1000, 72), 128),
+    # 192-wide: a wave short of the SMs, a last wave split along K (the
+    # 96-accumulator workspace rows) with partial tiles in N, and N = 576
+    # with partial tiles in M.
+    ((2048, 1152, 1024), 192), ((1792, 2504, 4096), 192), ((3333, 576, 2048), 192)])
 @pytest.mark.parametrize("transpose_b", [True, False])
-def test_narrow_tiles_match_torch(torch_cuda, shape, transpose_b):
-    """Shapes on the 128-wide tiles: whole and partial tiles, N = 128, and
-    a long K split along the SMs (the narrow split-K workspace)."""
+def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b):
+    """Shapes on the 128- and 192-wide tiles, B both ways round."""
     import tile
     from tile.ops.matmul import plan_matmul as plan
     from tile.testing import relative_error
@@ -343,7 +349,7 @@ def test_narrow_tiles_match_torch(torch_cuda, shape, transpose_b):
     w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
     b = w if transpose_b else w.t().contiguous()
     assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
-                H100).tile_n == 128
+                H100).tile_n == width
     for _ in range(2):  # the prepared launch too
         c = tile.matmul(a, b, transpose_b=transpose_b)
         assert relative_error(c, a.float() @ w.float().t()) < 1e-2
@@ -372,27 +378,6 @@ def test_wide_split_k_decode_matches_torch(torch_cuda, shape):
     c = tile.matmul(a, w, transpose_b=True, bias=bias, residual=residual, activation="silu")
     want = torch.nn.functional.silu(a.float() @ w.float().t() + bias.float()) + residual.float()
     assert relative_error(c, want) < 1e-2
-
-
-@pytest.mark.parametrize("shape", [(2048, 1152, 1024), (1792, 2504, 4096), (3333, 576, 2048)])
-@pytest.mark.parametrize("transpose_b", [True, False])
-def test_mid_tiles_match_torch(torch_cuda, shape, transpose_b):
-    """Shapes on the 192-wide tiles: a wave short of the SMs, a last wave
-    split along K (the 96-accumulator workspace rows) with partial tiles in
-    N, and N = 576 with partial tiles in M."""
-    import tile
-    from tile.ops.matmul import plan_matmul as plan
-    from tile.testing import relative_error
-    torch = torch_cuda
-    m, n, k = shape
-    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    b = w if transpose_b else w.t().contiguous()
-    assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
-                H100).tile_n == 192
-    for _ in range(2):  # the prepared launch too
-        c = tile.matmul(a, b, transpose_b=transpose_b)
-        assert relative_error(c, a.float() @ w.float().t()) < 1e-2
 
 
 def test_repeated_calls_reuse_their_plan(torch_cuda):

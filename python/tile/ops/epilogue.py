@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Dict, Optional
 
 from ..core.errors import MatmulError
+from . import persistent
 
 #: The activations, as tile.warpgroup_activation names them (PyTorch's
 #: relu, silu, gelu(approximate="none"), gelu(approximate="tanh")).
@@ -70,11 +71,8 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     if out_n % 64:
         raise ValueError(f"a {tile_n}-wide tile's {'gated ' if epilogue.gated else ''}output is "
                          f"{out_n} columns: the epilogue stores whole 64x64 chunks (T-TILE-4)")
-    # 64x64 TMA chunks of a warpgroup's 64 x out_n tile: two staging
-    # buffers, or as many as chunks where they are fewer or odd (a call's
-    # chunks are a multiple of its buffers, T-TILE-4).
-    chunks = out_n // 64
-    buffers = 2 if chunks % 2 == 0 else chunks
+    # 64x64 TMA chunks of a warpgroup's 64 x out_n tile.
+    buffers = persistent.staging_buffers(out_n // 64)
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")

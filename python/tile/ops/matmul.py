@@ -52,29 +52,15 @@ from .decode import ROWS, DecodeConfig, decode_config, decode_grid
 from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases
 from .scaled_matmul import scaled_matmul
 
-#: Ring stages of the persistent kernels by tile width: 224 KB of shared
-#: memory with 256- and 128-wide tiles (H100, bf16: 6 stages of 128-wide
-#: tiles ran 256 / 512 x 4096 x 4096 11% faster than 4, smaller shapes
-#: alike); 208 KB with 192-wide ones (a fifth 40 KB stage does not fit
-#: beside their three staging buffers).
-RING_STAGES = {256: 4, 192: 4, 128: 6}
-
-
 def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir that make its tiles `tile_n`
     (256 as written, or one of persistent.TILE_WIDTHS) columns wide, with their
     ring's stages."""
-    chunks, accumulators, stages = tile_n // 64, 64 * tile_n // 128, RING_STAGES[tile_n]
-    return {"#stages": f"{stages} : index", "!bars": f"!tile.mbarrier<count = {stages}>",
-            "!ring_a": f"memref<{stages}x128x64x!e, 3>",
-            "#tile_n": f"{tile_n} : index", "#tile_n_1": f"{tile_n - 1} : index",
+    chunks, stages = tile_n // 64, persistent.RING_STAGES[tile_n]
+    # A B's B: N / 64 chunks of 64 K rows x 64 columns a stage.
+    return {**persistent.width_aliases(tile_n, 64),
             "#b_chunks": f"{chunks} : index", "#nn_copies": f"{1 + chunks} : i32",
-            "!db": f"!tile.tma_desc<memref<?x?x!e>, box = [{tile_n}, 64], swizzle = b128>",
-            "!ring_b": f"memref<{stages}x{tile_n}x64x!e, 3>",
-            "!ring_bt": f"memref<{stages}x{chunks}x64x64x!e, 3>",
-            "!acc": f"vector<{accumulators}xf32>", "#mma": f"array<i64: 64, {tile_n}, 64>",
-            "#half_tile": f"array<i64: 64, {tile_n}>",
-            "!workspace": f"memref<?x{accumulators}xf32>"}
+            "!ring_bt": f"memref<{stages}x{chunks}x64x64x!e, 3>"}
 
 
 def gemm_source(variant: Tuple) -> str:

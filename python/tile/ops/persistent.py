@@ -3,7 +3,7 @@ grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192 or
 128 x 128 where tile.matmul's tile_width finds them faster), a mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
-from typing import Tuple
+from typing import Dict, Tuple
 
 from ..core import streams
 from ..core.caches import LruCache
@@ -35,6 +35,42 @@ MAX_SPLITS = 8
 SLICE_COST = {64: {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08},
               128: {TILE[1]: 1.0, MID_TILE: 1.2, NARROW_TILE: 1.3}}
 FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
+
+
+#: Ring stages of the persistent kernels by tile width: a stage holds 128
+#: rows of A and `width` of B, 128 bytes each (64 16-bit or 128 8-bit
+#: elements of K), so either element size takes 224 KB with 256- and
+#: 128-wide tiles (H100, bf16: 6 stages of 128-wide tiles ran 256 / 512 x
+#: 4096 x 4096 11% faster than 4, smaller shapes alike) and 208 KB with
+#: 192-wide ones (a fifth 40 KB stage does not fit beside their three
+#: staging buffers).
+RING_STAGES = {TILE[1]: 4, MID_TILE: 4, NARROW_TILE: 6}
+
+
+def staging_buffers(chunks: int) -> int:
+    """The staging buffers of an epilogue that stores `chunks` 64x64 TMA
+    chunks a warpgroup: two, or as many as chunks where they are odd (a
+    call's chunks are a multiple of its buffers, T-TILE-4)."""
+    return 2 if chunks % 2 == 0 else chunks
+
+
+def width_aliases(tile_n: int, slice_k: int, a: str = "!e", b: str = "!e",
+                  bars: str = "!bars") -> Dict[str, str]:
+    """The aliases that make a persistent kernel's tiles `tile_n` (one of
+    TILE_WIDTHS) columns wide, for K-slices of `slice_k` elements of A's
+    and B's types `a` and `b`: the ring's depth (its barriers `bars`), A's
+    and B's stages and B's box, a consumer thread's accumulators (64 x
+    tile_n / 128), the wgmma and store shapes and the split-K workspace's
+    columns."""
+    stages, accumulators = RING_STAGES[tile_n], 64 * tile_n // 128
+    return {"#tile_n": f"{tile_n} : index", "#tile_n_1": f"{tile_n - 1} : index",
+            "#stages": f"{stages} : index", bars: f"!tile.mbarrier<count = {stages}>",
+            "!ring_a": f"memref<{stages}x128x{slice_k}x{a}, 3>",
+            "!ring_b": f"memref<{stages}x{tile_n}x{slice_k}x{b}, 3>",
+            "!db": f"!tile.tma_desc<memref<?x?x{b}>, box = [{tile_n}, {slice_k}], swizzle = b128>",
+            "!acc": f"vector<{accumulators}xf32>", "#mma": f"array<i64: 64, {tile_n}, {slice_k}>",
+            "#half_tile": f"array<i64: 64, {tile_n}>",
+            "!workspace": f"memref<?x{accumulators}xf32>"}
 
 
 def busiest_slices(m: int, n: int, k: int, sms: int, tile_n: int, slice_k: int = 64) -> int:

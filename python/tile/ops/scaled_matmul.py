@@ -48,25 +48,11 @@ from ..toolchain import read_kernel
 from . import persistent
 from .decode import DECODE, FP8_SLICE, DecodeConfig, decode_config, decode_grid
 
-#: Ring stages of @gemm_fp8_nt by tile width: a stage is 128 x 128 bytes of
-#: A and N x 128 of B, so as tile.ops.matmul's (224 KB; 208 KB at 192).
-RING_STAGES = {256: 4, 192: 4, 128: 6}
-
-
 def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90_fp8.mlir that make @gemm_fp8_nt's
     tiles `tile_n` (one of persistent.TILE_WIDTHS) columns wide."""
-    stages, accumulators, chunks = RING_STAGES[tile_n], 64 * tile_n // 128, tile_n // 64
-    return {"#tile_n": f"{tile_n} : index", "#tile_n_1": f"{tile_n - 1} : index",
-            "#stages": f"{stages} : index", "!ring_bars": f"!tile.mbarrier<count = {stages}>",
-            "!db": f"!tile.tma_desc<memref<?x?x!eb>, box = [{tile_n}, 128], swizzle = b128>",
-            "!ring_a": f"memref<{stages}x128x128x!ea, 3>",
-            "!ring_b": f"memref<{stages}x{tile_n}x128x!eb, 3>",
-            "!acc": f"vector<{accumulators}xf32>", "#mma": f"array<i64: 64, {tile_n}, 128>",
-            "#half_tile": f"array<i64: 64, {tile_n}>",
-            # A call's 64x64 chunks are a multiple of its buffers (T-TILE-4).
-            "!staging": f"memref<2x{2 if chunks % 2 == 0 else chunks}x64x64x!ec, 3>",
-            "!workspace": f"memref<?x{accumulators}xf32>"}
+    return {**persistent.width_aliases(tile_n, 128, "!ea", "!eb", "!ring_bars"),
+            "!staging": f"memref<2x{persistent.staging_buffers(tile_n // 64)}x64x64x!ec, 3>"}
 
 
 def fp8_source(variant: Tuple[str, ...]) -> str:
