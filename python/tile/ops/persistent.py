@@ -9,8 +9,9 @@ from ..core import streams
 from ..core.caches import LruCache
 from ..core.operands import cdiv
 
-#: CTA tiles of the persistent kernels (rows, columns); gemm_sm90 also
-#: compiles tiles NARROW_TILE and MID_TILE columns wide (tile.ops.matmul).
+#: CTA tiles of the persistent kernels (rows, columns); gemm_sm90 and
+#: gemm_sm90_fp8's @gemm_fp8_nt also compile tiles NARROW_TILE and MID_TILE
+#: columns wide (width_aliases).
 TILE = (128, 256)
 NARROW_TILE = 128
 MID_TILE = 192
