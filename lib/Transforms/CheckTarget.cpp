@@ -10,6 +10,7 @@
 #include "Tile/IR/TileOps.h"
 #include "Tile/Target/Chip.h"
 #include "Tile/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -358,6 +359,43 @@ static LogicalResult checkAttributions(ModuleOp module) {
 /// elements densely and addresses them through the layout: a layout without
 /// a strided form crashes it (MemRefDescriptor::fromStaticShape), other
 /// strides or offsets address outside the allocation.
+/// T-TARGET-7: arith.truncf to f8E4M3FN or f8E5M2 in device code lowers to
+/// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 (sm_89, PTX 7.8), from f32, f16 or
+/// bf16, rounding to nearest even (the instruction's only mode).
+static LogicalResult checkFp8Conversions(ModuleOp module, const ChipInfo &chip,
+                                         unsigned ptx) {
+  constexpr unsigned kFp8Sm = 89, kFp8Ptx = 78;
+  WalkResult result = module.walk([&](arith::TruncFOp op) {
+    Type element = getElementTypeOrSelf(op.getType());
+    if (!isa<Float8E4M3FNType, Float8E5M2Type>(element) ||
+        !op->getParentOfType<gpu::GPUModuleOp>())
+      return WalkResult::advance();
+    Type source = getElementTypeOrSelf(op.getIn().getType());
+    InFlightDiagnostic diag = op.emitOpError();
+    if (chip.smVersion < kFp8Sm || ptx < kFp8Ptx)
+      diag << "to " << element << " converts with cvt.rn.satfinite."
+           << (isa<Float8E4M3FNType>(element) ? "e4m3x2" : "e5m2x2")
+           << ".f32, which needs sm_" << kFp8Sm << " and PTX ISA "
+           << formatPtxVersion(kFp8Ptx) << ", but the target is " << chip.name
+           << " with PTX " << formatPtxVersion(ptx) << " (T-TARGET-7)";
+    else if (!(source.isF32() || source.isF16() || source.isBF16()))
+      diag << "to " << element << " converts from f32, f16 or bf16, got "
+           << source << " (T-TARGET-7)";
+    else if (op.getRoundingmode() && *op.getRoundingmode() !=
+                                         arith::RoundingMode::to_nearest_even)
+      diag << "to " << element
+           << " rounds to nearest even only (cvt.rn), got rounding mode "
+           << arith::stringifyRoundingMode(*op.getRoundingmode())
+           << " (T-TARGET-7)";
+    else {
+      diag.abandon();
+      return WalkResult::advance();
+    }
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult checkAttributionLayouts(ModuleOp module) {
   WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
     for (auto [kind, attributions] :
@@ -495,6 +533,8 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
     return WalkResult::advance();
   });
   if (result.wasInterrupted())
+    return failure();
+  if (failed(checkFp8Conversions(module, *chip, *ptx)))
     return failure();
   if (failed(checkDynamicSharedLaunches(module)) ||
       failed(checkStaticSharedMemory(module)) ||

@@ -29,6 +29,9 @@ def TileCheckTargetPass : Pass<"tile-check-target", "mlir::ModuleOp"> {
     - T-TARGET-6: those attributions have the identity layout (the lowering
       allocates them densely); a strided view inside the kernel takes the
       place of another layout.
+    - T-TARGET-7: an arith.truncf to f8E4M3FN or f8E5M2 in device code
+      (cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32) needs sm_89 and PTX 7.8,
+      converts from f32, f16 or bf16 and rounds to nearest even.
 
     It also checks launches against their kernels: T-CLUSTER-1 (cluster
     ops need a cluster launch), T-TMA-19 (multicast masks within the

@@ -70,6 +70,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateWgmmaToNVVMPatterns(converter, patterns);
   populateNamedBarrierToNVVMPatterns(converter, patterns);
   populateFastMathToNVVMPatterns(converter, patterns);
+  populateFp8ConversionToNVVMPatterns(converter, patterns);
 }
 
 namespace {

@@ -64,6 +64,12 @@ void populateNamedBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateFastMathToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 
+/// Pattern lowering arith.truncf to f8E4M3FN / f8E5M2 in device code to
+/// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 with arith.truncf's overflow
+/// (T-TARGET-7: sm_89 and PTX 7.8).
+void populateFp8ConversionToNVVMPatterns(const LLVMTypeConverter &converter,
+                                         RewritePatternSet &patterns);
+
 /// Records the offset of every dynamic tile.shared_alloc under `root` in its
 /// kernel's dynamic shared memory; the shared_alloc pattern needs it.
 void layoutDynamicSharedBuffers(Operation *root);
