@@ -50,6 +50,21 @@ def columns_contiguous(operand: Operand) -> bool:
     return operand.strides[0] == 1 and (operand.strides[1] >= rows or columns == 1)
 
 
+def require_vector_rows(what: str, name: str, operand: Operand, pitch: int,
+                        vector: int) -> None:
+    """OperandError unless the rows of `operand`, `pitch` elements apart,
+    are whole vectors of `vector` elements (16 bytes) from a 16-byte
+    aligned start: the layout of kernels that move 16-byte vectors."""
+    shape, strides = tuple(operand.shape), tuple(operand.strides)
+    if pitch < 0 or pitch % vector:
+        raise OperandError(f"{what}: {name}'s row stride must be a non-negative multiple of "
+                           f"{vector} elements (the kernel moves 16-byte vectors), got {pitch} "
+                           f"(shape {shape}, strides {strides})")
+    if operand.address % 16:
+        raise OperandError(f"{what}: {name} must start at a 16-byte aligned address (the kernel "
+                           f"moves 16-byte vectors), got {operand.address:#x}")
+
+
 def require_one_device(what: str, *operands: Optional[Operand]) -> None:
     """OperandError unless the operands (None: absent) are on one device."""
     on = sorted({operand.device for operand in operands if operand is not None})

@@ -49,7 +49,7 @@ from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, FLOAT16_TYPES
 from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
-                             signature)
+                             require_vector_rows, signature)
 from ..core.streams import new_output
 from ..family import KernelFamily
 
@@ -321,13 +321,7 @@ def row_stride(name: str, operand: Operand) -> int:
                                f"(viewable as (rows, H) without a copy), got shape {shape} "
                                f"with strides {strides}; pass .contiguous()")
         expected = stride * extent
-    if pitch % VECTOR or pitch < 0:
-        raise OperandError(f"{WHAT}: {name}'s row stride must be a non-negative multiple of "
-                           f"{VECTOR} elements (the kernel moves 16-byte vectors), got {pitch} "
-                           f"(shape {shape}, strides {strides})")
-    if operand.address % 16:
-        raise OperandError(f"{WHAT}: {name} must start at a 16-byte aligned address (the kernel "
-                           f"moves 16-byte vectors), got {operand.address:#x}")
+    require_vector_rows(WHAT, name, operand, pitch, VECTOR)
     return pitch
 
 

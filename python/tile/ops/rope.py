@@ -45,7 +45,7 @@ from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, FLOAT16_TYPES
 from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
-                             signature)
+                             require_vector_rows, signature)
 from ..family import KernelFamily
 
 WHAT = "tile.rope"
@@ -236,13 +236,7 @@ def table_stride(name: str, operand: Operand, seq: int, head_dim: int) -> int:
         raise OperandError(f"{WHAT}: {name} must have contiguous rows (last-dim stride 1), got "
                            f"shape {shape} with strides {strides}")
     pitch = long[0][1] if long else head_dim
-    if pitch < 0 or pitch % VECTOR:
-        raise OperandError(f"{WHAT}: {name}'s row stride must be a non-negative multiple of "
-                           f"{VECTOR} elements (the kernel moves 16-byte vectors), got {pitch} "
-                           f"(shape {shape}, strides {strides})")
-    if operand.address % 16:
-        raise OperandError(f"{WHAT}: {name} must start at a 16-byte aligned address (the kernel "
-                           f"moves 16-byte vectors), got {operand.address:#x}")
+    require_vector_rows(WHAT, name, operand, pitch, VECTOR)
     return pitch
 
 

@@ -340,7 +340,8 @@ def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
     index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, scale_a=scale_a,
                                  scale_b=scale_b, out=out)
     out_name = dtype_name(out_dtype)
-    logical_b = b.t() if transpose_b else b
+    if logical_b is None:
+        logical_b = b.t() if transpose_b else b
 
     def make():
         operands = [operand_of(t) for t in (a, logical_b, scale_a, scale_b)]
