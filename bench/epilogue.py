@@ -2,7 +2,7 @@
 """Fused GEMM epilogues against PyTorch's op-by-op layers, bf16.
 
     PYTHONPATH=python python3 bench/epilogue.py [--tokens 4096 512 16 1]
-        [--cases mlp bias_gelu residual] [--rounds 3] [--repeats 20] [--csv out.csv]
+        [--cases mlp bias_gelu residual gated_fp8 linear_fp8] [--rounds 3] [--repeats 20] [--csv out.csv]
 
 Cases (Llama-3-8B's MLP: hidden 4096, intermediate 14336; GPT-style
 projection for bias + GELU):
@@ -16,6 +16,13 @@ projection for bias + GELU):
     bias=, activation="gelu") against F.gelu(F.linear(x, W, b))).
   - residual: C = h + x W^T, 14336 -> 4096 (residual= against
     torch.matmul and +).
+  - gated_fp8: the MLP's hidden activation quantized for an FP8 down
+    projection, silu(x Wg^T) * (x Wu^T) -> e4m3 with a scale, saturating,
+    and its amax (tile.matmul(..., gated=True, out_dtype=float8_e4m3fn,
+    out_scale=, amax=) against one x [Wg; Wu]^T GEMM, F.silu(g) * u, the
+    amax, the scale, the clamp and the cast, as Transformer Engine's
+    unfused path does them).
+  - linear_fp8: C = x W^T, 4096 -> 4096, quantized the same way.
 Kernel time: CUPTI (harness.rotated_kernel_us: every kernel a side
 launches, median of --rounds rotated rounds of --repeats calls). User path:
 CUDA events around --repeats back-to-back calls as a user makes them
@@ -85,7 +92,52 @@ def residual_case(torch, m: int):
             "tile": lambda: tile.matmul(x, w, transpose_b=True, residual=h)}, want
 
 
-CASES = {"mlp": mlp_case, "bias_gelu": bias_gelu_case, "residual": residual_case}
+def _quantized(torch, y, scale, amax):
+    """PyTorch's FP8 quantization of y: amax raised, scaled, clamped, cast."""
+    torch.maximum(amax, y.abs().amax().reshape(1), out=amax)
+    return (y.float() * scale).clamp(-448.0, 448.0).to(torch.float8_e4m3fn)
+
+
+def gated_fp8_case(torch, m: int):
+    F = torch.nn.functional
+    dt = dict(device="cuda", dtype=torch.bfloat16)
+    x = torch.randn(m, HIDDEN, **dt)
+    wg = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
+    wu = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
+    wgu = torch.cat([wg, wu])
+    w_tile = tile.interleave_gate_up(wg, wu)
+    scale = torch.tensor([64.0], device="cuda")
+    amax = [torch.zeros(1, device="cuda") for _ in range(2)]
+
+    def torch_side():
+        g, u = torch.matmul(x, wgu.t()).chunk(2, dim=-1)
+        return _quantized(torch, F.silu(g) * u, scale, amax[0])
+
+    def tile_side():
+        return tile.matmul(x, w_tile, transpose_b=True, gated=True, activation="silu",
+                           out_dtype=torch.float8_e4m3fn, out_scale=scale, amax=amax[1])
+
+    xf = x.float()
+    y = F.silu(xf @ wg.float().t()) * (xf @ wu.float().t())
+    want = (y * scale).clamp(-448.0, 448.0).to(torch.float8_e4m3fn).float()
+    return {"torch": torch_side, "tile": tile_side}, want
+
+
+def linear_fp8_case(torch, m: int):
+    dt = dict(device="cuda", dtype=torch.bfloat16)
+    x = torch.randn(m, HIDDEN, **dt)
+    w = torch.randn(HIDDEN, HIDDEN, **dt) * 0.02
+    scale = torch.tensor([64.0], device="cuda")
+    amax = [torch.zeros(1, device="cuda") for _ in range(2)]
+    want = ((x.float() @ w.float().t()) * scale).clamp(-448.0, 448.0)
+    return {"torch": lambda: _quantized(torch, torch.matmul(x, w.t()), scale, amax[0]),
+            "tile": lambda: tile.matmul(x, w, transpose_b=True, out_dtype=torch.float8_e4m3fn,
+                                        out_scale=scale, amax=amax[1])}, \
+        want.to(torch.float8_e4m3fn).float()
+
+
+CASES = {"mlp": mlp_case, "bias_gelu": bias_gelu_case, "residual": residual_case,
+         "gated_fp8": gated_fp8_case, "linear_fp8": linear_fp8_case}
 
 
 def main() -> None:

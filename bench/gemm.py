@@ -139,13 +139,13 @@ class Bench:
             gemm = self.kernel(type_, "gemm_sm90", "gemm_nt")
             launch = harness.sm90_launch(m, n, k)
             result.append(("sm90_nt", "nt", gemm.name,
-                           lambda c: gemm(a, b_nt, c, m, n, k, *harness.sm90_buffers(), c, c,
+                           lambda c: gemm(a, b_nt, c, m, n, k, *harness.sm90_extras(c),
                                           **launch)))
         if "sm90_nn" in kernels:
             gemm_nn = self.kernel(type_, "gemm_sm90", "gemm_nn")
             launch_nn = harness.sm90_launch(m, n, k)
             result.append(("sm90_nn", "nn", gemm_nn.name,
-                           lambda c: gemm_nn(a, b_nn, c, m, n, k, *harness.sm90_buffers(), c, c,
+                           lambda c: gemm_nn(a, b_nn, c, m, n, k, *harness.sm90_extras(c),
                                              **launch_nn)))
         if "multicast" in kernels:
             multicast = self.kernel(type_, "gemm_sm90_multicast", "gemm")

@@ -110,6 +110,16 @@ def sm90_buffers() -> tuple:
     return tuple(_SM90_BUFFERS)
 
 
+def sm90_extras(c) -> tuple:
+    """@gemm_nt / @gemm_nn's arguments after M, N and K, none of them read
+    as written but the split-K buffers (sm90_buffers): C stands in for the
+    epilogue's bias and residual, and an FP8 C's scale and amax are
+    placeholders."""
+    import torch
+    unread = torch.zeros(1, device=c.device, dtype=torch.float32)
+    return sm90_buffers() + (c, c, unread, unread.view(torch.int32))
+
+
 def multicast_launch(m: int, n: int) -> dict:
     """examples/gemm_sm90_multicast.mlir @gemm: 2x1 clusters on pairs of row tiles."""
     clusters = min(cdiv(m, 256) * cdiv(n, 256), sms() // 2)

@@ -77,6 +77,23 @@ def subjects(torch):
         ("attention_with_kvcache, append + decode", lambda: tile.attention_with_kvcache(
             q1, ka, va, k=k1, v=v1, cache_seqlens=lengths), torch_step),
     ]
+    # An FP8 C with its scale and amax (tile.matmul's quantizing epilogue)
+    # against PyTorch's matmul, amax, scale, clamp and cast.
+    fp8 = torch.float8_e4m3fn
+    scale, amax_tile, amax_torch = (torch.ones(1, device="cuda") for _ in range(3))
+
+    def torch_quantized(x, w_t):
+        y = torch.matmul(x, w_t)
+        torch.maximum(amax_torch, y.abs().amax().reshape(1), out=amax_torch)
+        return (y.float() * scale).clamp(-448.0, 448.0).to(fp8)
+    pairs += [
+        ("matmul 256^3, FP8 C + amax", lambda: tile.matmul(
+            a, w.t(), out_dtype=fp8, out_scale=scale, amax=amax_tile),
+         lambda: torch_quantized(a, w.t())),
+        ("matmul 16x1024x1024, FP8 C + amax (decode kernel)", lambda: tile.matmul(
+            x16, w16.t(), out_dtype=fp8, out_scale=scale, amax=amax_tile),
+         lambda: torch_quantized(x16, w16.t())),
+    ]
     if hasattr(torch, "_grouped_mm"):
         gb_t = gb.transpose(-2, -1).contiguous().transpose(-2, -1)
         pairs.append(("grouped_matmul 4 x 64 x 256 x 256",
@@ -114,7 +131,8 @@ def main():
     for name, ours, theirs in pairs:  # same results first
         expected, got = theirs().float(), ours().float()
         error = (got - expected).abs().max().item() / max(expected.abs().max().item(), 1e-6)
-        if not error < 2e-2:
+        # An FP8 C: one rounding of 8-bit floats (1/16) apart at most.
+        if not error < (0.07 if "FP8" in name else 2e-2):
             raise SystemExit(f"{name}: tile and torch differ (relative {error:.3g})")
     runs = [run for _, ours, theirs in pairs for run in (ours, theirs)]
     hosts = host_us(runs, sync, args.calls, args.batches)

@@ -97,11 +97,11 @@ def main():
     cold("gemm.function(0) (loads the PTX on cuda:0)", lambda: gemm.function(0))
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
     launch = harness.sm90_launch(m, n, k)
-    buffers = harness.sm90_buffers()
+    extras = harness.sm90_extras(c)
 
     subjects = [
-        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints + 4 buffers)",
-         lambda: gemm(a, b, c, m, n, k, *buffers, c, c, **launch)),
+        (f"tile gemm_nt {m}x{n}x{k} (3 tensor maps + 3 ints + 6 buffers)",
+         lambda: gemm(a, b, c, m, n, k, *extras, **launch)),
         (f"torch.matmul {m}x{n}x{k} (A B^T, out=)",
          lambda: torch.matmul(a, b_t, out=c_torch)),
         ("tile copy_tile 256x64 (2 memrefs)",

@@ -66,8 +66,8 @@ def main():
     gemm = harness.compile_example("gemm_sm90").kernel("gemm_nt")
     copy = harness.compile_example("cp_async_copy").kernel("copy_tile")
     launch = harness.sm90_launch(m, n, k)
-    buffers = harness.sm90_buffers()
-    runs = {"gemm": [lambda: gemm(a, b, c, m, n, k, *buffers, **launch)],
+    extras = harness.sm90_extras(c)
+    runs = {"gemm": [lambda: gemm(a, b, c, m, n, k, *extras, **launch)],
             "copy": [lambda: copy(src, dst, grid=(4, 1, 1), block=(128, 1, 1))]}
     runs["both"] = runs["gemm"] + runs["copy"]
     calls = runs[args.kernel]

@@ -51,13 +51,15 @@ def bf16_sides(torch, tile, mm, a, w, sms, persistent):
     rule = mm.plan_matmul(operand_of(a), operand_of(w.t()), None, device(0))
     m, n, k = rule.m, rule.n, rule.k
     unused = placeholders(torch, a.device, a.dtype)[0]  # no bias, no residual
+    unread = placeholders(torch, a.device, torch.float32)[1]  # no FP8 C's scale, amax
     sides = [lambda: tile.matmul(a, w, transpose_b=True)]
     for width in WIDTHS:
         plan = replace(rule, decode=None, kernel="gemm_nt", b_transposed=True,
                        workspace_ctas=sms, tile_n=width,
                        grid=(persistent.persistent_grid(m, n, k, sms, width), 1, 1))
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-        arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0), unused, unused)
+        arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0), unused, unused,
+                                   unread, unread.view(torch.int32))
         launch = mm.kernel(plan).prepare(0, arguments, plan.grid)
         sides.append(lambda launch=launch, c=c: (launch(), c)[1])
     sides.append(lambda: torch.matmul(a, w.t()))

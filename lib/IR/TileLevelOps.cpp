@@ -405,10 +405,13 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   size_t rank = box.size();
   if (rank < 2 || box[rank - 2] != 64 || box[rank - 1] % 16 ||
       shape[1] % box[rank - 1] ||
-      llvm::any_of(box.drop_back(2), [](int64_t e) { return e != 1; }) ||
-      element.getIntOrFloatBitWidth() != 16 || !isa<FloatType>(element))
-    return emitOpError() << "stores 64-row chunks with stmatrix: expected a "
-                            "descriptor of 16-bit floats with box [64, W] "
+      llvm::any_of(
+          box.drop_back(2), [](int64_t e) { return e != 1; }) ||
+      !llvm::is_contained({8u, 16u}, element.getIntOrFloatBitWidth()) ||
+      !isa<FloatType>(element))
+    return emitOpError() << "stores 64-row chunks through shared memory: "
+                            "expected a descriptor of 16-bit or 8-bit floats "
+                            "with box [64, W] "
                             "(after leading 1s), W a multiple of 16 dividing "
                             "N = "
                          << shape[1] << ", got " << desc << " (T-TILE-4)";

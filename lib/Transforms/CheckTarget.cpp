@@ -354,11 +354,6 @@ static LogicalResult checkAttributions(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
-/// T-TARGET-6: a kernel's workgroup and private attributions have the
-/// identity layout. Upstream's gpu.func lowering reserves the shape's
-/// elements densely and addresses them through the layout: a layout without
-/// a strided form crashes it (MemRefDescriptor::fromStaticShape), other
-/// strides or offsets address outside the allocation.
 /// T-TARGET-7: arith.truncf to f8E4M3FN or f8E5M2 in device code lowers to
 /// cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 (sm_89, PTX 7.8), from f32, f16 or
 /// bf16, rounding to nearest even (the instruction's only mode).
@@ -396,6 +391,11 @@ static LogicalResult checkFp8Conversions(ModuleOp module, const ChipInfo &chip,
   return failure(result.wasInterrupted());
 }
 
+/// T-TARGET-6: a kernel's workgroup and private attributions have the
+/// identity layout. Upstream's gpu.func lowering reserves the shape's
+/// elements densely and addresses them through the layout: a layout without
+/// a strided form crashes it (MemRefDescriptor::fromStaticShape), other
+/// strides or offsets address outside the allocation.
 static LogicalResult checkAttributionLayouts(ModuleOp module) {
   WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
     for (auto [kind, attributions] :

@@ -16,7 +16,9 @@
 //   been read (tile.bulk_wait_group); a named barrier (nvvm.barrier);
 //   tile.stmatrix x4 into the staging buffer; an async-proxy fence
 //   (tile.fence_proxy_async); a named barrier; then the first thread's
-//   tile.tma_store and tile.bulk_commit_group.
+//   tile.tma_store and tile.bulk_commit_group. 8-bit elements (stmatrix
+//   moves 16-bit ones) are stored pair by pair (vector.store, swizzled by
+//   tile-swizzle-accesses).
 // - tile.warpgroup_rows / tile.warpgroup_scale: each thread loads the row
 //   (and column) factors of the accumulator elements it holds (indices
 //   clamped to the factors' extent) and multiplies its elements by them.
@@ -286,9 +288,38 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
   }
 };
 
+/// The 8-bit chunk c of 64-row block i of a `tile.warpgroup_tma_store`
+/// (stmatrix moves 16-bit values): each thread converts its pairs and stores
+/// them, 2 bytes each, at row 16 w + lane / 4 + 8 h, column 2 (lane mod 4) +
+/// 8 j of buffer `tile` (warp w of the warpgroup, row half h of fragment j).
+static void storePairs(OpBuilder &builder, Location loc, WarpgroupTmaStoreOp op,
+                       ArrayRef<Value> tile, const WarpPosition &position,
+                       int64_t i, int64_t c) {
+  IndexMath math(builder, loc);
+  int64_t width = op.getDescriptor().getType().getBox().back();
+  int64_t perBlock = op.getShape()[1] / 2;
+  Value row =
+      math.add(math.mul(position.warpM, 16), math.div(position.lane, 4));
+  Value column = math.mul(math.rem(position.lane, 4), 2);
+  auto pairType =
+      VectorType::get({2}, op.getStaging().getType().getElementType());
+  for (int64_t j = 0; j < width / 8; ++j)
+    for (int64_t h = 0; h < 2; ++h) {
+      Value pair = arith::TruncFOp::create(
+          builder, loc, pairType,
+          getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i,
+                           c * width / 8 + j, h));
+      SmallVector<Value> at(tile);
+      at.push_back(math.add(row, math.constant(8 * h)));
+      at.push_back(math.add(column, math.constant(8 * j)));
+      vector::StoreOp::create(builder, loc, pair, op.getStaging(), at);
+    }
+}
+
 /// Lowers `tile.warpgroup_tma_store`: per 64 x W chunk, buffer reuse wait,
-/// named barrier, stmatrix.x4 of the warps' rows, async-proxy fence, named
-/// barrier, TMA store and bulk commit by the warpgroup's first thread.
+/// named barrier, stmatrix.x4 of the warps' rows (8-bit elements: a 2-byte
+/// store of each converted pair), async-proxy fence, named barrier, TMA
+/// store and bulk commit by the warpgroup's first thread.
 struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(WarpgroupTmaStoreOp op,
@@ -322,18 +353,22 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
           BulkWaitGroupOp::create(rewriter, loc, buffers - 1, /*read=*/true);
         }
         syncWarpgroup();
-        for (int64_t jj = 0; jj < width / 16; ++jj) {
-          Value value =
-              packStMatrix(rewriter, loc, element, [&](int64_t r) -> Value {
-                return getWarpgroupPair(rewriter, loc, op.getAcc(), perBlock, i,
-                                        c * width / 8 + 2 * jj + r / 2, r % 2);
-              });
-          SmallVector<Value> at(tile);
-          at.push_back(row);
-          at.push_back(math.add(column, math.constant(16 * jj)));
-          StMatrixOp::create(rewriter, loc, value, op.getStaging(), at, 4,
-                             false);
-        }
+        if (element.getIntOrFloatBitWidth() == 8)
+          storePairs(rewriter, loc, op, tile, position, i, c);
+        else
+          for (int64_t jj = 0; jj < width / 16; ++jj) {
+            Value value =
+                packStMatrix(rewriter, loc, element, [&](int64_t r) -> Value {
+                  return getWarpgroupPair(rewriter, loc, op.getAcc(), perBlock,
+                                          i, c * width / 8 + 2 * jj + r / 2,
+                                          r % 2);
+                });
+            SmallVector<Value> at(tile);
+            at.push_back(row);
+            at.push_back(math.add(column, math.constant(16 * jj)));
+            StMatrixOp::create(rewriter, loc, value, op.getStaging(), at, 4,
+                               false);
+          }
         FenceProxyAsyncOp::create(rewriter, loc, ProxySpace::shared_cta);
         syncWarpgroup();
         auto store = scf::IfOp::create(rewriter, loc, first);

@@ -47,11 +47,13 @@ def test_hopper_gemm_matches_torch(torch_cuda, kernels, layout, shape, ctas, sch
     # (T-TILE-7; 1024 rows a CTA leave room to spare).
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
+    unread = torch.zeros(1, device="cuda", dtype=torch.float32)
+    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
     kernel = module.kernel(f"gemm_{layout}")
     want = a.float() @ (b.t() if layout == "nt" else b).float()
     for _ in range(2):  # the counters are back at zero after a launch
         c.fill_(float("nan"))
-        kernel(a, b, c, m, n, k, workspace, counters, c, c, grid=(grid, 1, 1),
+        kernel(a, b, c, m, n, k, workspace, counters, c, c, *unread, grid=(grid, 1, 1),
                block=(384, 1, 1))
         assert not c.isnan().any()
         assert relative_error(c, want) < 2e-3
@@ -77,8 +79,10 @@ def test_tma_precondition_raises(torch_cuda, kernels):
     c = torch.zeros(200, 300, device="cuda", dtype=torch.float16)
     workspace = torch.zeros(1024, 128, device="cuda", dtype=torch.float32)
     counters = torch.zeros(4, device="cuda", dtype=torch.int32)
+    unread = torch.zeros(1, device="cuda", dtype=torch.float32)
+    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
-        kernel(a, b, c, 200, 300, 200, workspace, counters, c, c, grid=(1, 1, 1),
+        kernel(a, b, c, 200, 300, 200, workspace, counters, c, c, *unread, grid=(1, 1, 1),
                block=(384, 1, 1))
 
 
@@ -102,11 +106,11 @@ def test_tensor_map_rules_from_python_without_a_gpu(kernels):
     with pytest.raises(TileRuntimeError,
                        match=r"the stride of dimension 0 is 600 bytes.*\(T-TMA-9\); rank 2, f16, "
                              r"dims \[200, 300\]"):
-        kernel(b, a, b, 200, 300, 200, None, None, None, None, grid=(1, 1, 1))
+        kernel(b, a, b, 200, 300, 200, *[None] * 6, grid=(1, 1, 1))
     unaligned = FakeCudaArray((200, 200), address=0x7f0000000008)
     with pytest.raises(TileRuntimeError, match=r"global address 0x7f0000000008 is not 16-byte "
                                                r"aligned \(T-TMA-10\)"):
-        kernel(unaligned, a, a, 200, 200, 200, None, None, None, None, grid=(1, 1, 1))
+        kernel(unaligned, a, a, 200, 200, 200, *[None] * 6, grid=(1, 1, 1))
 
 
 def test_launch_error_raises(torch_cuda, examples):

@@ -40,7 +40,7 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     assert (plan.tile_n, plan.grid) == (128, (8, 1, 1))
     assert plan.split_k_shape == ((2 * 132 * 128, 64), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n",
-                                                          None, None)
+                                                          None, None, None, None)
 
 
 def test_tile_width_picks_the_least_estimated_time_of_256_192_and_128():

@@ -27,15 +27,16 @@ def test_decode_shapes_fuse_in_the_decode_kernels_but_gating():
                         epilogue=Epilogue(residual=True, activation="silu"),
                         residual=matrix(16, 4096))
     assert fused.decode is not None and fused.decode.epilogue.residual
-    # The bias and residual follow A, B, C, K (and a split-K workspace).
+    # The bias and residual (then an FP8 C's scale and amax) follow A, B, C,
+    # K (and a split-K workspace).
     first = 6 if fused.decode.split_k else 4
-    assert fused.epilogue_indices == (first, first + 1)
+    assert fused.epilogue_indices == (first, first + 1, first + 2, first + 3)
     # Gate and up blocks are C^T's rows in a decode kernel: the persistent
     # kernel gates at every M.
     gated = plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100,
                         epilogue=Epilogue(activation="silu", gated=True))
     assert gated.decode is None and gated.kernel == "gemm_nn"
-    assert gated.epilogue_indices == (8, 9) and gated.out_columns == 2048
+    assert gated.epilogue_indices == (8, 9, 10, 11) and gated.out_columns == 2048
 
 
 def test_decode_kernels_with_an_epilogue_compile():
@@ -111,12 +112,12 @@ def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
     assert gated["#out_tile"] == f"array<i64: 64, {tile_n // 2}>"
     assert gated["!out"] == f"vector<{tile_n // 4}xf32>"
     # One 64x64 chunk (a gated narrow tile) takes one staging buffer.
-    assert gated["!staging"] == f"memref<2x{2 if tile_n == 256 else 1}x64x64x!e, 3>"
+    assert gated["!staging"] == f"memref<2x{2 if tile_n == 256 else 1}x64x64x!ce, 3>"
     plain = epilogue_aliases(Epilogue(), tile_n)
     assert plain["#bias"] == plain["#residual"] == plain["#gated"] == "false"
     # Three 64x64 chunks (192-wide tiles) take three buffers: a call's
     # chunks are a multiple of them (T-TILE-4).
-    assert epilogue_aliases(Epilogue(), 192)["!staging"] == "memref<2x3x64x64x!e, 3>"
+    assert epilogue_aliases(Epilogue(), 192)["!staging"] == "memref<2x3x64x64x!ce, 3>"
     with pytest.raises(ValueError, match="output is 96 columns"):
         epilogue_aliases(Epilogue(activation="silu", gated=True), 192)
 
@@ -135,6 +136,49 @@ def test_the_epilogue_variants_read_what_they_fuse():
     assert "#bias = true" in text and "#residual = true" in text
     assert "#activation = #tile.activation<gelu>" in text
     assert ACTIVATIONS[0] == "identity"
+
+
+def test_an_fp8_c_is_planned_with_16_byte_rows_of_bytes():
+    """An FP8 C's rows are bytes: TMA stores need N to be a multiple of 16
+    (else C is staged); the decode kernels store it element by element."""
+    fp8 = Epilogue(out="f8E4M3FN")
+    plan = plan_matmul(matrix(1000, 512), matrix(512, 304), None, H100, epilogue=fp8)
+    assert plan.decode is None and plan.staged == () and plan.epilogue.out == "f8E4M3FN"
+    plan = plan_matmul(matrix(1000, 512), matrix(512, 296), None, H100, epilogue=fp8,
+                       stage=True)
+    assert plan.staged == ("C",) and plan.pitch(296, 1) == 304
+    with pytest.raises(MatmulError, match=r"C's rows of 296 elements are 296 bytes, not a "
+                                          r"multiple of 16.*multiples of 16 elements"):
+        plan_matmul(matrix(1000, 512), matrix(512, 296), None, H100, epilogue=fp8)
+    decode = plan_matmul(matrix(16, 512), matrix(512, 296), None, H100, epilogue=fp8)
+    assert decode.decode is not None and decode.decode.epilogue.out == "f8E4M3FN"
+    with pytest.raises(MatmulError, match="out must be float8_e4m3fn, got bfloat16"):
+        plan_matmul(matrix(1000, 512), matrix(512, 304), matrix(1000, 304), H100,
+                    epilogue=fp8)
+    with pytest.raises(MatmulError, match="an 8-bit C is one of"):
+        plan_matmul(matrix(1000, 512), matrix(512, 304), None, H100,
+                    epilogue=Epilogue(out="f8E4M3"))
+
+
+def test_an_fp8_c_takes_its_own_chunks_scale_and_amax():
+    aliases = epilogue_aliases(Epilogue(activation="silu", out="f8E5M2", saturate=False), 256)
+    assert aliases["!ce"] == "f8E5M2" and aliases["#c_swizzle"] == "#tile.swizzle<b64>"
+    assert "box = [64, 64], swizzle = b64" in aliases["!dc"]
+    assert (aliases["#quantize"], aliases["#saturate"]) == ("true", "false")
+    assert epilogue_aliases(Epilogue(out="f8E4M3FN"), 192)["#c_max"] == "448.0 : f32"
+    assert epilogue_aliases(Epilogue(out="f8E5M2"), 128)["#c_max"] == "57344.0 : f32"
+    assert epilogue_aliases(Epilogue(), 256)["#quantize"] == "false"
+    from tile.ops.decode import DecodeConfig, decode_source
+    text = decode_source(DecodeConfig("nt", 16, 8, "bf16", split_k=True,
+                                      epilogue=Epilogue(out="f8E4M3FN")))
+    assert "%scale: memref<?xf32>, %amax: memref<?xi32>" in text
+    assert "memref<?x?xf8E4M3FN>" in text and "dense<448.0>" in text
+    assert "memref.atomic_rmw maxs %warp_peak, %amax[%c0]" in text
+    assert "dense<448.0>" not in decode_source(DecodeConfig(
+        "nt", 16, 8, "bf16", epilogue=Epilogue(out="f8E4M3FN", saturate=False)))
+    with pytest.raises(ValueError, match="a bf16 or f16 C and no fused epilogue"):
+        decode_source(DecodeConfig("nt", 16, 8, "f8E4M3FN", out="bf16",
+                                   epilogue=Epilogue(out="f8E4M3FN")))
 
 
 # --- On the GPU ----------------------------------------------------------------
@@ -260,3 +304,116 @@ def test_epilogue_errors_on_the_gpu(torch_cuda):
                     torch.empty(0, 16, device="cuda", dtype=torch.bfloat16), bias=bias,
                     activation="relu")
     assert torch.equal(c, torch.relu(bias).expand(8, 16))
+
+
+@pytest.mark.parametrize("shape, kwargs", [
+    ((1000, 768, 512), dict(bias="column", activation="silu")),
+    ((3333, 576, 2048), dict(activation="gelu")),          # 192-wide tiles
+    ((300, 296, 256), dict(residual=True)),                 # C staged (296-byte rows)
+    ((16, 1024, 512), dict(bias="row", activation="relu")), # a decode kernel
+    ((1, 4096, 4096), dict()),                              # decode, split along K
+    ((300, 2 * 264, 512), dict(gated=True, activation="silu")),
+])
+@pytest.mark.parametrize("fp8", ["float8_e4m3fn", "float8_e5m2"])
+def test_fp8_out_matches_the_composite(torch_cuda, shape, kwargs, fp8):
+    """C = fp8(scale * epilogue) and its amax against the float32 composite
+    quantized by PyTorch: the persistent kernel (whole, 192-wide and staged
+    tiles, gated) and the decode kernels; the amax accumulates."""
+    import tile
+    from tile.ops.epilogue import quantize
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    dtype = getattr(torch, fp8)
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    n_out = n // 2 if kwargs.get("gated") else n
+    operands = {}
+    if kwargs.get("bias"):
+        operands["bias"] = torch.randn(*((n,) if kwargs["bias"] == "column" else (m, 1)),
+                                       device="cuda", dtype=torch.bfloat16)
+    if kwargs.get("residual"):
+        operands["residual"] = torch.randn(m, n_out, device="cuda", dtype=torch.bfloat16)
+    fused = Epilogue(kwargs.get("bias"), bool(kwargs.get("residual")),
+                     kwargs.get("activation", "identity"), bool(kwargs.get("gated")),
+                     out="f8E4M3FN" if fp8 == "float8_e4m3fn" else "f8E5M2")
+    y = _reference(torch, a, w, fused, operands.get("bias"), operands.get("residual"))
+    scale = torch.tensor([3.0], device="cuda")
+    want_amax = torch.zeros(1, device="cuda")
+    want = quantize(torch, y, fused, scale, want_amax)
+    amax = torch.zeros(1, device="cuda")
+    for _ in range(2):  # the prepared launch too
+        c = tile.matmul(a, w, transpose_b=True, activation=kwargs.get("activation"),
+                        gated=bool(kwargs.get("gated")), out_dtype=dtype, out_scale=scale,
+                        amax=amax, **operands)
+        assert c.dtype == dtype and c.shape == (m, n_out)
+        # One rounding apart at most where the f32 sums differ in their last bits.
+        assert relative_error(c.float(), want.float()) < 2e-2
+        assert torch.allclose(amax, want_amax, rtol=1e-2)
+    # Raised, never lowered: a larger amax stays.
+    amax.fill_(1e6)
+    tile.matmul(a, w, transpose_b=True, activation=kwargs.get("activation"),
+                gated=bool(kwargs.get("gated")), out_dtype=dtype, out_scale=scale, amax=amax,
+                **operands)
+    assert amax.item() == 1e6
+    # No scale (1) and no amax.
+    c = tile.matmul(a, w, transpose_b=True, activation=kwargs.get("activation"),
+                    gated=bool(kwargs.get("gated")), out_dtype=dtype, **operands)
+    assert relative_error(c.float(), quantize(torch, y, fused).float()) < 2e-2
+
+
+@pytest.mark.parametrize("m", [1000, 16])
+def test_fp8_out_saturates_or_overflows_like_torch(torch_cuda, m):
+    """Values past the format: clamped to its largest magnitude (saturate),
+    else NaN (e4m3) / inf (e5m2) as PyTorch's own cast gives them."""
+    import tile
+    from tile.ops.epilogue import quantize
+    torch = torch_cuda
+    n, k = 512, 256
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    y = a.float() @ w.float().t()
+    for fp8, name, largest in ((torch.float8_e4m3fn, "f8E4M3FN", 448.0),
+                               (torch.float8_e5m2, "f8E5M2", 57344.0)):
+        # A quarter of the values past the largest magnitude.
+        scale = torch.tensor([largest / y.abs().quantile(0.75).item()], device="cuda")
+        saturated = tile.matmul(a, w, transpose_b=True, out_dtype=fp8, out_scale=scale)
+        assert saturated.float().isfinite().all()
+        assert saturated.float().abs().max().item() == largest
+        want = quantize(torch, y, Epilogue(out=name), scale).float()
+        assert (saturated.float() != want).float().mean() < 1e-2
+        raw = tile.matmul(a, w, transpose_b=True, out_dtype=fp8, out_scale=scale,
+                          saturate=False)
+        want = quantize(torch, y, Epilogue(out=name, saturate=False), scale).float()
+        overflow = want.isnan() if name == "f8E4M3FN" else want.isinf()
+        assert overflow.float().mean() > 0.1
+        got = raw.float().isnan() if name == "f8E4M3FN" else raw.float().isinf()
+        assert (got != overflow).float().mean() < 1e-2
+
+
+def test_fp8_out_errors(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(256, 256, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(MatmulError, match="out_dtype of bfloat16 operands is float8_e4m3fn"):
+        tile.matmul(a, a, out_dtype=torch.float32)
+    with pytest.raises(MatmulError, match="out_scale applies to an FP8 C"):
+        tile.matmul(a, a, out_scale=torch.ones(1, device="cuda"))
+    with pytest.raises(MatmulError, match="amax must be a float32 tensor of one element"):
+        tile.matmul(a, a, out_dtype=torch.float8_e4m3fn,
+                    amax=torch.zeros(2, device="cuda"))
+    with pytest.raises(MatmulError, match="out_scale must be a float32 tensor"):
+        tile.matmul(a, a, out_dtype=torch.float8_e4m3fn, out_scale=2.0)
+    with pytest.raises(MatmulError, match="without tune="):
+        tile.matmul(a, a, out_dtype=torch.float8_e4m3fn, tune=True)
+    with pytest.raises(MatmulError, match="out must be float8_e4m3fn"):
+        tile.matmul(a, a, out_dtype=torch.float8_e4m3fn, out=torch.empty_like(a))
+    # K = 0: the quantized epilogue of a zero product, and its amax.
+    bias = torch.randn(16, device="cuda", dtype=torch.bfloat16)
+    amax = torch.zeros(1, device="cuda")
+    c = tile.matmul(torch.empty(8, 0, device="cuda", dtype=torch.bfloat16),
+                    torch.empty(0, 16, device="cuda", dtype=torch.bfloat16), bias=bias,
+                    out_dtype=torch.float8_e4m3fn, amax=amax)
+    assert c.dtype == torch.float8_e4m3fn
+    assert torch.equal(c.float(), bias.float().to(torch.float8_e4m3fn).float().expand(8, 16))
+    assert amax.item() == bias.float().abs().max().item()

@@ -333,7 +333,8 @@ def test_fp8_errors_on_the_gpu(torch_cuda):
         tile.matmul(a, w.t(), scale_a=one.cpu(), scale_b=one)
     with pytest.raises(MatmulError, match="tune= applies to f16/bf16"):
         tile.matmul(a, w.t(), scale_a=one, scale_b=one, tune=True)
-    with pytest.raises(MatmulError, match="out_dtype applies to FP8 operands"):
+    with pytest.raises(MatmulError, match="out_dtype of float16 operands is float8_e4m3fn or "
+                                          "float8_e5m2 .C quantized., or their own type"):
         tile.matmul(a.half(), w.half().t(), out_dtype=torch.bfloat16)
 
 

@@ -50,10 +50,13 @@ def _gemm_nt(torch, kernels, m, n, k):
     kernel = tile.compile(kernels / "gemm_sm90.mlir", chip="sm_90a").kernel("gemm_nt")
     workspace = torch.empty((132 * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(132 * 4, device="cuda", dtype=torch.int32)
+    unread = torch.zeros(1, device="cuda", dtype=torch.float32)
 
     def gemm(*args, **launch):
-        # C stands in for the epilogue's bias and residual (none read).
-        kernel(*args, workspace, counters, args[2], args[2], **launch)
+        # C stands in for the epilogue's bias and residual, and `unread` for
+        # an FP8 C's scale and amax (none read).
+        kernel(*args, workspace, counters, args[2], args[2], unread, unread.view(torch.int32),
+               **launch)
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)

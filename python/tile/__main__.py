@@ -7,12 +7,16 @@
                                 [--stages S] [--element f16|bf16|f8E4M3FN|f8E5M2]
                                 [--b-element f8E4M3FN|f8E5M2] [--out bf16|f16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
+                                [--fp8-out f8E4M3FN|f8E5M2 [--no-saturate]]
                                 prints a decode GEMM kernel (tile.ops.decode;
-                                FP8: nt, A and B 8-bit, C = out, scaled)
+                                FP8: nt, A and B 8-bit, C = out, scaled;
+                                --fp8-out: a 16-bit kernel's C in FP8,
+                                scaled, with its amax)
     python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128]
                                 [--bias column|row] [--residual]
                                 [--activation relu|silu|gelu|gelu_tanh]
                                 [--gated]
+                                [--fp8-out f8E4M3FN|f8E5M2 [--no-saturate]]
                                 prints the persistent GEMM kernels
                                 (kernels/gemm_sm90.mlir) with tiles of
                                 that many columns and that fused epilogue
@@ -117,6 +121,10 @@ def main(argv=None) -> None:
     decode.add_argument("--bias", choices=("column", "row"))
     decode.add_argument("--residual", action="store_true")
     decode.add_argument("--activation", choices=ACTIVATIONS[1:])
+    decode.add_argument("--fp8-out", choices=FP8_TYPES, default="",
+                        help="16-bit A and B: C's 8-bit type (scaled, with its amax)")
+    decode.add_argument("--no-saturate", action="store_true",
+                        help="--fp8-out: NaN / inf beyond the format, not its largest value")
     gemm = commands.add_parser("gemm", help="print the persistent GEMM kernels' tile IR")
     gemm.add_argument("--element", choices=("f16", "bf16"), default="f16")
     gemm.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
@@ -124,6 +132,10 @@ def main(argv=None) -> None:
     gemm.add_argument("--residual", action="store_true")
     gemm.add_argument("--activation", choices=ACTIVATIONS[1:])
     gemm.add_argument("--gated", action="store_true")
+    gemm.add_argument("--fp8-out", choices=FP8_TYPES, default="",
+                      help="C's 8-bit type (scaled, with its amax)")
+    gemm.add_argument("--no-saturate", action="store_true",
+                      help="--fp8-out: NaN / inf beyond the format, not its largest value")
     fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
     fp8.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
     fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
@@ -167,7 +179,8 @@ def main(argv=None) -> None:
         print(describe())
         return
     if args.command == "gemm":
-        fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated)
+        fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated,
+                         out=args.fp8_out, saturate=not args.no_saturate)
         try:
             sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
         except ValueError as error:
@@ -207,7 +220,8 @@ def main(argv=None) -> None:
     fp8 = args.element in FP8_TYPES
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns,
-                          Epilogue(args.bias, args.residual, args.activation or "identity"),
+                          Epilogue(args.bias, args.residual, args.activation or "identity",
+                                   out=args.fp8_out, saturate=not args.no_saturate),
                           args.b_element if fp8 else "", (args.out or "bf16") if fp8 else "")
     try:
         sys.stdout.write(decode_source(config))

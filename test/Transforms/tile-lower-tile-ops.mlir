@@ -338,6 +338,33 @@ gpu.module @epilogue {
   }
 }
 
+// An 8-bit C (stmatrix moves 16-bit values): each thread converts its pairs
+// (arith.truncf, cvt.rn.satfinite later) and stores them, 2 bytes each, at
+// row 16 (warp) + lane / 4 + 8 h, column 2 (lane mod 4) + 8 j of its chunk:
+// 64 x 64 / 128 threads / 2 = 16 pairs a chunk, then the fence, the barrier
+// and the TMA store as for 16-bit elements.
+// CHECK-LABEL: gpu.func @tma_epilogue_fp8
+//       CHECK: scf.if %{{.*}} {
+//  CHECK-NEXT:   tile.bulk_wait_group 1 read
+//       CHECK: nvvm.barrier
+//   CHECK-NOT: tile.stmatrix
+// CHECK-COUNT-16: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf8E4M3FN>
+//   CHECK-NOT: tile.stmatrix
+//       CHECK: vector.store %{{.*}}, %[[STAGING8:.*]][%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<2x2x64x64xf8E4M3FN, 3>, vector<2xf8E4M3FN>
+//       CHECK: tile.fence_proxy_async shared_cta
+//  CHECK-NEXT: nvvm.barrier
+//  CHECK-NEXT: scf.if %{{.*}} {
+//  CHECK-NEXT:   tile.tma_store %[[STAGING8]][%{{.*}}, %c0] to
+!dc8 = !tile.tma_desc<memref<?x?xf8E4M3FN>, box = [64, 64], swizzle = b64>
+gpu.module @epilogue_fp8 {
+  gpu.func @tma_epilogue_fp8(%acc: vector<64xf32>, %c: !dc8, %wg: index, %m: index, %n: index) kernel {
+    %staging = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<2x2x64x64xf8E4M3FN, 3>
+    tile.warpgroup_tma_store %acc, %staging[%wg] to %c[%m, %n] {shape = array<i64: 64, 128>}
+        : vector<64xf32>, memref<2x2x64x64xf8E4M3FN, 3>, !dc8
+    gpu.return
+  }
+}
+
 // tile.copy shared -> global with bounds: a tile wholly inside stores whole
 // vectors; otherwise a row inside stores its whole vector where it fits and
 // element by element where it crosses the column bound. The vectors are

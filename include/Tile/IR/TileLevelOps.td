@@ -466,7 +466,8 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
     The epilogue of CUTLASS's Hopper GEMMs: the warpgroup's M x N
     accumulator tile (`shape`; `vector<(M/64 * N/2) x f32>` from
     `tile.warpgroup_mma`, after a `tile.wgmma_wait_group 0`) is converted to
-    the 16-bit element type of `descriptor` and written to the tensor at
+    the 16-bit or 8-bit float element type of `descriptor` (8-bit: with
+    `arith.truncf`'s rounding, T-TARGET-7) and written to the tensor at
     `coordinates` (row, column of the tile's first element) in chunks of one
     TMA box, [64, W]: 64-row block i, columns W c. `staging[indices]` is a
     ring of S chunk buffers (the memref's last three dimensions are (S, 64,
@@ -474,9 +475,10 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
     chunk: the warpgroup's first thread waits until at most S - 1 of its
     bulk groups still read shared memory (`cp.async.bulk.wait_group.read`),
     the warpgroup meets at named barrier 1 + (thread x / 128) (`bar.sync`
-    with 128 threads), its warps write their rows with `stmatrix.x4`, fence
-    them for the async proxy, meet again, and the first thread starts the
-    TMA store and commits it as a bulk group. The stores then run while the
+    with 128 threads), its warps write their rows with `stmatrix.x4` (8-bit
+    elements, which stmatrix does not move: each thread's converted pairs
+    with 2-byte stores), fence them for the async proxy, meet again, and the
+    first thread starts the TMA store and commits it as a bulk group. The stores then run while the
     warpgroup goes on (the next tile's MMAs); before the kernel ends the
     first thread must wait for them (`tile.bulk_wait_group 0`). Rows and
     columns beyond the tensor are not written (TMA clips the box).

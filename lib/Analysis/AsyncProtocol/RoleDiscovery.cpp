@@ -5,7 +5,8 @@
 // on every i1 value computable from the thread id alone (`thread_id x == c`,
 // the warpgroup index, `lane == 0`, elect_sync, ...) and on every barrier
 // operand, bound or carried value of a loop that takes part in the protocol
-// and ring stage index computed so take the same branches. One
+// and ring stage index computed so take the same branches (values in a
+// branch of a constant condition that no thread takes decide nothing). One
 // representative of each class is interpreted and its arrivals are counted
 // once per thread of the class; under tile.warp_specialize, threads of
 // different warpgroups are in different roles.
@@ -66,12 +67,35 @@ bool role_protocol::involvesProtocol(Operation *op) {
   return result.wasInterrupted();
 }
 
+/// Whether `op` lies in a branch of an scf.if with a constant condition that
+/// no thread takes (a kernel variant's disabled feature): its values decide
+/// nothing.
+static bool isInDeadBranch(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto ifOp = dyn_cast<scf::IfOp>(parent);
+    if (!ifOp)
+      continue;
+    std::optional<int64_t> taken = getConstantIntValue(ifOp.getCondition());
+    if (!taken)
+      continue;
+    Region *branch = op->getParentRegion();
+    while (branch->getParentOp() != ifOp)
+      branch = branch->getParentOp()->getParentRegion();
+    if (branch == &(*taken ? ifOp.getElseRegion() : ifOp.getThenRegion()))
+      return true;
+  }
+  return false;
+}
+
 std::vector<Role> role_protocol::findRoles(const KernelFacts &facts) {
   // The values whose agreement makes threads take the same path.
   SmallVector<Value> deciding;
   bool specialized = false;
   facts.kernel.walk([&](Operation *op) {
     specialized |= isa<WarpSpecializeOp>(op);
+    if (isInDeadBranch(op))
+      return;
     for (Value result : op->getResults())
       if (result.getType().isInteger(1))
         deciding.push_back(result);

@@ -45,6 +45,9 @@ ELEMENTS: Tuple[Element, ...] = (
 
 BY_NAME: Dict[str, Element] = {e.name: e for e in ELEMENTS}
 BY_TORCH: Dict[str, Element] = {e.torch: e for e in ELEMENTS}
+#: The largest finite magnitude of each 8-bit float type (OCP 8-bit
+#: floating point formats: E4M3FN's S.1111.110, E5M2's S.11110.11).
+FP8_MAX: Dict[str, float] = {"f8E4M3FN": 448.0, "f8E5M2": 57344.0}
 #: The 16-bit float types (PyTorch's names) of the f16/bf16 kernels.
 FLOAT16_TYPES: Tuple[str, ...] = ("float16", "bfloat16")
 

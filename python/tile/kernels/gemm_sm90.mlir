@@ -26,7 +26,20 @@
 !e = f16
 !da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
-!dc = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
+// C's element type (!ce), its 64-column TMA chunks (!dc) and their swizzle
+// (#c_swizzle: the chunk's row bytes): !e and 128 B as written; an FP8 C
+// (tile.ops.epilogue's `out`) has 64-byte rows, b64. With #quantize, C =
+// fp8(scale * epilogue) with scale = %scale[0], clamped to the format's
+// largest magnitude (#c_max) first where #saturate, and the largest
+// magnitude of the epilogue's values before the scale raises %amax[0]
+// (its f32 bits as a signed integer: redux.sync and an atomic max, once
+// per warp; non-negative floats order as their bits do).
+!ce = !e
+!dc = !tile.tma_desc<memref<?x?x!ce>, box = [64, 64], swizzle = b128>
+#c_swizzle = #tile.swizzle<b128>
+#quantize = false
+#saturate = false
+#c_max = 448.0 : f32
 // The ring's stages (4 as written: 224 KB with 256-wide tiles; the
 // 128-wide tiles take 6 in the same memory, the 192-wide ones 4 in 208 KB
 // beside their three staging buffers).
@@ -72,7 +85,7 @@
 #out_div = 1 : index
 !out = vector<128xf32>
 #out_tile = array<i64: 64, 256>
-!staging = memref<2x2x64x64x!e, 3>
+!staging = memref<2x2x64x64x!ce, 3>
 // A bias is an M x N view of its vector: strides [0, 1] per column (of B's
 // N), [1, 0] per row; the residual is M x (N / #out_div) with unit column
 // stride.
@@ -95,7 +108,8 @@ module attributes {gpu.container_module} {
     // ring state (stage, phase) carries over from tile to tile.
     gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
                       %ws: !workspace, %counters: !counters, %bias: !bias,
-                      %residual: !residual) kernel
+                      %residual: !residual, %scale: memref<?xf32>,
+                      %amax: memref<?xi32>) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -128,7 +142,7 @@ module attributes {gpu.container_module} {
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
+      %staging = tile.shared_alloc dynamic {swizzle = #c_swizzle} : !staging
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -177,8 +191,17 @@ module attributes {gpu.container_module} {
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : !acc
-        %ct:2 = scf.for %i = %c0 to %units step %c1
-            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
+        %quantize = arith.constant #quantize
+        %f0 = arith.constant 0.0 : f32
+        %scale_c = scf.if %quantize -> (f32) {
+          %loaded = memref.load %scale[%c0] : memref<?xf32>
+          scf.yield %loaded : f32
+        } else {
+          %one = arith.constant 1.0 : f32
+          scf.yield %one : f32
+        }
+        %ct:3 = scf.for %i = %c0 to %units step %c1
+            iter_args(%s0 = %c0, %ph0 = %false, %amax0 = %f0) -> (index, i1, f32) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
@@ -222,7 +245,7 @@ module attributes {gpu.container_module} {
           // The epilogue: the fused bias, activation (or gate) and residual,
           // then 64x64 chunks through the warpgroup's staging buffers,
           // written out by TMA while the next tile's MMAs run.
-          scf.if %last {
+          %amax1 = scf.if %last -> (f32) {
             %m1 = arith.addi %m0, %row : index
             %has_bias = arith.constant #bias
             %biased = scf.if %has_bias -> (!acc) {
@@ -243,14 +266,51 @@ module attributes {gpu.container_module} {
             } else {
               scf.yield %activated : !out
             }
-            tile.warpgroup_tma_store %out, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+            // FP8 out: the scale (and the clamp), and this thread's amax.
+            %q:2 = scf.if %quantize -> (!out, f32) {
+              %magnitudes = math.absf %out : !out
+              %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
+              %scales = vector.broadcast %scale_c : f32 to !out
+              %scaled = arith.mulf %out, %scales : !out
+              %saturate = arith.constant #saturate
+              %quantized = scf.if %saturate -> (!out) {
+                %c_max = arith.constant #c_max
+                %highs = vector.broadcast %c_max : f32 to !out
+                %c_min = arith.negf %c_max : f32
+                %lows = vector.broadcast %c_min : f32 to !out
+                %below = arith.minimumf %scaled, %highs : !out
+                %clamped = arith.maximumf %below, %lows : !out
+                scf.yield %clamped : !out
+              } else {
+                scf.yield %scaled : !out
+              }
+              scf.yield %quantized, %peak : !out, f32
+            } else {
+              scf.yield %out, %amax0 : !out, f32
+            }
+            tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
                 : !out, !staging, !dc
+            scf.yield %q#1 : f32
+          } else {
+            scf.yield %amax0 : f32
           }
-          scf.yield %r#1, %r#2 : index, i1
+          scf.yield %r#1, %r#2, %amax1 : index, i1, f32
         }
         // The last TMA stores have written C.
         scf.if %signals {
           tile.bulk_wait_group 0
+        }
+        // FP8 out: each warp's amax raises %amax (non-negative floats order
+        // as their bits).
+        scf.if %quantize {
+          %bits = arith.bitcast %ct#2 : f32 to i32
+          %warp_amax = gpu.subgroup_reduce maxsi %bits uniform : (i32) -> i32
+          %c32 = arith.constant 32 : index
+          %warp_lane = arith.remui %tid, %c32 : index
+          %leads = arith.cmpi eq, %warp_lane, %c0 : index
+          scf.if %leads {
+            %old = memref.atomic_rmw maxs %warp_amax, %amax[%c0] : (i32, memref<?xi32>) -> i32
+          }
         }
       }
       gpu.return
@@ -262,7 +322,8 @@ module attributes {gpu.container_module} {
     // wgmma reads MN-major (transpose_b).
     gpu.func @gemm_nn(%a: !da, %b: !dbt, %c: !dc, %m: index, %n: index, %k: index,
                       %ws: !workspace, %counters: !counters, %bias: !bias,
-                      %residual: !residual) kernel
+                      %residual: !residual, %scale: memref<?xf32>,
+                      %amax: memref<?xi32>) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -296,7 +357,7 @@ module attributes {gpu.container_module} {
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_bt
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
+      %staging = tile.shared_alloc dynamic {swizzle = #c_swizzle} : !staging
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -349,8 +410,17 @@ module attributes {gpu.container_module} {
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : !acc
-        %ct:2 = scf.for %i = %c0 to %units step %c1
-            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
+        %quantize = arith.constant #quantize
+        %f0 = arith.constant 0.0 : f32
+        %scale_c = scf.if %quantize -> (f32) {
+          %loaded = memref.load %scale[%c0] : memref<?xf32>
+          scf.yield %loaded : f32
+        } else {
+          %one = arith.constant 1.0 : f32
+          scf.yield %one : f32
+        }
+        %ct:3 = scf.for %i = %c0 to %units step %c1
+            iter_args(%s0 = %c0, %ph0 = %false, %amax0 = %f0) -> (index, i1, f32) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
           %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
@@ -394,7 +464,7 @@ module attributes {gpu.container_module} {
           // The epilogue: the fused bias, activation (or gate) and residual,
           // then 64x64 chunks through the warpgroup's staging buffers,
           // written out by TMA while the next tile's MMAs run.
-          scf.if %last {
+          %amax1 = scf.if %last -> (f32) {
             %m1 = arith.addi %m0, %row : index
             %has_bias = arith.constant #bias
             %biased = scf.if %has_bias -> (!acc) {
@@ -415,14 +485,51 @@ module attributes {gpu.container_module} {
             } else {
               scf.yield %activated : !out
             }
-            tile.warpgroup_tma_store %out, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+            // FP8 out: the scale (and the clamp), and this thread's amax.
+            %q:2 = scf.if %quantize -> (!out, f32) {
+              %magnitudes = math.absf %out : !out
+              %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
+              %scales = vector.broadcast %scale_c : f32 to !out
+              %scaled = arith.mulf %out, %scales : !out
+              %saturate = arith.constant #saturate
+              %quantized = scf.if %saturate -> (!out) {
+                %c_max = arith.constant #c_max
+                %highs = vector.broadcast %c_max : f32 to !out
+                %c_min = arith.negf %c_max : f32
+                %lows = vector.broadcast %c_min : f32 to !out
+                %below = arith.minimumf %scaled, %highs : !out
+                %clamped = arith.maximumf %below, %lows : !out
+                scf.yield %clamped : !out
+              } else {
+                scf.yield %scaled : !out
+              }
+              scf.yield %quantized, %peak : !out, f32
+            } else {
+              scf.yield %out, %amax0 : !out, f32
+            }
+            tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
                 : !out, !staging, !dc
+            scf.yield %q#1 : f32
+          } else {
+            scf.yield %amax0 : f32
           }
-          scf.yield %r#1, %r#2 : index, i1
+          scf.yield %r#1, %r#2, %amax1 : index, i1, f32
         }
         // The last TMA stores have written C.
         scf.if %signals {
           tile.bulk_wait_group 0
+        }
+        // FP8 out: each warp's amax raises %amax (non-negative floats order
+        // as their bits).
+        scf.if %quantize {
+          %bits = arith.bitcast %ct#2 : f32 to i32
+          %warp_amax = gpu.subgroup_reduce maxsi %bits uniform : (i32) -> i32
+          %c32 = arith.constant 32 : index
+          %warp_lane = arith.remui %tid, %c32 : index
+          %leads = arith.cmpi eq, %warp_lane, %c0 : index
+          scf.if %leads {
+            %old = memref.atomic_rmw maxs %warp_amax, %amax[%c0] : (i32, memref<?xi32>) -> i32
+          }
         }
       }
       gpu.return
@@ -488,7 +595,20 @@ module attributes {gpu.container_module} {
     }
     %da = gpu.alloc (%m, %k) : memref<?x?x!e>
     %db = gpu.alloc (%brows, %bcols) : memref<?x?x!e>
-    %dc = gpu.alloc (%m, %n) : memref<?x?x!e>
+    // C, as the element type the host checks (!e) and as the kernel's (!ce,
+    // which an FP8 variant redefines): views of one buffer.
+    %c_elements = arith.muli %m, %n : index
+    %c_bytes = arith.muli %c_elements, %c2 : index
+    %dc_bytes = gpu.alloc (%c_bytes) : memref<?xi8>
+    %dc = memref.view %dc_bytes[%c0][%m, %n] : memref<?xi8> to memref<?x?x!e>
+    %dc_kernel = memref.view %dc_bytes[%c0][%m, %n] : memref<?xi8> to memref<?x?x!ce>
+    // The FP8 out's scale (1) and amax (0), not read as written.
+    %c_scale = gpu.alloc (%c1) : memref<?xf32>
+    %unit = arith.constant 1.0 : f32
+    gpu.memset %c_scale, %unit : memref<?xf32>, f32
+    %c_amax = gpu.alloc (%c1) : memref<?xi32>
+    %no_amax = arith.constant 0 : i32
+    gpu.memset %c_amax, %no_amax : memref<?xi32>, i32
     gpu.memcpy %da, %ha : memref<?x?x!e>, memref<?x?x!e>
     gpu.memcpy %db, %hb : memref<?x?x!e>, memref<?x?x!e>
     // Persistent: one CTA per SM (132 on an H100/H200 SXM), or fewer tiles.
@@ -512,7 +632,7 @@ module attributes {gpu.container_module} {
     gpu.memset %counters, %zero_count : !counters, i32
       %ta = tile.tma_create_descriptor %da : memref<?x?x!e> -> !da
       // C through TMA stores: its rows must be 16-byte multiples (N % 8 == 0).
-      %tc = tile.tma_create_descriptor %dc : memref<?x?x!e> -> !dc
+      %tc = tile.tma_create_descriptor %dc_kernel : memref<?x?x!ce> -> !dc
       // No epilogue operands are read as written: C stands in for them
       // (with any strides the bias type names).
       %c_strided = memref.reinterpret_cast %dc to offset: [0], sizes: [%m, %n], strides: [%n, %c1]
@@ -526,7 +646,7 @@ module attributes {gpu.container_module} {
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index,
                    %ws : !workspace, %counters : !counters, %bias : !bias,
-                   %residual : !residual)
+                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>)
         }
       } else {
         %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !dbt
@@ -535,7 +655,7 @@ module attributes {gpu.container_module} {
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !dbt, %tc : !dc, %m : index, %n : index, %k : index,
                    %ws : !workspace, %counters : !counters, %bias : !bias,
-                   %residual : !residual)
+                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>)
         }
       }
     gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>
@@ -579,7 +699,9 @@ module attributes {gpu.container_module} {
     }
     gpu.dealloc %da : memref<?x?x!e>
     gpu.dealloc %db : memref<?x?x!e>
-    gpu.dealloc %dc : memref<?x?x!e>
+    gpu.dealloc %dc_bytes : memref<?xi8>
+    gpu.dealloc %c_scale : memref<?xf32>
+    gpu.dealloc %c_amax : memref<?xi32>
     gpu.dealloc %ws : !workspace
     gpu.dealloc %counters : !counters
     memref.dealloc %ha : memref<?x?x!e>

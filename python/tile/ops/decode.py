@@ -38,6 +38,7 @@ from ..family import KernelFamily
 from ..core.operands import cdiv
 from ..toolchain import tool_version
 from . import persistent
+from ..core.elements import FP8_MAX
 from .epilogue import Epilogue
 
 #: wgmma's n for the M rows of a decode GEMM: the smallest that holds M
@@ -126,13 +127,15 @@ class DecodeConfig:
         accumulators per tile and split, one counter per tile."""
         return (tiles * splits * 128, self.accumulators), tiles
 
-    def arguments(self, a, b, c, k: int, split_k=None, bias=None, residual=None) -> tuple:
+    def arguments(self, a, b, c, k: int, split_k=None, bias=None, residual=None, scale=None,
+                  amax=None) -> tuple:
         """The kernel's arguments for A, B (in the kernel's layout), C and,
         with split_k, the workspace and counters of workspace_shape; with a
         fused epilogue, its bias and residual views (N x M, placeholders
         where it reads none); FP8: the scales of A and B (as bias and
-        residual)."""
+        residual); an FP8 C (the epilogue's `out`): C's scale and amax."""
         fused = () if self.epilogue.trivial and not self.fp8 else (bias, residual)
+        fused += (scale, amax) if self.epilogue.out else ()
         if self.split_k:
             workspace, counters = split_k
             return (a, b, c, k, workspace, counters) + fused
@@ -212,11 +215,54 @@ def _scaled(config: DecodeConfig, ir: str, value: str, indent: str) -> Tuple[str
             "%dequantized")
 
 
+def _quantized(config: DecodeConfig, ir: str, value: str, indent: str) -> Tuple[str, str]:
+    """An FP8 C (the epilogue's `out`): (`ir` and C^T's accumulators
+    `value` scaled by %scale[0] and, where saturating, clamped to the
+    format's largest magnitude; the thread's amax in %peak), else (ir,
+    value). Elements outside C are 0 (TMA's zero rows of A, the epilogue
+    operands' extents), so the amax may take them."""
+    fused = config.epilogue
+    if not fused.out:
+        return ir, value
+    vec = f"vector<{config.accumulators}xf32>"
+    lines = [f"%magnitudes = math.absf {value} : {vec}",
+             f"%peak = vector.reduction <maximumf>, %magnitudes : {vec} into f32",
+             "%scale_c = memref.load %scale[%c0] : memref<?xf32>",
+             f"%scales = vector.broadcast %scale_c : f32 to {vec}",
+             f"%scaled = arith.mulf {value}, %scales : {vec}"]
+    value = "%scaled"
+    if fused.saturate:
+        largest = FP8_MAX[fused.out]
+        lines += [f"%highs = arith.constant dense<{largest}> : {vec}",
+                  f"%lows = arith.constant dense<{-largest}> : {vec}",
+                  f"%below = arith.minimumf %scaled, %highs : {vec}",
+                  f"%clamped = arith.maximumf %below, %lows : {vec}"]
+        value = "%clamped"
+    return ir + "".join(f"{indent}{line}\n" for line in lines), value
+
+
+def _raise_amax(config: DecodeConfig, indent: str) -> str:
+    """An FP8 C: each warp's largest %peak raises %amax[0] (non-negative
+    floats order as their bits), else nothing."""
+    if not config.epilogue.out:
+        return ""
+    lines = ["%peak_bits = arith.bitcast %peak : f32 to i32",
+             "%warp_peak = gpu.subgroup_reduce maxsi %peak_bits uniform : (i32) -> i32",
+             "%c32 = arith.constant 32 : index",
+             "%warp_lane = arith.remui %tid, %c32 : index",
+             "%leads = arith.cmpi eq, %warp_lane, %c0 : index",
+             "scf.if %leads {",
+             "  %old = memref.atomic_rmw maxs %warp_peak, %amax[%c0] : (i32, memref<?xi32>) -> i32",
+             "}"]
+    return "".join(f"{indent}{line}\n" for line in lines)
+
+
 def decode_source(config: DecodeConfig) -> str:
     """The module holding the kernel `config.name`."""
     config.validate()
     e, r, s, w = config.element, config.rows, config.stages, config.spans
-    eb, ec = config.b_element or e, config.out or e
+    # C: an FP8 epilogue's type, FP8 kernels' `out`, else the operands'.
+    eb, ec = config.b_element or e, config.epilogue.out or config.out or e
     cols, chunks, ks = config.columns, config.columns // 64, config.slice
     nn = config.layout == "nn"
     # The rings, a stage of `w` K spans: A's r x 64 tiles; B's cols x 64
@@ -263,22 +309,27 @@ def decode_source(config: DecodeConfig) -> str:
         lo, hi = "%t0", "%t1"
         fused, out = fused_epilogue(config, "%sum", "          ")
         fused, out = _scaled(config, fused, out, "          ")
+        fused, out = _quantized(config, fused, out, "          ")
         epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits
             : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
         scf.if %last {{
 {fused}          tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
               {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>
-        }}"""
+{_raise_amax(config, "          ")}        }}"""
     else:
         split_params, split_range, lo, hi = "", "", "%c0", "%slices"
         fused, out = fused_epilogue(config, "%acc#0", "        ")
         fused, out = _scaled(config, fused, out, "        ")
+        fused, out = _quantized(config, fused, out, "        ")
         epilogue = f"""{fused}        tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
-            {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>"""
+            {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>
+{_raise_amax(config, "        ")}"""
     if not config.epilogue.trivial:
         split_params += f", %bias: {_VIEW.format(e=e)}, %residual: {_VIEW.format(e=e)}"
     if config.fp8:
         split_params += ", %sa: memref<?xf32>, %sb: memref<?xf32>"
+    if config.epilogue.out:
+        split_params += ", %scale: memref<?xf32>, %amax: memref<?xi32>"
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
     offset_constants = "".join(f"      %c{ks * j} = arith.constant {ks * j} : index\n"
                                for j in range(2, w))

@@ -5,7 +5,12 @@ kernels/gemm_sm90.mlir that compile them.
     C = act(A B + bias) + residual                     (gated=False)
     C = act(G + bias_g) * (U + bias_u) + residual      (gated=True)
 
-in f32 on the accumulators, rounded once to C's type. `bias` is a vector
+in f32 on the accumulators, rounded once to C's type. With an FP8 C
+(`out`), C = fp8(scale * epilogue), clamped to the format's largest
+magnitude first where `saturate` (as Transformer Engine's casts; without,
+arith.truncf's NaN / inf beyond it), and the largest magnitude of the
+epilogue's values (before the scale) raises an amax: the next layer's
+quantisation. `bias` is a vector
 broadcast over the rows (N values, one per column of A B) or over the
 columns (M values, one per row); `residual` is M x N_out. Gated, the
 product's 8-column blocks alternate gate and up (interleave_gate_up builds
@@ -18,6 +23,7 @@ accumulators' layout) and tile.warpgroup_activation (T-TILE-10).
 from dataclasses import dataclass
 from typing import Dict, Optional
 
+from ..core.elements import FP8_MAX, torch_dtype
 from ..core.errors import MatmulError
 from . import persistent
 
@@ -43,6 +49,11 @@ class Epilogue:
     #: column pairs (T-TILE-10: even column extents, row strides and
     #: addresses in elements), else element by element.
     pairs: bool = True
+    #: C's 8-bit float type (tile IR: "f8E4M3FN", "f8E5M2"), "" for C in
+    #: the operands' type; whether out-of-range values clamp to its largest
+    #: magnitude.
+    out: str = ""
+    saturate: bool = True
 
     def validate(self) -> None:
         if self.activation not in ACTIVATIONS:
@@ -51,12 +62,15 @@ class Epilogue:
                               f"None, got {self.activation!r}")
         if self.bias not in (None, "column", "row"):
             raise MatmulError(f"tile.matmul: bias is per 'column' or per 'row', got {self.bias!r}")
+        if self.out and self.out not in FP8_MAX:
+            raise MatmulError(f"tile.matmul: an 8-bit C is one of {', '.join(FP8_MAX)}, got "
+                              f"{self.out!r}")
 
     @property
     def trivial(self) -> bool:
         """Whether C = A B (the kernel as written)."""
-        return (self.bias, self.residual, self.activation, self.gated) == (
-            None, False, "identity", False)
+        return (self.bias, self.residual, self.activation, self.gated, self.out) == (
+            None, False, "identity", False, "")
 
     @property
     def out_div(self) -> int:
@@ -73,6 +87,9 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
                          f"{out_n} columns: the epilogue stores whole 64x64 chunks (T-TILE-4)")
     # 64x64 TMA chunks of a warpgroup's 64 x out_n tile.
     buffers = persistent.staging_buffers(out_n // 64)
+    # C's 64-column chunks: rows of 128 bytes (16-bit) or 64 (FP8).
+    c_element = epilogue.out or "!e"
+    swizzle = "b64" if epilogue.out else "b128"
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")
@@ -83,7 +100,13 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
             "#out_div": f"{epilogue.out_div} : index",
             "!out": f"vector<{out_n // 2}xf32>",
             "#out_tile": f"array<i64: 64, {out_n}>",
-            "!staging": f"memref<2x{buffers}x64x64x!e, 3>",
+            "!staging": f"memref<2x{buffers}x64x64x!ce, 3>",
+            "!ce": c_element,
+            "!dc": f"!tile.tma_desc<memref<?x?x!ce>, box = [64, 64], swizzle = {swizzle}>",
+            "#c_swizzle": f"#tile.swizzle<{swizzle}>",
+            "#quantize": "true" if epilogue.out else "false",
+            "#saturate": "true" if epilogue.out and epilogue.saturate else "false",
+            "#c_max": f"{FP8_MAX.get(epilogue.out, 448.0)} : f32",
             # A bias view's zero stride, static: each value is loaded once
             # for the elements that share it; a unit column stride, static,
             # loads pairs (T-TILE-10).
@@ -111,6 +134,20 @@ def interleave_gate_up(gate, up, dim: int = 0):
     blocks = shape[:dim] + [n // GATE_BLOCK, 1, GATE_BLOCK] + shape[dim + 1:]
     paired = torch.cat([gate.reshape(blocks), up.reshape(blocks)], dim=dim + 1)
     return paired.reshape(shape[:dim] + [2 * n] + shape[dim + 1:]).contiguous()
+
+
+def quantize(torch, y, epilogue: Epilogue, scale=None, amax=None):
+    """An FP8 epilogue's C from the float32 `y` (the epilogue's values), as
+    the kernel computes it: `amax` (float32, one element) raised to y's
+    largest magnitude (NaN if y has one), C = y * scale (one element, or
+    1), clamped where `saturate`, rounded to nearest even."""
+    if amax is not None and y.numel():
+        amax.copy_(torch.maximum(amax, y.abs().amax().reshape(amax.shape)))
+    if scale is not None:
+        y = y * scale.float().reshape(())
+    if epilogue.saturate:
+        y = y.clamp(-FP8_MAX[epilogue.out], FP8_MAX[epilogue.out])
+    return y.to(torch_dtype(epilogue.out))
 
 
 def apply_epilogue(torch, product, epilogue: Epilogue, bias=None, residual=None):

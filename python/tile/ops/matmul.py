@@ -37,7 +37,8 @@ from typing import Dict, Optional, Tuple
 
 from ..core import devices, streams
 from ..core.caches import LruCache, placeholders
-from ..core.elements import BY_TORCH, FLOAT16_TYPES, ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch
+from ..core.elements import (BY_NAME as ELEMENT_BY_NAME, BY_TORCH, FLOAT16_TYPES,
+                             ELEMENTS as ELEMENT_TYPES, dtype_name, of_torch)
 from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
@@ -49,7 +50,7 @@ from ..core.streams import new_output
 from . import decode as decode_kernels
 from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
-from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases
+from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases, quantize
 from .scaled_matmul import scaled_matmul
 
 def tile_width_aliases(tile_n: int) -> Dict[str, str]:
@@ -120,8 +121,10 @@ class MatmulPlan:
     epilogue: Epilogue = Epilogue()
 
     @staticmethod
-    def pitch(columns: int) -> int:
-        return -(-columns // 8) * 8
+    def pitch(columns: int, element_bytes: int = 2) -> int:
+        """The elements of a row of `columns` rounded up to 16 bytes."""
+        per_row = TMA_ALIGNMENT // element_bytes
+        return -(-columns // per_row) * per_row
 
     @property
     def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
@@ -136,15 +139,17 @@ class MatmulPlan:
         return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
                                                   self.tile_n)
 
-    def arguments(self, a, b, c, split_k=None, bias=None, residual=None):
+    def arguments(self, a, b, c, split_k=None, bias=None, residual=None, scale=None,
+                  amax=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
         and C (and the workspace and counters of split_k_shape; the
-        persistent kernels' bias view and residual, placeholders where the
-        epilogue reads none)."""
+        persistent kernels' bias view and residual, and an FP8 C's scale
+        and amax (int32), placeholders where the epilogue reads none)."""
         if self.decode is None:
             workspace, counters = split_k
-            return (a, b, c, self.m, self.n, self.k, workspace, counters, bias, residual)
-        return self.decode.arguments(a, b, c, self.k, split_k, bias, residual)
+            return (a, b, c, self.m, self.n, self.k, workspace, counters, bias, residual,
+                    scale, amax)
+        return self.decode.arguments(a, b, c, self.k, split_k, bias, residual, scale, amax)
 
     @property
     def out_columns(self) -> int:
@@ -152,13 +157,13 @@ class MatmulPlan:
         return self.n // self.epilogue.out_div
 
     @property
-    def epilogue_indices(self) -> Tuple[int, int]:
-        """The positions of the bias and the residual among the kernel's
-        arguments."""
+    def epilogue_indices(self) -> Tuple[int, int, int, int]:
+        """The positions of the bias, the residual, and an FP8 C's scale and
+        amax among the kernel's arguments."""
         if self.decode is None:
-            return (8, 9)
+            return (8, 9, 10, 11)
         first = 6 if self.decode.split_k else 4
-        return (first, first + 1)
+        return tuple(range(first, first + 4))
 
 
 def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
@@ -173,8 +178,9 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
                            "addresses (T-TMA-10)")
     return MatmulError(f"tile.matmul: {name}'s rows of {pitch} elements are "
                        f"{pitch * bytes_} bytes, not a multiple of 16: TMA needs 16-byte "
-                       "aligned row strides (T-TMA-9), so K and N must be multiples of 8 "
-                       "(stage=True copies such operands into aligned rows)")
+                       f"aligned row strides (T-TMA-9), so rows of multiples of "
+                       f"{TMA_ALIGNMENT // bytes_} elements (stage=True copies such operands "
+                       "into aligned rows)")
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.Device,
@@ -216,12 +222,15 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     _check_epilogue_operands(epilogue, a, m, n, n_out, bias, residual)
     if not epilogue.trivial:
         epilogue = replace(epilogue, pairs=_pairs_fit(n, n_out, bias, residual))
+    # C's type: A's, or an FP8 epilogue's.
+    c_dtype = ELEMENT_BY_NAME[epilogue.out].torch if epilogue.out else a.dtype
     if out is not None:
         if tuple(out.shape) != (m, n_out):
             raise MatmulError(f"tile.matmul: out must be {m} x {n_out}, got "
                               f"{out.shape[0]} x {out.shape[1]}")
-        if out.dtype != a.dtype:
-            raise MatmulError(f"tile.matmul: out must be {a.dtype} like A and B, got {out.dtype}")
+        if out.dtype != c_dtype:
+            raise MatmulError(f"tile.matmul: out must be {c_dtype}"
+                              f"{'' if epilogue.out else ' like A and B'}, got {out.dtype}")
     require_one_device("tile.matmul", a, b, out)
     devices.require_hopper("tile.matmul", device)
     element = BY_TORCH[a.dtype]
@@ -252,15 +261,15 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     staged = []
     # TMA reads A and B and (but for the decode kernel, which stores element
     # by element) writes C.
-    operands = [("A", a, a.strides[0]), ("B", b, b_pitch)]
+    operands = [("A", a, a.strides[0], bytes_), ("B", b, b_pitch, bytes_)]
     if not small_m:
-        c = out or Operand((m, n_out), (n_out, 1), a.dtype, 0, a.device)
-        operands.append(("out" if out else "C", c, c.strides[0]))
-    for name, operand, pitch in operands:
-        if _tma_ready(operand, pitch, bytes_):
+        c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
+        operands.append(("out" if out else "C", c, c.strides[0], BY_TORCH[c_dtype].bytes))
+    for name, operand, pitch, element_bytes in operands:
+        if _tma_ready(operand, pitch, element_bytes):
             continue
         if not stage:
-            raise _unaligned(name, operand, pitch, bytes_)
+            raise _unaligned(name, operand, pitch, element_bytes)
         staged.append("C" if name == "out" else name)
     if small_m:
         if decode is None:
@@ -392,9 +401,10 @@ def _plan_key(a, b, out, transpose_b: bool, stage: bool) -> tuple:
 def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool,
                   fused: Optional[tuple] = None) -> PlannedCall:
     """The checks and the plan of a call, with the operands' device (cached
-    by _plan_key; `fused`: (bias, residual, activation, gated) of a fused
-    epilogue)."""
-    bias, residual, activation, gated = fused or (None, None, None, False)
+    by _plan_key; `fused`: (bias, residual, activation, gated, C's FP8
+    dtype or None, saturate) of a fused epilogue)."""
+    bias, residual, activation, gated, fp8_out, saturate = fused or (
+        None, None, None, False, None, True)
     index = require_cuda_tensors(torch, "tile.matmul", a=a, b=b, out=out, bias=bias,
                                  residual=residual)
     logical_b = b.t() if transpose_b else b
@@ -408,14 +418,66 @@ def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool,
         # A bias of one value per row is (M, 1); any other, one per column.
         row_bias = (bias is not None and bias.dim() == 2
                     and tuple(bias.shape) == (a.shape[0], 1))
+        out_type = ""
+        if fp8_out is not None:
+            out_type = getattr(of_torch(fp8_out), "name", "")
+            if not out_type.startswith("f8"):
+                raise MatmulError(f"tile.matmul: out_dtype of {dtype_name(a.dtype)} operands is "
+                                  f"float8_e4m3fn or float8_e5m2 (C quantized), or their own "
+                                  f"type; got {fp8_out}")
         epilogue = Epilogue(None if bias is None else "row" if row_bias else "column",
-                            residual is not None, activation or "identity", bool(gated))
+                            residual is not None, activation or "identity", bool(gated),
+                            out=out_type, saturate=bool(saturate))
     return PlannedCall(plan_matmul(operand_of(a), operand_of(logical_b),
                                    operand_of(out) if out is not None else None, device, shared,
                                    stage=stage, epilogue=epilogue,
                                    bias=None if bias is None else operand_of(bias),
                                    residual=None if residual is None else operand_of(residual)),
                        index, {})
+
+
+#: Per device: a scale of 1 (an FP8 C without out_scale) and an int32 that
+#: takes the amax of an FP8 C without one.
+_UNIT_SCALES: Dict[int, object] = {}
+_AMAX_SINKS: Dict[int, object] = {}
+
+
+def _quantization_arguments(torch, plan: MatmulPlan, out_scale, amax, index: int) -> tuple:
+    """The kernel's scale and amax arguments: an FP8 C's (amax as the int32
+    view the kernel's atomic max takes; a scale of 1 and a sink where not
+    given), placeholders for a C of the operands' type."""
+    if not plan.epilogue.out:
+        none = placeholders(torch, index, torch.float32)[1]
+        return none, none.view(torch.int32)
+    if out_scale is None:
+        out_scale = _UNIT_SCALES.get(index)
+        if out_scale is None:
+            out_scale = _UNIT_SCALES[index] = torch.ones(1, device=index, dtype=torch.float32)
+    if amax is None:
+        amax = _AMAX_SINKS.get(index)
+        if amax is None:
+            amax = _AMAX_SINKS[index] = torch.zeros(1, device=index, dtype=torch.int32)
+        return out_scale, amax
+    return out_scale, amax.view(torch.int32)
+
+
+def _check_quantization(torch, a, out_scale, amax, quantized: bool) -> None:
+    """MatmulError unless `out_scale` and `amax` (float32, one element, on
+    A's device) come with an FP8 C."""
+    for name, value in (("out_scale", out_scale), ("amax", amax)):
+        if value is None:
+            continue
+        if not quantized:
+            raise MatmulError(f"tile.matmul: {name} applies to an FP8 C (out_dtype="
+                              "float8_e4m3fn or float8_e5m2 with f16/bf16 operands)")
+        if (not isinstance(value, torch.Tensor) or value.dtype != torch.float32
+                or value.numel() != 1 or value.device != a.device
+                or (name == "amax" and not value.is_contiguous())):
+            raise MatmulError(f"tile.matmul: {name} must be a float32 tensor of one element "
+                              f"on {a.device}, got "
+                              f"{getattr(value, 'dtype', type(value).__name__)} of "
+                              f"{getattr(value, 'numel', lambda: '?')()} elements on "
+                              f"{getattr(value, 'device', '?')}")
 
 
 def _epilogue_views(torch, plan: MatmulPlan, bias, residual, index: int, dtype) -> tuple:
@@ -446,7 +508,8 @@ def _tuned(key, plan: MatmulPlan, a, b, c) -> MatmulPlan:
 
 def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: bool = True,
            tune: bool = False, scale_a=None, scale_b=None, out_dtype=None, bias=None,
-           residual=None, activation: Optional[str] = None, gated: bool = False):
+           residual=None, activation: Optional[str] = None, gated: bool = False,
+           out_scale=None, amax=None, saturate: bool = True):
     """C = A B (B is K x N) or, with `transpose_b`, A B^T (B is N x K), for
     f16/bf16 CUDA tensors on one device; into `out` when given, else a new
     tensor. Returns at once: the kernel runs on `stream` (default: PyTorch's
@@ -472,14 +535,30 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     B's 8-column blocks alternate gate and up (interleave_gate_up) and C =
     act(gate + bias) * (up + bias) + residual is M x N/2: the gated MLP's
     hidden activation in one GEMM (on the persistent kernel at every M;
-    the decode kernels, M <= 128, fuse the rest)."""
+    the decode kernels, M <= 128, fuse the rest).
+
+    With f16/bf16 operands, `out_dtype` float8_e4m3fn or float8_e5m2 gives
+    an FP8 C for the next layer's FP8 GEMM: C = fp8(out_scale * y) of the
+    epilogue's float32 values y (`out_scale`: float32, one element; 1 if
+    None), clamped to the format's largest magnitude first with `saturate`
+    (as Transformer Engine's casts; else NaN / inf beyond it, as
+    `.to(float8)`), rounded to nearest even; `amax` (float32, one element)
+    is raised to max(amax, max |y|) (an atomic max: zero it to start a
+    new one; NaN if y has one)."""
     import torch
     key = None
     fused = None
-    if bias is not None or residual is not None or activation is not None or gated:
-        fused = (bias, residual, activation, gated)
+    a_dtype = getattr(a, "dtype", None)
+    quantized = (out_dtype is not None and out_dtype != a_dtype and scale_a is None
+                 and scale_b is None and a_dtype in (torch.float16, torch.bfloat16))
+    if bias is not None or residual is not None or activation is not None or gated or quantized:
+        fused = (bias, residual, activation, gated, out_dtype if quantized else None,
+                 saturate)
     extras = () if fused is None else tuple(x for x in (bias, residual) if x is not None)
-    if scale_a is None and scale_b is None and out_dtype is None and not tune:
+    if quantized:
+        extras += tuple(x for x in (out_scale, amax) if x is not None)
+    if scale_a is None and scale_b is None and not tune and (
+            out_dtype is None or quantized):
         # The steady state: a call like an earlier one on the same stream
         # packs A, B and C (and a bias and residual) into the launch
         # prepared for it (B's map by its address: b or its transpose
@@ -488,6 +567,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             key = _plan_key(a, b, out, transpose_b, stage)
             if fused is not None:
                 key += (activation, gated, signature(bias), signature(residual))
+            if quantized:
+                key += (out_dtype, saturate, signature(out_scale), signature(amax))
         except (AttributeError, TypeError):  # not tensors: the checks say why
             pass
         planned = PLANS.peek(key)
@@ -496,14 +577,19 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             if launch is not None:
                 if out is None:
                     out = new_output(torch, (planned.plan.m, planned.plan.out_columns), a,
-                                     stream, planned.index)
+                                     stream, planned.index,
+                                     out_dtype if quantized else None)
+                if amax is not None:
+                    extras = extras[:-1] + (amax.view(torch.int32),)
                 launch(a, b, out, *extras)
                 return out
     fp8_dtypes = _fp8_dtypes(torch)
     fp8 = getattr(a, "dtype", None) in fp8_dtypes or getattr(b, "dtype", None) in fp8_dtypes
     if fused is not None and (fp8 or scale_a is not None or scale_b is not None or tune):
-        raise MatmulError("tile.matmul: bias=, residual=, activation= and gated= apply to "
-                          "f16/bf16 operands without tune= (the persistent kernel's epilogue)")
+        raise MatmulError("tile.matmul: bias=, residual=, activation=, gated= and an FP8 "
+                          "out_dtype apply to f16/bf16 operands without tune= (the kernels' "
+                          "fused epilogue)")
+    _check_quantization(torch, a, out_scale, amax, quantized)
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
             raise MatmulError("tile.matmul: FP8 operands take scale_a and scale_b (float32, "
@@ -514,9 +600,6 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                               "kernels); FP8 runs the persistent kernel")
         return scaled_matmul(torch, a, b, scale_a, scale_b, out=out, out_dtype=out_dtype,
                              transpose_b=transpose_b, stream=stream)
-    if out_dtype is not None and out_dtype != getattr(a, "dtype", None):
-        raise MatmulError("tile.matmul: out_dtype applies to FP8 operands; f16/bf16 operands "
-                          "give C in their own type")
     if key is None:  # tune= (or not tensors: _plan_tensors says why)
         try:
             key = _plan_key(a, b, out, transpose_b, stage)
@@ -527,7 +610,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     plan, index = planned.plan, planned.index
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
     if out is None:
-        out = new_output(torch, (plan.m, plan.out_columns), a, stream, index)
+        out = new_output(torch, (plan.m, plan.out_columns), a, stream, index,
+                         out_dtype if quantized else None)
     if plan.m == 0 or plan.n == 0 or plan.k == 0:
         # Nothing to multiply: C is empty, or zero (its epilogue's) for K = 0.
         if plan.k == 0 and plan.m and plan.n:
@@ -536,11 +620,15 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                     out.zero_()
                 else:
                     zero = torch.zeros((plan.m, plan.n), device=out.device, dtype=torch.float32)
-                    out.copy_(apply_epilogue(torch, zero, plan.epilogue, bias, residual))
+                    y = apply_epilogue(torch, zero, plan.epilogue, bias, residual)
+                    out.copy_(quantize(torch, y, plan.epilogue, out_scale, amax)
+                              if quantized else y)
         return out
     epilogue_views = _epilogue_views(torch, plan, bias, residual, index, a.dtype)
+    epilogue_views += _quantization_arguments(torch, plan, out_scale, amax, index)
     # The varying arguments besides A, B and C: the epilogue's operands.
-    extra_indices = tuple(i for i, x in zip(plan.epilogue_indices, (bias, residual))
+    extra_indices = tuple(i for i, x in zip(plan.epilogue_indices,
+                                            (bias, residual, out_scale, amax))
                           if x is not None)
     # B as the kernel reads it: the logical K x N B (b, or b.t() with
     # transpose_b), transposed again when the kernel takes it as N x K.
@@ -568,7 +656,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         padding columns are never read: TMA stops at the view's width), in
         a scratch buffer kept for this stream, shape and device."""
         rows, columns = matrix.shape
-        pitch = plan.pitch(columns)
+        pitch = plan.pitch(columns, matrix.element_size())
         view = persistent.SCRATCH.get(
             ("staging", name, launch_stream.cuda_stream, rows, pitch, matrix.dtype, index),
             lambda: torch.empty((rows, pitch), device=matrix.device, dtype=matrix.dtype)

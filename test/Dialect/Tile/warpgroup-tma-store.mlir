@@ -17,6 +17,31 @@ func.func @epilogue(%acc: vector<128xf32>, %c: !dc, %wg: index, %m: index, %n: i
 
 // -----
 
+// An 8-bit C: 64-column chunks of 64-byte rows.
+!dc8 = !tile.tma_desc<memref<?x?xf8E5M2>, box = [64, 64], swizzle = b64>
+
+// CHECK-LABEL: func.func @fp8_epilogue
+// CHECK: tile.warpgroup_tma_store {{.*}} : vector<128xf32>, memref<2x2x64x64xf8E5M2, 3>, !tile.tma_desc<memref<?x?xf8E5M2>, box = [64, 64], swizzle = b64>
+func.func @fp8_epilogue(%acc: vector<128xf32>, %c: !dc8, %wg: index, %m: index, %n: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<2x2x64x64xf8E5M2, 3>
+  tile.warpgroup_tma_store %acc, %staging[%wg] to %c[%m, %n] {shape = array<i64: 64, 256>}
+      : vector<128xf32>, memref<2x2x64x64xf8E5M2, 3>, !dc8
+  return
+}
+
+// -----
+
+!dc = !tile.tma_desc<memref<?x?xi8>, box = [64, 64], swizzle = b64>
+func.func @integer_result(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<2x64x64xi8, 3>
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xi8>, box = [64, 64], swizzle = b64>' (T-TILE-4)}}
+  tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
+      : vector<128xf32>, memref<2x64x64xi8, 3>, !dc
+  return
+}
+
+// -----
+
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
 func.func @accumulators(%acc: vector<64xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xf16, 3>
@@ -31,7 +56,7 @@ func.func @accumulators(%acc: vector<64xf32>, %c: !dc, %m: index, %n: index) {
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>
 func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x32x64xf16, 3>
-  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x32x64xf16, 3>, !dc
   return
@@ -42,7 +67,7 @@ func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
 !dc = !tile.tma_desc<memref<?x?xf32>, box = [64, 32], swizzle = b128>
 func.func @f32_result(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x32xf32, 3>
-  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x32xf32, 3>, !dc
   return
@@ -123,7 +148,7 @@ func.func @epilogue_rank4(%acc: vector<32xf32>, %big: vector<128xf32>, %o: !o4, 
 !o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>
 func.func @rank4_leading_not_one(%acc: vector<32xf32>, %o: !o4, %i: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xbf16, 3>
-  // expected-error @below {{stores 64-row chunks with stmatrix: expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
       : vector<32xf32>, memref<2x64x64xbf16, 3>, !o4
   return
@@ -134,7 +159,7 @@ func.func @rank4_leading_not_one(%acc: vector<32xf32>, %o: !o4, %i: index) {
 !o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>
 func.func @rank4_box_rows(%acc: vector<32xf32>, %o: !o4, %i: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
-  // expected-error @below {{expected a descriptor of 16-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
       : vector<32xf32>, memref<2x128x64xbf16, 3>, !o4
   return

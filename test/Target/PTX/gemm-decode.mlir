@@ -37,6 +37,15 @@
 // RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
 // RUN: tile-opt %t.fused.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// An FP8 C from bf16 operands (split-K: after the fixup), not saturating:
+// C^T's elements scaled, each converted (cvt.rn.satfinite with the
+// overflow NaN) and stored as one byte, the warp's amax by redux.sync and
+// one atomic max; the protocol checker proves the ring.
+// RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 8 --split-k --element bf16 --fp8-out f8E4M3FN --no-saturate > %t.fp8out.mlir
+// RUN: tile-opt %t.fp8out.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8out.ptx
+// RUN: FileCheck %s --check-prefix=FP8OUT < %t.fp8out.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fp8out.ptx -o %t.fp8out.cubin %}
+// RUN: tile-opt %t.fp8out.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF-FP8OUT --implicit-check-not=error: --implicit-check-not=warning:
 // FP8 (e4m3 A, e5m2 B, f16 C), split along K: 128 of K a span, wgmma
 // m64n16k32 with B's tile as its A operand, the dequantizing epilogue's
 // scale loads (2 of sb, 4 of sa a thread) after the fixup; no spills; the
@@ -102,3 +111,14 @@
 // FP8: st.global.b16
 // FP8-PTXAS: 0 bytes spill stores, 0 bytes spill loads
 // FP8-NN: an FP8 decode kernel is nt (both operands K-major)
+
+// The first lanes of the consumer's warps, which raise the amax, are roles
+// of their own.
+// PROOF-FP8OUT: remark: role protocol: 6 roles (1 from thread 0, 124 from thread 1, 3 from thread 32, 1 from thread 128, 124 from thread 129, 3 from thread 160) {{.*}}: nothing to report
+// FP8OUT: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// FP8OUT: mul.rn.f32
+// FP8OUT-NOT: min.NaN.f32
+// FP8OUT: cvt.rn.satfinite.e4m3x2.f32
+// FP8OUT: st.global.b8
+// FP8OUT: redux.sync.max.s32
+// FP8OUT: atom.global.max.s32

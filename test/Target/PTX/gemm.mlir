@@ -42,6 +42,12 @@
 // RUN: %python -m tile gemm --element bf16 --gated --activation silu --residual | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fused.ptx
 // RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
+// An FP8 C (tile.ops.epilogue's `out`), saturating: the scale and clamp,
+// each pair converted with cvt.rn.satfinite and stored as 2 bytes into
+// 64-byte-row chunks, the warp's amax by redux.sync and one atomic max.
+// RUN: %python -m tile gemm --element bf16 --fp8-out f8E4M3FN | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8out.ptx
+// RUN: FileCheck %s --check-prefix=FP8OUT < %t.fp8out.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8out.ptx -o %t.fp8out.cubin 2>&1 | FileCheck %s --check-prefix=FP8OUT-PTXAS %}
 
 // F16: .target sm_80
 // F16: cp.async.cg.shared.global
@@ -131,3 +137,21 @@
 // MID-LABEL: .entry gemm_nn(
 // MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // MID-NOT: m64n256k16
+
+// FP8OUT-LABEL: .entry gemm_nt(
+// FP8OUT: .param .u64 gemm_nt_param_11
+// The scale, loaded once.
+// FP8OUT: ld.global.b32
+// FP8OUT: wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16
+// FP8OUT: max.NaN.f32
+// FP8OUT: mul.rn.f32
+// FP8OUT: min.NaN.f32
+// FP8OUT: cvt.rn.satfinite.e4m3x2.f32
+// FP8OUT: st.shared.v2.b8
+// FP8OUT-NOT: stmatrix
+// FP8OUT: fence.proxy.async.shared::cta;
+// FP8OUT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// FP8OUT: redux.sync.max.s32
+// FP8OUT: atom.global.max.s32
+// FP8OUT-LABEL: .entry gemm_nn(
+// FP8OUT-PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
