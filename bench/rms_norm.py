@@ -2,11 +2,15 @@
 device-to-device copy of the same bytes, bf16.
 
     PYTHONPATH=python python3 bench/rms_norm.py [--rows 1 16 128 4096 16384]
-        [--hidden 4096 8192] [--mode plain fused] [--csv out.csv]
+        [--hidden 4096 8192] [--mode plain fused fp8] [--csv out.csv]
 
 Each case is rows x H, without the residual ("plain": y = RMSNorm(x) * w)
-and with it ("fused": h = x + r, y = RMSNorm(h) * w, both written). The
-sides:
+and with it ("fused": h = x + r, y = RMSNorm(h) * w, both written), and
+quantized per row for an FP8 GEMM ("fp8": y in e4m3 with its row scales,
+`tile.rms_norm(x, w, eps, out_dtype=torch.float8_e4m3fn)` against the
+float32 composite, each row's amax, the scale, the division and the cast,
+as vLLM's unfused path; the copy moves x and w read, y's bytes and the
+scales written). The sides:
   - tile: `tile.rms_norm(x, w, eps)` / `tile.rms_norm(x, w, eps, residual=r)`;
   - torch: the op-by-op eager composite of Llama's RMSNorm,
     `xf = x.float(); xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)`,
@@ -44,6 +48,23 @@ def torch_rms_norm(torch, x, w, eps: float, r=None):
     return y, h
 
 
+def torch_rms_norm_fp8(torch, x, w, eps: float):
+    """RMSNorm in float32, quantized per row to e4m3: (y, scales)."""
+    xf = x.float()
+    y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * w.float()
+    scales = y.abs().amax(-1, keepdim=True) / 448.0
+    return (y / scales).to(torch.float8_e4m3fn), scales
+
+
+def check_fp8(torch, x, w) -> None:
+    """tile's FP8 y and scales against the float32 composite's."""
+    y, scales = tile.rms_norm(x, w, EPS, out_dtype=torch.float8_e4m3fn)
+    want, want_scales = torch_rms_norm_fp8(torch, x, w, EPS)
+    torch.testing.assert_close(scales, want_scales, rtol=1e-5, atol=0)
+    mismatched = (y.float() != want.float()).float().mean().item()
+    assert mismatched < 1e-2, f"tile.rms_norm FP8: {mismatched:.2%} of y differs"
+
+
 def check(torch, x, w, r) -> None:
     """tile's y (and h) against a float32 reference: within a bf16 rounding."""
     got = tile.rms_norm(x, w, EPS, residual=r)
@@ -60,8 +81,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[1, 16, 128, 4096, 16384])
     parser.add_argument("--hidden", type=int, nargs="+", default=[4096, 8192])
-    parser.add_argument("--mode", nargs="+", choices=("plain", "fused"),
-                        default=["plain", "fused"])
+    parser.add_argument("--mode", nargs="+", choices=("plain", "fused", "fp8"),
+                        default=["plain", "fused", "fp8"])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=50)
     parser.add_argument("--csv")
@@ -78,13 +99,20 @@ def main() -> None:
                 x = torch.randn(rows, hidden, **bf16)
                 w = torch.randn(hidden, **bf16)
                 r = torch.randn(rows, hidden, **bf16) if fused else None
-                check(torch, x, w, r)
                 row_bytes = rows * hidden * 2
                 moved = (4 if fused else 2) * row_bytes + hidden * 2
-                if fused:
+                if mode == "fp8":
+                    check_fp8(torch, x, w)
+                    moved = row_bytes * 3 // 2 + hidden * 2 + rows * 4
+                    ours = lambda: tile.rms_norm(  # noqa: E731
+                        x, w, EPS, out_dtype=torch.float8_e4m3fn)
+                    theirs = lambda: torch_rms_norm_fp8(torch, x, w, EPS)  # noqa: E731
+                elif fused:
+                    check(torch, x, w, r)
                     ours = lambda: tile.rms_norm(x, w, EPS, residual=r)  # noqa: E731
                     theirs = lambda: torch_rms_norm(torch, x, w, EPS, r)  # noqa: E731
                 else:
+                    check(torch, x, w, r)
                     ours = lambda: tile.rms_norm(x, w, EPS)  # noqa: E731
                     theirs = lambda: torch_rms_norm(torch, x, w, EPS)  # noqa: E731
                 row = {"mode": mode, "rows": rows, "hidden": hidden,

@@ -200,6 +200,40 @@ def test_chosen_kernels_compile_without_spills(element, residual, tmp_path):
             hidden, done.stderr)
 
 
+@pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
+def test_fp8_kernels_compile_without_spills(residual, tmp_path):
+    """y quantized per row: 8-byte stores of converted vectors, the row's
+    maximumf reduction beside the sum's, one scale store a row; no spills."""
+    ptxas = find_ptxas()
+    for hidden in (64, 4096, 7168):
+        config = config_for("bf16", hidden, residual, "f8E4M3FN")
+        assert config.name == ("rms_norm_residual_fp8" if residual else "rms_norm_fp8")
+        text = rms_norm_source(config)
+        assert f"%y: memref<?x{hidden}xf8E4M3FN, strided<[?, 1], offset: ?>>" in text
+        assert "%row_scales: memref<?xf32>" in text
+        ptx = RMS_NORM.module(config).ptx
+        assert ptx.count("st.global.v2.b32") == config.vectors, hidden
+        assert ptx.count("st.global.v4.b32") == (config.vectors if residual else 0), hidden
+        assert "cvt.rn.satfinite.e4m3x2.f32" in ptx and "max.NaN.f32" in ptx
+        if ptxas is None:
+            continue
+        (tmp_path / "k.ptx").write_text(ptx)
+        done = subprocess.run([ptxas, "-arch=sm_90a", "-v", str(tmp_path / "k.ptx"), "-o",
+                               str(tmp_path / "k.cubin")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert re.search(r"0 bytes spill stores, 0 bytes spill loads", done.stderr), (
+            hidden, done.stderr)
+
+
+def test_fp8_plan_errors():
+    x, w = rows((4, 4096)), weight(4096)
+    assert plan_rms_norm(x, w, quantize="f8E5M2").config.quantize == "f8E5M2"
+    with pytest.raises(OperandError, match="out_dtype is x's type or an 8-bit float"):
+        plan_rms_norm(x, w, quantize="f32")
+    with pytest.raises(OperandError, match="an FP8 y goes to a new tensor"):
+        plan_rms_norm(x, w, out=rows((4, 4096), address=0x400000), quantize="f8E4M3FN")
+
+
 def test_cli_prints_the_chosen_kernel():
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(
         filter(None, [str(PYTHON), os.environ.get("PYTHONPATH")])))
@@ -262,6 +296,47 @@ def test_against_torch(hopper, dtype, hidden, rows_, residual):
         assert torch.equal(h, h_want)
     assert got.shape == x.shape and got.dtype == dtype
     assert_close(torch, got, want)
+
+
+@pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
+@pytest.mark.parametrize("rows_", (1, 3, 4097))
+@pytest.mark.parametrize("hidden", (64, 4096, 7168))
+@pytest.mark.parametrize("fp8", ("float8_e4m3fn", "float8_e5m2"))
+def test_fp8_out_quantizes_each_row(hopper, fp8, hidden, rows_, residual):
+    """y per row: scale = amax / fp8_max of the float32 RMSNorm, y / scale
+    converted; a row of zeros gives zeros and scale 0; the scales feed
+    tile.matmul's row-wise FP8 product."""
+    torch = hopper
+    dtype = getattr(torch, fp8)
+    largest = torch.finfo(dtype).max
+    x = torch.randn(2, rows_, hidden, device="cuda", dtype=torch.bfloat16)
+    x[0, 0] = 0
+    w = torch.randn(hidden, device="cuda", dtype=torch.bfloat16)
+    r = torch.randn(2, rows_, hidden, device="cuda", dtype=torch.bfloat16) if residual else None
+    if residual:
+        r[0, 0] = 0
+    want, h_want = reference(torch, x, w, 1e-6, r)
+    for _ in range(2):  # the prepared launch too
+        got = tile.rms_norm(x, w, 1e-6, residual=r, out_dtype=dtype)
+        y, scales = got[:2]
+        if residual:
+            assert torch.equal(got[2], h_want)
+        assert y.dtype == dtype and y.shape == x.shape
+        assert scales.dtype == torch.float32 and scales.shape == (2, rows_, 1)
+        amax = want.abs().amax(-1, keepdim=True)
+        torch.testing.assert_close(scales, amax / largest, rtol=1e-5, atol=0)
+        assert scales[0, 0].item() == 0 and not y[0, 0].float().any()
+        quantized = (want / torch.where(amax > 0, amax / largest, 1)).to(dtype)
+        # One rounding apart where the f32 RMSNorms differ in their last bits.
+        assert (y.float() != quantized.float()).float().mean() < 1e-2
+        torch.testing.assert_close(y.float() * scales, want, rtol=0.13, atol=amax.max().item() / 8)
+    if hidden == 4096 and rows_ == 4097 and fp8 == "float8_e4m3fn" and not residual:
+        w8 = torch.randn(512, hidden, device="cuda").to(dtype)
+        ones = torch.ones(512, 1, device="cuda")
+        c = tile.matmul(y.view(-1, hidden), w8.t(), scale_a=scales.view(-1, 1), scale_b=ones,
+                        out_dtype=torch.bfloat16)
+        product = (y.view(-1, hidden).float() * scales.view(-1, 1)) @ w8.float().t()
+        assert ((c.float() - product).norm() / product.norm()).item() < 1e-2
 
 
 def test_3d_input_with_padded_rows_and_out(hopper):

@@ -41,9 +41,11 @@
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
     python3 -m tile rms-norm [--element f16|bf16] [--hidden H] [--residual]
+                                [--fp8-out f8E4M3FN|f8E5M2]
                                 prints the RMSNorm kernel tile.rms_norm
                                 runs for rows of H elements (with the
-                                fused residual add; tile.ops.rms_norm)
+                                fused residual add; y quantized per row;
+                                tile.ops.rms_norm)
     python3 -m tile rope [--element f16|bf16] [--head-dim 64|128] [--no-k]
                                 prints the in-place rotary embedding kernel
                                 of q and k (of q only: --no-k;
@@ -169,6 +171,8 @@ def main(argv=None) -> None:
                       help="the row length H (a multiple of 8); it picks the threads")
     norm.add_argument("--residual", action="store_true",
                       help="the kernel with the fused residual add (h = x + r)")
+    norm.add_argument("--fp8-out", choices=FP8_TYPES, default="",
+                      help="y quantized per row to this 8-bit type, with its row scales")
     rotary = commands.add_parser("rope", help="print the rotary embedding kernel's tile IR")
     rotary.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     rotary.add_argument("--head-dim", type=int, choices=rope.HEAD_DIMS, default=128)
@@ -209,7 +213,7 @@ def main(argv=None) -> None:
     if args.command == "rms-norm":
         try:
             sys.stdout.write(rms_norm.rms_norm_source(
-                rms_norm.config_for(args.element, args.hidden, args.residual)))
+                rms_norm.config_for(args.element, args.hidden, args.residual, args.fp8_out)))
         except ValueError as error:
             parser.error(str(error))
         return

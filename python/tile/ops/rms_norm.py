@@ -33,12 +33,23 @@ elements (32 vectors) share a CTA of 256 threads, a power-of-two group of
 lanes a row (a warp reduction); longer rows take one CTA each, of at most
 ROW_THREADS threads (but for the longest) of 2 to MAX_VECTORS vectors.
 
+With `out_dtype=torch.float8_e4m3fn` (or float8_e5m2) y leaves the kernel
+quantized per row, for an FP8 GEMM (dynamic per-token quantization, as
+vLLM's rms_norm_dynamic_per_token_quant): each row's largest magnitude
+amax of the f32 y (a second reduction after the sum of squares', NaN if
+the row has one), y * fp8_max / amax converted to nearest even (zeros for
+a row of zeros), and the row's scale amax / fp8_max into a float32 (..., 1)
+tensor: `y8, s = tile.rms_norm(x, w, out_dtype=torch.float8_e4m3fn)` then
+`tile.matmul(y8, w8.t(), scale_a=s.view(-1, 1), scale_b=sw)`. y and its
+scales are new tensors (no `out=`); with `residual` it returns (y, scales,
+h).
+
 Errors (OperandError, naming the rule and the values) for what the kernel
 cannot take: other dtypes, H not a multiple of 8, rows that are not
 contiguous or not 16-byte aligned, mismatched shapes, dtypes or devices,
 CPU tensors, overlapping outputs. No rows: empty outputs, no launch.
 
-    python3 -m tile rms-norm --hidden 4096 --residual
+    python3 -m tile rms-norm --hidden 4096 --residual [--fp8-out f8E4M3FN]
 """
 import struct
 from dataclasses import dataclass
@@ -46,7 +57,7 @@ from typing import Optional, Tuple
 
 from ..core import devices
 from ..core.caches import LruCache, PreparedCalls
-from ..core.elements import BY_TORCH, FLOAT16_TYPES
+from ..core.elements import BY_TORCH, FLOAT16_TYPES, FP8_MAX, of_torch
 from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
                              require_vector_rows, signature)
@@ -86,11 +97,16 @@ class RmsNormConfig:
     threads: int = 256
     row_threads: int = 256
     vectors: int = 2
+    #: An FP8 y quantized per row ("f8E4M3FN", "f8E5M2"; "" for y in x's
+    #: type): y = fp8(rms_norm * fp8_max / amax) and the row's scale amax /
+    #: fp8_max (row-wise scales as tile.matmul's FP8 operands take them).
+    quantize: str = ""
 
     @property
     def name(self) -> str:
         """The kernel's name in its module."""
-        return "rms_norm_residual" if self.residual else "rms_norm"
+        return (("rms_norm_residual" if self.residual else "rms_norm")
+                + ("_fp8" if self.quantize else ""))
 
     @property
     def rows_per_cta(self) -> int:
@@ -99,6 +115,9 @@ class RmsNormConfig:
     def validate(self) -> None:
         if self.element not in ("f16", "bf16"):
             raise ValueError(f"rms_norm element must be f16 or bf16, got {self.element}")
+        if self.quantize and self.quantize not in FP8_MAX:
+            raise ValueError(f"rms_norm quantizes to one of {', '.join(FP8_MAX)}, got "
+                             f"{self.quantize}")
         if self.hidden <= 0 or self.hidden % VECTOR or self.hidden > MAX_HIDDEN:
             raise ValueError(f"rms_norm hidden size must be a positive multiple of {VECTOR} up "
                              f"to {MAX_HIDDEN}, got {self.hidden}")
@@ -116,7 +135,8 @@ class RmsNormConfig:
                              f"do not cover a row of {chunks} vectors without an empty slot")
 
 
-def config_for(element: str, hidden: int, residual: bool = False) -> RmsNormConfig:
+def config_for(element: str, hidden: int, residual: bool = False,
+               quantize: str = "") -> RmsNormConfig:
     """The kernel for rows of `hidden` elements ("f16"/"bf16"): rows of up
     to 32 vectors share a CTA of SHORT_ROW_CTA threads, the next power of
     two of lanes a row, a vector each; a longer row takes a CTA of its own,
@@ -126,17 +146,60 @@ def config_for(element: str, hidden: int, residual: bool = False) -> RmsNormConf
     chunks = hidden // VECTOR
     if chunks <= 32:
         lanes = 1 << max(0, (chunks - 1).bit_length())
-        return RmsNormConfig(element, hidden, residual, SHORT_ROW_CTA, lanes, 1)
+        return RmsNormConfig(element, hidden, residual, SHORT_ROW_CTA, lanes, 1, quantize)
     vectors = 2
     while vectors < MAX_VECTORS and cdiv(chunks, vectors) > ROW_THREADS:
         vectors *= 2
     threads = cdiv(cdiv(chunks, vectors), 32) * 32
-    return RmsNormConfig(element, hidden, residual, threads, threads, vectors)
+    return RmsNormConfig(element, hidden, residual, threads, threads, vectors, quantize)
 
 
 def _f32(value: float) -> str:
     """An f32 constant's exact MLIR spelling (its bits in hex)."""
     return f"0x{struct.unpack('<I', struct.pack('<f', value))[0]:08X}"
+
+
+def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
+                   grouped: bool) -> None:
+    """An FP8 y (the f32 %yf vectors): the row's largest magnitude amax (a
+    maximumf reduction like the sum's: NaN if the row has one; slots past
+    the row hold zeros), y * fp8_max / amax converted (0 for a row of zeros)
+    and stored as 8-byte vectors, and the row's scale amax / fp8_max by its
+    first lane. (Reducing max |x w| beside the sum of squares instead, amax =
+    rstd times it, measured slower at H = 7168 on an H100: bench/NOTES.md.)"""
+    q, vectors, lanes = config.quantize, config.vectors, config.row_threads
+    wide, narrow = f"vector<{VECTOR}xf32>", f"vector<{VECTOR}x{q}>"
+    for j in range(vectors):
+        emit(f"%mag{j} = math.absf %yf{j} : {wide}")
+        emit(f"%peak{j} = vector.reduction <maximumf>, %mag{j} : {wide} into f32")
+        if j:
+            emit(f"%peaks{j} = arith.maximumf %peaks{j - 1}, %peak{j} : f32")
+        else:
+            emit("%peaks0 = arith.addf %peak0, %zero_f32 : f32")
+    mine = f"%peaks{vectors - 1}"
+    if not grouped:
+        emit(f"%amax = tile.reduce maximumf {mine} over block : f32")
+    elif lanes > 1:
+        emit(f"%amax = tile.reduce maximumf {mine} over warp, lanes {lanes} : f32")
+    amax = mine if grouped and lanes == 1 else "%amax"
+    largest = FP8_MAX[q]
+    emit(f"%fp8_max = arith.constant {_f32(largest)} : f32")
+    emit(f"%row_scale = arith.divf {amax}, %fp8_max : f32")
+    emit(f"%to_fp8 = arith.divf %fp8_max, {amax} : f32")
+    emit(f"%nonzero = arith.cmpf one, {amax}, %zero_f32 : f32")
+    emit("%inv_scale = arith.select %nonzero, %to_fp8, %zero_f32 : f32")
+    emit(f"%inv_scales = vector.broadcast %inv_scale : f32 to {wide}")
+    y_t = f"memref<?x{config.hidden}x{q}, strided<[?, 1], offset: ?>>"
+    for j in range(vectors):
+        emit(f"%scaled{j} = arith.mulf %yf{j}, %inv_scales : {wide}")
+        emit(f"%q{j} = arith.truncf %scaled{j} : {wide} to {narrow}")
+        store(f"%q{j}", "%y", j, y_t, narrow, 8)
+    emit(f"%leads = arith.cmpi eq, {lane}, %c0 : index")
+    if grouped:
+        emit("%leads_live = arith.andi %leads, %live : i1")
+    emit(f"scf.if {'%leads_live' if grouped else '%leads'} {{")
+    emit(f"  memref.store %row_scale, %row_scales[{row}] : memref<?xf32>")
+    emit("}")
 
 
 def rms_norm_source(config: RmsNormConfig) -> str:
@@ -148,6 +211,9 @@ def rms_norm_source(config: RmsNormConfig) -> str:
     chunks = hidden // VECTOR
     vec, wide = f"vector<{VECTOR}x{e}>", f"vector<{VECTOR}xf32>"
     rows_t = f"memref<?x{hidden}x{e}, strided<[?, 1], offset: ?>>"
+    quantize = config.quantize
+    # An FP8 y: rows of bytes, 8-byte vectors.
+    y_t = f"memref<?x{hidden}x{quantize}, strided<[?, 1], offset: ?>>" if quantize else rows_t
     weight_t = f"memref<{hidden}x{e}>"
     body = []
     emit = body.append
@@ -198,9 +264,10 @@ def rms_norm_source(config: RmsNormConfig) -> str:
         emit(f"  scf.yield %zeros : {vec}")
         emit("}")
 
-    def store(value: str, memref: str, j: int):
-        access = (f"vector.store {value}, {memref}[{row}, {cols[j]}] {{alignment = 16}} : "
-                  f"{rows_t}, {vec}")
+    def store(value: str, memref: str, j: int, type_: str = rows_t, vector: str = vec,
+              alignment: int = 16):
+        access = (f"vector.store {value}, {memref}[{row}, {cols[j]}] {{alignment = {alignment}}}"
+                  f" : {type_}, {vector}")
         guard = guards[j][0]
         if guard is None:
             emit(access)
@@ -250,12 +317,15 @@ def rms_norm_source(config: RmsNormConfig) -> str:
         emit(f"%wf{j} = arith.extf %w{j} : {vec} to {wide}")
         emit(f"%n{j} = arith.mulf {value}, %scale : {wide}")
         emit(f"%yf{j} = arith.mulf %n{j}, %wf{j} : {wide}")
-        emit(f"%y{j} = arith.truncf %yf{j} : {wide} to {vec}")
-        store(f"%y{j}", "%y", j)
+        if not quantize:
+            emit(f"%y{j} = arith.truncf %yf{j} : {wide} to {vec}")
+            store(f"%y{j}", "%y", j)
+    if quantize:
+        _quantize_rows(config, emit, store, row, lane, grouped)
 
     params = [f"%x: {rows_t}"] + ([f"%r: {rows_t}"] if residual else []) + [
-        f"%w: {weight_t}", f"%y: {rows_t}"] + ([f"%h_out: {rows_t}"] if residual else []) + [
-        "%eps: f32"]
+        f"%w: {weight_t}", f"%y: {y_t}"] + ([f"%h_out: {rows_t}"] if residual else []) + (
+        ["%row_scales: memref<?xf32>"] if quantize else []) + ["%eps: f32"]
     layout = (f"a CTA of {threads} threads, {lanes} a row ({config.rows_per_cta} rows)"
               if grouped else f"one row a CTA of {threads} threads")
     indent = "      "
@@ -270,6 +340,7 @@ module attributes {{gpu.container_module}} {{
       %c_hidden = arith.constant {hidden} : index
       %zeros = arith.constant dense<0.0> : {vec}
       %inv_hidden = arith.constant {_f32(1.0 / hidden)} : f32
+      %zero_f32 = arith.constant 0.0 : f32
       %tid = gpu.thread_id x
       %bid = gpu.block_id x
 {chr(10).join(indent + line for line in body)}
@@ -333,10 +404,17 @@ def _span(operand: Operand, rows: int, pitch: int) -> Tuple[int, int]:
 
 def plan_rms_norm(x: Operand, weight: Operand, residual: Optional[Operand] = None,
                   out: Optional[Operand] = None,
-                  residual_out: Optional[Operand] = None) -> RmsNormPlan:
+                  residual_out: Optional[Operand] = None, quantize: str = "") -> RmsNormPlan:
     """Checks a call on plain shapes, strides, dtypes, addresses and
     devices (no PyTorch, no GPU) and plans it, or OperandError naming the
-    rule and the values."""
+    rule and the values. `quantize`: an FP8 y ("f8E4M3FN", "f8E5M2"), new
+    (no `out`)."""
+    if quantize and quantize not in FP8_MAX:
+        raise OperandError(f"{WHAT}: out_dtype is x's type or an 8-bit float "
+                           f"(float8_e4m3fn, float8_e5m2), got {quantize}")
+    if quantize and out is not None:
+        raise OperandError(f"{WHAT}: an FP8 y goes to a new tensor with its row scales; "
+                           "out= takes y in x's type")
     named = (("x", x), ("weight", weight), ("residual", residual), ("out", out),
              ("residual_out", residual_out))
     require_alike(WHAT, named, FLOAT16_TYPES)
@@ -365,7 +443,7 @@ def plan_rms_norm(x: Operand, weight: Operand, residual: Optional[Operand] = Non
     rows = 1
     for extent in shape[:-1]:
         rows *= extent
-    config = config_for(BY_TORCH[x.dtype].name, hidden, residual is not None)
+    config = config_for(BY_TORCH[x.dtype].name, hidden, residual is not None, quantize)
     if rows == 0:
         return RmsNormPlan(config, shape, 0, (None,) * 4, (0, 1, 1))
     pitches = tuple(None if operand is None else row_stride(name, operand)
@@ -410,21 +488,38 @@ READY = PreparedCalls()
 
 
 def rms_norm(x, weight, eps: float = 1e-6, residual=None, out=None, *, residual_out=None,
-             stream=None):
+             stream=None, out_dtype=None):
     """RMSNorm of x's rows times `weight`, into `out` (default: a new
     tensor); with `residual`, of h = x + residual, returning (y, h), h into
     `residual_out` (default: a new tensor; `residual_out=residual`: in
     place). Stream-ordered on `stream` (default: PyTorch's current stream on
-    x's device). See the module's documentation."""
+    x's device). With `out_dtype` float8_e4m3fn or float8_e5m2, y is
+    quantized per row (dynamic, per token): returns (y, scales) or (y,
+    scales, h), y = fp8(rms_norm * fp8_max / amax) of each row's largest
+    magnitude amax (rounded to nearest even; 0 for a row of zeros) and
+    scales (..., 1) float32 = amax / fp8_max, the row-wise scale_a of
+    tile.matmul's FP8 product. See the module's documentation."""
     import torch
+    quantized = out_dtype is not None and out_dtype != getattr(x, "dtype", None)
     try:
         key = (signature(x), signature(weight), signature(residual), signature(out),
-               signature(residual_out))
+               signature(residual_out), out_dtype if quantized else None)
     except (AttributeError, TypeError):  # not tensors: the checks say why
         key = None
     ready = READY.find(key, stream)
     if ready is not None:
         launch, index, shape = ready
+        if quantized:
+            y = new_output(torch, shape, x, stream, index, out_dtype)
+            scales = new_output(torch, shape[:-1] + (1,), x, stream, index, torch.float32)
+            flat = scales.view(-1)
+            if residual is None:
+                launch(x, weight, y, flat, float(eps))
+                return y, scales
+            h = new_output(torch, shape, x, stream, index) if residual_out is None \
+                else residual_out
+            launch(x, residual, weight, y, h, flat, float(eps))
+            return y, scales, h
         y = new_output(torch, shape, x, stream, index) if out is None else out
         if residual is None:
             launch(x, weight, y, float(eps))
@@ -434,28 +529,39 @@ def rms_norm(x, weight, eps: float = 1e-6, residual=None, out=None, *, residual_
         return y, h
     index = require_cuda_tensors(torch, WHAT, x=x, weight=weight, residual=residual, out=out,
                                  residual_out=residual_out)
+    quantize = ""
+    if quantized:
+        element = of_torch(out_dtype)
+        quantize = element.name if element is not None else str(out_dtype)
     plan = PLANS.get(key, lambda: plan_rms_norm(
         *(None if t is None else operand_of(t) for t in (x, weight, residual, out,
-                                                          residual_out))))
+                                                          residual_out)), quantize=quantize))
     devices.require_hopper(WHAT, devices.device(index))
-    y = new_output(torch, plan.shape, x, stream, index) if out is None else out
+    scales = None
+    if quantized:
+        y = new_output(torch, plan.shape, x, stream, index, out_dtype)
+        scales = new_output(torch, plan.shape[:-1] + (1,), x, stream, index, torch.float32)
+    else:
+        y = new_output(torch, plan.shape, x, stream, index) if out is None else out
     h = None
     if residual is not None:
         h = new_output(torch, plan.shape, x, stream, index) if residual_out is None \
             else residual_out
+    results = (y,) + ((scales,) if quantized else ()) + ((h,) if residual is not None else ())
     if plan.rows == 0:
-        return y if residual is None else (y, h)
+        return results[0] if len(results) == 1 else results
     hidden = plan.shape[-1]
     pitch_x, pitch_r, pitch_y, pitch_h = (hidden if p is None else p for p in plan.strides)
     rows = lambda t, p: _rows(t, plan.rows, hidden, p)  # noqa: E731
+    row_scales = (scales.view(-1),) if quantized else ()
     if residual is None:
-        arguments = (rows(x, pitch_x), weight, rows(y, pitch_y), float(eps))
+        arguments = (rows(x, pitch_x), weight, rows(y, pitch_y)) + row_scales + (float(eps),)
     else:
         arguments = (rows(x, pitch_x), rows(residual, pitch_r), weight, rows(y, pitch_y),
-                     rows(h, pitch_h), float(eps))
+                     rows(h, pitch_h)) + row_scales + (float(eps),)
     kernel = RMS_NORM.kernel(plan.config, plan.config.name)
     launch = kernel.prepare(index, arguments, plan.grid, stream,
                             varying=tuple(range(len(arguments))))
     launch()
     READY.keep(key, index, plan.shape, stream, launch)
-    return y if residual is None else (y, h)
+    return results[0] if len(results) == 1 else results
