@@ -52,7 +52,7 @@ def torch_rms_norm_fp8(torch, x, w, eps: float):
     """RMSNorm in float32, quantized per row to e4m3: (y, scales)."""
     xf = x.float()
     y = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * w.float()
-    scales = y.abs().amax(-1, keepdim=True) / 448.0
+    scales = (y.abs().amax(-1, keepdim=True) / 448.0).clamp_min(1 / (448.0 * 512))
     return (y / scales).to(torch.float8_e4m3fn), scales
 
 

@@ -399,9 +399,19 @@ def test_fp8_out_errors(torch_cuda):
         tile.matmul(a, a, out_dtype=torch.float32)
     with pytest.raises(MatmulError, match="out_scale applies to an FP8 C"):
         tile.matmul(a, a, out_scale=torch.ones(1, device="cuda"))
-    with pytest.raises(MatmulError, match="amax must be a float32 tensor of one element"):
+    with pytest.raises(MatmulError, match=r"amax must be a float32 tensor of shape \(1,\)"):
         tile.matmul(a, a, out_dtype=torch.float8_e4m3fn,
                     amax=torch.zeros(2, device="cuda"))
+    with pytest.raises(MatmulError, match=r"out_scale must be a float32 tensor of shape \(1,\)"):
+        tile.matmul(a, a, out_dtype=torch.float8_e4m3fn,
+                    out_scale=torch.ones((), device="cuda"))
+    # Not silently dropped by (nor passed into) the steady state of a call
+    # without an FP8 C.
+    bias = torch.randn(256, device="cuda", dtype=torch.bfloat16)
+    for _ in range(2):
+        tile.matmul(a, a, bias=bias)
+    with pytest.raises(MatmulError, match="amax applies to an FP8 C"):
+        tile.matmul(a, a, bias=bias, amax=torch.zeros(1, device="cuda"))
     with pytest.raises(MatmulError, match="out_scale must be a float32 tensor"):
         tile.matmul(a, a, out_dtype=torch.float8_e4m3fn, out_scale=2.0)
     with pytest.raises(MatmulError, match="without tune="):

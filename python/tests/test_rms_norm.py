@@ -324,9 +324,12 @@ def test_fp8_out_quantizes_each_row(hopper, fp8, hidden, rows_, residual):
         assert y.dtype == dtype and y.shape == x.shape
         assert scales.dtype == torch.float32 and scales.shape == (2, rows_, 1)
         amax = want.abs().amax(-1, keepdim=True)
-        torch.testing.assert_close(scales, amax / largest, rtol=1e-5, atol=0)
-        assert scales[0, 0].item() == 0 and not y[0, 0].float().any()
-        quantized = (want / torch.where(amax > 0, amax / largest, 1)).to(dtype)
+        want_scales = (amax / largest).clamp_min(1 / (largest * 512))
+        torch.testing.assert_close(scales, want_scales, rtol=1e-5, atol=0)
+        # A row of zeros: the least scale (vLLM's), zeros.
+        assert scales[0, 0].item() == pytest.approx(1 / (largest * 512))
+        assert not y[0, 0].float().any()
+        quantized = (want / want_scales).to(dtype)
         # One rounding apart where the f32 RMSNorms differ in their last bits.
         assert (y.float() != quantized.float()).float().mean() < 1e-2
         torch.testing.assert_close(y.float() * scales, want, rtol=0.13, atol=amax.max().item() / 8)
@@ -337,6 +340,18 @@ def test_fp8_out_quantizes_each_row(hopper, fp8, hidden, rows_, residual):
                         out_dtype=torch.bfloat16)
         product = (y.view(-1, hidden).float() * scales.view(-1, 1)) @ w8.float().t()
         assert ((c.float() - product).norm() / product.norm()).item() < 1e-2
+
+
+def test_fp8_tiny_and_nan_rows(hopper):
+    """A row far below the least scale stays finite (its 1 / scale too); a
+    row with a NaN gives a NaN row and scale."""
+    torch = hopper
+    x = torch.randn(3, 4096, device="cuda", dtype=torch.bfloat16)
+    w = torch.full((4096,), 1e-30, device="cuda", dtype=torch.bfloat16)
+    x[2, 7] = float("nan")
+    y, scales = tile.rms_norm(x, w, out_dtype=torch.float8_e4m3fn)
+    assert y[:2].float().isfinite().all() and scales[:2].isfinite().all()
+    assert y[2].float().isnan().all() and scales[2].isnan().all()
 
 
 def test_3d_input_with_padded_rows_and_out(hopper):

@@ -267,6 +267,10 @@ module attributes {gpu.container_module} {
               scf.yield %activated : !out
             }
             // FP8 out: the scale (and the clamp), and this thread's amax.
+            // Elements past C are 0 (TMA's zero padding of A and B; the bias
+            // and residual are not added there; the activations keep 0), so
+            // the whole tile may count (an inf in A or B makes 0 * inf NaN
+            // there, when C holds an inf or NaN itself).
             %q:2 = scf.if %quantize -> (!out, f32) {
               %magnitudes = math.absf %out : !out
               %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
@@ -303,7 +307,10 @@ module attributes {gpu.container_module} {
         // FP8 out: each warp's amax raises %amax (non-negative floats order
         // as their bits).
         scf.if %quantize {
-          %bits = arith.bitcast %ct#2 : f32 to i32
+          %signed_bits = arith.bitcast %ct#2 : f32 to i32
+          // The magnitude's bits (a NaN's sign is unspecified): positive.
+          %magnitude = arith.constant 0x7FFFFFFF : i32
+          %bits = arith.andi %signed_bits, %magnitude : i32
           %warp_amax = gpu.subgroup_reduce maxsi %bits uniform : (i32) -> i32
           %c32 = arith.constant 32 : index
           %warp_lane = arith.remui %tid, %c32 : index
@@ -486,6 +493,10 @@ module attributes {gpu.container_module} {
               scf.yield %activated : !out
             }
             // FP8 out: the scale (and the clamp), and this thread's amax.
+            // Elements past C are 0 (TMA's zero padding of A and B; the bias
+            // and residual are not added there; the activations keep 0), so
+            // the whole tile may count (an inf in A or B makes 0 * inf NaN
+            // there, when C holds an inf or NaN itself).
             %q:2 = scf.if %quantize -> (!out, f32) {
               %magnitudes = math.absf %out : !out
               %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
@@ -522,7 +533,10 @@ module attributes {gpu.container_module} {
         // FP8 out: each warp's amax raises %amax (non-negative floats order
         // as their bits).
         scf.if %quantize {
-          %bits = arith.bitcast %ct#2 : f32 to i32
+          %signed_bits = arith.bitcast %ct#2 : f32 to i32
+          // The magnitude's bits (a NaN's sign is unspecified): positive.
+          %magnitude = arith.constant 0x7FFFFFFF : i32
+          %bits = arith.andi %signed_bits, %magnitude : i32
           %warp_amax = gpu.subgroup_reduce maxsi %bits uniform : (i32) -> i32
           %c32 = arith.constant 32 : index
           %warp_lane = arith.remui %tid, %c32 : index

@@ -220,7 +220,8 @@ def _quantized(config: DecodeConfig, ir: str, value: str, indent: str) -> Tuple[
     `value` scaled by %scale[0] and, where saturating, clamped to the
     format's largest magnitude; the thread's amax in %peak), else (ir,
     value). Elements outside C are 0 (TMA's zero rows of A, the epilogue
-    operands' extents), so the amax may take them."""
+    operands' extents), so the amax may take them (but 0 * inf: an inf in
+    B makes it NaN, as C has an inf or NaN there too)."""
     fused = config.epilogue
     if not fused.out:
         return ir, value
@@ -246,7 +247,10 @@ def _raise_amax(config: DecodeConfig, indent: str) -> str:
     floats order as their bits), else nothing."""
     if not config.epilogue.out:
         return ""
-    lines = ["%peak_bits = arith.bitcast %peak : f32 to i32",
+    lines = ["%peak_signed = arith.bitcast %peak : f32 to i32",
+             # The magnitude's bits (a NaN's sign is unspecified): positive.
+             "%magnitude = arith.constant 0x7FFFFFFF : i32",
+             "%peak_bits = arith.andi %peak_signed, %magnitude : i32",
              "%warp_peak = gpu.subgroup_reduce maxsi %peak_bits uniform : (i32) -> i32",
              "%c32 = arith.constant 32 : index",
              "%warp_lane = arith.remui %tid, %c32 : index",

@@ -462,7 +462,7 @@ def _quantization_arguments(torch, plan: MatmulPlan, out_scale, amax, index: int
 
 
 def _check_quantization(torch, a, out_scale, amax, quantized: bool) -> None:
-    """MatmulError unless `out_scale` and `amax` (float32, one element, on
+    """MatmulError unless `out_scale` and `amax` (float32, shape (1,), on
     A's device) come with an FP8 C."""
     for name, value in (("out_scale", out_scale), ("amax", amax)):
         if value is None:
@@ -471,12 +471,11 @@ def _check_quantization(torch, a, out_scale, amax, quantized: bool) -> None:
             raise MatmulError(f"tile.matmul: {name} applies to an FP8 C (out_dtype="
                               "float8_e4m3fn or float8_e5m2 with f16/bf16 operands)")
         if (not isinstance(value, torch.Tensor) or value.dtype != torch.float32
-                or value.numel() != 1 or value.device != a.device
-                or (name == "amax" and not value.is_contiguous())):
-            raise MatmulError(f"tile.matmul: {name} must be a float32 tensor of one element "
+                or tuple(value.shape) != (1,) or value.device != a.device):
+            raise MatmulError(f"tile.matmul: {name} must be a float32 tensor of shape (1,) "
                               f"on {a.device}, got "
-                              f"{getattr(value, 'dtype', type(value).__name__)} of "
-                              f"{getattr(value, 'numel', lambda: '?')()} elements on "
+                              f"{getattr(value, 'dtype', type(value).__name__)} of shape "
+                              f"{tuple(getattr(value, 'shape', ()))} on "
                               f"{getattr(value, 'device', '?')}")
 
 
@@ -542,9 +541,10 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     epilogue's float32 values y (`out_scale`: float32, one element; 1 if
     None), clamped to the format's largest magnitude first with `saturate`
     (as Transformer Engine's casts; else NaN / inf beyond it, as
-    `.to(float8)`), rounded to nearest even; `amax` (float32, one element)
-    is raised to max(amax, max |y|) (an atomic max: zero it to start a
-    new one; NaN if y has one)."""
+    `.to(float8)`), rounded to nearest even; `amax` (float32, shape (1,),
+    holding a value >= 0: zero it to start a new one) is raised to max(amax,
+    max |y|) by an atomic max, NaN if y has one (an inf in A or B can make
+    it NaN too: 0 * inf in the tile's padding past C)."""
     import torch
     key = None
     fused = None
@@ -554,6 +554,10 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     if bias is not None or residual is not None or activation is not None or gated or quantized:
         fused = (bias, residual, activation, gated, out_dtype if quantized else None,
                  saturate)
+    if not quantized and (out_scale is not None or amax is not None):
+        raise MatmulError(f"tile.matmul: {'out_scale' if out_scale is not None else 'amax'} "
+                          "applies to an FP8 C (out_dtype=float8_e4m3fn or float8_e5m2 with "
+                          "f16/bf16 operands)")
     extras = () if fused is None else tuple(x for x in (bias, residual) if x is not None)
     if quantized:
         extras += tuple(x for x in (out_scale, amax) if x is not None)
@@ -579,7 +583,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                     out = new_output(torch, (planned.plan.m, planned.plan.out_columns), a,
                                      stream, planned.index,
                                      out_dtype if quantized else None)
-                if amax is not None:
+                if quantized and amax is not None:
                     extras = extras[:-1] + (amax.view(torch.int32),)
                 launch(a, b, out, *extras)
                 return out

@@ -37,8 +37,9 @@ With `out_dtype=torch.float8_e4m3fn` (or float8_e5m2) y leaves the kernel
 quantized per row, for an FP8 GEMM (dynamic per-token quantization, as
 vLLM's rms_norm_dynamic_per_token_quant): each row's largest magnitude
 amax of the f32 y (a second reduction after the sum of squares', NaN if
-the row has one), y * fp8_max / amax converted to nearest even (zeros for
-a row of zeros), and the row's scale amax / fp8_max into a float32 (..., 1)
+the row has one), its scale max(amax / fp8_max, 1 / (fp8_max * 512))
+(vLLM's least scale: a row of zeros gives zeros), y / scale converted to
+nearest even (a row with a NaN: NaN), the scales in a float32 (..., 1)
 tensor: `y8, s = tile.rms_norm(x, w, out_dtype=torch.float8_e4m3fn)` then
 `tile.matmul(y8, w8.t(), scale_a=s.view(-1, 1), scale_b=sw)`. y and its
 scales are new tensors (no `out=`); with `residual` it returns (y, scales,
@@ -159,13 +160,19 @@ def _f32(value: float) -> str:
     return f"0x{struct.unpack('<I', struct.pack('<f', value))[0]:08X}"
 
 
+def min_scale(quantize: str) -> float:
+    """The least row scale of an FP8 y, 1 / (fp8_max * 512) as vLLM's: rows
+    of smaller magnitudes (zeros too) keep it, so 1 / scale is finite."""
+    return 1.0 / (FP8_MAX[quantize] * 512)
+
+
 def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
                    grouped: bool) -> None:
     """An FP8 y (the f32 %yf vectors): the row's largest magnitude amax (a
     maximumf reduction like the sum's: NaN if the row has one; slots past
-    the row hold zeros), y * fp8_max / amax converted (0 for a row of zeros)
-    and stored as 8-byte vectors, and the row's scale amax / fp8_max by its
-    first lane. (Reducing max |x w| beside the sum of squares instead, amax =
+    the row hold zeros), its scale max(amax / fp8_max, min_scale), y *
+    (1 / scale) converted and stored as 8-byte vectors (a NaN row: NaN), and
+    the scale stored by the row's first lane. (Reducing max |x w| beside the sum of squares instead, amax =
     rstd times it, measured slower at H = 7168 on an H100: bench/NOTES.md.)"""
     q, vectors, lanes = config.quantize, config.vectors, config.row_threads
     wide, narrow = f"vector<{VECTOR}xf32>", f"vector<{VECTOR}x{q}>"
@@ -184,10 +191,10 @@ def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
     amax = mine if grouped and lanes == 1 else "%amax"
     largest = FP8_MAX[q]
     emit(f"%fp8_max = arith.constant {_f32(largest)} : f32")
-    emit(f"%row_scale = arith.divf {amax}, %fp8_max : f32")
-    emit(f"%to_fp8 = arith.divf %fp8_max, {amax} : f32")
-    emit(f"%nonzero = arith.cmpf one, {amax}, %zero_f32 : f32")
-    emit("%inv_scale = arith.select %nonzero, %to_fp8, %zero_f32 : f32")
+    emit(f"%least_scale = arith.constant {_f32(min_scale(q))} : f32")
+    emit(f"%amax_scale = arith.divf {amax}, %fp8_max : f32")
+    emit("%row_scale = arith.maximumf %amax_scale, %least_scale : f32")
+    emit("%inv_scale = arith.divf %one_f32, %row_scale : f32")
     emit(f"%inv_scales = vector.broadcast %inv_scale : f32 to {wide}")
     y_t = f"memref<?x{config.hidden}x{q}, strided<[?, 1], offset: ?>>"
     for j in range(vectors):
@@ -341,6 +348,7 @@ module attributes {{gpu.container_module}} {{
       %zeros = arith.constant dense<0.0> : {vec}
       %inv_hidden = arith.constant {_f32(1.0 / hidden)} : f32
       %zero_f32 = arith.constant 0.0 : f32
+      %one_f32 = arith.constant 1.0 : f32
       %tid = gpu.thread_id x
       %bid = gpu.block_id x
 {chr(10).join(indent + line for line in body)}
@@ -495,10 +503,10 @@ def rms_norm(x, weight, eps: float = 1e-6, residual=None, out=None, *, residual_
     place). Stream-ordered on `stream` (default: PyTorch's current stream on
     x's device). With `out_dtype` float8_e4m3fn or float8_e5m2, y is
     quantized per row (dynamic, per token): returns (y, scales) or (y,
-    scales, h), y = fp8(rms_norm * fp8_max / amax) of each row's largest
-    magnitude amax (rounded to nearest even; 0 for a row of zeros) and
-    scales (..., 1) float32 = amax / fp8_max, the row-wise scale_a of
-    tile.matmul's FP8 product. See the module's documentation."""
+    scales, h), scales (..., 1) float32 = max(amax / fp8_max, 1 / (fp8_max
+    * 512)) of each row's largest magnitude amax and y = fp8(rms_norm /
+    scale) rounded to nearest even: the row-wise scale_a of tile.matmul's
+    FP8 product. See the module's documentation."""
     import torch
     quantized = out_dtype is not None and out_dtype != getattr(x, "dtype", None)
     try:
