@@ -107,6 +107,11 @@ def TileVerifyAsyncProtocolPass
     - T-PROTO-12 (error): a read of a stage filled by TMA or bulk copies
       before the copy's phase was waited for, or after the stage was refilled
       for a later phase; a copy into a stage a wgmma may still read.
+    - T-PROTO-14 (error): a write (generic store, stmatrix) of a tile of a
+      shared buffer that a bulk store (TMA store or reduce, bulk copy to
+      global memory) of some role may still read: its bulk group was not
+      retired by a `bulk_wait_group` (`read`) first (a staging buffer reused
+      too early).
 
     Before the roles, for every kernel of known block size:
 

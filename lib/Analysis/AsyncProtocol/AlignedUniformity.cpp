@@ -104,6 +104,7 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
   if (!dims)
     return success();
   KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+                    llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>()};
   int64_t blockThreads = (*dims)[0] * (*dims)[1] * (*dims)[2];
   auto value = [&](int64_t thread, Value v) {

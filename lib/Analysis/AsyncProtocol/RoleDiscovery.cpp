@@ -4,10 +4,10 @@
 // Groups the threads of a block of known size into roles: threads that agree
 // on every i1 value computable from the thread id alone (`thread_id x == c`,
 // the warpgroup index, `lane == 0`, elect_sync, ...) and on every barrier
-// operand, bound or carried value of a loop that takes part in the protocol
-// and ring stage index computed so take the same branches (values in a
-// branch of a constant condition that no thread takes decide nothing). One
-// representative of each class is interpreted and its arrivals are counted
+// operand, bound or carried value of a loop that takes part in the protocol,
+// ring stage index and index of a tile that bulk stores read computed so
+// take the same branches (values in a branch of a constant condition that
+// no thread takes decide nothing). One representative of each class is interpreted and its arrivals are counted
 // once per thread of the class; under tile.warp_specialize, threads of
 // different warpgroups are in different roles.
 //===----------------------------------------------------------------------===//
@@ -50,6 +50,35 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
     unsigned ringIndices = copy->fillsRingStage ? copy->dstIndices.size() : 0;
     auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
     if (it->second != ringIndices)
+      it->second = 0;
+  });
+}
+
+std::optional<BulkStoreSource>
+role_protocol::getBulkStoreSource(Operation *op) {
+  // A TMA store reads the tile its source indices name (the box is the
+  // rest); a bulk copy reads bytes from its indices on: the whole buffer.
+  if (auto store = dyn_cast<TmaStoreOp>(op))
+    return BulkStoreSource{store.getSrc(), store.getSrcIndices(),
+                           unsigned(store.getSrcIndices().size())};
+  if (auto reduce = dyn_cast<TmaReduceOp>(op))
+    return BulkStoreSource{reduce.getSrc(), reduce.getSrcIndices(),
+                           unsigned(reduce.getSrcIndices().size())};
+  if (auto bulk = dyn_cast<BulkCopySharedToGlobalOp>(op))
+    return BulkStoreSource{bulk.getSrc(), bulk.getSrcIndices(), 0};
+  return std::nullopt;
+}
+
+void role_protocol::collectStoredBuffers(KernelFacts &facts) {
+  facts.kernel.walk([&](Operation *op) {
+    std::optional<BulkStoreSource> source = getBulkStoreSource(op);
+    if (!source)
+      return;
+    Value root = getRootBuffer(source->src);
+    unsigned stageIndices = source->src == root ? source->stageIndices : 0;
+    auto [it, inserted] = facts.storedBuffers.try_emplace(
+        root.getAsOpaquePointer(), stageIndices);
+    if (it->second != stageIndices)
       it->second = 0;
   });
 }
@@ -113,10 +142,10 @@ std::vector<Role> role_protocol::findRoles(const KernelFacts &facts) {
           deciding.push_back(init);
     }
     auto stageIndices = [&](Value memref, ValueRange indices) {
-      auto it =
-          facts.filledBuffers.find(getRootBuffer(memref).getAsOpaquePointer());
-      if (it != facts.filledBuffers.end())
-        llvm::append_range(deciding, indices.take_front(it->second));
+      void *root = getRootBuffer(memref).getAsOpaquePointer();
+      for (const auto *buffers : {&facts.filledBuffers, &facts.storedBuffers})
+        if (auto it = buffers->find(root); it != buffers->end())
+          llvm::append_range(deciding, indices.take_front(it->second));
     };
     for (OpOperand &use : op->getOpOperands())
       if (std::optional<ElementAccess> access = getElementAccess(use))

@@ -20,6 +20,10 @@
 //    else it is one stage. Reads of it (memref/vector loads, ldmatrix via
 //    getElementAccess; wgmma operands until a wgmma wait retires them) are
 //    events on the stage they read.
+//  - Bulk stores. A buffer TMA stores (or reduces, or bulk copies) read is
+//    staged in tiles named by the stores' leading indices; the stores'
+//    reads, their bulk commits and waits, and the generic writes and
+//    stmatrix of those tiles are events.
 //  - Aligned collectives (getAlignedCollective) are events too: the
 //    simulation makes the roles sharing their warps pass them together.
 //
@@ -269,6 +273,23 @@ private:
     return stage;
   }
 
+  /// The tile `memref[indices]` is in, for buffers bulk stores read.
+  /// Accesses through a view name no tile: not checked.
+  std::optional<Stage> storedTileOf(Value memref, ValueRange indices) {
+    Value root = getRootBuffer(memref);
+    auto it = facts.storedBuffers.find(root.getAsOpaquePointer());
+    if (it == facts.storedBuffers.end())
+      return std::nullopt;
+    Stage stage{root.getAsOpaquePointer(), {}};
+    if (it->second == 0)
+      return stage;
+    if (memref != root || indices.size() < it->second)
+      return std::nullopt;
+    for (Value index : indices.take_front(it->second))
+      stage.second.push_back(require(index));
+    return stage;
+  }
+
   void visitBlock(Block &block) {
     for (Operation &op : block) {
       if (!modeled)
@@ -480,13 +501,33 @@ private:
       return emitOperandReads(mma, EventKind::Read);
     if (isa<gpu::BarrierOp, ClusterWaitOp>(op))
       return emit({EventKind::Sync, op});
-    // Generic reads (memref/vector loads, ldmatrix) of filled stages.
-    for (OpOperand &use : op->getOpOperands())
-      if (std::optional<ElementAccess> access = getElementAccess(use);
-          access && !access->writes)
-        if (std::optional<Stage> stage =
-                stageOf(access->memref->get(), OperandRange(access->indices)))
+    // Bulk stores read their tile until a bulk wait retires their group.
+    if (std::optional<BulkStoreSource> source = getBulkStoreSource(op)) {
+      if (std::optional<Stage> tile =
+              storedTileOf(source->src, source->indices))
+        emit({EventKind::BulkRead, op, {}, 0, tile});
+      return;
+    }
+    if (isa<BulkCommitGroupOp>(op))
+      return emit({EventKind::BulkCommit, op});
+    if (auto wait = dyn_cast<BulkWaitGroupOp>(op))
+      return emit({EventKind::BulkWait, op, {}, wait.getPending()});
+    // Generic reads (memref/vector loads, ldmatrix) of filled stages, and
+    // writes (stores, stmatrix) of the tiles bulk stores read.
+    for (OpOperand &use : op->getOpOperands()) {
+      std::optional<ElementAccess> access = getElementAccess(use);
+      if (!access)
+        continue;
+      Value memref = access->memref->get();
+      OperandRange indices(access->indices);
+      if (!access->writes) {
+        if (std::optional<Stage> stage = stageOf(memref, indices))
           emit({EventKind::Read, op, {}, 0, stage});
+      } else if (!isa<AsyncCopyOp>(op)) {
+        if (std::optional<Stage> tile = storedTileOf(memref, indices))
+          emit({EventKind::Write, op, {}, 0, tile});
+      }
+    }
   }
 };
 

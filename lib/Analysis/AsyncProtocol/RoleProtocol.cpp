@@ -26,6 +26,11 @@
 //    for (a wait that returned too early, a stage refilled before its
 //    readers released it); or a copy overwrites a stage that a wgmma of
 //    another role may still read.
+//  - T-PROTO-14: a role writes a tile of a shared buffer (a generic store,
+//    stmatrix) that a bulk store of some role (TMA store or reduce, bulk
+//    copy to global memory) may still read: its bulk group was not retired
+//    by a bulk wait_group before the write (an epilogue's staging buffer
+//    reused too early).
 // Kernels with constructs the model does not follow (barrier indices or loop
 // bounds it cannot evaluate, scf.while, try/test waits, traces over
 // kMaxEvents) are left to the other analyses.
@@ -61,8 +66,10 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
     return skip("no known block size");
 
   KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+                    llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>()};
   collectFilledBuffers(facts);
+  collectStoredBuffers(facts);
 
   std::vector<Role> roles = findRoles(facts);
   SmallVector<int64_t> modeledSamples;

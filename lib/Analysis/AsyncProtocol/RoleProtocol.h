@@ -43,8 +43,13 @@ enum class EventKind {
   Read,      ///< a synchronous read of `stage`
   AsyncRead, ///< a wgmma operand: read until a later wgmma wait retires it
   AsyncCommit,
-  AsyncWait, ///< amount: the groups kept in flight
-  Sync,      ///< a CTA-wide barrier (gpu.barrier, cluster_wait)
+  AsyncWait,  ///< amount: the groups kept in flight
+  Sync,       ///< a CTA-wide barrier (gpu.barrier, cluster_wait)
+  BulkRead,   ///< a bulk store (TMA store or reduce, bulk copy to global)
+              ///< reads `stage` until a bulk wait retires its group
+  BulkCommit, ///< the role's open bulk stores become a bulk group
+  BulkWait,   ///< amount: the bulk groups kept in flight
+  Write,      ///< a synchronous write of `stage` (generic store, stmatrix)
   /// An aligned collective (wgmma, mma.sync, ldmatrix, a named barrier):
   /// the roles sharing a unit of `amount` warps with this one meet at it.
   Collective,
@@ -100,6 +105,11 @@ struct KernelFacts {
   /// indices; 0 for a buffer whose copies may write any part of it (one
   /// stage: the whole buffer).
   llvm::DenseMap<void *, unsigned> filledBuffers;
+  /// Root buffers that bulk stores (TMA stores and reduces, bulk copies to
+  /// global memory) read, whose writes are checked against the stores' bulk
+  /// groups: the leading indices that name the tile a TMA store reads (the
+  /// same for all of its stores), else 0 (the whole buffer).
+  llvm::DenseMap<void *, unsigned> storedBuffers;
 };
 
 //===----------------------------------------------------------------------===//
@@ -111,6 +121,19 @@ int64_t getClusterSize(gpu::GPUFuncOp kernel);
 
 /// Fills `facts.filledBuffers` from the copies of `facts.kernel`.
 void collectFilledBuffers(KernelFacts &facts);
+
+/// Fills `facts.storedBuffers` from the bulk stores of `facts.kernel`.
+void collectStoredBuffers(KernelFacts &facts);
+
+/// The shared buffer a bulk store reads (TMA store or reduce, bulk copy to
+/// global memory) with its indices and the leading ones that name the tile
+/// it reads, or std::nullopt for other ops.
+struct BulkStoreSource {
+  Value src;
+  ValueRange indices;
+  unsigned stageIndices;
+};
+std::optional<BulkStoreSource> getBulkStoreSource(Operation *op);
 
 /// Whether `op` or an op nested in it takes part in the protocol.
 bool involvesProtocol(Operation *op);

@@ -16,6 +16,10 @@
 //    CTA's barrier, and a remote arrive of a peer arrives here.
 //  - Stages. A read of a stage is checked against the copy that last wrote
 //    it.
+//  - Bulk stores. Each role keeps its bulk groups as the hardware keeps a
+//    thread's (cp.async.bulk.commit_group, wait_group[.read] N keeps the N
+//    newest); a write of a tile that a group of any role still reads is
+//    reported (T-PROTO-14).
 //  - Collectives. Aligned warp and warpgroup instructions (wgmma, mma.sync,
 //    ldmatrix, stmatrix, named barriers) are passed together by all the roles
 //    connected through shared warps or warpgroups, gpu.barrier and
@@ -117,6 +121,10 @@ private:
     std::map<BarrierId, int64_t> seen;
     std::set<Stage> asyncOpen;
     std::deque<std::set<Stage>> asyncGroups;
+    /// The tiles the role's bulk stores read, by store, not committed yet
+    /// and per committed bulk group, oldest first.
+    std::map<Stage, Operation *> bulkOpen;
+    std::deque<std::map<Stage, Operation *>> bulkGroups;
   };
 
   ArrayRef<Role> roles;
@@ -214,6 +222,38 @@ private:
                          " while a wgmma of " + roles[other].describe() +
                          " may still read it: the stage was released before "
                          "the wgmma reading it was waited for (T-PROTO-12)");
+      return;
+    }
+  }
+
+  /// T-PROTO-14 for a write of a tile that a bulk store may still read.
+  void checkWrite(unsigned r, const Event &event) {
+    for (auto [other, cursor] : llvm::enumerate(cursors)) {
+      Operation *store = nullptr;
+      size_t newer = 0;
+      if (auto it = cursor.bulkOpen.find(*event.stage);
+          it != cursor.bulkOpen.end())
+        store = it->second;
+      for (size_t i = 0; !store && i < cursor.bulkGroups.size(); ++i)
+        if (auto it = cursor.bulkGroups[i].find(*event.stage);
+            it != cursor.bulkGroups[i].end()) {
+          store = it->second;
+          newer = cursor.bulkGroups.size() - 1 - i;
+        }
+      if (!store)
+        continue;
+      std::string message = "writes " + describeStage(*event.stage) + " (" +
+                            roles[r].describe() + ") while a bulk store of " +
+                            roles[other].describe() + " may still read it: ";
+      if (cursor.bulkOpen.count(*event.stage))
+        message += "the store is not committed and waited for yet";
+      else
+        message += std::to_string(newer) +
+                   " newer bulk group(s) were committed after it, so the "
+                   "wait before the write must keep at most " +
+                   std::to_string(newer) + " pending";
+      fail(event.op, message + " (T-PROTO-14)");
+      finding->notes.push_back({store, "the bulk store"});
       return;
     }
   }
@@ -330,6 +370,20 @@ private:
         cursor.asyncGroups.pop_front();
       if (event->amount == 0)
         cursor.asyncOpen.clear();
+      break;
+    case EventKind::BulkRead:
+      cursor.bulkOpen.emplace(*event->stage, event->op);
+      break;
+    case EventKind::BulkCommit:
+      cursor.bulkGroups.push_back(std::move(cursor.bulkOpen));
+      cursor.bulkOpen.clear();
+      break;
+    case EventKind::BulkWait:
+      while (static_cast<int64_t>(cursor.bulkGroups.size()) > event->amount)
+        cursor.bulkGroups.pop_front();
+      break;
+    case EventKind::Write:
+      checkWrite(r, *event);
       break;
     case EventKind::Collective: {
       // Every running role connected to this one through shared units of
