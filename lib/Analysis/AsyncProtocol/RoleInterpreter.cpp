@@ -256,12 +256,14 @@ private:
     return {group.getAsOpaquePointer(), require(index)};
   }
 
-  /// The stage `memref[indices]` is in, for buffers copies fill.
-  /// Accesses through a view of a ring name no stage: not checked.
-  std::optional<Stage> stageOf(Value memref, ValueRange indices) {
+  /// The stage `memref[indices]` is in, for `buffers` (root buffer -> the
+  /// leading indices that name a stage, 0: one stage). Accesses through a
+  /// view of a ring name no stage: not checked.
+  std::optional<Stage> stageIn(const llvm::DenseMap<void *, unsigned> &buffers,
+                               Value memref, ValueRange indices) {
     Value root = getRootBuffer(memref);
-    auto it = facts.filledBuffers.find(root.getAsOpaquePointer());
-    if (it == facts.filledBuffers.end())
+    auto it = buffers.find(root.getAsOpaquePointer());
+    if (it == buffers.end())
       return std::nullopt;
     Stage stage{root.getAsOpaquePointer(), {}};
     if (it->second == 0)
@@ -273,21 +275,14 @@ private:
     return stage;
   }
 
+  /// The stage `memref[indices]` is in, for buffers copies fill.
+  std::optional<Stage> stageOf(Value memref, ValueRange indices) {
+    return stageIn(facts.filledBuffers, memref, indices);
+  }
+
   /// The tile `memref[indices]` is in, for buffers bulk stores read.
-  /// Accesses through a view name no tile: not checked.
   std::optional<Stage> storedTileOf(Value memref, ValueRange indices) {
-    Value root = getRootBuffer(memref);
-    auto it = facts.storedBuffers.find(root.getAsOpaquePointer());
-    if (it == facts.storedBuffers.end())
-      return std::nullopt;
-    Stage stage{root.getAsOpaquePointer(), {}};
-    if (it->second == 0)
-      return stage;
-    if (memref != root || indices.size() < it->second)
-      return std::nullopt;
-    for (Value index : indices.take_front(it->second))
-      stage.second.push_back(require(index));
-    return stage;
+    return stageIn(facts.storedBuffers, memref, indices);
   }
 
   void visitBlock(Block &block) {
