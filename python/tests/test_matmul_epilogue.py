@@ -148,7 +148,7 @@ def test_an_fp8_c_is_planned_with_16_byte_rows_of_bytes():
                        stage=True)
     assert plan.staged == ("C",) and plan.pitch(296, 1) == 304
     with pytest.raises(MatmulError, match=r"C's rows of 296 elements are 296 bytes, not a "
-                                          r"multiple of 16.*multiples of 16 elements"):
+                                          r"multiple of 16.*a multiple of 16 elements"):
         plan_matmul(matrix(1000, 512), matrix(512, 296), None, H100, epilogue=fp8)
     decode = plan_matmul(matrix(16, 512), matrix(512, 296), None, H100, epilogue=fp8)
     assert decode.decode is not None and decode.decode.epilogue.out == "f8E4M3FN"

@@ -178,9 +178,9 @@ def _unaligned(name: str, operand: Operand, pitch: int, bytes_: int) -> MatmulEr
                            "addresses (T-TMA-10)")
     return MatmulError(f"tile.matmul: {name}'s rows of {pitch} elements are "
                        f"{pitch * bytes_} bytes, not a multiple of 16: TMA needs 16-byte "
-                       f"aligned row strides (T-TMA-9), so rows of multiples of "
-                       f"{TMA_ALIGNMENT // bytes_} elements (stage=True copies such operands "
-                       "into aligned rows)")
+                       f"aligned row strides (T-TMA-9), so its row pitch must be a multiple "
+                       f"of {TMA_ALIGNMENT // bytes_} elements (stage=True copies such "
+                       "operands into aligned rows)")
 
 
 def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.Device,
