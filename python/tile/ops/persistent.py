@@ -84,7 +84,7 @@ def busiest_slices(m: int, n: int, k: int, sms: int, tile_n: int, slice_k: int =
     if tiles == 0:
         return 0
     if tiles < sms:
-        splits = persistent_grid(m, n, k, sms, tile_n, slice_k) // max(tiles, 1)
+        splits = persistent_grid(m, n, k, sms, tile_n, slice_k) // tiles
         waves, tail = 0, iters
     else:
         waves, partial = divmod(tiles, sms)

@@ -176,14 +176,13 @@ def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
     rstd times it, measured slower at H = 7168 on an H100: bench/NOTES.md.)"""
     q, vectors, lanes = config.quantize, config.vectors, config.row_threads
     wide, narrow = f"vector<{VECTOR}xf32>", f"vector<{VECTOR}x{q}>"
+    mine = None
     for j in range(vectors):
         emit(f"%mag{j} = math.absf %yf{j} : {wide}")
         emit(f"%peak{j} = vector.reduction <maximumf>, %mag{j} : {wide} into f32")
-        if j:
-            emit(f"%peaks{j} = arith.maximumf %peaks{j - 1}, %peak{j} : f32")
-        else:
-            emit("%peaks0 = arith.addf %peak0, %zero_f32 : f32")
-    mine = f"%peaks{vectors - 1}"
+        if mine is not None:
+            emit(f"%peaks{j} = arith.maximumf {mine}, %peak{j} : f32")
+        mine = f"%peaks{j}" if j else "%peak0"
     if not grouped:
         emit(f"%amax = tile.reduce maximumf {mine} over block : f32")
     elif lanes > 1:

@@ -43,7 +43,8 @@ from ..core.errors import MatmulError
 from ..compiler import redefine_aliases
 from ..family import KernelFamily
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, columns_contiguous, operand_of,
-                             require_cuda_tensors, require_one_device, rows_contiguous)
+                             require_cuda_tensors, require_one_device, rows_contiguous,
+                             signature)
 from ..toolchain import read_kernel
 from . import persistent
 from .decode import DECODE, FP8_SLICE, DecodeConfig, decode_config, decode_grid
@@ -310,9 +311,7 @@ PLANS = LruCache(256)
 
 
 def _key(a, logical_b, scale_a, scale_b, out, out_dtype) -> tuple:
-    return tuple((t.shape, t.stride(), t.dtype, t.device, t.data_ptr() % TMA_ALIGNMENT)
-                 for t in (a, logical_b, scale_a, scale_b)
-                 + ((out,) if out is not None else ())) + (out_dtype,)
+    return tuple(signature(t) for t in (a, logical_b, scale_a, scale_b, out)) + (out_dtype,)
 
 
 def scaled_matmul(torch, a, b, scale_a, scale_b, *, out=None, out_dtype=None,
