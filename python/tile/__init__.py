@@ -24,7 +24,8 @@ devices, operands, streams, caches), `tile.compiler`, `tile.builder` (IR
 from Python), `tile.launch` and `tile.runtime` (kernels on any device),
 `tile.family` (a kernel source's compiled variants), `tile.ops` (matmul,
 scaled FP8, grouped, attention, RMSNorm, RoPE), `tile.kernels` (their sources, package
-data), `tile.autotuner`, `tile.testing`. `python -m tile`
+data), `tile.library` (the ops as PyTorch operators: torch.compile and
+autograd), `tile.autotuner`, `tile.testing`. `python -m tile`
 says where the tools, the runtime and the kernels were found; `python -m
 tile lit PATH...` runs lit on your own tests (`tile.lit_runner`).
 
@@ -32,6 +33,8 @@ No extension module: the package drives the tools (found in $TILE_BIN_DIR,
 the build tree or PATH) and the runtime library (ctypes), so one install
 serves every Python version.
 """
+import sys as _sys
+
 from .autotuner import AutotuneError, Autotuner, Config, autotune
 from .compiler import CompiledModule, Diagnostic, compile
 from .core.errors import (CompileError, MatmulError, OperandError, TileError,
@@ -46,6 +49,10 @@ from .ops.rms_norm import rms_norm
 from .ops.rope import rope
 from .runtime import synchronize
 from .toolchain import Toolchain, find_toolchain
+from . import library
+
+if "torch" in _sys.modules:  # imported after torch: its operators now (tile.library)
+    library.register(_sys.modules["torch"])
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
            "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",

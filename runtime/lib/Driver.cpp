@@ -169,9 +169,9 @@ std::string start(Driver &d) {
 std::mutex contextMutex;
 std::vector<CUcontext> contexts;
 
-/// Makes the default device's primary context current on a thread that has
-/// none (one cuCtxGetCurrent when it has one).
-void adoptDefaultContext(Driver &d) {
+} // namespace
+
+void tile_rt::adoptDefaultContext(Driver &d) {
   CUcontext current = nullptr;
   d.cuCtxGetCurrent(&current);
   if (current)
@@ -179,7 +179,6 @@ void adoptDefaultContext(Driver &d) {
   if (CUcontext context = primaryContext(defaultDevice.load()))
     check(d.cuCtxSetCurrent(context), "cuCtxSetCurrent");
 }
-} // namespace
 
 Driver &tile_rt::loadDriver() {
   static Driver *instance = [] {

@@ -74,6 +74,12 @@ Driver &driver();
 /// for the process; reports an error (returning null) for a bad ordinal.
 CUcontext primaryContext(int ordinal);
 
+/// Makes the default device's primary context current on a thread that has
+/// none (one cuCtxGetCurrent when it has one): a thread the caller made
+/// without one (PyTorch's autograd workers) reaches the driver's context-bound
+/// calls, the tensor-map encoders among them.
+void adoptDefaultContext(Driver &d);
+
 /// The device of the context current on this thread (driver() first).
 CUdevice currentDevice();
 

@@ -310,6 +310,8 @@ int tileRtTensorMapEncodeTiled(void *tensorMap, int dataType, unsigned rank,
   if (tensorMapCache.lookup(request, tensorMap))
     return 0;
   Driver &d = loadDriver();
+  if (d.unavailable.empty())
+    adoptDefaultContext(d); // the encoder fails without a current context
   CUresult result = d.cuTensorMapEncodeTiled(
       static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType),
       rank, globalAddress, request.globalDim, request.globalStrides,
@@ -347,6 +349,8 @@ int tileRtTensorMapEncodeIm2col(
   if (checkEncodePreconditions(tensorMap, message, messageSize))
     return 1;
   Driver &d = loadDriver();
+  if (d.unavailable.empty())
+    adoptDefaultContext(d); // the encoder fails without a current context
   CUresult result = d.cuTensorMapEncodeIm2col(
       static_cast<CUtensorMap *>(tensorMap), CUtensorMapDataType(dataType),
       rank, globalAddress, request.tensor.globalDim,

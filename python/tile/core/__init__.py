@@ -13,7 +13,9 @@ builds on:
   memref parameter takes (its manifest strides, offset and base
   alignment) and the descriptor fields they get;
 - `tile.core.streams`: CUDA streams (PyTorch's current stream per device);
-- `tile.core.caches`: bounded caches (plans, checks, scratch buffers).
+- `tile.core.caches`: bounded caches (plans, checks, scratch buffers);
+- `tile.core.routing`: when an entry point's call goes through PyTorch's
+  operators (torch.compile, autograd; tile.library defines them).
 
 The core depends on nothing else of the package: the compiler, the runtime,
 the launcher and the kernel families (`tile.family`) build on it.

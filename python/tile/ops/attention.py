@@ -62,6 +62,7 @@ from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of, signature,
                              require_cuda_tensors)
 from .decode_attention import plan_decode, prefers_decode
+from ..core.routing import no_backward, operators, routed
 
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
@@ -372,8 +373,18 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     right) and logit softcap (0: none). Returns at
     once: the kernel runs on `stream` (default: PyTorch's current one on the
     operands' device).
-    See the module's documentation."""
+    See the module's documentation.
+
+    Under torch.compile it runs as the operator tile::attention (forward
+    only: where autograd would record it, an error; tile.library)."""
     import torch
+    if routed(torch, q, k, v):
+        no_backward(torch, "tile.attention", q, k, v)
+        ops = operators(torch, "tile.attention", stream)
+        left, right = (int(edge) for edge in window_size)
+        result = ops.attention(q, k, v, causal_kind(causal) or "none", scale, bool(enable_gqa),
+                               left, right, float(softcap))
+        return result if out is None else out.copy_(result)
     try:
         ready_key = (signature(q), signature(k), signature(v), signature(out), enable_gqa,
                      causal, scale, tuple(window_size), softcap)

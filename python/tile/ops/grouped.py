@@ -36,6 +36,7 @@ from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors, signature
 from ..core.streams import new_output
 from . import persistent
 from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS
+from ..core.routing import no_backward, operators, routed
 
 #: The kernels: @grouped_gemm_nt with element type !e (a variant ("bf16",)),
 #: @grouped_gemm_fp8_nt with !ea, !eb, !ec (a variant of A's, B's and C's
@@ -106,8 +107,16 @@ READY = PreparedCalls()
 
 def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None, out=None,
                    out_dtype=None, stream=None):
-    """See the module's documentation."""
+    """See the module's documentation.
+
+    Under torch.compile it runs as the operator tile::grouped_matmul (forward
+    only: where autograd would record it, an error; tile.library)."""
     import torch
+    if routed(torch, a, b):
+        no_backward(torch, "tile.grouped_matmul", a, b)
+        ops = operators(torch, "tile.grouped_matmul", stream)
+        result = ops.grouped_matmul(a, b, offsets, valid, scale_a, scale_b, out_dtype)
+        return result if out is None else out.copy_(result)
     plain = scale_a is None and scale_b is None
     try:
         ready_key = (signature(a), signature(b), signature(offsets), signature(valid),

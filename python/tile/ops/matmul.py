@@ -52,6 +52,7 @@ from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
 from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases, quantize
 from .scaled_matmul import scaled_matmul
+from ..core.routing import no_backward, operators, recorded, routed
 
 def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir that make its tiles `tile_n`
@@ -544,8 +545,16 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     `.to(float8)`), rounded to nearest even; `amax` (float32, shape (1,),
     holding a value >= 0: zero it to start a new one) is raised to max(amax,
     max |y|) by an atomic max, NaN if y has one (an inf in A or B can make
-    it NaN too: 0 * inf in the tile's padding past C)."""
+    it NaN too: 0 * inf in the tile's padding past C).
+
+    Under torch.compile and where autograd records the call (an input
+    that requires grad), it runs as the operator tile::matmul, with its
+    derivative for f16/bf16 operands (tile.library)."""
     import torch
+    if routed(torch, a, b, bias, residual):
+        return _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale_a,
+                                  scale_b, out_dtype, bias, residual, activation, gated,
+                                  out_scale, amax, saturate)
     key = None
     fused = None
     a_dtype = getattr(a, "dtype", None)
@@ -698,6 +707,33 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
 #: Staged calls hold it from their first copy to their last: host threads
 #: on one stream would interleave their copies into shared staging buffers.
 STAGING_LOCK = threading.RLock()
+
+
+def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale_a, scale_b,
+                       out_dtype, bias, residual, activation, gated, out_scale, amax, saturate):
+    """matmul as PyTorch's operators (tile.library): `out` and `amax` get
+    copies of their results."""
+    ops = operators(torch, "tile.matmul", stream)
+    quantized = out_dtype is not None and out_dtype != a.dtype and scale_a is None
+    if scale_a is not None or scale_b is not None or quantized:
+        no_backward(torch, "tile.matmul with FP8 operands or an FP8 C", a, b, bias, residual)
+    if (activation not in (None, "identity") or gated) and recorded(torch, a, b, bias,
+                                                                    residual):
+        # PyTorch's op-by-op form, differentiable: the product and its bias
+        # by tile, the activation (gate, residual) by PyTorch.
+        z = ops.matmul(a, b, transpose_b, bias, None, None, False, None, None, None, None,
+                       saturate, stage, tune)
+        result = apply_epilogue(torch, z, Epilogue(None, False, activation or "identity",
+                                                   bool(gated)), None, residual).to(a.dtype)
+    elif amax is not None:
+        result, raised = ops.matmul_amax(a, b, transpose_b, bias, residual, activation, gated,
+                                         out_dtype, out_scale, amax, saturate, stage)
+        amax.copy_(raised)
+    else:
+        result = ops.matmul(a, b, transpose_b, bias, residual, activation, gated, scale_a,
+                            scale_b, out_dtype, out_scale, saturate, stage, tune)
+    return result if out is None else out.copy_(result)
+
 
 
 def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,

@@ -64,6 +64,7 @@ from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_c
                              require_vector_rows, signature)
 from ..core.streams import new_output
 from ..family import KernelFamily
+from ..core.routing import no_backward, operators, routed
 
 WHAT = "tile.rms_norm"
 #: Elements of a 16-byte vector (f16, bf16).
@@ -505,8 +506,14 @@ def rms_norm(x, weight, eps: float = 1e-6, residual=None, out=None, *, residual_
     scales, h), scales (..., 1) float32 = max(amax / fp8_max, 1 / (fp8_max
     * 512)) of each row's largest magnitude amax and y = fp8(rms_norm /
     scale) rounded to nearest even: the row-wise scale_a of tile.matmul's
-    FP8 product. See the module's documentation."""
+    FP8 product. See the module's documentation.
+
+    Under torch.compile and where autograd records the call, it runs as the
+    operator tile::rms_norm, differentiable without an FP8 y (tile.library)."""
     import torch
+    if routed(torch, x, weight, residual):
+        return _through_operators(torch, x, weight, eps, residual, out, residual_out, stream,
+                                  out_dtype)
     quantized = out_dtype is not None and out_dtype != getattr(x, "dtype", None)
     try:
         key = (signature(x), signature(weight), signature(residual), signature(out),
@@ -571,4 +578,21 @@ def rms_norm(x, weight, eps: float = 1e-6, residual=None, out=None, *, residual_
                             varying=tuple(range(len(arguments))))
     launch()
     READY.keep(key, index, plan.shape, stream, launch)
+    return results[0] if len(results) == 1 else results
+
+
+def _through_operators(torch, x, weight, eps, residual, out, residual_out, stream, out_dtype):
+    """rms_norm as PyTorch's operator (tile.library): `out` and
+    `residual_out` get copies of its results."""
+    ops = operators(torch, WHAT, stream)
+    quantized = out_dtype is not None and out_dtype != x.dtype
+    if quantized:
+        no_backward(torch, f"{WHAT} with an FP8 y", x, weight, residual)
+    y, scales, h = ops.rms_norm(x, weight, residual, float(eps),
+                                out_dtype if quantized else None)
+    if out is not None and not quantized:
+        y = out.copy_(y)
+    if residual is not None and residual_out is not None:
+        h = residual_out.copy_(h)
+    results = (y,) + ((scales,) if quantized else ()) + ((h,) if residual is not None else ())
     return results[0] if len(results) == 1 else results

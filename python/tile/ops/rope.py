@@ -47,6 +47,7 @@ from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
                              require_vector_rows, signature)
 from ..family import KernelFamily
+from ..core.routing import operators, recorded, routed
 
 WHAT = "tile.rope"
 #: Threads of a CTA.
@@ -301,7 +302,23 @@ def rope(q, k, cos, sin, *, stream=None) -> None:
     (S, D) tables cos and sin: x * cos[s] + rotate_half(x) * sin[s] (Hugging
     Face's Llama), in f32, rounded once. Stream-ordered on `stream`
     (default: PyTorch's current stream on q's device). See the module's
-    documentation."""
+    documentation.
+
+    Under torch.compile it runs as the operator tile::rope_ (in place);
+    where autograd records it, as the functional tile::rope with its
+    derivative, copied back into q and k (tile.library): q and k must then
+    be views autograd lets be written in place (slices; not split()'s
+    outputs, for which PyTorch raises)."""
+    import torch
+    if routed(torch, q, k, cos, sin):
+        ops = operators(torch, WHAT, stream)
+        if recorded(torch, q, k, cos, sin):
+            for x in (q, k):
+                if x is not None:
+                    x.copy_(ops.rope(x, cos, sin))
+        else:
+            ops.rope_(q, k, cos, sin)
+        return
     try:
         key = (signature(q), signature(k), signature(cos), signature(sin))
     except (AttributeError, TypeError):  # not tensors: the checks say why
@@ -321,7 +338,6 @@ def rope(q, k, cos, sin, *, stream=None) -> None:
             launch(k, cos, sin)  # "k" (q empty), or "" (_no_launch)
         _bump(q, k)
         return
-    import torch
     index = require_cuda_tensors(torch, WHAT, q=q, k=k, cos=cos, sin=sin)
     plan = PLANS.get(key, lambda: plan_rope(
         *(None if t is None else operand_of(t) for t in (q, k, cos, sin))))

@@ -1,0 +1,288 @@
+"""tile's entry points as PyTorch operators (tile.library), on the GPU:
+derivatives against a float32 reference (no further from it than PyTorch's
+own bf16 derivatives), the errors where no derivative exists, and
+torch.compile(fullgraph=True) of a Llama-style block calling tile (no
+graph break; the same outputs as eager tile; the compiled code captured in
+a CUDA graph; its backward)."""
+import pytest
+
+import tile
+from tile.core.errors import MatmulError
+from tile.ops.epilogue import interleave_gate_up
+
+
+def _leaves(torch, *tensors, dtype=None):
+    """Detached copies that require grad (float32 with `dtype`)."""
+    return tuple(None if t is None else
+                 (t.detach().to(dtype) if dtype else t.detach().clone()).requires_grad_()
+                 for t in tensors)
+
+
+def _no_worse(torch, name, got, baseline, reference):
+    """`got` (tile's bf16 gradient) is no further from the float32
+    `reference` than PyTorch's bf16 `baseline`, within a margin of 1.5x and
+    a bf16 rounding of the reference's magnitude."""
+    scale = reference.abs().max().item()
+    error = (got.float() - reference).abs().max().item()
+    bound = 1.5 * (baseline.float() - reference).abs().max().item() + 2 ** -8 * scale
+    assert error <= bound, f"{name}: error {error} against PyTorch's bound {bound}"
+
+
+def _check_matmul_grads(torch, a, b, transpose_b, bias=None, residual=None, **kwargs):
+    """tile.matmul's gradients of every input against float32 autograd of
+    the same expression, no worse than torch's bf16 autograd."""
+    F = torch.nn.functional
+    act = {None: lambda x: x, "silu": F.silu, "gelu": F.gelu, "relu": F.relu}[
+        kwargs.get("activation")]
+
+    def expression(a, b, bias, residual):
+        y = a @ (b.t() if transpose_b else b)
+        if bias is not None:
+            y = y + bias
+        if kwargs.get("gated"):
+            blocks = y.reshape(y.shape[0], -1, 2, 8)
+            y = (act(blocks[:, :, 0]) * blocks[:, :, 1]).reshape(y.shape[0], -1)
+        else:
+            y = act(y)
+        return y if residual is None else y + residual
+
+    inputs = (a, b, bias, residual)
+    mine = _leaves(torch, *inputs)
+    y = tile.matmul(mine[0], mine[1], transpose_b=transpose_b, bias=mine[2],
+                    residual=mine[3], **kwargs)
+    grad = torch.randn_like(y)
+    y.backward(grad)
+    theirs = _leaves(torch, *inputs)
+    expression(*theirs).backward(grad)
+    exact = _leaves(torch, *inputs, dtype=torch.float32)
+    y_exact = expression(*exact)
+    y_exact.backward(grad.float())
+    assert y.requires_grad and y.dtype == a.dtype
+    _no_worse(torch, "C", y.detach(), expression(*theirs).detach(), y_exact.detach())
+    for name, t_mine, t_theirs, t_exact in zip("a b bias residual".split(), mine, theirs,
+                                               exact):
+        if t_mine is None:
+            continue
+        assert t_mine.grad is not None and t_mine.grad.shape == t_mine.shape, name
+        _no_worse(torch, name, t_mine.grad, t_theirs.grad, t_exact.grad)
+
+
+@pytest.mark.parametrize("transpose_b", [True, False])
+@pytest.mark.parametrize("m, n, k", [(256, 320, 192), (100, 40, 72)])
+def test_matmul_gradients(torch_cuda, transpose_b, m, n, k):
+    torch = torch_cuda
+    torch.manual_seed(0)
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(*((n, k) if transpose_b else (k, n)), device="cuda", dtype=torch.bfloat16)
+    _check_matmul_grads(torch, a, b, transpose_b)
+
+
+@pytest.mark.parametrize("bias_shape", ["column", "row", "column2d"])
+def test_matmul_gradients_with_bias_and_residual(torch_cuda, bias_shape):
+    torch = torch_cuda
+    torch.manual_seed(1)
+    m, n, k = 192, 256, 128
+    a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.float16)
+    shape = {"column": (n,), "row": (m, 1), "column2d": (1, n)}[bias_shape]
+    bias = torch.randn(*shape, device="cuda", dtype=torch.float16)
+    residual = torch.randn(m, n, device="cuda", dtype=torch.float16)
+    _check_matmul_grads(torch, a, w, True, bias, residual)
+
+
+@pytest.mark.parametrize("activation, gated", [("silu", True), ("gelu", False),
+                                               ("relu", False)])
+def test_matmul_gradients_through_activations(torch_cuda, activation, gated):
+    torch = torch_cuda
+    torch.manual_seed(2)
+    m, n, k = 128, 256, 128
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / 8
+    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+    residual = torch.randn(m, n // 2 if gated else n, device="cuda", dtype=torch.bfloat16)
+    _check_matmul_grads(torch, a, w, True, bias, residual, activation=activation, gated=gated)
+
+
+def test_gated_mlp_gradients_match_the_unfused_layer(torch_cuda):
+    torch = torch_cuda
+    torch.manual_seed(3)
+    F = torch.nn.functional
+    tokens, hidden, inner = 64, 128, 256
+    x = torch.randn(tokens, hidden, device="cuda", dtype=torch.bfloat16)
+    gate, up = (torch.randn(inner, hidden, device="cuda", dtype=torch.bfloat16) / 8
+                for _ in range(2))
+    down = torch.randn(hidden, inner, device="cuda", dtype=torch.bfloat16) / 8
+    gate_up = interleave_gate_up(gate, up)
+    mine = _leaves(torch, x, gate_up, down)
+    y = tile.gated_mlp(mine[0], mine[1], mine[2], residual=mine[0])
+    grad = torch.randn_like(y)
+    y.backward(grad)
+    exact = _leaves(torch, x, gate, up, down, dtype=torch.float32)
+    xf, gf, uf, df = exact
+    yf = (F.silu(xf @ gf.t()) * (xf @ uf.t())) @ df.t() + xf
+    yf.backward(grad.float())
+    assert (y.float() - yf).abs().max() < 0.05 * yf.abs().max()
+    assert (mine[0].grad.float() - xf.grad).abs().max() < 0.05 * xf.grad.abs().max()
+    # The interleaved weight's gradient is the gate's and up's, interleaved.
+    assert (mine[1].grad.float() - interleave_gate_up(gf.grad, uf.grad)).abs().max() < \
+        0.05 * gf.grad.abs().max()
+    assert (mine[2].grad.float() - df.grad).abs().max() < 0.05 * df.grad.abs().max()
+
+
+@pytest.mark.parametrize("with_residual", [False, True])
+def test_rms_norm_gradients(torch_cuda, with_residual):
+    torch = torch_cuda
+    torch.manual_seed(4)
+    x = torch.randn(3, 17, 512, device="cuda", dtype=torch.bfloat16)
+    w = torch.rand(512, device="cuda", dtype=torch.bfloat16) + 0.5
+    residual = torch.randn_like(x) if with_residual else None
+
+    def expression(x, w, residual):
+        h = x if residual is None else x + residual
+        hf = h.float()
+        y = (hf * torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + 1e-6) * w.float()).to(h.dtype)
+        return (y, h) if residual is not None else (y,)
+
+    mine = _leaves(torch, x, w, residual)
+    got = tile.rms_norm(*mine[:2], 1e-6, residual=mine[2])
+    got = got if isinstance(got, tuple) else (got,)
+    grads = [torch.randn_like(t) for t in got]
+    torch.autograd.backward(got, grads)
+    theirs = _leaves(torch, x, w, residual)
+    torch.autograd.backward(expression(*theirs), grads)
+    exact = _leaves(torch, x, w, residual, dtype=torch.float32)
+    torch.autograd.backward(expression(*exact), [g.float() for g in grads])
+    for name, t_mine, t_theirs, t_exact in zip(("x", "w", "residual"), mine, theirs, exact):
+        if t_mine is not None:
+            _no_worse(torch, name, t_mine.grad, t_theirs.grad, t_exact.grad)
+
+
+def _rope_tables(torch, seq, head_dim, dtype):
+    """Hugging Face's Llama cos and sin tables (S, D), halves repeated."""
+    inv = 1.0 / (10000 ** (torch.arange(0, head_dim, 2, device="cuda").float() / head_dim))
+    freqs = torch.outer(torch.arange(seq, device="cuda").float(), inv)
+    angles = torch.cat([freqs, freqs], dim=-1)
+    return angles.cos().to(dtype), angles.sin().to(dtype)
+
+
+def test_rope_gradients_rotate_back(torch_cuda):
+    torch = torch_cuda
+    torch.manual_seed(5)
+    seq, heads, kv_heads, d = 64, 4, 2, 128
+    cos, sin = _rope_tables(torch, seq, d, torch.bfloat16)
+    qkv = torch.randn(1, seq, (heads + 2 * kv_heads) * d, device="cuda", dtype=torch.bfloat16)
+    leaf = qkv.clone().requires_grad_()
+    work = leaf * 1  # rotated in place: not a leaf
+    q = work[..., :heads * d].view(1, seq, heads, d)
+    k = work[..., heads * d:(heads + kv_heads) * d].view(1, seq, kv_heads, d)
+    tile.rope(q, k, cos, sin)
+    grad = torch.randn_like(work)
+    work.backward(grad)
+
+    def rotate_half(x):
+        return torch.cat([-x[..., d // 2:], x[..., :d // 2]], dim=-1)
+
+    exact = qkv.float().requires_grad_()
+    parts = exact.split([heads * d, kv_heads * d, kv_heads * d], dim=-1)
+    c, s = cos.float()[None, :, None], sin.float()[None, :, None]
+    rotated = [(x.view(1, seq, -1, d) * c + rotate_half(x.view(1, seq, -1, d)) * s).flatten(2)
+               for x in parts[:2]]
+    torch.cat(rotated + [parts[2]], dim=-1).backward(grad.float())
+    assert (leaf.grad.float() - exact.grad).abs().max() < 2 ** -6 * exact.grad.abs().max()
+
+
+def test_no_backward_is_an_error_that_says_so(torch_cuda):
+    torch = torch_cuda
+    q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    with pytest.raises(MatmulError, match="tile.attention has no backward yet"):
+        tile.attention(q, q.detach(), q.detach())
+    with torch.no_grad():  # forward only: runs
+        assert tile.attention(q, q, q).shape == q.shape
+    a = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    with pytest.raises(MatmulError, match="FP8 C has no backward yet"):
+        tile.matmul(a, a.detach(), out_dtype=torch.float8_e4m3fn)
+    with pytest.raises(MatmulError, match="stream= does not apply"):
+        tile.matmul(a, a, stream=torch.cuda.current_stream())
+
+
+def _weights(torch, hidden=256, heads=4, kv_heads=2, d=64, inner=512, seed=6):
+    torch.manual_seed(seed)
+    dtype = torch.bfloat16
+
+    def w(*shape):
+        return torch.randn(*shape, device="cuda", dtype=dtype) / shape[-1] ** 0.5
+    return {"norm1": torch.rand(hidden, device="cuda", dtype=dtype) + 0.5,
+            "norm2": torch.rand(hidden, device="cuda", dtype=dtype) + 0.5,
+            "qkv": w((heads + 2 * kv_heads) * d, hidden), "o": w(hidden, heads * d),
+            "gate_up": interleave_gate_up(w(inner, hidden), w(inner, hidden)),
+            "down": w(hidden, inner), "shape": (heads, kv_heads, d)}
+
+
+def _block(x, p, cos, sin, attend=True):
+    """A Llama-style block on tile's entry points (x: (S, hidden))."""
+    heads, kv_heads, d = p["shape"]
+    seq = x.shape[0]
+    qkv = tile.matmul(tile.rms_norm(x, p["norm1"], 1e-6), p["qkv"], transpose_b=True)
+    # Slices (not split()'s views, which autograd does not let be written
+    # in place): tile.rope rotates q and k in place.
+    q, k, v = (qkv[:, start:start + width].view(1, seq, -1, d) for start, width in
+               ((0, heads * d), (heads * d, kv_heads * d), ((heads + kv_heads) * d, kv_heads * d)))
+    tile.rope(q, k, cos, sin)
+    if attend:
+        o = tile.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                           causal=True, enable_gqa=True)
+        o = o.transpose(1, 2).reshape(seq, heads * d)
+    else:
+        o = q.reshape(seq, heads * d)
+    h = tile.matmul(o, p["o"], transpose_b=True, residual=x)
+    y, h = tile.rms_norm(h, p["norm2"], 1e-6, residual=x)
+    return tile.gated_mlp(y, p["gate_up"], p["down"], residual=h)
+
+
+def test_compiled_block_has_no_graph_break_and_matches_eager(torch_cuda):
+    torch = torch_cuda
+    p = _weights(torch)
+    x = torch.randn(128, 256, device="cuda", dtype=torch.bfloat16)
+    cos, sin = _rope_tables(torch, 128, 64, torch.bfloat16)
+    with torch.no_grad():
+        eager = _block(x, p, cos, sin)
+        compiled = torch.compile(lambda x: _block(x, p, cos, sin), fullgraph=True)
+        got = compiled(x)
+        assert torch.equal(got, eager)
+        # The compiled code, captured in a CUDA graph and replayed on new input.
+        x2 = torch.randn_like(x)
+        compiled(x2)
+        static = x2.clone()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            captured = compiled(static)
+        static.copy_(x)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(captured, eager)
+
+
+def test_compiled_training_step_matches_eager(torch_cuda):
+    torch = torch_cuda
+    p = _weights(torch, seed=7)
+    cos, sin = _rope_tables(torch, 64, 64, torch.bfloat16)
+    x = torch.randn(64, 256, device="cuda", dtype=torch.bfloat16)
+    trained = {name: p[name] for name in ("norm1", "norm2", "qkv", "o", "gate_up", "down")}
+
+    def step(x, params):
+        weights = dict(p, **params)
+        return _block(x, weights, cos, sin, attend=False).float().pow(2).mean()
+
+    def grads(fn):
+        params = {name: w.detach().clone().requires_grad_() for name, w in trained.items()}
+        xs = x.detach().clone().requires_grad_()
+        loss = fn(xs, params)
+        loss.backward()
+        return loss.detach(), xs.grad, {name: w.grad for name, w in params.items()}
+
+    loss, gx, gw = grads(step)
+    loss_c, gx_c, gw_c = grads(torch.compile(step, fullgraph=True))
+    torch.testing.assert_close(loss_c, loss, rtol=1e-3, atol=1e-3)
+    torch.testing.assert_close(gx_c, gx, rtol=2e-2, atol=2e-2)
+    for name in gw:
+        torch.testing.assert_close(gw_c[name], gw[name], rtol=2e-2, atol=2e-2, msg=name)

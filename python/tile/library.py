@@ -1,0 +1,264 @@
+"""tile's entry points as PyTorch operators (torch.library), for autograd
+and torch.compile.
+
+Eager calls without gradients take the entry points' own fast path (a
+prepared launch, one foreign call). A call goes through the operators
+registered here instead when PyTorch must see it as an operator:
+
+- under torch.compile's tracing (Dynamo, AOTAutograd): the operators have
+  fake implementations (output shapes and types), so a model calling tile
+  compiles with `fullgraph=True`, without a graph break, and CUDA graphs
+  capture the compiled code;
+- where autograd records it (grad mode on and an input that requires
+  grad): the operators carry their derivatives.
+
+    tile::matmul(a, b, ...) -> C            f16/bf16 (and FP8 forward)
+    tile::matmul_amax(a, b, ..., amax) -> (C, amax raised)
+    tile::attention(q, k, v, ...) -> O      forward only
+    tile::grouped_matmul(a, b, ...) -> C    forward only
+    tile::rms_norm(x, w, residual, ...) -> (y, scales, h)
+    tile::rope(x, cos, sin) -> rotated x    (functional, with autograd)
+    tile::rope_(q, k, cos, sin)             (in place, for compiled inference)
+
+The operators are functional (PyTorch can reorder, fuse and differentiate
+them); what an entry point writes in place (`out=`, an in-place residual,
+an FP8 C's amax, tile.rope's q and k) is a copy of their result there.
+
+Derivatives: C = A B (+ bias, + residual) gives dA = dC B^T and dB = A^T dC
+by tile's own products (A^T and dC^T copied to row-major first: the
+kernels take A K-major), the bias's and residual's by sums; an activation
+or a gated product is differentiated as PyTorch's op-by-op form (the
+product by tile, the activation by PyTorch: one more rounding than the
+fused kernel, as PyTorch's own layers). RMSNorm's derivative is PyTorch's
+float32 arithmetic; RoPE's is RoPE with -sin. Attention, grouped products,
+FP8 operands and FP8 outputs have no derivative yet: asking for one is an
+error that says so.
+
+The operators are registered when tile is imported after torch, else at
+the first call of an entry point (before compiling a model that imports
+tile first, call one entry point eagerly or `tile.library.register()`).
+"""
+from typing import Optional, Tuple
+
+from .core import routing
+from .ops import attention as attention_op
+from .ops import grouped as grouped_op
+from .ops import matmul as matmul_op
+from .ops import rms_norm as rms_norm_op
+from .ops import rope as rope_op
+
+# --- The operators ------------------------------------------------------------
+
+def _row_major(x):
+    """x with unit column stride and rows of at least its width (a
+    gradient may be an expanded or transposed view)."""
+    if x.stride(-1) == 1 and x.stride(0) >= x.shape[-1]:
+        return x
+    return x.contiguous()
+
+
+def register(torch=None) -> None:
+    """Registers tile's operators with PyTorch (once)."""
+    if routing.registered:
+        return
+    if torch is None:
+        import torch
+    routing.registered = True
+    _register_matmul(torch)
+    _register_others(torch)
+
+
+routing.registrar = register
+
+
+def _matmul_shape(torch, a, b, transpose_b: bool, gated: bool, scale_a, out_dtype):
+    """(shape, dtype) of tile.matmul's C."""
+    n = b.shape[0] if transpose_b else b.shape[1]
+    if gated:
+        n //= 2
+    if out_dtype is None:
+        out_dtype = torch.bfloat16 if scale_a is not None else a.dtype
+    return (a.shape[0], n), out_dtype
+
+
+def _register_matmul(torch) -> None:
+    Tensor = torch.Tensor
+
+    @torch.library.custom_op("tile::matmul", mutates_args=())
+    def tile_matmul(a: Tensor, b: Tensor, transpose_b: bool, bias: Optional[Tensor],
+                    residual: Optional[Tensor], activation: Optional[str], gated: bool,
+                    scale_a: Optional[Tensor], scale_b: Optional[Tensor],
+                    out_dtype: Optional[torch.dtype], out_scale: Optional[Tensor],
+                    saturate: bool, stage: bool, tune: bool) -> Tensor:
+        with torch.no_grad():  # the entry point's own launch, not routed again
+            return matmul_op.matmul(a, b, transpose_b=transpose_b, stage=stage, tune=tune,
+                                    scale_a=scale_a, scale_b=scale_b, out_dtype=out_dtype,
+                                    bias=bias, residual=residual, activation=activation,
+                                    gated=gated, out_scale=out_scale, saturate=saturate)
+
+    @tile_matmul.register_fake
+    def _(a, b, transpose_b, bias, residual, activation, gated, scale_a, scale_b, out_dtype,
+          out_scale, saturate, stage, tune):
+        shape, dtype = _matmul_shape(torch, a, b, transpose_b, gated, scale_a, out_dtype)
+        return a.new_empty(shape, dtype=dtype)
+
+    def setup_context(ctx, inputs, output):
+        a, b, transpose_b, bias, residual = inputs[:5]
+        ctx.transpose_b = transpose_b
+        ctx.bias_shape = None if bias is None else tuple(bias.shape)
+        ctx.row_bias = bias is not None and bias.dim() == 2 and bias.shape == (a.shape[0], 1)
+        ctx.save_for_backward(a, b)
+
+    def backward(ctx, grad):
+        # C = A B' (+ bias, + residual), B' = b^T with transpose_b: dA = dC B'^T
+        # and dB' = A^T dC, by tile's products.
+        a, b = ctx.saved_tensors
+        grad = _row_major(grad)
+        needs = ctx.needs_input_grad
+        ops = torch.ops.tile
+        grad_a = grad_b = grad_bias = grad_residual = None
+
+        def product(x, y, transpose):
+            return ops.matmul(x, y, transpose, None, None, None, False, None, None, None,
+                              None, True, True, False)
+        if needs[0]:
+            grad_a = product(grad, b, not ctx.transpose_b)
+        if needs[1]:
+            grad_b = (product(grad.t().contiguous(), a, False) if ctx.transpose_b
+                      else product(a.t().contiguous(), grad, False))
+        if needs[3]:
+            summed = grad.sum(1, keepdim=True) if ctx.row_bias else grad.sum(0)
+            grad_bias = summed.reshape(ctx.bias_shape)
+        if needs[4]:
+            grad_residual = grad
+        return (grad_a, grad_b, None, grad_bias, grad_residual) + (None,) * 9
+
+    tile_matmul.register_autograd(backward, setup_context=setup_context)
+
+    @torch.library.custom_op("tile::matmul_amax", mutates_args=())
+    def tile_matmul_amax(a: Tensor, b: Tensor, transpose_b: bool, bias: Optional[Tensor],
+                         residual: Optional[Tensor], activation: Optional[str], gated: bool,
+                         out_dtype: Optional[torch.dtype], out_scale: Optional[Tensor],
+                         amax: Tensor, saturate: bool, stage: bool) -> Tuple[Tensor, Tensor]:
+        raised = amax.clone()
+        with torch.no_grad():
+            c = matmul_op.matmul(a, b, transpose_b=transpose_b, stage=stage,
+                                 out_dtype=out_dtype, bias=bias, residual=residual,
+                                 activation=activation, gated=gated, out_scale=out_scale,
+                                 amax=raised, saturate=saturate)
+        return c, raised
+
+    @tile_matmul_amax.register_fake
+    def _(a, b, transpose_b, bias, residual, activation, gated, out_dtype, out_scale, amax,
+          saturate, stage):
+        shape, dtype = _matmul_shape(torch, a, b, transpose_b, gated, None, out_dtype)
+        return a.new_empty(shape, dtype=dtype), torch.empty_like(amax)
+
+
+def _register_others(torch) -> None:
+    Tensor = torch.Tensor
+
+    @torch.library.custom_op("tile::attention", mutates_args=())
+    def tile_attention(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],
+                       enable_gqa: bool, window_left: int, window_right: int,
+                       softcap: float) -> Tensor:
+        with torch.no_grad():
+            return attention_op.attention(
+                q, k, v, False if causal == "none" else causal, scale, enable_gqa=enable_gqa,
+                window_size=(window_left, window_right), softcap=softcap)
+
+    @tile_attention.register_fake
+    def _(q, k, v, causal, scale, enable_gqa, window_left, window_right, softcap):
+        return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],))
+
+    @torch.library.custom_op("tile::grouped_matmul", mutates_args=())
+    def tile_grouped_matmul(a: Tensor, b: Tensor, offsets: Optional[Tensor],
+                            valid: Optional[Tensor], scale_a: Optional[Tensor],
+                            scale_b: Optional[Tensor],
+                            out_dtype: Optional[torch.dtype]) -> Tensor:
+        with torch.no_grad():
+            return grouped_op.grouped_matmul(a, b, offsets, valid=valid, scale_a=scale_a,
+                                             scale_b=scale_b, out_dtype=out_dtype)
+
+    @tile_grouped_matmul.register_fake
+    def _(a, b, offsets, valid, scale_a, scale_b, out_dtype):
+        if out_dtype is None:
+            out_dtype = torch.bfloat16 if scale_a is not None else a.dtype
+        return a.new_empty(tuple(a.shape[:-1]) + (b.shape[-1],), dtype=out_dtype)
+
+    @torch.library.custom_op("tile::rms_norm", mutates_args=())
+    def tile_rms_norm(x: Tensor, weight: Tensor, residual: Optional[Tensor], eps: float,
+                      out_dtype: Optional[torch.dtype]) -> Tuple[Tensor, Tensor, Tensor]:
+        with torch.no_grad():
+            results = rms_norm_op.rms_norm(x, weight, eps, residual, out_dtype=out_dtype)
+        results = results if isinstance(results, tuple) else (results,)
+        y = results[0]
+        scales = results[1] if out_dtype is not None else x.new_empty(0, dtype=torch.float32)
+        h = results[-1] if residual is not None else x.new_empty(0)
+        return y, scales, h
+
+    @tile_rms_norm.register_fake
+    def _(x, weight, residual, eps, out_dtype):
+        y = x.new_empty(x.shape, dtype=out_dtype or x.dtype)
+        scales = (x.new_empty(tuple(x.shape[:-1]) + (1,), dtype=torch.float32)
+                  if out_dtype is not None else x.new_empty(0, dtype=torch.float32))
+        return y, scales, x.new_empty(x.shape) if residual is not None else x.new_empty(0)
+
+    def rms_norm_setup(ctx, inputs, output):
+        x, weight, residual, eps, _ = inputs
+        ctx.eps = eps
+        ctx.residual = residual is not None
+        ctx.save_for_backward(output[2] if residual is not None else x, weight)
+
+    def rms_norm_backward(ctx, grad_y, grad_scales, grad_h):
+        # y = h r w with r = rsqrt(mean(h^2) + eps), in float32:
+        # dh = r (dy w - h r mean(dy w h r)), dw = sum(dy h r) over rows.
+        h, weight = ctx.saved_tensors
+        hf = h.float()
+        rstd = torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + ctx.eps)
+        normed = hf * rstd
+        gy = grad_y.float()
+        grad_normed = gy * weight.float()
+        grad = rstd * (grad_normed - normed * (grad_normed * normed).mean(-1, keepdim=True))
+        if ctx.residual and grad_h is not None and grad_h.numel():
+            grad = grad + grad_h.float()
+        grad_weight = (gy * normed).reshape(-1, h.shape[-1]).sum(0).to(weight.dtype)
+        needs = ctx.needs_input_grad
+        grad_x = grad.to(h.dtype) if needs[0] else None
+        grad_residual = grad.to(h.dtype) if ctx.residual and needs[2] else None
+        return grad_x, grad_weight if needs[1] else None, grad_residual, None, None
+
+    tile_rms_norm.register_autograd(rms_norm_backward, setup_context=rms_norm_setup)
+
+    @torch.library.custom_op("tile::rope", mutates_args=())
+    def tile_rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:
+        rotated = x.clone()
+        with torch.no_grad():
+            rope_op.rope(rotated, None, cos, sin)
+        return rotated
+
+    @tile_rope.register_fake
+    def _(x, cos, sin):
+        return torch.empty_like(x)
+
+    def rope_setup(ctx, inputs, output):
+        _, cos, sin = inputs
+        ctx.save_for_backward(cos, sin)
+
+    def rope_backward(ctx, grad):
+        # x cos + rotate_half(x) sin is linear in x, its transpose the same
+        # rotation by -sin (rotate_half^T = -rotate_half; sin's halves are
+        # equal).
+        cos, sin = ctx.saved_tensors
+        return torch.ops.tile.rope(grad.contiguous(), cos, -sin), None, None
+
+    tile_rope.register_autograd(rope_backward, setup_context=rope_setup)
+
+    @torch.library.custom_op("tile::rope_", mutates_args=("q", "k"))
+    def tile_rope_(q: Tensor, k: Optional[Tensor], cos: Tensor, sin: Tensor) -> None:
+        with torch.no_grad():
+            rope_op.rope(q, k, cos, sin)
+
+    @tile_rope_.register_fake
+    def _(q, k, cos, sin):
+        return None
