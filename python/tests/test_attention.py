@@ -84,11 +84,12 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     maps, the packed output rows and cu_seqlens of attention_varlen, B, H,
     the GQA group, Sq, Sk, the window's edges, the scale times log2(e) and
     the softcap's two factors (f32) and four flags (softcap, bottom-right
-    diagonal, paired tiles, packed sequences)."""
+    diagonal, paired tiles, packed sequences), the KV-cache path's, and the
+    backward's log-sum-exps (a float32 vector and a flag)."""
     for d in HEAD_DIMS:
-        params = ATTENTION.module((element, False, d, None)).manifest["kernels"][
+        params = ATTENTION.module((element, False, d, None, False)).manifest["kernels"][
             f"attention_d{d}"]["params"]
-        assert len(params) == 29
+        assert len(params) == 31
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
         assert (params[3]["rank"], params[3]["element"]) == (4, element)
@@ -102,14 +103,16 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
         assert [(p["kind"], p.get("box")) for p in params[21:23]] == [
             ("tensor_map", [1, 1, 64, 64])] * 2
         assert [p["rank"] for p in params[23:25]] == [2, 1]
-        assert [p["type"] for p in params[27:]] == ["i1", "i1"]
+        assert [p["type"] for p in params[27:29]] == ["i1", "i1"]
+        assert (params[29]["rank"], params[29]["element"], params[30]["type"]) == (1, "f32",
+                                                                                  "i1")
     # The KV-cache variants: boxes of a page's 16 or 32 rows, else 64.
     for rows in (16, 32, 64):
-        params = ATTENTION.module((element, False, 128, rows)).manifest["kernels"][
+        params = ATTENTION.module((element, False, 128, rows, False)).manifest["kernels"][
             "attention_d128"]["params"]
         assert [p.get("box") for p in params[21:23]] == [[1, 1, rows, 64]] * 2
     with pytest.raises(ValueError, match="no softcap"):
-        ATTENTION.source((element, True, 128, 16))
+        ATTENTION.source((element, True, 128, 16, False))
 
 
 # --- On the GPU -----------------------------------------------------------------

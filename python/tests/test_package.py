@@ -65,6 +65,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
     script = textwrap.dedent("""
         import tile
         from tile.ops.attention import ATTENTION
+        from tile.ops.attention_backward import ATTENTION_BACKWARD
         from tile.ops.decode import DECODE, DecodeConfig
         from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
         from tile.ops.decode_attention import DECODE_ATTENTION, DecodeAttentionConfig
@@ -76,11 +77,12 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
         print(tile.__file__)
         for family, variant in ((GEMM, ("bf16",)), (FP8, ("f8E4M3FN", "f8E5M2", "bf16")),
                                 (GROUPED, ("f16",)), (GROUPED_FP8, ("f8E4M3FN",) * 2 + ("f16",)),
-                                (ATTENTION, ("bf16", False, 128, None)), (DECODE, DecodeConfig("nt", 16, 4)),
+                                (ATTENTION, ("bf16", False, 128, None, False)), (DECODE, DecodeConfig("nt", 16, 4)),
                                 (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16)),
                                 (CACHE_APPEND, CacheAppendConfig("bf16", 128)),
                                 (RMS_NORM, config_for("bf16", 4096, True)),
-                                (ROPE, RopeConfig("bf16", 128, True))):
+                                (ROPE, RopeConfig("bf16", 128, True)),
+                                (ATTENTION_BACKWARD, ("bf16", 64))):
             module = family.module(variant)
             assert ".entry" in module.ptx, family.name
             print(family.name, " ".join(module.kernels))
@@ -95,6 +97,7 @@ def test_pip_install_into_a_fresh_venv_compiles_every_family(tmp_path):
     assert lines[6] == "gemm_decode gemm_decode_nt_r16_s4"
     assert lines[9] == "rms_norm rms_norm_residual"
     assert lines[10] == "rope rope_qk"
+    assert lines[11] == "attention_bwd_sm90.mlir attention_bwd_dkdv_d64 attention_bwd_dq_d64"
     info = subprocess.run([str(python), "-m", "tile"], cwd=work, env=environment,
                           capture_output=True, text=True)
     assert info.returncode == 0, info.stderr

@@ -191,13 +191,65 @@ def test_rope_gradients_rotate_back(torch_cuda):
     assert (leaf.grad.float() - exact.grad).abs().max() < 2 ** -6 * exact.grad.abs().max()
 
 
+def _sdpa(torch, q, k, v, causal, dtype=None):
+    """SDPA of (B, H, S, D) tensors (GQA by enable_gqa), top-left or
+    bottom-right causal, in `dtype` (default: the inputs')."""
+    F = torch.nn.functional
+    if dtype is not None:
+        q, k, v = (t.to(dtype) for t in (q, k, v))
+    sq, sk = q.shape[2], k.shape[2]
+    if causal == "bottom_right" and sq != sk:
+        seen = torch.ones(sq, sk, device=q.device, dtype=torch.bool).tril(sk - sq)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=seen, enable_gqa=True)
+    return F.scaled_dot_product_attention(q, k, v, is_causal=causal is not None,
+                                          enable_gqa=True)
+
+
+@pytest.mark.parametrize("heads, kv_heads, sq, sk, d, causal", [
+    (4, 4, 256, 256, 128, None), (4, 4, 256, 256, 64, "top_left"),
+    (8, 2, 200, 200, 128, "top_left"), (4, 1, 100, 300, 64, "bottom_right"),
+    (2, 2, 130, 384, 128, None), (2, 2, 333, 333, 64, None)])
+def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal):
+    torch = torch_cuda
+    torch.manual_seed(8)
+    q = torch.randn(2, heads, sq, d, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(2, kv_heads, sk, d, device="cuda", dtype=torch.bfloat16)
+    v = torch.randn(2, kv_heads, sk, d, device="cuda", dtype=torch.bfloat16)
+    mine = _leaves(torch, q, k, v)
+    out = tile.attention(*mine, causal=causal or False, enable_gqa=True)
+    grad = torch.randn_like(out)
+    out.backward(grad)
+    theirs = _leaves(torch, q, k, v)
+    _sdpa(torch, *theirs, causal).backward(grad)
+    exact = _leaves(torch, q, k, v, dtype=torch.float32)
+    _sdpa(torch, *exact, causal).backward(grad.float())
+    for name, t_mine, t_theirs, t_exact in zip("qkv", mine, theirs, exact):
+        assert t_mine.grad.shape == t_mine.shape, name
+        _no_worse(torch, "d" + name, t_mine.grad, t_theirs.grad, t_exact.grad)
+
+
+def test_attention_backward_is_deterministic(torch_cuda):
+    torch = torch_cuda
+    torch.manual_seed(9)
+    q, k, v = (torch.randn(1, 8, 512, 128, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    grad = torch.randn_like(q)
+    runs = []
+    for _ in range(2):
+        leaves = _leaves(torch, q, k, v)
+        tile.attention(*leaves, causal=True).backward(grad)
+        runs.append([t.grad for t in leaves])
+    for first, second in zip(*runs):
+        assert torch.equal(first, second)
+
+
 def test_no_backward_is_an_error_that_says_so(torch_cuda):
     torch = torch_cuda
     q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
-    with pytest.raises(MatmulError, match="tile.attention has no backward yet"):
-        tile.attention(q, q.detach(), q.detach())
+    with pytest.raises(MatmulError, match="sliding window or softcap has no backward yet"):
+        tile.attention(q, q.detach(), q.detach(), window_size=(16, 0))
     with torch.no_grad():  # forward only: runs
-        assert tile.attention(q, q, q).shape == q.shape
+        assert tile.attention(q, q, q, window_size=(16, 0)).shape == q.shape
     a = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
     with pytest.raises(MatmulError, match="FP8 C has no backward yet"):
         tile.matmul(a, a.detach(), out_dtype=torch.float8_e4m3fn)
@@ -218,7 +270,7 @@ def _weights(torch, hidden=256, heads=4, kv_heads=2, d=64, inner=512, seed=6):
             "down": w(hidden, inner), "shape": (heads, kv_heads, d)}
 
 
-def _block(x, p, cos, sin, attend=True):
+def _block(x, p, cos, sin):
     """A Llama-style block on tile's entry points (x: (S, hidden))."""
     heads, kv_heads, d = p["shape"]
     seq = x.shape[0]
@@ -228,12 +280,9 @@ def _block(x, p, cos, sin, attend=True):
     q, k, v = (qkv[:, start:start + width].view(1, seq, -1, d) for start, width in
                ((0, heads * d), (heads * d, kv_heads * d), ((heads + kv_heads) * d, kv_heads * d)))
     tile.rope(q, k, cos, sin)
-    if attend:
-        o = tile.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                           causal=True, enable_gqa=True)
-        o = o.transpose(1, 2).reshape(seq, heads * d)
-    else:
-        o = q.reshape(seq, heads * d)
+    o = tile.attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                       causal=True, enable_gqa=True)
+    o = o.transpose(1, 2).reshape(seq, heads * d)
     h = tile.matmul(o, p["o"], transpose_b=True, residual=x)
     y, h = tile.rms_norm(h, p["norm2"], 1e-6, residual=x)
     return tile.gated_mlp(y, p["gate_up"], p["down"], residual=h)
@@ -271,7 +320,7 @@ def test_compiled_training_step_matches_eager(torch_cuda):
 
     def step(x, params):
         weights = dict(p, **params)
-        return _block(x, weights, cos, sin, attend=False).float().pow(2).mean()
+        return _block(x, weights, cos, sin).float().pow(2).mean()
 
     def grads(fn):
         params = {name: w.detach().clone().requires_grad_() for name, w in trained.items()}

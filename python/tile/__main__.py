@@ -32,11 +32,15 @@
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
     python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
-                                [--softcap] [--cache-rows 0|16|32|64]
+                                [--softcap] [--cache-rows 0|16|32|64] [--lse]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
                                 cache's boxes, attention_with_kvcache)
+    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128]
+                                prints the attention backward's two kernels
+                                (kernels/attention_bwd_sm90.mlir, as autograd
+                                runs them: tile.ops.attention_backward)
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
@@ -62,6 +66,7 @@ from pathlib import Path
 from . import lit_runner
 from .ops.decode import COLUMNS, FP8_TYPES, ROWS, DecodeConfig, decode_source
 from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm, rope
+from .ops import attention_backward
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import TILE, TILE_WIDTHS
@@ -148,6 +153,11 @@ def main(argv=None) -> None:
                            default=128)
     attention.add_argument("--page", type=int, choices=decode_attention.PAGE_ROWS, default=128,
                            help="rows of a K/V TMA box (the page size if below 128)")
+    backward = commands.add_parser("attention-backward",
+                                   help="print the attention backward's kernels' tile IR")
+    backward.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    backward.add_argument("--head-dim", type=int, choices=prefill_attention.HEAD_DIMS,
+                          default=128)
     prefill = commands.add_parser("attention-prefill",
                                   help="print a variant of the prefill attention kernel's tile IR")
     prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -155,6 +165,8 @@ def main(argv=None) -> None:
                          default=128)
     prefill.add_argument("--softcap", action="store_true",
                          help="keep the logit softcap branch (folded away without)")
+    prefill.add_argument("--lse", action="store_true",
+                         help="store the rows' log-sum-exps (the variant autograd runs)")
     prefill.add_argument("--cache-rows", type=int,
                          choices=(prefill_attention.LENGTHS_ONLY,)
                          + prefill_attention.CACHE_BOX_ROWS,
@@ -199,10 +211,13 @@ def main(argv=None) -> None:
         sys.stdout.write(decode_attention.decode_attention_source(
             decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
         return
+    if args.command == "attention-backward":
+        sys.stdout.write(attention_backward.backward_source((args.element, args.head_dim)))
+        return
     if args.command == "attention-prefill":
         try:
             sys.stdout.write(prefill_attention.attention_source(
-                (args.element, args.softcap, args.head_dim, args.cache_rows)))
+                (args.element, args.softcap, args.head_dim, args.cache_rows, args.lse)))
         except ValueError as error:
             parser.error(str(error))
         return

@@ -42,6 +42,7 @@ from typing import Optional, Tuple
 
 from .core import routing
 from .ops import attention as attention_op
+from .ops import attention_backward as attention_backward_op
 from .ops import grouped as grouped_op
 from .ops import matmul as matmul_op
 from .ops import rms_norm as rms_norm_op
@@ -170,6 +171,48 @@ def _register_others(torch) -> None:
     @tile_attention.register_fake
     def _(q, k, v, causal, scale, enable_gqa, window_left, window_right, softcap):
         return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],))
+
+    def causal_kind(causal: str):
+        return None if causal == "none" else causal
+
+    @torch.library.custom_op("tile::attention_lse", mutates_args=())
+    def tile_attention_lse(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],
+                           enable_gqa: bool) -> Tuple[Tensor, Tensor]:
+        with torch.no_grad():
+            return attention_backward_op.forward(torch, q, k, v, causal_kind(causal), scale,
+                                                 enable_gqa)
+
+    @tile_attention_lse.register_fake
+    def _(q, k, v, causal, scale, enable_gqa):
+        batch, heads, sq = q.shape[:3]
+        return (q.new_empty((batch, heads, sq, v.shape[-1])),
+                q.new_empty((batch * heads * sq,), dtype=torch.float32))
+
+    def attention_setup(ctx, inputs, output):
+        q, k, v, causal, scale, _ = inputs
+        ctx.causal, ctx.scale = causal, scale
+        ctx.mark_non_differentiable(output[1])
+        ctx.save_for_backward(q, k, v, *output)
+
+    def attention_backward(ctx, grad_out, grad_nlse):
+        q, k, v, out, nlse = ctx.saved_tensors
+        dq, dk, dv = torch.ops.tile.attention_backward(grad_out, q, k, v, out, nlse, ctx.causal,
+                                                       ctx.scale)
+        return dq, dk, dv, None, None, None
+
+    tile_attention_lse.register_autograd(attention_backward, setup_context=attention_setup)
+
+    @torch.library.custom_op("tile::attention_backward", mutates_args=())
+    def tile_attention_backward(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor, out: Tensor,
+                                nlse: Tensor, causal: str,
+                                scale: Optional[float]) -> Tuple[Tensor, Tensor, Tensor]:
+        with torch.no_grad():
+            return attention_backward_op.backward(torch, grad_out, q, k, v, out, nlse,
+                                                  causal_kind(causal), scale)
+
+    @tile_attention_backward.register_fake
+    def _(grad_out, q, k, v, out, nlse, causal, scale):
+        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
     @torch.library.custom_op("tile::grouped_matmul", mutates_args=())
     def tile_grouped_matmul(a: Tensor, b: Tensor, offsets: Optional[Tensor],

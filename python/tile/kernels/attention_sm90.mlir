@@ -77,7 +77,8 @@ module attributes {gpu.container_module} {
                              %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
                              %paired: i1, %varlen: i1, %kp: !kv4, %vp: !kv4,
                              %table: memref<?x?xi32>, %seqlens: memref<?xi32>, %page: index,
-                             %added: index, %paged: i1, %per_sequence: i1) kernel
+                             %added: index, %paged: i1, %per_sequence: i1,
+                             %lse: memref<?xf32>, %save_lse: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -99,6 +100,10 @@ module attributes {gpu.container_module} {
       // sequence's keys from seqlens[b] + %added (%per_sequence).
       %use_pages = arith.andi %paged, %true : i1
       %use_lengths = arith.andi %per_sequence, %true : i1
+      // For the backward (tile.ops.attention_backward): each query row's
+      // negated log2 sum-exp into %lse[(b H + h) Sq + i] (not packed
+      // sequences'); tile.attention's own variants fold it away.
+      %keep_lse = arith.andi %save_lse, %true : i1
       %c_box_rows = arith.constant #box_rows
       %c_boxes = arith.constant #kv_boxes
       // Through the table, a chunk's boxes arrive once, with its 16 KB.
@@ -697,6 +702,45 @@ module attributes {gpu.container_module} {
             %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
             %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
                 {shape = #orows} : !acc
+            // -(c m + log2 l) of the warpgroup's rows (-inf for a row that saw
+            // no key), stored by each quad's first lane: rows 16 warp + lane
+            // / 4 and 8 more.
+            scf.if %keep_lse {
+              %lse_m = arith.mulf %r#1, %c_l : vector<2xf32>
+              %lse_l = math.log2 %l_final : vector<2xf32>
+              %lse_raw = arith.addf %lse_m, %lse_l : vector<2xf32>
+              %nlse_raw = arith.negf %lse_raw : vector<2xf32>
+              %nlse = arith.select %l_pos, %nlse_raw, %ninf_l : vector<2xi1>, vector<2xf32>
+              %c4 = arith.constant 4 : index
+              %c8 = arith.constant 8 : index
+              %c32 = arith.constant 32 : index
+              %warp_lane = arith.remui %lane, %c32 : index
+              %warp = arith.divui %lane, %c32 : index
+              %quad_lane = arith.remui %warp_lane, %c4 : index
+              %quad_first = arith.cmpi eq, %quad_lane, %c0 : index
+              scf.if %quad_first {
+                %w16 = arith.muli %warp, %c16 : index
+                %l4 = arith.divui %warp_lane, %c4 : index
+                %in_tile = arith.addi %w16, %l4 : index
+                %bh_row = arith.muli %b, %heads : index
+                %bhh = arith.addi %bh_row, %h : index
+                %head_row0 = arith.muli %bhh, %sq : index
+                %lse_a = vector.extract %nlse[0] : f32 from vector<2xf32>
+                %lse_b = vector.extract %nlse[1] : f32 from vector<2xf32>
+                %row_a = arith.addi %r0, %in_tile : index
+                %row_b = arith.addi %row_a, %c8 : index
+                %in_a = arith.cmpi ult, %row_a, %len_q : index
+                scf.if %in_a {
+                  %at_a = arith.addi %head_row0, %row_a : index
+                  memref.store %lse_a, %lse[%at_a] : memref<?xf32>
+                }
+                %in_b = arith.cmpi ult, %row_b, %len_q : index
+                scf.if %in_b {
+                  %at_b = arith.addi %head_row0, %row_b : index
+                  memref.store %lse_b, %lse[%at_b] : memref<?xf32>
+                }
+              }
+            }
             // Packed sequences: stores bounded by the sequence's last row
             // (a TMA box would write into the next sequence).
             scf.if %varlen {

@@ -62,7 +62,7 @@ from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of, signature,
                              require_cuda_tensors)
 from .decode_attention import plan_decode, prefers_decode
-from ..core.routing import no_backward, operators, routed
+from ..core.routing import no_backward, operators, recorded, routed
 
 #: The softcap switch of the kernels' source; a variant without softcap
 #: folds it to false, so its consumers keep their registers.
@@ -71,6 +71,9 @@ SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
 #: cache's variants) and per-sequence lengths (folded in tile.attention's).
 PAGES_SWITCH = "%use_pages = arith.andi %paged, %true : i1"
 LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
+#: The switch of the rows' log-sum-exps the backward needs (folded to false
+#: but in the variants that save them: tile.ops.attention_backward's).
+LSE_SWITCH = "%keep_lse = arith.andi %save_lse, %true : i1"
 #: The box rows of the variant for a contiguous cache with per-sequence
 #: lengths: K and V through the dense maps, no table, the register split
 #: as written (no box threads).
@@ -118,13 +121,14 @@ def cache_aliases(box_rows: int) -> Dict[str, str]:
             "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{QUERY_TILE // box_rows} : index"}
 
 
-def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
-    """The kernel @attention_d{D} for (element, softcap, D, box rows): `!e`
-    and the head-dimension aliases redefined, the softcap branch kept or
-    folded away; box rows None: tile.attention's (the KV-cache path folded
-    away), LENGTHS_ONLY: a contiguous cache's per-sequence lengths, else a
-    paged cache's, in boxes of that many rows (cache_aliases)."""
-    element, softcap, head_dim, box_rows = variant
+def attention_source(variant: Tuple[str, bool, int, Optional[int], bool]) -> str:
+    """The kernel @attention_d{D} for (element, softcap, D, box rows, lse):
+    `!e` and the head-dimension aliases redefined, the softcap branch kept
+    or folded away; box rows None: tile.attention's (the KV-cache path
+    folded away), LENGTHS_ONLY: a contiguous cache's per-sequence lengths,
+    else a paged cache's, in boxes of that many rows (cache_aliases); with
+    lse, the rows' negated log2 sum-exps stored for the backward."""
+    element, softcap, head_dim, box_rows, lse = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
     aliases = {"!e": element, **head_dim_aliases(head_dim)}
@@ -145,7 +149,8 @@ def attention_source(variant: Tuple[str, bool, int, Optional[int]]) -> str:
             assert written in text, f"attention_sm90.mlir: the register split '{written}' moved"
             text = text.replace(written, cache)
     switches = [(SOFTCAP_SWITCH, not softcap)]
-    switches += [(PAGES_SWITCH, not paged), (LENGTHS_SWITCH, box_rows is None)]
+    switches += [(PAGES_SWITCH, not paged), (LENGTHS_SWITCH, box_rows is None),
+                 (LSE_SWITCH, not lse)]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:
@@ -283,11 +288,11 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
 
 
 def attention_kernel(element: str, head_dim: int, softcap: bool = False,
-                     box_rows: Optional[int] = None):
+                     box_rows: Optional[int] = None, lse: bool = False):
     """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
-    with the logit softcap or without; `box_rows` for a KV cache's
-    (attention_source)."""
-    return ATTENTION.kernel((element, bool(softcap), head_dim, box_rows),
+    with the logit softcap or without; `box_rows` for a KV cache's; `lse`
+    saving the rows' log-sum-exps (attention_source)."""
+    return ATTENTION.kernel((element, bool(softcap), head_dim, box_rows, bool(lse)),
                             f"attention_d{head_dim}")
 
 
@@ -300,13 +305,19 @@ def no_cache(torch, device, dtype) -> tuple:
     folds their path away): a placeholder 4-D tensor for the two box
     tensor maps (encoded once per device and dtype, not per k and v), a
     placeholder table and lengths, page 1, nothing added, no pages, one
-    length."""
+    length; then no_lse's."""
     table, lengths = placeholders(torch, device, torch.int32)
     key = (device, dtype)
     boxes = _BOXES.get(key)
     if boxes is None:
         boxes = _BOXES[key] = torch.zeros((1, 1, 64, 64), device=device, dtype=dtype)
-    return (boxes, boxes, table, lengths, 1, 0, False, False)
+    return (boxes, boxes, table, lengths, 1, 0, False, False) + no_lse(torch, device)
+
+
+def no_lse(torch, device) -> tuple:
+    """The log-sum-exp parameters of a launch that does not save them (its
+    variant folds the stores away): a placeholder vector, False."""
+    return (placeholders(torch, device, torch.float32)[1], False)
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
@@ -375,15 +386,22 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     operands' device).
     See the module's documentation.
 
-    Under torch.compile it runs as the operator tile::attention (forward
-    only: where autograd would record it, an error; tile.library)."""
+    Under torch.compile it runs as the operator tile::attention; where
+    autograd records it, as tile::attention_lse, whose backward is
+    tile.ops.attention_backward's kernels (no window or softcap there;
+    tile.library)."""
     import torch
     if routed(torch, q, k, v):
-        no_backward(torch, "tile.attention", q, k, v)
         ops = operators(torch, "tile.attention", stream)
         left, right = (int(edge) for edge in window_size)
-        result = ops.attention(q, k, v, causal_kind(causal) or "none", scale, bool(enable_gqa),
-                               left, right, float(softcap))
+        kind = causal_kind(causal) or "none"
+        if recorded(torch, q, k, v):
+            if (left, right) != (-1, -1) or softcap:
+                no_backward(torch, "tile.attention with a sliding window or softcap", q, k, v)
+            result = ops.attention_lse(q, k, v, kind, scale, bool(enable_gqa))[0]
+        else:
+            result = ops.attention(q, k, v, kind, scale, bool(enable_gqa), left, right,
+                                   float(softcap))
         return result if out is None else out.copy_(result)
     try:
         ready_key = (signature(q), signature(k), signature(v), signature(out), enable_gqa,

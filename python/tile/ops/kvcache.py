@@ -52,7 +52,7 @@ from ..core.errors import MatmulError
 from ..core.operands import operand_of, require_cuda_tensors, signature
 from .attention import (ELEMENTS, HEAD_DIMS, LENGTHS_ONLY, attention, attention_kernel,
                         cache_box_rows, check_heads, check_scale, check_tma_operands,
-                        new_output, no_cache,
+                        new_output, no_cache, no_lse,
                         paired_units, placeholders, softcap_factors, tma_layout_problem,
                         window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
@@ -212,7 +212,8 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                 index, (qh,) + dense + (out.transpose(1, 2), pad, pad_lengths, pad_lengths)
                 + prefill.shape + (sk,) + prefill.mask + paged
                 + (table, lengths if lengths_is_tensor else pad_lengths, plan.page,
-                   appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor),
+                   appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor)
+                + no_lse(torch, q.device),
                 prefill.grid, stream)
             return out
         if not steady:

@@ -1,0 +1,150 @@
+"""The backward of tile.attention (what autograd runs; tile.library): the
+forward variant that saves each query row's log-sum-exp, and the two
+kernels of kernels/attention_bwd_sm90.mlir.
+
+    o, nlse = forward(torch, q, k, v, kind, scale, enable_gqa)
+    dq, dk, dv = backward(torch, grad_o, q, k, v, o, nlse, kind, scale)
+
+FlashAttention-2's algorithm, deterministic (no atomics): P is recomputed
+from the saved nlse = -(c m + log2 l) (c = scale log2(e)), the rows'
+-rowsum(dO * O) come from one PyTorch reduction, then one kernel streams
+the key blocks past each 128-row query tile for dQ and one streams the
+query tiles of a KV head's group past each 128-key block for dK and dV
+(GQA: summed over the group). q, k, v, o and dO are (B, H or Hkv, S, D)
+with D = 64 or 128, f16 or bf16, any strides with a contiguous D (4-D
+tensor maps); causal masks top-left or bottom-right, no window or softcap.
+"""
+import math
+from typing import Dict, Optional, Tuple
+
+from ..compiler import redefine_aliases
+from ..core import devices
+from ..core.caches import placeholders
+from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
+from ..core.errors import MatmulError
+from ..core.operands import cdiv, operand_of, require_cuda_tensors
+from ..family import KernelFamily
+from ..toolchain import read_kernel
+from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention, check_scale,
+                        no_cache, paired_units)
+
+#: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
+KEY_BLOCK = 128
+
+
+def head_dim_aliases(head_dim: int) -> Dict[str, str]:
+    """The backward kernels' head-dimension aliases for D = `head_dim` (as
+    written: 128): 64 KB of K/V stages (two of D = 128, four of 64) and 96
+    KB of Q/dO stages (three, six)."""
+    chunks = head_dim // 64
+    kv_stages, qo_stages = 256 // head_dim, 384 // head_dim
+    return {"!grad": f"vector<{head_dim // 2}xf32>",
+            "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
+            "!ring128": f"memref<{kv_stages}x{chunks}x128x64x!e, 3>",
+            "!ring64": f"memref<{qo_stages}x{chunks}x64x64x!e, 3>",
+            "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
+            "#scores": f"array<i64: 64, 128, {head_dim}>",
+            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
+            "#dq_mma": f"array<i64: 64, {head_dim}, 128>",
+            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
+            "#grad_rows": f"array<i64: 64, {head_dim}>",
+            "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
+            "#kv_stages": f"{kv_stages} : index", "#qo_stages": f"{qo_stages} : index",
+            "!kvbars": f"!tile.mbarrier<count = {kv_stages}>",
+            "!qobars": f"!tile.mbarrier<count = {qo_stages}>"}
+
+
+def backward_source(variant: Tuple[str, int]) -> str:
+    """@attention_bwd_dq_d{D} and @attention_bwd_dkdv_d{D} for (element,
+    D)."""
+    element, head_dim = variant
+    if head_dim not in HEAD_DIMS:
+        raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
+    text = redefine_aliases(read_kernel("attention_bwd_sm90.mlir"),
+                            {"!e": element, **head_dim_aliases(head_dim)})
+    return text.replace("_d128(", f"_d{head_dim}(")
+
+
+#: The backward kernels; a variant is (element, D). 32-bit index arithmetic,
+#: as the forward's.
+ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
+                                  options={"index-bitwidth": 32})
+
+WHAT = "tile.attention's backward"
+
+
+def forward(torch, q, k, v, kind: Optional[str], scale: Optional[float],
+            enable_gqa: bool) -> tuple:
+    """tile.attention's output and nlse ((B H Sq,) float32: each query
+    row's -(c m + log2 l), -inf for a row that sees no key) from the
+    prefill kernel's variant that saves them (at every Sq: the split-KV
+    decode kernels keep no row sums)."""
+    index = require_cuda_tensors(torch, WHAT, q=q, k=k, v=v)
+    device = devices.device(index)
+    batch, heads, kv_heads, sq, sk, d = check_attention(
+        *(operand_of(t) for t in (q, k, v)), None, device, bool(enable_gqa))
+    scale = check_scale(scale, d)
+    if kind == "bottom_right" and sq > sk:
+        raise MatmulError(f"tile.attention: causal='bottom_right' needs Sq <= Sk, got Sq = {sq} "
+                          f"and Sk = {sk}")
+    out = q.new_empty((batch, heads, sq, d))
+    nlse = torch.empty(batch * heads * sq, device=q.device, dtype=torch.float32)
+    if out.numel() == 0:
+        return out, nlse
+    rows = placeholders(torch, q.device, q.dtype)[0]
+    cu = placeholders(torch, q.device, torch.int32)[1]
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
+    unbounded = 1 << 30
+    paired = paired_units(kind, batch * heads, sq, device.sms)
+    kernel.launch_on(
+        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, unbounded,
+                0 if kind else unbounded, scale * math.log2(math.e), 0.0, 1.0, False,
+                kind == "bottom_right", paired, False)
+        + no_cache(torch, q.device, q.dtype)[:-2] + (nlse, True),
+        (device.sms, 1, 1))
+    return out, nlse
+
+
+def _tma_ready(torch, x):
+    """x, or a contiguous copy where a TMA map cannot take its strides (a
+    gradient may be an expanded or permuted view)."""
+    element = x.element_size()
+    if x.stride(-1) == 1 and all(s > 0 and s * element % 16 == 0 for s in x.stride()[:-1]) \
+            and x.data_ptr() % 16 == 0:
+        return x
+    return x.contiguous()
+
+
+def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
+             scale: Optional[float]) -> tuple:
+    """(dq, dk, dv) of tile.attention(q, k, v) = out for the loss gradient
+    grad_o; nlse from forward."""
+    index = require_cuda_tensors(torch, WHAT, grad_o=grad_o, q=q, k=k, v=v, out=out, nlse=nlse)
+    batch, heads, sq, d = q.shape
+    kv_heads, sk = k.shape[1], k.shape[2]
+    if dtype_name(q.dtype) not in FLOAT16_TYPES:
+        raise MatmulError(f"{WHAT}: f16 or bf16, got {q.dtype}")
+    scale = check_scale(scale, d)
+    grad_o = _tma_ready(torch, grad_o.to(q.dtype))
+    dq = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
+    dk = torch.empty((batch, kv_heads, sk, d), device=q.device, dtype=q.dtype)
+    dv = torch.empty_like(dk)
+    if batch * heads * sq == 0 or sk == 0:
+        return dq.zero_(), dk.zero_(), dv.zero_()
+    # -rowsum(dO * O), in float32 ((B H Sq,) as nlse).
+    ndelta = (grad_o.float() * out.float()).sum(-1).neg_().reshape(-1)
+    element = BY_TORCH[dtype_name(q.dtype)].name
+    group = heads // kv_heads
+    scalars = (heads, group, sq, sk, scale * math.log2(math.e), scale, kind is not None,
+               kind == "bottom_right")
+    variant = (element, d)
+    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
+        index, (q, k, v, grad_o, dq, nlse, ndelta) + scalars,
+        (cdiv(sq, QUERY_TILE), batch * heads, 1))
+    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
+        index, (q, k, v, grad_o, dk, dv, nlse, ndelta) + scalars,
+        (cdiv(sk, KEY_BLOCK), batch * kv_heads, 1))
+    return dq, dk, dv
+
+
+__all__ = ["forward", "backward", "ATTENTION_BACKWARD", "head_dim_aliases"]
