@@ -177,12 +177,9 @@ module attributes {gpu.container_module} {
           %scores = tile.warpgroup_mma %sq_[%c0, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
               {shape = #scores, wait = 1 : i32} : !tile128, !ring128, vector<64xf32>
           tile.mbarrier_wait_parity %v_full[%s], %ph : !kvbars
+          // dP runs while P is computed (S is done: wait depth 1).
           %dp = tile.warpgroup_mma %sdo_[%c0, %c0, %row, %c0], %sv_[%s, %c0, %c0, %c0], %zero_s
-              {shape = #scores, wait = 0 : i32} : !tile128, !ring128, vector<64xf32>
-          // dP is done: the V stage is free.
-          scf.if %signals {
-            %vtok = tile.mbarrier_arrive %v_empty[%s] : !kvbars -> !tile.mbarrier_token
-          }
+              {shape = #scores, wait = 1 : i32} : !tile128, !ring128, vector<64xf32>
           // Keys past Sk, and after the diagonal of some row.
           %past_keys = arith.cmpi ugt, %n_end, %sk : index
           %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
@@ -207,6 +204,11 @@ module attributes {gpu.container_module} {
               : vector<2xf32> -> vector<64xf32>
           %exponent = math.fma %masked, %c_s, %nlse_b : vector<64xf32>
           %probs = math.exp2 %exponent fastmath<afn> : vector<64xf32>
+          // dP is done: the V stage is free.
+          tile.wgmma_wait_group 0
+          scf.if %signals {
+            %vtok = tile.mbarrier_arrive %v_empty[%s] : !kvbars -> !tile.mbarrier_token
+          }
           %ndelta_b = tile.warpgroup_broadcast_rows %ndelta_r {shape = array<i64: 64, 128>}
               : vector<2xf32> -> vector<64xf32>
           %dp_d = arith.addf %dp, %ndelta_b : vector<64xf32>
