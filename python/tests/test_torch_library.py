@@ -250,6 +250,13 @@ def test_no_backward_is_an_error_that_says_so(torch_cuda):
         tile.attention(q, q.detach(), q.detach(), window_size=(16, 0))
     with torch.no_grad():  # forward only: runs
         assert tile.attention(q, q, q, window_size=(16, 0)).shape == q.shape
+    packed = q[0].transpose(0, 1)  # (tokens, H, D), requires grad
+    cu = torch.tensor([0, 128], device="cuda", dtype=torch.int32)
+    with pytest.raises(MatmulError, match="tile.attention_varlen has no backward yet"):
+        tile.attention_varlen(packed, packed.detach(), packed.detach(), cu, cu, 128)
+    cache = torch.zeros(1, 256, 4, 64, device="cuda", dtype=torch.bfloat16)
+    with pytest.raises(MatmulError, match="tile.attention_with_kvcache has no backward yet"):
+        tile.attention_with_kvcache(q.transpose(1, 2)[:, :1], cache, cache, cache_seqlens=128)
     a = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
     with pytest.raises(MatmulError, match="FP8 C has no backward yet"):
         tile.matmul(a, a.detach(), out_dtype=torch.float8_e4m3fn)

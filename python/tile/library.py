@@ -28,8 +28,8 @@ Derivatives: C = A B (+ bias, + residual) gives dA = dC B^T and dB = A^T dC
 by tile's own products (A^T and dC^T copied to row-major first: the
 kernels take A K-major), the bias's and residual's by sums; an activation
 or a gated product is differentiated as PyTorch's op-by-op form (the
-product by tile, the activation by PyTorch: one more rounding than the
-fused kernel, as PyTorch's own layers). RMSNorm's derivative is PyTorch's
+product by tile, the activation and gate by PyTorch in C's type: more
+roundings than the fused kernel, as PyTorch's own layers). RMSNorm's derivative is PyTorch's
 float32 arithmetic; RoPE's is RoPE with -sin. Attention, grouped products,
 FP8 operands and FP8 outputs have no derivative yet: asking for one is an
 error that says so.

@@ -507,9 +507,11 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     right too (flash_attn's convention; "top_left" asks for SDPA's); both
     are equal for sequences with as many queries as keys. GQA is on by
     default (flash_attn infers it from the head counts).
-    See the module's documentation."""
+    See the module's documentation. Forward only (tile.library): where
+    autograd would record the call, an error."""
     import torch
     what = "tile.attention_varlen"
+    no_backward(torch, what, q, k, v)
     index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_seqlens_q,
                                  cu_seqlens_k=cu_seqlens_k, out=out)
     kind = causal_kind(causal)

@@ -155,19 +155,26 @@ def apply_epilogue(torch, product, epilogue: Epilogue, bias=None, residual=None)
     reference of the tests, and the result of a K = 0 call): the bias
     added, the activation (gated: of the gate blocks, times the up
     blocks), the residual added, all in float32."""
-    F = torch.nn.functional
     y = product.float()
     if bias is not None:
         y = y + (bias.float().reshape(-1, 1) if epilogue.bias == "row"
                  else bias.float().reshape(1, -1))
-    act = {"identity": lambda x: x, "relu": F.relu, "silu": F.silu,
-           "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}
-    if epilogue.gated:
-        m, n = y.shape
-        blocks = y.reshape(m, n // (2 * GATE_BLOCK), 2, GATE_BLOCK)
-        y = (act[epilogue.activation](blocks[:, :, 0]) * blocks[:, :, 1]).reshape(m, n // 2)
-    else:
-        y = act[epilogue.activation](y)
+    y = activate(torch, y, epilogue.activation, epilogue.gated)
     if residual is not None:
         y = y + residual.float()
     return y
+
+
+def activate(torch, y, activation: str, gated: bool):
+    """`activation` of y (M x N) in y's own type, as PyTorch's functions
+    compute it; gated, of y's gate blocks times its up blocks (M x N/2).
+    (apply_epilogue's step on float32 values, and the differentiable
+    op-by-op form of a fused epilogue under autograd.)"""
+    F = torch.nn.functional
+    act = {"identity": lambda x: x, "relu": F.relu, "silu": F.silu,
+           "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}[activation]
+    if not gated:
+        return act(y)
+    m, n = y.shape
+    blocks = y.reshape(m, n // (2 * GATE_BLOCK), 2, GATE_BLOCK)
+    return (act(blocks[:, :, 0]) * blocks[:, :, 1]).reshape(m, n // 2)

@@ -50,6 +50,7 @@ from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import operand_of, require_cuda_tensors, signature
+from ..core.routing import no_backward
 from .attention import (ELEMENTS, HEAD_DIMS, LENGTHS_ONLY, attention, attention_kernel,
                         cache_box_rows, check_heads, check_scale, check_tma_operands,
                         new_output, no_cache, no_lse,
@@ -120,8 +121,11 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                            num_splits: int = 0, out=None, stream=None,
                            validate: bool = False):
     """softmax(q K^T scale) V over each sequence's cached keys (and the new
-    `k`, `v`, appended in place first). See the module's documentation."""
+    `k`, `v`, appended in place first). See the module's documentation.
+    Forward only (tile.library): where autograd would record the call, an
+    error."""
     import torch
+    no_backward(torch, "tile.attention_with_kvcache", q, k, v)
     lengths = cache_seqlens
     lengths_is_tensor = isinstance(lengths, torch.Tensor)
     try:

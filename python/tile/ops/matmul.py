@@ -50,7 +50,8 @@ from ..core.streams import new_output
 from . import decode as decode_kernels
 from . import persistent
 from .decode import ROWS, DecodeConfig, decode_config, decode_grid
-from .epilogue import GATE_BLOCK, Epilogue, apply_epilogue, epilogue_aliases, quantize
+from .epilogue import (GATE_BLOCK, Epilogue, activate, apply_epilogue, epilogue_aliases,
+                       quantize)
 from .scaled_matmul import scaled_matmul
 from ..core.routing import no_backward, operators, recorded, routed
 
@@ -720,11 +721,13 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
     if (activation not in (None, "identity") or gated) and recorded(torch, a, b, bias,
                                                                     residual):
         # PyTorch's op-by-op form, differentiable: the product and its bias
-        # by tile, the activation (gate, residual) by PyTorch.
+        # by tile, the activation and gate by PyTorch in C's type (as its
+        # layers), then the residual.
         z = ops.matmul(a, b, transpose_b, bias, None, None, False, None, None, None, None,
                        saturate, stage, tune)
-        result = apply_epilogue(torch, z, Epilogue(None, False, activation or "identity",
-                                                   bool(gated)), None, residual).to(a.dtype)
+        result = activate(torch, z, activation or "identity", bool(gated))
+        if residual is not None:
+            result = result + residual
     elif amax is not None:
         result, raised = ops.matmul_amax(a, b, transpose_b, bias, residual, activation, gated,
                                          out_dtype, out_scale, amax, saturate, stage)
