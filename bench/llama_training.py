@@ -16,10 +16,13 @@ and out.backward(dY) for a fixed dY. The sides:
     GQA) with its backward kernels; their derivatives are tile.library's.
 First the outputs' and gradients' relative error of tile against torch
 (‖tile − torch‖ / ‖torch‖; above 3e-2 prints WRONG). Then, per side, the
-user path (CUDA events around --repeats back-to-back steps) of the forward
-alone and of the whole step (backward = step - forward), eager and, with
---compile, through torch.compile (fullgraph for tile's side), and the
-step's kernel time from CUPTI (medians of rotated rounds, bench/harness.py).
+user path (CUDA events around --repeats back-to-back calls) of the
+training forward alone (its graph built and dropped: tile's ops through
+their autograd operators), of the whole step (backward = step - training
+forward) and of the inference forward (under no_grad: tile's fused fast
+paths), eager and, with --compile, through torch.compile (fullgraph for
+tile's side), and the step's kernel time from CUPTI (medians of rotated
+rounds, bench/harness.py).
 """
 import argparse
 import statistics
@@ -139,30 +142,34 @@ def main():
                 worst = max([relative(torch, out, ref_out), relative(torch, dx, ref_dx)]
                             + [relative(torch, dw[k], ref_dw[k]) for k in dw])
                 errors[side] = worst
-            # Timing: forward alone (no graph kept) and the whole step.
+            # Timing: the training forward alone (its graph built, then
+            # dropped), the whole step, and the inference forward (no grad).
             for side, forward in sides.items():
                 def step(forward=forward):
                     forward().backward(dy)
 
-                def forward_only(forward=forward):
+                def inference(forward=forward):
                     with torch.no_grad():
                         forward()
-                with torch.no_grad():
-                    forward_us = events_us(torch, forward_only, args.repeats)
+                forward_us = events_us(torch, forward, args.repeats)
+                inference_us = events_us(torch, inference, args.repeats)
                 step_us = events_us(torch, step, args.repeats)
                 kernel = harness.rotated_kernel_us([step], args.rounds, args.repeats)[0]
                 row = {"card": torch.cuda.get_device_name(), "config": name, "tokens": tokens,
-                       "side": side, "forward_us": forward_us, "step_us": step_us,
+                       "side": side, "forward_us": forward_us,
+                       "inference_forward_us": inference_us, "step_us": step_us,
                        "backward_us": step_us - forward_us, "step_kernel_us": kernel,
                        "max_rel_error_vs_torch": errors[side]}
                 rows.append(row)
                 flag = " WRONG" if errors[side] > TOLERANCE else ""
-                print(f"{name} {tokens:6d} {side:15s} forward {forward_us:9.1f} µs  backward "
+                print(f"{name} {tokens:6d} {side:15s} inference {inference_us:9.1f} µs  "
+                      f"forward {forward_us:9.1f} µs  backward "
                       f"{step_us - forward_us:9.1f} µs  step {step_us:9.1f} µs  (CUPTI "
                       f"{kernel:9.1f})  error {errors[side]:.2e}{flag}", flush=True)
             eager = {r["side"]: r for r in rows[-len(sides):]}
-            for part in ("forward_us", "backward_us", "step_us"):
-                print(f"  torch / tile {part[:-3]:9s} {eager['torch'][part] / eager['tile'][part]:.3f}"
+            for part in ("inference_forward_us", "forward_us", "backward_us", "step_us"):
+                print(f"  torch / tile {part[:-3]:17s} "
+                      f"{eager['torch'][part] / eager['tile'][part]:.3f}"
                       + (f"   compiled {eager['torch compiled'][part] / eager['tile compiled'][part]:.3f}"
                          if args.compile else ""))
     if args.csv:

@@ -165,11 +165,14 @@ def _rope_tables(torch, seq, head_dim, dtype):
     return angles.cos().to(dtype), angles.sin().to(dtype)
 
 
-def test_rope_gradients_rotate_back(torch_cuda):
+@pytest.mark.parametrize("tables", ["hugging_face", "any"])
+def test_rope_gradients_rotate_back(torch_cuda, tables):
     torch = torch_cuda
     torch.manual_seed(5)
     seq, heads, kv_heads, d = 64, 4, 2, 128
     cos, sin = _rope_tables(torch, seq, d, torch.bfloat16)
+    if tables == "any":  # halves that differ: the derivative's general form
+        cos, sin = (torch.randn(seq, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
     qkv = torch.randn(1, seq, (heads + 2 * kv_heads) * d, device="cuda", dtype=torch.bfloat16)
     leaf = qkv.clone().requires_grad_()
     work = leaf * 1  # rotated in place: not a leaf
@@ -208,7 +211,7 @@ def _sdpa(torch, q, k, v, causal, dtype=None):
 @pytest.mark.parametrize("heads, kv_heads, sq, sk, d, causal", [
     (4, 4, 256, 256, 128, None), (4, 4, 256, 256, 64, "top_left"),
     (8, 2, 200, 200, 128, "top_left"), (4, 1, 100, 300, 64, "bottom_right"),
-    (2, 2, 130, 384, 128, None), (2, 2, 333, 333, 64, None)])
+    (2, 2, 130, 384, 128, None), (2, 2, 333, 333, 64, None), (2, 1, 200, 330, 64, "top_left")])
 def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal):
     torch = torch_cuda
     torch.manual_seed(8)
@@ -262,6 +265,13 @@ def test_no_backward_is_an_error_that_says_so(torch_cuda):
         tile.matmul(a, a.detach(), out_dtype=torch.float8_e4m3fn)
     with pytest.raises(MatmulError, match="stream= does not apply"):
         tile.matmul(a, a, stream=torch.cuda.current_stream())
+    # The operator called directly with what its derivative does not cover.
+    with pytest.raises(MatmulError, match="an activation or gate is tile.matmul's op-by-op"):
+        torch.ops.tile.matmul(a, a.detach(), True, None, None, "silu", False, None, None, None,
+                              None, True, True, False)
+    with pytest.raises(MatmulError, match="not the cos and sin tables"):
+        table = torch.ones(128, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+        tile.rope(q.detach().transpose(1, 2).clone(), None, table, table)
 
 
 def _weights(torch, hidden=256, heads=4, kv_heads=2, d=64, inner=512, seed=6):

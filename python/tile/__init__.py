@@ -51,8 +51,9 @@ from .runtime import synchronize
 from .toolchain import Toolchain, find_toolchain
 from . import library
 
-if "torch" in _sys.modules:  # imported after torch: its operators now (tile.library)
-    library.register(_sys.modules["torch"])
+_torch = _sys.modules.get("torch")
+if hasattr(getattr(_torch, "library", None), "custom_op"):
+    library.register(_torch)  # imported after torch: its operators now (tile.library)
 
 __all__ = ["compile", "CompiledModule", "CompileError", "Diagnostic", "TileError",
            "TileRuntimeError", "OperandError", "MatmulError", "synchronize", "matmul",

@@ -1,46 +1,37 @@
-"""tile's entry points as PyTorch operators (torch.library), for autograd
-and torch.compile.
-
-Eager calls without gradients take the entry points' own fast path (a
-prepared launch, one foreign call). A call goes through the operators
-registered here instead when PyTorch must see it as an operator:
-
-- under torch.compile's tracing (Dynamo, AOTAutograd): the operators have
-  fake implementations (output shapes and types), so a model calling tile
-  compiles with `fullgraph=True`, without a graph break, and CUDA graphs
-  capture the compiled code;
-- where autograd records it (grad mode on and an input that requires
-  grad): the operators carry their derivatives.
+"""tile's entry points as PyTorch operators (torch.library): fake
+implementations for torch.compile and derivatives for autograd.
+`tile.core.routing` decides when an entry point's call goes through them
+(under Dynamo's tracing, or where autograd records it); what each operator
+differentiates, and how, is python/README.md's "torch.compile and
+autograd". The operators:
 
     tile::matmul(a, b, ...) -> C            f16/bf16 (and FP8 forward)
     tile::matmul_amax(a, b, ..., amax) -> (C, amax raised)
-    tile::attention(q, k, v, ...) -> O      forward only
+    tile::attention(q, k, v, ...) -> O      forward only (inference)
+    tile::attention_lse(q, k, v, ...) -> (O, nlse)
+                                            with autograd: nlse is each query
+                                            row's negated log2 sum-exp
+    tile::attention_backward(dO, q, k, v, O, nlse, ...) -> (dq, dk, dv)
     tile::grouped_matmul(a, b, ...) -> C    forward only
     tile::rms_norm(x, w, residual, ...) -> (y, scales, h)
-    tile::rope(x, cos, sin) -> rotated x    (functional, with autograd)
-    tile::rope_(q, k, cos, sin)             (in place, for compiled inference)
+    tile::rope(x, cos, sin) -> rotated x    functional, with autograd
+    tile::rope_(q, k, cos, sin)             in place, for compiled inference
 
-The operators are functional (PyTorch can reorder, fuse and differentiate
-them); what an entry point writes in place (`out=`, an in-place residual,
-an FP8 C's amax, tile.rope's q and k) is a copy of their result there.
+They are functional but for tile::rope_ (PyTorch can reorder, fuse and
+differentiate them); what an entry point writes in place (`out=`, an
+in-place residual, an FP8 C's amax, tile.rope's q and k) is a copy of their
+result there. A derivative an operator does not have (an activation, a gate
+or FP8 arguments of tile::matmul called directly; an FP8 RMSNorm) is an
+error when autograd records the call, never a silent wrong gradient.
 
-Derivatives: C = A B (+ bias, + residual) gives dA = dC B^T and dB = A^T dC
-by tile's own products (A^T and dC^T copied to row-major first: the
-kernels take A K-major), the bias's and residual's by sums; an activation
-or a gated product is differentiated as PyTorch's op-by-op form (the
-product by tile, the activation and gate by PyTorch in C's type: more
-roundings than the fused kernel, as PyTorch's own layers). RMSNorm's derivative is PyTorch's
-float32 arithmetic; RoPE's is RoPE with -sin. Attention, grouped products,
-FP8 operands and FP8 outputs have no derivative yet: asking for one is an
-error that says so.
-
-The operators are registered when tile is imported after torch, else at
-the first call of an entry point (before compiling a model that imports
-tile first, call one entry point eagerly or `tile.library.register()`).
+They register when tile is imported after torch (2.4 or later), else at the
+first routed call (before compiling a model that imports tile first, call
+`tile.library.register()`).
 """
 from typing import Optional, Tuple
 
 from .core import routing
+from .core.errors import MatmulError
 from .ops import attention as attention_op
 from .ops import attention_backward as attention_backward_op
 from .ops import grouped as grouped_op
@@ -59,14 +50,17 @@ def _row_major(x):
 
 
 def register(torch=None) -> None:
-    """Registers tile's operators with PyTorch (once)."""
+    """Registers tile's operators with PyTorch (once; torch 2.4 or later)."""
     if routing.registered:
         return
     if torch is None:
         import torch
-    routing.registered = True
+    if not hasattr(torch.library, "custom_op"):
+        raise MatmulError(f"tile's PyTorch operators (torch.compile, autograd) need torch 2.4 "
+                          f"or later (torch.library.custom_op), got {torch.__version__}")
     _register_matmul(torch)
     _register_others(torch)
+    routing.registered = True
 
 
 routing.registrar = register
@@ -104,7 +98,13 @@ def _register_matmul(torch) -> None:
         return a.new_empty(shape, dtype=dtype)
 
     def setup_context(ctx, inputs, output):
-        a, b, transpose_b, bias, residual = inputs[:5]
+        a, b, transpose_b, bias, residual, activation, gated, scale_a, scale_b, out_dtype = \
+            inputs[:10]
+        if activation not in (None, "identity") or gated or scale_a is not None \
+                or scale_b is not None or (out_dtype is not None and out_dtype != a.dtype):
+            raise MatmulError("tile::matmul differentiates C = A B (+ bias, + residual) of "
+                              "f16/bf16 operands; an activation or gate is tile.matmul's "
+                              "op-by-op form under autograd, FP8 has no backward yet")
         ctx.transpose_b = transpose_b
         ctx.bias_shape = None if bias is None else tuple(bias.shape)
         ctx.row_bias = bias is not None and bias.dim() == 2 and bias.shape == (a.shape[0], 1)
@@ -248,7 +248,9 @@ def _register_others(torch) -> None:
         return y, scales, x.new_empty(x.shape) if residual is not None else x.new_empty(0)
 
     def rms_norm_setup(ctx, inputs, output):
-        x, weight, residual, eps, _ = inputs
+        x, weight, residual, eps, out_dtype = inputs
+        if out_dtype is not None:
+            raise MatmulError("tile::rms_norm with an FP8 y has no backward yet")
         ctx.eps = eps
         ctx.residual = residual is not None
         ctx.save_for_backward(output[2] if residual is not None else x, weight)
@@ -286,14 +288,17 @@ def _register_others(torch) -> None:
 
     def rope_setup(ctx, inputs, output):
         _, cos, sin = inputs
-        ctx.save_for_backward(cos, sin)
+        if cos.requires_grad or sin.requires_grad:
+            raise MatmulError("tile.rope differentiates q and k, not the cos and sin tables: "
+                              "detach them")
+        # dx = dy cos + R^T (dy sin) with R = rotate_half, R^T (y1, y2) =
+        # (y2, -y1): RoPE of dy with the sin halves swapped and negated.
+        half = sin.shape[-1] // 2
+        ctx.save_for_backward(cos, -torch.cat((sin[..., half:], sin[..., :half]), dim=-1))
 
     def rope_backward(ctx, grad):
-        # x cos + rotate_half(x) sin is linear in x, its transpose the same
-        # rotation by -sin (rotate_half^T = -rotate_half; sin's halves are
-        # equal).
-        cos, sin = ctx.saved_tensors
-        return torch.ops.tile.rope(grad.contiguous(), cos, -sin), None, None
+        cos, back_sin = ctx.saved_tensors
+        return torch.ops.tile.rope(grad.contiguous(), cos, back_sin), None, None
 
     tile_rope.register_autograd(rope_backward, setup_context=rope_setup)
 

@@ -205,6 +205,13 @@ def window_edges(causal: Optional[str], window_size) -> Tuple[int, int]:
     return left, 0 if causal else right
 
 
+def check_diagonal(kind: Optional[str], sq: int, sk: int) -> None:
+    """MatmulError for a bottom-right diagonal with more queries than keys."""
+    if kind == "bottom_right" and sq > sk:
+        raise MatmulError(f"tile.attention: causal='bottom_right' needs Sq <= Sk (the "
+                          f"queries end the keys), got Sq = {sq} and Sk = {sk}")
+
+
 def check_heads(what: str, heads: int, kv_heads: int, enable_gqa: bool) -> int:
     """The query heads per KV head, or MatmulError (SDPA's enable_gqa rule)."""
     if kv_heads == heads:
@@ -427,9 +434,7 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
         device))
     scale = check_scale(scale, d)
     cap_in, cap_out = softcap_factors(softcap, scale)
-    if kind == "bottom_right" and sq > sk:
-        raise MatmulError(f"tile.attention: causal='bottom_right' needs Sq <= Sk (the "
-                          f"queries end the keys), got Sq = {sq} and Sk = {sk}")
+    check_diagonal(kind, sq, sk)
     if out is None:
         out = new_output(torch, (batch, heads, sq, d), q, stream, index)
     if out.numel() == 0:

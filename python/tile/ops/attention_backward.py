@@ -25,8 +25,8 @@ from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention, check_scale,
-                        no_cache, paired_units)
+from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
+                        check_diagonal, check_scale, no_cache, paired_units, window_edges)
 
 #: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
 KEY_BLOCK = 128
@@ -84,9 +84,7 @@ def forward(torch, q, k, v, kind: Optional[str], scale: Optional[float],
     batch, heads, kv_heads, sq, sk, d = check_attention(
         *(operand_of(t) for t in (q, k, v)), None, device, bool(enable_gqa))
     scale = check_scale(scale, d)
-    if kind == "bottom_right" and sq > sk:
-        raise MatmulError(f"tile.attention: causal='bottom_right' needs Sq <= Sk, got Sq = {sq} "
-                          f"and Sk = {sk}")
+    check_diagonal(kind, sq, sk)
     out = q.new_empty((batch, heads, sq, d))
     nlse = torch.empty(batch * heads * sq, device=q.device, dtype=torch.float32)
     if out.numel() == 0:
@@ -94,12 +92,12 @@ def forward(torch, q, k, v, kind: Optional[str], scale: Optional[float],
     rows = placeholders(torch, q.device, q.dtype)[0]
     cu = placeholders(torch, q.device, torch.int32)[1]
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
-    unbounded = 1 << 30
+    left, right = window_edges(kind, (-1, -1))
     paired = paired_units(kind, batch * heads, sq, device.sms)
     kernel.launch_on(
-        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, unbounded,
-                0 if kind else unbounded, scale * math.log2(math.e), 0.0, 1.0, False,
-                kind == "bottom_right", paired, False)
+        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, left, right,
+                scale * math.log2(math.e), 0.0, 1.0, False, kind == "bottom_right", paired,
+                False)
         + no_cache(torch, q.device, q.dtype)[:-2] + (nlse, True),
         (device.sms, 1, 1))
     return out, nlse
@@ -131,7 +129,8 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     dv = torch.empty_like(dk)
     if batch * heads * sq == 0 or sk == 0:
         return dq.zero_(), dk.zero_(), dv.zero_()
-    # -rowsum(dO * O), in float32 ((B H Sq,) as nlse).
+    # -rowsum(dO * O), in float32 ((B H Sq,) as nlse; two float32 copies of
+    # dO and O for the reduction: a fused kernel would read them once).
     ndelta = (grad_o.float() * out.float()).sum(-1).neg_().reshape(-1)
     element = BY_TORCH[dtype_name(q.dtype)].name
     group = heads // kv_heads

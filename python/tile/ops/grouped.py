@@ -115,6 +115,8 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     if routed(torch, a, b):
         no_backward(torch, "tile.grouped_matmul", a, b)
         ops = operators(torch, "tile.grouped_matmul", stream)
+        if scale_a is not None and out_dtype is None and out is not None:
+            out_dtype = out.dtype  # as the eager call: an FP8 product in out's type
         result = ops.grouped_matmul(a, b, offsets, valid, scale_a, scale_b, out_dtype)
         return result if out is None else out.copy_(result)
     plain = scale_a is None and scale_b is None

@@ -463,6 +463,15 @@ def _quantization_arguments(torch, plan: MatmulPlan, out_scale, amax, index: int
     return out_scale, amax.view(torch.int32)
 
 
+def _check_fused(fused: bool, fp8: bool, tune: bool) -> None:
+    """MatmulError for a fused epilogue (or an FP8 C) with FP8 operands or
+    tune=."""
+    if fused and (fp8 or tune):
+        raise MatmulError("tile.matmul: bias=, residual=, activation=, gated= and an FP8 "
+                          "out_dtype apply to f16/bf16 operands without tune= (the kernels' "
+                          "fused epilogue)")
+
+
 def _check_quantization(torch, a, out_scale, amax, quantized: bool) -> None:
     """MatmulError unless `out_scale` and `amax` (float32, shape (1,), on
     A's device) come with an FP8 C."""
@@ -599,10 +608,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                 return out
     fp8_dtypes = _fp8_dtypes(torch)
     fp8 = getattr(a, "dtype", None) in fp8_dtypes or getattr(b, "dtype", None) in fp8_dtypes
-    if fused is not None and (fp8 or scale_a is not None or scale_b is not None or tune):
-        raise MatmulError("tile.matmul: bias=, residual=, activation=, gated= and an FP8 "
-                          "out_dtype apply to f16/bf16 operands without tune= (the kernels' "
-                          "fused epilogue)")
+    _check_fused(fused is not None, fp8 or scale_a is not None or scale_b is not None, tune)
     _check_quantization(torch, a, out_scale, amax, quantized)
     if fp8 or scale_a is not None or scale_b is not None:
         if scale_a is None or scale_b is None:
@@ -612,6 +618,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if tune:
             raise MatmulError("tile.matmul: tune= applies to f16/bf16 operands (the decode "
                               "kernels); FP8 runs the persistent kernel")
+        no_backward(torch, "tile.matmul with FP8 operands", scale_a, scale_b)
         return scaled_matmul(torch, a, b, scale_a, scale_b, out=out, out_dtype=out_dtype,
                              transpose_b=transpose_b, stream=stream)
     if key is None:  # tune= (or not tensors: _plan_tensors says why)
@@ -715,9 +722,20 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
     """matmul as PyTorch's operators (tile.library): `out` and `amax` get
     copies of their results."""
     ops = operators(torch, "tile.matmul", stream)
-    quantized = out_dtype is not None and out_dtype != a.dtype and scale_a is None
-    if scale_a is not None or scale_b is not None or quantized:
-        no_backward(torch, "tile.matmul with FP8 operands or an FP8 C", a, b, bias, residual)
+    scaled = scale_a is not None or scale_b is not None
+    quantized = (out_dtype is not None and out_dtype != a.dtype and not scaled
+                 and a.dtype in (torch.float16, torch.bfloat16))
+    if scaled and out_dtype is None and out is not None:
+        out_dtype = out.dtype  # as the eager call: an FP8 product in out's type
+    # The eager call's checks of what goes together (the operators would
+    # drop or misread the rest).
+    fused = (bias is not None or residual is not None or activation is not None or gated
+             or quantized)
+    _check_fused(fused, scaled or a.dtype not in (torch.float16, torch.bfloat16), tune)
+    _check_quantization(torch, a, out_scale, amax, quantized)
+    if scaled or quantized:
+        no_backward(torch, "tile.matmul with FP8 operands or an FP8 C", a, b, bias, residual,
+                    scale_a, scale_b, out_scale)
     if (activation not in (None, "identity") or gated) and recorded(torch, a, b, bias,
                                                                     residual):
         # PyTorch's op-by-op form, differentiable: the product and its bias
@@ -736,7 +754,6 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
         result = ops.matmul(a, b, transpose_b, bias, residual, activation, gated, scale_a,
                             scale_b, out_dtype, out_scale, saturate, stage, tune)
     return result if out is None else out.copy_(result)
-
 
 
 def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
