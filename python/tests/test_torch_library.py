@@ -1,15 +1,69 @@
-"""tile's entry points as PyTorch operators (tile.library), on the GPU:
+"""tile's entry points as PyTorch operators (tile.library): when a call is
+routed to them and the backward kernels' parameters (no GPU); on the GPU,
 derivatives against a float32 reference (no further from it than PyTorch's
 own bf16 derivatives), the errors where no derivative exists, and
 torch.compile(fullgraph=True) of a Llama-style block calling tile (no
 graph break; the same outputs as eager tile; the compiled code captured in
 a CUDA graph; its backward)."""
+from types import SimpleNamespace
+
 import pytest
 
 import tile
+from tile.core import routing
 from tile.core.errors import MatmulError
+from tile.ops.attention_backward import ATTENTION_BACKWARD
 from tile.ops.epilogue import interleave_gate_up
 
+
+# --- Without a GPU ------------------------------------------------------------------
+
+
+class _Stub:
+    """A stand-in for torch in routing's checks: `tracing` for Dynamo,
+    `grad` for grad mode."""
+
+    def __init__(self, tracing=False, grad=True):
+        self.compiler = SimpleNamespace(is_dynamo_compiling=lambda: tracing)
+        self.is_grad_enabled = lambda: grad
+        self.ops = SimpleNamespace(tile="the operators")
+
+
+def test_routing_asks_dynamo_then_autograd():
+    needs, plain = SimpleNamespace(requires_grad=True), SimpleNamespace(requires_grad=False)
+    assert not routing.routed(_Stub(), plain, plain, None, None)
+    assert routing.routed(_Stub(tracing=True), plain, plain)
+    assert routing.routed(_Stub(), plain, None, None, needs)  # any of the four
+    assert not routing.routed(_Stub(grad=False), needs, needs)
+    assert routing.recorded(_Stub(), plain, None, needs)
+    assert not routing.recorded(_Stub(grad=False), needs)
+    assert not routing.routed(_Stub(), "not a tensor", 3)  # the op's checks say why
+    with pytest.raises(MatmulError, match="stream= does not apply under torch.compile"):
+        routing.operators(_Stub(), "tile.matmul", stream=1)
+    with pytest.raises(MatmulError, match="tile.rope has no backward yet"):
+        routing.no_backward(_Stub(), "tile.rope", plain, needs)
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
+    """Both kernels (no GPU needed) take what tile.ops.attention_backward
+    passes: the 4-D tensor maps (128-row boxes of the dQ kernel's Q and dO
+    and both kernels' K and V, 64-row boxes of the dK/dV kernel's Q and dO
+    and every store), nlse and ndelta, then H, the group, Sq, Sk, two f32
+    scales and two flags."""
+    kernels = ATTENTION_BACKWARD.module(("bf16", head_dim)).manifest["kernels"]
+    boxes = {128: [1, 1, 128, 64], 64: [1, 1, 64, 64]}
+    for name, maps in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64)),
+                       (f"attention_bwd_dkdv_d{head_dim}", (64, 128, 128, 64, 64, 64))):
+        params = kernels[name]["params"]
+        assert [p.get("box") for p in params[:len(maps)]] == [boxes[r] for r in maps], name
+        rest = params[len(maps):]
+        assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
+        assert [p["type"] for p in rest[6:]] == ["f32", "f32", "i1", "i1"]
+        assert len(rest) == 10
+
+
+# --- On the GPU --------------------------------------------------------------------
 
 def _leaves(torch, *tensors, dtype=None):
     """Detached copies that require grad (float32 with `dtype`)."""
