@@ -430,3 +430,31 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
                grid=many.grid)
         torch.cuda.synchronize()
         assert relative_error(c, reference) < 1e-2
+
+
+@pytest.mark.parametrize("layout", ["gemm_nt", "gemm_nn"])
+@pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 200), (1024, 768, 2048)])
+def test_gpu_a_mn_major_kernels_match_torch(torch_cuda, layout, m, n, k):
+    """The persistent kernels with A M-major (tile.ops.matmul.a_mn_major: A
+    passed as its transpose, a row-major K x M matrix), launched directly
+    on one CTA per SM (few tiles: split along K), against torch in float32.
+    tile.matmul does not choose these variants yet."""
+    torch = torch_cuda
+    if torch.cuda.get_device_capability() != (9, 0):
+        pytest.skip("needs sm_90a")
+    from tile.ops.matmul import GEMM, gemm_variant
+    kernel = GEMM.kernel(gemm_variant("f16", 256, None, a_mn=True), layout)
+    torch.manual_seed(0)
+    at = torch.randn(k, m, device="cuda", dtype=torch.float16)  # A^T, row-major
+    b = torch.randn(*((n, k) if layout == "gemm_nt" else (k, n)), device="cuda",
+                    dtype=torch.float16)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)
+    grid = torch.cuda.get_device_properties(0).multi_processor_count
+    workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
+    counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
+    unread = torch.zeros(1, device="cuda", dtype=torch.float32)
+    kernel(at, b, c, m, n, k, workspace, counters, c, c, unread, unread.view(torch.int32),
+           grid=(grid, 1, 1), block=(384, 1, 1), synchronize=True)
+    logical_b = b.float().t() if layout == "gemm_nt" else b.float()
+    expected = at.float().t() @ logical_b
+    assert ((c.float() - expected).norm() / expected.norm()).item() < 2e-3

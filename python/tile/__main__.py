@@ -143,6 +143,8 @@ def main(argv=None) -> None:
                       help="C's 8-bit type (scaled, with its amax)")
     gemm.add_argument("--no-saturate", action="store_true",
                       help="--fp8-out: NaN / inf beyond the format, not its largest value")
+    gemm.add_argument("--a-mn-major", action="store_true",
+                      help="A as its transpose, a row-major K x M matrix (wgmma's imm-trans-a)")
     fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
     fp8.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
     fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
@@ -198,7 +200,8 @@ def main(argv=None) -> None:
         fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated,
                          out=args.fp8_out, saturate=not args.no_saturate)
         try:
-            sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused)))
+            sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused,
+                                                      args.a_mn_major)))
         except ValueError as error:
             parser.error(str(error))
         return

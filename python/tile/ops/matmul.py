@@ -31,6 +31,7 @@ tile.ops.scaled_matmul.
 PyTorch, no GPU), for tests and for tools that launch the kernels themselves
 (bench/).
 """
+import re
 import threading
 from dataclasses import dataclass, replace
 from typing import Dict, Optional, Tuple
@@ -66,17 +67,70 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
             "!ring_bt": f"memref<{stages}x{chunks}x64x64x!e, 3>"}
 
 
+#: A variant's last element for A M-major (a_mn_major).
+A_MN = "a_mn"
+
+
 def gemm_source(variant: Tuple) -> str:
     """kernels/gemm_sm90.mlir for a variant (element,), (element, tile
-    width) or (element, tile width, epilogue): its element alias, and its
-    tile width's and epilogue's aliases when not as written."""
+    width) or (element, tile width, epilogue), or one of those followed by
+    A_MN: its element alias, its tile width's and epilogue's aliases when
+    not as written, and A M-major (a_mn_major) with A_MN."""
+    a_mn = variant[-1] == A_MN
+    variant = variant[:-1] if a_mn else variant
     text = redefine_aliases(read_kernel("gemm_sm90.mlir"), {"!e": variant[0]})
-    if len(variant) == 1:
-        return text
-    tile_n = variant[1]
-    fused = variant[2] if len(variant) > 2 else Epilogue()
-    return redefine_aliases(text, {**tile_width_aliases(tile_n),
-                                   **epilogue_aliases(fused, tile_n)})
+    if len(variant) > 1:
+        tile_n = variant[1]
+        fused = variant[2] if len(variant) > 2 else Epilogue()
+        text = redefine_aliases(text, {**tile_width_aliases(tile_n),
+                                       **epilogue_aliases(fused, tile_n)})
+    return a_mn_major(text) if a_mn else text
+
+
+#: a_mn_major's rewrites of the kernels' text: (written, M-major, count).
+_A_MN_REWRITES = (
+    # A's box: 64 K rows of a 64-column (one swizzle span) chunk of M.
+    ("!da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>",
+     "!da = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>", 1),
+    # Two copies of A a stage (the tile's two 64-row halves of M).
+    ("      %copies = arith.constant 2 : i32\n",
+     "      %copies = arith.constant 3 : i32\n", 1),
+    ("      %copies = arith.constant #nn_copies\n",
+     "      %copies_b = arith.constant #nn_copies\n"
+     "      %one_more = arith.constant 1 : i32\n"
+     "      %copies = arith.addi %copies_b, %one_more : i32\n", 1),
+    ("tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, !ring_a, !bars\n",
+     "tile.tma_copy %a[%k0, %m0] to %ra[%s, %c0], %full[%s] : !da, !ring_a, !bars\n"
+     "              %m0_hi = arith.addi %m0, %c64 : index\n"
+     "              tile.tma_copy %a[%k0, %m0_hi] to %ra[%s, %c1], %full[%s] "
+     ": !da, !ring_a, !bars\n", 2),
+    # Warpgroup wg reads M chunk wg, MN-major (wgmma's imm-trans-a).
+    ("%next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc\n"
+     "                {shape = #mma, wait = 1 : i32}",
+     "%next_acc = tile.warpgroup_mma %ra[%s, %wg, %c0, %c0], %rb[%s, %c0, %c0], %acc\n"
+     "                {shape = #mma, wait = 1 : i32, transpose_a}", 1),
+    ("%next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc\n"
+     "                {shape = #mma, wait = 1 : i32, transpose_b}",
+     "%next_acc = tile.warpgroup_mma %ra[%s, %wg, %c0, %c0], %rb[%s, %c0, %c0, %c0], %acc\n"
+     "                {shape = #mma, wait = 1 : i32, transpose_a, transpose_b}", 1))
+
+
+def a_mn_major(text: str) -> str:
+    """gemm_sm90.mlir's kernels (any variant's text) with A M-major: A
+    passed as its transpose, a row-major K x M matrix (a backward pass's
+    dB = A^T dC takes the row-major activations so), loaded in 64 x 64
+    boxes into a ring of (stage, M chunk, K row, span) tiles that each
+    consumer warpgroup reads as its chunk with wgmma's imm-trans-a
+    (T-WGMMA-1's MN-major descriptor). The stage holds the same bytes. The
+    host functions of the file keep their M x K A: a tile-run of this text
+    is not its check."""
+    ring = re.search(r"!ring_a = memref<(\d+)x128x64x!e, 3>", text)
+    assert ring, "gemm_sm90.mlir: !ring_a moved"
+    text = text.replace(ring.group(0), f"!ring_a = memref<{ring.group(1)}x2x64x64x!e, 3>")
+    for written, rewritten, count in _A_MN_REWRITES:
+        assert text.count(written) == count, f"gemm_sm90.mlir: '{written[:60]}' moved"
+        text = text.replace(written, rewritten)
+    return text
 
 
 #: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
@@ -85,8 +139,12 @@ def gemm_source(variant: Tuple) -> str:
 GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
 
-def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None) -> Tuple:
-    """GEMM's variant of `element`, tiles `tile_n` wide and epilogue `fused`."""
+def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
+                 a_mn: bool = False) -> Tuple:
+    """GEMM's variant of `element`, tiles `tile_n` wide, epilogue `fused`
+    and, with `a_mn`, A M-major (a_mn_major)."""
+    if a_mn:
+        return (element, tile_n, fused or Epilogue(), A_MN)
     if fused is not None and not fused.trivial:
         return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)

@@ -42,6 +42,19 @@
 // RUN: %python -m tile gemm --element bf16 --gated --activation silu --residual | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fused.ptx
 // RUN: FileCheck %s --check-prefix=FUSED < %t.fused.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.fused.ptx -o %t.fused.cubin %}
+// A M-major (`python -m tile gemm --a-mn-major`: A passed as a row-major K x
+// M matrix, as a backward pass's dB = A^T dC has it; compiled and checked
+// here, not yet chosen by tile.matmul): two 64x64 boxes of A a stage (2-D
+// TMA, K rows first), and each warpgroup's M chunk read MN-major, wgmma's
+// imm-trans-a = 1, in both layouts of B; no spills.
+// RUN: %python -m tile gemm --a-mn-major | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.amn.ptx
+// RUN: FileCheck %s --check-prefix=A-MN < %t.amn.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.amn.ptx -o %t.amn.cubin 2>&1 | FileCheck %s --check-prefix=A-MN-PTXAS %}
+// A-MN-LABEL: .visible .entry gemm_nt(
+// A-MN-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, {{ *}}1, 1, {{ *}}0;
+// A-MN-LABEL: .visible .entry gemm_nn(
+// A-MN-COUNT-4: wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {{.*}}, p, 1, {{ *}}1, 1, {{ *}}1;
+// A-MN-PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
 // An FP8 C (tile.ops.epilogue's `out`), saturating: the scale and clamp,
 // each pair converted with cvt.rn.satfinite and stored as 2 bytes into
 // 64-byte-row chunks, the warp's amax by redux.sync and one atomic max.
