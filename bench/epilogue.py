@@ -44,15 +44,20 @@ def relative_error(got, want) -> float:
     return ((got.float() - want).norm() / want.norm()).item()
 
 
-def mlp_case(torch, m: int):
-    F = torch.nn.functional
+def gate_up_inputs(torch, m: int):
+    """x (m x hidden), the gate and up weights, them concatenated (PyTorch's
+    one GEMM) and interleaved (tile's gated epilogue), bf16."""
     dt = dict(device="cuda", dtype=torch.bfloat16)
     x = torch.randn(m, HIDDEN, **dt)
     wg = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
     wu = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
-    wd = torch.randn(HIDDEN, INTERMEDIATE, **dt) * 0.02
-    wgu = torch.cat([wg, wu])
-    w_tile = tile.interleave_gate_up(wg, wu)
+    return x, wg, wu, torch.cat([wg, wu]), tile.interleave_gate_up(wg, wu)
+
+
+def mlp_case(torch, m: int):
+    F = torch.nn.functional
+    x, wg, wu, wgu, w_tile = gate_up_inputs(torch, m)
+    wd = torch.randn(HIDDEN, INTERMEDIATE, device="cuda", dtype=torch.bfloat16) * 0.02
 
     def torch_side():
         return x + torch.matmul(F.silu(torch.matmul(x, wg.t())) * torch.matmul(x, wu.t()),
@@ -100,12 +105,7 @@ def _quantized(torch, y, scale, amax):
 
 def gated_fp8_case(torch, m: int):
     F = torch.nn.functional
-    dt = dict(device="cuda", dtype=torch.bfloat16)
-    x = torch.randn(m, HIDDEN, **dt)
-    wg = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
-    wu = torch.randn(INTERMEDIATE, HIDDEN, **dt) * 0.02
-    wgu = torch.cat([wg, wu])
-    w_tile = tile.interleave_gate_up(wg, wu)
+    x, wg, wu, wgu, w_tile = gate_up_inputs(torch, m)
     scale = torch.tensor([64.0], device="cuda")
     amax = [torch.zeros(1, device="cuda") for _ in range(2)]
 

@@ -74,21 +74,11 @@ def relative(torch, mine, theirs) -> float:
     return ((mine.float() - theirs.float()).norm() / theirs.float().norm()).item()
 
 
-def events_us(torch, run, repeats: int) -> float:
+def events_us(run, repeats: int) -> float:
     """Mean µs per call of `repeats` back-to-back calls between CUDA events
-    (median of 3 such measurements)."""
-    run()
-    torch.cuda.synchronize()
-    samples = []
-    for _ in range(3):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(repeats):
-            run()
-        end.record()
-        torch.cuda.synchronize()
-        samples.append(start.elapsed_time(end) * 1e3 / repeats)
-    return statistics.median(samples)
+    (harness.median_ms, batched), the median of 3 such measurements."""
+    return statistics.median(harness.median_ms(run, runs=repeats, warmup=1, batched=True)
+                             for _ in range(3)) * 1e3
 
 
 def main():
@@ -151,9 +141,9 @@ def main():
                 def inference(forward=forward):
                     with torch.no_grad():
                         forward()
-                forward_us = events_us(torch, forward, args.repeats)
-                inference_us = events_us(torch, inference, args.repeats)
-                step_us = events_us(torch, step, args.repeats)
+                forward_us = events_us(forward, args.repeats)
+                inference_us = events_us(inference, args.repeats)
+                step_us = events_us(step, args.repeats)
                 kernel = harness.rotated_kernel_us([step], args.rounds, args.repeats)[0]
                 row = {"card": torch.cuda.get_device_name(), "config": name, "tokens": tokens,
                        "side": side, "forward_us": forward_us,

@@ -159,21 +159,22 @@ def _register_matmul(torch) -> None:
 def _register_others(torch) -> None:
     Tensor = torch.Tensor
 
+    def causal_kind(causal: str):
+        """The ops' causal argument from the operators' string (\"none\": False)."""
+        return None if causal == "none" else causal
+
     @torch.library.custom_op("tile::attention", mutates_args=())
     def tile_attention(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],
                        enable_gqa: bool, window_left: int, window_right: int,
                        softcap: float) -> Tensor:
         with torch.no_grad():
             return attention_op.attention(
-                q, k, v, False if causal == "none" else causal, scale, enable_gqa=enable_gqa,
+                q, k, v, causal_kind(causal) or False, scale, enable_gqa=enable_gqa,
                 window_size=(window_left, window_right), softcap=softcap)
 
     @tile_attention.register_fake
     def _(q, k, v, causal, scale, enable_gqa, window_left, window_right, softcap):
         return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],))
-
-    def causal_kind(causal: str):
-        return None if causal == "none" else causal
 
     @torch.library.custom_op("tile::attention_lse", mutates_args=())
     def tile_attention_lse(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],

@@ -321,6 +321,25 @@ def no_cache(torch, device, dtype) -> tuple:
     return (boxes, boxes, table, lengths, 1, 0, False, False) + no_lse(torch, device)
 
 
+def dense_arguments(torch, q, k, v, out, shape: Tuple[int, int, int, int, int],
+                    window: Tuple[int, int], scale: float, cap: Tuple[float, float],
+                    kind: Optional[str], paired: bool, nlse=None) -> tuple:
+    """The prefill kernel's arguments for (B, H, S, D) q, k, v and out, not
+    packed and without a cache: `shape` (B, H, Hkv, Sq, Sk), the window's
+    (left, right) edges (window_edges), the softcap's factors, the causal
+    kind, paired units; `nlse` the backward's log-sum-exps to store (None:
+    not saved). The softmax takes exp2: the scale comes times log2(e)."""
+    batch, heads, kv_heads, sq, sk = shape
+    rows = placeholders(torch, q.device, q.dtype)[0]
+    cu = placeholders(torch, q.device, torch.int32)[1]
+    cache = no_cache(torch, q.device, q.dtype)
+    if nlse is not None:
+        cache = cache[:-2] + (nlse, True)
+    return ((q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk) + window
+            + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind == "bottom_right",
+               paired, False) + cache)
+
+
 def no_lse(torch, device) -> tuple:
     """The log-sum-exp parameters of a launch that does not save them (its
     variant folds the stores away): a placeholder vector, False."""
@@ -454,17 +473,13 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
                    lambda q, k, v, out: run(q, k, v, table, None, out, sk, 0))
         run(q, k, v, table, None, out, sk, 0)
         return out
-    rows, cu = placeholders(torch, q.device, q.dtype)[0], placeholders(torch, q.device,
-                                                                          torch.int32)[1]
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
     paired = paired_units(kind, batch * heads, sq, device.sms)
-    # The kernel's softmax takes exp2: the scores' scale comes times log2(e).
     # The launch prepared for this call shape and stream: the next such
     # call packs q, k, v and out only.
     launch = kernel.prepare(
-        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, left,
-                right, scale * math.log2(math.e), cap_in, cap_out, cap_in > 0,
-                kind == "bottom_right", paired, False) + no_cache(torch, q.device, q.dtype),
+        index, dense_arguments(torch, q, k, v, out, (batch, heads, kv_heads, sq, sk),
+                               (left, right), scale, (cap_in, cap_out), kind, paired),
         (device.sms, 1, 1), stream, varying=(0, 1, 2, 3))
     READY.keep(ready_key, index, (batch, heads, sq, d), stream, launch)
     launch()

@@ -19,14 +19,14 @@ from typing import Dict, Optional, Tuple
 
 from ..compiler import redefine_aliases
 from ..core import devices
-from ..core.caches import placeholders
 from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
 from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
-                        check_diagonal, check_scale, no_cache, paired_units, window_edges)
+                        check_diagonal, check_scale, dense_arguments, paired_units,
+                        tma_layout_problem, window_edges)
 
 #: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
 KEY_BLOCK = 128
@@ -89,26 +89,20 @@ def forward(torch, q, k, v, kind: Optional[str], scale: Optional[float],
     nlse = torch.empty(batch * heads * sq, device=q.device, dtype=torch.float32)
     if out.numel() == 0:
         return out, nlse
-    rows = placeholders(torch, q.device, q.dtype)[0]
-    cu = placeholders(torch, q.device, torch.int32)[1]
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
-    left, right = window_edges(kind, (-1, -1))
-    paired = paired_units(kind, batch * heads, sq, device.sms)
     kernel.launch_on(
-        index, (q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk, left, right,
-                scale * math.log2(math.e), 0.0, 1.0, False, kind == "bottom_right", paired,
-                False)
-        + no_cache(torch, q.device, q.dtype)[:-2] + (nlse, True),
+        index, dense_arguments(torch, q, k, v, out, (batch, heads, kv_heads, sq, sk),
+                               window_edges(kind, (-1, -1)), scale, (0.0, 1.0), kind,
+                               paired_units(kind, batch * heads, sq, device.sms), nlse),
         (device.sms, 1, 1))
     return out, nlse
 
 
 def _tma_ready(torch, x):
-    """x, or a contiguous copy where a TMA map cannot take its strides (a
-    gradient may be an expanded or permuted view)."""
-    element = x.element_size()
-    if x.stride(-1) == 1 and all(s > 0 and s * element % 16 == 0 for s in x.stride()[:-1]) \
-            and x.data_ptr() % 16 == 0:
+    """x, or a contiguous copy where a TMA map cannot take it (a gradient
+    may be an expanded or permuted view: zero strides, or the rules of
+    tma_layout_problem)."""
+    if min(x.stride()[:-1], default=1) > 0 and tma_layout_problem("dO", operand_of(x)) is None:
         return x
     return x.contiguous()
 

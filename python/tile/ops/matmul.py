@@ -619,15 +619,16 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     that requires grad), it runs as the operator tile::matmul, with its
     derivative for f16/bf16 operands (tile.library)."""
     import torch
+    a_dtype = getattr(a, "dtype", None)
+    # An FP8 C of f16/bf16 operands (the fused epilogue's quantization).
+    quantized = (out_dtype is not None and out_dtype != a_dtype and scale_a is None
+                 and scale_b is None and a_dtype in (torch.float16, torch.bfloat16))
     if routed(torch, a, b, bias, residual):
         return _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale_a,
                                   scale_b, out_dtype, bias, residual, activation, gated,
-                                  out_scale, amax, saturate)
+                                  out_scale, amax, saturate, quantized)
     key = None
     fused = None
-    a_dtype = getattr(a, "dtype", None)
-    quantized = (out_dtype is not None and out_dtype != a_dtype and scale_a is None
-                 and scale_b is None and a_dtype in (torch.float16, torch.bfloat16))
     if bias is not None or residual is not None or activation is not None or gated or quantized:
         fused = (bias, residual, activation, gated, out_dtype if quantized else None,
                  saturate)
@@ -776,13 +777,12 @@ STAGING_LOCK = threading.RLock()
 
 
 def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale_a, scale_b,
-                       out_dtype, bias, residual, activation, gated, out_scale, amax, saturate):
-    """matmul as PyTorch's operators (tile.library): `out` and `amax` get
-    copies of their results."""
+                       out_dtype, bias, residual, activation, gated, out_scale, amax, saturate,
+                       quantized: bool):
+    """matmul as PyTorch's operators (tile.library), `quantized` matmul's:
+    `out` and `amax` get copies of their results."""
     ops = operators(torch, "tile.matmul", stream)
     scaled = scale_a is not None or scale_b is not None
-    quantized = (out_dtype is not None and out_dtype != a.dtype and not scaled
-                 and a.dtype in (torch.float16, torch.bfloat16))
     if scaled and out_dtype is None and out is not None:
         out_dtype = out.dtype  # as the eager call: an FP8 product in out's type
     # The eager call's checks of what goes together (the operators would
