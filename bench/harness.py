@@ -13,9 +13,12 @@ current stream:
     user observes, host launch cost and gaps included.
 Not a script: the others import it (their directory is on sys.path)."""
 import csv
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
@@ -152,6 +155,31 @@ def rotated_kernel_us(sides: Sequence[Callable[[], object]], rounds: int,
             side = (round_ + i) % len(sides)
             times[side].append(kernel_us(sides[side], repeats, copies=copies)[0])
     return [statistics.median(t) for t in times]
+
+
+def kernel_breakdown(run: Callable[[], object], repeats: int, warmup: int = 2) -> Dict[str, float]:
+    """µs per call of each kernel (by name) that `repeats` back-to-back calls
+    of `run` launch, from CUPTI (torch.profiler's device time), largest
+    first: where a layer's time goes."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(warmup):
+        run()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(repeats):
+            run()
+        torch.cuda.synchronize()
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "trace.json")
+        prof.export_chrome_trace(path)
+        with open(path) as trace:
+            events = json.load(trace)["traceEvents"]
+    times: Dict[str, float] = {}
+    for event in events:
+        if event.get("cat") == "kernel" and event.get("ph") == "X":
+            times[event["name"]] = times.get(event["name"], 0.0) + float(event["dur"]) / repeats
+    return dict(sorted(times.items(), key=lambda item: -item[1]))
 
 
 #: The columns memory_bound_line prints after a case's label.

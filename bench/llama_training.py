@@ -3,7 +3,8 @@
 autograd against PyTorch's layer (cuBLAS + SDPA).
 
     PYTHONPATH=python python3 bench/llama_training.py [--configs 8b] [--tokens 4096]
-                                                      [--repeats 10] [--compile] [--csv FILE]
+                                                      [--repeats 10] [--compile] [--breakdown N]
+                                                      [--csv FILE]
 
 The layer, weights and inputs of bench/llama_layer.py (prefill, batch 1,
 causal), every weight and x requiring grad. A step is the layer's forward
@@ -89,6 +90,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--compile", action="store_true",
                         help="also both sides through torch.compile")
+    parser.add_argument("--breakdown", type=int, default=0, metavar="N",
+                        help="print each eager side's N costliest kernels of a step")
     parser.add_argument("--csv")
     args = parser.parse_args()
     torch = harness.torch_or_exit("llama_training.py")
@@ -156,6 +159,10 @@ def main():
                       f"forward {forward_us:9.1f} µs  backward "
                       f"{step_us - forward_us:9.1f} µs  step {step_us:9.1f} µs  (CUPTI "
                       f"{kernel:9.1f})  error {errors[side]:.2e}{flag}", flush=True)
+                if args.breakdown and "compiled" not in side:
+                    for kernel_name, us in list(harness.kernel_breakdown(
+                            step, args.repeats).items())[:args.breakdown]:
+                        print(f"    {us:9.1f} µs  {kernel_name[:110]}")
             eager = {r["side"]: r for r in rows[-len(sides):]}
             for part in ("inference_forward_us", "forward_us", "backward_us", "step_us"):
                 print(f"  torch / tile {part[:-3]:17s} "

@@ -2,7 +2,8 @@
 """The GEMM shapes of real models: tile.matmul against cuBLAS at each.
 
     PYTHONPATH=python python3 bench/shapes.py [--models llama3-8b llama3-70b mixtral-8x7b deepseek-v3]
-        [--tokens 1 16 64 256 512 4096 16384] [--types bf16 fp8] [--rounds 3]
+        [--tokens 1 16 64 256 512 4096 16384] [--types bf16 fp8]
+        [--passes forward dgrad wgrad] [--rounds 3]
         [--csv FILE] [--plot FILE.png] [--list]
 
 Each model contributes its projections as M x N x K with B an nn.Linear
@@ -20,6 +21,10 @@ one per sequence; prefill: the sequence's):
 Types: bf16 (torch.matmul) and fp8 (e4m3 with row-wise scales, as
 tile.testing.quantize_fp8 makes them, against torch._scaled_mm with
 use_fast_accum=True, bf16 out; K and N must be multiples of 16).
+Passes (bf16 only but forward): forward Y = X W^T (M x N x K), and a
+backward pass's two products of each projection: dgrad dX = dY W (M x K
+x N, B row-major) and wgrad dW = dY^T X (N x K x M, A the transposed view
+of dY: the M-major A kernels; cuBLAS takes the same views).
 Every case is checked against an f32 product first, then timed the two
 ways of bench/harness.py: kernel time from CUPTI (every kernel a call
 launches; the median of --rounds rotated rounds) and the user path (CUDA
@@ -53,6 +58,7 @@ MODELS: Dict[str, List[Tuple[str, int, int, object]]] = {
                     ("expert_down", 7168, 2048, (8, 256))],
 }
 TOKENS = [1, 16, 64, 256, 512, 4096, 16384]
+PASSES = ["forward", "dgrad", "wgrad"]
 #: Kernel time from which the user path is held to the kernel's ratio.
 USER_PATH_FROM_US = 20.0
 
@@ -74,6 +80,7 @@ def main() -> None:
     parser.add_argument("--models", nargs="+", default=list(MODELS), choices=list(MODELS))
     parser.add_argument("--tokens", nargs="+", type=int, default=TOKENS)
     parser.add_argument("--types", nargs="+", default=["bf16"], choices=["bf16", "fp8"])
+    parser.add_argument("--passes", nargs="+", default=["forward"], choices=PASSES)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=0,
                         help="calls per measurement (default: about 2e13 FLOP, 10 to 200)")
@@ -93,49 +100,62 @@ def main() -> None:
     harness.describe_device()
     card = torch.cuda.get_device_name(0)
     rows = []
-    for type_ in args.types:
-        for model, name, m, n, k in todo:
-            case = f"{type_} {model} {name} {m}x{n}x{k}"
-            generator = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
-            a = torch.randn(m, k, device="cuda", generator=generator) / k ** 0.25
-            w = torch.randn(n, k, device="cuda", generator=generator) / k ** 0.25
-            if type_ == "bf16":
-                a16, w16 = a.bfloat16(), w.bfloat16()
-                want = a16.float() @ w16.float().t()
-                ours = lambda: tile.matmul(a16, w16, transpose_b=True)  # noqa: E731
-                theirs = lambda: torch.matmul(a16, w16.t())  # noqa: E731
-            else:
-                if n % 16 or k % 16:
-                    print(f"{case:52} | skipped: FP8 takes N and K multiples of 16")
-                    continue
-                a8, sa = quantize_fp8(a, (1, k))
-                w8, sw = quantize_fp8(w, (1, k))
-                sa, sw = sa.reshape(m, 1), sw.reshape(n, 1)
-                want = a.float() @ w.float().t()
-                ours = lambda: tile.matmul(a8, w8.t(), scale_a=sa, scale_b=sw,  # noqa: E731
-                                           out_dtype=torch.bfloat16)
-                theirs = lambda: torch._scaled_mm(a8, w8.t(), scale_a=sa,  # noqa: E731
-                                                  scale_b=sw.t(), out_dtype=torch.bfloat16,
-                                                  use_fast_accum=True)
-            error = relative_error(ours(), want)
-            bound = 1e-2 if type_ == "bf16" else 6e-2
-            if not error < bound:
-                print(f"{case:52} | WRONG: relative error {error:.2e}", flush=True)
+    for type_, pass_, (model, name, m, n, k) in ((t, p, c) for t in args.types
+                                                 for p in args.passes for c in todo):
+        shape = {"forward": (m, n, k), "dgrad": (m, k, n), "wgrad": (n, k, m)}[pass_]
+        case = f"{type_} {model} {name} {pass_} {'x'.join(map(str, shape))}"
+        generator = torch.Generator(device="cuda").manual_seed(m * 7 + n * 3 + k)
+        a = torch.randn(m, k, device="cuda", generator=generator) / k ** 0.25
+        w = torch.randn(n, k, device="cuda", generator=generator) / k ** 0.25
+        if pass_ != "forward":
+            if type_ != "bf16":
+                print(f"{case:60} | skipped: the backward's products are bf16 here")
                 continue
-            repeats = args.repeats or max(10, min(200, int(2e13 / (2 * m * n * k))))
-            tile_kernel, cublas_kernel = harness.rotated_kernel_us([ours, theirs], args.rounds,
-                                                                   repeats)
-            tile_user, _ = harness.user_us(ours, repeats)
-            cublas_user, _ = harness.user_us(theirs, repeats)
-            row = dict(card=card, case=case, type=type_, model=model, projection=name, m=m,
-                       n=n, k=k, tile_kernel_us=tile_kernel, cublas_kernel_us=cublas_kernel,
-                       kernel_ratio=cublas_kernel / tile_kernel, tile_user_us=tile_user,
-                       cublas_user_us=cublas_user, user_ratio=cublas_user / tile_user,
-                       tflops=2 * m * n * k / tile_kernel / 1e6)
-            rows.append(row)
-            print(f"{case:52} | kernel µs {tile_kernel:9.1f} {cublas_kernel:9.1f} "
-                  f"{row['kernel_ratio']:5.2f} | user µs {tile_user:9.1f} {cublas_user:9.1f} "
-                  f"{row['user_ratio']:5.2f} | {row['tflops']:6.1f} TFLOP/s", flush=True)
+            dy = (torch.randn(m, n, device="cuda", generator=generator)
+                  / n ** 0.25).bfloat16()
+            # dX = dY W, dW = dY^T X (dY^T M-major).
+            a16, b16 = (dy, w.bfloat16()) if pass_ == "dgrad" else (dy.t(), a.bfloat16())
+            want = a16.float() @ b16.float()
+            ours = lambda: tile.matmul(a16, b16)  # noqa: E731
+            theirs = lambda: torch.matmul(a16, b16)  # noqa: E731
+        elif type_ == "bf16":
+            a16, w16 = a.bfloat16(), w.bfloat16()
+            want = a16.float() @ w16.float().t()
+            ours = lambda: tile.matmul(a16, w16, transpose_b=True)  # noqa: E731
+            theirs = lambda: torch.matmul(a16, w16.t())  # noqa: E731
+        else:
+            if n % 16 or k % 16:
+                print(f"{case:60} | skipped: FP8 takes N and K multiples of 16")
+                continue
+            a8, sa = quantize_fp8(a, (1, k))
+            w8, sw = quantize_fp8(w, (1, k))
+            sa, sw = sa.reshape(m, 1), sw.reshape(n, 1)
+            want = a.float() @ w.float().t()
+            ours = lambda: tile.matmul(a8, w8.t(), scale_a=sa, scale_b=sw,  # noqa: E731
+                                       out_dtype=torch.bfloat16)
+            theirs = lambda: torch._scaled_mm(a8, w8.t(), scale_a=sa,  # noqa: E731
+                                              scale_b=sw.t(), out_dtype=torch.bfloat16,
+                                              use_fast_accum=True)
+        error = relative_error(ours(), want)
+        bound = 1e-2 if type_ == "bf16" else 6e-2
+        if not error < bound:
+            print(f"{case:60} | WRONG: relative error {error:.2e}", flush=True)
+            continue
+        repeats = args.repeats or max(10, min(200, int(2e13 / (2 * m * n * k))))
+        tile_kernel, cublas_kernel = harness.rotated_kernel_us([ours, theirs], args.rounds,
+                                                               repeats)
+        m, n, k = shape
+        tile_user, _ = harness.user_us(ours, repeats)
+        cublas_user, _ = harness.user_us(theirs, repeats)
+        row = dict(card=card, case=case, type=type_, model=model, projection=name,
+                   **{"pass": pass_}, m=m, n=n, k=k, tile_kernel_us=tile_kernel, cublas_kernel_us=cublas_kernel,
+                   kernel_ratio=cublas_kernel / tile_kernel, tile_user_us=tile_user,
+                   cublas_user_us=cublas_user, user_ratio=cublas_user / tile_user,
+                   tflops=2 * m * n * k / tile_kernel / 1e6)
+        rows.append(row)
+        print(f"{case:60} | kernel µs {tile_kernel:9.1f} {cublas_kernel:9.1f} "
+              f"{row['kernel_ratio']:5.2f} | user µs {tile_user:9.1f} {cublas_user:9.1f} "
+              f"{row['user_ratio']:5.2f} | {row['tflops']:6.1f} TFLOP/s", flush=True)
     if rows:
         by_kernel = sorted(rows, key=lambda r: r["kernel_ratio"])
         print(f"worst by kernel time: {by_kernel[0]['case']} {by_kernel[0]['kernel_ratio']:.2f}; "

@@ -186,8 +186,11 @@ def test_the_grid_follows_the_device():
      "takes float16 or bfloat16 operands (f32 accumulation), got A of float32"),
     (matrix(64, 64), matrix(64, 64, "bfloat16"), None, "A is float16 but B is bfloat16"),
     (matrix(64, 64), matrix(32, 64), None, "A is 64 x 64 but B, as K x N, is 32 x 64"),
-    (matrix(64, 64, strides=(1, 64)), matrix(64, 64), None,
-     "A must be row-major with contiguous rows (strides (64, 1)), got strides (1, 64)"),
+    (matrix(64, 64, strides=(128, 2)), matrix(64, 64), None,
+     "A (M x K = 64 x 64) must be row-major or the transpose of a row-major K x M matrix, "
+     "got strides (128, 2)"),
+    (matrix(256, 64, strides=(1, 260)), matrix(64, 64), None,
+     "A's rows of 260 elements are 520 bytes, not a multiple of 16"),
     (matrix(64, 64), matrix(64, 64, strides=(128, 2)), None,
      "must be row-major or the transpose of a row-major N x K matrix"),
     (matrix(64, 4095), matrix(4095, 64), None,
@@ -224,6 +227,22 @@ def test_unaligned_rows_are_staged_on_request():
     plan = plan_matmul(matrix(256, 100, strides=(104, 1)), matrix(100, 256, strides=(1, 104)), None, H100,
                        stage=True)
     assert plan.staged == ()
+
+
+def test_an_m_major_a_runs_the_a_mn_major_kernels():
+    # A backward pass's A^T (the transposed view of a row-major K x M
+    # matrix) runs the persistent kernels' M-major variant with B either way.
+    for b, kernel in ((matrix(512, 256), "gemm_nn"), (transposed(512, 256), "gemm_nt")):
+        plan = plan_matmul(matrix(1024, 512, strides=(1, 1024)), b, None, H100)
+        assert (plan.kernel, plan.a_mn_major, plan.staged) == (kernel, True, ())
+    assert not plan_matmul(matrix(1024, 512), matrix(512, 256), None, H100).a_mn_major
+    # The decode kernels (M <= 128) and rows TMA cannot address (M not a
+    # multiple of 8) read a row-major copy of A.
+    for a in (matrix(64, 512, strides=(1, 64)), matrix(1001, 512, strides=(1, 1001))):
+        plan = plan_matmul(a, matrix(512, 256), None, H100, stage=True)
+        assert (plan.a_mn_major, plan.staged) == (False, ("A",))
+    with pytest.raises(MatmulError, match=r"the decode kernel \(M <= 128\) reads A row-major"):
+        plan_matmul(matrix(64, 512, strides=(1, 64)), matrix(512, 256), None, H100)
 
 
 def test_other_gpus_and_shared_memory_limits_are_errors():
@@ -437,8 +456,7 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
 def test_gpu_a_mn_major_kernels_match_torch(torch_cuda, layout, m, n, k):
     """The persistent kernels with A M-major (tile.ops.matmul.a_mn_major: A
     passed as its transpose, a row-major K x M matrix), launched directly
-    on one CTA per SM (few tiles: split along K), against torch in float32.
-    tile.matmul does not choose these variants yet."""
+    on one CTA per SM (few tiles: split along K), against torch in float32."""
     torch = torch_cuda
     if torch.cuda.get_device_capability() != (9, 0):
         pytest.skip("needs sm_90a")
@@ -458,3 +476,32 @@ def test_gpu_a_mn_major_kernels_match_torch(torch_cuda, layout, m, n, k):
     logical_b = b.float().t() if layout == "gemm_nt" else b.float()
     expected = at.float().t() @ logical_b
     assert ((c.float() - expected).norm() / expected.norm()).item() < 2e-3
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("m, n, k", [(1024, 768, 2048), (200, 296, 200), (4096, 512, 64),
+                                     (13, 296, 200), (1001, 300, 203)])
+def test_matmul_of_an_m_major_a_matches_torch(torch_cuda, dtype, m, n, k):
+    """tile.matmul(x.t(), b) for a row-major K x M x (a backward pass's
+    A^T dC): the M-major kernels, or a row-major copy of A for the decode
+    kernels and for M not a multiple of 8; with B either way and with a
+    fused epilogue (bias per column, residual)."""
+    import tile
+    from tile.testing import relative_error
+    torch = torch_cuda
+    dtype = getattr(torch, dtype)
+    generator = torch.Generator(device="cuda").manual_seed(m + n * k)
+    x = torch.randn(k, m, device="cuda", dtype=dtype, generator=generator) / k ** 0.25
+    b_kn = torch.randn(k, n, device="cuda", dtype=dtype, generator=generator) / k ** 0.25
+    bias = torch.randn(n, device="cuda", dtype=dtype, generator=generator)
+    residual = torch.randn(m, n, device="cuda", dtype=dtype, generator=generator)
+    reference = x.float().t() @ b_kn.float()
+    for _ in range(2):  # the first call plans and launches, the second replays
+        for result, want in ((tile.matmul(x.t(), b_kn), reference),
+                             (tile.matmul(x.t(), b_kn.t().contiguous(), transpose_b=True),
+                              reference),
+                             (tile.matmul(x.t(), b_kn, bias=bias, residual=residual),
+                              reference + bias.float() + residual.float())):
+            torch.cuda.synchronize()
+            assert result.shape == (m, n) and result.dtype == dtype
+            assert relative_error(result, want) < 1e-2

@@ -125,8 +125,9 @@ def _register_matmul(torch) -> None:
         if needs[0]:
             grad_a = product(grad, b, not ctx.transpose_b)
         if needs[1]:
-            grad_b = (product(grad.t().contiguous(), a, False) if ctx.transpose_b
-                      else product(a.t().contiguous(), grad, False))
+            # A^T and dC^T as the transposed views they are: M-major A.
+            grad_b = (product(grad.t(), a, False) if ctx.transpose_b
+                      else product(a.t(), grad, False))
         if needs[3]:
             summed = grad.sum(1, keepdim=True) if ctx.row_bias else grad.sum(0)
             grad_bias = summed.reshape(ctx.bias_shape)

@@ -14,6 +14,9 @@ ceil(N / 128) for M > 64 and a large N). The persistent grids take one
 CTA per SM, or per tile (and split along K) where the tiles do not fill the
 SMs (tile.ops.persistent.persistent_grid); the kernels' shared memory comes
 from their manifest.
+A is row-major M x K or M-major (the transpose of a row-major K x M matrix:
+a backward pass's A^T), which the persistent kernels read in place
+(a_mn_major) and the decode kernels as a staged row-major copy.
 Launches run on the device of the operands (all on one), stream-ordered
 (PyTorch's current stream there unless `stream` is given), and do not wait.
 
@@ -23,8 +26,9 @@ stores C element by element, not a multiple of 8) are staged through copies
 with aligned rows (buffers kept per stream, shape and device, at most 16) —
 the kernels then read (or write) views of the copies whose width is the
 operand's, so TMA zero-fills (clips) past it — or, with `stage=False`, raise
-MatmulError naming the rule. Rows must be contiguous (any pitch) and the GPU
-an sm_90; anything else raises MatmulError. FP8 operands go to
+MatmulError naming the rule. Rows (an M-major A's columns) must be
+contiguous (any pitch) and the GPU an sm_90; anything else raises
+MatmulError. FP8 operands go to
 tile.ops.scaled_matmul.
 
 `plan_matmul` is the decision on plain shapes, strides and addresses (no
@@ -179,6 +183,9 @@ class MatmulPlan:
     #: The fused epilogue (tile.ops.epilogue; C has n / epilogue.out_div
     #: columns).
     epilogue: Epilogue = Epilogue()
+    #: A is M-major (the transpose of a row-major K x M matrix, passed to
+    #: the kernel as that matrix: a_mn_major).
+    a_mn_major: bool = False
 
     @staticmethod
     def pitch(columns: int, element_bytes: int = 2) -> int:
@@ -295,9 +302,17 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     devices.require_hopper("tile.matmul", device)
     element = BY_TORCH[a.dtype]
     bytes_ = element.bytes
-    if not rows_contiguous(a):
-        raise MatmulError(f"tile.matmul: A must be row-major with contiguous rows (strides "
-                          f"({k}, 1)), got strides {tuple(a.strides)}; pass A.contiguous()")
+    # A's layout: row-major M x K, or M-major (the transpose of a row-major
+    # K x M matrix, e.g. a backward pass's A^T), which the persistent
+    # kernels read as it is (a_mn_major).
+    if rows_contiguous(a):
+        a_mn, a_pitch = False, a.strides[0]
+    elif columns_contiguous(a):
+        a_mn, a_pitch = True, a.strides[1]
+    else:
+        raise MatmulError(f"tile.matmul: A (M x K = {m} x {k}) must be row-major or the "
+                          f"transpose of a row-major K x M matrix, got strides "
+                          f"{tuple(a.strides)}; pass A.contiguous()")
     # B's layout picks the kernel: row-major K x N (gemm_nn) or row-major
     # N x K, i.e. column-major K x N (gemm_nt).
     if rows_contiguous(b):
@@ -319,9 +334,20 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                           f"contiguous out (strides ({n}, 1)), got strides "
                           f"{tuple(out.strides)}; pass a contiguous out")
     staged = []
+    operands = [("B", b, b_pitch, bytes_)]
+    if a_mn and (small_m or not _tma_ready(a, a_pitch, bytes_)):
+        # The decode kernels read A K-major, and TMA cannot address this
+        # one's rows: a row-major copy of A (aligned rows) instead.
+        if not stage:
+            raise (_unaligned("A", a, a_pitch, bytes_) if not small_m else MatmulError(
+                f"tile.matmul: the decode kernel (M <= {DECODE_MAX_M}) reads A row-major, "
+                f"got strides {tuple(a.strides)} (stage=True copies A into aligned rows)"))
+        staged.append("A")
+        a_mn = False
+    else:
+        operands.insert(0, ("A", a, a_pitch, bytes_))
     # TMA reads A and B and (but for the decode kernel, which stores element
     # by element) writes C.
-    operands = [("A", a, a.strides[0], bytes_), ("B", b, b_pitch, bytes_)]
     if not small_m:
         c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
         operands.append(("out" if out else "C", c, c.strides[0], BY_TORCH[c_dtype].bytes))
@@ -361,7 +387,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
                           decode, epilogue=epilogue)
     return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
-                      workspace_ctas=device.sms, tile_n=tile_n, epilogue=epilogue)
+                      workspace_ctas=device.sms, tile_n=tile_n, epilogue=epilogue,
+                      a_mn_major=a_mn)
 
 
 def _check_epilogue_operands(epilogue: Epilogue, a: Operand, m: int, n: int, n_out: int,
@@ -410,7 +437,8 @@ def kernel(plan: MatmulPlan):
     """The launchable kernel of `plan`."""
     if plan.decode is not None:
         return decode_kernels.DECODE.kernel(plan.decode, plan.kernel)
-    return GEMM.kernel(gemm_variant(plan.element, plan.tile_n, plan.epilogue), plan.kernel)
+    return GEMM.kernel(gemm_variant(plan.element, plan.tile_n, plan.epilogue,
+                                    plan.a_mn_major), plan.kernel)
 
 
 def shared_bytes(element: str) -> Dict[str, int]:
@@ -713,10 +741,13 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     # B as the kernel reads it: the logical K x N B (b, or b.t() with
     # transpose_b), transposed again when the kernel takes it as N x K.
     kernel_b = b if transpose_b == plan.b_transposed else b.t()
+    # A as the kernel reads it: an M-major A as its row-major K x M transpose
+    # (prepared launches take it by address: a stands for it later).
+    kernel_a = a.t() if plan.a_mn_major else a
     if not plan.staged:
         if tune:
-            plan = _tuned(key, plan, a, kernel_b, out)
-        arguments = plan.arguments(a, kernel_b, out,
+            plan = _tuned(key, plan, kernel_a, kernel_b, out)
+        arguments = plan.arguments(kernel_a, kernel_b, out,
                                    split_k_buffers(torch, plan, index, launch_stream),
                                    *epilogue_views)
         if tune:
@@ -744,7 +775,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         return view.copy_(matrix) if copy else view
 
     with STAGING_LOCK, streams.running_on(torch, launch_stream):
-        kernel_a = aligned_rows("A", a) if "A" in plan.staged else a
+        if "A" in plan.staged:
+            kernel_a = aligned_rows("A", a)
         if "B" in plan.staged:
             kernel_b = aligned_rows("B", kernel_b)
         kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
