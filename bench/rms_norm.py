@@ -2,7 +2,7 @@
 device-to-device copy of the same bytes, bf16.
 
     PYTHONPATH=python python3 bench/rms_norm.py [--rows 1 16 128 4096 16384]
-        [--hidden 4096 8192] [--mode plain fused fp8] [--csv out.csv]
+        [--hidden 4096 8192] [--mode plain fused fp8 backward] [--csv out.csv]
 
 Each case is rows x H, without the residual ("plain": y = RMSNorm(x) * w)
 and with it ("fused": h = x + r, y = RMSNorm(h) * w, both written), and
@@ -10,7 +10,11 @@ quantized per row for an FP8 GEMM ("fp8": y in e4m3 with its row scales,
 `tile.rms_norm(x, w, eps, out_dtype=torch.float8_e4m3fn)` against the
 float32 composite, each row's amax, the scale, the division and the cast,
 as vLLM's unfused path; the copy moves x and w read, y's bytes and the
-scales written). The sides:
+scales written), and the derivative ("backward": tile.ops.rms_norm_backward
+from dy, h and h's own gradient — the residual form's, as in a pre-norm
+layer — against `torch.autograd.grad` of F.rms_norm, PyTorch's fused
+backward kernels, for dx and dw; the copy moves h, dy, dh_out read and dx
+written). The sides:
   - tile: `tile.rms_norm(x, w, eps)` / `tile.rms_norm(x, w, eps, residual=r)`;
   - torch: the op-by-op eager composite of Llama's RMSNorm,
     `xf = x.float(); xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps)`,
@@ -77,11 +81,35 @@ def check(torch, x, w, r) -> None:
     assert torch.equal(h, want_h), "tile.rms_norm: h differs from x + r"
 
 
+def backward_sides(torch, h, w, dy, dh_out):
+    """tile's and torch's RMSNorm derivative (dx = dh + dh_out, dw), after
+    checking tile's against float32 autograd: within a bf16 rounding of
+    dx's magnitude and 1e-2 of dw's."""
+    from tile.ops.rms_norm_backward import rms_norm_backward
+    F = torch.nn.functional
+    hf, wf = h.float().requires_grad_(), w.float().requires_grad_()
+    want_dh, want_dw = torch.autograd.grad(F.rms_norm(hf, (h.shape[-1],), wf, EPS), (hf, wf),
+                                           dy.float())
+    dx, dw = rms_norm_backward(torch, dy, h, w, EPS, dh_out)
+    want_dx = want_dh + dh_out.float()
+    error = ((dx.float() - want_dx).abs().max() / want_dx.abs().max()).item()
+    assert error <= 2 ** -7, f"rms_norm_backward: dx relative error {error}"
+    error = ((dw.float() - want_dw).norm() / want_dw.norm()).item()
+    assert error <= 1e-2, f"rms_norm_backward: dw relative error {error}"
+    hr, wr = h.clone().requires_grad_(), w.clone().requires_grad_()
+    y = F.rms_norm(hr, (h.shape[-1],), wr, EPS)
+
+    def theirs():
+        dh, dw = torch.autograd.grad(y, (hr, wr), dy, retain_graph=True)
+        return dh + dh_out, dw
+    return (lambda: rms_norm_backward(torch, dy, h, w, EPS, dh_out)), theirs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[1, 16, 128, 4096, 16384])
     parser.add_argument("--hidden", type=int, nargs="+", default=[4096, 8192])
-    parser.add_argument("--mode", nargs="+", choices=("plain", "fused", "fp8"),
+    parser.add_argument("--mode", nargs="+", choices=("plain", "fused", "fp8", "backward"),
                         default=["plain", "fused", "fp8"])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=50)
@@ -101,7 +129,11 @@ def main() -> None:
                 r = torch.randn(rows, hidden, **bf16) if fused else None
                 row_bytes = rows * hidden * 2
                 moved = (4 if fused else 2) * row_bytes + hidden * 2
-                if mode == "fp8":
+                if mode == "backward":
+                    moved = 4 * row_bytes + hidden * 2
+                    dy, dh_out = torch.randn_like(x), torch.randn_like(x)
+                    ours, theirs = backward_sides(torch, x, w, dy, dh_out)
+                elif mode == "fp8":
                     check_fp8(torch, x, w)
                     moved = row_bytes * 3 // 2 + hidden * 2 + rows * 4
                     ours = lambda: tile.rms_norm(  # noqa: E731

@@ -3,7 +3,6 @@
 without spills (no GPU), and the results against PyTorch's float32
 composite on the GPU, with and without the fused residual add."""
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +14,11 @@ from tile.core.errors import OperandError
 from tile.core.layouts import packed_strides
 from tile.core.operands import Operand
 from tile.lit_runner import find_ptxas
+from tile.testing import ptxas_spills
 from tile.ops.rms_norm import (MAX_HIDDEN, RMS_NORM, RmsNormConfig, config_for, plan_rms_norm,
                                rms_norm_source)
+from tile.ops.rms_norm_backward import (RELOAD_FROM, RMS_NORM_BACKWARD, backward_config,
+                                        backward_grid, kernel_name, rms_norm_backward_source)
 
 PYTHON = Path(__file__).resolve().parents[1]
 
@@ -175,16 +177,6 @@ def test_outputs_may_replace_their_inputs_but_not_overlap_otherwise():
 
 # --- The kernels compile (no GPU) ----------------------------------------------------
 
-def assert_assembles_without_spills(ptxas, ptx: str, tmp_path, hidden: int) -> None:
-    """ptxas assembles `ptx` for sm_90a and spills nothing."""
-    (tmp_path / "k.ptx").write_text(ptx)
-    done = subprocess.run([ptxas, "-arch=sm_90a", "-v", str(tmp_path / "k.ptx"), "-o",
-                           str(tmp_path / "k.cubin")], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert re.search(r"0 bytes spill stores, 0 bytes spill loads", done.stderr), (
-        hidden, done.stderr)
-
-
 @pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
 @pytest.mark.parametrize("element", ("bf16", "f16"))
 def test_chosen_kernels_compile_without_spills(element, residual, tmp_path):
@@ -201,7 +193,7 @@ def test_chosen_kernels_compile_without_spills(element, residual, tmp_path):
         assert "rsqrt.approx.f32" in ptx
         assert ("shfl.sync.bfly.b32" in ptx) == (config.row_threads > 1)
         if ptxas is not None:
-            assert_assembles_without_spills(ptxas, ptx, tmp_path, hidden)
+            assert ptxas_spills(ptxas, ptx, str(tmp_path)) is None, hidden
 
 
 @pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
@@ -220,7 +212,43 @@ def test_fp8_kernels_compile_without_spills(residual, tmp_path):
         assert ptx.count("st.global.v4.b32") == (config.vectors if residual else 0), hidden
         assert "cvt.rn.satfinite.e4m3x2.f32" in ptx and "max.NaN.f32" in ptx
         if ptxas is not None:
-            assert_assembles_without_spills(ptxas, ptx, tmp_path, hidden)
+            assert ptxas_spills(ptxas, ptx, str(tmp_path)) is None, hidden
+
+
+@pytest.mark.parametrize("residual", (False, True), ids=("plain", "residual"))
+def test_backward_kernels_compile_without_spills(residual, tmp_path):
+    """tile.ops.rms_norm_backward's kernel for each of HIDDEN: 16-byte loads
+    of h, dy (dh_out) and the weight — again after the reductions from four
+    vectors a thread — stores of dh and of the f32 partial sums, two
+    reductions a row; ptxas allocates it without spilling."""
+    ptxas = find_ptxas()
+    for hidden in HIDDEN:
+        config = backward_config("bf16", hidden, residual)
+        assert kernel_name(config) == ("rms_norm_backward_residual" if residual
+                                       else "rms_norm_backward")
+        ptx = RMS_NORM_BACKWARD.module(config).ptx
+        vectors = config.vectors
+        loads = vectors * (4 if residual else 3) + (3 * vectors if vectors > RELOAD_FROM else 0)
+        assert ptx.count("ld.global.v4.b32") == loads, hidden
+        # dh: 16 bytes a vector; the partial sums: 8 f32 as two 16-byte stores.
+        assert ptx.count("st.global.v4.b32") == 3 * vectors, hidden
+        assert "rsqrt.approx.f32" in ptx
+        if ptxas is not None:
+            assert ptxas_spills(ptxas, ptx, str(tmp_path)) is None, hidden
+
+
+def test_backward_grid_is_persistent():
+    """At most as many CTAs as the SMs hold at 128 registers a thread, at
+    most one per group of rows; one partial row per CTA's row slot."""
+    assert backward_grid(backward_config("bf16", 4096, True), 4096, 132) == (264, 1, 1)
+    assert backward_grid(backward_config("bf16", 4096, True), 100, 132) == (100, 1, 1)
+    assert backward_grid(backward_config("bf16", 16384, False), 8192, 132) == (132, 1, 1)
+    short = backward_config("bf16", 64, False)
+    assert short.rows_per_cta == 32
+    assert backward_grid(short, 51, 132) == (2, 1, 1)
+    text = rms_norm_backward_source(short)
+    assert "scf.for %group = %bid to %groups step %grid" in text
+    assert "tile.reduce add %my_products over warp, lanes 8 : f32" in text
 
 
 def test_fp8_plan_errors():

@@ -86,8 +86,8 @@ def _check_matmul_grads(torch, a, b, transpose_b, bias=None, residual=None, **kw
     """tile.matmul's gradients of every input against float32 autograd of
     the same expression, no worse than torch's bf16 autograd."""
     F = torch.nn.functional
-    act = {None: lambda x: x, "silu": F.silu, "gelu": F.gelu, "relu": F.relu}[
-        kwargs.get("activation")]
+    act = {None: lambda x: x, "silu": F.silu, "gelu": F.gelu, "relu": F.relu,
+           "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}[kwargs.get("activation")]
 
     def expression(a, b, bias, residual):
         y = a @ (b.t() if transpose_b else b)
@@ -144,8 +144,9 @@ def test_matmul_gradients_with_bias_and_residual(torch_cuda, bias_shape):
     _check_matmul_grads(torch, a, w, True, bias, residual)
 
 
-@pytest.mark.parametrize("activation, gated", [("silu", True), ("gelu", False),
-                                               ("relu", False)])
+@pytest.mark.parametrize("activation, gated", [("silu", True), ("gelu", True),
+                                               ("gelu_tanh", True), ("relu", True),
+                                               ("gelu", False), ("relu", False)])
 def test_matmul_gradients_through_activations(torch_cuda, activation, gated):
     torch = torch_cuda
     torch.manual_seed(2)
@@ -183,12 +184,16 @@ def test_gated_mlp_gradients_match_the_unfused_layer(torch_cuda):
     assert (mine[2].grad.float() - df.grad).abs().max() < 0.05 * df.grad.abs().max()
 
 
+@pytest.mark.parametrize("hidden", [64, 200, 512, 4096])
 @pytest.mark.parametrize("with_residual", [False, True])
-def test_rms_norm_gradients(torch_cuda, with_residual):
+def test_rms_norm_gradients(torch_cuda, with_residual, hidden):
+    """tile.ops.rms_norm_backward's kernel (rows sharing a CTA at H = 64 and
+    200, a CTA a row above), 51 rows: more than a grid's CTAs at H = 64
+    (each takes several groups), fewer at 4096."""
     torch = torch_cuda
     torch.manual_seed(4)
-    x = torch.randn(3, 17, 512, device="cuda", dtype=torch.bfloat16)
-    w = torch.rand(512, device="cuda", dtype=torch.bfloat16) + 0.5
+    x = torch.randn(3, 17, hidden, device="cuda", dtype=torch.bfloat16)
+    w = torch.rand(hidden, device="cuda", dtype=torch.bfloat16) + 0.5
     residual = torch.randn_like(x) if with_residual else None
 
     def expression(x, w, residual):
@@ -209,6 +214,13 @@ def test_rms_norm_gradients(torch_cuda, with_residual):
     for name, t_mine, t_theirs, t_exact in zip(("x", "w", "residual"), mine, theirs, exact):
         if t_mine is not None:
             _no_worse(torch, name, t_mine.grad, t_theirs.grad, t_exact.grad)
+    # Identical bits run to run (the weight's partial sums in a fixed order).
+    again = _leaves(torch, x, w, residual)
+    repeated = tile.rms_norm(*again[:2], 1e-6, residual=again[2])
+    torch.autograd.backward(repeated if isinstance(repeated, tuple) else (repeated,), grads)
+    for t_mine, t_again in zip(mine, again):
+        if t_mine is not None:
+            assert torch.equal(t_mine.grad, t_again.grad)
 
 
 def _rope_tables(torch, seq, head_dim, dtype):

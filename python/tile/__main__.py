@@ -45,15 +45,22 @@
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
     python3 -m tile rms-norm [--element f16|bf16] [--hidden H] [--residual]
-                                [--fp8-out f8E4M3FN|f8E5M2]
+                                [--fp8-out f8E4M3FN|f8E5M2] [--backward]
                                 prints the RMSNorm kernel tile.rms_norm
                                 runs for rows of H elements (with the
                                 fused residual add; y quantized per row;
-                                tile.ops.rms_norm)
+                                tile.ops.rms_norm), or its derivative's
+                                (adding h's own gradient with --residual;
+                                tile.ops.rms_norm_backward)
     python3 -m tile rope [--element f16|bf16] [--head-dim 64|128] [--no-k]
                                 prints the in-place rotary embedding kernel
                                 of q and k (of q only: --no-k;
                                 tile.ops.rope)
+    python3 -m tile gated-activation [--element f16|bf16]
+                                [--activation silu|gelu|gelu_tanh|relu] [--backward]
+                                prints the kernel of act(gate) * up on an
+                                interleaved gate/up product, or of its
+                                derivative (tile.ops.gated_activation)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -65,7 +72,8 @@ from pathlib import Path
 
 from . import lit_runner
 from .ops.decode import COLUMNS, FP8_TYPES, ROWS, DecodeConfig, decode_source
-from .ops import attention as prefill_attention, cache_append, decode_attention, rms_norm, rope
+from .ops import (attention as prefill_attention, cache_append, decode_attention,
+                  gated_activation, rms_norm, rms_norm_backward, rope)
 from .ops import attention_backward
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
@@ -187,6 +195,14 @@ def main(argv=None) -> None:
                       help="the kernel with the fused residual add (h = x + r)")
     norm.add_argument("--fp8-out", choices=FP8_TYPES, default="",
                       help="y quantized per row to this 8-bit type, with its row scales")
+    norm.add_argument("--backward", action="store_true",
+                      help="the derivative's kernel (dh and the weight's partial sums)")
+    gating = commands.add_parser("gated-activation",
+                                 help="print the gated activation's (or derivative's) tile IR")
+    gating.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    gating.add_argument("--activation", choices=gated_activation.GATE_ACTIVATIONS,
+                        default="silu")
+    gating.add_argument("--backward", action="store_true")
     rotary = commands.add_parser("rope", help="print the rotary embedding kernel's tile IR")
     rotary.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     rotary.add_argument("--head-dim", type=int, choices=rope.HEAD_DIMS, default=128)
@@ -230,10 +246,21 @@ def main(argv=None) -> None:
         return
     if args.command == "rms-norm":
         try:
-            sys.stdout.write(rms_norm.rms_norm_source(
-                rms_norm.config_for(args.element, args.hidden, args.residual, args.fp8_out)))
+            if args.backward:
+                sys.stdout.write(rms_norm_backward.rms_norm_backward_source(
+                    rms_norm_backward.backward_config(args.element, args.hidden,
+                                                      args.residual)))
+            else:
+                sys.stdout.write(rms_norm.rms_norm_source(
+                    rms_norm.config_for(args.element, args.hidden, args.residual,
+                                        args.fp8_out)))
         except ValueError as error:
             parser.error(str(error))
+        return
+    if args.command == "gated-activation":
+        sys.stdout.write(gated_activation.gated_activation_source(
+            gated_activation.GatedActivationConfig(args.element, args.activation,
+                                                   args.backward)))
         return
     if args.command == "rope":
         sys.stdout.write(rope.rope_source(rope.RopeConfig(args.element, args.head_dim,

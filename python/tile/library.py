@@ -14,6 +14,9 @@ autograd". The operators:
     tile::attention_backward(dO, q, k, v, O, nlse, ...) -> (dq, dk, dv)
     tile::grouped_matmul(a, b, ...) -> C    forward only
     tile::rms_norm(x, w, residual, ...) -> (y, scales, h)
+    tile::rms_norm_backward(dy, h, w, dh, eps) -> (dx, dw)
+    tile::gated_activation(z, activation) -> act(gate) * up, with autograd
+    tile::gated_activation_backward(z, dy, activation) -> dz
     tile::rope(x, cos, sin) -> rotated x    functional, with autograd
     tile::rope_(q, k, cos, sin)             in place, for compiled inference
 
@@ -34,9 +37,11 @@ from .core import routing
 from .core.errors import MatmulError
 from .ops import attention as attention_op
 from .ops import attention_backward as attention_backward_op
+from .ops import gated_activation as gated_activation_op
 from .ops import grouped as grouped_op
 from .ops import matmul as matmul_op
 from .ops import rms_norm as rms_norm_op
+from .ops import rms_norm_backward as rms_norm_backward_op
 from .ops import rope as rope_op
 
 # --- The operators ------------------------------------------------------------
@@ -258,24 +263,52 @@ def _register_others(torch) -> None:
         ctx.save_for_backward(output[2] if residual is not None else x, weight)
 
     def rms_norm_backward(ctx, grad_y, grad_scales, grad_h):
-        # y = h r w with r = rsqrt(mean(h^2) + eps), in float32:
-        # dh = r (dy w - h r mean(dy w h r)), dw = sum(dy h r) over rows.
         h, weight = ctx.saved_tensors
-        hf = h.float()
-        rstd = torch.rsqrt(hf.pow(2).mean(-1, keepdim=True) + ctx.eps)
-        normed = hf * rstd
-        gy = grad_y.float()
-        grad_normed = gy * weight.float()
-        grad = rstd * (grad_normed - normed * (grad_normed * normed).mean(-1, keepdim=True))
-        if ctx.residual and grad_h is not None and grad_h.numel():
-            grad = grad + grad_h.float()
-        grad_weight = (gy * normed).reshape(-1, h.shape[-1]).sum(0).to(weight.dtype)
+        add_h = ctx.residual and grad_h is not None and grad_h.numel() > 0
+        grad, grad_weight = torch.ops.tile.rms_norm_backward(
+            grad_y, h, weight, grad_h if add_h else None, ctx.eps)
         needs = ctx.needs_input_grad
-        grad_x = grad.to(h.dtype) if needs[0] else None
-        grad_residual = grad.to(h.dtype) if ctx.residual and needs[2] else None
-        return grad_x, grad_weight if needs[1] else None, grad_residual, None, None
+        return (grad if needs[0] else None, grad_weight if needs[1] else None,
+                grad if ctx.residual and needs[2] else None, None, None)
 
     tile_rms_norm.register_autograd(rms_norm_backward, setup_context=rms_norm_setup)
+
+    @torch.library.custom_op("tile::gated_activation", mutates_args=())
+    def tile_gated_activation(z: Tensor, activation: str) -> Tensor:
+        return gated_activation_op.gated_activation(torch, z, activation)
+
+    @tile_gated_activation.register_fake
+    def _(z, activation):
+        return z.new_empty((z.shape[0], z.shape[1] // 2))
+
+    def gated_activation_setup(ctx, inputs, output):
+        ctx.activation = inputs[1]
+        ctx.save_for_backward(inputs[0])
+
+    def gated_activation_derivative(ctx, grad):
+        z, = ctx.saved_tensors
+        return torch.ops.tile.gated_activation_backward(z, grad, ctx.activation), None
+
+    tile_gated_activation.register_autograd(gated_activation_derivative,
+                                            setup_context=gated_activation_setup)
+
+    @torch.library.custom_op("tile::gated_activation_backward", mutates_args=())
+    def tile_gated_activation_backward(z: Tensor, grad: Tensor, activation: str) -> Tensor:
+        return gated_activation_op.gated_activation_backward(torch, z, grad, activation)
+
+    @tile_gated_activation_backward.register_fake
+    def _(z, grad, activation):
+        return torch.empty_like(z, memory_format=torch.contiguous_format)
+
+    @torch.library.custom_op("tile::rms_norm_backward", mutates_args=())
+    def tile_rms_norm_backward(grad_y: Tensor, h: Tensor, weight: Tensor,
+                               grad_h: Optional[Tensor], eps: float) -> Tuple[Tensor, Tensor]:
+        return rms_norm_backward_op.rms_norm_backward(torch, grad_y, h, weight, eps, grad_h)
+
+    @tile_rms_norm_backward.register_fake
+    def _(grad_y, h, weight, grad_h, eps):
+        return torch.empty_like(h, memory_format=torch.contiguous_format), \
+            torch.empty_like(weight)
 
     @torch.library.custom_op("tile::rope", mutates_args=())
     def tile_rope(x: Tensor, cos: Tensor, sin: Tensor) -> Tensor:

@@ -1,8 +1,11 @@
 """Helpers for examples, tests, benchmarks and the autotuner that run tile
 kernels next to PyTorch: finding a usable GPU, timing with CUDA events and
-by device time (CUPTI), comparing results."""
+by device time (CUPTI), comparing results, and whether ptxas spills a
+kernel."""
 import json
 import os
+import re
+import subprocess
 import tempfile
 from typing import Callable, Dict, Optional, Tuple
 
@@ -119,3 +122,17 @@ def quantize_fp8(x, block: Tuple[int, int], dtype=None):
     scales = amax / torch.finfo(dtype).max
     q = (blocks / scales[:, None, :, None]).reshape(padded.shape)[:r, :c].to(dtype)
     return q, scales.contiguous()
+
+
+def ptxas_spills(ptxas: str, ptx: str, directory: str) -> Optional[str]:
+    """None when `ptxas` assembles `ptx` for sm_90a without spilling, else
+    its report (an error, or the spill counts)."""
+    source, binary = os.path.join(directory, "k.ptx"), os.path.join(directory, "k.cubin")
+    with open(source, "w") as handle:
+        handle.write(ptx)
+    done = subprocess.run([ptxas, "-arch=sm_90a", "-v", source, "-o", binary],
+                          capture_output=True, text=True)
+    if done.returncode == 0 and re.search(r"0 bytes spill stores, 0 bytes spill loads",
+                                          done.stderr):
+        return None
+    return done.stderr

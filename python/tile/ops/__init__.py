@@ -20,6 +20,10 @@
 - `tile.ops.kvcache`: attention_with_kvcache (contiguous and paged caches);
 - `tile.ops.rms_norm`: RMSNorm and the fused residual add, one generated
   kernel per element type, row length and residual flag;
+- `tile.ops.rms_norm_backward`: its derivative (what autograd runs), a
+  generated kernel in the same thread layout on a persistent grid;
+- `tile.ops.gated_activation`: act(gate) * up of an interleaved gate/up
+  product and its derivative, generated (the gated product under autograd);
 - `tile.ops.rope`: the rotary position embedding of q and k in place (Llama's
   rotate-half form), one generated kernel per element type, head dim and
   whether k is present;

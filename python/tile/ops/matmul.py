@@ -828,12 +828,16 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
                     scale_a, scale_b, out_scale)
     if (activation not in (None, "identity") or gated) and recorded(torch, a, b, bias,
                                                                     residual):
-        # PyTorch's op-by-op form, differentiable: the product and its bias
-        # by tile, the activation and gate by PyTorch in C's type (as its
-        # layers), then the residual.
+        # Differentiable in two steps: the product and its bias by tile,
+        # kept for the backward; a gate by tile's gated activation kernel
+        # (tile.ops.gated_activation), a plain activation by PyTorch in C's
+        # type (as its layers); then the residual.
         z = ops.matmul(a, b, transpose_b, bias, None, None, False, None, None, None, None,
                        saturate, stage, tune)
-        result = activate(torch, z, activation or "identity", bool(gated))
+        if gated and activation not in (None, "identity"):
+            result = ops.gated_activation(z, activation)
+        else:
+            result = activate(torch, z, activation or "identity", bool(gated))
         if residual is not None:
             result = result + residual
     elif amax is not None:

@@ -54,7 +54,7 @@ CPU tensors, overlapping outputs. No rows: empty outputs, no launch.
 """
 import struct
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ..core import devices
 from ..core.caches import LruCache, PreparedCalls
@@ -156,7 +156,7 @@ def config_for(element: str, hidden: int, residual: bool = False,
     return RmsNormConfig(element, hidden, residual, threads, threads, vectors, quantize)
 
 
-def _f32(value: float) -> str:
+def f32_literal(value: float) -> str:
     """An f32 constant's exact MLIR spelling (its bits in hex)."""
     return f"0x{struct.unpack('<I', struct.pack('<f', value))[0]:08X}"
 
@@ -190,8 +190,8 @@ def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
         emit(f"%amax = tile.reduce maximumf {mine} over warp, lanes {lanes} : f32")
     amax = mine if grouped and lanes == 1 else "%amax"
     largest = FP8_MAX[q]
-    emit(f"%fp8_max = arith.constant {_f32(largest)} : f32")
-    emit(f"%least_scale = arith.constant {_f32(min_scale(q))} : f32")
+    emit(f"%fp8_max = arith.constant {f32_literal(largest)} : f32")
+    emit(f"%least_scale = arith.constant {f32_literal(min_scale(q))} : f32")
     emit(f"%amax_scale = arith.divf {amax}, %fp8_max : f32")
     emit("%row_scale = arith.maximumf %amax_scale, %least_scale : f32")
     emit("%inv_scale = arith.divf %one_f32, %row_scale : f32")
@@ -209,13 +209,81 @@ def _quantize_rows(config: RmsNormConfig, emit, store, row: str, lane: str,
     emit("}")
 
 
+class RowAccess:
+    """A generated kernel's access to one row of (rows, H) memrefs (RMSNorm
+    and its backward): emits the thread's vector columns — slot j holds
+    elements 8 (lane + j lanes) ..+ 8 — and the guards of the slots some
+    of whose lanes fall past the row (and the row's, `live`, when rows
+    share a CTA), its values' names prefixed by `prefix`; then loads and
+    stores 16-byte vectors at `row`."""
+
+    def __init__(self, config: RmsNormConfig, emit, row: str, lane: str,
+                 live: Optional[str] = None, prefix: str = ""):
+        self.emit, self.row = emit, row
+        self.vec = f"vector<{VECTOR}x{config.element}>"
+        self.rows_t = f"memref<?x{config.hidden}x{config.element}, strided<[?, 1], offset: ?>>"
+        lanes, chunks = config.row_threads, config.hidden // VECTOR
+        lane_col = f"%{prefix}lane_col"
+        emit(f"{lane_col} = arith.muli {lane}, %c_vector : index")
+        #: Per slot: (guard of the row's vectors, guard of the weight's).
+        self.guards: List[Tuple[Optional[str], Optional[str]]] = []
+        self.cols = [lane_col]
+        for j in range(config.vectors):
+            if j:
+                emit(f"%{prefix}c_col{j} = arith.constant {j * lanes * VECTOR} : index")
+                emit(f"%{prefix}col{j} = arith.addi {lane_col}, %{prefix}c_col{j} : index")
+                self.cols.append(f"%{prefix}col{j}")
+            partial = (j + 1) * lanes > chunks
+            inside = f"%{prefix}in{j}"
+            if partial:
+                emit(f"{inside} = arith.cmpi ult, {self.cols[j]}, %c_hidden : index")
+            if partial and live:
+                emit(f"%{prefix}ok{j} = arith.andi {inside}, {live} : i1")
+                self.guards.append((f"%{prefix}ok{j}", inside))
+            elif partial:
+                self.guards.append((inside, inside))
+            else:
+                self.guards.append((live, None))
+
+    def load(self, result: str, memref: str, j: int, type_: str) -> None:
+        """`result` = slot j of the row of `memref` (of the weight: a
+        memref<H x e>), zeros where guarded off."""
+        weight = not type_.startswith("memref<?x")
+        index = self.cols[j] if weight else f"{self.row}, {self.cols[j]}"
+        guard = self.guards[j][1 if weight else 0]
+        vec = self.vec
+        access = f"vector.load {memref}[{index}] {{alignment = 16}} : {type_}, {vec}"
+        if guard is None:
+            self.emit(f"{result} = {access}")
+            return
+        self.emit(f"{result} = scf.if {guard} -> ({vec}) {{")
+        self.emit(f"  %loaded = {access}")
+        self.emit(f"  scf.yield %loaded : {vec}")
+        self.emit("} else {")
+        self.emit(f"  scf.yield %zeros : {vec}")
+        self.emit("}")
+
+    def store(self, value: str, memref: str, j: int, type_: Optional[str] = None,
+              vector: Optional[str] = None, alignment: int = 16) -> None:
+        """Stores `value` (a `vector`, default 16 bytes of the element type)
+        to slot j of the row of `memref` (default type: the rows')."""
+        access = (f"vector.store {value}, {memref}[{self.row}, {self.cols[j]}] "
+                  f"{{alignment = {alignment}}} : {type_ or self.rows_t}, {vector or self.vec}")
+        guard = self.guards[j][0]
+        if guard is None:
+            self.emit(access)
+        else:
+            self.emit(f"scf.if {guard} {{")
+            self.emit(f"  {access}")
+            self.emit("}")
+
+
 def rms_norm_source(config: RmsNormConfig) -> str:
     """The module holding @rms_norm (or @rms_norm_residual) for `config`."""
     config.validate()
     e, hidden, residual = config.element, config.hidden, config.residual
     threads, lanes, vectors = config.threads, config.row_threads, config.vectors
     grouped = lanes != threads
-    chunks = hidden // VECTOR
     vec, wide = f"vector<{VECTOR}x{e}>", f"vector<{VECTOR}xf32>"
     rows_t = f"memref<?x{hidden}x{e}, strided<[?, 1], offset: ?>>"
     quantize = config.quantize
@@ -238,59 +306,16 @@ def rms_norm_source(config: RmsNormConfig) -> str:
         row, lane = "%row", "%lane"
     else:
         row, lane = "%bid", "%tid"
-    emit(f"%lane_col = arith.muli {lane}, %c_vector : index")
-    # Slot j holds elements 8 (lane + j lanes) ..+ 8; a slot some of whose
-    # lanes fall past the row is guarded (row-wise too when rows share a
-    # CTA): (guard of the row's vectors, guard of the weight's).
-    guards, cols = [], ["%lane_col"]
-    for j in range(vectors):
-        if j:
-            emit(f"%c_col{j} = arith.constant {j * lanes * VECTOR} : index")
-            emit(f"%col{j} = arith.addi %lane_col, %c_col{j} : index")
-            cols.append(f"%col{j}")
-        partial = (j + 1) * lanes > chunks
-        if partial:
-            emit(f"%in{j} = arith.cmpi ult, {cols[j]}, %c_hidden : index")
-        if partial and grouped:
-            emit(f"%ok{j} = arith.andi %in{j}, %live : i1")
-            guards.append((f"%ok{j}", f"%in{j}"))
-        elif partial:
-            guards.append((f"%in{j}", f"%in{j}"))
-        else:
-            guards.append(("%live" if grouped else None, None))
-
-    def load(result: str, memref: str, index: str, type_: str, guard: Optional[str]):
-        access = f"vector.load {memref}[{index}] {{alignment = 16}} : {type_}, {vec}"
-        if guard is None:
-            emit(f"{result} = {access}")
-            return
-        emit(f"{result} = scf.if {guard} -> ({vec}) {{")
-        emit(f"  %loaded = {access}")
-        emit(f"  scf.yield %loaded : {vec}")
-        emit("} else {")
-        emit(f"  scf.yield %zeros : {vec}")
-        emit("}")
-
-    def store(value: str, memref: str, j: int, type_: str = rows_t, vector: str = vec,
-              alignment: int = 16):
-        access = (f"vector.store {value}, {memref}[{row}, {cols[j]}] {{alignment = {alignment}}}"
-                  f" : {type_}, {vector}")
-        guard = guards[j][0]
-        if guard is None:
-            emit(access)
-        else:
-            emit(f"scf.if {guard} {{")
-            emit(f"  {access}")
-            emit("}")
-
+    access = RowAccess(config, emit, row, lane, "%live" if grouped else None)
+    load, store = access.load, access.store
     # Every load first (x, the residual, the weight): the row's bytes in
     # flight at once.
     for j in range(vectors):
-        load(f"%x{j}", "%x", f"{row}, {cols[j]}", rows_t, guards[j][0])
+        load(f"%x{j}", "%x", j, rows_t)
         if residual:
-            load(f"%r{j}", "%r", f"{row}, {cols[j]}", rows_t, guards[j][0])
+            load(f"%r{j}", "%r", j, rows_t)
     for j in range(vectors):
-        load(f"%w{j}", "%w", cols[j], weight_t, guards[j][1])
+        load(f"%w{j}", "%w", j, weight_t)
     squares = None
     for j in range(vectors):
         emit(f"%xf{j} = arith.extf %x{j} : {vec} to {wide}")
@@ -346,7 +371,7 @@ module attributes {{gpu.container_module}} {{
       %c_vector = arith.constant {VECTOR} : index
       %c_hidden = arith.constant {hidden} : index
       %zeros = arith.constant dense<0.0> : {vec}
-      %inv_hidden = arith.constant {_f32(1.0 / hidden)} : f32
+      %inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32
       %zero_f32 = arith.constant 0.0 : f32
       %one_f32 = arith.constant 1.0 : f32
       %tid = gpu.thread_id x

@@ -6,7 +6,12 @@
 // scaled stores. Rows of 16384 f16 with the residual add: 512 threads of
 // four vectors; h = x + r is rounded to f16 and stored before the
 // reduction, y after it. Rows of 64 bf16: 32 rows a CTA, 8 lanes a row, a
-// three-step butterfly within each group of lanes and no barrier.
+// three-step butterfly within each group of lanes and no barrier. The
+// backward for rows of 4096 bf16 with h's own gradient added: a grid-stride
+// loop over rows (%nctaid.x apart), eight 16-byte loads a row (h, dy,
+// dh_out two each, the weight's two), two block reductions, dh stored as
+// 16-byte vectors, and after the loop the CTA's f32 partial sums of dw as
+// four 16-byte stores; no atomics, no spills.
 //
 // RUN: %python -m tile rms-norm > %t.mlir
 // RUN: tile-opt %t.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
@@ -20,6 +25,10 @@
 // RUN: tile-opt %t.short.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.short.ptx
 // RUN: FileCheck %s --check-prefix=SHORT < %t.short.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.short.ptx -o %t.short.cubin %}
+// RUN: %python -m tile rms-norm --hidden 4096 --residual --backward > %t.bwd.mlir
+// RUN: tile-opt %t.bwd.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.bwd.ptx
+// RUN: FileCheck %s --check-prefix=BWD --implicit-check-not=atom.global --implicit-check-not=red.global < %t.bwd.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bwd.ptx -o %t.bwd.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 
 // ROW-LABEL: .visible .entry rms_norm(
 // ROW: .maxntid 256, 1, 1
@@ -76,3 +85,18 @@
 // SHORT: st.global.v4.b32
 // SHORT-NOT: st.global
 // SHORT: ret;
+
+// BWD-LABEL: .visible .entry rms_norm_backward_residual(
+// BWD: .maxntid 256, 1, 1
+// BWD-DAG: mov.u32 {{%r[0-9]+}}, %nctaid.x;
+// BWD-DAG: rsqrt.approx.f32
+// BWD-COUNT-8: ld.global.v4.b32
+// BWD-NOT: ld.global
+// BWD: bar.sync 0;
+// BWD: bar.sync 0;
+// BWD: st.global.v4.b32 [[[P:%rd[0-9]+]]], {
+// BWD-NEXT: st.global.v4.b32 [[[P]]+16], {
+// BWD-NEXT: st.global.v4.b32 [[[P]]+8192], {
+// BWD-NEXT: st.global.v4.b32 [[[P]]+8208], {
+
+// NO-SPILLS: 0 bytes spill stores, 0 bytes spill loads
