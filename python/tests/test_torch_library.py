@@ -49,8 +49,8 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
     """Both kernels (no GPU needed) take what tile.ops.attention_backward
     passes: the 4-D tensor maps (128-row boxes of the dQ kernel's Q and dO
     and both kernels' K and V, 64-row boxes of the dK/dV kernel's Q and dO
-    and every store), nlse and ndelta, then H, the group, Sq, Sk, two f32
-    scales and two flags."""
+    and every store), nlse and ndelta, then H, the group, Sq, Sk, the rows'
+    pitch, two f32 scales and two flags."""
     kernels = ATTENTION_BACKWARD.module(("bf16", head_dim)).manifest["kernels"]
     boxes = {128: [1, 1, 128, 64], 64: [1, 1, 64, 64]}
     for name, maps in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64)),
@@ -59,8 +59,8 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
         assert [p.get("box") for p in params[:len(maps)]] == [boxes[r] for r in maps], name
         rest = params[len(maps):]
         assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
-        assert [p["type"] for p in rest[6:]] == ["f32", "f32", "i1", "i1"]
-        assert len(rest) == 10
+        assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1"]
+        assert len(rest) == 11
 
 
 # --- On the GPU --------------------------------------------------------------------

@@ -51,16 +51,18 @@
 #qo_stages = 3 : index
 !kvbars = !tile.mbarrier<count = 2>
 !qobars = !tile.mbarrier<count = 3>
+// The dK/dV kernel's stages of the query tile's nlse or ndelta (64 each).
+!rows_ring = memref<3x64xf32, 3>
+!srows = memref<64x64xf32, strided<[0, 1], offset: ?>, 3>
 !bars1 = !tile.mbarrier<count = 1>
-!cols = memref<64x?xf32, strided<[0, ?], offset: ?>>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // dQ of query tile blockIdx.x (128 rows) of head blockIdx.y (b H + h).
     gpu.func @attention_bwd_dq_d128(%q: !d128, %k: !d128, %v: !d128, %do: !d128, %dq: !d64,
                                     %nlse: memref<?xf32>, %ndelta: memref<?xf32>,
                                     %heads: index, %group: index, %sq: index, %sk: index,
-                                    %scale_log2: f32, %scale: f32, %causal: i1,
-                                    %bottom_right: i1) kernel
+                                    %pitch: index, %scale_log2: f32, %scale: f32,
+                                    %causal: i1, %bottom_right: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -76,8 +78,13 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
-      %mt = gpu.block_id x
-      %bh = gpu.block_id y
+      // Heads along x, query tiles along y from the last: causal tiles
+      // with the most keys start first.
+      %bh = gpu.block_id x
+      %mt_rev = gpu.block_id y
+      %tiles = gpu.grid_dim y
+      %last_tile = arith.subi %tiles, %c1 : index
+      %mt = arith.subi %last_tile, %mt_rev : index
       %b = arith.divui %bh, %heads : index
       %h = arith.remui %bh, %heads : index
       %hk = arith.divui %h, %group : index
@@ -154,8 +161,8 @@ module attributes {gpu.container_module} {
         %r0 = arith.addi %m0, %row : index
         // The rows' -lse and -delta (a row past Sq reads inside the array:
         // its Q and dO are zeros and its dQ is not stored).
-        %bh_sq = arith.muli %bh, %sq : index
-        %at = arith.addi %bh_sq, %r0 : index
+        %bh_pitch = arith.muli %bh, %pitch : index
+        %at = arith.addi %bh_pitch, %r0 : index
         %nlse_r = tile.warpgroup_rows %nlse[%at] {shape = array<i64: 64, 128>}
             : memref<?xf32> -> vector<2xf32>
         %ndelta_r = tile.warpgroup_rows %ndelta[%at] {shape = array<i64: 64, 128>}
@@ -241,8 +248,8 @@ module attributes {gpu.container_module} {
     gpu.func @attention_bwd_dkdv_d128(%q: !d64, %k: !d128, %v: !d128, %do: !d64, %dk: !d64,
                                       %dv: !d64, %nlse: memref<?xf32>, %ndelta: memref<?xf32>,
                                       %heads: index, %group: index, %sq: index, %sk: index,
-                                      %scale_log2: f32, %scale: f32, %causal: i1,
-                                      %bottom_right: i1) kernel
+                                      %pitch: index, %scale_log2: f32, %scale: f32,
+                                      %causal: i1, %bottom_right: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -258,8 +265,10 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
-      %nt = gpu.block_id x
-      %bhk = gpu.block_id y
+      // KV heads along x, key blocks along y: the blocks the most queries
+      // see (the first, causal) start first.
+      %bhk = gpu.block_id x
+      %nt = gpu.block_id y
       %kv_heads = arith.divui %heads, %group : index
       %b = arith.divui %bhk, %kv_heads : index
       %hk = arith.remui %bhk, %kv_heads : index
@@ -283,11 +292,18 @@ module attributes {gpu.container_module} {
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
       %sdo_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
+      %slse = tile.shared_alloc dynamic : !rows_ring
+      %sdelta = tile.shared_alloc dynamic : !rows_ring
       %kv_full = tile.mbarrier_alloc : !bars1
       %qo_full = tile.mbarrier_alloc : !qobars
       %qo_empty = tile.mbarrier_alloc : !qobars
       %first = arith.cmpi eq, %tid, %c0 : index
-      %qo_copies = arith.muli %chunks, %c2_i32 : i32
+      %qo_tma = arith.muli %chunks, %c2_i32 : i32
+      // The Q and dO copies, and one arrival expecting nlse's and ndelta's bytes.
+      %c1_i32 = arith.constant 1 : i32
+      %qo_copies = arith.addi %qo_tma, %c1_i32 : i32
+      %row_bytes = arith.constant 256 : i32
+      %rows_bytes = arith.constant 512 : i32
       scf.if %first {
         tile.mbarrier_init %kv_full[%c0], %kv_copies : !bars1
         scf.for %s = %c0 to %c_stages step %c1 {
@@ -313,6 +329,16 @@ module attributes {gpu.container_module} {
             %h = arith.addi %hk_g, %g : index
             %q0 = arith.muli %i, %c64 : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
+            // The tile's 64 nlse and ndelta (rows %pitch apart: whole tiles).
+            %bh = arith.muli %b, %heads : index
+            %bhh = arith.addi %bh, %h : index
+            %base = arith.muli %bhh, %pitch : index
+            %at = arith.addi %base, %q0 : index
+            %tx = tile.mbarrier_arrive_expect_tx %qo_full[%s], %rows_bytes : !qobars -> !tile.mbarrier_token
+            tile.bulk_copy_global_to_shared %nlse[%at] to %slse[%s, %c0], %row_bytes, %qo_full[%s]
+                : memref<?xf32> to !rows_ring, !qobars
+            tile.bulk_copy_global_to_shared %ndelta[%at] to %sdelta[%s, %c0], %row_bytes, %qo_full[%s]
+                : memref<?xf32> to !rows_ring, !qobars
             tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
             tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
             scf.if %two_chunks {
@@ -356,15 +382,13 @@ module attributes {gpu.container_module} {
           %hk_g = arith.muli %hk, %group : index
           %h = arith.addi %hk_g, %g : index
           %q0 = arith.muli %i, %c64 : index
-          // The 64 queries' -lse and -delta as columns (a zero row stride;
-          // columns past Sq add nothing: their Q and dO are zeros).
-          %bh = arith.muli %b, %heads : index
-          %bhh = arith.addi %bh, %h : index
-          %base = arith.muli %bhh, %sq : index
-          %nlse_c = memref.reinterpret_cast %nlse to offset: [%base], sizes: [64, %sq],
-              strides: [0, %c1] : memref<?xf32> to !cols
-          %ndelta_c = memref.reinterpret_cast %ndelta to offset: [%base], sizes: [64, %sq],
-              strides: [0, %c1] : memref<?xf32> to !cols
+          // The 64 queries' -lse and -delta from the stage, as columns (a
+          // zero row stride; past Sq: -inf and 0).
+          %rows_at = arith.muli %s, %c64 : index
+          %nlse_c = memref.reinterpret_cast %slse to offset: [%rows_at], sizes: [64, 64],
+              strides: [0, 1] : !rows_ring to !srows
+          %ndelta_c = memref.reinterpret_cast %sdelta to offset: [%rows_at], sizes: [64, 64],
+              strides: [0, 1] : !rows_ring to !srows
           tile.mbarrier_wait_parity %qo_full[%s], %ph : !qobars
           // S^T = K Q^T and dP^T = V dO^T of this warpgroup's keys.
           %scores = tile.warpgroup_mma %sk_[%c0, %c0, %row, %c0], %sq_[%s, %c0, %c0, %c0], %zero_s
@@ -392,11 +416,11 @@ module attributes {gpu.container_module} {
             scf.yield %scores : vector<32xf32>
           }
           %s_scaled = arith.mulf %masked, %c_s : vector<32xf32>
-          %exponent = tile.warpgroup_add %s_scaled, %nlse_c[%c0, %q0] {shape = array<i64: 64, 64>}
-              : !cols, vector<32xf32>
+          %exponent = tile.warpgroup_add %s_scaled, %nlse_c[%c0, %c0] {shape = array<i64: 64, 64>}
+              : !srows, vector<32xf32>
           %probs = math.exp2 %exponent fastmath<afn> : vector<32xf32>
-          %dp_d = tile.warpgroup_add %dp, %ndelta_c[%c0, %q0] {shape = array<i64: 64, 64>}
-              : !cols, vector<32xf32>
+          %dp_d = tile.warpgroup_add %dp, %ndelta_c[%c0, %c0] {shape = array<i64: 64, 64>}
+              : !srows, vector<32xf32>
           %ds = arith.mulf %probs, %dp_d : vector<32xf32>
           %p16 = arith.truncf %probs : vector<32xf32> to vector<32x!e>
           %ds16 = arith.truncf %ds : vector<32xf32> to vector<32x!e>

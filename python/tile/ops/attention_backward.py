@@ -7,10 +7,11 @@ kernels of kernels/attention_bwd_sm90.mlir.
 
 FlashAttention-2's algorithm, deterministic (no atomics): P is recomputed
 from the saved nlse = -(c m + log2 l) (c = scale log2(e)), the rows'
--rowsum(dO * O) come from one PyTorch reduction, then one kernel streams
-the key blocks past each 128-row query tile for dQ and one streams the
-query tiles of a KV head's group past each 128-key block for dK and dV
-(GQA: summed over the group). q, k, v, o and dO are (B, H or Hkv, S, D)
+-rowsum(dO * O) come from one PyTorch reduction (both passed in rows of
+whole 64-query tiles), then one kernel streams the key blocks past each
+128-row query tile for dQ and one streams the query tiles of a KV head's
+group past each 128-key block for dK and dV (GQA: summed over the group);
+each grid starts the tiles with the most work first (causal). q, k, v, o and dO are (B, H or Hkv, S, D)
 with D = 64 or 128, f16 or bf16, any strides with a contiguous D (4-D
 tensor maps); causal masks top-left or bottom-right, no window or softcap.
 """
@@ -30,6 +31,9 @@ from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention
 
 #: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
 KEY_BLOCK = 128
+#: Queries per tile of the dK/dV kernel's steps: nlse and ndelta are
+#: passed in rows of whole tiles.
+ROW_TILE = 64
 
 
 def head_dim_aliases(head_dim: int) -> Dict[str, str]:
@@ -51,7 +55,8 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
             "#kv_stages": f"{kv_stages} : index", "#qo_stages": f"{qo_stages} : index",
             "!kvbars": f"!tile.mbarrier<count = {kv_stages}>",
-            "!qobars": f"!tile.mbarrier<count = {qo_stages}>"}
+            "!qobars": f"!tile.mbarrier<count = {qo_stages}>",
+            "!rows_ring": f"memref<{qo_stages}x64xf32, 3>"}
 
 
 def backward_source(variant: Tuple[str, int]) -> str:
@@ -123,20 +128,30 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     dv = torch.empty_like(dk)
     if batch * heads * sq == 0 or sk == 0:
         return dq.zero_(), dk.zero_(), dv.zero_()
-    # -rowsum(dO * O), in float32 ((B H Sq,) as nlse; two float32 copies of
-    # dO and O for the reduction: a fused kernel would read them once).
-    ndelta = (grad_o.float() * out.float()).sum(-1).neg_().reshape(-1)
+    # Each row's nlse and -rowsum(dO * O) (in float32; two float32 copies of
+    # dO and O for the reduction: a fused kernel would read them once) in
+    # rows of whole 64-query tiles: the dK/dV kernel copies a tile's 64 of
+    # each into shared memory (bulk copies of 256 bytes from 16-byte
+    # aligned addresses); past Sq, -inf and 0 (P = 0 there).
+    pitch = cdiv(sq, ROW_TILE) * ROW_TILE
+    nlse_rows = torch.full((batch * heads, pitch), -math.inf, device=q.device,
+                           dtype=torch.float32)
+    nlse_rows[:, :sq] = nlse.view(batch * heads, sq)
+    ndelta_rows = torch.zeros((batch * heads, pitch), device=q.device, dtype=torch.float32)
+    ndelta_rows[:, :sq] = (grad_o.float() * out.float()).sum(-1).neg_().view(batch * heads, sq)
     element = BY_TORCH[dtype_name(q.dtype)].name
     group = heads // kv_heads
-    scalars = (heads, group, sq, sk, scale * math.log2(math.e), scale, kind is not None,
-               kind == "bottom_right")
+    scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
+               kind is not None, kind == "bottom_right")
     variant = (element, d)
+    # Heads along x, tiles along y: the tiles with the most work (causal)
+    # start first.
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
-        index, (q, k, v, grad_o, dq, nlse, ndelta) + scalars,
-        (cdiv(sq, QUERY_TILE), batch * heads, 1))
+        index, (q, k, v, grad_o, dq, nlse_rows.view(-1), ndelta_rows.view(-1)) + scalars,
+        (batch * heads, cdiv(sq, QUERY_TILE), 1))
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
-        index, (q, k, v, grad_o, dk, dv, nlse, ndelta) + scalars,
-        (cdiv(sk, KEY_BLOCK), batch * kv_heads, 1))
+        index, (q, k, v, grad_o, dk, dv, nlse_rows.view(-1), ndelta_rows.view(-1)) + scalars,
+        (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
     return dq, dk, dv
 
 
