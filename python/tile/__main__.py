@@ -37,10 +37,12 @@
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
                                 cache's boxes, attention_with_kvcache)
-    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128]
+    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows]
                                 prints the attention backward's two kernels
                                 (kernels/attention_bwd_sm90.mlir, as autograd
-                                runs them: tile.ops.attention_backward)
+                                runs them: tile.ops.attention_backward), or
+                                with --rows the kernel of their per-row
+                                inputs (tile.ops.attention_backward_rows)
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
                                 (tile.ops.cache_append)
@@ -74,7 +76,7 @@ from . import lit_runner
 from .ops.decode import COLUMNS, FP8_TYPES, ROWS, DecodeConfig, decode_source
 from .ops import (attention as prefill_attention, cache_append, decode_attention,
                   gated_activation, rms_norm, rms_norm_backward, rope)
-from .ops import attention_backward
+from .ops import attention_backward, attention_backward_rows
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import TILE, TILE_WIDTHS
@@ -168,6 +170,8 @@ def main(argv=None) -> None:
     backward.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     backward.add_argument("--head-dim", type=int, choices=prefill_attention.HEAD_DIMS,
                           default=128)
+    backward.add_argument("--rows", action="store_true",
+                          help="the kernel of nlse and -rowsum(dO * O) in whole-tile rows")
     prefill = commands.add_parser("attention-prefill",
                                   help="print a variant of the prefill attention kernel's tile IR")
     prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -231,7 +235,11 @@ def main(argv=None) -> None:
             decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
         return
     if args.command == "attention-backward":
-        sys.stdout.write(attention_backward.backward_source((args.element, args.head_dim)))
+        if args.rows:
+            sys.stdout.write(attention_backward_rows.rows_source(
+                attention_backward_rows.RowsConfig(args.element, args.head_dim)))
+        else:
+            sys.stdout.write(attention_backward.backward_source((args.element, args.head_dim)))
         return
     if args.command == "attention-prefill":
         try:

@@ -7,8 +7,8 @@ kernels of kernels/attention_bwd_sm90.mlir.
 
 FlashAttention-2's algorithm, deterministic (no atomics): P is recomputed
 from the saved nlse = -(c m + log2 l) (c = scale log2(e)), the rows'
--rowsum(dO * O) come from one PyTorch reduction (both passed in rows of
-whole 64-query tiles), then one kernel streams the key blocks past each
+-rowsum(dO * O) come from one kernel reading dO and O once
+(attention_backward_rows: both in rows of whole 64-query tiles), then one kernel streams the key blocks past each
 128-row query tile for dQ and one streams the query tiles of a KV head's
 group past each 128-key block for dK and dV (GQA: summed over the group);
 each grid starts the tiles with the most work first (causal). q, k, v, o and dO are (B, H or Hkv, S, D)
@@ -28,6 +28,7 @@ from ..toolchain import read_kernel
 from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
                         check_diagonal, check_scale, dense_arguments, paired_units,
                         tma_layout_problem, window_edges)
+from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid as rows_grid
 
 #: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
 KEY_BLOCK = 128
@@ -123,23 +124,24 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
         raise MatmulError(f"{WHAT}: f16 or bf16, got {q.dtype}")
     scale = check_scale(scale, d)
     grad_o = _tma_ready(torch, grad_o.to(q.dtype))
+    out = _tma_ready(torch, out)
     dq = torch.empty((batch, heads, sq, d), device=q.device, dtype=q.dtype)
     dk = torch.empty((batch, kv_heads, sk, d), device=q.device, dtype=q.dtype)
     dv = torch.empty_like(dk)
     if batch * heads * sq == 0 or sk == 0:
         return dq.zero_(), dk.zero_(), dv.zero_()
-    # Each row's nlse and -rowsum(dO * O) (in float32; two float32 copies of
-    # dO and O for the reduction: a fused kernel would read them once) in
-    # rows of whole 64-query tiles: the dK/dV kernel copies a tile's 64 of
-    # each into shared memory (bulk copies of 256 bytes from 16-byte
-    # aligned addresses); past Sq, -inf and 0 (P = 0 there).
-    pitch = cdiv(sq, ROW_TILE) * ROW_TILE
-    nlse_rows = torch.full((batch * heads, pitch), -math.inf, device=q.device,
-                           dtype=torch.float32)
-    nlse_rows[:, :sq] = nlse.view(batch * heads, sq)
-    ndelta_rows = torch.zeros((batch * heads, pitch), device=q.device, dtype=torch.float32)
-    ndelta_rows[:, :sq] = (grad_o.float() * out.float()).sum(-1).neg_().view(batch * heads, sq)
     element = BY_TORCH[dtype_name(q.dtype)].name
+    # Each row's nlse and -rowsum(dO * O) (f32) in rows of whole 64-query
+    # tiles, -inf and 0 past Sq: the dK/dV kernel copies a tile's 64 of each
+    # into shared memory (256-byte bulk copies from 16-byte aligned
+    # addresses); one kernel reads dO and O once (attention_backward_rows).
+    pitch = cdiv(sq, ROW_TILE) * ROW_TILE
+    nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
+                                          dtype=torch.float32) for _ in range(2))
+    rows = RowsConfig(element, d)
+    ATTENTION_BACKWARD_ROWS.kernel(rows, "attention_bwd_rows").launch_on(
+        index, (grad_o, out, nlse, nlse_rows, ndelta_rows, pitch),
+        rows_grid(rows, batch * heads * pitch))
     group = heads // kv_heads
     scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
@@ -147,10 +149,10 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     # Heads along x, tiles along y: the tiles with the most work (causal)
     # start first.
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
-        index, (q, k, v, grad_o, dq, nlse_rows.view(-1), ndelta_rows.view(-1)) + scalars,
+        index, (q, k, v, grad_o, dq, nlse_rows, ndelta_rows) + scalars,
         (batch * heads, cdiv(sq, QUERY_TILE), 1))
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
-        index, (q, k, v, grad_o, dk, dv, nlse_rows.view(-1), ndelta_rows.view(-1)) + scalars,
+        index, (q, k, v, grad_o, dk, dv, nlse_rows, ndelta_rows) + scalars,
         (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
     return dq, dk, dv
 
