@@ -7,15 +7,17 @@
 # examples (the Hopper one for A B^T and A B) at a small shape (SIZE,
 # default 512: M = N = K), one launch each, every element of C checked, and
 # on tile.matmul's decode kernels, the Hopper GEMM with split tiles, the FP8
-# kernels, the grouped kernel and the attention kernels from PyTorch; prints
-# each tool's summary. PARTS="fp8_grouped" (a subset of "examples decode
-# split fp8_grouped attention") runs only those.
+# kernels, the grouped kernel and the attention kernels from PyTorch, and
+# the training kernels (the attention backward's three, RMSNorm's
+# derivative, the gated activation and its derivative); prints each tool's
+# summary. PARTS="fp8_grouped" (a subset of "examples decode split
+# fp8_grouped attention training") runs only those.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 TILE_RUN="${TILE_RUN:-$(command -v tile-run || echo /tmp/tile-device/bin/tile-run)}"
 SIZE="${SIZE:-512}"
 # Which parts run (all by default): examples decode split fp8_grouped attention.
-PARTS="${PARTS:-examples decode split fp8_grouped attention}"
+PARTS="${PARTS:-examples decode split fp8_grouped attention training}"
 WORK="$(mktemp -d)"
 part() { [[ " $PARTS " == *" $1 "* ]]; }
 # Runs a Python script under each tool, kernels named with a prefix only:
@@ -24,7 +26,7 @@ sanitize_python() {
   part "$1" || return 0
   for tool in memcheck racecheck synccheck; do
     out="$(compute-sanitizer --tool "$tool" --kernel-name "kns=$3" python3 "$4" 2>&1)"
-    echo "$2 $tool: $(echo "$out" | grep -E "relative error|max abs error" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
+    echo "$2 $tool: $(echo "$out" | grep -E "relative error|max abs error|finite" | tr '\n' ' ') | $(echo "$out" | grep -E "ERROR SUMMARY|RACECHECK SUMMARY" | tr '\n' ' ')"
   done
 }
 
@@ -165,4 +167,38 @@ for d in (64, 128):
             print(f"attention d{d} {dtype} causal={causal} max abs error {(o.float() - ref).abs().max().item():.1e}")
 PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
+# The training kernels, from PyTorch at small odd shapes: the attention
+# backward (GQA 4/2, Sq = 200 and Sk = 330: a partial last query tile and
+# key block, both causal diagonals, D = 64 and 128), RMSNorm's derivative
+# (51 rows of 4096, a CTA a row, and of 200, rows sharing a CTA; with h's
+# own gradient) and the gated activation both ways (3 rows of 48).
+cat > "$WORK/training.py" <<PY
+import math, sys; sys.path.insert(0, "$ROOT/python")
+import torch
+from tile.ops import attention_backward as ab
+from tile.ops.gated_activation import gated_activation, gated_activation_backward
+from tile.ops.rms_norm_backward import rms_norm_backward
+for d in (64, 128):
+    for kind in ("top_left", "bottom_right", None):
+        q = torch.randn(1, 4, 200, d, device="cuda", dtype=torch.bfloat16)
+        k, v = (torch.randn(1, 2, 330, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        o, nlse = ab.forward(torch, q, k, v, kind, None, True)
+        dq, dk, dv = ab.backward(torch, torch.randn_like(o), q, k, v, o, nlse, kind, None)
+        torch.cuda.synchronize()
+        print(f"attention backward d{d} {kind}: finite {bool(dq.isfinite().all() and dk.isfinite().all() and dv.isfinite().all())}")
+for hidden in (4096, 200):
+    h, dy, dh = (torch.randn(51, hidden, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    w = torch.rand(hidden, device="cuda", dtype=torch.bfloat16)
+    dx, dw = rms_norm_backward(torch, dy, h, w, 1e-6, dh)
+    torch.cuda.synchronize()
+    print(f"rms_norm_backward {hidden}: finite {bool(dx.isfinite().all() and dw.isfinite().all())}")
+z = torch.randn(3, 48, device="cuda", dtype=torch.bfloat16)
+y = gated_activation(torch, z, "silu")
+dz = gated_activation_backward(torch, z, torch.randn_like(y), "gelu_tanh")
+torch.cuda.synchronize()
+print(f"gated activation: finite {bool(y.isfinite().all() and dz.isfinite().all())}")
+PY
+sanitize_python training "training/attention backward" attention_bwd "$WORK/training.py"
+sanitize_python training "training/rms_norm backward" rms_norm_backward "$WORK/training.py"
+sanitize_python training "training/gated activation" gated_ "$WORK/training.py"
 rm -rf "$WORK"

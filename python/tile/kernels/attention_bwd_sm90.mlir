@@ -298,6 +298,8 @@ module attributes {gpu.container_module} {
       %qo_full = tile.mbarrier_alloc : !qobars
       %qo_empty = tile.mbarrier_alloc : !qobars
       %first = arith.cmpi eq, %tid, %c0 : index
+      // A Q/dO stage is released by all 256 consumer threads (see below).
+      %consumer_threads = arith.constant 256 : i32
       %qo_tma = arith.muli %chunks, %c2_i32 : i32
       // The Q and dO copies, and one arrival expecting nlse's and ndelta's bytes.
       %c1_i32 = arith.constant 1 : i32
@@ -308,7 +310,7 @@ module attributes {gpu.container_module} {
         tile.mbarrier_init %kv_full[%c0], %kv_copies : !bars1
         scf.for %s = %c0 to %c_stages step %c1 {
           tile.mbarrier_init %qo_full[%s], %qo_copies : !qobars
-          tile.mbarrier_init %qo_empty[%s], %consumers : !qobars
+          tile.mbarrier_init %qo_empty[%s], %consumer_threads : !qobars
         }
       }
       gpu.barrier
@@ -430,9 +432,9 @@ module attributes {gpu.container_module} {
           %dk_next = tile.warpgroup_mma_rs %ds16, %sq_[%s, %c0, %c0, %c0], %dk_acc
               {shape = #dkv_mma, wait = 0 : i32, transpose_b}
               : vector<32x!e>, !ring64, !grad
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %qo_empty[%s] : !qobars -> !tile.mbarrier_token
-          }
+          // Every consumer thread releases the stage: its own reads of the
+          // stage's nlse and delta (generic loads) come before its arrival.
+          %tok = tile.mbarrier_arrive %qo_empty[%s] : !qobars -> !tile.mbarrier_token
           %next = arith.addi %s, %c1 : index
           %wrap = arith.cmpi eq, %next, %c_stages : index
           %ns = arith.select %wrap, %c0, %next : index
