@@ -19,7 +19,8 @@
 //    fills one whole stage named by its leading indices (see getSharedCopy);
 //    else it is one stage. Reads of it (memref/vector loads, ldmatrix via
 //    getElementAccess; wgmma operands until a wgmma wait retires them) are
-//    events on the stage they read.
+//    events on the stage they read; through a memref.reinterpret_cast of a
+//    ring that bulk copies fill row by row, the row of the view's offset.
 //  - Bulk stores. A buffer TMA stores (or reduces, or bulk copies) read is
 //    staged in tiles named by the stores' leading indices; the stores'
 //    reads, their bulk commits and waits, and the generic writes and
@@ -258,7 +259,9 @@ private:
 
   /// The stage `memref[indices]` is in, for `buffers` (root buffer -> the
   /// leading indices that name a stage, 0: one stage). Accesses through a
-  /// view of a ring name no stage: not checked.
+  /// view of a ring name no stage (not checked), but for a
+  /// memref.reinterpret_cast of a ring whose stages bulk copies fill
+  /// (viewStage).
   std::optional<Stage> stageIn(const llvm::DenseMap<void *, unsigned> &buffers,
                                Value memref, ValueRange indices) {
     Value root = getRootBuffer(memref);
@@ -268,11 +271,52 @@ private:
     Stage stage{root.getAsOpaquePointer(), {}};
     if (it->second == 0)
       return stage;
-    if (memref != root || indices.size() < it->second)
+    if (memref != root) {
+      std::optional<int64_t> index = viewStage(memref, root, it->second);
+      if (!index)
+        return std::nullopt;
+      stage.second.push_back(*index);
+      stage.second.append(it->second - 1, 0);
+      return stage;
+    }
+    if (indices.size() < it->second)
       return std::nullopt;
     for (Value index : indices.take_front(it->second))
       stage.second.push_back(require(index));
     return stage;
+  }
+
+  /// The stage of a ring that bulk copies fill row by row (`ringIndices`
+  /// = its rank: a stage is one row of its first dimension, the copies'
+  /// other indices 0) that a memref.reinterpret_cast `memref` of it lies
+  /// in: the row of its offset, when every element the view spans (static
+  /// sizes and non-negative strides, a broadcast's zero stride included)
+  /// is in that row.
+  std::optional<int64_t> viewStage(Value memref, Value root,
+                                   unsigned ringIndices) {
+    auto view = memref.getDefiningOp<memref::ReinterpretCastOp>();
+    auto rootType = dyn_cast<MemRefType>(root.getType());
+    if (!view || view.getSource() != root || !rootType ||
+        !rootType.hasStaticShape() ||
+        static_cast<int64_t>(ringIndices) != rootType.getRank())
+      return std::nullopt;
+    int64_t row = rootType.getNumElements() / rootType.getDimSize(0);
+    int64_t span = 0;
+    for (auto [size, stride] :
+         llvm::zip(view.getStaticSizes(), view.getStaticStrides())) {
+      if (ShapedType::isDynamic(size) || ShapedType::isDynamic(stride) ||
+          stride < 0)
+        return std::nullopt;
+      if (size > 0)
+        span += (size - 1) * stride;
+    }
+    OpFoldResult offset = view.getMixedOffsets().front();
+    int64_t start = isa<Attribute>(offset) ? *getConstantIntValue(offset)
+                                           : require(cast<Value>(offset));
+    if (!modeled || start < 0 || row <= 0 ||
+        (start + span) / row != start / row)
+      return std::nullopt;
+    return start / row;
   }
 
   /// The stage `memref[indices]` is in, for buffers copies fill.
