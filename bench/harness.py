@@ -13,12 +13,9 @@ current stream:
     user observes, host launch cost and gaps included.
 Not a script: the others import it (their directory is on sys.path)."""
 import csv
-import json
-import os
 import statistics
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
@@ -27,7 +24,7 @@ sys.path.insert(0, str(ROOT / "python"))
 
 import tile  # noqa: E402
 from tile.compiler import redefine_aliases  # noqa: E402
-from tile.testing import cuda_torch, kernel_us, median_ms  # noqa: E402,F401
+from tile.testing import cuda_torch, device_records, kernel_us, median_ms  # noqa: E402,F401
 
 DTYPES = ("f16", "bf16")
 SM80_SMEM = 65536      # examples/hgemm_sm80.mlir @run: the staged C tile
@@ -159,26 +156,11 @@ def rotated_kernel_us(sides: Sequence[Callable[[], object]], rounds: int,
 
 def kernel_breakdown(run: Callable[[], object], repeats: int, warmup: int = 2) -> Dict[str, float]:
     """µs per call of each kernel (by name) that `repeats` back-to-back calls
-    of `run` launch, from CUPTI (torch.profiler's device time), largest
+    of `run` launch, from CUPTI (tile.testing.device_records), largest
     first: where a layer's time goes."""
-    import torch
-    from torch.profiler import ProfilerActivity, profile
-    for _ in range(warmup):
-        run()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(repeats):
-            run()
-        torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory() as directory:
-        path = os.path.join(directory, "trace.json")
-        prof.export_chrome_trace(path)
-        with open(path) as trace:
-            events = json.load(trace)["traceEvents"]
     times: Dict[str, float] = {}
-    for event in events:
-        if event.get("cat") == "kernel" and event.get("ph") == "X":
-            times[event["name"]] = times.get(event["name"], 0.0) + float(event["dur"]) / repeats
+    for event in device_records(run, repeats, warmup)[0]:
+        times[event["name"]] = times.get(event["name"], 0.0) + float(event["dur"]) / repeats
     return dict(sorted(times.items(), key=lambda item: -item[1]))
 
 

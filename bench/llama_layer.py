@@ -90,12 +90,9 @@ time) and the whole layer (user path, eager and graph).
 """
 import argparse
 import gc
-import json
 import math
-import os
 import statistics
 import sys
-import tempfile
 import warnings
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple
@@ -442,28 +439,13 @@ def kernel_categories(torch, run: Callable, repeats: int, seen: set,
                       warmup: int = 3) -> Dict[str, float]:
     """µs per call of `run` by category (CATEGORIES) and their "total":
     CUPTI's kernel, memcpy and memset records of `repeats` back-to-back calls
-    after `warmup` calls that finish first (tile.testing.kernel_us's method,
-    the records grouped by `category` of their names); NaN when CUPTI
+    after `warmup` calls that finish first (tile.testing.device_records,
+    grouped by `category` of their names); NaN when CUPTI
     recorded nothing. Names counted as "other" that `seen` lacks are printed
     once (and added)."""
-    from torch.profiler import ProfilerActivity, profile
-    for _ in range(warmup):
-        run()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(repeats):
-            run()
-        torch.cuda.synchronize()
-    with tempfile.TemporaryDirectory(prefix="llama-") as directory:
-        path = os.path.join(directory, "trace.json")
-        prof.export_chrome_trace(path)
-        with open(path) as trace:
-            events = json.load(trace)["traceEvents"]
     times = dict.fromkeys(CATEGORIES, 0.0)
     records = 0
-    for event in events:
-        if event.get("ph") != "X" or event.get("cat") not in RECORDS:
-            continue
+    for event in harness.device_records(run, repeats, warmup, RECORDS)[0]:
         name = event.get("name", "")
         kind = category(name) if event["cat"] == "kernel" else "other"
         times[kind] += float(event["dur"]) / repeats

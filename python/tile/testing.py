@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 import tempfile
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 
 def cuda_torch() -> Tuple[Optional[object], Optional[str]]:
@@ -54,18 +54,13 @@ def median_ms(run: Callable[[], object], runs: int = 20, warmup: int = 5,
     return sorted(times)[len(times) // 2]
 
 
-def kernel_us(run: Callable[[], object], repeats: int, warmup: int = 3,
-              copies: bool = False) -> Tuple[float, Dict[str, float], float]:
-    """Kernel time: (µs per call, {kernel name: launches per call}, paired
-    user-path µs per call) from CUPTI's kernel records of `repeats`
-    back-to-back calls of `run` after `warmup` calls that finish first, so
-    every kernel record in the profiled region belongs to these calls
-    (memsets and copies are other record kinds); NaN when CUPTI recorded no
-    kernel. The paired time is CUDA events around the same calls: its ratio
-    to the kernel time is the launch gaps alone, whatever the GPU's clock
-    did (host-bound calls pay CUPTI's small per-launch cost in it). With
-    `copies`, CUPTI's memcpy records count as well (a device-to-device
-    copy's time, the bandwidth baseline of memory-bound kernels)."""
+def device_records(run: Callable[[], object], repeats: int, warmup: int = 3,
+                   kinds: Tuple[str, ...] = ("kernel",)) -> Tuple[List[dict], float]:
+    """CUPTI's records of the kinds `kinds` ("kernel", "gpu_memcpy",
+    "gpu_memset": chrome-trace categories, each a dict with its "name" and
+    "dur" in µs) of `repeats` back-to-back calls of `run` after `warmup`
+    calls that finish first, so every record belongs to these calls; and
+    the µs per call of CUDA events around the same calls."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     for _ in range(warmup):
@@ -84,8 +79,22 @@ def kernel_us(run: Callable[[], object], repeats: int, warmup: int = 3,
         prof.export_chrome_trace(path)
         with open(path) as trace:
             events = json.load(trace)["traceEvents"]
-    kinds = ("kernel", "gpu_memcpy") if copies else ("kernel",)
-    kernels = [e for e in events if e.get("cat") in kinds and e.get("ph") == "X"]
+    return [e for e in events if e.get("cat") in kinds and e.get("ph") == "X"], paired_us
+
+
+def kernel_us(run: Callable[[], object], repeats: int, warmup: int = 3,
+              copies: bool = False) -> Tuple[float, Dict[str, float], float]:
+    """Kernel time: (µs per call, {kernel name: launches per call}, paired
+    user-path µs per call) from CUPTI's kernel records of `repeats`
+    back-to-back calls of `run` after `warmup` calls that finish first
+    (device_records); NaN when CUPTI recorded no kernel. The paired time is
+    CUDA events around the same calls: its ratio to the kernel time is the
+    launch gaps alone, whatever the GPU's clock did (host-bound calls pay
+    CUPTI's small per-launch cost in it). With `copies`, CUPTI's memcpy
+    records count as well (a device-to-device copy's time, the bandwidth
+    baseline of memory-bound kernels)."""
+    kernels, paired_us = device_records(run, repeats, warmup,
+                                        ("kernel", "gpu_memcpy") if copies else ("kernel",))
     names: Dict[str, float] = {}
     for event in kernels:
         names[event["name"]] = names.get(event["name"], 0) + 1 / repeats

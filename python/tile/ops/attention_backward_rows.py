@@ -16,6 +16,7 @@ reduction, `tile.reduce add ... over warp, lanes D/8`); a 1-D grid of
 from dataclasses import dataclass
 
 from ..family import KernelFamily
+from .kernel_text import kernel_module, linear_ids
 
 #: Threads of a CTA.
 THREADS = 256
@@ -47,75 +48,66 @@ def rows_source(config: RowsConfig) -> str:
     e, lanes = config.element, config.lanes
     vec, wide = f"vector<{VECTOR}x{e}>", f"vector<{VECTOR}xf32>"
     heads_t = f"memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>"
-    return f"""// attention_bwd_rows: -rowsum(dO * O) and nlse in rows of whole 64-query tiles, {e}, D = {config.head_dim}
-// (tile.ops.attention_backward_rows): {lanes} lanes a row, a 16-byte vector of dO and of O each.
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @attention_bwd_rows(%do: {heads_t}, %o: {heads_t}, %nlse: memref<?xf32>,
-                                 %nlse_rows: memref<?xf32>, %ndelta_rows: memref<?xf32>,
-                                 %pitch: index) kernel
-        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c_vector = arith.constant {VECTOR} : index
-      %c_lanes = arith.constant {lanes} : index
-      %c_threads = arith.constant {THREADS} : index
-      %zeros = arith.constant dense<0.0> : {vec}
-      %zero = arith.constant 0.0 : f32
-      %ninf = arith.constant 0xFF800000 : f32
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %first = arith.muli %bid, %c_threads : index
-      %gid = arith.addi %first, %tid : index
-      %heads = memref.dim %do, %c1 : {heads_t}
-      %sq = memref.dim %do, %c2 : {heads_t}
-      %batch = memref.dim %do, %c0 : {heads_t}
-      %bh_all = arith.muli %batch, %heads : index
-      %rows = arith.muli %bh_all, %pitch : index
-      // Row gid / lanes: query i of head bh (b, h); lane gid mod lanes.
-      %row = arith.divui %gid, %c_lanes : index
-      %lane = arith.remui %gid, %c_lanes : index
-      %bh = arith.divui %row, %pitch : index
-      %i = arith.remui %row, %pitch : index
-      %b = arith.divui %bh, %heads : index
-      %h = arith.remui %bh, %heads : index
-      %in_rows = arith.cmpi ult, %row, %rows : index
-      %in_sq = arith.cmpi ult, %i, %sq : index
-      %live = arith.andi %in_rows, %in_sq : i1
-      %col = arith.muli %lane, %c_vector : index
-      %dof, %of = scf.if %live -> ({vec}, {vec}) {{
-        %d = vector.load %do[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
-        %x = vector.load %o[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
-        scf.yield %d, %x : {vec}, {vec}
-      }} else {{
-        scf.yield %zeros, %zeros : {vec}, {vec}
-      }}
-      %dw = arith.extf %dof : {vec} to {wide}
-      %ow = arith.extf %of : {vec} to {wide}
-      %products = arith.mulf %dw, %ow : {wide}
-      %mine = vector.reduction <add>, %products : {wide} into f32
-      %sum = tile.reduce add %mine over warp, lanes {lanes} : f32
-      %leads = arith.cmpi eq, %lane, %c0 : index
-      %writes = arith.andi %leads, %in_rows : i1
-      scf.if %writes {{
-        %nd = arith.subf %zero, %sum : f32
-        %at = arith.muli %bh, %sq : index
-        %src = arith.addi %at, %i : index
-        %lse = scf.if %in_sq -> (f32) {{
-          %v = memref.load %nlse[%src] : memref<?xf32>
-          scf.yield %v : f32
-        }} else {{
-          scf.yield %ninf : f32
-        }}
-        memref.store %nd, %ndelta_rows[%row] : memref<?xf32>
-        memref.store %lse, %nlse_rows[%row] : memref<?xf32>
-      }}
-      gpu.return
-    }}
-  }}
+    header = [f"// attention_bwd_rows: -rowsum(dO * O) and nlse in rows of whole 64-query "
+              f"tiles, {e}, D = {config.head_dim}",
+              f"// (tile.ops.attention_backward_rows): {lanes} lanes a row, a 16-byte vector "
+              f"of dO and of O each."]
+    params = [f"%do: {heads_t}", f"%o: {heads_t}", "%nlse: memref<?xf32>",
+              "%nlse_rows: memref<?xf32>", "%ndelta_rows: memref<?xf32>", "%pitch: index"]
+    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
+                 "%c2 = arith.constant 2 : index",
+                 f"%c_vector = arith.constant {VECTOR} : index",
+                 f"%c_lanes = arith.constant {lanes} : index",
+                 f"%c_threads = arith.constant {THREADS} : index"]
+    constants += [f"%zeros = arith.constant dense<0.0> : {vec}",
+                  "%zero = arith.constant 0.0 : f32", "%ninf = arith.constant 0xFF800000 : f32"]
+    body = f"""
+%heads = memref.dim %do, %c1 : {heads_t}
+%sq = memref.dim %do, %c2 : {heads_t}
+%batch = memref.dim %do, %c0 : {heads_t}
+%bh_all = arith.muli %batch, %heads : index
+%rows = arith.muli %bh_all, %pitch : index
+// Row gid / lanes: query i of head bh (b, h); lane gid mod lanes.
+%row = arith.divui %gid, %c_lanes : index
+%lane = arith.remui %gid, %c_lanes : index
+%bh = arith.divui %row, %pitch : index
+%i = arith.remui %row, %pitch : index
+%b = arith.divui %bh, %heads : index
+%h = arith.remui %bh, %heads : index
+%in_rows = arith.cmpi ult, %row, %rows : index
+%in_sq = arith.cmpi ult, %i, %sq : index
+%live = arith.andi %in_rows, %in_sq : i1
+%col = arith.muli %lane, %c_vector : index
+%dof, %of = scf.if %live -> ({vec}, {vec}) {{
+  %d = vector.load %do[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
+  %x = vector.load %o[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
+  scf.yield %d, %x : {vec}, {vec}
+}} else {{
+  scf.yield %zeros, %zeros : {vec}, {vec}
 }}
-"""
+%dw = arith.extf %dof : {vec} to {wide}
+%ow = arith.extf %of : {vec} to {wide}
+%products = arith.mulf %dw, %ow : {wide}
+%mine = vector.reduction <add>, %products : {wide} into f32
+%sum = tile.reduce add %mine over warp, lanes {lanes} : f32
+%leads = arith.cmpi eq, %lane, %c0 : index
+%writes = arith.andi %leads, %in_rows : i1
+scf.if %writes {{
+  %nd = arith.subf %zero, %sum : f32
+  %at = arith.muli %bh, %sq : index
+  %src = arith.addi %at, %i : index
+  %lse = scf.if %in_sq -> (f32) {{
+    %v = memref.load %nlse[%src] : memref<?xf32>
+    scf.yield %v : f32
+  }} else {{
+    scf.yield %ninf : f32
+  }}
+  memref.store %nd, %ndelta_rows[%row] : memref<?xf32>
+  memref.store %lse, %nlse_rows[%row] : memref<?xf32>
+}}
+""".strip("\n").split("\n")
+    return kernel_module(header, "attention_bwd_rows", params, THREADS,
+                         constants + linear_ids() + body)
 
 
 #: The kernels, keyed by RowsConfig (64-bit offsets).

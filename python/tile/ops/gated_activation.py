@@ -31,6 +31,7 @@ from ..core.errors import OperandError
 from ..core.operands import cdiv, operand_of, require_alike, require_cuda_tensors
 from ..family import KernelFamily
 from .epilogue import ACTIVATIONS, GATE_BLOCK
+from .kernel_text import kernel_module, linear_ids
 
 WHAT = "tile.matmul (gated, under autograd)"
 #: Threads of a CTA.
@@ -190,29 +191,16 @@ def gated_activation_source(config: GatedActivationConfig) -> str:
         params = [f"%z: {rows_t}", f"%out: {rows_t}"]
     body.extend("  " + line for line in inner)
     emit("}")
-    indent = "      "
     what = ("d gate and d up from dy" if config.backward else "act(gate) * up")
-    return f"""// {config.name}: {what} of an interleaved gate/up product, {e}
-// (tile.ops.gated_activation): a thread a pair of {GATE_BLOCK}-column blocks, {THREADS} threads a CTA.
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @{config.name}({', '.join(params)}) kernel
-        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c_block = arith.constant {GATE_BLOCK} : index
-      %c_pair = arith.constant {2 * GATE_BLOCK} : index
-      %c_threads = arith.constant {THREADS} : index
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %first = arith.muli %bid, %c_threads : index
-      %gid = arith.addi %first, %tid : index
-{chr(10).join(indent + line for line in body)}
-      gpu.return
-    }}
-  }}
-}}
-"""
+    header = [f"// {config.name}: {what} of an interleaved gate/up product, {e}",
+              f"// (tile.ops.gated_activation): a thread a pair of {GATE_BLOCK}-column blocks, "
+              f"{THREADS} threads a CTA."]
+    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
+                 f"%c_block = arith.constant {GATE_BLOCK} : index",
+                 f"%c_pair = arith.constant {2 * GATE_BLOCK} : index",
+                 f"%c_threads = arith.constant {THREADS} : index"]
+    return kernel_module(header, config.name, params, THREADS,
+                         constants + linear_ids() + body)
 
 
 #: The kernels, keyed by GatedActivationConfig (64-bit offsets).

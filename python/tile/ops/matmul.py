@@ -304,25 +304,10 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     bytes_ = element.bytes
     # A's layout: row-major M x K, or M-major (the transpose of a row-major
     # K x M matrix, e.g. a backward pass's A^T), which the persistent
-    # kernels read as it is (a_mn_major).
-    if rows_contiguous(a):
-        a_mn, a_pitch = False, a.strides[0]
-    elif columns_contiguous(a):
-        a_mn, a_pitch = True, a.strides[1]
-    else:
-        raise MatmulError(f"tile.matmul: A (M x K = {m} x {k}) must be row-major or the "
-                          f"transpose of a row-major K x M matrix, got strides "
-                          f"{tuple(a.strides)}; pass A.contiguous()")
-    # B's layout picks the kernel: row-major K x N (gemm_nn) or row-major
-    # N x K, i.e. column-major K x N (gemm_nt).
-    if rows_contiguous(b):
-        b_transposed, b_pitch = False, b.strides[0]
-    elif columns_contiguous(b):
-        b_transposed, b_pitch = True, b.strides[1]
-    else:
-        raise MatmulError(f"tile.matmul: B (K x N = {k} x {n}) must be row-major or the "
-                          f"transpose of a row-major N x K matrix, got strides "
-                          f"{tuple(b.strides)}; pass B.contiguous()")
+    # kernels read as it is (a_mn_major). B's picks the kernel: row-major K
+    # x N (gemm_nn) or row-major N x K, i.e. column-major K x N (gemm_nt).
+    a_mn, a_pitch = _layout("A", a, ("M", "K"))
+    b_transposed, b_pitch = _layout("B", b, ("K", "N"))
     # A gated product's gate and up blocks are columns of C: rows of the
     # decode kernels' C^T accumulators, which hold no pair in one thread.
     small_m = m <= DECODE_MAX_M and not epilogue.gated
@@ -389,6 +374,21 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
                       workspace_ctas=device.sms, tile_n=tile_n, epilogue=epilogue,
                       a_mn_major=a_mn)
+
+
+def _layout(name: str, operand: Operand, dims: Tuple[str, str]) -> Tuple[bool, int]:
+    """(transposed, row pitch) of a matrix operand (`dims` its rows' and
+    columns' names): row-major with contiguous rows (False), or the
+    transpose of such a matrix (True); else MatmulError."""
+    if rows_contiguous(operand):
+        return False, operand.strides[0]
+    if columns_contiguous(operand):
+        return True, operand.strides[1]
+    rows, columns = operand.shape
+    raise MatmulError(f"tile.matmul: {name} ({dims[0]} x {dims[1]} = {rows} x {columns}) must "
+                      f"be row-major or the transpose of a row-major {dims[1]} x {dims[0]} "
+                      f"matrix, got strides {tuple(operand.strides)}; pass "
+                      f"{name}.contiguous()")
 
 
 def _check_epilogue_operands(epilogue: Epilogue, a: Operand, m: int, n: int, n_out: int,

@@ -64,6 +64,7 @@ from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_c
                              require_vector_rows, signature)
 from ..core.streams import new_output
 from ..family import KernelFamily
+from .kernel_text import kernel_module
 from ..core.routing import no_backward, operators, routed
 
 WHAT = "tile.rms_norm"
@@ -360,28 +361,17 @@ def rms_norm_source(config: RmsNormConfig) -> str:
         ["%row_scales: memref<?xf32>"] if quantize else []) + ["%eps: f32"]
     layout = (f"a CTA of {threads} threads, {lanes} a row ({config.rows_per_cta} rows)"
               if grouped else f"one row a CTA of {threads} threads")
-    indent = "      "
-    return f"""// {config.name}: RMSNorm of rows of {hidden} {e}{' after the residual add' if residual else ''} (tile.ops.rms_norm):
-// {layout}, {vectors} 16-byte vector(s) of the row a thread.
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @{config.name}({', '.join(params)}) kernel
-        attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
-      %c0 = arith.constant 0 : index
-      %c_vector = arith.constant {VECTOR} : index
-      %c_hidden = arith.constant {hidden} : index
-      %zeros = arith.constant dense<0.0> : {vec}
-      %inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32
-      %zero_f32 = arith.constant 0.0 : f32
-      %one_f32 = arith.constant 1.0 : f32
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-{chr(10).join(indent + line for line in body)}
-      gpu.return
-    }}
-  }}
-}}
-"""
+    header = [f"// {config.name}: RMSNorm of rows of {hidden} {e}"
+              f"{' after the residual add' if residual else ''} (tile.ops.rms_norm):",
+              f"// {layout}, {vectors} 16-byte vector(s) of the row a thread."]
+    constants = ["%c0 = arith.constant 0 : index",
+                 f"%c_vector = arith.constant {VECTOR} : index",
+                 f"%c_hidden = arith.constant {hidden} : index",
+                 f"%zeros = arith.constant dense<0.0> : {vec}",
+                 f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
+                 "%zero_f32 = arith.constant 0.0 : f32", "%one_f32 = arith.constant 1.0 : f32",
+                 "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
+    return kernel_module(header, config.name, params, threads, constants + body)
 
 
 #: The RMSNorm kernels, keyed by RmsNormConfig (64-bit offsets).

@@ -29,6 +29,7 @@ from ..core.elements import FLOAT16_TYPES, of_torch
 from ..core.errors import OperandError
 from ..core.operands import cdiv, operand_of, require_alike, require_cuda_tensors
 from ..family import KernelFamily
+from .kernel_text import kernel_module
 from .rms_norm import VECTOR, WHAT, RmsNormConfig, RowAccess, config_for, f32_literal, row_stride
 
 #: Vectors a thread above which the kernel reads its row again after the
@@ -182,28 +183,19 @@ def rms_norm_backward_source(config: RmsNormConfig) -> str:
         f"%w: {weight_t}", f"%dx: {rows_t}", f"%partial: {partial_t}", "%eps: f32"]
     layout = (f"a CTA of {threads} threads, {lanes} a row ({config.rows_per_cta} rows at a "
               f"time)" if grouped else f"one row at a time a CTA of {threads} threads")
-    indent = "      "
     name = kernel_name(config)
-    return f"""// {name}: RMSNorm's derivative for rows of {hidden} {e}{', adding dh_out' if accumulate else ''} (tile.ops.rms_norm_backward):
-// {layout}, {vectors} 16-byte vector(s) of the row a thread; a persistent grid.
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @{name}({', '.join(params)}) kernel
-        attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{
-      %c0 = arith.constant 0 : index
-      %c_vector = arith.constant {VECTOR} : index
-      %c_hidden = arith.constant {hidden} : index
-      %zeros = arith.constant dense<0.0> : {vec}
-      %zeros_f32 = arith.constant dense<0.0> : {wide}
-      %inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-{chr(10).join(indent + line for line in body)}
-      gpu.return
-    }}
-  }}
-}}
-"""
+    header = [f"// {name}: RMSNorm's derivative for rows of {hidden} {e}"
+              f"{', adding dh_out' if accumulate else ''} (tile.ops.rms_norm_backward):",
+              f"// {layout}, {vectors} 16-byte vector(s) of the row a thread; a persistent "
+              f"grid."]
+    constants = ["%c0 = arith.constant 0 : index",
+                 f"%c_vector = arith.constant {VECTOR} : index",
+                 f"%c_hidden = arith.constant {hidden} : index",
+                 f"%zeros = arith.constant dense<0.0> : {vec}",
+                 f"%zeros_f32 = arith.constant dense<0.0> : {wide}",
+                 f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
+                 "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
+    return kernel_module(header, name, params, threads, constants + body)
 
 
 #: The backward kernels, keyed by RmsNormConfig (residual: dh_out added).

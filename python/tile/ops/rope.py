@@ -47,6 +47,7 @@ from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
                              require_vector_rows, signature)
 from ..family import KernelFamily
+from .kernel_text import kernel_module, linear_ids
 from ..core.routing import operators, recorded, routed
 
 WHAT = "tile.rope"
@@ -157,34 +158,21 @@ def rope_source(config: RopeConfig) -> str:
     emit("}")
     params = ["%q: !rows"] + (["%k: !rows"] if keys else []) + ["%cos: !table",
                                                                 "%sin: !table"]
-    indent = "      "
     what = "q and k" if keys else "q"
-    return f"""// {config.name}: rotary position embedding of {what} in place, {e}, head dim {head_dim}
-// (tile.ops.rope): {config.pairs} threads a row, each a 16-byte vector of the row's first half and the
-// matching one of its second half; {THREADS} threads a CTA.
-!rows = {rows_t}
-!table = {table_t}
-module attributes {{gpu.container_module}} {{
-  gpu.module @kernels {{
-    gpu.func @{config.name}({', '.join(params)}) kernel
-        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c2 = arith.constant 2 : index
-      %c_vector = arith.constant {VECTOR} : index
-      %c_half = arith.constant {head_dim // 2} : index
-      %c_pairs = arith.constant {config.pairs} : index
-      %c_threads = arith.constant {THREADS} : index
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %first = arith.muli %bid, %c_threads : index
-      %gid = arith.addi %first, %tid : index
-{chr(10).join(indent + line for line in body)}
-      gpu.return
-    }}
-  }}
-}}
-"""
+    header = [f"// {config.name}: rotary position embedding of {what} in place, {e}, head dim "
+              f"{head_dim}",
+              f"// (tile.ops.rope): {config.pairs} threads a row, each a 16-byte vector of the "
+              f"row's first half and the",
+              f"// matching one of its second half; {THREADS} threads a CTA.",
+              f"!rows = {rows_t}", f"!table = {table_t}"]
+    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
+                 "%c2 = arith.constant 2 : index",
+                 f"%c_vector = arith.constant {VECTOR} : index",
+                 f"%c_half = arith.constant {head_dim // 2} : index",
+                 f"%c_pairs = arith.constant {config.pairs} : index",
+                 f"%c_threads = arith.constant {THREADS} : index"]
+    return kernel_module(header, config.name, params, THREADS,
+                         constants + linear_ids() + body)
 
 
 #: The RoPE kernels, keyed by RopeConfig (64-bit offsets).
