@@ -332,7 +332,7 @@ def test_no_backward_is_an_error_that_says_so(torch_cuda):
     with pytest.raises(MatmulError, match="stream= does not apply"):
         tile.matmul(a, a, stream=torch.cuda.current_stream())
     # The operator called directly with what its derivative does not cover.
-    with pytest.raises(MatmulError, match="an activation or gate is tile.matmul's op-by-op"):
+    with pytest.raises(MatmulError, match="runs an activation or gate as a second step"):
         torch.ops.tile.matmul(a, a.detach(), True, None, None, "silu", False, None, None, None,
                               None, True, True, False)
     with pytest.raises(MatmulError, match="not the cos and sin tables"):

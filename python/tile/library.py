@@ -108,8 +108,9 @@ def _register_matmul(torch) -> None:
         if activation not in (None, "identity") or gated or scale_a is not None \
                 or scale_b is not None or (out_dtype is not None and out_dtype != a.dtype):
             raise MatmulError("tile::matmul differentiates C = A B (+ bias, + residual) of "
-                              "f16/bf16 operands; an activation or gate is tile.matmul's "
-                              "op-by-op form under autograd, FP8 has no backward yet")
+                              "f16/bf16 operands; under autograd tile.matmul runs an "
+                              "activation or gate as a second step (tile::gated_activation, "
+                              "or PyTorch's activation), FP8 has no backward yet")
         ctx.transpose_b = transpose_b
         ctx.bias_shape = None if bias is None else tuple(bias.shape)
         ctx.row_bias = bias is not None and bias.dim() == 2 and bias.shape == (a.shape[0], 1)

@@ -169,7 +169,8 @@ def activate(torch, y, activation: str, gated: bool):
     """`activation` of y (M x N) in y's own type, as PyTorch's functions
     compute it; gated, of y's gate blocks times its up blocks (M x N/2).
     (apply_epilogue's step on float32 values, and the differentiable
-    op-by-op form of a fused epilogue under autograd.)"""
+    op-by-op form of a plain activation under autograd; a gate there is
+    tile.ops.gated_activation's kernel.)"""
     F = torch.nn.functional
     act = {"identity": lambda x: x, "relu": F.relu, "silu": F.silu,
            "gelu": F.gelu, "gelu_tanh": lambda x: F.gelu(x, approximate="tanh")}[activation]
