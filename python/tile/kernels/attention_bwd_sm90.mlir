@@ -3,8 +3,9 @@
 // K and V (B, Hkv, Sk, D), the forward's output O and its gradient dO (B, H,
 // Sq, D), and per query row nlse = -(c m + log2 l), the forward's negated
 // log2 sum-exp (c = scale log2(e); -inf for a row that saw no key), and
-// ndelta = -rowsum(dO * O) (float32, (B H Sq), rows of head b H + h at
-// (b H + h) Sq):
+// ndelta = -rowsum(dO * O) (float32, the rows of head b H + h at (b H + h)
+// pitch, pitch = Sq rounded up to whole 64-query tiles; past Sq -inf and
+// 0: tile.ops.attention_backward_rows):
 //   P  = exp2(c S + nlse)          S = Q K^T, masked keys -inf
 //   dS = P * (dP + ndelta)         dP = dO V^T
 //   dQ = scale dS K      (@attention_bwd_dq_d128: one CTA a 128-row query
@@ -57,7 +58,8 @@
 !bars1 = !tile.mbarrier<count = 1>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    // dQ of query tile blockIdx.x (128 rows) of head blockIdx.y (b H + h).
+    // dQ of query tile gridDim.y - 1 - blockIdx.y (128 rows) of head
+    // blockIdx.x (b H + h).
     gpu.func @attention_bwd_dq_d128(%q: !d128, %k: !d128, %v: !d128, %do: !d128, %dq: !d64,
                                     %nlse: memref<?xf32>, %ndelta: memref<?xf32>,
                                     %heads: index, %group: index, %sq: index, %sk: index,
@@ -243,7 +245,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
 
-    // dK and dV of key block blockIdx.x (128 keys) of KV head blockIdx.y
+    // dK and dV of key block blockIdx.y (128 keys) of KV head blockIdx.x
     // (b Hkv + hk), over the query tiles of its group's heads.
     gpu.func @attention_bwd_dkdv_d128(%q: !d64, %k: !d128, %v: !d128, %do: !d64, %dk: !d64,
                                       %dv: !d64, %nlse: memref<?xf32>, %ndelta: memref<?xf32>,

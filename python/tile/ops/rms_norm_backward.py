@@ -36,7 +36,8 @@ from .rms_norm import VECTOR, WHAT, RmsNormConfig, RowAccess, config_for, f32_li
 #: reductions instead of keeping it in registers through them.
 RELOAD_FROM = 2
 #: Registers an SM has, and the most a thread of these kernels takes
-#: (ptxas -v: 52 to 116 for rows up to 8192 elements): the persistent
+#: (ptxas -v: 52 to 116 for rows up to 16384 elements; from 24576 on, at
+#: 384 to 1024 threads, they spill: correct, slower): the persistent
 #: grid's CTAs per SM are SM_REGISTERS / (KERNEL_REGISTERS x threads).
 SM_REGISTERS = 65536
 KERNEL_REGISTERS = 128

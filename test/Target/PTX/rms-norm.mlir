@@ -99,4 +99,4 @@
 // BWD-NEXT: st.global.v4.b32 [[[P]]+8192], {
 // BWD-NEXT: st.global.v4.b32 [[[P]]+8208], {
 
-// NO-SPILLS: 0 bytes spill stores, 0 bytes spill loads
+// NO-SPILLS: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
