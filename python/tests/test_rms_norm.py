@@ -17,7 +17,7 @@ from tile.lit_runner import find_ptxas
 from tile.testing import ptxas_spills
 from tile.ops.rms_norm import (MAX_HIDDEN, RMS_NORM, RmsNormConfig, config_for, plan_rms_norm,
                                rms_norm_source)
-from tile.ops.rms_norm_backward import (RELOAD_FROM, RMS_NORM_BACKWARD, backward_config,
+from tile.ops.rms_norm_backward import (RELOAD_FROM, RMS_NORM_BACKWARD,
                                         backward_grid, kernel_name, rms_norm_backward_source)
 
 PYTHON = Path(__file__).resolve().parents[1]
@@ -223,7 +223,7 @@ def test_backward_kernels_compile_without_spills(residual, tmp_path):
     reductions a row; ptxas allocates it without spilling."""
     ptxas = find_ptxas()
     for hidden in HIDDEN:
-        config = backward_config("bf16", hidden, residual)
+        config = config_for("bf16", hidden, residual)
         assert kernel_name(config) == ("rms_norm_backward_residual" if residual
                                        else "rms_norm_backward")
         ptx = RMS_NORM_BACKWARD.module(config).ptx
@@ -240,10 +240,10 @@ def test_backward_kernels_compile_without_spills(residual, tmp_path):
 def test_backward_grid_is_persistent():
     """At most as many CTAs as the SMs hold at 128 registers a thread, at
     most one per group of rows; one partial row per CTA's row slot."""
-    assert backward_grid(backward_config("bf16", 4096, True), 4096, 132) == (264, 1, 1)
-    assert backward_grid(backward_config("bf16", 4096, True), 100, 132) == (100, 1, 1)
-    assert backward_grid(backward_config("bf16", 16384, False), 8192, 132) == (132, 1, 1)
-    short = backward_config("bf16", 64, False)
+    assert backward_grid(config_for("bf16", 4096, True), 4096, 132) == (264, 1, 1)
+    assert backward_grid(config_for("bf16", 4096, True), 100, 132) == (100, 1, 1)
+    assert backward_grid(config_for("bf16", 16384, False), 8192, 132) == (132, 1, 1)
+    short = config_for("bf16", 64, False)
     assert short.rows_per_cta == 32
     assert backward_grid(short, 51, 132) == (2, 1, 1)
     text = rms_norm_backward_source(short)

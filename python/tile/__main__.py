@@ -256,7 +256,7 @@ def main(argv=None) -> None:
         try:
             if args.backward:
                 sys.stdout.write(rms_norm_backward.rms_norm_backward_source(
-                    rms_norm_backward.backward_config(args.element, args.hidden,
+                    rms_norm.config_for(args.element, args.hidden,
                                                       args.residual)))
             else:
                 sys.stdout.write(rms_norm.rms_norm_source(

@@ -15,6 +15,7 @@ reduction, `tile.reduce add ... over warp, lanes D/8`); a 1-D grid of
 """
 from dataclasses import dataclass
 
+from ..core.operands import cdiv
 from ..family import KernelFamily
 from .kernel_text import kernel_module, linear_ids
 
@@ -116,4 +117,4 @@ ATTENTION_BACKWARD_ROWS = KernelFamily("attention_bwd_rows", rows_source)
 
 def grid(config: RowsConfig, rows: int):
     """CTAs for `rows` rows (B H pitch)."""
-    return (-(-rows * config.lanes // THREADS), 1, 1)
+    return (cdiv(rows * config.lanes, THREADS), 1, 1)

@@ -28,7 +28,8 @@ from typing import Tuple
 
 from ..core.elements import FLOAT16_TYPES, of_torch
 from ..core.errors import OperandError
-from ..core.operands import cdiv, operand_of, require_alike, require_cuda_tensors
+from ..core.operands import (cdiv, operand_of, require_alike, require_cuda_tensors,
+                             require_vector_rows)
 from ..family import KernelFamily
 from .epilogue import ACTIVATIONS, GATE_BLOCK
 from .kernel_text import kernel_module, linear_ids
@@ -215,11 +216,11 @@ def _rows(name: str, tensor, columns: int):
         raise OperandError(f"{WHAT}: {name} must be (M, {columns}), got shape "
                            f"{tuple(operand.shape)}")
     rows, pitch = operand.shape[0], operand.strides[0]
-    if operand.strides[1] != 1 or (rows > 1 and (pitch < columns or pitch % GATE_BLOCK)) or \
-            operand.address % 16:
+    if operand.strides[1] != 1 or (rows > 1 and pitch < columns):
         raise OperandError(f"{WHAT}: {name} must have contiguous rows of whole 16-byte vectors "
                            f"from a 16-byte aligned start, got strides "
                            f"{tuple(operand.strides)} at {operand.address:#x}")
+    require_vector_rows(WHAT, name, operand, pitch if rows > 1 else 0, GATE_BLOCK)
     return operand
 
 

@@ -43,12 +43,6 @@ SM_REGISTERS = 65536
 KERNEL_REGISTERS = 128
 
 
-def backward_config(element: str, hidden: int, accumulate: bool) -> RmsNormConfig:
-    """The backward kernel for rows of `hidden` elements: the forward's
-    layout (config_for); `residual` means dh_out is added."""
-    return config_for(element, hidden, accumulate)
-
-
 def kernel_name(config: RmsNormConfig) -> str:
     """The backward kernel's name in its module."""
     return "rms_norm_backward" + ("_residual" if config.residual else "")
@@ -247,7 +241,7 @@ def rms_norm_backward(torch, dy, h, weight, eps: float,
         return dh, torch.zeros_like(weight)
     device = devices.device(index)
     devices.require_hopper(WHAT, device)
-    config = backward_config(of_torch(h.dtype).name, hidden, dh_out is not None)
+    config = config_for(of_torch(h.dtype).name, hidden, dh_out is not None)
     grid = backward_grid(config, rows, device.sms)
     partial = torch.empty((grid[0] * config.rows_per_cta, hidden), device=h.device,
                           dtype=torch.float32)
