@@ -8,8 +8,9 @@ FlashAttention-3's setup (bench/attention.py): 16k tokens (B = 16384 / S),
 2048 / D query heads, bf16 (B, H, S, D) contiguous; with --gqa H/Hkv, also
 H query heads on Hkv KV heads at D = 128 (SDPA's enable_gqa). Each side is
 torch.autograd.grad of its output for the same dO (the forward outside the
-timing): tile's -rowsum(dO O) reduction and two kernels, SDPA's backward
-kernels inside sdpa_kernel(...). First the gradients' max abs error against
+timing): tile's -rowsum(dO O) reduction and fused kernel (and, as
+tile_det, its deterministic mode's two kernels: torch.use_deterministic_
+algorithms), SDPA's backward kernels inside sdpa_kernel(...). First the gradients' max abs error against
 float32 SDPA math on one head (the first of the first batch; GQA: its KV
 head); then kernel time from CUPTI (medians of rotated rounds,
 bench/harness.py) and TFLOP/s (10 B H S^2 D a backward: five products,
@@ -55,7 +56,8 @@ def main():
         configs += [(128, s, heads, kv_heads) for s in args.seqlens]
     rows = []
     print(f"{'D':>4s} {'S':>6s} {'H/Hkv':>6s} {'causal':>6s} {'tile us':>9s} {'TFLOP/s':>8s} "
-          f"{'cudnn/tile':>10s} {'flash/tile':>10s} {'err tile':>9s} {'err cudnn':>9s}")
+          f"{'cudnn/tile':>10s} {'flash/tile':>10s} {'det/tile':>9s} {'err tile':>9s} "
+          f"{'err det':>9s} {'err cudnn':>9s}")
     for d, s, heads, kv_heads in configs:
         batch = max(1, TOKENS // s)
         for causal in causals:
@@ -71,7 +73,14 @@ def main():
             def tile_side():
                 return torch.autograd.grad(tile_out, (q, k, v), grad, retain_graph=True)
 
-            sides, names = [tile_side], ["tile"]
+            def deterministic_side():
+                torch.use_deterministic_algorithms(True)
+                try:
+                    return tile_side()
+                finally:
+                    torch.use_deterministic_algorithms(False)
+
+            sides, names = [tile_side, deterministic_side], ["tile", "tile_det"]
             for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
                                   ("flash", SDPBackend.FLASH_ATTENTION)):
                 try:
@@ -103,11 +112,11 @@ def main():
             times = dict(zip(names, harness.rotated_kernel_us(sides, args.rounds, args.repeats)))
             flops = 10 * batch * heads * s * s * d * (0.5 if causal else 1.0)
             ratio = {n: times[n] / times["tile"] if n in times else None
-                     for n in ("cudnn", "flash")}
+                     for n in ("cudnn", "flash", "tile_det")}
             row = {"card": torch.cuda.get_device_name(), "d": d, "s": s, "heads": heads,
                    "kv_heads": kv_heads, "causal": causal, "tile_us": times["tile"],
                    "tflops": flops / times["tile"] / 1e6,
-                   **{f"{n}_us": times.get(n) for n in ("cudnn", "flash")},
+                   **{f"{n}_us": times.get(n) for n in ("cudnn", "flash", "tile_det")},
                    **{f"err_{n}": errors.get(n) for n in names}}
             rows.append(row)
 
@@ -115,7 +124,8 @@ def main():
                 return format(x, spec) if x is not None else "n/a".rjust(int(spec[:-3] or 0))
             print(f"{d:4d} {s:6d} {heads:3d}/{kv_heads:<2d} {str(causal):>6s} "
                   f"{times['tile']:9.1f} {row['tflops']:8.1f} {show(ratio['cudnn'], '10.3f')} "
-                  f"{show(ratio['flash'], '10.3f')} {errors['tile']:9.2e} "
+                  f"{show(ratio['flash'], '10.3f')} {ratio['tile_det']:9.3f} "
+                  f"{errors['tile']:9.2e} {errors['tile_det']:9.2e} "
                   f"{show(errors.get('cudnn'), '9.2e')}")
     if args.csv:
         harness.write_csv(rows, args.csv)

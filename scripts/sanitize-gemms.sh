@@ -169,7 +169,8 @@ PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
 # The training kernels, from PyTorch at small odd shapes: the attention
 # backward (GQA 4/2, Sq = 200 and Sk = 330: a partial last query tile and
-# key block, both causal diagonals, D = 64 and 128), RMSNorm's derivative
+# key block, both causal diagonals, D = 64 and 128, the fused kernel and the
+# deterministic mode's two), RMSNorm's derivative
 # (51 rows of 4096, a CTA a row, and of 200, rows sharing a CTA; with h's
 # own gradient) and the gated activation both ways (3 rows of 48).
 cat > "$WORK/training.py" <<PY
@@ -183,9 +184,11 @@ for d in (64, 128):
         q = torch.randn(1, 4, 200, d, device="cuda", dtype=torch.bfloat16)
         k, v = (torch.randn(1, 2, 330, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
         o, nlse = ab.forward(torch, q, k, v, kind, None, True)
-        dq, dk, dv = ab.backward(torch, torch.randn_like(o), q, k, v, o, nlse, kind, None)
-        torch.cuda.synchronize()
-        print(f"attention backward d{d} {kind}: finite {bool(dq.isfinite().all() and dk.isfinite().all() and dv.isfinite().all())}")
+        for deterministic in (False, True):
+            dq, dk, dv = ab.backward(torch, torch.randn_like(o), q, k, v, o, nlse, kind, None,
+                                     deterministic)
+            torch.cuda.synchronize()
+            print(f"attention backward d{d} {kind} deterministic={deterministic}: finite {bool(dq.isfinite().all() and dk.isfinite().all() and dv.isfinite().all())}")
 for hidden in (4096, 200):
     h, dy, dh = (torch.randn(51, hidden, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     w = torch.rand(hidden, device="cuda", dtype=torch.bfloat16)

@@ -263,14 +263,19 @@ LogicalResult MmaOp::verify() {
 }
 
 /// T-TILE-3 for the stores of accumulator fragments.
+/// With `leading`, dimensions before the tile's (rows, columns) are indexed
+/// as given.
 static LogicalResult verifyFragmentStore(Operation *op, MemRefType dst,
-                                         ValueRange indices,
-                                         ValueRange bounds) {
-  if (dst.getRank() != 2 || indices.size() != 2 || !hasContiguousInnerDim(dst))
+                                         ValueRange indices, ValueRange bounds,
+                                         bool leading = false) {
+  bool rankOk = leading ? dst.getRank() >= 2 : dst.getRank() == 2;
+  if (!rankOk || int64_t(indices.size()) != dst.getRank() ||
+      !hasContiguousInnerDim(dst))
     return op->emitOpError()
-           << "stores to a rank-2 memref with contiguous rows, one index per "
-              "dimension, got "
-           << dst << " (T-TILE-3)";
+           << "stores to a rank-2 memref"
+           << (leading ? " (or its last two dimensions)" : "")
+           << " with contiguous rows, one index per dimension, got " << dst
+           << " (T-TILE-3)";
   if (!bounds.empty() && bounds.size() != 2)
     return op->emitOpError() << "takes 2 bounds (rows, columns), got "
                              << bounds.size() << " (T-TILE-3)";
@@ -340,7 +345,7 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                                  "T-TILE-3")))
     return failure();
   return verifyFragmentStore(*this, getDst().getType(), getIndices(),
-                             getBounds());
+                             getBounds(), /*leading=*/true);
 }
 
 /// T-TILE-8: a non-empty memref of factors (a thread loads its own).
@@ -407,14 +412,18 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
       shape[1] % box[rank - 1] ||
       llvm::any_of(
           box.drop_back(2), [](int64_t e) { return e != 1; }) ||
-      !llvm::is_contained({8u, 16u}, element.getIntOrFloatBitWidth()) ||
+      !llvm::is_contained({8u, 16u, 32u}, element.getIntOrFloatBitWidth()) ||
       !isa<FloatType>(element))
     return emitOpError() << "stores 64-row chunks through shared memory: "
-                            "expected a descriptor of 16-bit or 8-bit floats "
-                            "with box [64, W] "
+                            "expected a descriptor of 32-, 16- or 8-bit "
+                            "floats with box [64, W] "
                             "(after leading 1s), W a multiple of 16 dividing "
                             "N = "
                          << shape[1] << ", got " << desc << " (T-TILE-4)";
+  if (std::optional<TmaReduceKind> kind = getReduce();
+      kind && !isTmaReducible(*kind, element))
+    return emitOpError() << "reduction " << stringifyTmaReduceKind(*kind)
+                         << " does not exist for " << element << " (T-TMA-20)";
   if (failed(verifyTmaCoordinates(*this, desc, getCoordinates())))
     return failure();
   MemRefType staging = getStaging().getType();

@@ -276,7 +276,7 @@ LogicalResult TmaStoreOp::verify() {
 
 /// T-TMA-20: the element types each reduction exists for (PTX ISA,
 /// "cp.reduce.async.bulk.tensor").
-static bool isReducible(TmaReduceKind kind, Type type) {
+bool mlir::tile::isTmaReducible(TmaReduceKind kind, Type type) {
   bool isFloat16 = isa<Float16Type, BFloat16Type>(type);
   unsigned intWidth = 0;
   if (auto intType = dyn_cast<IntegerType>(type))
@@ -301,7 +301,7 @@ static bool isReducible(TmaReduceKind kind, Type type) {
 
 LogicalResult TmaReduceOp::verify() {
   TmaDescType desc = getDescriptor().getType();
-  if (!isReducible(getKind(), desc.getElementType()))
+  if (!isTmaReducible(getKind(), desc.getElementType()))
     return emitOpError() << "reduction " << stringifyTmaReduceKind(getKind())
                          << " does not exist for " << desc.getElementType()
                          << " (T-TMA-20)";

@@ -5,6 +5,7 @@
 #ifndef TILE_LIB_IR_VERIFIERUTILS_H
 #define TILE_LIB_IR_VERIFIERUTILS_H
 
+#include "Tile/IR/TileAttrs.h"
 #include "Tile/IR/TileTypes.h"
 #include "mlir/IR/Operation.h"
 
@@ -30,6 +31,9 @@ LogicalResult verifyTmaCoordinates(Operation *op, TmaDescType desc,
 LogicalResult verifyTmaSharedTile(Operation *op, TmaDescType desc, Value tile,
                                   ValueRange indices, StringRef role,
                                   bool allowsRowRange = false);
+
+/// T-TMA-20: the element types a TMA reduction `kind` exists for.
+bool isTmaReducible(TmaReduceKind kind, Type type);
 
 /// T-WGMMA-1: `buffer` is a tile of a tile.shared_alloc with a TMA swizzle
 /// whose rows are one swizzle span: K-major, or with `mnMajor` chunks of

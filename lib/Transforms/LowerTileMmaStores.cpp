@@ -9,15 +9,16 @@
 //   `stmatrix`, one tile.stmatrix x4 per pair of adjacent fragments.
 // - tile.warpgroup_mma_store (tile.warpgroup_mma's m64nN accumulators): the
 //   same fragment stores, warp w of the warpgroup holding rows 16 w .. of
-//   each 64-row block; with `transpose`, element by element to the
-//   transposed position.
+//   each 64-row block, in the destination's last two dimensions; with
+//   `transpose`, element by element to the transposed position.
 // - tile.warpgroup_tma_store: per 64 x W chunk of the accumulator, the
 //   warpgroup's first thread waits until the staging buffer it reuses has
 //   been read (tile.bulk_wait_group); a named barrier (nvvm.barrier);
 //   tile.stmatrix x4 into the staging buffer; an async-proxy fence
 //   (tile.fence_proxy_async); a named barrier; then the first thread's
-//   tile.tma_store and tile.bulk_commit_group. 8-bit elements (stmatrix
-//   moves 16-bit ones) are stored pair by pair (vector.store, swizzled by
+//   tile.tma_store (tile.tma_reduce with `reduce`) and
+//   tile.bulk_commit_group. 8-bit and 32-bit elements (stmatrix moves 16-bit
+//   ones) are stored pair by pair (vector.store, swizzled by
 //   tile-swizzle-accesses).
 // - tile.warpgroup_rows / tile.warpgroup_scale: each thread loads the row
 //   (and column) factors of the accumulator elements it holds (indices
@@ -44,12 +45,19 @@ using namespace mlir::tile;
 /// (decided statically where the layout is static, else at run time);
 /// otherwise element by element.
 static void
-storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange bounds,
-               Value firstColumn, int64_t rowBlocks, int64_t rowStride,
-               int64_t columnBlocks, Value rowBase, Value columnBase,
+storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange leading,
+               ValueRange bounds, Value firstColumn, int64_t rowBlocks,
+               int64_t rowStride, int64_t columnBlocks, Value rowBase,
+               Value columnBase,
                function_ref<Value(int64_t, int64_t, int64_t)> pairAt) {
   IndexMath math(builder, loc);
   auto type = cast<MemRefType>(dst.getType());
+  int64_t rowDim = type.getRank() - 2;
+  auto at = [&](Value row, Value column) {
+    SmallVector<Value> indices(leading);
+    indices.append({row, column});
+    return indices;
+  };
   Type element = type.getElementType();
   auto pairType = VectorType::get({2}, element);
   uint64_t pairBytes = 2 * type.getElementTypeBitWidth() / 8;
@@ -63,8 +71,8 @@ storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange bounds,
           if (pairType != pair.getType())
             pair = arith::TruncFOp::create(builder, loc, pairType, pair);
           if (bounds.empty()) {
-            vector::StoreOp::create(builder, loc, pair, dst,
-                                    ValueRange{row, column}, false, alignment);
+            vector::StoreOp::create(builder, loc, pair, dst, at(row, column),
+                                    false, alignment);
             continue;
           }
           Value next = math.add(column, math.constant(1));
@@ -76,24 +84,25 @@ storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange bounds,
               scf::IfOp::create(builder, loc, math.less(next, bounds[1]),
                                 /*withElseRegion=*/true);
           builder.setInsertionPointToStart(&whole.getThenRegion().front());
-          vector::StoreOp::create(builder, loc, pair, dst,
-                                  ValueRange{row, column}, false, alignment);
+          vector::StoreOp::create(builder, loc, pair, dst, at(row, column),
+                                  false, alignment);
           builder.setInsertionPointToStart(&whole.getElseRegion().front());
           auto first =
               scf::IfOp::create(builder, loc, math.less(column, bounds[1]));
           builder.setInsertionPointToStart(&first.getThenRegion().front());
           Value value = vector::ExtractOp::create(builder, loc, pair,
                                                   ArrayRef<int64_t>{0});
-          memref::StoreOp::create(builder, loc, value, dst,
-                                  ValueRange{row, column});
+          memref::StoreOp::create(builder, loc, value, dst, at(row, column));
         }
   };
-  // Even row stride, offset and first column: every pair is word-aligned.
+  // Even strides (but the last), offset and first column: every pair is
+  // word-aligned.
   SmallVector<int64_t> strides;
   int64_t offset;
-  bool static_ = succeeded(type.getStridesAndOffset(strides, offset)) &&
-                 !ShapedType::isDynamic(strides[0]) &&
-                 !ShapedType::isDynamic(offset);
+  bool static_ =
+      succeeded(type.getStridesAndOffset(strides, offset)) &&
+      llvm::none_of(ArrayRef(strides).drop_back(), ShapedType::isDynamic) &&
+      !ShapedType::isDynamic(offset);
   auto isEven = [&](Value v) -> Value {
     Value low = arith::AndIOp::create(builder, loc, v, math.constant(1));
     return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, low,
@@ -101,12 +110,14 @@ storeFragments(OpBuilder &builder, Location loc, Value dst, ValueRange bounds,
   };
   Value even = isEven(firstColumn);
   if (static_) {
-    if (strides[0] % 2 || offset % 2)
+    if (offset % 2 || llvm::any_of(ArrayRef(strides).drop_back(),
+                                   [](int64_t s) { return s % 2; }))
       return emitStores(llvm::MaybeAlign());
   } else {
     auto metadata = memref::ExtractStridedMetadataOp::create(builder, loc, dst);
-    even = arith::AndIOp::create(builder, loc, even,
-                                 isEven(metadata.getStrides()[0]));
+    for (int64_t d = 0; d <= rowDim; ++d)
+      even = arith::AndIOp::create(builder, loc, even,
+                                   isEven(metadata.getStrides()[d]));
     even =
         arith::AndIOp::create(builder, loc, even, isEven(metadata.getOffset()));
   }
@@ -172,8 +183,9 @@ static void storeTransposed(OpBuilder &builder, Location loc,
   Value dst = op.getDst();
   Type element = cast<MemRefType>(dst.getType()).getElementType();
   ValueRange indices = op.getIndices(), bounds = op.getBounds();
-  Value firstColumn = math.add(indices[1], rowOffset);
-  Value firstRow = math.add(indices[0], columnOffset);
+  size_t rowDim = indices.size() - 2;
+  Value firstColumn = math.add(indices[rowDim + 1], rowOffset);
+  Value firstRow = math.add(indices[rowDim], columnOffset);
   for (int64_t i = 0; i < shape[0] / 64; ++i)
     for (int64_t j = 0; j < shape[1] / 8; ++j)
       for (int64_t h = 0; h < 2; ++h)
@@ -194,8 +206,9 @@ static void storeTransposed(OpBuilder &builder, Location loc,
             auto ifOp = scf::IfOp::create(builder, loc, inside);
             builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
           }
-          memref::StoreOp::create(builder, loc, value, dst,
-                                  ValueRange{row, column});
+          SmallVector<Value> at(indices.take_front(rowDim));
+          at.append({row, column});
+          memref::StoreOp::create(builder, loc, value, dst, at);
         }
 }
 
@@ -246,7 +259,7 @@ struct MmaStoreOpLowering : OpRewritePattern<MmaStoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    storeFragments(rewriter, loc, op.getDst(), op.getBounds(),
+    storeFragments(rewriter, loc, op.getDst(), {}, op.getBounds(),
                    op.getIndices()[1], fragments[0], 16, fragments[1], rowBase,
                    columnBase, [&](int64_t i, int64_t j, int64_t h) -> Value {
                      return vector::ExtractOp::create(
@@ -274,12 +287,15 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    Value rowBase = math.add(op.getIndices()[0], rowOffset);
-    Value columnBase = math.add(op.getIndices()[1], columnOffset);
+    ValueRange indices = op.getIndices();
+    size_t rowDim = indices.size() - 2;
+    Value rowBase = math.add(indices[rowDim], rowOffset);
+    Value columnBase = math.add(indices[rowDim + 1], columnOffset);
     Value acc = op.getAcc();
-    storeFragments(rewriter, loc, op.getDst(), op.getBounds(),
-                   op.getIndices()[1], shape[0] / 64, 64, shape[1] / 8, rowBase,
-                   columnBase, [&](int64_t i, int64_t j, int64_t h) -> Value {
+    storeFragments(rewriter, loc, op.getDst(), indices.take_front(rowDim),
+                   op.getBounds(), indices[rowDim + 1], shape[0] / 64, 64,
+                   shape[1] / 8, rowBase, columnBase,
+                   [&](int64_t i, int64_t j, int64_t h) -> Value {
                      return getWarpgroupPair(rewriter, loc, acc, perBlock, i, j,
                                              h);
                    });
@@ -288,10 +304,11 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
   }
 };
 
-/// The 8-bit chunk c of 64-row block i of a `tile.warpgroup_tma_store`
-/// (stmatrix moves 16-bit values): each thread converts its pairs and stores
-/// them, 2 bytes each, at row 16 w + lane / 4 + 8 h, column 2 (lane mod 4) +
-/// 8 j of buffer `tile` (warp w of the warpgroup, row half h of fragment j).
+/// The 8-bit or 32-bit chunk c of 64-row block i of a
+/// `tile.warpgroup_tma_store` (stmatrix moves 16-bit values): each thread
+/// converts its pairs (8-bit) and stores them, one store each, at row 16 w +
+/// lane / 4 + 8 h, column 2 (lane mod 4) + 8 j of buffer `tile` (warp w of the
+/// warpgroup, row half h of fragment j).
 static void storePairs(OpBuilder &builder, Location loc, WarpgroupTmaStoreOp op,
                        ArrayRef<Value> tile, const WarpPosition &position,
                        int64_t i, int64_t c) {
@@ -305,10 +322,10 @@ static void storePairs(OpBuilder &builder, Location loc, WarpgroupTmaStoreOp op,
       VectorType::get({2}, op.getStaging().getType().getElementType());
   for (int64_t j = 0; j < width / 8; ++j)
     for (int64_t h = 0; h < 2; ++h) {
-      Value pair = arith::TruncFOp::create(
-          builder, loc, pairType,
-          getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i,
-                           c * width / 8 + j, h));
+      Value pair = getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i,
+                                    c * width / 8 + j, h);
+      if (pair.getType() != pairType)
+        pair = arith::TruncFOp::create(builder, loc, pairType, pair);
       SmallVector<Value> at(tile);
       at.push_back(math.add(row, math.constant(8 * h)));
       at.push_back(math.add(column, math.constant(8 * j)));
@@ -353,7 +370,7 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
           BulkWaitGroupOp::create(rewriter, loc, buffers - 1, /*read=*/true);
         }
         syncWarpgroup();
-        if (element.getIntOrFloatBitWidth() == 8)
+        if (element.getIntOrFloatBitWidth() != 16)
           storePairs(rewriter, loc, op, tile, position, i, c);
         else
           for (int64_t jj = 0; jj < width / 16; ++jj) {
@@ -381,8 +398,12 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
             math.add(coordinates[rank - 2], math.constant(64 * i));
         coordinates[rank - 1] =
             math.add(coordinates[rank - 1], math.constant(width * c));
-        TmaStoreOp::create(rewriter, loc, op.getStaging(), tile,
-                           op.getDescriptor(), coordinates, Value());
+        if (std::optional<TmaReduceKind> kind = op.getReduce())
+          TmaReduceOp::create(rewriter, loc, *kind, op.getStaging(), tile,
+                              op.getDescriptor(), coordinates, Value());
+        else
+          TmaStoreOp::create(rewriter, loc, op.getStaging(), tile,
+                             op.getDescriptor(), coordinates, Value());
         BulkCommitGroupOp::create(rewriter, loc);
       }
     rewriter.eraseOp(op);

@@ -5,6 +5,7 @@ own bf16 derivatives), the errors where no derivative exists, and
 torch.compile(fullgraph=True) of a Llama-style block calling tile (no
 graph break; the same outputs as eager tile; the compiled code captured in
 a CUDA graph; its backward)."""
+import contextlib
 from types import SimpleNamespace
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 import tile
 from tile.core import routing
 from tile.core.errors import MatmulError
-from tile.ops.attention_backward import ATTENTION_BACKWARD
+from tile.ops.attention_backward import ATTENTION_BACKWARD, ATTENTION_BACKWARD_FUSED
 from tile.ops.epilogue import interleave_gate_up
 
 
@@ -61,6 +62,23 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
         assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
         assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1"]
         assert len(rest) == 11
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
+    """The fused kernel (no GPU needed) takes the dK/dV kernel's maps, then
+    dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle span),
+    then the same scalars."""
+    params = ATTENTION_BACKWARD_FUSED.module(("bf16", head_dim)).manifest["kernels"][
+        f"attention_bwd_fused_d{head_dim}"]["params"]
+    boxes = [p.get("box") for p in params[:7]]
+    assert boxes == [[1, 1, 64, 64], [1, 1, 128, 64], [1, 1, 128, 64], [1, 1, 64, 64],
+                     [1, 1, 64, 64], [1, 1, 64, 64], [1, 1, 64, 32]]
+    assert params[6]["element"] == "f32"
+    rest = params[7:]
+    assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
+    assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1"]
+    assert len(rest) == 11
 
 
 # --- On the GPU --------------------------------------------------------------------
@@ -279,7 +297,10 @@ def _sdpa(torch, q, k, v, causal, dtype=None):
     (4, 4, 256, 256, 128, None), (4, 4, 256, 256, 64, "top_left"),
     (8, 2, 200, 200, 128, "top_left"), (4, 1, 100, 300, 64, "bottom_right"),
     (2, 2, 130, 384, 128, None), (2, 2, 333, 333, 64, None), (2, 1, 200, 330, 64, "top_left")])
-def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal):
+@pytest.mark.parametrize("deterministic", [False, True], ids=["fused", "deterministic"])
+def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal, deterministic):
+    """Both backward paths: the fused kernel (dQ by TMA reductions) and the
+    deterministic mode's two kernels (torch.use_deterministic_algorithms)."""
     torch = torch_cuda
     torch.manual_seed(8)
     q = torch.randn(2, heads, sq, d, device="cuda", dtype=torch.bfloat16)
@@ -288,7 +309,8 @@ def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal):
     mine = _leaves(torch, q, k, v)
     out = tile.attention(*mine, causal=causal or False, enable_gqa=True)
     grad = torch.randn_like(out)
-    out.backward(grad)
+    with _deterministic(torch, deterministic):
+        out.backward(grad)
     theirs = _leaves(torch, q, k, v)
     _sdpa(torch, *theirs, causal).backward(grad)
     exact = _leaves(torch, q, k, v, dtype=torch.float32)
@@ -298,19 +320,41 @@ def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal):
         _no_worse(torch, "d" + name, t_mine.grad, t_theirs.grad, t_exact.grad)
 
 
-def test_attention_backward_is_deterministic(torch_cuda):
+@contextlib.contextmanager
+def _deterministic(torch, on: bool):
+    """PyTorch's deterministic algorithms switched to `on` for the block."""
+    was = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(on)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(was)
+
+
+@pytest.mark.parametrize("kv_heads, d", [(8, 128), (2, 64)])
+def test_attention_backward_deterministic_mode(torch_cuda, kv_heads, d):
+    """With deterministic algorithms on, the gradients' bits repeat run to
+    run; the fused path's dK and dV are those bits too (same sums, same
+    order), its dQ (reductions in any order) agrees to float32 rounding of
+    the sum before the cast."""
     torch = torch_cuda
     torch.manual_seed(9)
-    q, k, v = (torch.randn(1, 8, 512, 128, device="cuda", dtype=torch.bfloat16)
-               for _ in range(3))
+    q = torch.randn(1, 8, 1000, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(1, kv_heads, 1000, d, device="cuda", dtype=torch.bfloat16)
+            for _ in range(2))
     grad = torch.randn_like(q)
     runs = []
-    for _ in range(2):
+    for deterministic in (True, True, False):
         leaves = _leaves(torch, q, k, v)
-        tile.attention(*leaves, causal=True).backward(grad)
+        out = tile.attention(*leaves, causal=True, enable_gqa=True)
+        with _deterministic(torch, deterministic):
+            out.backward(grad)
         runs.append([t.grad for t in leaves])
-    for first, second in zip(*runs):
+    for first, second in zip(runs[0], runs[1]):
         assert torch.equal(first, second)
+    assert torch.equal(runs[0][1], runs[2][1]) and torch.equal(runs[0][2], runs[2][2])
+    dq, fused_dq = runs[0][0].float(), runs[2][0].float()
+    assert (dq - fused_dq).abs().max() <= 2 ** -7 * dq.abs().max()
 
 
 def test_no_backward_is_an_error_that_says_so(torch_cuda):

@@ -37,11 +37,13 @@
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
                                 cache's boxes, attention_with_kvcache)
-    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows]
-                                prints the attention backward's two kernels
-                                (kernels/attention_bwd_sm90.mlir, as autograd
-                                runs them: tile.ops.attention_backward), or
-                                with --rows the kernel of their per-row
+    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows|--deterministic]
+                                prints the attention backward's fused kernel
+                                (kernels/attention_bwd_fused_sm90.mlir, as
+                                autograd runs it: tile.ops.attention_backward),
+                                with --deterministic the two kernels of the
+                                deterministic mode (attention_bwd_sm90.mlir),
+                                or with --rows the kernel of their per-row
                                 inputs (tile.ops.attention_backward_rows)
     python3 -m tile cache-append [--element f16|bf16] [--head-dim 64|128]
                                 prints the KV-cache append kernel
@@ -170,8 +172,11 @@ def main(argv=None) -> None:
     backward.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     backward.add_argument("--head-dim", type=int, choices=prefill_attention.HEAD_DIMS,
                           default=128)
-    backward.add_argument("--rows", action="store_true",
-                          help="the kernel of nlse and -rowsum(dO * O) in whole-tile rows")
+    backward_kernels = backward.add_mutually_exclusive_group()
+    backward_kernels.add_argument("--rows", action="store_true",
+                                  help="the kernel of nlse and -rowsum(dO * O) in whole-tile rows")
+    backward_kernels.add_argument("--deterministic", action="store_true",
+                                  help="the deterministic mode's dQ and dK/dV kernels")
     prefill = commands.add_parser("attention-prefill",
                                   help="print a variant of the prefill attention kernel's tile IR")
     prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -238,8 +243,10 @@ def main(argv=None) -> None:
         if args.rows:
             sys.stdout.write(attention_backward_rows.rows_source(
                 attention_backward_rows.RowsConfig(args.element, args.head_dim)))
-        else:
+        elif args.deterministic:
             sys.stdout.write(attention_backward.backward_source((args.element, args.head_dim)))
+        else:
+            sys.stdout.write(attention_backward.fused_source((args.element, args.head_dim)))
         return
     if args.command == "attention-prefill":
         try:

@@ -850,3 +850,39 @@ gpu.module @epilogue_rank4 {
     gpu.return
   }
 }
+
+// tile.warpgroup_tma_store of f32 partial sums with `reduce add`: each
+// thread's pairs stored whole (stmatrix moves 16-bit values), then one TMA
+// reduction per 64 x 32 chunk instead of a store.
+// CHECK-LABEL: gpu.func @tma_reduction
+//       CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<2x2x64x32xf32, 3>, vector<2xf32>
+//       CHECK: tile.tma_reduce add %{{.*}}[%{{.*}}, %c0] to %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x2x64x32xf32, 3>
+//       CHECK: tile.tma_reduce add %{{.*}}[%{{.*}}, %c1] to %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x2x64x32xf32, 3>
+//   CHECK-NOT: tile.tma_store
+//   CHECK-NOT: tile.stmatrix
+!sum = !tile.tma_desc<memref<?x?xf32>, box = [64, 32], swizzle = b128>
+gpu.module @reduction {
+  gpu.func @tma_reduction(%acc: vector<32xf32>, %sum: !sum, %wg: index, %m: index, %n: index) kernel {
+    %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x32xf32, 3>
+    tile.warpgroup_tma_store %acc, %staging[%wg] to %sum[%m, %n] reduce add {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<2x2x64x32xf32, 3>, !sum
+    gpu.return
+  }
+}
+
+// tile.warpgroup_mma_store into a stage of a ring: the pairs' stores keep
+// the leading indices (stage, chunk) and take the fragment's row and column
+// in the last two.
+// CHECK-LABEL: gpu.func @store_ring_stage
+//  CHECK-SAME: (%{{.*}}: vector<32xf32>, %[[S:[a-z0-9]+]]: index, %[[ROW:[a-z0-9]+]]: index)
+//   CHECK-NOT: scf.if
+//       CHECK: vector.store %{{.*}}, %{{.*}}[%[[S]], %c0, %{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<2x1x128x64xbf16, 3>, vector<2xbf16>
+gpu.module @ring_stage {
+  gpu.func @store_ring_stage(%acc: vector<32xf32>, %s: index, %row: index) kernel {
+    %c0 = arith.constant 0 : index
+    %ring = tile.shared_alloc : memref<2x1x128x64xbf16, 3>
+    tile.warpgroup_mma_store %acc, %ring[%s, %c0, %row, %c0] {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<2x1x128x64xbf16, 3>
+    gpu.return
+  }
+}

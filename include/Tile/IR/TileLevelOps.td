@@ -365,8 +365,11 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
     written. With `transpose`, the tile's transpose is written: element
     (r, c) goes to `dst[indices[0] + c, indices[1] + r]`, element by element
     (the epilogue of C^T = B^T A^T, which computes a small-M C as its
-    transpose); `bounds` are still `dst`'s (rows, columns). Invariant
-    T-TILE-3.
+    transpose); `bounds` are still `dst`'s (rows, columns). A `dst` of
+    higher rank is indexed as given in its leading dimensions, the tile
+    lying in its last two (e.g. one stage of a shared ring that a later
+    `tile.warpgroup_mma` reads: the generic stores need a
+    `tile.fence_proxy_async` before that). Invariant T-TILE-3.
 
     Example:
     ```mlir
@@ -466,8 +469,10 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
     The epilogue of CUTLASS's Hopper GEMMs: the warpgroup's M x N
     accumulator tile (`shape`; `vector<(M/64 * N/2) x f32>` from
     `tile.warpgroup_mma`, after a `tile.wgmma_wait_group 0`) is converted to
-    the 16-bit or 8-bit float element type of `descriptor` (8-bit: with
-    `arith.truncf`'s rounding, T-TARGET-7) and written to the tensor at
+    the f32, 16-bit or 8-bit float element type of `descriptor` (8-bit: with
+    `arith.truncf`'s rounding, T-TARGET-7) and written, or with `reduce`
+    combined by that TMA reduction (`tile.tma_reduce`, T-TMA-20: e.g. f32
+    adds of partial sums from several CTAs, in no fixed order), to the tensor at
     `coordinates` (row, column of the tile's first element) in chunks of one
     TMA box, [64, W]: 64-row block i, columns W c. `staging[indices]` is a
     ring of S chunk buffers (the memref's last three dimensions are (S, 64,
@@ -476,32 +481,39 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
     bulk groups still read shared memory (`cp.async.bulk.wait_group.read`),
     the warpgroup meets at named barrier 1 + (thread x / 128) (`bar.sync`
     with 128 threads), its warps write their rows with `stmatrix.x4` (8-bit
-    elements, which stmatrix does not move: each thread's converted pairs
-    with 2-byte stores), fence them for the async proxy, meet again, and the
-    first thread starts the TMA store and commits it as a bulk group. The stores then run while the
+    and 32-bit elements, which stmatrix does not move: each thread's pairs
+    with one store each), fence them for the async proxy, meet again, and the
+    first thread starts the TMA store (or reduction) and commits it as a bulk group. The stores then run while the
     warpgroup goes on (the next tile's MMAs); before the kernel ends the
     first thread must wait for them (`tile.bulk_wait_group 0`). Rows and
     columns beyond the tensor are not written (TMA clips the box).
     Invariant T-TILE-4. Requires sm_90.
 
-    Example (a consumer warpgroup's 64x256 tile in 64x64 chunks, two
-    staging buffers per warpgroup):
+    Examples (a consumer warpgroup's 64x256 tile in 64x64 chunks, two
+    staging buffers per warpgroup; a 64x64 f32 tile added to a tensor in
+    64x32 chunks):
     ```mlir
     tile.warpgroup_tma_store %acc, %staging[%wg] to %dc[%m0, %n0]
         {shape = array<i64: 64, 256>}
         : vector<128xf32>, memref<2x2x64x64xf16, 3>,
           !tile.tma_desc<memref<?x?xf16>, box = [64, 64], swizzle = b128>
+    tile.warpgroup_tma_store %part, %staging32[%wg] to %sum[%m0, %n0] reduce add
+        {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<2x2x64x32xf32, 3>,
+          !tile.tma_desc<memref<?x?xf32>, box = [64, 32], swizzle = b128>
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
                        Arg<AnyMemRef, "staging ring", [MemRead, MemWrite]>:$staging,
                        Variadic<Index>:$indices,
-                       Arg<Tile_TmaDescType, "the tensor written", [MemWrite]>:$descriptor,
+                       Arg<Tile_TmaDescType, "the tensor written", [MemRead, MemWrite]>:$descriptor,
                        Variadic<Index>:$coordinates,
-                       DenseI64ArrayAttr:$shape);
+                       DenseI64ArrayAttr:$shape,
+                       OptionalAttr<Tile_TmaReduceKindAttr>:$reduce);
   let assemblyFormat = [{
     $acc `,` $staging (`[` $indices^ `]`)? `to` $descriptor `[` $coordinates `]`
-    attr-dict `:` type($acc) `,` type($staging) `,` qualified(type($descriptor))
+    (`reduce` $reduce^)? attr-dict `:` type($acc) `,` type($staging) `,`
+    qualified(type($descriptor))
   }];
   let hasVerifier = 1;
 }

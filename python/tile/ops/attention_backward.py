@@ -5,15 +5,21 @@ kernels of kernels/attention_bwd_sm90.mlir.
     o, nlse = forward(torch, q, k, v, kind, scale, enable_gqa)
     dq, dk, dv = backward(torch, grad_o, q, k, v, o, nlse, kind, scale)
 
-FlashAttention-2's algorithm, deterministic (no atomics): P is recomputed
-from the saved nlse = -(c m + log2 l) (c = scale log2(e)), the rows'
--rowsum(dO * O) come from one kernel reading dO and O once
-(attention_backward_rows: both in rows of whole 64-query tiles), then one kernel streams the key blocks past each
-128-row query tile for dQ and one streams the query tiles of a KV head's
-group past each 128-key block for dK and dV (GQA: summed over the group);
-each grid starts the tiles with the most work first (causal). q, k, v, o and dO are (B, H or Hkv, S, D)
-with D = 64 or 128, f16 or bf16, any strides with a contiguous D (4-D
-tensor maps); causal masks top-left or bottom-right, no window or softcap.
+P is recomputed from the saved nlse = -(c m + log2 l) (c = scale
+log2(e)); the rows' -rowsum(dO * O) come from one kernel reading dO and O
+once (attention_backward_rows: both in rows of whole 64-query tiles). Then
+FlashAttention-3's fused kernel (attention_bwd_fused_sm90.mlir) streams the
+query tiles of a KV head's group past each 128-key block for dK and dV
+(GQA: summed over the group) and adds each tile's share of dQ into a
+float32 dQ with TMA reductions, whose order varies run to run. The
+deterministic mode (`deterministic=True`, or PyTorch's
+`torch.use_deterministic_algorithms(True)`) runs FlashAttention-2's two
+kernels instead (attention_bwd_sm90.mlir): the same dK/dV and one more
+kernel streaming the key blocks past each 128-row query tile for dQ, no
+atomics. Each grid starts the tiles with the most work first (causal).
+q, k, v, o and dO are (B, H or Hkv, S, D) with D = 64 or 128, f16 or
+bf16, any strides with a contiguous D (4-D tensor maps); causal masks
+top-left or bottom-right, no window or softcap.
 """
 import math
 from typing import Dict, Optional, Tuple
@@ -76,6 +82,50 @@ def backward_source(variant: Tuple[str, int]) -> str:
 ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
                                   options={"index-bitwidth": 32})
 
+#: The fused kernel's Q/dO ring depth: 64 KB at D = 128 (its dS^T stages
+#: and dQ staging take the rest of shared memory), 96 KB at D = 64.
+FUSED_QO_STAGES = {128: 2, 64: 6}
+
+
+def fused_aliases(head_dim: int) -> Dict[str, str]:
+    """The fused kernel's head-dimension aliases for D = `head_dim` (as
+    written: 128). A warpgroup reduces its D / 2 columns of dQ in 32-column
+    boxes through as many staging buffers (at most two)."""
+    chunks, half = head_dim // 64, head_dim // 2
+    stages = FUSED_QO_STAGES[head_dim]
+    dq_buffers = min(half // 32, 2)
+    return {"!grad": f"vector<{head_dim // 2}xf32>",
+            "!dq_half": f"vector<{half // 2}xf32>",
+            "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
+            "!ring64": f"memref<{stages}x{chunks}x64x64x!e, 3>",
+            "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
+            "!dq_staging": f"memref<2x{dq_buffers}x64x32xf32, 3>",
+            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
+            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
+            "#dq_mma": f"array<i64: 64, {half}, 128>",
+            "#grad_rows": f"array<i64: 64, {head_dim}>",
+            "#dq_rows": f"array<i64: 64, {half}>",
+            "#dq_cols": f"{half} : index", "#chunks": f"{chunks} : i32",
+            "#qo_stages": f"{stages} : index",
+            "!qobars": f"!tile.mbarrier<count = {stages}>",
+            "!rows_ring": f"memref<{stages}x64xf32, 3>"}
+
+
+def fused_source(variant: Tuple[str, int]) -> str:
+    """@attention_bwd_fused_d{D} for (element, D)."""
+    element, head_dim = variant
+    if head_dim not in HEAD_DIMS:
+        raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
+    text = redefine_aliases(read_kernel("attention_bwd_fused_sm90.mlir"),
+                            {"!e": element, **fused_aliases(head_dim)})
+    return text.replace("_d128(", f"_d{head_dim}(")
+
+
+#: The fused kernel (dK, dV, and dQ by TMA reductions); a variant is
+#: (element, D).
+ATTENTION_BACKWARD_FUSED = KernelFamily("attention_bwd_fused_sm90.mlir", fused_source,
+                                        options={"index-bitwidth": 32})
+
 WHAT = "tile.attention's backward"
 
 
@@ -114,9 +164,13 @@ def _tma_ready(torch, x):
 
 
 def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
-             scale: Optional[float]) -> tuple:
+             scale: Optional[float], deterministic: Optional[bool] = None) -> tuple:
     """(dq, dk, dv) of tile.attention(q, k, v) = out for the loss gradient
-    grad_o; nlse from forward."""
+    grad_o; nlse from forward. `deterministic` (default: whether PyTorch's
+    deterministic algorithms are on) takes the two-kernel path, whose dQ has
+    the same bits run to run."""
+    if deterministic is None:
+        deterministic = torch.are_deterministic_algorithms_enabled()
     index = require_cuda_tensors(torch, WHAT, grad_o=grad_o, q=q, k=k, v=v, out=out, nlse=nlse)
     batch, heads, sq, d = q.shape
     kv_heads, sk = k.shape[1], k.shape[2]
@@ -146,6 +200,15 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
     variant = (element, d)
+    if not deterministic:
+        # dQ's float32 sum, zero before the reductions.
+        dq_acc = torch.zeros((batch, heads, sq, d), device=q.device, dtype=torch.float32)
+        # Key blocks along x: the CTAs that run together reduce into the
+        # same heads' dQ rows, which stay in L2.
+        ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{d}").launch_on(
+            index, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows) + scalars,
+            (cdiv(sk, KEY_BLOCK), batch * kv_heads, 1))
+        return dq.copy_(dq_acc), dk, dv
     # Heads along x, tiles along y: the tiles with the most work (causal)
     # start first.
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
@@ -157,4 +220,5 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     return dq, dk, dv
 
 
-__all__ = ["forward", "backward", "ATTENTION_BACKWARD", "head_dim_aliases"]
+__all__ = ["forward", "backward", "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED",
+           "head_dim_aliases", "fused_aliases"]

@@ -759,3 +759,35 @@ func.func @wgmma_rs_k_spans_column(%p: vector<64xf16>, %acc: vector<64xf32>, %i:
       : vector<64xf16>, memref<2x128x64xf16, 3>, vector<64xf32>
   return
 }
+
+// -----
+
+// A stage of a shared ring (the dS^T tile of the attention backward): the
+// tile lies in the last two dimensions, the leading ones indexed as given.
+// CHECK-LABEL: func.func @wgmma_store_ring_stage
+// CHECK: tile.warpgroup_mma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {shape = array<i64: 64, 64>} : vector<32xf32>, memref<2x1x128x64xbf16, 3>
+func.func @wgmma_store_ring_stage(%acc: vector<32xf32>, %s: index, %row: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64xbf16, 3>
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %row, %c0] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x1x128x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_indices(%acc: vector<32xf32>, %s: index) {
+  %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+  // expected-error @below {{stores to a rank-2 memref (or its last two dimensions) with contiguous rows, one index per dimension, got 'memref<2x128x64xbf16, 3>' (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%s, %s] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x128x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @mma_store_rank3(%acc: vector<4x8x2x2xf32>, %c: memref<2x64x64xf16>, %i: index) {
+  // expected-error @below {{stores to a rank-2 memref with contiguous rows, one index per dimension, got 'memref<2x64x64xf16>' (T-TILE-3)}}
+  tile.mma_store %acc, %c[%i, %i, %i] {warps = array<i64: 2, 2>} : vector<4x8x2x2xf32>, memref<2x64x64xf16>
+  return
+}

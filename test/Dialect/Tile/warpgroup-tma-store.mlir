@@ -34,7 +34,7 @@ func.func @fp8_epilogue(%acc: vector<128xf32>, %c: !dc8, %wg: index, %m: index, 
 !dc = !tile.tma_desc<memref<?x?xi8>, box = [64, 64], swizzle = b64>
 func.func @integer_result(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<2x64x64xi8, 3>
-  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xi8>, box = [64, 64], swizzle = b64>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 32-, 16- or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xi8>, box = [64, 64], swizzle = b64>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x64xi8, 3>, !dc
   return
@@ -56,7 +56,7 @@ func.func @accumulators(%acc: vector<64xf32>, %c: !dc, %m: index, %n: index) {
 !dc = !tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>
 func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x32x64xf16, 3>
-  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 32-, 16- or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 256, got '!tile.tma_desc<memref<?x?xf16>, box = [32, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x32x64xf16, 3>, !dc
   return
@@ -64,12 +64,38 @@ func.func @box_rows(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
 
 // -----
 
+// An f32 tile added into a tensor (partial sums from several CTAs): 64 x 32
+// chunks of 128-byte rows, reduced by TMA.
+!dc = !tile.tma_desc<memref<?x?x?x?xf32>, box = [1, 1, 64, 32], swizzle = b128>
+
+// CHECK-LABEL: func.func @f32_reduction
+// CHECK: tile.warpgroup_tma_store %{{.*}}, %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] reduce add {shape = array<i64: 64, 64>} : vector<32xf32>, memref<2x2x64x32xf32, 3>
+func.func @f32_reduction(%acc: vector<32xf32>, %c: !dc, %wg: index, %b: index, %h: index, %m: index, %n: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x32xf32, 3>
+  tile.warpgroup_tma_store %acc, %staging[%wg] to %c[%b, %h, %m, %n] reduce add {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x2x64x32xf32, 3>, !dc
+  return
+}
+
+// -----
+
 !dc = !tile.tma_desc<memref<?x?xf32>, box = [64, 32], swizzle = b128>
-func.func @f32_result(%acc: vector<128xf32>, %c: !dc, %m: index, %n: index) {
+func.func @f32_min(%acc: vector<32xf32>, %c: !dc, %m: index, %n: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x32xf32, 3>
-  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats}}
-  tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
-      : vector<128xf32>, memref<2x64x32xf32, 3>, !dc
+  // expected-error @below {{reduction min does not exist for 'f32' (T-TMA-20)}}
+  tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] reduce min {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<2x64x32xf32, 3>, !dc
+  return
+}
+
+// -----
+
+!dc = !tile.tma_desc<memref<?x?xf8E4M3FN>, box = [64, 64], swizzle = b64>
+func.func @fp8_add(%acc: vector<32xf32>, %c: !dc, %m: index, %n: index) {
+  %staging = tile.shared_alloc {swizzle = #tile.swizzle<b64>} : memref<1x64x64xf8E4M3FN, 3>
+  // expected-error @below {{reduction add does not exist for 'f8E4M3FN' (T-TMA-20)}}
+  tile.warpgroup_tma_store %acc, %staging to %c[%m, %n] reduce add {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<1x64x64xf8E4M3FN, 3>, !dc
   return
 }
 
@@ -148,7 +174,7 @@ func.func @epilogue_rank4(%acc: vector<32xf32>, %big: vector<128xf32>, %o: !o4, 
 !o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>
 func.func @rank4_leading_not_one(%acc: vector<32xf32>, %o: !o4, %i: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x64x64xbf16, 3>
-  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{stores 64-row chunks through shared memory: expected a descriptor of 32-, 16- or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [2, 1, 64, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
       : vector<32xf32>, memref<2x64x64xbf16, 3>, !o4
   return
@@ -159,7 +185,7 @@ func.func @rank4_leading_not_one(%acc: vector<32xf32>, %o: !o4, %i: index) {
 !o4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>
 func.func @rank4_box_rows(%acc: vector<32xf32>, %o: !o4, %i: index) {
   %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
-  // expected-error @below {{expected a descriptor of 16-bit or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>' (T-TILE-4)}}
+  // expected-error @below {{expected a descriptor of 32-, 16- or 8-bit floats with box [64, W] (after leading 1s), W a multiple of 16 dividing N = 64, got '!tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>' (T-TILE-4)}}
   tile.warpgroup_tma_store %acc, %staging to %o[%i, %i, %i, %i] {shape = array<i64: 64, 64>}
       : vector<32xf32>, memref<2x128x64xbf16, 3>, !o4
   return

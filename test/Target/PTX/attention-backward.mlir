@@ -1,7 +1,7 @@
 // The attention backward's kernels as PTX, assembled by ptxas for sm_90a
 // without spills: python/tile/kernels/attention_bwd_sm90.mlir as written
 // (bf16, D = 128) and as autograd compiles it for f16 and D = 64 (`python
-// -m tile attention-backward`), and the forward's variant that stores the
+// -m tile attention-backward --deterministic`), and the forward's variant that stores the
 // rows' log-sum-exps (`python -m tile attention-prefill --lse`).
 // @attention_bwd_dq: S = Q K^T and dP = dO V^T from two shared-memory
 // descriptors each (m64n128k16, 128 keys), dQ += dS K with dS in registers
@@ -17,7 +17,7 @@
 // RUN: tile-opt %tile_kernels/attention_bwd_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=128 -DN=128 --implicit-check-not=atom.global --implicit-check-not=red.global --implicit-check-not=cp.reduce < %t.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d128.ptx -o %t.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=BOTH-NO-SPILLS %}
-// RUN: %python -m tile attention-backward --element f16 --head-dim 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d64.ptx
+// RUN: %python -m tile attention-backward --deterministic --element f16 --head-dim 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d64.ptx
 // RUN: FileCheck %s -DT=f16 -DD=64 -DN=64 --implicit-check-not=atom.global --implicit-check-not=red.global --implicit-check-not=cp.reduce < %t.f16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d64.ptx -o %t.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=BOTH-NO-SPILLS %}
 // RUN: %python -m tile attention-backward --rows --element f16 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.rows.ptx
