@@ -68,7 +68,7 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
 def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     """The fused kernel (no GPU needed) takes the dK/dV kernel's maps, then
     dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle span),
-    then the same scalars."""
+    then the same scalars and the grid's band of KV heads."""
     params = ATTENTION_BACKWARD_FUSED.module(("bf16", head_dim)).manifest["kernels"][
         f"attention_bwd_fused_d{head_dim}"]["params"]
     boxes = [p.get("box") for p in params[:7]]
@@ -77,8 +77,8 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     assert params[6]["element"] == "f32"
     rest = params[7:]
     assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
-    assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1"]
-    assert len(rest) == 11
+    assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1", "index"]
+    assert len(rest) == 12
 
 
 # --- On the GPU --------------------------------------------------------------------

@@ -8,17 +8,18 @@
 // deterministic mode). Per query tile of 64 rows, 5 products instead of the
 // two kernels' 7 (P and dP are not recomputed for dQ).
 //
-// One CTA a 128-key block blockIdx.x of KV head blockIdx.y (b Hkv + hk),
-// over the query tiles of the head's group; warpgroup 0 (one
-// thread) loads with TMA and bulk copies, two consumer warpgroups of 64 keys
-// each: per query tile
+// One CTA a 128-key block of a KV head (b Hkv + hk), over the query tiles
+// of the head's group (the grid: bands of %band KV heads, key block by key
+// block); warpgroup 0 (one thread) loads with TMA and bulk copies, two
+// consumer warpgroups of 64 keys each: per query tile
 //   S^T = K Q^T, dP^T = V dO^T, P^T = exp2(c S^T + nlse), dS^T = P^T (dP^T + ndelta)
-//   dV += P^T dO, dK += dS^T Q                     (registers, as the dK/dV kernel)
+//   dV += P^T dO                                   (registers, as the dK/dV kernel)
 //   dS^T into shared memory (both halves of 128 keys: a two-stage ring,
 //   fenced for the async proxy, the warpgroups meet at a named barrier)
 //   dQ[:, D/2 w ..] = scale dS K[:, D/2 w ..]       (warpgroup w: its half of D,
 //                                                    all 128 keys)
-//   tile.warpgroup_tma_store ... reduce = add of that half into dq_acc.
+//   dK += dS^T Q                                   (registers, under the next line)
+//   tile.warpgroup_tma_store ... reduce add of dQ's half into dq_acc.
 // dq_acc is (B, H, Sq, D) float32, zero before the launch; rows past Sq are
 // clipped by TMA. Causal masks, GQA, nlse and ndelta as in
 // attention_bwd_sm90.mlir (rows of whole 64-query tiles at %pitch).
@@ -65,7 +66,7 @@ module attributes {gpu.container_module} {
                                        %ndelta: memref<?xf32>, %heads: index, %group: index,
                                        %sq: index, %sk: index, %pitch: index,
                                        %scale_log2: f32, %scale: f32, %causal: i1,
-                                       %bottom_right: i1) kernel
+                                       %bottom_right: i1, %band: index) kernel
         // .minnctapersm 1: with .maxntid, ptxas knows the register count
         // at entry and applies setmaxnreg (at D = 64 it otherwise ignored
         // it, C7508, and spilled).
@@ -84,12 +85,22 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
-      // Key blocks along x, KV heads along y: the CTAs that run together
-      // share their heads' Q, dO and dQ tiles (in L2: dQ's reductions hit
-      // it), and the blocks the most queries see (the first, causal) start
-      // first.
-      %nt = gpu.block_id x
-      %bhk = gpu.block_id y
+      // A one-dimensional grid in bands of %band KV heads (b Hkv + hk), each
+      // band key block by key block, its heads' blocks side by side: the
+      // CTAs that run together share a few heads' Q, dO and dQ tiles (in L2:
+      // dQ's reductions hit it), and within a band the blocks the most
+      // queries see (the first, causal) start first.
+      %c127 = arith.constant 127 : index
+      %sk127 = arith.addi %sk, %c127 : index
+      %key_blocks = arith.divui %sk127, %c128 : index
+      %cta = gpu.block_id x
+      %band_ctas = arith.muli %band, %key_blocks : index
+      %band_i = arith.divui %cta, %band_ctas : index
+      %in_band = arith.remui %cta, %band_ctas : index
+      %nt = arith.divui %in_band, %band : index
+      %band_head = arith.remui %in_band, %band : index
+      %band0 = arith.muli %band_i, %band : index
+      %bhk = arith.addi %band0, %band_head : index
       %kv_heads = arith.divui %heads, %group : index
       %b = arith.divui %bhk, %kv_heads : index
       %hk = arith.remui %bhk, %kv_heads : index

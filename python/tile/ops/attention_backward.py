@@ -82,9 +82,10 @@ def backward_source(variant: Tuple[str, int]) -> str:
 ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
                                   options={"index-bitwidth": 32})
 
-#: The fused kernel's Q/dO ring depth: 64 KB at D = 128 (its dS^T stages
-#: and dQ staging take the rest of shared memory), 96 KB at D = 64.
-FUSED_QO_STAGES = {128: 2, 64: 6}
+#: The fused kernel's Q/dO ring depth: two stages at D = 128 (64 KB; its
+#: dS^T stages and dQ staging take the rest of shared memory), three at D =
+#: 64 (48 KB: as fast as six or faster, bench/NOTES.md).
+FUSED_QO_STAGES = {128: 2, 64: 3}
 
 
 def fused_aliases(head_dim: int) -> Dict[str, str]:
@@ -109,6 +110,16 @@ def fused_aliases(head_dim: int) -> Dict[str, str]:
             "#qo_stages": f"{stages} : index",
             "!qobars": f"!tile.mbarrier<count = {stages}>",
             "!rows_ring": f"memref<{stages}x64xf32, 3>"}
+
+
+def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
+    """The KV heads a band of the fused kernel's grid takes key block by key
+    block: about one wave of CTAs (SMs / key blocks, at least 1), the largest
+    divisor of `kv_rows` (B Hkv) up to that. Measured on an H100 (bench/
+    NOTES.md): at 4k keys (32 blocks) four heads a band ran up to 8% faster
+    than one, at 16k (128 blocks) one head was fastest."""
+    most = max(1, min(kv_rows, round(sms / key_blocks)))
+    return max(b for b in range(1, most + 1) if kv_rows % b == 0)
 
 
 def fused_source(variant: Tuple[str, int]) -> str:
@@ -203,11 +214,12 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     if not deterministic:
         # dQ's float32 sum, zero before the reductions.
         dq_acc = torch.zeros((batch, heads, sq, d), device=q.device, dtype=torch.float32)
-        # Key blocks along x: the CTAs that run together reduce into the
-        # same heads' dQ rows, which stay in L2.
+        # Bands of KV heads, key block by key block: the CTAs that run
+        # together reduce into a few heads' dQ rows, which stay in L2.
+        band = fused_band(batch * kv_heads, cdiv(sk, KEY_BLOCK), devices.device(index).sms)
         ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{d}").launch_on(
-            index, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows) + scalars,
-            (cdiv(sk, KEY_BLOCK), batch * kv_heads, 1))
+            index, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows) + scalars + (band,),
+            (cdiv(sk, KEY_BLOCK) * batch * kv_heads, 1, 1))
         return dq.copy_(dq_acc), dk, dv
     # Heads along x, tiles along y: the tiles with the most work (causal)
     # start first.
