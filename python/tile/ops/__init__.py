@@ -11,8 +11,10 @@
 - `tile.ops.attention`: fused attention, kernels/attention_sm90.mlir (GQA,
   causal diagonals, windows, softcap, packed sequences);
 - `tile.ops.attention_backward`: tile.attention's backward (what autograd
-  runs): the forward variant that saves each row's log-sum-exp and
-  kernels/attention_bwd_sm90.mlir's dQ and dK/dV kernels;
+  runs): the forward variant that saves each row's log-sum-exp,
+  kernels/attention_bwd_fused_sm90.mlir's fused kernel (dQ by TMA
+  reductions) and, deterministic, kernels/attention_bwd_sm90.mlir's dQ and
+  dK/dV kernels;
 - `tile.ops.decode_attention`: the split-KV kernels against a KV cache,
   generated, their plans, and which kernels run a call (prefers_decode);
 - `tile.ops.cache_append`: the kernel appending new keys and values to a

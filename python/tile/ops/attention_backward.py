@@ -22,7 +22,7 @@ bf16, any strides with a contiguous D (4-D tensor maps); causal masks
 top-left or bottom-right, no window or softcap.
 """
 import math
-from typing import Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 from ..compiler import redefine_aliases
 from ..core import devices
@@ -66,15 +66,21 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "!rows_ring": f"memref<{qo_stages}x64xf32, 3>"}
 
 
-def backward_source(variant: Tuple[str, int]) -> str:
-    """@attention_bwd_dq_d{D} and @attention_bwd_dkdv_d{D} for (element,
-    D)."""
+def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
+                    variant: Tuple[str, int]) -> str:
+    """The kernels of `file` for (element, D): the element and `aliases(D)`
+    redefined, the kernels' names ending in _d{D}."""
     element, head_dim = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
-    text = redefine_aliases(read_kernel("attention_bwd_sm90.mlir"),
-                            {"!e": element, **head_dim_aliases(head_dim)})
+    text = redefine_aliases(read_kernel(file), {"!e": element, **aliases(head_dim)})
     return text.replace("_d128(", f"_d{head_dim}(")
+
+
+def backward_source(variant: Tuple[str, int]) -> str:
+    """@attention_bwd_dq_d{D} and @attention_bwd_dkdv_d{D} for (element,
+    D)."""
+    return _variant_source("attention_bwd_sm90.mlir", head_dim_aliases, variant)
 
 
 #: The backward kernels; a variant is (element, D). 32-bit index arithmetic,
@@ -124,12 +130,7 @@ def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
 
 def fused_source(variant: Tuple[str, int]) -> str:
     """@attention_bwd_fused_d{D} for (element, D)."""
-    element, head_dim = variant
-    if head_dim not in HEAD_DIMS:
-        raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
-    text = redefine_aliases(read_kernel("attention_bwd_fused_sm90.mlir"),
-                            {"!e": element, **fused_aliases(head_dim)})
-    return text.replace("_d128(", f"_d{head_dim}(")
+    return _variant_source("attention_bwd_fused_sm90.mlir", fused_aliases, variant)
 
 
 #: The fused kernel (dK, dV, and dQ by TMA reductions); a variant is
