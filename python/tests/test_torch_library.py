@@ -357,6 +357,26 @@ def test_attention_backward_deterministic_mode(torch_cuda, kv_heads, d):
     assert (dq - fused_dq).abs().max() <= 2 ** -7 * dq.abs().max()
 
 
+@pytest.mark.parametrize("d", [64, 128])
+def test_fused_backward_bands_that_do_not_divide_the_heads(torch_cuda, monkeypatch, d):
+    """The fused kernel's grid in bands of 4 KV-head rows over B Hkv = 6 (the
+    last band 2 wide): the same dK and dV bits as the deterministic mode's
+    kernels, dQ to float32 rounding."""
+    from tile.ops import attention_backward
+    torch = torch_cuda
+    torch.manual_seed(10)
+    q = torch.randn(2, 6, 300, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(2, 3, 300, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+    out, nlse = attention_backward.forward(torch, q, k, v, "top_left", None, True)
+    grad = torch.randn_like(out)
+    monkeypatch.setattr(attention_backward, "fused_band", lambda rows, blocks, sms: 4)
+    fused = attention_backward.backward(torch, grad, q, k, v, out, nlse, "top_left", None, False)
+    exact = attention_backward.backward(torch, grad, q, k, v, out, nlse, "top_left", None, True)
+    assert torch.equal(fused[1], exact[1]) and torch.equal(fused[2], exact[2])
+    dq, fused_dq = exact[0].float(), fused[0].float()
+    assert (dq - fused_dq).abs().max() <= 2 ** -7 * dq.abs().max()
+
+
 def test_no_backward_is_an_error_that_says_so(torch_cuda):
     torch = torch_cuda
     q = torch.randn(1, 4, 128, 64, device="cuda", dtype=torch.bfloat16, requires_grad=True)

@@ -37,7 +37,7 @@
 // tile.ops.attention_backward.fused_aliases): the gradients, the D / 64
 // chunks of the K/V tiles and Q/dO stages, the Q/dO ring depth (two stages
 // at D = 128: 64 KB), a warpgroup's half of dQ (D / 2 columns, in 32-column
-// reductions through a two-buffer staging ring each).
+// reductions through a staging buffer each: two at D = 128, one at 64).
 !grad = vector<64xf32>
 !dq_half = vector<32xf32>
 !tile128 = memref<1x2x128x64x!e, 3>
@@ -85,7 +85,8 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
-      // A one-dimensional grid in bands of %band KV heads (b Hkv + hk), each
+      // A one-dimensional grid (B Hkv key blocks of each KV head b Hkv +
+      // hk) in bands of %band KV heads (the last band what is left), each
       // band key block by key block, its heads' blocks side by side: the
       // CTAs that run together share a few heads' Q, dO and dQ tiles (in L2:
       // dQ's reductions hit it), and within a band the blocks the most
@@ -94,12 +95,16 @@ module attributes {gpu.container_module} {
       %sk127 = arith.addi %sk, %c127 : index
       %key_blocks = arith.divui %sk127, %c128 : index
       %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %kv_rows = arith.divui %ctas, %key_blocks : index
       %band_ctas = arith.muli %band, %key_blocks : index
       %band_i = arith.divui %cta, %band_ctas : index
       %in_band = arith.remui %cta, %band_ctas : index
-      %nt = arith.divui %in_band, %band : index
-      %band_head = arith.remui %in_band, %band : index
       %band0 = arith.muli %band_i, %band : index
+      %rows_left = arith.subi %kv_rows, %band0 : index
+      %width = arith.minui %band, %rows_left : index
+      %nt = arith.divui %in_band, %width : index
+      %band_head = arith.remui %in_band, %width : index
       %bhk = arith.addi %band0, %band_head : index
       %kv_heads = arith.divui %heads, %group : index
       %b = arith.divui %bhk, %kv_heads : index

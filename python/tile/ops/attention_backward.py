@@ -1,5 +1,6 @@
 """The backward of tile.attention (what autograd runs; tile.library): the
-forward variant that saves each query row's log-sum-exp, and the two
+forward variant that saves each query row's log-sum-exp, the fused kernel
+of kernels/attention_bwd_fused_sm90.mlir and, deterministic, the two
 kernels of kernels/attention_bwd_sm90.mlir.
 
     o, nlse = forward(torch, q, k, v, kind, scale, enable_gqa)
@@ -36,10 +37,11 @@ from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention
                         tma_layout_problem, window_edges)
 from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid as rows_grid
 
-#: Keys per CTA of the dK/dV kernel (two consumer warpgroups of 64).
+#: Keys per CTA of the fused and dK/dV kernels (two consumer warpgroups of
+#: 64).
 KEY_BLOCK = 128
-#: Queries per tile of the dK/dV kernel's steps: nlse and ndelta are
-#: passed in rows of whole tiles.
+#: Queries per tile of the fused and dK/dV kernels' steps: nlse and ndelta
+#: are passed in rows of whole tiles.
 ROW_TILE = 64
 
 
@@ -120,12 +122,11 @@ def fused_aliases(head_dim: int) -> Dict[str, str]:
 
 def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
     """The KV heads a band of the fused kernel's grid takes key block by key
-    block: about one wave of CTAs (SMs / key blocks, at least 1), the largest
-    divisor of `kv_rows` (B Hkv) up to that. Measured on an H100 (bench/
-    NOTES.md): at 4k keys (32 blocks) four heads a band ran up to 8% faster
-    than one, at 16k (128 blocks) one head was fastest."""
-    most = max(1, min(kv_rows, round(sms / key_blocks)))
-    return max(b for b in range(1, most + 1) if kv_rows % b == 0)
+    block (the last band takes what is left of the `kv_rows` = B Hkv): about
+    one wave of CTAs, SMs / key blocks, at least 1. Measured on an H100
+    (bench/NOTES.md): at 4k keys (32 blocks) four heads a band ran up to 8%
+    faster than one, at 16k (128 blocks) one head was fastest."""
+    return max(1, min(kv_rows, round(sms / key_blocks)))
 
 
 def fused_source(variant: Tuple[str, int]) -> str:
