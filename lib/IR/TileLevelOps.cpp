@@ -344,8 +344,31 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
   if (failed(verifyWarpgroupTile(*this, getShape(), getAcc().getType(),
                                  "T-TILE-3")))
     return failure();
-  return verifyFragmentStore(*this, getDst().getType(), getIndices(),
-                             getBounds(), /*leading=*/true);
+  MemRefType dst = getDst().getType();
+  if (failed(verifyFragmentStore(*this, dst, getIndices(), getBounds(),
+                                 /*leading=*/true)))
+    return failure();
+  // Without bounds, a static destination holds the tile (transposed: its
+  // transpose) from the indices where they are constants, else from 0.
+  if (!getBounds().empty())
+    return success();
+  ArrayRef<int64_t> shape = getShape();
+  int64_t rank = dst.getRank();
+  int64_t rows = getTranspose() ? shape[1] : shape[0];
+  int64_t columns = getTranspose() ? shape[0] : shape[1];
+  for (auto [dim, extent] : {std::pair(rank - 2, rows), {rank - 1, columns}}) {
+    int64_t size = dst.getDimSize(dim);
+    if (ShapedType::isDynamic(size))
+      continue;
+    int64_t start = getConstantIntValue(getIndices()[dim]).value_or(int64_t(0));
+    if (start + extent > size)
+      return emitOpError() << "writes " << extent << " "
+                           << (dim == rank - 2 ? "rows" : "columns")
+                           << " from index " << start
+                           << " of a destination dimension of " << size
+                           << " (T-TILE-3)";
+  }
+  return success();
 }
 
 /// T-TILE-8: a non-empty memref of factors (a thread loads its own).

@@ -886,3 +886,36 @@ gpu.module @ring_stage {
     gpu.return
   }
 }
+
+// The same with leading dimensions whose strides are known only at run
+// time: the pairs are stored as aligned words only where every stride but
+// the last, the offset and the first column are even (tested at run time),
+// else element-aligned; an odd static offset stores them element-aligned
+// with no test.
+// CHECK-LABEL: gpu.func @store_dynamic_leading
+//       CHECK: memref.extract_strided_metadata
+//       CHECK: scf.if
+//       CHECK: vector.store {{.*}} {alignment = 4 : i64} : memref<2x?x64xbf16, strided<[?, ?, 1], offset: ?>>, vector<2xbf16>
+//       CHECK: } else {
+//       CHECK: vector.store {{.*}} : memref<2x?x64xbf16, strided<[?, ?, 1], offset: ?>>, vector<2xbf16>
+// CHECK-LABEL: gpu.func @store_odd_offset
+//   CHECK-NOT: scf.if
+//   CHECK-NOT: alignment
+//       CHECK: vector.store {{.*}} : memref<2x64x64xbf16, strided<[4096, 64, 1], offset: 1>>, vector<2xbf16>
+//       CHECK: gpu.return
+gpu.module @store_layouts {
+  gpu.func @store_dynamic_leading(%acc: vector<32xf32>, %c: memref<2x?x64xbf16, strided<[?, ?, 1], offset: ?>>,
+                                  %s: index, %row: index) kernel {
+    %c0 = arith.constant 0 : index
+    tile.warpgroup_mma_store %acc, %c[%s, %row, %c0] {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<2x?x64xbf16, strided<[?, ?, 1], offset: ?>>
+    gpu.return
+  }
+  gpu.func @store_odd_offset(%acc: vector<32xf32>, %c: memref<2x64x64xbf16, strided<[4096, 64, 1], offset: 1>>,
+                             %s: index) kernel {
+    %c0 = arith.constant 0 : index
+    tile.warpgroup_mma_store %acc, %c[%s, %c0, %c0] {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<2x64x64xbf16, strided<[4096, 64, 1], offset: 1>>
+    gpu.return
+  }
+}

@@ -791,3 +791,26 @@ func.func @mma_store_rank3(%acc: vector<4x8x2x2xf32>, %c: memref<2x64x64xf16>, %
   tile.mma_store %acc, %c[%i, %i, %i] {warps = array<i64: 2, 2>} : vector<4x8x2x2xf32>, memref<2x64x64xf16>
   return
 }
+
+// -----
+
+func.func @wgmma_store_overruns_stage(%acc: vector<64xf32>, %s: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64xbf16, 3>
+  // expected-error @below {{writes 128 columns from index 0 of a destination dimension of 64 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<2x1x64x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_overruns_rows(%acc: vector<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %tile = tile.shared_alloc : memref<128x64xf16, 3>
+  %c96 = arith.constant 96 : index
+  // expected-error @below {{writes 64 rows from index 96 of a destination dimension of 128 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %tile[%c96, %c0] {shape = array<i64: 64, 64>}
+      : vector<32xf32>, memref<128x64xf16, 3>
+  return
+}
