@@ -74,11 +74,12 @@ def main():
                 return torch.autograd.grad(tile_out, (q, k, v), grad, retain_graph=True)
 
             def deterministic_side():
+                was = torch.are_deterministic_algorithms_enabled()
                 torch.use_deterministic_algorithms(True)
                 try:
                     return tile_side()
                 finally:
-                    torch.use_deterministic_algorithms(False)
+                    torch.use_deterministic_algorithms(was)
 
             sides, names = [tile_side, deterministic_side], ["tile", "tile_det"]
             for name, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION),
