@@ -1,7 +1,7 @@
 // TMA tensor copies in the protocol checker: a read of the tile before the
 // completing mbarrier wait (T-PROTO-1), expect_tx byte counts that differ
-// from the box bytes (T-PROTO-9), and a TMA store or reduce of generic
-// writes without a proxy fence (T-PROTO-10).
+// from the box bytes (T-PROTO-9), and a TMA store or reduce, or a wgmma, of
+// generic writes without a proxy fence (T-PROTO-10).
 // RUN: tile-opt %s -split-input-file -verify-diagnostics -tile-verify-async-protocol
 
 !d = !tile.tma_desc<memref<1024x1024xf32>, box = [16, 32], swizzle = b128>
@@ -122,6 +122,46 @@ gpu.module @kernels {
     memref.store %v, %s[%c0, %c0] : memref<16x32xf32, 3>
     tile.fence_proxy_async shared_cta
     tile.tma_store %s to %d[%c0, %c0] : memref<16x32xf32, 3>, !d
+    gpu.return
+  }
+}
+
+// -----
+
+// wgmma reads its shared operands through the async proxy too: accumulators
+// stored into a tile that a wgmma then reads (the attention backward's dS^T)
+// need the proxy fence between, at tile level and as lowered descriptors.
+gpu.module @kernels {
+  gpu.func @wgmma_operand_without_fence(%acc: vector<32xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : vector<32xf32>
+    %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x64x64xf16, 3>
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    // expected-note @below {{generic store here}}
+    tile.warpgroup_mma_store %acc, %a[%c0, %c0, %c0] {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<1x64x64xf16, 3>
+    // expected-error @below {{reads shared memory written by generic stores without tile.fence_proxy_async shared_cta in between: the async proxy may read stale data (T-PROTO-10)}}
+    %d = tile.warpgroup_mma %a[%c0, %c0, %c0], %b[%c0, %c0], %zero
+        {shape = array<i64: 64, 64, 64>, wait = 0 : i32, transpose_a}
+        : memref<1x64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @kernels {
+  gpu.func @wgmma_operand_fenced(%acc: vector<32xf32>) kernel {
+    %c0 = arith.constant 0 : index
+    %zero = arith.constant dense<0.0> : vector<32xf32>
+    %a = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x64x64xf16, 3>
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<64x64xf16, 3>
+    tile.warpgroup_mma_store %acc, %a[%c0, %c0, %c0] {shape = array<i64: 64, 64>}
+        : vector<32xf32>, memref<1x64x64xf16, 3>
+    tile.fence_proxy_async shared_cta
+    %d = tile.warpgroup_mma %a[%c0, %c0, %c0], %b[%c0, %c0], %zero
+        {shape = array<i64: 64, 64, 64>, wait = 0 : i32, transpose_a}
+        : memref<1x64x64xf16, 3>, memref<64x64xf16, 3>, vector<32xf32>
     gpu.return
   }
 }

@@ -83,8 +83,9 @@ def TileVerifyAsyncProtocolPass
     - T-PROTO-7 (warning), where the role protocol does not model the
       kernel: the n-th wait_parity of the thread on a barrier does not wait
       for parity n mod 2;
-    - T-PROTO-10 (error): an async-proxy read (bulk or TMA store/reduce) of
-      shared memory written by generic stores without fence_proxy_async.
+    - T-PROTO-10 (error): an async-proxy read (bulk or TMA store/reduce, a
+      wgmma's shared operand) of shared memory written by generic stores
+      without fence_proxy_async.
 
     The arrival counts, per barrier of a kernel of known block size:
 

@@ -26,7 +26,8 @@
 //    parities: the n-th wait of the thread on a barrier waits for parity
 //    n mod 2 (T-PROTO-7; kernels the role protocol simulates are checked
 //    there instead, where a role may start at parity 1).
-//  - Generic stores read by the async proxy without a proxy fence
+//  - Generic stores read by the async proxy (bulk copies and TMA stores
+//    from shared memory, wgmma's shared operands) without a proxy fence
 //    (T-PROTO-10).
 //
 // Joins over-approximate (a group may be pending if it is on either path),
@@ -232,6 +233,23 @@ private:
       return checkProxyFence(tma, tma.getSrc(), state);
     if (auto tma = dyn_cast<TmaReduceOp>(op))
       return checkProxyFence(tma, tma.getSrc(), state);
+    // wgmma reads its shared operands through the async proxy as well: as a
+    // descriptor (lowered) or a tile-level MMA's tiles.
+    if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op))
+      return checkProxyFence(descriptor, descriptor.getBuffer(), state);
+    if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
+      checkProxyFence(mma, mma.getA(), state);
+      return checkProxyFence(mma, mma.getB(), state);
+    }
+    if (auto mma = dyn_cast<WarpgroupMmaRsOp>(op))
+      return checkProxyFence(mma, mma.getB(), state);
+    // A tile-level store of accumulators into shared memory is generic.
+    if (auto store = dyn_cast<WarpgroupMmaStoreOp>(op)) {
+      if (isSharedMemory(store.getDst().getType()))
+        state.unfencedWrites.emplace(
+            getRootBuffer(store.getDst()).getAsOpaquePointer(), op);
+      return;
+    }
     if (auto fence = dyn_cast<FenceProxyAsyncOp>(op)) {
       if (fence.getSpace() != ProxySpace::global)
         state.unfencedWrites.clear();
@@ -331,8 +349,9 @@ private:
       diag.attachNote(culprit->firstCopy->getLoc()) << "copy issued here";
   }
 
-  /// T-PROTO-10: a bulk copy or TMA store/reduce (async proxy) reads shared
-  /// memory that generic stores wrote with no fence.proxy.async in between.
+  /// T-PROTO-10: a bulk copy, TMA store/reduce or wgmma (async proxy) reads
+  /// shared memory that generic stores wrote with no fence.proxy.async in
+  /// between.
   void checkProxyFence(Operation *bulk, Value src, State &state) {
     auto it =
         state.unfencedWrites.find(getRootBuffer(src).getAsOpaquePointer());
