@@ -113,6 +113,14 @@ def TileVerifyAsyncProtocolPass
       global memory) of some role may still read: its bulk group was not
       retired by a `bulk_wait_group` (`read`) first (a staging buffer reused
       too early).
+    - T-PROTO-15 (error): a shared buffer that generic stores write and
+      wgmmas read (no copy fills it, no bulk store reads it), exchanged
+      between roles: a read not ordered after another role's last write of
+      the stage, or a write while another role's wgmma may still read it or
+      not ordered after its last read. Orderings: barriers and collectives
+      the roles pass together, named barriers (bar.sync waits for the
+      thread count; bar.arrive adds to it), mbarrier phases a role waited
+      for.
 
     Before the roles, for every kernel of known block size:
 

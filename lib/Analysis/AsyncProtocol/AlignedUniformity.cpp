@@ -103,7 +103,10 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
   std::optional<std::array<int64_t, 3>> dims = getBlockShape(kernel);
   if (!dims)
     return success();
-  KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+  KernelFacts facts{kernel,
+                    *dims,
+                    getClusterSize(kernel),
+                    llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>()};
   int64_t blockThreads = (*dims)[0] * (*dims)[1] * (*dims)[2];

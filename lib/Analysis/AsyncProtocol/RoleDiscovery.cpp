@@ -15,11 +15,13 @@
 #include "ProtocolAnalyses.h"
 #include "RoleProtocol.h"
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/SharedBuffer.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include <map>
 
 using namespace mlir;
@@ -81,6 +83,42 @@ void role_protocol::collectStoredBuffers(KernelFacts &facts) {
     if (it->second != stageIndices)
       it->second = 0;
   });
+}
+
+void role_protocol::collectExchangedBuffers(KernelFacts &facts) {
+  llvm::DenseSet<void *> written, wgmmaRead;
+  auto rootOf = [](Value memref) -> void * {
+    auto type = dyn_cast<MemRefType>(memref.getType());
+    if (!type || !isSharedMemory(type))
+      return nullptr;
+    return getRootBuffer(memref).getAsOpaquePointer();
+  };
+  facts.kernel.walk([&](Operation *op) {
+    if (auto store = dyn_cast<WarpgroupMmaStoreOp>(op))
+      written.insert(rootOf(store.getDst()));
+    if (auto descriptor = dyn_cast<WgmmaDescriptorOp>(op))
+      wgmmaRead.insert(rootOf(descriptor.getBuffer()));
+    if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
+      wgmmaRead.insert(rootOf(mma.getA()));
+      wgmmaRead.insert(rootOf(mma.getB()));
+    }
+    if (auto mma = dyn_cast<WarpgroupMmaRsOp>(op))
+      wgmmaRead.insert(rootOf(mma.getB()));
+    if (isa<AsyncCopyOp>(op))
+      return;
+    for (OpOperand &use : op->getOpOperands())
+      if (std::optional<ElementAccess> access = getElementAccess(use);
+          access && access->writes)
+        written.insert(rootOf(access->memref->get()));
+  });
+  for (void *root : written) {
+    if (!root || !wgmmaRead.contains(root) ||
+        facts.filledBuffers.contains(root) ||
+        facts.storedBuffers.contains(root))
+      continue;
+    auto type = cast<MemRefType>(Value::getFromOpaquePointer(root).getType());
+    facts.exchangedBuffers[root] = type.getRank() >= 3 ? 1 : 0;
+  }
 }
 
 bool role_protocol::involvesProtocol(Operation *op) {

@@ -329,6 +329,27 @@ private:
     return stageIn(facts.storedBuffers, memref, indices);
   }
 
+  /// The stage `memref[indices]` is in, for buffers roles exchange.
+  std::optional<Stage> exchangedStageOf(Value memref, ValueRange indices) {
+    return stageIn(facts.exchangedBuffers, memref, indices);
+  }
+
+  /// A wgmma's (async) or a load's read of an exchanged stage.
+  void emitExchangeRead(Operation *op, Value memref, ValueRange indices,
+                        bool async) {
+    if (std::optional<Stage> stage = exchangedStageOf(memref, indices))
+      emit({EventKind::ExchangeRead, op, {}, async ? 1 : 0, stage});
+  }
+
+  /// A named barrier, followed as a barrier between roles in kernels that
+  /// exchange buffers (elsewhere its warps' aligned collective suffices).
+  template <typename NamedBarrierOp>
+  void emitNamedBarrier(NamedBarrierOp op, EventKind kind) {
+    if (facts.exchangedBuffers.empty())
+      return;
+    emit({kind, op, {nullptr, require(op.getId())}, int64_t(op.getThreads())});
+  }
+
   void visitBlock(Block &block) {
     for (Operation &op : block) {
       if (!modeled)
@@ -480,7 +501,13 @@ private:
         int64_t span = tile.getBuffer().getType().getShape().back();
         emitChunkReads(op, tile.getBuffer(), tile.getIndices(),
                        tile.getMnMajor() ? llvm::divideCeil(extent, span) : 1);
+        emitExchangeRead(op, tile.getBuffer(), tile.getIndices(),
+                         /*async=*/true);
       }
+    if (auto sync = dyn_cast<NamedBarrierSyncOp>(op))
+      emitNamedBarrier(sync, EventKind::NamedSync);
+    if (auto arrive = dyn_cast<NamedBarrierArriveOp>(op))
+      emitNamedBarrier(arrive, EventKind::NamedArrive);
     visitEffects(op);
     // Aligned collectives: the warp's or warpgroup's threads pass them
     // together (after their effects: a wgmma wait retires in all threads).
@@ -524,6 +551,8 @@ private:
       return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
     if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
       emitOperandReads(mma, EventKind::AsyncRead);
+      emitExchangeRead(op, mma.getA(), mma.getAIndices(), /*async=*/true);
+      emitExchangeRead(op, mma.getB(), mma.getBIndices(), /*async=*/true);
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }
@@ -533,6 +562,7 @@ private:
       int64_t chunks =
           llvm::divideCeil(mma.getShape()[mma.getTransposeB() ? 1 : 2], span);
       emitChunkReads(op, mma.getB(), mma.getBIndices(), chunks);
+      emitExchangeRead(op, mma.getB(), mma.getBIndices(), /*async=*/true);
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
     }
@@ -540,6 +570,12 @@ private:
       return emitOperandReads(mma, EventKind::Read);
     if (isa<gpu::BarrierOp, ClusterWaitOp>(op))
       return emit({EventKind::Sync, op});
+    if (auto store = dyn_cast<WarpgroupMmaStoreOp>(op)) {
+      if (std::optional<Stage> stage =
+              exchangedStageOf(store.getDst(), store.getIndices()))
+        emit({EventKind::ExchangeWrite, op, {}, 0, stage});
+      return;
+    }
     // Bulk stores read their tile until a bulk wait retires their group.
     if (std::optional<BulkStoreSource> source = getBulkStoreSource(op)) {
       if (std::optional<Stage> tile =
@@ -562,9 +598,12 @@ private:
       if (!access->writes) {
         if (std::optional<Stage> stage = stageOf(memref, indices))
           emit({EventKind::Read, op, {}, 0, stage});
+        emitExchangeRead(op, memref, indices, /*async=*/false);
       } else if (!isa<AsyncCopyOp>(op)) {
         if (std::optional<Stage> tile = storedTileOf(memref, indices))
           emit({EventKind::Write, op, {}, 0, tile});
+        if (std::optional<Stage> stage = exchangedStageOf(memref, indices))
+          emit({EventKind::ExchangeWrite, op, {}, 0, stage});
       }
     }
   }

@@ -65,11 +65,15 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   if (!dims || (*dims)[0] * (*dims)[1] * (*dims)[2] > 1024)
     return skip("no known block size");
 
-  KernelFacts facts{kernel, *dims, getClusterSize(kernel),
+  KernelFacts facts{kernel,
+                    *dims,
+                    getClusterSize(kernel),
+                    llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>()};
   collectFilledBuffers(facts);
   collectStoredBuffers(facts);
+  collectExchangedBuffers(facts);
 
   std::vector<Role> roles = findRoles(facts);
   SmallVector<int64_t> modeledSamples;

@@ -53,6 +53,17 @@ enum class EventKind {
   /// An aligned collective (wgmma, mma.sync, ldmatrix, a named barrier):
   /// the roles sharing a unit of `amount` warps with this one meet at it.
   Collective,
+  /// A generic write of `stage` of a buffer that roles exchange
+  /// (KernelFacts::exchangedBuffers).
+  ExchangeWrite,
+  /// A read of `stage` of an exchanged buffer: amount 1 a wgmma's (until a
+  /// wgmma wait retires it), 0 a generic load.
+  ExchangeRead,
+  /// A named barrier's bar.sync (waits) or bar.arrive (does not): barrier
+  /// (nullptr, id), amount: the threads it expects. Followed only in
+  /// kernels that exchange buffers.
+  NamedSync,
+  NamedArrive,
 };
 
 struct Event {
@@ -110,6 +121,13 @@ struct KernelFacts {
   /// groups: the leading indices that name the tile a TMA store reads (the
   /// same for all of its stores), else 0 (the whole buffer).
   llvm::DenseMap<void *, unsigned> storedBuffers;
+  /// Root shared buffers that generic stores write and wgmmas read, and that
+  /// no copy fills and no bulk store reads (e.g. a tile of registers one
+  /// warpgroup writes and another's wgmma reads): 1 for a ring (rank 3 or
+  /// more: a stage is named by the first index), 0 for one piece. Each read
+  /// is checked against the other roles' writes and each write against
+  /// their reads (T-PROTO-15).
+  llvm::DenseMap<void *, unsigned> exchangedBuffers;
 };
 
 //===----------------------------------------------------------------------===//
@@ -124,6 +142,9 @@ void collectFilledBuffers(KernelFacts &facts);
 
 /// Fills `facts.storedBuffers` from the bulk stores of `facts.kernel`.
 void collectStoredBuffers(KernelFacts &facts);
+
+/// Fills `facts.exchangedBuffers` (after the filled and stored buffers).
+void collectExchangedBuffers(KernelFacts &facts);
 
 /// The shared buffer a bulk store reads (TMA store or reduce, bulk copy to
 /// global memory) with its indices and the leading ones that name the tile

@@ -25,6 +25,14 @@
 //    connected through shared warps or warpgroups, gpu.barrier and
 //    cluster_wait by all; roles passing one together share what each has
 //    waited for.
+//  - Exchanged buffers (T-PROTO-15). Each role keeps a vector clock of the
+//    others' events it is ordered after: joined at the barriers and
+//    collectives it passes with them, at a named barrier's completion with
+//    its arrivals (bar.sync waits for the thread count, bar.arrive adds to
+//    it), and at an mbarrier wait with the arrivals of the phases completed
+//    so far. A read of an exchanged stage must be ordered after every other
+//    role's last write of it, and a write after every other role's reads
+//    (a wgmma's once its wait retired it).
 //  - Schedules. One event at a time of the first role in a priority order
 //    that can proceed; with `promoteWoken`, a role woken by a phase
 //    completion moves to the front of the order.
@@ -80,6 +88,24 @@ struct StageWrite {
   unsigned role;
 };
 
+/// A vector clock: per role, the number of its events ordered before.
+using Clock = std::vector<int64_t>;
+
+/// `into` = the elementwise maximum of `into` and `from`.
+void join(Clock &into, const Clock &from) {
+  for (auto [a, b] : llvm::zip(into, from))
+    a = std::max(a, b);
+}
+
+/// A named barrier's current generation: the threads arrived, the roles
+/// waiting and the clock of every arrival.
+struct NamedBarrierState {
+  int64_t arrived = 0;
+  int64_t threads = 0;
+  SmallVector<unsigned> waiting;
+  Clock clock;
+};
+
 /// Runs the roles' traces against the barriers.
 class Simulation {
 public:
@@ -88,6 +114,8 @@ public:
   Simulation(ArrayRef<Role> roles, bool promoteWoken)
       : roles(roles), promoteWoken(promoteWoken) {
     cursors.resize(roles.size());
+    for (Cursor &cursor : cursors)
+      cursor.clock.assign(roles.size(), 0);
   }
 
   /// A finding, std::nullopt when every role ran to its end, or a finding
@@ -125,7 +153,26 @@ private:
     /// and per committed bulk group, oldest first.
     std::map<Stage, Operation *> bulkOpen;
     std::deque<std::map<Stage, Operation *>> bulkGroups;
+    /// The others' events this role is ordered after (its own: its count).
+    Clock clock;
+    /// Exchanged stages its wgmmas may still read: not committed yet and
+    /// per committed group.
+    std::set<Stage> exchangeOpen;
+    std::deque<std::set<Stage>> exchangeGroups;
   };
+
+  /// An exchanged stage's last write and last finished read per role, at
+  /// that role's clock, with the op.
+  struct Access {
+    int64_t time;
+    Operation *op;
+  };
+  std::map<Stage, std::map<unsigned, Access>> exchangeWrites;
+  std::map<Stage, std::map<unsigned, Access>> exchangeReads;
+  std::map<int64_t, NamedBarrierState> namedBarriers;
+  /// Per mbarrier: the clocks of the arrivals of its current phase, and of
+  /// every arrival of its completed phases.
+  std::map<BarrierId, Clock> arrivalClocks, completedClocks;
 
   ArrayRef<Role> roles;
   bool promoteWoken;
@@ -151,6 +198,12 @@ private:
   void settle(const BarrierId &id) {
     BarrierState &state = barriers[id];
     if (state.pending <= 0 && state.tx == 0) {
+      if (auto it = arrivalClocks.find(id); it != arrivalClocks.end()) {
+        Clock &completed = completedClocks[id];
+        completed.resize(roles.size(), 0);
+        join(completed, it->second);
+        arrivalClocks.erase(it);
+      }
       // One or more phases complete (arrivals beyond a phase's count go to
       // the next ones; a count dropped to zero completes just this one).
       int64_t phases = state.count > 0 ? -state.pending / state.count + 1 : 1;
@@ -226,6 +279,65 @@ private:
     }
   }
 
+  /// The next value of role `r`'s own clock (one of its exchange events).
+  int64_t tick(unsigned r) { return ++cursors[r].clock[r]; }
+
+  /// T-PROTO-15 for a read of an exchanged stage by role `r`: every other
+  /// role's last write of it is ordered before.
+  void checkExchangeRead(unsigned r, const Event &event) {
+    auto writes = exchangeWrites.find(*event.stage);
+    if (writes == exchangeWrites.end())
+      return;
+    for (const auto &[writer, write] : writes->second) {
+      if (writer == r || cursors[r].clock[writer] >= write.time)
+        continue;
+      fail(event.op, "reads " + describeStage(*event.stage) + " (" +
+                         roles[r].describe() + ") that " +
+                         roles[writer].describe() +
+                         " wrote with nothing ordering the write before the "
+                         "read: a barrier that both pass between them, after "
+                         "a fence.proxy.async for a wgmma's read (T-PROTO-15)");
+      finding->notes.push_back({write.op, "the write"});
+      return;
+    }
+  }
+
+  /// T-PROTO-15 for a write of an exchanged stage by role `r`: no other
+  /// role's wgmma may still read it, and every other role's last read of it
+  /// is ordered before.
+  void checkExchangeWrite(unsigned r, const Event &event) {
+    for (auto [other, cursor] : llvm::enumerate(cursors)) {
+      if (other == r)
+        continue;
+      bool reading = cursor.exchangeOpen.count(*event.stage) ||
+                     llvm::any_of(cursor.exchangeGroups, [&](const auto &g) {
+                       return g.count(*event.stage) != 0;
+                     });
+      if (reading) {
+        fail(event.op, "writes " + describeStage(*event.stage) + " (" +
+                           roles[r].describe() + ") while a wgmma of " +
+                           roles[other].describe() +
+                           " may still read it (T-PROTO-15)");
+        return;
+      }
+    }
+    auto reads = exchangeReads.find(*event.stage);
+    if (reads == exchangeReads.end())
+      return;
+    for (const auto &[reader, read] : reads->second) {
+      if (reader == r || cursors[r].clock[reader] >= read.time)
+        continue;
+      fail(event.op, "writes " + describeStage(*event.stage) + " (" +
+                         roles[r].describe() + ") that " +
+                         roles[reader].describe() +
+                         " read with nothing ordering the read (its wgmma's "
+                         "wait) before the write: a barrier that both pass "
+                         "between them, or another stage (T-PROTO-15)");
+      finding->notes.push_back({read.op, "the read (or its wait)"});
+      return;
+    }
+  }
+
   /// T-PROTO-14 for a write of a tile that a bulk store may still read.
   void checkWrite(unsigned r, const Event &event) {
     for (auto [other, cursor] : llvm::enumerate(cursors)) {
@@ -280,6 +392,9 @@ private:
       BarrierState &state = barriers[event->barrier];
       if (!state.initialized)
         return notModeled();
+      Clock &arrivals = arrivalClocks[event->barrier];
+      arrivals.resize(roles.size(), 0);
+      join(arrivals, cursor.clock);
       for (int64_t t = 0; t < times; ++t) {
         state.pending -= event->amount;
         // arrive_drop: this phase gets the arrival, later phases expect one
@@ -352,6 +467,9 @@ private:
         return Step::Advanced;
       }
       cursor.seen[event->barrier] = observed;
+      if (auto it = completedClocks.find(event->barrier);
+          it != completedClocks.end())
+        join(cursor.clock, it->second);
       break;
     }
     case EventKind::Read:
@@ -364,13 +482,69 @@ private:
     case EventKind::AsyncCommit:
       cursor.asyncGroups.push_back(std::move(cursor.asyncOpen));
       cursor.asyncOpen.clear();
+      cursor.exchangeGroups.push_back(std::move(cursor.exchangeOpen));
+      cursor.exchangeOpen.clear();
       break;
     case EventKind::AsyncWait:
       while (static_cast<int64_t>(cursor.asyncGroups.size()) > event->amount)
         cursor.asyncGroups.pop_front();
       if (event->amount == 0)
         cursor.asyncOpen.clear();
+      while (static_cast<int64_t>(cursor.exchangeGroups.size()) >
+             event->amount) {
+        for (const Stage &stage : cursor.exchangeGroups.front())
+          exchangeReads[stage][r] = {tick(r), event->op};
+        cursor.exchangeGroups.pop_front();
+      }
+      if (event->amount == 0) {
+        for (const Stage &stage : cursor.exchangeOpen)
+          exchangeReads[stage][r] = {tick(r), event->op};
+        cursor.exchangeOpen.clear();
+      }
       break;
+    case EventKind::ExchangeWrite:
+      checkExchangeWrite(r, *event);
+      exchangeWrites[*event->stage][r] = {tick(r), event->op};
+      break;
+    case EventKind::ExchangeRead:
+      checkExchangeRead(r, *event);
+      if (event->amount)
+        cursor.exchangeOpen.insert(*event->stage);
+      else
+        exchangeReads[*event->stage][r] = {tick(r), event->op};
+      break;
+    case EventKind::NamedArrive:
+    case EventKind::NamedSync: {
+      NamedBarrierState &state = namedBarriers[event->barrier.second];
+      bool sync = event->kind == EventKind::NamedSync;
+      if (sync && llvm::is_contained(state.waiting, r))
+        return Step::Blocked;
+      if (state.arrived == 0)
+        state = NamedBarrierState{0, event->amount, {}, Clock(roles.size(), 0)};
+      if (state.threads != event->amount)
+        return notModeled();
+      state.arrived += roles[r].threads;
+      join(state.clock, cursor.clock);
+      if (sync)
+        state.waiting.push_back(r);
+      if (state.arrived > state.threads)
+        return notModeled();
+      if (state.arrived < state.threads) {
+        if (sync)
+          return Step::Blocked;
+        break;
+      }
+      // Complete: the waiting roles go on, ordered after every arrival.
+      NamedBarrierState done = std::move(state);
+      namedBarriers.erase(event->barrier.second);
+      for (unsigned waiter : done.waiting) {
+        join(cursors[waiter].clock, done.clock);
+        ++cursors[waiter].next;
+      }
+      if (sync)
+        return Step::Advanced;
+      break;
+    }
     case EventKind::BulkRead:
       cursor.bulkOpen.emplace(*event->stage, event->op);
       break;
@@ -433,6 +607,11 @@ private:
   /// any of them has waited for (a thread that waited, then a bar.sync,
   /// orders the others' reads after the wait too).
   void meet(ArrayRef<unsigned> group) {
+    Clock clock(roles.size(), 0);
+    for (unsigned r : group)
+      join(clock, cursors[r].clock);
+    for (unsigned r : group)
+      cursors[r].clock = clock;
     std::map<BarrierId, int64_t> seen;
     for (unsigned r : group)
       for (const auto &[id, phase] : cursors[r].seen)
@@ -526,6 +705,22 @@ private:
   /// blocked at collectives only (whose partners took another path) are not
   /// modeled.
   std::optional<Finding> deadlock() {
+    // A role at a named barrier that the rest never complete.
+    for (unsigned r : priority) {
+      const Event *event = current(r);
+      if (!event || event->kind != EventKind::NamedSync)
+        continue;
+      const NamedBarrierState &state = namedBarriers[event->barrier.second];
+      return Finding{event->op,
+                     "waits at named barrier " +
+                         std::to_string(event->barrier.second) + " (" +
+                         roles[r].describe() + ") for " +
+                         std::to_string(event->amount) + " threads, of which " +
+                         std::to_string(state.arrived) +
+                         " arrive: every role is blocked or done, a hang "
+                         "(T-PROTO-11)",
+                     {}};
+    }
     bool running = llvm::any_of(llvm::seq<unsigned>(0, roles.size()),
                                 [&](unsigned r) { return current(r); });
     bool waiting =
