@@ -282,24 +282,34 @@ private:
   /// The next value of role `r`'s own clock (one of its exchange events).
   int64_t tick(unsigned r) { return ++cursors[r].clock[r]; }
 
+  /// Another role's access in `accesses` (of an exchanged stage) that
+  /// nothing orders before role `r`'s next event, if any.
+  std::optional<std::pair<unsigned, Access>>
+  findUnordered(unsigned r,
+                const std::map<Stage, std::map<unsigned, Access>> &accesses,
+                const Stage &stage) const {
+    auto it = accesses.find(stage);
+    if (it == accesses.end())
+      return std::nullopt;
+    for (const auto &[other, access] : it->second)
+      if (other != r && cursors[r].clock[other] < access.time)
+        return std::pair(other, access);
+    return std::nullopt;
+  }
+
   /// T-PROTO-15 for a read of an exchanged stage by role `r`: every other
   /// role's last write of it is ordered before.
   void checkExchangeRead(unsigned r, const Event &event) {
-    auto writes = exchangeWrites.find(*event.stage);
-    if (writes == exchangeWrites.end())
+    auto write = findUnordered(r, exchangeWrites, *event.stage);
+    if (!write)
       return;
-    for (const auto &[writer, write] : writes->second) {
-      if (writer == r || cursors[r].clock[writer] >= write.time)
-        continue;
-      fail(event.op, "reads " + describeStage(*event.stage) + " (" +
-                         roles[r].describe() + ") that " +
-                         roles[writer].describe() +
-                         " wrote with nothing ordering the write before the "
-                         "read: a barrier that both pass between them, after "
-                         "a fence.proxy.async for a wgmma's read (T-PROTO-15)");
-      finding->notes.push_back({write.op, "the write"});
-      return;
-    }
+    fail(event.op, "reads " + describeStage(*event.stage) + " (" +
+                       roles[r].describe() + ") that " +
+                       roles[write->first].describe() +
+                       " wrote with nothing ordering the write before the "
+                       "read: a barrier that both pass between them, after "
+                       "a fence.proxy.async for a wgmma's read (T-PROTO-15)");
+    finding->notes.push_back({write->second.op, "the write"});
   }
 
   /// T-PROTO-15 for a write of an exchanged stage by role `r`: no other
@@ -321,21 +331,16 @@ private:
         return;
       }
     }
-    auto reads = exchangeReads.find(*event.stage);
-    if (reads == exchangeReads.end())
+    auto read = findUnordered(r, exchangeReads, *event.stage);
+    if (!read)
       return;
-    for (const auto &[reader, read] : reads->second) {
-      if (reader == r || cursors[r].clock[reader] >= read.time)
-        continue;
-      fail(event.op, "writes " + describeStage(*event.stage) + " (" +
-                         roles[r].describe() + ") that " +
-                         roles[reader].describe() +
-                         " read with nothing ordering the read (its wgmma's "
-                         "wait) before the write: a barrier that both pass "
-                         "between them, or another stage (T-PROTO-15)");
-      finding->notes.push_back({read.op, "the read (or its wait)"});
-      return;
-    }
+    fail(event.op, "writes " + describeStage(*event.stage) + " (" +
+                       roles[r].describe() + ") that " +
+                       roles[read->first].describe() +
+                       " read with nothing ordering the read (its wgmma's "
+                       "wait) before the write: a barrier that both pass "
+                       "between them, or another stage (T-PROTO-15)");
+    finding->notes.push_back({read->second.op, "the read (or its wait)"});
   }
 
   /// T-PROTO-14 for a write of a tile that a bulk store may still read.
