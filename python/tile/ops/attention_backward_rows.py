@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ..core.operands import cdiv
 from ..family import KernelFamily
-from .kernel_text import kernel_module, linear_ids
+from .kernel_text import index_constants, kernel_module, linear_ids
 
 #: Threads of a CTA.
 THREADS = 256
@@ -55,11 +55,8 @@ def rows_source(config: RowsConfig) -> str:
               f"of dO and of O each."]
     params = [f"%do: {heads_t}", f"%o: {heads_t}", "%nlse: memref<?xf32>",
               "%nlse_rows: memref<?xf32>", "%ndelta_rows: memref<?xf32>", "%pitch: index"]
-    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
-                 "%c2 = arith.constant 2 : index",
-                 f"%c_vector = arith.constant {VECTOR} : index",
-                 f"%c_lanes = arith.constant {lanes} : index",
-                 f"%c_threads = arith.constant {THREADS} : index"]
+    constants = index_constants(c0=0, c1=1, c2=2, c_vector=VECTOR, c_lanes=lanes,
+                                c_threads=THREADS)
     constants += [f"%zeros = arith.constant dense<0.0> : {vec}",
                   "%zero = arith.constant 0.0 : f32", "%ninf = arith.constant 0xFF800000 : f32"]
     body = f"""

@@ -32,7 +32,7 @@ from ..core.operands import (cdiv, operand_of, require_alike, require_cuda_tenso
                              require_vector_rows)
 from ..family import KernelFamily
 from .epilogue import ACTIVATIONS, GATE_BLOCK
-from .kernel_text import kernel_module, linear_ids
+from .kernel_text import index_constants, kernel_module, linear_ids
 
 WHAT = "tile.matmul (gated, under autograd)"
 #: Threads of a CTA.
@@ -196,10 +196,8 @@ def gated_activation_source(config: GatedActivationConfig) -> str:
     header = [f"// {config.name}: {what} of an interleaved gate/up product, {e}",
               f"// (tile.ops.gated_activation): a thread a pair of {GATE_BLOCK}-column blocks, "
               f"{THREADS} threads a CTA."]
-    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
-                 f"%c_block = arith.constant {GATE_BLOCK} : index",
-                 f"%c_pair = arith.constant {2 * GATE_BLOCK} : index",
-                 f"%c_threads = arith.constant {THREADS} : index"]
+    constants = index_constants(c0=0, c1=1, c_block=GATE_BLOCK, c_pair=2 * GATE_BLOCK,
+                                c_threads=THREADS)
     return kernel_module(header, config.name, params, THREADS,
                          constants + linear_ids() + body)
 

@@ -28,3 +28,8 @@ def linear_ids() -> List[str]:
     return ["%tid = gpu.thread_id x", "%bid = gpu.block_id x",
             "%first = arith.muli %bid, %c_threads : index",
             "%gid = arith.addi %first, %tid : index"]
+
+
+def index_constants(**values: int) -> List[str]:
+    """`%name = arith.constant value : index` for each keyword, in order."""
+    return [f"%{name} = arith.constant {value} : index" for name, value in values.items()]

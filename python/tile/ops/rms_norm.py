@@ -64,7 +64,7 @@ from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_c
                              require_vector_rows, signature)
 from ..core.streams import new_output
 from ..family import KernelFamily
-from .kernel_text import kernel_module
+from .kernel_text import index_constants, kernel_module
 from ..core.routing import no_backward, operators, routed
 
 WHAT = "tile.rms_norm"
@@ -364,13 +364,11 @@ def rms_norm_source(config: RmsNormConfig) -> str:
     header = [f"// {config.name}: RMSNorm of rows of {hidden} {e}"
               f"{' after the residual add' if residual else ''} (tile.ops.rms_norm):",
               f"// {layout}, {vectors} 16-byte vector(s) of the row a thread."]
-    constants = ["%c0 = arith.constant 0 : index",
-                 f"%c_vector = arith.constant {VECTOR} : index",
-                 f"%c_hidden = arith.constant {hidden} : index",
-                 f"%zeros = arith.constant dense<0.0> : {vec}",
-                 f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
-                 "%zero_f32 = arith.constant 0.0 : f32", "%one_f32 = arith.constant 1.0 : f32",
-                 "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
+    constants = index_constants(c0=0, c_vector=VECTOR, c_hidden=hidden) + [
+        f"%zeros = arith.constant dense<0.0> : {vec}",
+        f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
+        "%zero_f32 = arith.constant 0.0 : f32", "%one_f32 = arith.constant 1.0 : f32",
+        "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
     return kernel_module(header, config.name, params, threads, constants + body)
 
 

@@ -29,7 +29,7 @@ from ..core.elements import FLOAT16_TYPES, of_torch
 from ..core.errors import OperandError
 from ..core.operands import cdiv, operand_of, require_alike, require_cuda_tensors
 from ..family import KernelFamily
-from .kernel_text import kernel_module
+from .kernel_text import index_constants, kernel_module
 from .rms_norm import VECTOR, WHAT, RmsNormConfig, RowAccess, config_for, f32_literal, row_stride
 
 #: Vectors a thread above which the kernel reads its row again after the
@@ -183,13 +183,11 @@ def rms_norm_backward_source(config: RmsNormConfig) -> str:
               f"{', adding dh_out' if accumulate else ''} (tile.ops.rms_norm_backward):",
               f"// {layout}, {vectors} 16-byte vector(s) of the row a thread; a persistent "
               f"grid."]
-    constants = ["%c0 = arith.constant 0 : index",
-                 f"%c_vector = arith.constant {VECTOR} : index",
-                 f"%c_hidden = arith.constant {hidden} : index",
-                 f"%zeros = arith.constant dense<0.0> : {vec}",
-                 f"%zeros_f32 = arith.constant dense<0.0> : {wide}",
-                 f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
-                 "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
+    constants = index_constants(c0=0, c_vector=VECTOR, c_hidden=hidden) + [
+        f"%zeros = arith.constant dense<0.0> : {vec}",
+        f"%zeros_f32 = arith.constant dense<0.0> : {wide}",
+        f"%inv_hidden = arith.constant {f32_literal(1.0 / hidden)} : f32",
+        "%tid = gpu.thread_id x", "%bid = gpu.block_id x"]
     return kernel_module(header, name, params, threads, constants + body)
 
 

@@ -47,7 +47,7 @@ from ..core.errors import OperandError
 from ..core.operands import (Operand, cdiv, operand_of, require_alike, require_cuda_tensors,
                              require_vector_rows, signature)
 from ..family import KernelFamily
-from .kernel_text import kernel_module, linear_ids
+from .kernel_text import index_constants, kernel_module, linear_ids
 from ..core.routing import operators, recorded, routed
 
 WHAT = "tile.rope"
@@ -165,12 +165,8 @@ def rope_source(config: RopeConfig) -> str:
               f"row's first half and the",
               f"// matching one of its second half; {THREADS} threads a CTA.",
               f"!rows = {rows_t}", f"!table = {table_t}"]
-    constants = ["%c0 = arith.constant 0 : index", "%c1 = arith.constant 1 : index",
-                 "%c2 = arith.constant 2 : index",
-                 f"%c_vector = arith.constant {VECTOR} : index",
-                 f"%c_half = arith.constant {head_dim // 2} : index",
-                 f"%c_pairs = arith.constant {config.pairs} : index",
-                 f"%c_threads = arith.constant {THREADS} : index"]
+    constants = index_constants(c0=0, c1=1, c2=2, c_vector=VECTOR, c_half=head_dim // 2,
+                                c_pairs=config.pairs, c_threads=THREADS)
     return kernel_module(header, config.name, params, THREADS,
                          constants + linear_ids() + body)
 
