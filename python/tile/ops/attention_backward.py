@@ -45,27 +45,34 @@ KEY_BLOCK = 128
 ROW_TILE = 64
 
 
+def _dkdv_aliases(head_dim: int, qo_stages: int) -> Dict[str, str]:
+    """The aliases the dK/dV and fused kernels share for D = `head_dim` and
+    a Q/dO ring of `qo_stages` stages."""
+    chunks = head_dim // 64
+    return {"!grad": f"vector<{head_dim // 2}xf32>",
+            "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
+            "!ring64": f"memref<{qo_stages}x{chunks}x64x64x!e, 3>",
+            "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
+            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
+            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
+            "#grad_rows": f"array<i64: 64, {head_dim}>",
+            "#chunks": f"{chunks} : i32", "#qo_stages": f"{qo_stages} : index",
+            "!qobars": f"!tile.mbarrier<count = {qo_stages}>",
+            "!rows_ring": f"memref<{qo_stages}x64xf32, 3>"}
+
+
 def head_dim_aliases(head_dim: int) -> Dict[str, str]:
     """The backward kernels' head-dimension aliases for D = `head_dim` (as
     written: 128): 64 KB of K/V stages (two of D = 128, four of 64) and 96
     KB of Q/dO stages (three, six)."""
     chunks = head_dim // 64
-    kv_stages, qo_stages = 256 // head_dim, 384 // head_dim
-    return {"!grad": f"vector<{head_dim // 2}xf32>",
-            "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
+    kv_stages = 256 // head_dim
+    return {**_dkdv_aliases(head_dim, 384 // head_dim),
             "!ring128": f"memref<{kv_stages}x{chunks}x128x64x!e, 3>",
-            "!ring64": f"memref<{qo_stages}x{chunks}x64x64x!e, 3>",
-            "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
             "#scores": f"array<i64: 64, 128, {head_dim}>",
-            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
             "#dq_mma": f"array<i64: 64, {head_dim}, 128>",
-            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
-            "#grad_rows": f"array<i64: 64, {head_dim}>",
-            "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
-            "#kv_stages": f"{kv_stages} : index", "#qo_stages": f"{qo_stages} : index",
-            "!kvbars": f"!tile.mbarrier<count = {kv_stages}>",
-            "!qobars": f"!tile.mbarrier<count = {qo_stages}>",
-            "!rows_ring": f"memref<{qo_stages}x64xf32, 3>"}
+            "#head_dim": f"{head_dim} : index", "#kv_stages": f"{kv_stages} : index",
+            "!kvbars": f"!tile.mbarrier<count = {kv_stages}>"}
 
 
 def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
@@ -100,24 +107,13 @@ def fused_aliases(head_dim: int) -> Dict[str, str]:
     """The fused kernel's head-dimension aliases for D = `head_dim` (as
     written: 128). A warpgroup reduces its D / 2 columns of dQ in 32-column
     boxes through as many staging buffers (at most two)."""
-    chunks, half = head_dim // 64, head_dim // 2
-    stages = FUSED_QO_STAGES[head_dim]
-    dq_buffers = min(half // 32, 2)
-    return {"!grad": f"vector<{head_dim // 2}xf32>",
+    half = head_dim // 2
+    return {**_dkdv_aliases(head_dim, FUSED_QO_STAGES[head_dim]),
             "!dq_half": f"vector<{half // 2}xf32>",
-            "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
-            "!ring64": f"memref<{stages}x{chunks}x64x64x!e, 3>",
-            "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
-            "!dq_staging": f"memref<2x{dq_buffers}x64x32xf32, 3>",
-            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
-            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
+            "!dq_staging": f"memref<2x{min(half // 32, 2)}x64x32xf32, 3>",
             "#dq_mma": f"array<i64: 64, {half}, 128>",
-            "#grad_rows": f"array<i64: 64, {head_dim}>",
             "#dq_rows": f"array<i64: 64, {half}>",
-            "#dq_cols": f"{half} : index", "#chunks": f"{chunks} : i32",
-            "#qo_stages": f"{stages} : index",
-            "!qobars": f"!tile.mbarrier<count = {stages}>",
-            "!rows_ring": f"memref<{stages}x64xf32, 3>"}
+            "#dq_cols": f"{half} : index"}
 
 
 def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
