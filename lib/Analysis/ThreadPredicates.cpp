@@ -3,6 +3,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Analysis/ThreadPredicates.h"
+#include "Tile/IR/HardwareLimits.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -33,10 +34,27 @@ bool mlir::tile::dependsOnThreadId(Operation *op, int depth) {
   });
 }
 
+/// `shape` where a CTA of it can be launched (every extent positive, at
+/// most kMaxThreadsPerBlock threads), else nothing: the analyses that
+/// enumerate a block's threads skip a kernel declared otherwise.
+static std::optional<std::array<int64_t, 3>>
+launchable(std::optional<std::array<int64_t, 3>> shape) {
+  if (!shape)
+    return std::nullopt;
+  int64_t threads = 1;
+  for (int64_t extent : *shape) {
+    if (extent <= 0 || extent > tile::kMaxThreadsPerBlock)
+      return std::nullopt;
+    threads *= extent;
+  }
+  return threads <= tile::kMaxThreadsPerBlock ? shape : std::nullopt;
+}
+
 std::optional<std::array<int64_t, 3>>
 mlir::tile::getBlockShape(gpu::GPUFuncOp kernel) {
   if (std::optional<ArrayRef<int32_t>> known = kernel.getKnownBlockSize())
-    return std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]};
+    return launchable(
+        std::array<int64_t, 3>{(*known)[0], (*known)[1], (*known)[2]});
   std::optional<std::array<int64_t, 3>> shape;
   bool consistent = true;
   for (gpu::LaunchFuncOp launch : getLaunches(kernel)) {
@@ -57,7 +75,7 @@ mlir::tile::getBlockShape(gpu::GPUFuncOp kernel) {
       consistent = false;
     shape = dims;
   }
-  return consistent ? shape : std::nullopt;
+  return consistent ? launchable(shape) : std::nullopt;
 }
 
 std::optional<int64_t> mlir::tile::getBlockThreads(gpu::GPUFuncOp kernel) {
