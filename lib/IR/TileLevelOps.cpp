@@ -340,6 +340,15 @@ static LogicalResult verifyWarpgroupTile(Operation *op, ArrayRef<int64_t> shape,
   return success();
 }
 
+int64_t WarpgroupMmaStoreOp::getColumnSpans() {
+  MemRefType dst = getDst().getType();
+  int64_t width = dst.getShape().back();
+  if (dst.getRank() < 3 || !getBounds().empty() || getTranspose() ||
+      ShapedType::isDynamic(width) || width <= 0 || getShape()[1] <= width)
+    return 1;
+  return llvm::divideCeil(getShape()[1], width);
+}
+
 LogicalResult WarpgroupMmaStoreOp::verify() {
   if (failed(verifyWarpgroupTile(*this, getShape(), getAcc().getType(),
                                  "T-TILE-3")))
@@ -349,13 +358,30 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
                                  /*leading=*/true)))
     return failure();
   // Without bounds, a static destination holds the tile (transposed: its
-  // transpose) from the indices where they are constants, else from 0.
+  // transpose) from the indices where they are constants, else from 0; a
+  // tile wider than its spans, span by span from column 0.
   if (!getBounds().empty())
     return success();
   ArrayRef<int64_t> shape = getShape();
   int64_t rank = dst.getRank();
+  int64_t spans = getColumnSpans();
+  if (spans > 1) {
+    int64_t width = dst.getShape().back();
+    if (shape[1] % width ||
+        getConstantIntValue(getIndices()[rank - 1]) != int64_t(0))
+      return emitOpError() << "writes " << shape[1] << " columns in spans of "
+                           << width << ": expected a multiple of " << width
+                           << " columns from column 0 (T-TILE-3)";
+    int64_t size = dst.getDimSize(rank - 3);
+    int64_t start =
+        getConstantIntValue(getIndices()[rank - 3]).value_or(int64_t(0));
+    if (!ShapedType::isDynamic(size) && start + spans > size)
+      return emitOpError() << "writes " << spans << " spans from index "
+                           << start << " of a destination dimension of " << size
+                           << " (T-TILE-3)";
+  }
   int64_t rows = getTranspose() ? shape[1] : shape[0];
-  int64_t columns = getTranspose() ? shape[0] : shape[1];
+  int64_t columns = (getTranspose() ? shape[0] : shape[1]) / spans;
   for (auto [dim, extent] : {std::pair(rank - 2, rows), {rank - 1, columns}}) {
     int64_t size = dst.getDimSize(dim);
     if (ShapedType::isDynamic(size))

@@ -292,13 +292,22 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
     Value rowBase = math.add(indices[rowDim], rowOffset);
     Value columnBase = math.add(indices[rowDim + 1], columnOffset);
     Value acc = op.getAcc();
-    storeFragments(rewriter, loc, op.getDst(), indices.take_front(rowDim),
-                   op.getBounds(), indices[rowDim + 1], shape[0] / 64, 64,
-                   shape[1] / 8, rowBase, columnBase,
-                   [&](int64_t i, int64_t j, int64_t h) -> Value {
-                     return getWarpgroupPair(rewriter, loc, acc, perBlock, i, j,
-                                             h);
-                   });
+    // Span s holds the tile's fragment columns s * spanBlocks ..., at
+    // index + s of the dimension before the rows.
+    int64_t spans = op.getColumnSpans();
+    int64_t spanBlocks = shape[1] / 8 / spans;
+    for (int64_t s = 0; s < spans; ++s) {
+      SmallVector<Value> leading(indices.take_front(rowDim));
+      if (s)
+        leading.back() = math.add(leading.back(), math.constant(s));
+      storeFragments(rewriter, loc, op.getDst(), leading, op.getBounds(),
+                     indices[rowDim + 1], shape[0] / 64, 64, spanBlocks,
+                     rowBase, columnBase,
+                     [&](int64_t i, int64_t j, int64_t h) -> Value {
+                       return getWarpgroupPair(rewriter, loc, acc, perBlock, i,
+                                               s * spanBlocks + j, h);
+                     });
+    }
     rewriter.eraseOp(op);
     return success();
   }

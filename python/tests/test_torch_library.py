@@ -13,7 +13,8 @@ import pytest
 import tile
 from tile.core import routing
 from tile.core.errors import MatmulError
-from tile.ops.attention_backward import ATTENTION_BACKWARD, ATTENTION_BACKWARD_FUSED
+from tile.ops.attention_backward import (ATTENTION_BACKWARD, ATTENTION_BACKWARD_FUSED,
+                                        FUSED_QUERY_TILE)
 from tile.ops.epilogue import interleave_gate_up
 
 
@@ -66,13 +67,15 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
 
 @pytest.mark.parametrize("head_dim", [64, 128])
 def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
-    """The fused kernel (no GPU needed) takes the dK/dV kernel's maps, then
-    dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle span),
-    then the same scalars and the grid's band of KV heads."""
+    """The fused kernel (no GPU needed) takes the dK/dV kernel's maps (Q
+    and dO in boxes of its query tile: 64 rows at D = 128, 128 at D = 64),
+    then dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle
+    span), then the same scalars and the grid's band of KV heads."""
     params = ATTENTION_BACKWARD_FUSED.module(("bf16", head_dim)).manifest["kernels"][
         f"attention_bwd_fused_d{head_dim}"]["params"]
     boxes = [p.get("box") for p in params[:7]]
-    assert boxes == [[1, 1, 64, 64], [1, 1, 128, 64], [1, 1, 128, 64], [1, 1, 64, 64],
+    qo = [1, 1, FUSED_QUERY_TILE[head_dim], 64]
+    assert boxes == [qo, [1, 1, 128, 64], [1, 1, 128, 64], qo,
                      [1, 1, 64, 64], [1, 1, 64, 64], [1, 1, 64, 32]]
     assert params[6]["element"] == "f32"
     rest = params[7:]
@@ -147,6 +150,77 @@ def test_matmul_gradients(torch_cuda, transpose_b, m, n, k):
     a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(*((n, k) if transpose_b else (k, n)), device="cuda", dtype=torch.bfloat16)
     _check_matmul_grads(torch, a, b, transpose_b)
+
+
+def _grouped_reference(torch, x, w, ends, masked):
+    """Each group's rows of x times its w[g]^T (per-group torch products;
+    rows no group holds: zero)."""
+    out = torch.zeros(x.shape[:-1] + (w.shape[1],), device=x.device, dtype=x.dtype)
+    start = 0
+    for g, end in enumerate(ends):
+        if masked:
+            out[g, :end] = x[g, :end] @ w[g].t()
+        else:
+            out[start:end] = x[start:end] @ w[g].t()
+            start = end
+    return out
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["contiguous", "masked"])
+def test_grouped_matmul_gradients(torch_cuda, masked):
+    """dA and dB of tile.grouped_matmul (groups of 40, 0 and 61 rows; the
+    contiguous layout with 11 rows past the last group, the masked one with
+    a capacity of 64) against float32 autograd of per-group products, no
+    worse than PyTorch's bf16 ones; rows no group holds get a zero dA, the
+    group without rows a zero dB."""
+    torch = torch_cuda
+    torch.manual_seed(5)
+    ends = [40, 0, 61] if masked else [40, 40, 101]
+    groups, k, n = 3, 72, 48
+    x = torch.randn(*((groups, 64, k) if masked else (112, k)), device="cuda",
+                    dtype=torch.bfloat16)
+    w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16)
+    bounds = torch.tensor(ends, device="cuda", dtype=torch.int32)
+    mine = _leaves(torch, x, w)
+    kwargs = {"valid": bounds} if masked else {"offsets": bounds}
+    c = tile.grouped_matmul(mine[0], mine[1].transpose(-2, -1), **kwargs)
+    held = torch.zeros(c.shape[:-1] + (1,), device="cuda", dtype=torch.bool)
+    if masked:
+        for g, end in enumerate(ends):
+            held[g, :end] = True
+    else:
+        held[:ends[-1]] = True
+    grad = torch.randn_like(c) * held
+    c.backward(grad)
+    theirs = _leaves(torch, x, w)
+    _grouped_reference(torch, *theirs, ends, masked).backward(grad)
+    exact = _leaves(torch, x, w, dtype=torch.float32)
+    _grouped_reference(torch, *exact, ends, masked).backward(grad.float())
+    for name, t_mine, t_theirs, t_exact in zip("xw", mine, theirs, exact):
+        assert t_mine.grad.shape == t_mine.shape, name
+        _no_worse(torch, name, t_mine.grad, t_theirs.grad, t_exact.grad)
+    assert not mine[0].grad.masked_select(~held).any()
+    assert not mine[1].grad[1].any()  # group 1 holds no rows
+
+
+def test_grouped_matmul_gradients_compile_without_a_graph_break(torch_cuda):
+    """torch.compile(fullgraph=True) of a grouped product's forward and
+    backward: the same gradients as eager tile, bit for bit."""
+    torch = torch_cuda
+    torch.manual_seed(6)
+    x = torch.randn(96, 64, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(2, 32, 64, device="cuda", dtype=torch.bfloat16)
+    offsets = torch.tensor([50, 96], device="cuda", dtype=torch.int32)
+
+    def step(x, w):
+        return tile.grouped_matmul(x, w.transpose(-2, -1), offsets).float().square().sum()
+
+    grads = []
+    for run in (step, torch.compile(step, fullgraph=True)):
+        leaves = _leaves(torch, x, w)
+        run(*leaves).backward()
+        grads.append([t.grad for t in leaves])
+    assert all(torch.equal(a, b) for a, b in zip(*grads))
 
 
 @pytest.mark.parametrize("bias_shape", ["column", "row", "column2d"])

@@ -12,7 +12,8 @@ autograd". The operators:
                                             with autograd: nlse is each query
                                             row's negated log2 sum-exp
     tile::attention_backward(dO, q, k, v, O, nlse, ...) -> (dq, dk, dv)
-    tile::grouped_matmul(a, b, ...) -> C    forward only
+    tile::grouped_matmul(a, b, ...) -> C    f16/bf16 with autograd (and FP8 forward)
+    tile::grouped_matmul_weight_grad(a, dC, offsets, valid) -> dB
     tile::rms_norm(x, w, residual, ...) -> (y, scales, h)
     tile::rms_norm_backward(dy, h, w, dh, eps) -> (dx, dw)
     tile::gated_activation(z, activation) -> act(gate) * up, with autograd
@@ -236,6 +237,42 @@ def _register_others(torch) -> None:
         if out_dtype is None:
             out_dtype = torch.bfloat16 if scale_a is not None else a.dtype
         return a.new_empty(tuple(a.shape[:-1]) + (b.shape[-1],), dtype=out_dtype)
+
+    @torch.library.custom_op("tile::grouped_matmul_weight_grad", mutates_args=())
+    def tile_grouped_matmul_weight_grad(a: Tensor, grad: Tensor, offsets: Optional[Tensor],
+                                        valid: Optional[Tensor]) -> Tensor:
+        with torch.no_grad():
+            return grouped_op.weight_grad(torch, a, grad, offsets, valid)
+
+    @tile_grouped_matmul_weight_grad.register_fake
+    def _(a, grad, offsets, valid):
+        groups = (offsets if valid is None else valid).shape[0]
+        return a.new_empty((groups, a.shape[-1], grad.shape[-1]))
+
+    def grouped_setup(ctx, inputs, output):
+        a, b, offsets, valid, scale_a, scale_b = inputs[:6]
+        if scale_a is not None or scale_b is not None:
+            raise MatmulError("tile::grouped_matmul differentiates f16/bf16 products; FP8 "
+                              "operands have no backward yet")
+        ctx.save_for_backward(a, b, offsets, valid)
+
+    def grouped_backward(ctx, grad):
+        # C_g = A_g B[g] on each group's rows. dA_g = dC_g B[g]^T: the grouped
+        # kernel again, its B the transposed view of b made contiguous, zero
+        # on the rows no group holds; dB[g] = A_g^T dC_g by group.
+        a, b, offsets, valid = ctx.saved_tensors
+        grad = grad.contiguous()
+        needs = ctx.needs_input_grad
+        grad_a = grad_b = None
+        if needs[0]:
+            product = torch.ops.tile.grouped_matmul(
+                grad, b.contiguous().transpose(-2, -1), offsets, valid, None, None, None)
+            grad_a = torch.where(grouped_op.held_rows(torch, a, offsets, valid), product, 0)
+        if needs[1]:
+            grad_b = torch.ops.tile.grouped_matmul_weight_grad(a, grad, offsets, valid)
+        return grad_a, grad_b, None, None, None, None, None
+
+    tile_grouped_matmul.register_autograd(grouped_backward, setup_context=grouped_setup)
 
     @torch.library.custom_op("tile::rms_norm", mutates_args=())
     def tile_rms_norm(x: Tensor, weight: Tensor, residual: Optional[Tensor], eps: float,

@@ -887,6 +887,29 @@ gpu.module @ring_stage {
   }
 }
 
+// A 64 x 128 tile into a ring of 64-column spans: the first 64 columns
+// (accumulators 0 .. 31) at span index %c0, the next at %c0 + 1, the same
+// rows and columns within each span.
+// CHECK-LABEL: gpu.func @store_spans
+//  CHECK-SAME: (%[[ACC:[a-z0-9]+]]: vector<64xf32>, %[[S:[a-z0-9]+]]: index, %[[ROW:[a-z0-9]+]]: index)
+//   CHECK-DAG: %[[C1:.*]] = arith.constant 1 : index
+//       CHECK: vector.extract %[[ACC]][0]
+//       CHECK: vector.store %{{.*}}, %{{.*}}[%[[S]], %c0, %{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<2x2x64x64xbf16, 3>, vector<2xbf16>
+//       CHECK: vector.extract %[[ACC]][32]
+//       CHECK: vector.store %{{.*}}, %{{.*}}[%[[S]], %[[C1]], %{{.*}}, %{{.*}}] {alignment = 4 : i64} : memref<2x2x64x64xbf16, 3>, vector<2xbf16>
+//       CHECK: vector.extract %[[ACC]][63]
+//   CHECK-NOT: vector.store %{{.*}}, %{{.*}}[%[[S]], %c0,
+//       CHECK: gpu.return
+gpu.module @ring_spans {
+  gpu.func @store_spans(%acc: vector<64xf32>, %s: index, %row: index) kernel {
+    %c0 = arith.constant 0 : index
+    %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
+    tile.warpgroup_mma_store %acc, %ring[%s, %c0, %row, %c0] {shape = array<i64: 64, 128>}
+        : vector<64xf32>, memref<2x2x64x64xbf16, 3>
+    gpu.return
+  }
+}
+
 // The same with leading dimensions whose strides are known only at run
 // time: the pairs are stored as aligned words only where every stride but
 // the last, the offset and the first column are even (tested at run time),

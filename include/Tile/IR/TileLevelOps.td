@@ -369,12 +369,19 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
     higher rank is indexed as given in its leading dimensions, the tile
     lying in its last two (e.g. one stage of a shared ring that a later
     `tile.warpgroup_mma` reads: the generic stores need a
-    `tile.fence_proxy_async` before that). Invariant T-TILE-3.
+    `tile.fence_proxy_async` before that). There, a tile wider than the
+    static last dimension W (a swizzle span of a buffer kept in spans, as
+    wgmma reads them) is written span by span: from column 0, without
+    bounds or `transpose`, its columns W s .. W s + W - 1 go to index + s
+    of the dimension before the rows. Invariant T-TILE-3.
 
-    Example:
+    Examples:
     ```mlir
     tile.warpgroup_mma_store %acc, %c[%m0, %n0] bounds [%m, %n]
         {shape = array<i64: 64, 256>} : vector<128xf32>, memref<?x?xf16>
+    // A 64 x 128 tile into stage %s of a ring of two 64-column spans.
+    tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %c0]
+        {shape = array<i64: 64, 128>} : vector<64xf32>, memref<2x2x64x64xbf16, 3>
     ```
   }];
   let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
@@ -384,6 +391,12 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let assemblyFormat = [{
     $acc `,` $dst `[` $indices `]` (`bounds` `[` $bounds^ `]`)? attr-dict `:`
     type($acc) `,` type($dst)
+  }];
+  let extraClassDeclaration = [{
+    /// The spans the tile is written in: N / W (rounded up; the verifier
+    /// requires a multiple) for a tile wider than the destination's static
+    /// last dimension W (rank 3 or more, no bounds, no transpose), else 1.
+    int64_t getColumnSpans();
   }];
   let hasVerifier = 1;
 }

@@ -36,8 +36,9 @@ struct SharedCopy {
   /// Whether it fills one whole stage of a ring named by its indices: a
   /// TMA box that is the destination without its leading indexed
   /// dimensions, or one row range of it (the copies into its rows fill the
-  /// stage together), a bulk copy of exactly one row of the first dimension
-  /// at [stage, 0, ...].
+  /// stage together), a bulk copy of at most one row of the first
+  /// dimension at [stage, 0, ...] (the row is the stage; its bytes past the
+  /// copy are written by nothing).
   bool fillsRingStage;
 };
 std::optional<SharedCopy> getSharedCopy(Operation *op);

@@ -56,8 +56,8 @@ std::optional<SharedCopy> tile::getSharedCopy(Operation *op) {
       getRootBuffer(bulk.getDst()) == bulk.getDst() && type.hasStaticShape() &&
       type.getRank() >= 2 && type.getDimSize(0) > 0 &&
       static_cast<int64_t>(indices.size()) == type.getRank() && elementBytes &&
-      bytes &&
-      *bytes == type.getNumElements() / type.getDimSize(0) * *elementBytes &&
+      bytes && *bytes > 0 &&
+      *bytes <= type.getNumElements() / type.getDimSize(0) * *elementBytes &&
       llvm::all_of(indices.drop_front(),
                    [](Value index) { return getConstantIntValue(index) == 0; });
   return SharedCopy{bulk.getDst(), indices, ring};

@@ -1,28 +1,32 @@
 // Fused attention backward in tile IR (sm_90a), FlashAttention-3's
 // algorithm: one kernel computes dK and dV of a 128-key block as
 // attention_bwd_sm90.mlir's @attention_bwd_dkdv_d128 does (same inputs, same
-// order of its sums: dK and dV are bit-identical to that kernel's) and adds
-// each query tile's share of dQ = scale dS K into a float32 dQ by TMA
-// reductions. The order of those additions varies run to run, so dQ's bits
-// may too (tile.ops.attention_backward keeps the two-kernel path as its
-// deterministic mode). Per query tile of 64 rows, 5 products instead of the
-// two kernels' 7 (P and dP are not recomputed for dQ).
+// order of its sums over the queries) and adds each query tile's share of dQ
+// = scale dS K into a float32 dQ by TMA reductions. The order of those
+// additions varies run to run, so dQ's bits may too
+// (tile.ops.attention_backward keeps the two-kernel path as its
+// deterministic mode). Per query tile, 5 products instead of the two
+// kernels' 7 (P and dP are not recomputed for dQ).
 //
 // One CTA a 128-key block of a KV head (b Hkv + hk), over the query tiles
-// of the head's group (the grid: bands of %band KV heads, key block by key
-// block); warpgroup 0 (one thread) loads with TMA and bulk copies, two
-// consumer warpgroups of 64 keys each: per query tile
+// of T rows of the head's group (the grid: bands of %band KV heads, key
+// block by key block); warpgroup 0 (one thread) loads with TMA and bulk
+// copies, two consumer warpgroups of 64 keys each: per query tile
 //   S^T = K Q^T, dP^T = V dO^T, P^T = exp2(c S^T + nlse), dS^T = P^T (dP^T + ndelta)
 //   dV += P^T dO                                   (registers, as the dK/dV kernel)
 //   dS^T into shared memory (both halves of 128 keys: a two-stage ring,
 //   fenced for the async proxy, the warpgroups meet at a named barrier)
-//   dQ[:, D/2 w ..] = scale dS K[:, D/2 w ..]       (warpgroup w: its half of D,
-//                                                    all 128 keys)
+//   dQ part = scale dS K over all 128 keys         (warpgroup w: T = 64, its
+//                                                   half of D; T = 128, its
+//                                                   64 queries)
 //   dK += dS^T Q                                   (registers, under the next line)
-//   tile.warpgroup_tma_store ... reduce add of dQ's half into dq_acc.
+//   tile.warpgroup_tma_store ... reduce add of dQ's part into dq_acc.
+// T is 64 at D = 128 and 128 at D = 64 (FlashAttention-3's tiles: at D =
+// 64 the 64 x 128 S^T and dP^T fit the registers, and a step's fixed costs,
+// the barrier, the waits, the masks, are paid per 128 queries).
 // dq_acc is (B, H, Sq, D) float32, zero before the launch; rows past Sq are
 // clipped by TMA. Causal masks, GQA, nlse and ndelta as in
-// attention_bwd_sm90.mlir (rows of whole 64-query tiles at %pitch).
+// attention_bwd_sm90.mlir (rows of whole query tiles at %pitch).
 //
 //   tile-opt python/tile/kernels/attention_bwd_fused_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 
@@ -36,12 +40,12 @@
 // The head dimension D and what depends on it (128 as written;
 // tile.ops.attention_backward.fused_aliases): the gradients, the D / 64
 // chunks of the K/V tiles and Q/dO stages, the Q/dO ring depth (two stages
-// at D = 128: 64 KB), a warpgroup's half of dQ (D / 2 columns, in 32-column
-// reductions through a staging buffer each: two at D = 128, one at 64).
+// at D = 128: 64 KB), a warpgroup's part of dQ (64 rows x W columns, in
+// 32-column reductions through a staging buffer each: W = 64, two).
 !grad = vector<64xf32>
-!dq_half = vector<32xf32>
+!dq_part = vector<32xf32>
 !tile128 = memref<1x2x128x64x!e, 3>
-!ring64 = memref<2x2x64x64x!e, 3>
+!qo_ring = memref<2x2x64x64x!e, 3>
 !staging = memref<2x2x64x64x!e, 3>
 !dq_staging = memref<2x2x64x32xf32, 3>
 #scores_t = array<i64: 64, 64, 128>
@@ -53,15 +57,31 @@
 #chunks = 2 : i32
 #qo_stages = 2 : index
 !qobars = !tile.mbarrier<count = 2>
-!rows_ring = memref<2x64xf32, 3>
-!srows = memref<64x64xf32, strided<[0, 1], offset: ?>, 3>
+// The query tile T of a step and what depends on it (64 as written; 128 at
+// D = 64): the Q/dO boxes, a warpgroup's 64 keys x T queries of S^T, dP^T,
+// P^T and dS^T (T / 2 values a thread), the stage's nlse and ndelta (T
+// values, 4 T bytes each; read as the columns of a 64 x 128 view of the
+// stage's 128 slots), and dQ's split between the warpgroups:
+// at T = 64 each takes half of D's columns (#dq_cols) of the 64 queries, at
+// T = 128 each all of D for its 64 queries (#dq_row_step).
+#query_tile = 64 : index
+!dqo = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
+!scores = vector<32xf32>
+!scores_i = vector<32xi32>
+!scores_b = vector<32xi1>
+!scores_e = vector<32x!e>
+#scores_tile = array<i64: 64, 64>
+#rows_bytes = 256 : i32
+!rows_ring = memref<2x128xf32, 3>
+!srows = memref<64x128xf32, strided<[0, 1], offset: ?>, 3>
+#dq_row_step = 0 : index
 !bars1 = !tile.mbarrier<count = 1>
-// dS^T of the block's 128 keys (rows) x 64 queries: wgmma's MN-major A of
-// dS (one 64-query span), two stages.
+// dS^T of the block's 128 keys (rows) x T queries, in T / 64 spans of 64
+// queries (the 128-byte swizzle span): wgmma's MN-major A of dS, two stages.
 !ds_ring = memref<2x1x128x64x!e, 3>
 module attributes {gpu.container_module} {
   gpu.module @kernels {
-    gpu.func @attention_bwd_fused_d128(%q: !d64, %k: !d128, %v: !d128, %do: !d64, %dk: !d64,
+    gpu.func @attention_bwd_fused_d128(%q: !dqo, %k: !d128, %v: !d128, %do: !dqo, %dk: !d64,
                                        %dv: !d64, %dq_acc: !dqacc, %nlse: memref<?xf32>,
                                        %ndelta: memref<?xf32>, %heads: index, %group: index,
                                        %sq: index, %sk: index, %pitch: index,
@@ -74,9 +94,9 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
-      %c63 = arith.constant 63 : index
       %c64 = arith.constant 64 : index
       %c128 = arith.constant 128 : index
+      %qt = arith.constant #query_tile
       %c_stages = arith.constant #qo_stages
       %chunks = arith.constant #chunks
       %c2_i32 = arith.constant 2 : i32
@@ -117,17 +137,18 @@ module attributes {gpu.container_module} {
       %hi = arith.select %causal, %diag, %sk : index
       %first_q_raw = arith.subi %n0, %hi : index
       %first_q = arith.maxsi %first_q_raw, %c0 : index
-      %sq63 = arith.addi %sq, %c63 : index
-      %tiles_q = arith.divui %sq63, %c64 : index
-      %i_first = arith.divui %first_q, %c64 : index
+      %qt_1 = arith.subi %qt, %c1 : index
+      %sq_up = arith.addi %sq, %qt_1 : index
+      %tiles_q = arith.divui %sq_up, %qt : index
+      %i_first = arith.divui %first_q, %qt : index
       %i_start = arith.minui %i_first, %tiles_q : index
       %tiles_left = arith.subi %tiles_q, %i_start : index
       // The group's query heads, each its query tiles from i_start on.
       %steps = arith.muli %group, %tiles_left : index
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
-      %sdo_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
+      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qo_ring
+      %sdo_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qo_ring
       %sds_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ds_ring
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
       %dq_staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !dq_staging
@@ -144,8 +165,8 @@ module attributes {gpu.container_module} {
       // The Q and dO copies, and one arrival expecting nlse's and ndelta's bytes.
       %c1_i32 = arith.constant 1 : i32
       %qo_copies = arith.addi %qo_tma, %c1_i32 : i32
-      %row_bytes = arith.constant 256 : i32
-      %rows_bytes = arith.constant 512 : i32
+      %row_bytes = arith.constant #rows_bytes
+      %rows_bytes = arith.muli %row_bytes, %c2_i32 : i32
       scf.if %first {
         tile.mbarrier_init %kv_full[%c0], %kv_copies : !bars1
         scf.for %s = %c0 to %c_stages step %c1 {
@@ -169,9 +190,9 @@ module attributes {gpu.container_module} {
             %i = arith.addi %i_start, %it : index
             %hk_g = arith.muli %hk, %group : index
             %h = arith.addi %hk_g, %g : index
-            %q0 = arith.muli %i, %c64 : index
+            %q0 = arith.muli %i, %qt : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
-            // The tile's 64 nlse and ndelta (rows %pitch apart: whole tiles).
+            // The tile's T nlse and ndelta (rows %pitch apart: whole tiles).
             %bh = arith.muli %b, %heads : index
             %bhh = arith.addi %bh, %h : index
             %base = arith.muli %bhh, %pitch : index
@@ -181,11 +202,11 @@ module attributes {gpu.container_module} {
                 : memref<?xf32> to !rows_ring, !qobars
             tile.bulk_copy_global_to_shared %ndelta[%at] to %sdelta[%s, %c0], %row_bytes, %qo_full[%s]
                 : memref<?xf32> to !rows_ring, !qobars
-            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
-            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
+            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
+            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
             scf.if %two_chunks {
-              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !d64, !ring64, !qobars
-              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !d64, !ring64, !qobars
+              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
+              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
             }
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -199,26 +220,30 @@ module attributes {gpu.container_module} {
         %row = arith.muli %wg, %c64 : index
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero_s = arith.constant dense<0.0> : vector<32xf32>
+        %zero_s = arith.constant dense<0.0> : !scores
         %zero_g = arith.constant dense<0.0> : !grad
-        %zero_q = arith.constant dense<0.0> : !dq_half
-        %ninf_s = arith.constant dense<0xFF800000> : vector<32xf32>
-        %c_s = vector.broadcast %scale_log2 : f32 to vector<32xf32>
+        %zero_q = arith.constant dense<0.0> : !dq_part
+        %ninf_s = arith.constant dense<0xFF800000> : !scores
+        %c_s = vector.broadcast %scale_log2 : f32 to !scores
         %scale_g = vector.broadcast %scale : f32 to !grad
-        %scale_q = vector.broadcast %scale : f32 to !dq_half
+        %scale_q = vector.broadcast %scale : f32 to !dq_part
         // dS^T's stage is complete once both warpgroups meet here.
         %ds_ready = arith.constant 9 : i32
-        // This warpgroup's 64 keys, and its half of dQ's columns (the K
-        // tile's chunk and column where they start).
+        // This warpgroup's 64 keys, and its part of dQ: columns dq_c0 ..
+        // (the K tile's chunk and column where they start) of the queries
+        // dq_r0 .. of the tile (dS's span dq_span).
         %k0 = arith.addi %n0, %row : index
         %dq_cols = arith.constant #dq_cols
         %dq_c0 = arith.muli %wg, %dq_cols : index
+        %dq_row_step = arith.constant #dq_row_step
+        %dq_r0 = arith.muli %wg, %dq_row_step : index
+        %dq_span = arith.divui %dq_r0, %c64 : index
         %k0_i32 = arith.index_cast %k0 : index to i32
-        %k0_v = vector.broadcast %k0_i32 : i32 to vector<32xi32>
+        %k0_v = vector.broadcast %k0_i32 : i32 to !scores_i
         %sk_i32 = arith.index_cast %sk : index to i32
-        %sk_v = vector.broadcast %sk_i32 : i32 to vector<32xi32>
+        %sk_v = vector.broadcast %sk_i32 : i32 to !scores_i
         %hi_i32 = arith.index_cast %hi : index to i32
-        %hi_v = vector.broadcast %hi_i32 : i32 to vector<32xi32>
+        %hi_v = vector.broadcast %hi_i32 : i32 to !scores_i
         %k_end = arith.addi %k0, %c64 : index
         %past_keys = arith.cmpi ugt, %k_end, %sk : index
         tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
@@ -230,81 +255,81 @@ module attributes {gpu.container_module} {
           %i = arith.addi %i_start, %it : index
           %hk_g = arith.muli %hk, %group : index
           %h = arith.addi %hk_g, %g : index
-          %q0 = arith.muli %i, %c64 : index
+          %q0 = arith.muli %i, %qt : index
           %d = arith.remui %step, %c2 : index
-          // The 64 queries' -lse and -delta from the stage, as columns (a
+          // The T queries' -lse and -delta from the stage, as columns (a
           // zero row stride; past Sq: -inf and 0).
-          %rows_at = arith.muli %s, %c64 : index
-          %nlse_c = memref.reinterpret_cast %slse to offset: [%rows_at], sizes: [64, 64],
+          %rows_at = arith.muli %s, %c128 : index
+          %nlse_c = memref.reinterpret_cast %slse to offset: [%rows_at], sizes: [64, 128],
               strides: [0, 1] : !rows_ring to !srows
-          %ndelta_c = memref.reinterpret_cast %sdelta to offset: [%rows_at], sizes: [64, 64],
+          %ndelta_c = memref.reinterpret_cast %sdelta to offset: [%rows_at], sizes: [64, 128],
               strides: [0, 1] : !rows_ring to !srows
           tile.mbarrier_wait_parity %qo_full[%s], %ph : !qobars
           // S^T = K Q^T and dP^T = V dO^T of this warpgroup's keys.
           %scores = tile.warpgroup_mma %sk_[%c0, %c0, %row, %c0], %sq_[%s, %c0, %c0, %c0], %zero_s
-              {shape = #scores_t, wait = 1 : i32} : !tile128, !ring64, vector<32xf32>
+              {shape = #scores_t, wait = 1 : i32} : !tile128, !qo_ring, !scores
           %dp = tile.warpgroup_mma %sv_[%c0, %c0, %row, %c0], %sdo_[%s, %c0, %c0, %c0], %zero_s
-              {shape = #scores_t, wait = 0 : i32} : !tile128, !ring64, vector<32xf32>
+              {shape = #scores_t, wait = 0 : i32} : !tile128, !qo_ring, !scores
           // Keys past Sk, and keys after the diagonal of some query.
           %q_hi = arith.addi %q0, %hi : index
           %over = arith.cmpi sgt, %k_end, %q_hi : index
           %needs_mask = arith.ori %past_keys, %over : i1
-          %masked = scf.if %needs_mask -> vector<32xf32> {
-            %rows = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 64>} : vector<32xi32>
-            %cols = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 64>} : vector<32xi32>
-            %keys = arith.addi %rows, %k0_v : vector<32xi32>
+          %masked = scf.if %needs_mask -> !scores {
+            %rows = tile.warpgroup_iota {dim = 0 : i64, shape = #scores_tile} : !scores_i
+            %cols = tile.warpgroup_iota {dim = 1 : i64, shape = #scores_tile} : !scores_i
+            %keys = arith.addi %rows, %k0_v : !scores_i
             %q0_i32 = arith.index_cast %q0 : index to i32
-            %q0_v = vector.broadcast %q0_i32 : i32 to vector<32xi32>
-            %queries = arith.addi %cols, %q0_v : vector<32xi32>
-            %in_keys = arith.cmpi slt, %keys, %sk_v : vector<32xi32>
-            %last_key = arith.addi %queries, %hi_v : vector<32xi32>
-            %seen = arith.cmpi sle, %keys, %last_key : vector<32xi32>
-            %valid = arith.andi %in_keys, %seen : vector<32xi1>
-            %sel = arith.select %valid, %scores, %ninf_s : vector<32xi1>, vector<32xf32>
-            scf.yield %sel : vector<32xf32>
+            %q0_v = vector.broadcast %q0_i32 : i32 to !scores_i
+            %queries = arith.addi %cols, %q0_v : !scores_i
+            %in_keys = arith.cmpi slt, %keys, %sk_v : !scores_i
+            %last_key = arith.addi %queries, %hi_v : !scores_i
+            %seen = arith.cmpi sle, %keys, %last_key : !scores_i
+            %valid = arith.andi %in_keys, %seen : !scores_b
+            %sel = arith.select %valid, %scores, %ninf_s : !scores_b, !scores
+            scf.yield %sel : !scores
           } else {
-            scf.yield %scores : vector<32xf32>
+            scf.yield %scores : !scores
           }
-          %s_scaled = arith.mulf %masked, %c_s : vector<32xf32>
-          %exponent = tile.warpgroup_add %s_scaled, %nlse_c[%c0, %c0] {shape = array<i64: 64, 64>}
-              : !srows, vector<32xf32>
-          %probs = math.exp2 %exponent fastmath<afn> : vector<32xf32>
-          %dp_d = tile.warpgroup_add %dp, %ndelta_c[%c0, %c0] {shape = array<i64: 64, 64>}
-              : !srows, vector<32xf32>
-          %ds = arith.mulf %probs, %dp_d : vector<32xf32>
-          %p16 = arith.truncf %probs : vector<32xf32> to vector<32x!e>
-          %ds16 = arith.truncf %ds : vector<32xf32> to vector<32x!e>
+          %s_scaled = arith.mulf %masked, %c_s : !scores
+          %exponent = tile.warpgroup_add %s_scaled, %nlse_c[%c0, %c0] {shape = #scores_tile}
+              : !srows, !scores
+          %probs = math.exp2 %exponent fastmath<afn> : !scores
+          %dp_d = tile.warpgroup_add %dp, %ndelta_c[%c0, %c0] {shape = #scores_tile}
+              : !srows, !scores
+          %ds = arith.mulf %probs, %dp_d : !scores
+          %p16 = arith.truncf %probs : !scores to !scores_e
+          %ds16 = arith.truncf %ds : !scores to !scores_e
           %dv_next = tile.warpgroup_mma_rs %p16, %sdo_[%s, %c0, %c0, %c0], %dv_acc
               {shape = #dkv_mma, wait = 1 : i32, transpose_b}
-              : vector<32x!e>, !ring64, !grad
-          // This warpgroup's 64 keys of dS^T into stage d (its last
-          // readers, step - 2's dQ products, finished before both
+              : !scores_e, !qo_ring, !grad
+          // This warpgroup's 64 keys of dS^T into stage d, span by span (its
+          // last readers, step - 2's dQ products, finished before both
           // warpgroups met at step - 1), fenced for wgmma's reads.
-          tile.warpgroup_mma_store %ds, %sds_[%d, %c0, %row, %c0] {shape = array<i64: 64, 64>}
-              : vector<32xf32>, !ds_ring
+          tile.warpgroup_mma_store %ds, %sds_[%d, %c0, %row, %c0] {shape = #scores_tile}
+              : !scores, !ds_ring
           tile.fence_proxy_async shared_cta
           tile.named_barrier_sync %ds_ready, 256
-          // dQ's columns dq_c0 .. of these 64 queries over the 128 keys.
-          // min(dq_c0, (step + 1) dq_cols) is dq_c0, but not loop-invariant
-          // to LLVM: K's descriptors are rebuilt each step instead of held
-          // in registers through the loop (which spilled).
+          // dQ's part over the 128 keys. step / steps is 0, but not
+          // loop-invariant to LLVM: K's descriptors are rebuilt each step
+          // instead of held in registers through the loop (which spilled).
           %step1 = arith.addi %step, %c1 : index
-          %dq_bound = arith.muli %step1, %dq_cols : index
-          %dq_c0_step = arith.minui %dq_c0, %dq_bound : index
+          %zero = arith.divui %step, %steps : index
+          %dq_c0_step = arith.addi %dq_c0, %zero : index
           %dq_chunk = arith.divui %dq_c0_step, %c64 : index
           %dq_col = arith.remui %dq_c0_step, %c64 : index
-          %dq = tile.warpgroup_mma %sds_[%d, %c0, %c0, %c0], %sk_[%c0, %dq_chunk, %c0, %dq_col], %zero_q
+          %dq = tile.warpgroup_mma %sds_[%d, %dq_span, %c0, %c0], %sk_[%c0, %dq_chunk, %c0, %dq_col], %zero_q
               {shape = #dq_mma, wait = 1 : i32, transpose_a, transpose_b}
-              : !ds_ring, !tile128, !dq_half
+              : !ds_ring, !tile128, !dq_part
           // dK after dQ: dQ's reduction below runs while dK's MMA does.
           %dk_next = tile.warpgroup_mma_rs %ds16, %sq_[%s, %c0, %c0, %c0], %dk_acc
               {shape = #dkv_mma, wait = 1 : i32, transpose_b}
-              : vector<32x!e>, !ring64, !grad
-          %dq_scaled = arith.mulf %dq, %scale_q : !dq_half
+              : !scores_e, !qo_ring, !grad
+          %dq_scaled = arith.mulf %dq, %scale_q : !dq_part
           %wg_step = arith.minui %wg, %step1 : index
-          tile.warpgroup_tma_store %dq_scaled, %dq_staging[%wg_step] to %dq_acc[%b, %h, %q0, %dq_c0]
+          %dq_q0 = arith.addi %q0, %dq_r0 : index
+          tile.warpgroup_tma_store %dq_scaled, %dq_staging[%wg_step] to %dq_acc[%b, %h, %dq_q0, %dq_c0]
               reduce add {shape = #dq_rows}
-              : !dq_half, !dq_staging, !dqacc
+              : !dq_part, !dq_staging, !dqacc
           // Every consumer thread releases the stage once dK is done: its
           // own reads of the stage's nlse and delta (generic loads) come
           // before its arrival.

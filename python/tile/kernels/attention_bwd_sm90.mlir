@@ -39,7 +39,7 @@
 !grad = vector<64xf32>
 !tile128 = memref<1x2x128x64x!e, 3>
 !ring128 = memref<2x2x128x64x!e, 3>
-!ring64 = memref<3x2x64x64x!e, 3>
+!qo_ring = memref<3x2x64x64x!e, 3>
 !staging = memref<2x2x64x64x!e, 3>
 #scores = array<i64: 64, 128, 128>
 #scores_t = array<i64: 64, 64, 128>
@@ -291,8 +291,8 @@ module attributes {gpu.container_module} {
       %steps = arith.muli %group, %tiles_left : index
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
-      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
-      %sdo_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring64
+      %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qo_ring
+      %sdo_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qo_ring
       %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
       %slse = tile.shared_alloc dynamic : !rows_ring
       %sdelta = tile.shared_alloc dynamic : !rows_ring
@@ -343,11 +343,11 @@ module attributes {gpu.container_module} {
                 : memref<?xf32> to !rows_ring, !qobars
             tile.bulk_copy_global_to_shared %ndelta[%at] to %sdelta[%s, %c0], %row_bytes, %qo_full[%s]
                 : memref<?xf32> to !rows_ring, !qobars
-            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
-            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !ring64, !qobars
+            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
+            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
             scf.if %two_chunks {
-              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !d64, !ring64, !qobars
-              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !d64, !ring64, !qobars
+              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
+              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
             }
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -396,9 +396,9 @@ module attributes {gpu.container_module} {
           tile.mbarrier_wait_parity %qo_full[%s], %ph : !qobars
           // S^T = K Q^T and dP^T = V dO^T of this warpgroup's keys.
           %scores = tile.warpgroup_mma %sk_[%c0, %c0, %row, %c0], %sq_[%s, %c0, %c0, %c0], %zero_s
-              {shape = #scores_t, wait = 1 : i32} : !tile128, !ring64, vector<32xf32>
+              {shape = #scores_t, wait = 1 : i32} : !tile128, !qo_ring, vector<32xf32>
           %dp = tile.warpgroup_mma %sv_[%c0, %c0, %row, %c0], %sdo_[%s, %c0, %c0, %c0], %zero_s
-              {shape = #scores_t, wait = 0 : i32} : !tile128, !ring64, vector<32xf32>
+              {shape = #scores_t, wait = 0 : i32} : !tile128, !qo_ring, vector<32xf32>
           // Keys past Sk, and keys after the diagonal of some query.
           %q_hi = arith.addi %q0, %hi : index
           %over = arith.cmpi sgt, %k_end, %q_hi : index
@@ -430,10 +430,10 @@ module attributes {gpu.container_module} {
           %ds16 = arith.truncf %ds : vector<32xf32> to vector<32x!e>
           %dv_next = tile.warpgroup_mma_rs %p16, %sdo_[%s, %c0, %c0, %c0], %dv_acc
               {shape = #dkv_mma, wait = 1 : i32, transpose_b}
-              : vector<32x!e>, !ring64, !grad
+              : vector<32x!e>, !qo_ring, !grad
           %dk_next = tile.warpgroup_mma_rs %ds16, %sq_[%s, %c0, %c0, %c0], %dk_acc
               {shape = #dkv_mma, wait = 0 : i32, transpose_b}
-              : vector<32x!e>, !ring64, !grad
+              : vector<32x!e>, !qo_ring, !grad
           // Every consumer thread releases the stage: its own reads of the
           // stage's nlse and delta (generic loads) come before its arrival.
           %tok = tile.mbarrier_arrive %qo_empty[%s] : !qobars -> !tile.mbarrier_token

@@ -8,7 +8,7 @@ kernels of kernels/attention_bwd_sm90.mlir.
 
 P is recomputed from the saved nlse = -(c m + log2 l) (c = scale
 log2(e)); the rows' -rowsum(dO * O) come from one kernel reading dO and O
-once (attention_backward_rows: both in rows of whole 64-query tiles). Then
+once (attention_backward_rows: both in rows of whole 128-query tiles). Then
 FlashAttention-3's fused kernel (attention_bwd_fused_sm90.mlir) streams the
 query tiles of a KV head's group past each 128-key block for dK and dV
 (GQA: summed over the group) and adds each tile's share of dQ into a
@@ -40,25 +40,29 @@ from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid a
 #: Keys per CTA of the fused and dK/dV kernels (two consumer warpgroups of
 #: 64).
 KEY_BLOCK = 128
-#: Queries per tile of the fused and dK/dV kernels' steps: nlse and ndelta
-#: are passed in rows of whole tiles.
-ROW_TILE = 64
+#: The fused kernel's queries a step (its query tile T) at each D:
+#: FlashAttention-3's, 64 at D = 128 and 128 at D = 64 (the dK/dV kernel:
+#: 64).
+FUSED_QUERY_TILE = {128: 64, 64: 128}
+#: Queries a row tile of nlse and ndelta, which the kernels take in whole
+#: tiles: a multiple of every query tile.
+ROW_TILE = 128
 
 
-def _dkdv_aliases(head_dim: int, qo_stages: int) -> Dict[str, str]:
-    """The aliases the dK/dV and fused kernels share for D = `head_dim` and
-    a Q/dO ring of `qo_stages` stages."""
+def _dkdv_aliases(head_dim: int, qo_stages: int, query_tile: int = 64) -> Dict[str, str]:
+    """The aliases the dK/dV and fused kernels share for D = `head_dim`, a
+    Q/dO ring of `qo_stages` stages and steps of `query_tile` queries."""
     chunks = head_dim // 64
     return {"!grad": f"vector<{head_dim // 2}xf32>",
             "!tile128": f"memref<1x{chunks}x128x64x!e, 3>",
-            "!ring64": f"memref<{qo_stages}x{chunks}x64x64x!e, 3>",
+            "!qo_ring": f"memref<{qo_stages}x{chunks}x{query_tile}x64x!e, 3>",
             "!staging": f"memref<2x{chunks}x64x64x!e, 3>",
-            "#scores_t": f"array<i64: 64, 64, {head_dim}>",
-            "#dkv_mma": f"array<i64: 64, {head_dim}, 64>",
+            "#scores_t": f"array<i64: 64, {query_tile}, {head_dim}>",
+            "#dkv_mma": f"array<i64: 64, {head_dim}, {query_tile}>",
             "#grad_rows": f"array<i64: 64, {head_dim}>",
             "#chunks": f"{chunks} : i32", "#qo_stages": f"{qo_stages} : index",
             "!qobars": f"!tile.mbarrier<count = {qo_stages}>",
-            "!rows_ring": f"memref<{qo_stages}x64xf32, 3>"}
+            "!rows_ring": f"memref<{qo_stages}x{query_tile}xf32, 3>"}
 
 
 def head_dim_aliases(head_dim: int) -> Dict[str, str]:
@@ -97,23 +101,38 @@ def backward_source(variant: Tuple[str, int]) -> str:
 ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
                                   options={"index-bitwidth": 32})
 
-#: The fused kernel's Q/dO ring depth: two stages at D = 128 (64 KB; its
-#: dS^T stages and dQ staging take the rest of shared memory), three at D =
-#: 64 (48 KB: as fast as six or faster, bench/NOTES.md).
-FUSED_QO_STAGES = {128: 2, 64: 3}
+#: The fused kernel's Q/dO ring depth: two stages (64 KB at D = 128, 32 KB
+#: at D = 64; its dS^T stages and dQ staging take the rest of shared
+#: memory).
+FUSED_QO_STAGES = 2
 
 
 def fused_aliases(head_dim: int) -> Dict[str, str]:
-    """The fused kernel's head-dimension aliases for D = `head_dim` (as
-    written: 128). A warpgroup reduces its D / 2 columns of dQ in 32-column
-    boxes through as many staging buffers (at most two)."""
-    half = head_dim // 2
-    return {**_dkdv_aliases(head_dim, FUSED_QO_STAGES[head_dim]),
-            "!dq_half": f"vector<{half // 2}xf32>",
-            "!dq_staging": f"memref<2x{min(half // 32, 2)}x64x32xf32, 3>",
-            "#dq_mma": f"array<i64: 64, {half}, 128>",
-            "#dq_rows": f"array<i64: 64, {half}>",
-            "#dq_cols": f"{half} : index"}
+    """The fused kernel's aliases for D = `head_dim` (as written: 128) and
+    its query tile T there (FUSED_QUERY_TILE). dQ's 64 x D part of 64 query
+    rows a warpgroup at T = 128 (the warpgroup's rows), 64 x D / 2 at T =
+    64 (its half of the columns), reduced in 32-column boxes through two
+    staging buffers."""
+    tile = FUSED_QUERY_TILE[head_dim]
+    split_rows = tile == 128
+    width = head_dim if split_rows else head_dim // 2
+    scores = f"vector<{tile // 2}x"
+    return {**_dkdv_aliases(head_dim, FUSED_QO_STAGES, tile),
+            "#query_tile": f"{tile} : index",
+            "!dqo": f"!tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, {tile}, 64], "
+                    "swizzle = b128>",
+            "!scores": scores + "f32>", "!scores_i": scores + "i32>",
+            "!scores_b": scores + "i1>", "!scores_e": scores + "!e>",
+            "#scores_tile": f"array<i64: 64, {tile}>",
+            "#rows_bytes": f"{4 * tile} : i32",
+            "!rows_ring": f"memref<{FUSED_QO_STAGES}x128xf32, 3>",
+            "!ds_ring": f"memref<2x{tile // 64}x128x64x!e, 3>",
+            "!dq_part": f"vector<{width // 2}xf32>",
+            "!dq_staging": f"memref<2x{width // 32}x64x32xf32, 3>",
+            "#dq_mma": f"array<i64: 64, {width}, 128>",
+            "#dq_rows": f"array<i64: 64, {width}>",
+            "#dq_cols": f"{0 if split_rows else width} : index",
+            "#dq_row_step": f"{64 if split_rows else 0} : index"}
 
 
 def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
@@ -194,9 +213,9 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     if batch * heads * sq == 0 or sk == 0:
         return dq.zero_(), dk.zero_(), dv.zero_()
     element = BY_TORCH[dtype_name(q.dtype)].name
-    # Each row's nlse and -rowsum(dO * O) (f32) in rows of whole 64-query
-    # tiles, -inf and 0 past Sq: the dK/dV kernel copies a tile's 64 of each
-    # into shared memory (256-byte bulk copies from 16-byte aligned
+    # Each row's nlse and -rowsum(dO * O) (f32) in rows of whole row tiles,
+    # -inf and 0 past Sq: the kernels copy a query tile's values into shared
+    # memory (bulk copies of 256 or 512 bytes from 16-byte aligned
     # addresses); one kernel reads dO and O once (attention_backward_rows).
     pitch = cdiv(sq, ROW_TILE) * ROW_TILE
     nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,

@@ -5,7 +5,7 @@ cuDNN's dot(dO, O) step): for each query row of each head,
     nlse                         (the forward's, copied)
 
 written to rows of `pitch` values a head (pitch: Sq rounded up to whole
-64-query tiles, tile.ops.attention_backward.ROW_TILE), -inf and 0 past Sq:
+128-query tiles, tile.ops.attention_backward.ROW_TILE), -inf and 0 past Sq:
 the layout whose tiles the dK/dV kernel bulk-copies into shared memory.
 dO and O are read once, 16-byte vectors, D / 8 lanes a row (a lane group
 reduction, `tile.reduce add ... over warp, lanes D/8`); a 1-D grid of
@@ -49,7 +49,7 @@ def rows_source(config: RowsConfig) -> str:
     e, lanes = config.element, config.lanes
     vec, wide = f"vector<{VECTOR}x{e}>", f"vector<{VECTOR}xf32>"
     heads_t = f"memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>"
-    header = [f"// attention_bwd_rows: -rowsum(dO * O) and nlse in rows of whole 64-query "
+    header = [f"// attention_bwd_rows: -rowsum(dO * O) and nlse in rows of whole row "
               f"tiles, {e}, D = {config.head_dim}",
               f"// (tile.ops.attention_backward_rows): {lanes} lanes a row, a 16-byte vector "
               f"of dO and of O each."]

@@ -109,11 +109,13 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
                    out_dtype=None, stream=None):
     """See the module's documentation.
 
-    Under torch.compile it runs as the operator tile::grouped_matmul (forward
-    only: where autograd would record it, an error; tile.library)."""
+    Under torch.compile, and where autograd records it, it runs as the
+    operator tile::grouped_matmul (tile.library; f16/bf16 products have a
+    derivative, FP8 ones are an error there)."""
     import torch
     if routed(torch, a, b):
-        no_backward(torch, "tile.grouped_matmul", a, b)
+        if scale_a is not None or scale_b is not None:
+            no_backward(torch, "tile.grouped_matmul with FP8 operands", a, b)
         ops = operators(torch, "tile.grouped_matmul", stream)
         if scale_a is not None and out_dtype is None and out is not None:
             out_dtype = out.dtype  # as the eager call: an FP8 product in out's type
@@ -230,3 +232,34 @@ def _scales(torch, name: str, scale, counts, what: str):
                           f"tensor) or {counts[1]} (one per {what}), got {scale.dtype} of "
                           f"shape {tuple(scale.shape)}")
     return scale.reshape(-1).contiguous()
+
+
+def held_rows(torch, a, offsets, valid):
+    """A boolean mask, broadcastable against A (M x K, or G x capacity x K
+    masked), of the rows some group holds: below offsets[-1], or group g's
+    first valid[g]. The rows of C and of dA that the others leave out."""
+    if valid is None:
+        rows = torch.arange(a.shape[0], device=a.device)
+        return (rows < offsets[-1]).unsqueeze(-1)
+    rows = torch.arange(a.shape[1], device=a.device)
+    return (rows.unsqueeze(0) < valid.unsqueeze(-1)).unsqueeze(-1)
+
+
+def weight_grad(torch, a, grad, offsets, valid):
+    """dB (G x K x N) of a 16-bit grouped product C = A B: dB[g] = A_g^T
+    dC_g over group g's rows, one tile.matmul a group with A_g^T as the
+    M-major view it is, zero for a group without rows. The groups' row
+    counts are read on the host (one synchronisation: this derivative
+    cannot be captured in a CUDA graph)."""
+    from .matmul import matmul
+    bounds = offsets if valid is None else valid
+    out = a.new_zeros((bounds.shape[0], a.shape[-1], grad.shape[-1]))
+    start = 0
+    for g, end in enumerate(bounds.tolist()):
+        if valid is None:
+            x, dy, start = a[start:end], grad[start:end], end
+        else:
+            x, dy = a[g, :end], grad[g, :end]
+        if x.shape[0]:
+            matmul(x.t(), dy, out=out[g])
+    return out

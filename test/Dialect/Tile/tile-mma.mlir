@@ -776,6 +776,53 @@ func.func @wgmma_store_ring_stage(%acc: vector<32xf32>, %s: index, %row: index) 
 
 // -----
 
+// A tile wider than the ring's 64-column spans (the fused attention
+// backward's 64 keys x 128 queries of dS^T), written span by span.
+// CHECK-LABEL: func.func @wgmma_store_spans
+// CHECK: tile.warpgroup_mma_store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] {shape = array<i64: 64, 128>} : vector<64xf32>, memref<2x2x128x64xbf16, 3>
+func.func @wgmma_store_spans(%acc: vector<64xf32>, %s: index, %row: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x128x64xbf16, 3>
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %row, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<2x2x128x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_spans_from_a_column(%acc: vector<64xf32>, %s: index, %col: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
+  // expected-error @below {{writes 128 columns in spans of 64: expected a multiple of 64 columns from column 0 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %col] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<2x2x64x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_part_of_a_span(%acc: vector<48xf32>, %s: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
+  // expected-error @below {{writes 96 columns in spans of 64: expected a multiple of 64 columns from column 0 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %c0] {shape = array<i64: 64, 96>}
+      : vector<48xf32>, memref<2x2x64x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_wider_than_rows(%acc: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %tile = tile.shared_alloc : memref<64x64xbf16, 3>
+  // expected-error @below {{writes 128 columns from index 0 of a destination dimension of 64 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %tile[%c0, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<64x64xbf16, 3>
+  return
+}
+
+// -----
+
 func.func @wgmma_store_indices(%acc: vector<32xf32>, %s: index) {
   %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
   // expected-error @below {{stores to a rank-2 memref (or its last two dimensions) with contiguous rows, one index per dimension, got 'memref<2x128x64xbf16, 3>' (T-TILE-3)}}
@@ -797,7 +844,7 @@ func.func @mma_store_rank3(%acc: vector<4x8x2x2xf32>, %c: memref<2x64x64xf16>, %
 func.func @wgmma_store_overruns_stage(%acc: vector<64xf32>, %s: index) {
   %c0 = arith.constant 0 : index
   %ring = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64xbf16, 3>
-  // expected-error @below {{writes 128 columns from index 0 of a destination dimension of 64 (T-TILE-3)}}
+  // expected-error @below {{writes 2 spans from index 0 of a destination dimension of 1 (T-TILE-3)}}
   tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %c0] {shape = array<i64: 64, 128>}
       : vector<64xf32>, memref<2x1x64x64xbf16, 3>
   return
