@@ -22,8 +22,8 @@ training forward alone (its graph built and dropped: tile's ops through
 their autograd operators), of the whole step (backward = step - training
 forward) and of the inference forward (under no_grad: tile's fused fast
 paths), eager and, with --compile, through torch.compile (fullgraph for
-tile's side), and the step's kernel time from CUPTI (medians of rotated
-rounds, bench/harness.py).
+tile's side), and the step's kernel time from CUPTI (every side's step in
+the same rotated rounds, medians; bench/harness.py).
 """
 import argparse
 import statistics
@@ -91,7 +91,7 @@ def main():
     parser.add_argument("--compile", action="store_true",
                         help="also both sides through torch.compile")
     parser.add_argument("--breakdown", type=int, default=0, metavar="N",
-                        help="print each eager side's N costliest kernels of a step")
+                        help="print each side's N costliest kernels of a step")
     parser.add_argument("--csv")
     args = parser.parse_args()
     torch = harness.torch_or_exit("llama_training.py")
@@ -136,7 +136,11 @@ def main():
                             + [relative(torch, dw[k], ref_dw[k]) for k in dw])
                 errors[side] = worst
             # Timing: the training forward alone (its graph built, then
-            # dropped), the whole step, and the inference forward (no grad).
+            # dropped), the whole step, and the inference forward (no grad);
+            # then every side's step by CUPTI in the same rotated rounds (the
+            # power-limited clock drifts over a run: no side is measured
+            # only first or only last).
+            steps = {}
             for side, forward in sides.items():
                 def step(forward=forward):
                     forward().backward(dy)
@@ -147,24 +151,28 @@ def main():
                 forward_us = events_us(forward, args.repeats)
                 inference_us = events_us(inference, args.repeats)
                 step_us = events_us(step, args.repeats)
-                kernel = harness.rotated_kernel_us([step], args.rounds, args.repeats)[0]
-                row = {"card": torch.cuda.get_device_name(), "config": name, "tokens": tokens,
-                       "side": side, "forward_us": forward_us,
-                       "inference_forward_us": inference_us, "step_us": step_us,
-                       "backward_us": step_us - forward_us, "step_kernel_us": kernel,
-                       "max_rel_error_vs_torch": errors[side]}
-                rows.append(row)
+                steps[side] = step
+                rows.append({"card": torch.cuda.get_device_name(), "config": name,
+                             "tokens": tokens, "side": side, "forward_us": forward_us,
+                             "inference_forward_us": inference_us, "step_us": step_us,
+                             "backward_us": step_us - forward_us,
+                             "max_rel_error_vs_torch": errors[side]})
+            kernels = harness.rotated_kernel_us(list(steps.values()), args.rounds, args.repeats)
+            for row, kernel in zip(rows[-len(sides):], kernels):
+                row["step_kernel_us"] = kernel
+                side = row["side"]
                 flag = " WRONG" if errors[side] > TOLERANCE else ""
-                print(f"{name} {tokens:6d} {side:15s} inference {inference_us:9.1f} µs  "
-                      f"forward {forward_us:9.1f} µs  backward "
-                      f"{step_us - forward_us:9.1f} µs  step {step_us:9.1f} µs  (CUPTI "
-                      f"{kernel:9.1f})  error {errors[side]:.2e}{flag}", flush=True)
-                if args.breakdown and "compiled" not in side:
+                print(f"{name} {tokens:6d} {side:15s} inference "
+                      f"{row['inference_forward_us']:9.1f} µs  forward {row['forward_us']:9.1f} "
+                      f"µs  backward {row['backward_us']:9.1f} µs  step {row['step_us']:9.1f} µs  "
+                      f"(CUPTI {kernel:9.1f})  error {errors[side]:.2e}{flag}", flush=True)
+                if args.breakdown:
                     for kernel_name, us in list(harness.kernel_breakdown(
-                            step, args.repeats).items())[:args.breakdown]:
+                            steps[side], args.repeats).items())[:args.breakdown]:
                         print(f"    {us:9.1f} µs  {kernel_name[:110]}")
             eager = {r["side"]: r for r in rows[-len(sides):]}
-            for part in ("inference_forward_us", "forward_us", "backward_us", "step_us"):
+            for part in ("inference_forward_us", "forward_us", "backward_us", "step_us",
+                         "step_kernel_us"):
                 print(f"  torch / tile {part[:-3]:17s} "
                       f"{eager['torch'][part] / eager['tile'][part]:.3f}"
                       + (f"   compiled {eager['torch compiled'][part] / eager['tile compiled'][part]:.3f}"
