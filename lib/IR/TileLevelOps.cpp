@@ -343,7 +343,7 @@ static LogicalResult verifyWarpgroupTile(Operation *op, ArrayRef<int64_t> shape,
 int64_t WarpgroupMmaStoreOp::getColumnSpans() {
   MemRefType dst = getDst().getType();
   int64_t width = dst.getShape().back();
-  if (dst.getRank() < 3 || !getBounds().empty() || getTranspose() ||
+  if (dst.getRank() < 4 || !getBounds().empty() || getTranspose() ||
       ShapedType::isDynamic(width) || width <= 0 || getShape()[1] <= width)
     return 1;
   return llvm::divideCeil(getShape()[1], width);
@@ -367,15 +367,16 @@ LogicalResult WarpgroupMmaStoreOp::verify() {
   int64_t spans = getColumnSpans();
   if (spans > 1) {
     int64_t width = dst.getShape().back();
-    if (shape[1] % width ||
+    if (width % 8 || shape[1] % width ||
         getConstantIntValue(getIndices()[rank - 1]) != int64_t(0))
       return emitOpError() << "writes " << shape[1] << " columns in spans of "
-                           << width << ": expected a multiple of " << width
+                           << width << ": expected spans of a multiple of 8 "
+                           << "columns and a multiple of " << width
                            << " columns from column 0 (T-TILE-3)";
     int64_t size = dst.getDimSize(rank - 3);
     int64_t start =
         getConstantIntValue(getIndices()[rank - 3]).value_or(int64_t(0));
-    if (!ShapedType::isDynamic(size) && start + spans > size)
+    if (start < 0 || (!ShapedType::isDynamic(size) && start > size - spans))
       return emitOpError() << "writes " << spans << " spans from index "
                            << start << " of a destination dimension of " << size
                            << " (T-TILE-3)";

@@ -424,6 +424,36 @@ static LogicalResult checkAttributionLayouts(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// T-TARGET-8: a kernel's known_block_size is a CTA the driver launches:
+/// every extent at least 1 and at most 1024, 1024, 64 (x, y, z), at most
+/// 1024 threads in all. Otherwise the launch fails
+/// (CUDA_ERROR_INVALID_VALUE), and the analyses that enumerate a block's
+/// threads skip the kernel.
+static LogicalResult checkKnownBlockSizes(ModuleOp module) {
+  WalkResult result = module.walk([&](gpu::GPUFuncOp func) {
+    std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
+    if (!known)
+      return WalkResult::advance();
+    int64_t threads = 1;
+    bool launchable = true;
+    for (auto [extent, limit] : llvm::zip(*known, kMaxBlockExtents)) {
+      launchable &= extent >= 1 && extent <= limit;
+      threads *= std::max<int64_t>(extent, 0);
+    }
+    if (launchable && threads <= kMaxThreadsPerBlock)
+      return WalkResult::advance();
+    emitConciseOpError(func)
+        << "has a known block size of " << (*known)[0] << " x " << (*known)[1]
+        << " x " << (*known)[2]
+        << ", which no launch can have: each extent at least 1 and at most "
+        << kMaxBlockExtents[0] << ", " << kMaxBlockExtents[1] << ", "
+        << kMaxBlockExtents[2] << " (x, y, z), at most " << kMaxThreadsPerBlock
+        << " threads in all (T-TARGET-8)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 static LogicalResult checkDynamicSharedLaunches(ModuleOp module) {
   WalkResult result = module.walk([&](Operation *op) {
     LogicalResult checked = success();
@@ -540,6 +570,7 @@ LogicalResult tile::checkTarget(ModuleOp module, StringRef chipName,
       failed(checkStaticSharedMemory(module)) ||
       failed(checkAttributions(module)) ||
       failed(checkAttributionLayouts(module)) ||
+      failed(checkKnownBlockSizes(module)) ||
       failed(checkTmaRowIndices(module)))
     return failure();
   return checkClusterLaunches(module);

@@ -1,9 +1,11 @@
 // Found by scripts/fuzz: a known_block_size of 2^31 x 1 x 255 threads made
 // the aligned-uniformity check evaluate its conditions in every one of
-// them (a hang). A block shape no launch can have (more than 1024 threads,
-// or an extent below 1) is not analyzed; the pipeline ends.
-// RUN: tile-opt %s --tile-to-ptx-pipeline=chip=sm_90a | FileCheck %s
-// CHECK: gpu.binary @kernels
+// them (a hang). A block shape no launch can have is not analyzed (the
+// protocol check ends), and the pipeline reports it (T-TARGET-8).
+// RUN: tile-opt %s -tile-verify-async-protocol | FileCheck %s
+// RUN: not tile-opt %s --tile-to-ptx-pipeline=chip=sm_90a 2>&1 | FileCheck %s --check-prefix=TARGET
+// CHECK: gpu.func @uniform
+// TARGET: error: 'gpu.func' op has a known block size of 2147483647 x 1 x 255, which no launch can have: each extent at least 1 and at most 1024, 1024, 64 (x, y, z), at most 1024 threads in all (T-TARGET-8)
 
 gpu.module @kernels {
   gpu.func @uniform(%n: index) kernel

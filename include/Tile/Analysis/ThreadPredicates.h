@@ -17,8 +17,8 @@ SmallVector<gpu::LaunchFuncOp> getLaunches(gpu::GPUFuncOp kernel);
 
 /// The block shape (x, y, z) of `kernel`: its known_block_size, else the
 /// constant block shape shared by every launch of it in the module; none
-/// where that shape cannot be launched (an extent below 1, or more than
-/// kMaxThreadsPerBlock threads).
+/// where that shape cannot be launched (T-TARGET-8: an extent below 1 or
+/// past kMaxBlockExtents, or more than kMaxThreadsPerBlock threads).
 std::optional<std::array<int64_t, 3>> getBlockShape(gpu::GPUFuncOp kernel);
 
 /// Threads of a block of `kernel`, known the same ways.

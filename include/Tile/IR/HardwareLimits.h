@@ -24,6 +24,9 @@ inline constexpr int64_t kMaxStaticSharedMemoryBytes = 49152;
 inline constexpr int64_t kMBarrierBytes = 8;
 /// The threads of a CTA (PTX ISA, "Thread Hierarchy": at most 1024).
 inline constexpr int64_t kMaxThreadsPerBlock = 1024;
+/// The largest extent of a CTA along x, y and z (CUDA Programming Guide,
+/// "Compute Capabilities": 1024, 1024, 64).
+inline constexpr int64_t kMaxBlockExtents[3] = {1024, 1024, 64};
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;
 /// Warps of the largest block: the slots of a block or warpgroup reduction's

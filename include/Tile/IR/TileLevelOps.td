@@ -369,11 +369,12 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
     higher rank is indexed as given in its leading dimensions, the tile
     lying in its last two (e.g. one stage of a shared ring that a later
     `tile.warpgroup_mma` reads: the generic stores need a
-    `tile.fence_proxy_async` before that). There, a tile wider than the
-    static last dimension W (a swizzle span of a buffer kept in spans, as
-    wgmma reads them) is written span by span: from column 0, without
-    bounds or `transpose`, its columns W s .. W s + W - 1 go to index + s
-    of the dimension before the rows. Invariant T-TILE-3.
+    `tile.fence_proxy_async` before that). In a destination of rank 4 or
+    more (stages, spans, rows, W), a tile wider than the static last
+    dimension W (a swizzle span of a buffer kept in spans, as wgmma reads
+    them; W a multiple of 8) is written span by span: from column 0,
+    without bounds or `transpose`, its columns W s .. W s + W - 1 go to
+    index + s of the dimension before the rows. Invariant T-TILE-3.
 
     Examples:
     ```mlir
@@ -395,7 +396,7 @@ def Tile_WarpgroupMmaStoreOp : Tile_Op<"warpgroup_mma_store",
   let extraClassDeclaration = [{
     /// The spans the tile is written in: N / W (rounded up; the verifier
     /// requires a multiple) for a tile wider than the destination's static
-    /// last dimension W (rank 3 or more, no bounds, no transpose), else 1.
+    /// last dimension W (rank 4 or more, no bounds, no transpose), else 1.
     int64_t getColumnSpans();
   }];
   let hasVerifier = 1;

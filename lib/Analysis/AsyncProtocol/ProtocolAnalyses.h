@@ -37,8 +37,9 @@ struct SharedCopy {
   /// TMA box that is the destination without its leading indexed
   /// dimensions, or one row range of it (the copies into its rows fill the
   /// stage together), a bulk copy of at most one row of the first
-  /// dimension at [stage, 0, ...] (the row is the stage; its bytes past the
-  /// copy are written by nothing).
+  /// dimension at [stage, 0, ...] (the row is the stage: a read of its
+  /// bytes past the copy is ordered as a read of the stage; whether anything
+  /// wrote them is not checked).
   bool fillsRingStage;
 };
 std::optional<SharedCopy> getSharedCopy(Operation *op);

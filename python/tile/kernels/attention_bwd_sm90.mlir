@@ -4,8 +4,9 @@
 // Sq, D), and per query row nlse = -(c m + log2 l), the forward's negated
 // log2 sum-exp (c = scale log2(e); -inf for a row that saw no key), and
 // ndelta = -rowsum(dO * O) (float32, the rows of head b H + h at (b H + h)
-// pitch, pitch = Sq rounded up to whole 64-query tiles; past Sq -inf and
-// 0: tile.ops.attention_backward_rows):
+// pitch, pitch = Sq rounded up to whole 64-query tiles at least (128:
+// tile.ops.attention_backward.ROW_TILE); past Sq -inf and 0:
+// tile.ops.attention_backward_rows):
 //   P  = exp2(c S + nlse)          S = Q K^T, masked keys -inf
 //   dS = P * (dP + ndelta)         dP = dO V^T
 //   dQ = scale dS K      (@attention_bwd_dq_d128: one CTA a 128-row query

@@ -101,9 +101,9 @@ def backward_source(variant: Tuple[str, int]) -> str:
 ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
                                   options={"index-bitwidth": 32})
 
-#: The fused kernel's Q/dO ring depth: two stages (64 KB at D = 128, 32 KB
-#: at D = 64; its dS^T stages and dQ staging take the rest of shared
-#: memory).
+#: The fused kernel's Q/dO ring depth: two stages (64 KB at both D: 64
+#: queries of D = 128, 128 of D = 64; its dS^T stages and dQ staging take
+#: the rest of shared memory).
 FUSED_QO_STAGES = 2
 
 

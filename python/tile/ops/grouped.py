@@ -240,6 +240,8 @@ def held_rows(torch, a, offsets, valid):
     first valid[g]. The rows of C and of dA that the others leave out."""
     if valid is None:
         rows = torch.arange(a.shape[0], device=a.device)
+        if offsets.shape[0] == 0:  # no groups: no rows
+            return torch.zeros_like(rows, dtype=torch.bool).unsqueeze(-1)
         return (rows < offsets[-1]).unsqueeze(-1)
     rows = torch.arange(a.shape[1], device=a.device)
     return (rows.unsqueeze(0) < valid.unsqueeze(-1)).unsqueeze(-1)

@@ -793,7 +793,7 @@ func.func @wgmma_store_spans(%acc: vector<64xf32>, %s: index, %row: index) {
 func.func @wgmma_store_spans_from_a_column(%acc: vector<64xf32>, %s: index, %col: index) {
   %c0 = arith.constant 0 : index
   %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
-  // expected-error @below {{writes 128 columns in spans of 64: expected a multiple of 64 columns from column 0 (T-TILE-3)}}
+  // expected-error @below {{writes 128 columns in spans of 64: expected spans of a multiple of 8 columns and a multiple of 64 columns from column 0 (T-TILE-3)}}
   tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %col] {shape = array<i64: 64, 128>}
       : vector<64xf32>, memref<2x2x64x64xbf16, 3>
   return
@@ -804,9 +804,44 @@ func.func @wgmma_store_spans_from_a_column(%acc: vector<64xf32>, %s: index, %col
 func.func @wgmma_store_part_of_a_span(%acc: vector<48xf32>, %s: index) {
   %c0 = arith.constant 0 : index
   %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
-  // expected-error @below {{writes 96 columns in spans of 64: expected a multiple of 64 columns from column 0 (T-TILE-3)}}
+  // expected-error @below {{writes 96 columns in spans of 64: expected spans of a multiple of 8 columns and a multiple of 64 columns from column 0 (T-TILE-3)}}
   tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0, %c0] {shape = array<i64: 64, 96>}
       : vector<48xf32>, memref<2x2x64x64xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_spans_of_4(%acc: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc : memref<2x32x64x4xbf16, 3>
+  // expected-error @below {{writes 128 columns in spans of 4: expected spans of a multiple of 8 columns and a multiple of 4 columns from column 0 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%c0, %c0, %c0, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<2x32x64x4xbf16, 3>
+  return
+}
+
+// -----
+
+func.func @wgmma_store_spans_before_the_first(%acc: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c-1 = arith.constant -1 : index
+  %ring = tile.shared_alloc : memref<2x2x64x64xbf16, 3>
+  // expected-error @below {{writes 2 spans from index -1 of a destination dimension of 2 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%c0, %c-1, %c0, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<2x2x64x64xbf16, 3>
+  return
+}
+
+// -----
+
+// At rank 3 the dimension before the rows is a ring's stage: no spans.
+func.func @wgmma_store_spans_in_stages(%acc: vector<64xf32>, %s: index) {
+  %c0 = arith.constant 0 : index
+  %ring = tile.shared_alloc : memref<4x64x64xbf16, 3>
+  // expected-error @below {{writes 128 columns from index 0 of a destination dimension of 64 (T-TILE-3)}}
+  tile.warpgroup_mma_store %acc, %ring[%s, %c0, %c0] {shape = array<i64: 64, 128>}
+      : vector<64xf32>, memref<4x64x64xbf16, 3>
   return
 }
 
