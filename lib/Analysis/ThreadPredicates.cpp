@@ -34,21 +34,14 @@ bool mlir::tile::dependsOnThreadId(Operation *op, int depth) {
   });
 }
 
-/// `shape` where a CTA of it can be launched (T-TARGET-8: every extent
-/// positive and within kMaxBlockExtents, at most kMaxThreadsPerBlock
-/// threads), else nothing: the analyses that enumerate a block's threads
-/// skip a kernel declared otherwise.
+/// `shape` where a CTA of it can be launched (T-TARGET-8), else nothing:
+/// the analyses that enumerate a block's threads skip a kernel declared
+/// otherwise.
 static std::optional<std::array<int64_t, 3>>
 launchable(std::optional<std::array<int64_t, 3>> shape) {
-  if (!shape)
-    return std::nullopt;
-  int64_t threads = 1;
-  for (auto [extent, limit] : llvm::zip(*shape, tile::kMaxBlockExtents)) {
-    if (extent <= 0 || extent > limit)
-      return std::nullopt;
-    threads *= extent;
-  }
-  return threads <= tile::kMaxThreadsPerBlock ? shape : std::nullopt;
+  if (shape && tile::isLaunchableBlock((*shape)[0], (*shape)[1], (*shape)[2]))
+    return shape;
+  return std::nullopt;
 }
 
 std::optional<std::array<int64_t, 3>>

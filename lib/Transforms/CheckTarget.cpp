@@ -434,13 +434,7 @@ static LogicalResult checkKnownBlockSizes(ModuleOp module) {
     std::optional<ArrayRef<int32_t>> known = func.getKnownBlockSize();
     if (!known)
       return WalkResult::advance();
-    int64_t threads = 1;
-    bool launchable = true;
-    for (auto [extent, limit] : llvm::zip(*known, kMaxBlockExtents)) {
-      launchable &= extent >= 1 && extent <= limit;
-      threads *= std::max<int64_t>(extent, 0);
-    }
-    if (launchable && threads <= kMaxThreadsPerBlock)
+    if (isLaunchableBlock((*known)[0], (*known)[1], (*known)[2]))
       return WalkResult::advance();
     emitConciseOpError(func)
         << "has a known block size of " << (*known)[0] << " x " << (*known)[1]

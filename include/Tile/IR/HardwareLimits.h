@@ -27,6 +27,19 @@ inline constexpr int64_t kMaxThreadsPerBlock = 1024;
 /// The largest extent of a CTA along x, y and z (CUDA Programming Guide,
 /// "Compute Capabilities": 1024, 1024, 64).
 inline constexpr int64_t kMaxBlockExtents[3] = {1024, 1024, 64};
+/// Whether a CTA of x * y * z threads can be launched (T-TARGET-8): every
+/// extent at least 1 and at most kMaxBlockExtents, at most
+/// kMaxThreadsPerBlock threads in all.
+inline constexpr bool isLaunchableBlock(int64_t x, int64_t y, int64_t z) {
+  int64_t extents[3] = {x, y, z};
+  int64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    if (extents[i] < 1 || extents[i] > kMaxBlockExtents[i])
+      return false;
+    threads *= extents[i];
+  }
+  return threads <= kMaxThreadsPerBlock;
+}
 /// Threads of a warpgroup (4 warps; wgmma, setmaxnreg).
 inline constexpr int64_t kWarpgroupThreads = 128;
 /// Warps of the largest block: the slots of a block or warpgroup reduction's
