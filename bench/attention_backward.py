@@ -16,6 +16,11 @@ head); then kernel time from CUPTI (medians of rotated rounds,
 bench/harness.py) and TFLOP/s (10 B H S^2 D a backward: five products,
 half of it causal). Prints time / tile time per side; a side this PyTorch or
 GPU cannot run prints n/a.
+
+--varlen adds packed sequences: 16 sequences of mixed lengths (64 .. 4096,
+seeded, as bench/attention_inference.py's), 32/8 heads, causal, at each
+--head-dims: tile.attention_varlen's backward on the packed tokens against
+SDPA cuDNN's and tile.attention's on the batch padded to the longest.
 """
 import argparse
 import sys
@@ -42,6 +47,8 @@ def main():
     parser.add_argument("--gqa", default="32/8", help="H/Hkv of the GQA configs ('' for none)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=10)
+    parser.add_argument("--varlen", action="store_true")
+    parser.add_argument("--varlen-only", action="store_true", help="only the --varlen rows")
     parser.add_argument("--csv")
     args = parser.parse_args()
     torch = harness.torch_or_exit("attention_backward.py")
@@ -55,6 +62,8 @@ def main():
         heads, kv_heads = (int(x) for x in args.gqa.split("/"))
         configs += [(128, s, heads, kv_heads) for s in args.seqlens]
     rows = []
+    if args.varlen_only:
+        configs, args.varlen = [], True
     print(f"{'D':>4s} {'S':>6s} {'H/Hkv':>6s} {'causal':>6s} {'tile us':>9s} {'TFLOP/s':>8s} "
           f"{'cudnn/tile':>10s} {'flash/tile':>10s} {'det/tile':>9s} {'err tile':>9s} "
           f"{'err det':>9s} {'err cudnn':>9s}")
@@ -128,8 +137,77 @@ def main():
                   f"{show(ratio['flash'], '10.3f')} {ratio['tile_det']:9.3f} "
                   f"{errors['tile']:9.2e} {errors['tile_det']:9.2e} "
                   f"{show(errors.get('cudnn'), '9.2e')}")
+    if args.varlen:
+        rows += [bench_varlen(torch, args, d) for d in args.head_dims]
     if args.csv:
         harness.write_csv(rows, args.csv)
+
+
+def bench_varlen(torch, args, d: int) -> dict:
+    """The packed-sequence row at head dim `d` (see the module's
+    documentation); dQ, dK and dV errors of the first and last sequences
+    against float32 per-sequence SDPA math."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    F = torch.nn.functional
+    heads, kv_heads, count = 32, 8, 16
+    g = torch.Generator(device="cpu").manual_seed(7)
+    lengths = torch.randint(64, 4097, (count,), generator=g).tolist()
+    total, longest = sum(lengths), max(lengths)
+    starts = [sum(lengths[:i]) for i in range(count)]
+    cu = torch.tensor(starts + [total], device="cuda", dtype=torch.int32)
+    torch.manual_seed(0)
+    q = torch.randn(total, heads, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+    k, v = (torch.randn(total, kv_heads, d, device="cuda", dtype=torch.bfloat16,
+                        requires_grad=True) for _ in range(2))
+    grad = torch.randn_like(q)
+
+    def padded(t):
+        out = t.new_zeros(count, t.shape[1], longest, d)
+        for i, n in enumerate(lengths):
+            out[i, :, :n] = t[starts[i]:starts[i] + n].detach().transpose(0, 1)
+        return out.requires_grad_()
+    qp, kp, vp, gp = padded(q), padded(k), padded(v), padded(grad).detach()
+    tile_out = tile.attention_varlen(q, k, v, cu, cu, longest, longest, causal=True)
+    padded_out = tile.attention(qp, kp, vp, causal=True, enable_gqa=True)
+    sides = {"tile": lambda: torch.autograd.grad(tile_out, (q, k, v), grad, retain_graph=True),
+             "tile_padded": lambda: torch.autograd.grad(padded_out, (qp, kp, vp), gp,
+                                                        retain_graph=True)}
+    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+        try:
+            cudnn_out = F.scaled_dot_product_attention(qp, kp, vp, is_causal=True,
+                                                       enable_gqa=True)
+
+            def cudnn_side():
+                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                    return torch.autograd.grad(cudnn_out, (qp, kp, vp), gp, retain_graph=True)
+            cudnn_side()
+            sides["cudnn_padded"] = cudnn_side
+        except RuntimeError:
+            pass
+    got = sides["tile"]()
+    error = 0.0
+    for i in (0, count - 1):
+        seq = slice(starts[i], starts[i] + lengths[i])
+        parts = [t[seq].detach().transpose(0, 1)[None].float().requires_grad_()
+                 for t in (q, k, v)]
+        exact = torch.autograd.grad(
+            F.scaled_dot_product_attention(*parts, is_causal=True, enable_gqa=True), parts,
+            grad[seq].transpose(0, 1)[None].float())
+        error = max([error] + [(g[seq].float().transpose(0, 1)[None] - e).abs().max().item()
+                               for g, e in zip(got, exact)])
+    names = list(sides)
+    times = dict(zip(names, harness.rotated_kernel_us([sides[n] for n in names], args.rounds,
+                                                      args.repeats)))
+    flops = sum(10 * heads * n * n * d * 0.5 for n in lengths)
+    row = {"card": torch.cuda.get_device_name(), "d": d, "s": f"varlen {count} seqs {total}",
+           "heads": heads, "kv_heads": kv_heads, "causal": True, "tile_us": times["tile"],
+           "tflops": flops / times["tile"] / 1e6, "err_tile": error,
+           **{f"{n}_us": times.get(n) for n in ("tile_padded", "cudnn_padded")}}
+    ratios = " ".join(f"{n}/tile {times[n] / times['tile']:.3f}" for n in names[1:])
+    print(f"{d:4d} varlen {count} seqs of {min(lengths)}..{longest} ({total} tokens) "
+          f"{heads}/{kv_heads} causal: tile {times['tile']:.1f} us, {row['tflops']:.1f} "
+          f"TFLOP/s, {ratios}, err {error:.2e}")
+    return row
 
 
 if __name__ == "__main__":

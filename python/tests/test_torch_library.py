@@ -70,7 +70,9 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     """The fused kernel (no GPU needed) takes the dK/dV kernel's maps (Q
     and dO in boxes of its query tile: 64 rows at D = 128, 128 at D = 64),
     then dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle
-    span), then the same scalars and the grid's band of KV heads."""
+    span), then the same scalars and the grid's band of KV heads, then the
+    packed sequences' flag, offsets, query rows and dK/dV rows (written by
+    4-byte f32-pair stores)."""
     params = ATTENTION_BACKWARD_FUSED.module(("bf16", head_dim)).manifest["kernels"][
         f"attention_bwd_fused_d{head_dim}"]["params"]
     boxes = [p.get("box") for p in params[:7]]
@@ -80,8 +82,12 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     assert params[6]["element"] == "f32"
     rest = params[7:]
     assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
-    assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1", "index"]
-    assert len(rest) == 12
+    assert [p["type"] for p in rest[7:12]] == ["f32", "f32", "i1", "i1", "index"]
+    packed = rest[12:]
+    assert packed[0]["type"] == "i1" and packed[3]["type"] == "index"
+    assert [(p["rank"], p["element"]) for p in packed[1:3]] == [(1, "i32")] * 2
+    assert [(p["rank"], p["element"], p["written"]) for p in packed[4:]] == [(2, "bf16", True)] * 2
+    assert len(rest) == 18
 
 
 # --- On the GPU --------------------------------------------------------------------
@@ -394,6 +400,96 @@ def test_attention_gradients(torch_cuda, heads, kv_heads, sq, sk, d, causal, det
         _no_worse(torch, "d" + name, t_mine.grad, t_theirs.grad, t_exact.grad)
 
 
+def _offsets(torch, lengths):
+    """cu_seqlens of `lengths` (int32 on the GPU)."""
+    ends = [0]
+    for n in lengths:
+        ends.append(ends[-1] + n)
+    return torch.tensor(ends, device="cuda", dtype=torch.int32)
+
+
+def _varlen_sdpa(torch, q, k, v, lq, lk, causal, dtype=None):
+    """Per-sequence SDPA of packed (tokens, H, D) tensors (sequence i: lq[i]
+    queries, lk[i] keys), concatenated; rows of a sequence without keys,
+    and rows past the sequences, 0."""
+    rows, cq, ck = [], 0, 0
+    for nq, nk in zip(lq, lk):
+        if nq and nk:
+            qs, ks, vs = (t.transpose(0, 1)[None] for t in
+                          (q[cq:cq + nq], k[ck:ck + nk], v[ck:ck + nk]))
+            rows.append(_sdpa(torch, qs, ks, vs, causal, dtype)[0].transpose(0, 1))
+        elif nq:
+            rows.append(q[cq:cq + nq].to(dtype or q.dtype) * 0)
+        cq, ck = cq + nq, ck + nk
+    rows.append(q[cq:].to(dtype or q.dtype) * 0)
+    return torch.cat(rows)
+
+
+@pytest.mark.parametrize("lq, lk, causal", [
+    # flash_attn's causal (bottom right) on equal lengths, and not causal;
+    # sequences of 0 and 1 tokens.
+    ([0, 1, 300, 128, 1000, 77], None, "bottom_right"),
+    ([0, 1, 300, 128, 1000, 77], None, None),
+    # More keys than queries (a KV cache's chunk), under both diagonals;
+    # a sequence of queries without keys, one of keys without queries.
+    ([5, 100, 0, 30, 37, 9], [50, 100, 20, 40, 300, 0], "bottom_right"),
+    ([5, 100, 0, 30, 37], [50, 100, 20, 40, 300], "top_left"),
+    ([5, 100, 0, 30, 137], [50, 100, 20, 40, 300], None)])
+@pytest.mark.parametrize("d", [64, 128])
+def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d):
+    """tile.attention_varlen's gradients (the fused kernel over packed
+    sequences, GQA 8/2) against float32 per-sequence SDPA, no worse than
+    SDPA's bf16 backward; rows past the sequences (7 of q, 5 of k) get 0."""
+    torch = torch_cuda
+    torch.manual_seed(11)
+    lk = lk or lq
+    q = torch.randn(sum(lq) + 7, 8, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(sum(lk) + 5, 2, d, device="cuda", dtype=torch.bfloat16)
+            for _ in range(2))
+    cu_q, cu_k = _offsets(torch, lq), _offsets(torch, lk)
+    grad = torch.randn_like(q)
+    mine = _leaves(torch, q, k, v)
+    out = tile.attention_varlen(*mine, cu_q, cu_k, max(lq), max(lk),
+                                causal="bottom_right" if causal == "bottom_right" else causal or False)
+    out.backward(grad)
+    theirs = _leaves(torch, q, k, v)
+    _varlen_sdpa(torch, *theirs, lq, lk, causal).backward(grad)
+    exact = _leaves(torch, q, k, v, dtype=torch.float32)
+    _varlen_sdpa(torch, *exact, lq, lk, causal).backward(grad.float())
+    for name, t_mine, t_theirs, t_exact in zip("qkv", mine, theirs, exact):
+        assert t_mine.grad.shape == t_mine.shape, name
+        _no_worse(torch, "d" + name, t_mine.grad, t_theirs.grad, t_exact.grad)
+    assert (mine[0].grad[sum(lq):] == 0).all()
+    assert (mine[1].grad[sum(lk):] == 0).all() and (mine[2].grad[sum(lk):] == 0).all()
+
+
+def test_attention_varlen_backward_options(torch_cuda):
+    """max_seqlen_k left out (read from cu_seqlens_k in the backward) gives
+    the same dK and dV bits; under torch.compile(fullgraph=True) the same
+    gradients; the deterministic mode is an error that says so."""
+    torch = torch_cuda
+    torch.manual_seed(12)
+    lengths = [200, 1, 513]
+    q, k, v = (torch.randn(sum(lengths), 4, 128, device="cuda", dtype=torch.bfloat16)
+               for _ in range(3))
+    cu = _offsets(torch, lengths)
+    grad = torch.randn_like(q)
+
+    def run(fn, max_k):
+        leaves = _leaves(torch, q, k, v)
+        fn(*leaves, cu, cu, max(lengths), max_k, causal=True).backward(grad)
+        return [t.grad for t in leaves]
+
+    given, derived = run(tile.attention_varlen, 513), run(tile.attention_varlen, None)
+    assert torch.equal(given[1], derived[1]) and torch.equal(given[2], derived[2])
+    compiled = run(torch.compile(tile.attention_varlen, fullgraph=True), 513)
+    for eager, traced in zip(given, compiled):
+        assert (eager.float() - traced.float()).abs().max() <= 2 ** -7 * eager.abs().max().float()
+    with _deterministic(torch, True), pytest.raises(MatmulError, match="deterministic mode does "
+                                                                        "not take packed"):
+        run(tile.attention_varlen, 513)
+
+
 @contextlib.contextmanager
 def _deterministic(torch, on: bool):
     """PyTorch's deterministic algorithms switched to `on` for the block."""
@@ -460,8 +556,9 @@ def test_no_backward_is_an_error_that_says_so(torch_cuda):
         assert tile.attention(q, q, q, window_size=(16, 0)).shape == q.shape
     packed = q[0].transpose(0, 1)  # (tokens, H, D), requires grad
     cu = torch.tensor([0, 128], device="cuda", dtype=torch.int32)
-    with pytest.raises(MatmulError, match="tile.attention_varlen has no backward yet"):
-        tile.attention_varlen(packed, packed.detach(), packed.detach(), cu, cu, 128)
+    with pytest.raises(MatmulError, match="attention_varlen with a sliding window or softcap "
+                                          "has no backward yet"):
+        tile.attention_varlen(packed, packed.detach(), packed.detach(), cu, cu, 128, softcap=30.0)
     cache = torch.zeros(1, 256, 4, 64, device="cuda", dtype=torch.bfloat16)
     with pytest.raises(MatmulError, match="tile.attention_with_kvcache has no backward yet"):
         tile.attention_with_kvcache(q.transpose(1, 2)[:, :1], cache, cache, cache_seqlens=128)

@@ -12,6 +12,10 @@ autograd". The operators:
                                             with autograd: nlse is each query
                                             row's negated log2 sum-exp
     tile::attention_backward(dO, q, k, v, O, nlse, ...) -> (dq, dk, dv)
+    tile::attention_varlen(q, k, v, cu_q, cu_k, max_q, ...) -> O
+    tile::attention_varlen_lse(q, k, v, cu_q, cu_k, max_q, max_k, ...) -> (O, nlse)
+                                            packed sequences, with autograd
+    tile::attention_varlen_backward(dO, q, k, v, O, nlse, cu_q, cu_k, ...) -> (dq, dk, dv)
     tile::grouped_matmul(a, b, ...) -> C    f16/bf16 with autograd (and FP8 forward)
     tile::grouped_matmul_weight_grad(a, dC, offsets, valid) -> dB
     tile::rms_norm(x, w, residual, ...) -> (y, scales, h)
@@ -221,6 +225,68 @@ def _register_others(torch) -> None:
 
     @tile_attention_backward.register_fake
     def _(grad_out, q, k, v, out, nlse, causal, scale):
+        return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
+
+    @torch.library.custom_op("tile::attention_varlen", mutates_args=())
+    def tile_attention_varlen(q: Tensor, k: Tensor, v: Tensor, cu_q: Tensor, cu_k: Tensor,
+                              max_q: int, causal: str, scale: Optional[float],
+                              enable_gqa: bool, window_left: int, window_right: int,
+                              softcap: float) -> Tensor:
+        with torch.no_grad():
+            return attention_op.attention_varlen(
+                q, k, v, cu_q, cu_k, max_q, None, causal_kind(causal) or False, scale,
+                enable_gqa=enable_gqa, window_size=(window_left, window_right),
+                softcap=softcap)
+
+    @tile_attention_varlen.register_fake
+    def _(q, k, v, cu_q, cu_k, max_q, causal, scale, enable_gqa, window_left, window_right,
+          softcap):
+        return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],))
+
+    @torch.library.custom_op("tile::attention_varlen_lse", mutates_args=())
+    def tile_attention_varlen_lse(q: Tensor, k: Tensor, v: Tensor, cu_q: Tensor, cu_k: Tensor,
+                                  max_q: int, max_k: Optional[int], causal: str,
+                                  scale: Optional[float],
+                                  enable_gqa: bool) -> Tuple[Tensor, Tensor]:
+        with torch.no_grad():
+            return attention_backward_op.forward_varlen(torch, q, k, v, cu_q, cu_k, max_q,
+                                                        causal_kind(causal), scale, enable_gqa)
+
+    @tile_attention_varlen_lse.register_fake
+    def _(q, k, v, cu_q, cu_k, max_q, max_k, causal, scale, enable_gqa):
+        tile = attention_backward_op.ROW_TILE
+        pitch = -(-max_q // tile) * tile
+        return (q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],)),
+                q.new_empty(((cu_q.shape[0] - 1) * q.shape[1] * pitch,), dtype=torch.float32))
+
+    def attention_varlen_setup(ctx, inputs, output):
+        q, k, v, cu_q, cu_k, max_q, max_k, causal, scale, _ = inputs
+        ctx.limits, ctx.causal, ctx.scale = (max_q, max_k), causal, scale
+        ctx.mark_non_differentiable(output[1])
+        ctx.save_for_backward(q, k, v, cu_q, cu_k, *output)
+
+    def attention_varlen_backward(ctx, grad_out, grad_nlse):
+        q, k, v, cu_q, cu_k, out, nlse = ctx.saved_tensors
+        dq, dk, dv = torch.ops.tile.attention_varlen_backward(
+            grad_out, q, k, v, out, nlse, cu_q, cu_k, *ctx.limits, ctx.causal, ctx.scale)
+        return (dq, dk, dv) + (None,) * 7
+
+    tile_attention_varlen_lse.register_autograd(attention_varlen_backward,
+                                                setup_context=attention_varlen_setup)
+
+    @torch.library.custom_op("tile::attention_varlen_backward", mutates_args=())
+    def tile_attention_varlen_backward(grad_out: Tensor, q: Tensor, k: Tensor, v: Tensor,
+                                       out: Tensor, nlse: Tensor, cu_q: Tensor, cu_k: Tensor,
+                                       max_q: int, max_k: Optional[int], causal: str,
+                                       scale: Optional[float]
+                                       ) -> Tuple[Tensor, Tensor, Tensor]:
+        with torch.no_grad():
+            return attention_backward_op.backward_varlen(
+                torch, grad_out, q, k, v, out, nlse, cu_q, cu_k, max_q, max_k,
+                causal_kind(causal), scale)
+
+    @tile_attention_varlen_backward.register_fake
+    def _(grad_out, q, k, v, out, nlse, cu_q, cu_k, max_q, max_k, causal, scale):
         return q.new_empty(q.shape), k.new_empty(k.shape), v.new_empty(v.shape)
 
     @torch.library.custom_op("tile::grouped_matmul", mutates_args=())

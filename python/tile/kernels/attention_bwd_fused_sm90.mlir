@@ -27,6 +27,15 @@
 // dq_acc is (B, H, Sq, D) float32, zero before the launch; rows past Sq are
 // clipped by TMA. Causal masks, GQA, nlse and ndelta as in
 // attention_bwd_sm90.mlir (rows of whole query tiles at %pitch).
+// Packed sequences (%varlen, flash_attn_varlen_func's layout): B sequences
+// in one batch of (1, H, total, D) tensors, sequence b's queries at rows
+// cu_q[b] .. cu_q[b + 1] and keys at cu_k[b] .. cu_k[b + 1], %sq and %sk
+// the longest sequence's (the grid's key blocks); its masks, causal
+// diagonals and tiles count from the sequence's own lengths. A tile's rows
+// past its sequence have nlse -inf (P = 0): their dQ part, added into the
+// next sequence's rows, is zero, and dK and dV are stored by rows bounded
+// at the sequence's last key (%dk_rows, %dv_rows: (total_k, Hkv D)), not
+// by TMA boxes, which would write into the next sequence.
 //
 //   tile-opt python/tile/kernels/attention_bwd_fused_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 
@@ -86,7 +95,10 @@ module attributes {gpu.container_module} {
                                        %ndelta: memref<?xf32>, %heads: index, %group: index,
                                        %sq: index, %sk: index, %pitch: index,
                                        %scale_log2: f32, %scale: f32, %causal: i1,
-                                       %bottom_right: i1, %band: index) kernel
+                                       %bottom_right: i1, %band: index, %varlen: i1,
+                                       %cu_q: memref<?xi32>, %cu_k: memref<?xi32>,
+                                       %total_q: index, %dk_rows: memref<?x?x!e>,
+                                       %dv_rows: memref<?x?x!e>) kernel
         // .minnctapersm 1: with .maxntid, ptxas knows the register count
         // at entry and applies setmaxnreg (at D = 64 it otherwise ignored
         // it, C7508, and spilled).
@@ -101,6 +113,7 @@ module attributes {gpu.container_module} {
       %chunks = arith.constant #chunks
       %c2_i32 = arith.constant 2 : i32
       %two_chunks = arith.cmpi eq, %chunks, %c2_i32 : i32
+      %chunks_i = arith.index_cast %chunks : i32 to index
       %kv_copies = arith.muli %chunks, %c2_i32 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -130,20 +143,57 @@ module attributes {gpu.container_module} {
       %b = arith.divui %bhk, %kv_heads : index
       %hk = arith.remui %bhk, %kv_heads : index
       %n0 = arith.muli %nt, %c128 : index
+      // The sequence: the whole of Sq and Sk, or packed sequence b (its
+      // offsets clamped to the packed rows and to the longest sequence:
+      // bad cu_seqlens read and write nothing outside the tensors).
+      %b1 = arith.addi %b, %c1 : index
+      %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+        %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+        %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+        %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+        %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+        %q0_raw = arith.index_cast %q0_i32 : i32 to index
+        %q1_raw = arith.index_cast %q1_i32 : i32 to index
+        %k0_raw = arith.index_cast %k0_i32 : i32 to index
+        %k1_raw = arith.index_cast %k1_i32 : i32 to index
+        %total_k = memref.dim %dk_rows, %c0 : memref<?x?x!e>
+        %q0_pos = arith.maxsi %q0_raw, %c0 : index
+        %q0_seq = arith.minsi %q0_pos, %total_q : index
+        %q1_lo = arith.maxsi %q1_raw, %q0_seq : index
+        %q1_seq = arith.minsi %q1_lo, %total_q : index
+        %k0_pos = arith.maxsi %k0_raw, %c0 : index
+        %k0_seq = arith.minsi %k0_pos, %total_k : index
+        %k1_lo = arith.maxsi %k1_raw, %k0_seq : index
+        %k1_seq = arith.minsi %k1_lo, %total_k : index
+        %lq_all = arith.subi %q1_seq, %q0_seq : index
+        %lk_all = arith.subi %k1_seq, %k0_seq : index
+        %lq = arith.minsi %lq_all, %sq : index
+        %lk = arith.minsi %lk_all, %sk : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+      } else {
+        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+      }
+      // The tensor maps' batch coordinate (0 for packed sequences), the
+      // block's first key row.
+      %bt = arith.select %varlen, %c0, %b : index
+      %krow = arith.addi %krow0, %n0 : index
       // Query i sees key j where j <= i + diag (causal): the block's first
       // key is seen from query n0 - diag on.
-      %sk_sq = arith.subi %sk, %sq : index
+      %sk_sq = arith.subi %len_k, %len_q : index
       %diag = arith.select %bottom_right, %sk_sq, %c0 : index
-      %hi = arith.select %causal, %diag, %sk : index
+      %hi = arith.select %causal, %diag, %len_k : index
       %first_q_raw = arith.subi %n0, %hi : index
       %first_q = arith.maxsi %first_q_raw, %c0 : index
       %qt_1 = arith.subi %qt, %c1 : index
-      %sq_up = arith.addi %sq, %qt_1 : index
+      %sq_up = arith.addi %len_q, %qt_1 : index
       %tiles_q = arith.divui %sq_up, %qt : index
       %i_first = arith.divui %first_q, %qt : index
       %i_start = arith.minui %i_first, %tiles_q : index
-      %tiles_left = arith.subi %tiles_q, %i_start : index
-      // The group's query heads, each its query tiles from i_start on.
+      %tiles_after = arith.subi %tiles_q, %i_start : index
+      // The group's query heads, each its query tiles from i_start on (none
+      // for a block past its packed sequence's keys).
+      %block_live = arith.cmpi ult, %n0, %len_k : index
+      %tiles_left = arith.select %block_live, %tiles_after, %c0 : index
       %steps = arith.muli %group, %tiles_left : index
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
@@ -177,11 +227,11 @@ module attributes {gpu.container_module} {
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
         scf.if %first {
-          tile.tma_copy %k[%b, %hk, %n0, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
-          tile.tma_copy %v[%b, %hk, %n0, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %k[%bt, %hk, %krow, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %v[%bt, %hk, %krow, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
-            tile.tma_copy %k[%b, %hk, %n0, %c64] to %sk_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
-            tile.tma_copy %v[%b, %hk, %n0, %c64] to %sv_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %k[%bt, %hk, %krow, %c64] to %sk_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %v[%bt, %hk, %krow, %c64] to %sv_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
           }
           %p:2 = scf.for %step = %c0 to %steps step %c1
               iter_args(%s = %c0, %ph = %true) -> (index, i1) {
@@ -191,6 +241,7 @@ module attributes {gpu.container_module} {
             %hk_g = arith.muli %hk, %group : index
             %h = arith.addi %hk_g, %g : index
             %q0 = arith.muli %i, %qt : index
+            %qrow = arith.addi %qrow0, %q0 : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
             // The tile's T nlse and ndelta (rows %pitch apart: whole tiles).
             %bh = arith.muli %b, %heads : index
@@ -202,11 +253,11 @@ module attributes {gpu.container_module} {
                 : memref<?xf32> to !rows_ring, !qobars
             tile.bulk_copy_global_to_shared %ndelta[%at] to %sdelta[%s, %c0], %row_bytes, %qo_full[%s]
                 : memref<?xf32> to !rows_ring, !qobars
-            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
-            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
+            tile.tma_copy %q[%bt, %h, %qrow, %c0] to %sq_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
+            tile.tma_copy %do[%bt, %h, %qrow, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !dqo, !qo_ring, !qobars
             scf.if %two_chunks {
-              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
-              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
+              tile.tma_copy %q[%bt, %h, %qrow, %c64] to %sq_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
+              tile.tma_copy %do[%bt, %h, %qrow, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !dqo, !qo_ring, !qobars
             }
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -240,12 +291,12 @@ module attributes {gpu.container_module} {
         %dq_span = arith.divui %dq_r0, %c64 : index
         %k0_i32 = arith.index_cast %k0 : index to i32
         %k0_v = vector.broadcast %k0_i32 : i32 to !scores_i
-        %sk_i32 = arith.index_cast %sk : index to i32
+        %sk_i32 = arith.index_cast %len_k : index to i32
         %sk_v = vector.broadcast %sk_i32 : i32 to !scores_i
         %hi_i32 = arith.index_cast %hi : index to i32
         %hi_v = vector.broadcast %hi_i32 : i32 to !scores_i
         %k_end = arith.addi %k0, %c64 : index
-        %past_keys = arith.cmpi ugt, %k_end, %sk : index
+        %past_keys = arith.cmpi ugt, %k_end, %len_k : index
         tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
         %r:4 = scf.for %step = %c0 to %steps step %c1
             iter_args(%dk_acc = %zero_g, %dv_acc = %zero_g, %s = %c0, %ph = %false)
@@ -327,7 +378,8 @@ module attributes {gpu.container_module} {
           %dq_scaled = arith.mulf %dq, %scale_q : !dq_part
           %wg_step = arith.minui %wg, %step1 : index
           %dq_q0 = arith.addi %q0, %dq_r0 : index
-          tile.warpgroup_tma_store %dq_scaled, %dq_staging[%wg_step] to %dq_acc[%b, %h, %dq_q0, %dq_c0]
+          %dq_row = arith.addi %qrow0, %dq_q0 : index
+          tile.warpgroup_tma_store %dq_scaled, %dq_staging[%wg_step] to %dq_acc[%bt, %h, %dq_row, %dq_c0]
               reduce add {shape = #dq_rows}
               : !dq_part, !dq_staging, !dqacc
           // Every consumer thread releases the stage once dK is done: its
@@ -342,10 +394,24 @@ module attributes {gpu.container_module} {
           scf.yield %dk_next, %dv_next, %ns, %nph : !grad, !grad, index, i1
         }
         %dk_out = arith.mulf %r#0, %scale_g : !grad
-        tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
-            : !grad, !staging, !d64
-        tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%b, %hk, %k0, %c0] {shape = #grad_rows}
-            : !grad, !staging, !d64
+        scf.if %varlen {
+          // Rows bounded by the sequence's last key (a box would write into
+          // the next sequence's).
+          %c_d = arith.muli %chunks_i, %c64 : index
+          %krow_wg = arith.addi %krow0, %k0 : index
+          %krow_end = arith.addi %krow0, %len_k : index
+          %kcol = arith.muli %hk, %c_d : index
+          %kcol_end = arith.addi %kcol, %c_d : index
+          tile.warpgroup_mma_store %dk_out, %dk_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
+              {shape = #grad_rows} : !grad, memref<?x?x!e>
+          tile.warpgroup_mma_store %r#1, %dv_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
+              {shape = #grad_rows} : !grad, memref<?x?x!e>
+        } else {
+          tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
+              : !grad, !staging, !d64
+          tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%b, %hk, %k0, %c0] {shape = #grad_rows}
+              : !grad, !staging, !d64
+        }
         scf.if %signals {
           tile.bulk_wait_group 0
         }

@@ -101,8 +101,9 @@ module attributes {gpu.container_module} {
       %use_pages = arith.andi %paged, %true : i1
       %use_lengths = arith.andi %per_sequence, %true : i1
       // For the backward (tile.ops.attention_backward): each query row's
-      // negated log2 sum-exp into %lse[(b H + h) Sq + i] (not packed
-      // sequences'); tile.attention's own variants fold it away.
+      // negated log2 sum-exp into %lse[(b H + h) Sq + i] (packed sequences:
+      // sequence b's query i, %sq the rows a sequence's tiles cover);
+      // tile.attention's own variants fold it away.
       %keep_lse = arith.andi %save_lse, %true : i1
       %c_box_rows = arith.constant #box_rows
       %c_boxes = arith.constant #kv_boxes

@@ -46,7 +46,9 @@ waiting; the GPU must be an sm_90 (H100, H200).
 cu_seqlens_q[b] .. cu_seqlens_q[b + 1] (int32 on the GPU, B + 1 entries,
 non-decreasing: not read on the host) and likewise for k; `max_seqlen_q`
 bounds every sequence's queries. One launch for the batch; sequences of 0
-queries cost nothing, sequences of 0 keys give rows of 0.
+queries cost nothing, sequences of 0 keys give rows of 0. Under autograd
+its backward is tile.ops.attention_backward's fused kernel on the packed
+sequences (no window or softcap there).
 """
 import math
 from typing import Dict, Optional, Tuple, Union
@@ -514,6 +516,36 @@ def check_varlen(q: Operand, k: Operand, v: Operand, cu_q: Operand, cu_k: Operan
     return cu_q.shape[0] - 1, heads, kv_heads, d
 
 
+def varlen_kind(causal) -> Optional[str]:
+    """The causal kind of attention_varlen's `causal`: True is flash_attn's
+    bottom right."""
+    kind = causal_kind(causal)
+    if kind == "top_left" and not isinstance(causal, str):
+        return "bottom_right"
+    return kind
+
+
+def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int, int],
+                     window: Tuple[int, int], scale: float, cap: Tuple[float, float],
+                     kind: Optional[str], nlse=None) -> tuple:
+    """The prefill kernel's arguments for packed sequences: q and out
+    (total_q, H, D), k and v (total_k, Hkv, D), as one batch of (1, H,
+    total, D) views whose sequence b starts at row cu[b] (the tensor maps'
+    batch coordinate is 0); `shape` (B, H, Hkv, rows): the query rows a
+    sequence computes at most; `nlse` (B H rows float32) the backward's
+    log-sum-exps to store (None: not saved)."""
+    batch, heads, kv_heads, rows = shape
+    total, d = q.shape[0], q.shape[2]
+    as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
+    cache = no_cache(torch, q.device, q.dtype)
+    if nlse is not None:
+        cache = cache[:-2] + (nlse, True)
+    return ((as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d), cu_q, cu_k, batch,
+             heads, heads // kv_heads, rows, k.shape[0]) + window
+            + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind != "top_left",
+               False, True) + cache)
+
+
 def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
                      max_seqlen_k: Optional[int] = None, causal: Union[bool, str] = False,
                      scale: Optional[float] = None, *, enable_gqa: bool = True,
@@ -522,21 +554,38 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     (total_q, H, D), k and v (total_k, Hkv, D), int32 cu_seqlens of B + 1
     offsets on the GPU; out (total_q, H, D). `max_seqlen_q` must bound
     every sequence's queries (rows past it are not computed);
-    `max_seqlen_k` is accepted for flash_attn's signature and not needed.
+    `max_seqlen_k`, where given, must bound every sequence's keys: the
+    forward does not need it, the backward's grid does (None: read from
+    cu_seqlens_k on the host in the backward, one synchronisation).
     `causal` True is "bottom_right" here and windows align at the bottom
     right too (flash_attn's convention; "top_left" asks for SDPA's); both
     are equal for sequences with as many queries as keys. GQA is on by
     default (flash_attn infers it from the head counts).
-    See the module's documentation. Forward only (tile.library): where
-    autograd would record the call, an error."""
+    See the module's documentation.
+
+    Under torch.compile it runs as the operator tile::attention_varlen;
+    where autograd records it, as tile::attention_varlen_lse, whose
+    backward is tile.ops.attention_backward's fused kernel (no window or
+    softcap there, no deterministic mode yet; tile.library)."""
     import torch
     what = "tile.attention_varlen"
-    no_backward(torch, what, q, k, v)
+    kind = varlen_kind(causal)
+    if routed(torch, q, k, v):
+        ops = operators(torch, what, stream)
+        left, right = (int(edge) for edge in window_size)
+        limits = (int(max_seqlen_q), None if max_seqlen_k is None else int(max_seqlen_k))
+        if recorded(torch, q, k, v):
+            if (left, right) != (-1, -1) or softcap:
+                no_backward(torch, f"{what} with a sliding window or softcap", q, k, v)
+            result = ops.attention_varlen_lse(q, k, v, cu_seqlens_q, cu_seqlens_k, *limits,
+                                              kind or "none", scale, bool(enable_gqa))[0]
+        else:
+            result = ops.attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, limits[0],
+                                          kind or "none", scale, bool(enable_gqa), left, right,
+                                          float(softcap))
+        return result if out is None else out.copy_(result)
     index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_seqlens_q,
                                  cu_seqlens_k=cu_seqlens_k, out=out)
-    kind = causal_kind(causal)
-    if kind == "top_left" and not isinstance(causal, str):
-        kind = "bottom_right"  # flash_attn's causal
     left, right = window_edges(kind, window_size)
     device = devices.device(index)
     batch, heads, kv_heads, d = check_varlen(
@@ -558,12 +607,8 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
         return out
     check_tma_operands(what, (("out", operand_of(out)),))
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
-    # One batch of (1, H, total, D) views: sequence b's rows start at
-    # cu_seqlens[b] (the tensor maps' batch coordinate is 0).
-    as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
-    kernel.launch_on(index, (as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d),
-                             cu_seqlens_q, cu_seqlens_k, batch, heads, heads // kv_heads,
-                             max_seqlen_q, k.shape[0], left, right, scale * math.log2(math.e),
-                             cap_in, cap_out, cap_in > 0, kind != "top_left", False, True)
-                     + no_cache(torch, q.device, q.dtype), (device.sms, 1, 1), stream)
+    kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_seqlens_q, cu_seqlens_k,
+                                             (batch, heads, kv_heads, max_seqlen_q),
+                                             (left, right), scale, (cap_in, cap_out), kind),
+                     (device.sms, 1, 1), stream)
     return out

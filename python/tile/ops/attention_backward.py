@@ -21,6 +21,19 @@ atomics. Each grid starts the tiles with the most work first (causal).
 q, k, v, o and dO are (B, H or Hkv, S, D) with D = 64 or 128, f16 or
 bf16, any strides with a contiguous D (4-D tensor maps); causal masks
 top-left or bottom-right, no window or softcap.
+
+Packed sequences (tile.attention_varlen, flash_attn_varlen_func's layout):
+
+    o, nlse = forward_varlen(torch, q, k, v, cu_q, cu_k, max_q, kind, scale, enable_gqa)
+    dq, dk, dv = backward_varlen(torch, grad_o, q, k, v, o, nlse, cu_q, cu_k,
+                                 max_q, max_k, kind, scale)
+
+run the same kernels with each sequence's offsets and lengths read on the
+GPU: nlse and ndelta in rows of B sequences of max_q queries (whole row
+tiles), the fused kernel's grid max_k's key blocks a KV head of each
+sequence, dK and dV stored by rows bounded at each sequence's end. Rows of
+dq, dk and dv outside every sequence are 0. The deterministic kernels do
+not take packed sequences (an error).
 """
 import math
 from typing import Callable, Dict, Optional, Tuple
@@ -32,9 +45,10 @@ from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
+from ..core.caches import placeholders
 from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
-                        check_diagonal, check_scale, dense_arguments, paired_units,
-                        tma_layout_problem, window_edges)
+                        check_diagonal, check_scale, check_varlen, dense_arguments,
+                        paired_units, tma_layout_problem, varlen_arguments, window_edges)
 from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid as rows_grid
 
 #: Keys per CTA of the fused and dK/dV kernels (two consumer warpgroups of
@@ -220,10 +234,9 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     pitch = cdiv(sq, ROW_TILE) * ROW_TILE
     nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
                                           dtype=torch.float32) for _ in range(2))
-    rows = RowsConfig(element, d)
-    ATTENTION_BACKWARD_ROWS.kernel(rows, "attention_bwd_rows").launch_on(
-        index, (grad_o, out, nlse, nlse_rows, ndelta_rows, pitch),
-        rows_grid(rows, batch * heads * pitch))
+    cu = placeholders(torch, q.device, torch.int32)[1]
+    _launch_rows(torch, index, element, grad_o, out, nlse, nlse_rows, ndelta_rows,
+                 (batch, heads, sq, pitch), False, cu)
     group = heads // kv_heads
     scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
@@ -231,12 +244,9 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     if not deterministic:
         # dQ's float32 sum, zero before the reductions.
         dq_acc = torch.zeros((batch, heads, sq, d), device=q.device, dtype=torch.float32)
-        # Bands of KV heads, key block by key block: the CTAs that run
-        # together reduce into a few heads' dQ rows, which stay in L2.
-        band = fused_band(batch * kv_heads, cdiv(sk, KEY_BLOCK), devices.device(index).sms)
-        ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{d}").launch_on(
-            index, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows) + scalars + (band,),
-            (cdiv(sk, KEY_BLOCK) * batch * kv_heads, 1, 1))
+        rows = placeholders(torch, q.device, q.dtype)[0]
+        _launch_fused(index, variant, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows)
+                      + scalars, (False, cu, cu, 0, rows, rows), batch * kv_heads, sk)
         return dq.copy_(dq_acc), dk, dv
     # Heads along x, tiles along y: the tiles with the most work (causal)
     # start first.
@@ -249,5 +259,112 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     return dq, dk, dv
 
 
-__all__ = ["forward", "backward", "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED",
+def _launch_rows(torch, index, element: str, grad_o, out, nlse, nlse_rows, ndelta_rows,
+                 shape: Tuple[int, int, int, int], varlen: bool, cu_q) -> None:
+    """attention_backward_rows's kernel: nlse and ndelta into rows of whole
+    row tiles for `shape` (B, H, Sq or max_q's rows, pitch); dO and O 4-D."""
+    batch, heads, sq, pitch = shape
+    rows = RowsConfig(element, grad_o.shape[-1])
+    ATTENTION_BACKWARD_ROWS.kernel(rows, "attention_bwd_rows").launch_on(
+        index, (grad_o, out, nlse, nlse_rows, ndelta_rows, pitch, batch, sq, varlen, cu_q),
+        rows_grid(rows, batch * heads * pitch))
+
+
+def _launch_fused(index, variant: Tuple[str, int], arguments: tuple, sequence: tuple,
+                  kv_rows: int, sk: int) -> None:
+    """The fused kernel over the key blocks of Sk (or the longest packed
+    sequence's keys) of `kv_rows` (B Hkv) KV heads, in bands of KV heads
+    key block by key block: the CTAs that run together reduce into a few
+    heads' dQ rows, which stay in L2. `sequence`: the packed sequences'
+    parameters (varlen, cu_q, cu_k, total_q, dk rows, dv rows)."""
+    blocks = cdiv(sk, KEY_BLOCK)
+    band = fused_band(kv_rows, blocks, devices.device(index).sms)
+    ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{variant[1]}").launch_on(
+        index, arguments + (band,) + sequence, (blocks * kv_rows, 1, 1))
+
+
+def _as4(t):
+    """A packed (total, heads, D) tensor as one batch of (1, heads, total,
+    D)."""
+    return t.permute(1, 0, 2).unsqueeze(0)
+
+
+def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
+                   scale: Optional[float], enable_gqa: bool) -> tuple:
+    """tile.attention_varlen's output (total_q, H, D) and nlse ((B H pitch,)
+    float32, pitch: max_q rounded up to whole row tiles; sequence b's query
+    i of head h at (b H + h) pitch + i; the rest unwritten) from the
+    prefill kernel's variant that saves them."""
+    what = "tile.attention_varlen"
+    index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_q,
+                                 cu_seqlens_k=cu_k)
+    device = devices.device(index)
+    batch, heads, kv_heads, d = check_varlen(
+        *(operand_of(t) for t in (q, k, v, cu_q, cu_k)), device, bool(enable_gqa))
+    scale = check_scale(scale, d)
+    if max_q < 0:
+        raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_q}")
+    pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    out = q.new_empty((q.shape[0], heads, d))
+    nlse = torch.empty(batch * heads * pitch, device=q.device, dtype=torch.float32)
+    if batch == 0 or pitch == 0 or out.numel() == 0:
+        return out, nlse
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
+    kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_q, cu_k,
+                                             (batch, heads, kv_heads, pitch),
+                                             window_edges(kind, (-1, -1)), scale, (0.0, 1.0),
+                                             kind, nlse), (device.sms, 1, 1))
+    return out, nlse
+
+
+def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
+                    max_k: Optional[int], kind: Optional[str], scale: Optional[float],
+                    deterministic: Optional[bool] = None) -> tuple:
+    """(dq, dk, dv) of tile.attention_varlen(q, k, v, ...) = out for the
+    loss gradient grad_o (total_q, H, D); nlse from forward_varlen.
+    `max_k` must bound every sequence's keys (None: read from cu_k on the
+    host, one synchronisation)."""
+    what = "tile.attention_varlen's backward"
+    if deterministic is None:
+        deterministic = torch.are_deterministic_algorithms_enabled()
+    if deterministic:
+        raise MatmulError(f"{what}: the deterministic mode does not take packed sequences yet "
+                          "(turn torch.use_deterministic_algorithms off for this call, or pad "
+                          "the batch for tile.attention)")
+    index = require_cuda_tensors(torch, what, grad_o=grad_o, q=q, k=k, v=v, out=out, nlse=nlse,
+                                 cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    if dtype_name(q.dtype) not in FLOAT16_TYPES:
+        raise MatmulError(f"{what}: f16 or bf16, got {q.dtype}")
+    total_q, heads, d = q.shape
+    total_k, kv_heads = k.shape[:2]
+    batch = cu_q.shape[0] - 1
+    scale = check_scale(scale, d)
+    pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    if max_k is None:
+        max_k = int((cu_k[1:] - cu_k[:-1]).max()) if batch > 0 else 0
+    dq_acc = torch.zeros((total_q, heads, d), device=q.device, dtype=torch.float32)
+    dk = torch.zeros((total_k, kv_heads, d), device=q.device, dtype=q.dtype)
+    dv = torch.zeros_like(dk)
+    # No sequence has more keys than are packed.
+    max_k = min(max_k, total_k)
+    if batch <= 0 or pitch == 0 or max_k <= 0 or total_q * heads == 0:
+        return dq_acc.to(q.dtype), dk, dv
+    element = BY_TORCH[dtype_name(q.dtype)].name
+    grad_o = grad_o.to(q.dtype).contiguous()
+    out = out.contiguous()
+    nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
+                                          dtype=torch.float32) for _ in range(2))
+    _launch_rows(torch, index, element, _as4(grad_o), _as4(out), nlse, nlse_rows, ndelta_rows,
+                 (batch, heads, pitch, pitch), True, cu_q)
+    scalars = (heads, heads // kv_heads, pitch, max_k, pitch, scale * math.log2(math.e), scale,
+               kind is not None, kind == "bottom_right")
+    _launch_fused(index, (element, d),
+                  (_as4(q), _as4(k), _as4(v), _as4(grad_o), _as4(dk), _as4(dv), _as4(dq_acc),
+                   nlse_rows, ndelta_rows) + scalars,
+                  (True, cu_q, cu_k, total_q, dk.view(total_k, kv_heads * d),
+                   dv.view(total_k, kv_heads * d)), batch * kv_heads, max_k)
+    return dq_acc.to(q.dtype), dk, dv
+
+
+__all__ = ["forward", "backward", "forward_varlen", "backward_varlen", "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED",
            "head_dim_aliases", "fused_aliases"]

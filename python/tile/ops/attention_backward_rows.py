@@ -7,6 +7,11 @@ cuDNN's dot(dO, O) step): for each query row of each head,
 written to rows of `pitch` values a head (pitch: Sq rounded up to whole
 128-query tiles, tile.ops.attention_backward.ROW_TILE), -inf and 0 past Sq:
 the layout whose tiles the dK/dV kernel bulk-copies into shared memory.
+Packed sequences (`varlen`): dO and O are (1, H, total, D) views, sequence
+b's rows cu_q[b] .. cu_q[b + 1] (clamped to the rows and to `pitch`), its
+rows of nlse and ndelta those of (b, h) as for a batch of B sequences of
+`pitch` queries, -inf and 0 past its length; nlse as the forward saved it
+there (`sq` = pitch).
 dO and O are read once, 16-byte vectors, D / 8 lanes a row (a lane group
 reduction, `tile.reduce add ... over warp, lanes D/8`); a 1-D grid of
 256-thread CTAs over B H pitch rows, 64-bit offsets.
@@ -54,15 +59,14 @@ def rows_source(config: RowsConfig) -> str:
               f"// (tile.ops.attention_backward_rows): {lanes} lanes a row, a 16-byte vector "
               f"of dO and of O each."]
     params = [f"%do: {heads_t}", f"%o: {heads_t}", "%nlse: memref<?xf32>",
-              "%nlse_rows: memref<?xf32>", "%ndelta_rows: memref<?xf32>", "%pitch: index"]
+              "%nlse_rows: memref<?xf32>", "%ndelta_rows: memref<?xf32>", "%pitch: index",
+              "%batch: index", "%sq: index", "%varlen: i1", "%cu_q: memref<?xi32>"]
     constants = index_constants(c0=0, c1=1, c2=2, c_vector=VECTOR, c_lanes=lanes,
                                 c_threads=THREADS)
     constants += [f"%zeros = arith.constant dense<0.0> : {vec}",
                   "%zero = arith.constant 0.0 : f32", "%ninf = arith.constant 0xFF800000 : f32"]
     body = f"""
 %heads = memref.dim %do, %c1 : {heads_t}
-%sq = memref.dim %do, %c2 : {heads_t}
-%batch = memref.dim %do, %c0 : {heads_t}
 %bh_all = arith.muli %batch, %heads : index
 %rows = arith.muli %bh_all, %pitch : index
 // Row gid / lanes: query i of head bh (b, h); lane gid mod lanes.
@@ -73,12 +77,33 @@ def rows_source(config: RowsConfig) -> str:
 %b = arith.divui %bh, %heads : index
 %h = arith.remui %bh, %heads : index
 %in_rows = arith.cmpi ult, %row, %rows : index
-%in_sq = arith.cmpi ult, %i, %sq : index
+// The sequence's first row and length: all of Sq, or packed sequence b.
+%packed = arith.andi %varlen, %in_rows : i1
+%row0, %len = scf.if %packed -> (index, index) {{
+  %b1 = arith.addi %b, %c1 : index
+  %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+  %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+  %q0_raw = arith.index_cast %q0_i32 : i32 to index
+  %q1_raw = arith.index_cast %q1_i32 : i32 to index
+  %total = memref.dim %do, %c2 : {heads_t}
+  %q0_pos = arith.maxsi %q0_raw, %c0 : index
+  %q0 = arith.minsi %q0_pos, %total : index
+  %q1_lo = arith.maxsi %q1_raw, %q0 : index
+  %q1 = arith.minsi %q1_lo, %total : index
+  %length = arith.subi %q1, %q0 : index
+  %bounded = arith.minsi %length, %pitch : index
+  scf.yield %q0, %bounded : index, index
+}} else {{
+  scf.yield %c0, %sq : index, index
+}}
+%bt = arith.select %varlen, %c0, %b : index
+%at_row = arith.addi %row0, %i : index
+%in_sq = arith.cmpi ult, %i, %len : index
 %live = arith.andi %in_rows, %in_sq : i1
 %col = arith.muli %lane, %c_vector : index
 %dof, %of = scf.if %live -> ({vec}, {vec}) {{
-  %d = vector.load %do[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
-  %x = vector.load %o[%b, %h, %i, %col] {{alignment = 16}} : {heads_t}, {vec}
+  %d = vector.load %do[%bt, %h, %at_row, %col] {{alignment = 16}} : {heads_t}, {vec}
+  %x = vector.load %o[%bt, %h, %at_row, %col] {{alignment = 16}} : {heads_t}, {vec}
   scf.yield %d, %x : {vec}, {vec}
 }} else {{
   scf.yield %zeros, %zeros : {vec}, {vec}
