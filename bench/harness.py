@@ -201,11 +201,13 @@ def memory_bound_line(row: Dict[str, float]) -> str:
 
 
 def write_csv(rows: List[Dict[str, object]], path: str) -> None:
-    """The rows (dicts with the same keys) as a CSV file with a header."""
+    """The rows as a CSV file with a header: every key of any row, in the
+    order they first appear (a row without one leaves its cell empty)."""
     if not rows:
         return
+    fields = list(dict.fromkeys(key for row in rows for key in row))
     with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         writer.writerows(rows)
     print(f"csv: {path}")

@@ -170,7 +170,7 @@ sanitize_python attention "attention" attention "$WORK/attention.py"
 # The training kernels, from PyTorch at small odd shapes: the attention
 # backward (GQA 4/2, Sq = 200 and Sk = 330: a partial last query tile and
 # key block, both causal diagonals, D = 64 and 128, the fused kernel and the
-# deterministic mode's two; packed sequences), RMSNorm's derivative
+# deterministic mode's two; packed sequences both ways), RMSNorm's derivative
 # (51 rows of 4096, a CTA a row, and of 200, rows sharing a CTA; with h's
 # own gradient) and the gated activation both ways (3 rows of 48).
 cat > "$WORK/training.py" <<PY
@@ -196,10 +196,11 @@ for d in (64, 128):
     q = torch.randn(280, 4, d, device="cuda", dtype=torch.bfloat16)
     k, v = (torch.randn(440, 2, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
     o, nlse = ab.forward_varlen(torch, q, k, v, cu_q, cu_k, 200, "bottom_right", None, True)
-    dq, dk, dv = ab.backward_varlen(torch, torch.randn_like(o), q, k, v, o, nlse, cu_q, cu_k,
-                                    200, 330, "bottom_right", None, False)
-    torch.cuda.synchronize()
-    print(f"attention backward varlen d{d}: finite {bool(dq.isfinite().all() and dk.isfinite().all() and dv.isfinite().all())}")
+    for deterministic in (False, True):
+        dq, dk, dv = ab.backward_varlen(torch, torch.randn_like(o), q, k, v, o, nlse, cu_q,
+                                        cu_k, 200, 330, "bottom_right", None, deterministic)
+        torch.cuda.synchronize()
+        print(f"attention backward varlen d{d} deterministic={deterministic}: finite {bool(dq.isfinite().all() and dk.isfinite().all() and dv.isfinite().all())}")
 for hidden in (4096, 200):
     h, dy, dh = (torch.randn(51, hidden, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     w = torch.rand(hidden, device="cuda", dtype=torch.bfloat16)

@@ -52,17 +52,22 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
     passes: the 4-D tensor maps (128-row boxes of the dQ kernel's Q and dO
     and both kernels' K and V, 64-row boxes of the dK/dV kernel's Q and dO
     and every store), nlse and ndelta, then H, the group, Sq, Sk, the rows'
-    pitch, two f32 scales and two flags."""
+    pitch, two f32 scales and two flags, then the packed sequences' flag,
+    offsets, totals and gradient rows (dQ's; dK's and dV's)."""
     kernels = ATTENTION_BACKWARD.module(("bf16", head_dim)).manifest["kernels"]
     boxes = {128: [1, 1, 128, 64], 64: [1, 1, 64, 64]}
-    for name, maps in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64)),
-                       (f"attention_bwd_dkdv_d{head_dim}", (64, 128, 128, 64, 64, 64))):
+    for name, maps, grads in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64), 1),
+                              (f"attention_bwd_dkdv_d{head_dim}", (64, 128, 128, 64, 64, 64), 2)):
         params = kernels[name]["params"]
         assert [p.get("box") for p in params[:len(maps)]] == [boxes[r] for r in maps], name
         rest = params[len(maps):]
         assert [(p["rank"], p["element"]) for p in rest[:2]] == [(1, "f32")] * 2
-        assert [p["type"] for p in rest[7:]] == ["f32", "f32", "i1", "i1"]
-        assert len(rest) == 11
+        assert [p["type"] for p in rest[7:11]] == ["f32", "f32", "i1", "i1"]
+        packed = rest[11:]
+        assert packed[0]["type"] == "i1" and [p["type"] for p in packed[3:5]] == ["index"] * 2
+        assert [(p["rank"], p["element"]) for p in packed[1:3]] == [(1, "i32")] * 2
+        assert [(p["rank"], p["written"]) for p in packed[5:]] == [(2, True)] * grads
+        assert len(packed) == 5 + grads
 
 
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -436,10 +441,12 @@ def _varlen_sdpa(torch, q, k, v, lq, lk, causal, dtype=None):
     ([5, 100, 0, 30, 37], [50, 100, 20, 40, 300], "top_left"),
     ([5, 100, 0, 30, 137], [50, 100, 20, 40, 300], None)])
 @pytest.mark.parametrize("d", [64, 128])
-def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d):
-    """tile.attention_varlen's gradients (the fused kernel over packed
-    sequences, GQA 8/2) against float32 per-sequence SDPA, no worse than
-    SDPA's bf16 backward; rows past the sequences (7 of q, 5 of k) get 0."""
+@pytest.mark.parametrize("deterministic", [False, True], ids=["fused", "deterministic"])
+def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d, deterministic):
+    """tile.attention_varlen's gradients (the fused kernel, or the
+    deterministic mode's two, over packed sequences, GQA 8/2) against
+    float32 per-sequence SDPA, no worse than SDPA's bf16 backward; rows past
+    the sequences (7 of q, 5 of k) get 0."""
     torch = torch_cuda
     torch.manual_seed(11)
     lk = lk or lq
@@ -451,7 +458,8 @@ def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d):
     mine = _leaves(torch, q, k, v)
     out = tile.attention_varlen(*mine, cu_q, cu_k, max(lq), max(lk),
                                 causal="bottom_right" if causal == "bottom_right" else causal or False)
-    out.backward(grad)
+    with _deterministic(torch, deterministic):
+        out.backward(grad)
     theirs = _leaves(torch, q, k, v)
     _varlen_sdpa(torch, *theirs, lq, lk, causal).backward(grad)
     exact = _leaves(torch, q, k, v, dtype=torch.float32)
@@ -466,7 +474,8 @@ def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d):
 def test_attention_varlen_backward_options(torch_cuda):
     """max_seqlen_k left out (read from cu_seqlens_k in the backward) gives
     the same dK and dV bits; under torch.compile(fullgraph=True) the same
-    gradients; the deterministic mode is an error that says so."""
+    gradients; the deterministic mode's bits repeat run to run, and its dK
+    and dV are the fused kernel's."""
     torch = torch_cuda
     torch.manual_seed(12)
     lengths = [200, 1, 513]
@@ -475,9 +484,11 @@ def test_attention_varlen_backward_options(torch_cuda):
     cu = _offsets(torch, lengths)
     grad = torch.randn_like(q)
 
-    def run(fn, max_k):
+    def run(fn, max_k, deterministic=False):
         leaves = _leaves(torch, q, k, v)
-        fn(*leaves, cu, cu, max(lengths), max_k, causal=True).backward(grad)
+        out = fn(*leaves, cu, cu, max(lengths), max_k, causal=True)
+        with _deterministic(torch, deterministic):
+            out.backward(grad)
         return [t.grad for t in leaves]
 
     given, derived = run(tile.attention_varlen, 513), run(tile.attention_varlen, None)
@@ -485,9 +496,10 @@ def test_attention_varlen_backward_options(torch_cuda):
     compiled = run(torch.compile(tile.attention_varlen, fullgraph=True), 513)
     for eager, traced in zip(given, compiled):
         assert (eager.float() - traced.float()).abs().max() <= 2 ** -7 * eager.abs().max().float()
-    with _deterministic(torch, True), pytest.raises(MatmulError, match="deterministic mode does "
-                                                                        "not take packed"):
-        run(tile.attention_varlen, 513)
+    first, second = (run(tile.attention_varlen, 513, True) for _ in range(2))
+    for a, b in zip(first, second):
+        assert torch.equal(a, b)
+    assert torch.equal(first[1], given[1]) and torch.equal(first[2], given[2])
 
 
 @contextlib.contextmanager

@@ -37,7 +37,7 @@
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
                                 cache's boxes, attention_with_kvcache)
-    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows|--deterministic]
+    python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows|--deterministic] [--packed]
                                 prints the attention backward's fused kernel
                                 (kernels/attention_bwd_fused_sm90.mlir, as
                                 autograd runs it: tile.ops.attention_backward),
@@ -177,6 +177,8 @@ def main(argv=None) -> None:
                                   help="the kernel of nlse and -rowsum(dO * O) in whole-tile rows")
     backward_kernels.add_argument("--deterministic", action="store_true",
                                   help="the deterministic mode's dQ and dK/dV kernels")
+    backward.add_argument("--packed", action="store_true",
+                          help="the packed-sequence variant (tile.attention_varlen's)")
     prefill = commands.add_parser("attention-prefill",
                                   help="print a variant of the prefill attention kernel's tile IR")
     prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -244,9 +246,11 @@ def main(argv=None) -> None:
             sys.stdout.write(attention_backward_rows.rows_source(
                 attention_backward_rows.RowsConfig(args.element, args.head_dim)))
         elif args.deterministic:
-            sys.stdout.write(attention_backward.backward_source((args.element, args.head_dim)))
+            sys.stdout.write(attention_backward.backward_source(
+                (args.element, args.head_dim, args.packed)))
         else:
-            sys.stdout.write(attention_backward.fused_source((args.element, args.head_dim)))
+            sys.stdout.write(attention_backward.fused_source(
+                (args.element, args.head_dim, args.packed)))
         return
     if args.command == "attention-prefill":
         try:

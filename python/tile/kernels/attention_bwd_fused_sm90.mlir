@@ -117,6 +117,9 @@ module attributes {gpu.container_module} {
       %kv_copies = arith.muli %chunks, %c2_i32 : i32
       %false = arith.constant false
       %true = arith.constant true
+      // Packed sequences (%varlen); tile.ops.attention_backward's dense
+      // variants fold this switch to false, and the packed path away.
+      %packed = arith.andi %varlen, %true : i1
       %tid = gpu.thread_id x
       // A one-dimensional grid (B Hkv key blocks of each KV head b Hkv +
       // hk) in bands of %band KV heads (the last band what is left), each
@@ -147,7 +150,7 @@ module attributes {gpu.container_module} {
       // offsets clamped to the packed rows and to the longest sequence:
       // bad cu_seqlens read and write nothing outside the tensors).
       %b1 = arith.addi %b, %c1 : index
-      %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
         %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
         %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
         %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -175,7 +178,7 @@ module attributes {gpu.container_module} {
       }
       // The tensor maps' batch coordinate (0 for packed sequences), the
       // block's first key row.
-      %bt = arith.select %varlen, %c0, %b : index
+      %bt = arith.select %packed, %c0, %b : index
       %krow = arith.addi %krow0, %n0 : index
       // Query i sees key j where j <= i + diag (causal): the block's first
       // key is seen from query n0 - diag on.
@@ -192,7 +195,9 @@ module attributes {gpu.container_module} {
       %tiles_after = arith.subi %tiles_q, %i_start : index
       // The group's query heads, each its query tiles from i_start on (none
       // for a block past its packed sequence's keys).
-      %block_live = arith.cmpi ult, %n0, %len_k : index
+      %past_sequence = arith.cmpi uge, %n0, %len_k : index
+      %block_past = arith.andi %packed, %past_sequence : i1
+      %block_live = arith.xori %block_past, %true : i1
       %tiles_left = arith.select %block_live, %tiles_after, %c0 : index
       %steps = arith.muli %group, %tiles_left : index
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
@@ -394,7 +399,7 @@ module attributes {gpu.container_module} {
           scf.yield %dk_next, %dv_next, %ns, %nph : !grad, !grad, index, i1
         }
         %dk_out = arith.mulf %r#0, %scale_g : !grad
-        scf.if %varlen {
+        scf.if %packed {
           // Rows bounded by the sequence's last key (a box would write into
           // the next sequence's).
           %c_d = arith.muli %chunks_i, %c64 : index

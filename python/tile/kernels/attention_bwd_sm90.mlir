@@ -21,7 +21,11 @@
 // clipped). Causal masks: top-left (query i sees keys j <= i) or, with
 // %bottom_right, j <= i + Sk - Sq; blocks no query (key) of a tile sees are
 // skipped. D = 128 as written; D = 64 by redefining the head-dimension
-// aliases (tile.ops.attention_backward.head_dim_aliases).
+// aliases (tile.ops.attention_backward.head_dim_aliases). Packed sequences
+// (%varlen) as attention_bwd_fused_sm90.mlir takes them: offsets and
+// lengths from cu_q and cu_k, %sq and %sk the longest sequence's, the
+// gradients stored by rows bounded at each sequence's end (%dq_rows,
+// %dk_rows, %dv_rows: (total, heads D)), not by TMA boxes.
 //
 //   tile-opt python/tile/kernels/attention_bwd_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 
@@ -65,7 +69,9 @@ module attributes {gpu.container_module} {
                                     %nlse: memref<?xf32>, %ndelta: memref<?xf32>,
                                     %heads: index, %group: index, %sq: index, %sk: index,
                                     %pitch: index, %scale_log2: f32, %scale: f32,
-                                    %causal: i1, %bottom_right: i1) kernel
+                                    %causal: i1, %bottom_right: i1, %varlen: i1,
+                                    %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %total_q: index,
+                                    %total_k: index, %dq_rows: memref<?x?x!e>) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -80,6 +86,9 @@ module attributes {gpu.container_module} {
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
+      // Packed sequences (%varlen); tile.ops.attention_backward's dense
+      // variants fold this switch to false, and the packed path away.
+      %packed = arith.andi %varlen, %true : i1
       %tid = gpu.thread_id x
       // Heads along x, query tiles along y from the last: causal tiles
       // with the most keys start first.
@@ -92,14 +101,50 @@ module attributes {gpu.container_module} {
       %h = arith.remui %bh, %heads : index
       %hk = arith.divui %h, %group : index
       %m0 = arith.muli %mt, %c128 : index
-      // Key j is seen by query i where j < Sk and, causal, j <= i + diag.
-      %sk_sq = arith.subi %sk, %sq : index
+      // The sequence: the whole of Sq and Sk, or packed sequence b (its
+      // offsets clamped to the packed rows and to the longest sequence).
+      %b1 = arith.addi %b, %c1 : index
+      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
+        %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+        %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+        %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+        %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+        %q0_raw = arith.index_cast %q0_i32 : i32 to index
+        %q1_raw = arith.index_cast %q1_i32 : i32 to index
+        %k0_raw = arith.index_cast %k0_i32 : i32 to index
+        %k1_raw = arith.index_cast %k1_i32 : i32 to index
+        %q0_pos = arith.maxsi %q0_raw, %c0 : index
+        %q0_seq = arith.minsi %q0_pos, %total_q : index
+        %q1_lo = arith.maxsi %q1_raw, %q0_seq : index
+        %q1_seq = arith.minsi %q1_lo, %total_q : index
+        %k0_pos = arith.maxsi %k0_raw, %c0 : index
+        %k0_seq = arith.minsi %k0_pos, %total_k : index
+        %k1_lo = arith.maxsi %k1_raw, %k0_seq : index
+        %k1_seq = arith.minsi %k1_lo, %total_k : index
+        %lq_all = arith.subi %q1_seq, %q0_seq : index
+        %lk_all = arith.subi %k1_seq, %k0_seq : index
+        %lq = arith.minsi %lq_all, %sq : index
+        %lk = arith.minsi %lk_all, %sk : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+      } else {
+        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+      }
+      // The tensor maps' batch coordinate (0 for packed sequences).
+      %bt = arith.select %packed, %c0, %b : index
+      %qrow = arith.addi %qrow0, %m0 : index
+      // Key j is seen by query i where j < Sk and, causal, j <= i + diag;
+      // a tile past its packed sequence's queries sees none.
+      %sk_sq = arith.subi %len_k, %len_q : index
       %diag = arith.select %bottom_right, %sk_sq, %c0 : index
-      %hi = arith.select %causal, %diag, %sk : index
+      %hi = arith.select %causal, %diag, %len_k : index
       %m_end = arith.addi %m0, %c128 : index
       %key_hi = arith.addi %m_end, %hi : index
-      %key_end_hi = arith.minsi %key_hi, %sk : index
-      %key_end = arith.maxsi %key_end_hi, %c0 : index
+      %key_end_hi = arith.minsi %key_hi, %len_k : index
+      %key_end_pos = arith.maxsi %key_end_hi, %c0 : index
+      %past_sequence = arith.cmpi uge, %m0, %len_q : index
+      %tile_past = arith.andi %packed, %past_sequence : i1
+      %tile_live = arith.xori %tile_past, %true : i1
+      %key_end = arith.select %tile_live, %key_end_pos, %c0 : index
       %key_end127 = arith.addi %key_end, %c127 : index
       %blocks = arith.divui %key_end127, %c128 : index
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
@@ -125,24 +170,25 @@ module attributes {gpu.container_module} {
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
         scf.if %first {
-          tile.tma_copy %q[%b, %h, %m0, %c0] to %sq_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
-          tile.tma_copy %do[%b, %h, %m0, %c0] to %sdo_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %q[%bt, %h, %qrow, %c0] to %sq_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %do[%bt, %h, %qrow, %c0] to %sdo_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
-            tile.tma_copy %q[%b, %h, %m0, %c64] to %sq_[%c0, %c1], %qd_full[%c0] : !d128, !tile128, !bars1
-            tile.tma_copy %do[%b, %h, %m0, %c64] to %sdo_[%c0, %c1], %qd_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %q[%bt, %h, %qrow, %c64] to %sq_[%c0, %c1], %qd_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %do[%bt, %h, %qrow, %c64] to %sdo_[%c0, %c1], %qd_full[%c0] : !d128, !tile128, !bars1
           }
           %p:2 = scf.for %j = %c0 to %blocks step %c1
               iter_args(%s = %c0, %ph = %true) -> (index, i1) {
             %n0 = arith.muli %j, %c128 : index
+            %krow = arith.addi %krow0, %n0 : index
             tile.mbarrier_wait_parity %k_empty[%s], %ph : !kvbars
-            tile.tma_copy %k[%b, %hk, %n0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d128, !ring128, !kvbars
+            tile.tma_copy %k[%bt, %hk, %krow, %c0] to %sk_[%s, %c0], %k_full[%s] : !d128, !ring128, !kvbars
             scf.if %two_chunks {
-              tile.tma_copy %k[%b, %hk, %n0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d128, !ring128, !kvbars
+              tile.tma_copy %k[%bt, %hk, %krow, %c64] to %sk_[%s, %c1], %k_full[%s] : !d128, !ring128, !kvbars
             }
             tile.mbarrier_wait_parity %v_empty[%s], %ph : !kvbars
-            tile.tma_copy %v[%b, %hk, %n0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d128, !ring128, !kvbars
+            tile.tma_copy %v[%bt, %hk, %krow, %c0] to %sv_[%s, %c0], %v_full[%s] : !d128, !ring128, !kvbars
             scf.if %two_chunks {
-              tile.tma_copy %v[%b, %hk, %n0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d128, !ring128, !kvbars
+              tile.tma_copy %v[%bt, %hk, %krow, %c64] to %sv_[%s, %c1], %v_full[%s] : !d128, !ring128, !kvbars
             }
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -170,7 +216,7 @@ module attributes {gpu.container_module} {
             : memref<?xf32> -> vector<2xf32>
         %ndelta_r = tile.warpgroup_rows %ndelta[%at] {shape = array<i64: 64, 128>}
             : memref<?xf32> -> vector<2xf32>
-        %sk_i32 = arith.index_cast %sk : index to i32
+        %sk_i32 = arith.index_cast %len_k : index to i32
         %sk_v = vector.broadcast %sk_i32 : i32 to vector<64xi32>
         %hi_i32 = arith.index_cast %hi : index to i32
         %hi_v = vector.broadcast %hi_i32 : i32 to vector<64xi32>
@@ -191,7 +237,7 @@ module attributes {gpu.container_module} {
           %dp = tile.warpgroup_mma %sdo_[%c0, %c0, %row, %c0], %sv_[%s, %c0, %c0, %c0], %zero_s
               {shape = #scores, wait = 1 : i32} : !tile128, !ring128, vector<64xf32>
           // Keys past Sk, and after the diagonal of some row.
-          %past_keys = arith.cmpi ugt, %n_end, %sk : index
+          %past_keys = arith.cmpi ugt, %n_end, %len_k : index
           %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
           %needs_mask = arith.ori %past_keys, %over : i1
           %masked = scf.if %needs_mask -> vector<64xf32> {
@@ -237,8 +283,20 @@ module attributes {gpu.container_module} {
           scf.yield %acc_next, %ns, %nph : !grad, index, i1
         }
         %dq_acc = arith.mulf %r#0, %scale_g : !grad
-        tile.warpgroup_tma_store %dq_acc, %staging[%wg] to %dq[%b, %h, %r0, %c0] {shape = #grad_rows}
-            : !grad, !staging, !d64
+        scf.if %packed {
+          // Rows bounded by the sequence's last query (a box would write
+          // into the next sequence's).
+          %c_d = arith.constant #head_dim
+          %qrow_wg = arith.addi %qrow0, %r0 : index
+          %qrow_end = arith.addi %qrow0, %len_q : index
+          %qcol = arith.muli %h, %c_d : index
+          %qcol_end = arith.addi %qcol, %c_d : index
+          tile.warpgroup_mma_store %dq_acc, %dq_rows[%qrow_wg, %qcol] bounds [%qrow_end, %qcol_end]
+              {shape = #grad_rows} : !grad, memref<?x?x!e>
+        } else {
+          tile.warpgroup_tma_store %dq_acc, %staging[%wg] to %dq[%b, %h, %r0, %c0] {shape = #grad_rows}
+              : !grad, !staging, !d64
+        }
         scf.if %signals {
           tile.bulk_wait_group 0
         }
@@ -252,7 +310,10 @@ module attributes {gpu.container_module} {
                                       %dv: !d64, %nlse: memref<?xf32>, %ndelta: memref<?xf32>,
                                       %heads: index, %group: index, %sq: index, %sk: index,
                                       %pitch: index, %scale_log2: f32, %scale: f32,
-                                      %causal: i1, %bottom_right: i1) kernel
+                                      %causal: i1, %bottom_right: i1, %varlen: i1,
+                                      %cu_q: memref<?xi32>, %cu_k: memref<?xi32>,
+                                      %total_q: index, %total_k: index,
+                                      %dk_rows: memref<?x?x!e>, %dv_rows: memref<?x?x!e>) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -267,6 +328,9 @@ module attributes {gpu.container_module} {
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
+      // Packed sequences (%varlen); tile.ops.attention_backward's dense
+      // variants fold this switch to false, and the packed path away.
+      %packed = arith.andi %varlen, %true : i1
       %tid = gpu.thread_id x
       // KV heads along x, key blocks along y: the blocks the most queries
       // see (the first, causal) start first.
@@ -276,19 +340,55 @@ module attributes {gpu.container_module} {
       %b = arith.divui %bhk, %kv_heads : index
       %hk = arith.remui %bhk, %kv_heads : index
       %n0 = arith.muli %nt, %c128 : index
+      // The sequence: the whole of Sq and Sk, or packed sequence b (its
+      // offsets clamped to the packed rows and to the longest sequence).
+      %b1 = arith.addi %b, %c1 : index
+      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
+        %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
+        %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
+        %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
+        %k1_i32 = memref.load %cu_k[%b1] : memref<?xi32>
+        %q0_raw = arith.index_cast %q0_i32 : i32 to index
+        %q1_raw = arith.index_cast %q1_i32 : i32 to index
+        %k0_raw = arith.index_cast %k0_i32 : i32 to index
+        %k1_raw = arith.index_cast %k1_i32 : i32 to index
+        %q0_pos = arith.maxsi %q0_raw, %c0 : index
+        %q0_seq = arith.minsi %q0_pos, %total_q : index
+        %q1_lo = arith.maxsi %q1_raw, %q0_seq : index
+        %q1_seq = arith.minsi %q1_lo, %total_q : index
+        %k0_pos = arith.maxsi %k0_raw, %c0 : index
+        %k0_seq = arith.minsi %k0_pos, %total_k : index
+        %k1_lo = arith.maxsi %k1_raw, %k0_seq : index
+        %k1_seq = arith.minsi %k1_lo, %total_k : index
+        %lq_all = arith.subi %q1_seq, %q0_seq : index
+        %lk_all = arith.subi %k1_seq, %k0_seq : index
+        %lq = arith.minsi %lq_all, %sq : index
+        %lk = arith.minsi %lk_all, %sk : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+      } else {
+        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+      }
+      // The tensor maps' batch coordinate (0 for packed sequences).
+      %bt = arith.select %packed, %c0, %b : index
+      %krow = arith.addi %krow0, %n0 : index
       // Query i sees key j where j <= i + diag (causal): the block's first
       // key is seen from query n0 - diag on.
-      %sk_sq = arith.subi %sk, %sq : index
+      %sk_sq = arith.subi %len_k, %len_q : index
       %diag = arith.select %bottom_right, %sk_sq, %c0 : index
-      %hi = arith.select %causal, %diag, %sk : index
+      %hi = arith.select %causal, %diag, %len_k : index
       %first_q_raw = arith.subi %n0, %hi : index
       %first_q = arith.maxsi %first_q_raw, %c0 : index
-      %sq63 = arith.addi %sq, %c63 : index
+      %sq63 = arith.addi %len_q, %c63 : index
       %tiles_q = arith.divui %sq63, %c64 : index
       %i_first = arith.divui %first_q, %c64 : index
       %i_start = arith.minui %i_first, %tiles_q : index
-      %tiles_left = arith.subi %tiles_q, %i_start : index
-      // The group's query heads, each its query tiles from i_start on.
+      %tiles_after = arith.subi %tiles_q, %i_start : index
+      // The group's query heads, each its query tiles from i_start on (none
+      // for a block past its packed sequence's keys).
+      %past_sequence = arith.cmpi uge, %n0, %len_k : index
+      %block_past = arith.andi %packed, %past_sequence : i1
+      %block_live = arith.xori %block_past, %true : i1
+      %tiles_left = arith.select %block_live, %tiles_after, %c0 : index
       %steps = arith.muli %group, %tiles_left : index
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
       %sv_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !tile128
@@ -319,11 +419,11 @@ module attributes {gpu.container_module} {
       gpu.barrier
       tile.warp_specialize producer(registers = 24) {
         scf.if %first {
-          tile.tma_copy %k[%b, %hk, %n0, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
-          tile.tma_copy %v[%b, %hk, %n0, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %k[%bt, %hk, %krow, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
+          tile.tma_copy %v[%bt, %hk, %krow, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
-            tile.tma_copy %k[%b, %hk, %n0, %c64] to %sk_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
-            tile.tma_copy %v[%b, %hk, %n0, %c64] to %sv_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %k[%bt, %hk, %krow, %c64] to %sk_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
+            tile.tma_copy %v[%bt, %hk, %krow, %c64] to %sv_[%c0, %c1], %kv_full[%c0] : !d128, !tile128, !bars1
           }
           %p:2 = scf.for %step = %c0 to %steps step %c1
               iter_args(%s = %c0, %ph = %true) -> (index, i1) {
@@ -333,6 +433,7 @@ module attributes {gpu.container_module} {
             %hk_g = arith.muli %hk, %group : index
             %h = arith.addi %hk_g, %g : index
             %q0 = arith.muli %i, %c64 : index
+            %qrow = arith.addi %qrow0, %q0 : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
             // The tile's 64 nlse and ndelta (rows %pitch apart: whole tiles).
             %bh = arith.muli %b, %heads : index
@@ -344,11 +445,11 @@ module attributes {gpu.container_module} {
                 : memref<?xf32> to !rows_ring, !qobars
             tile.bulk_copy_global_to_shared %ndelta[%at] to %sdelta[%s, %c0], %row_bytes, %qo_full[%s]
                 : memref<?xf32> to !rows_ring, !qobars
-            tile.tma_copy %q[%b, %h, %q0, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
-            tile.tma_copy %do[%b, %h, %q0, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
+            tile.tma_copy %q[%bt, %h, %qrow, %c0] to %sq_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
+            tile.tma_copy %do[%bt, %h, %qrow, %c0] to %sdo_[%s, %c0], %qo_full[%s] : !d64, !qo_ring, !qobars
             scf.if %two_chunks {
-              tile.tma_copy %q[%b, %h, %q0, %c64] to %sq_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
-              tile.tma_copy %do[%b, %h, %q0, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
+              tile.tma_copy %q[%bt, %h, %qrow, %c64] to %sq_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
+              tile.tma_copy %do[%bt, %h, %qrow, %c64] to %sdo_[%s, %c1], %qo_full[%s] : !d64, !qo_ring, !qobars
             }
             %next = arith.addi %s, %c1 : index
             %wrap = arith.cmpi eq, %next, %c_stages : index
@@ -371,12 +472,12 @@ module attributes {gpu.container_module} {
         %k0 = arith.addi %n0, %row : index
         %k0_i32 = arith.index_cast %k0 : index to i32
         %k0_v = vector.broadcast %k0_i32 : i32 to vector<32xi32>
-        %sk_i32 = arith.index_cast %sk : index to i32
+        %sk_i32 = arith.index_cast %len_k : index to i32
         %sk_v = vector.broadcast %sk_i32 : i32 to vector<32xi32>
         %hi_i32 = arith.index_cast %hi : index to i32
         %hi_v = vector.broadcast %hi_i32 : i32 to vector<32xi32>
         %k_end = arith.addi %k0, %c64 : index
-        %past_keys = arith.cmpi ugt, %k_end, %sk : index
+        %past_keys = arith.cmpi ugt, %k_end, %len_k : index
         tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
         %r:4 = scf.for %step = %c0 to %steps step %c1
             iter_args(%dk_acc = %zero_g, %dv_acc = %zero_g, %s = %c0, %ph = %false)
@@ -445,10 +546,23 @@ module attributes {gpu.container_module} {
           scf.yield %dk_next, %dv_next, %ns, %nph : !grad, !grad, index, i1
         }
         %dk_out = arith.mulf %r#0, %scale_g : !grad
-        tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
-            : !grad, !staging, !d64
-        tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%b, %hk, %k0, %c0] {shape = #grad_rows}
-            : !grad, !staging, !d64
+        scf.if %packed {
+          // Rows bounded by the sequence's last key.
+          %c_d = arith.constant #head_dim
+          %krow_wg = arith.addi %krow0, %k0 : index
+          %krow_end = arith.addi %krow0, %len_k : index
+          %kcol = arith.muli %hk, %c_d : index
+          %kcol_end = arith.addi %kcol, %c_d : index
+          tile.warpgroup_mma_store %dk_out, %dk_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
+              {shape = #grad_rows} : !grad, memref<?x?x!e>
+          tile.warpgroup_mma_store %r#1, %dv_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
+              {shape = #grad_rows} : !grad, memref<?x?x!e>
+        } else {
+          tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
+              : !grad, !staging, !d64
+          tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%b, %hk, %k0, %c0] {shape = #grad_rows}
+              : !grad, !staging, !d64
+        }
         scf.if %signals {
           tile.bulk_wait_group 0
         }

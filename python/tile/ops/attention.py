@@ -47,7 +47,7 @@ cu_seqlens_q[b] .. cu_seqlens_q[b + 1] (int32 on the GPU, B + 1 entries,
 non-decreasing: not read on the host) and likewise for k; `max_seqlen_q`
 bounds every sequence's queries. One launch for the batch; sequences of 0
 queries cost nothing, sequences of 0 keys give rows of 0. Under autograd
-its backward is tile.ops.attention_backward's fused kernel on the packed
+its backward is tile.ops.attention_backward's kernels on the packed
 sequences (no window or softcap there).
 """
 import math
@@ -565,8 +565,8 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
 
     Under torch.compile it runs as the operator tile::attention_varlen;
     where autograd records it, as tile::attention_varlen_lse, whose
-    backward is tile.ops.attention_backward's fused kernel (no window or
-    softcap there, no deterministic mode yet; tile.library)."""
+    backward is tile.ops.attention_backward's (the fused kernel, or the
+    deterministic mode's two; no window or softcap there; tile.library)."""
     import torch
     what = "tile.attention_varlen"
     kind = varlen_kind(causal)

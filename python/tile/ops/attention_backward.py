@@ -32,8 +32,9 @@ run the same kernels with each sequence's offsets and lengths read on the
 GPU: nlse and ndelta in rows of B sequences of max_q queries (whole row
 tiles), the fused kernel's grid max_k's key blocks a KV head of each
 sequence, dK and dV stored by rows bounded at each sequence's end. Rows of
-dq, dk and dv outside every sequence are 0. The deterministic kernels do
-not take packed sequences (an error).
+dq, dk and dv outside every sequence are 0. The deterministic mode's two
+kernels take them alike (dQ's grid: max_q's query tiles a head of each
+sequence).
 """
 import math
 from typing import Callable, Dict, Optional, Tuple
@@ -93,25 +94,35 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "!kvbars": f"!tile.mbarrier<count = {kv_stages}>"}
 
 
+#: The kernels' switch of the packed-sequence path, folded to false in the
+#: dense variants (the path's code then folds away: the dense kernels are
+#: as fast as before it existed).
+PACKED_SWITCH = "%packed = arith.andi %varlen, %true : i1"
+
+
 def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
-                    variant: Tuple[str, int]) -> str:
-    """The kernels of `file` for (element, D): the element and `aliases(D)`
-    redefined, the kernels' names ending in _d{D}."""
-    element, head_dim = variant
+                    variant: Tuple) -> str:
+    """The kernels of `file` for (element, D[, packed]): the element and
+    `aliases(D)` redefined, the kernels' names ending in _d{D}; without
+    `packed` (the default), the packed-sequence switch folded."""
+    element, head_dim, *packed = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
     text = redefine_aliases(read_kernel(file), {"!e": element, **aliases(head_dim)})
+    assert PACKED_SWITCH in text, f"{file}: the switch '{PACKED_SWITCH}' moved"
+    if not (packed and packed[0]):
+        text = text.replace(PACKED_SWITCH, "%packed = arith.constant false")
     return text.replace("_d128(", f"_d{head_dim}(")
 
 
-def backward_source(variant: Tuple[str, int]) -> str:
+def backward_source(variant: Tuple) -> str:
     """@attention_bwd_dq_d{D} and @attention_bwd_dkdv_d{D} for (element,
-    D)."""
+    D[, packed])."""
     return _variant_source("attention_bwd_sm90.mlir", head_dim_aliases, variant)
 
 
-#: The backward kernels; a variant is (element, D). 32-bit index arithmetic,
-#: as the forward's.
+#: The backward kernels; a variant is (element, D) or (element, D, True):
+#: packed sequences. 32-bit index arithmetic, as the forward's.
 ATTENTION_BACKWARD = KernelFamily("attention_bwd_sm90.mlir", backward_source,
                                   options={"index-bitwidth": 32})
 
@@ -158,13 +169,13 @@ def fused_band(kv_rows: int, key_blocks: int, sms: int) -> int:
     return max(1, min(kv_rows, round(sms / key_blocks)))
 
 
-def fused_source(variant: Tuple[str, int]) -> str:
-    """@attention_bwd_fused_d{D} for (element, D)."""
+def fused_source(variant: Tuple) -> str:
+    """@attention_bwd_fused_d{D} for (element, D[, packed])."""
     return _variant_source("attention_bwd_fused_sm90.mlir", fused_aliases, variant)
 
 
 #: The fused kernel (dK, dV, and dQ by TMA reductions); a variant is
-#: (element, D).
+#: (element, D) or (element, D, True): packed sequences.
 ATTENTION_BACKWARD_FUSED = KernelFamily("attention_bwd_fused_sm90.mlir", fused_source,
                                         options={"index-bitwidth": 32})
 
@@ -241,21 +252,16 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
     variant = (element, d)
+    rows = placeholders(torch, q.device, q.dtype)[0]
     if not deterministic:
         # dQ's float32 sum, zero before the reductions.
         dq_acc = torch.zeros((batch, heads, sq, d), device=q.device, dtype=torch.float32)
-        rows = placeholders(torch, q.device, q.dtype)[0]
         _launch_fused(index, variant, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows)
                       + scalars, (False, cu, cu, 0, rows, rows), batch * kv_heads, sk)
         return dq.copy_(dq_acc), dk, dv
-    # Heads along x, tiles along y: the tiles with the most work (causal)
-    # start first.
-    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
-        index, (q, k, v, grad_o, dq, nlse_rows, ndelta_rows) + scalars,
-        (batch * heads, cdiv(sq, QUERY_TILE), 1))
-    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
-        index, (q, k, v, grad_o, dk, dv, nlse_rows, ndelta_rows) + scalars,
-        (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
+    _launch_deterministic(index, variant, (q, k, v, grad_o), (dq, dk, dv),
+                          (nlse_rows, ndelta_rows) + scalars, (False, cu, cu, 0, 0),
+                          (rows, rows, rows), (batch, heads, kv_heads, sq, sk))
     return dq, dk, dv
 
 
@@ -270,7 +276,7 @@ def _launch_rows(torch, index, element: str, grad_o, out, nlse, nlse_rows, ndelt
         rows_grid(rows, batch * heads * pitch))
 
 
-def _launch_fused(index, variant: Tuple[str, int], arguments: tuple, sequence: tuple,
+def _launch_fused(index, variant: Tuple, arguments: tuple, sequence: tuple,
                   kv_rows: int, sk: int) -> None:
     """The fused kernel over the key blocks of Sk (or the longest packed
     sequence's keys) of `kv_rows` (B Hkv) KV heads, in bands of KV heads
@@ -281,6 +287,27 @@ def _launch_fused(index, variant: Tuple[str, int], arguments: tuple, sequence: t
     band = fused_band(kv_rows, blocks, devices.device(index).sms)
     ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{variant[1]}").launch_on(
         index, arguments + (band,) + sequence, (blocks * kv_rows, 1, 1))
+
+
+def _launch_deterministic(index, variant: Tuple, inputs: tuple, grads: tuple,
+                          rows_and_scalars: tuple, sequence: tuple, grad_rows: tuple,
+                          shape: Tuple[int, int, int, int, int]) -> None:
+    """The deterministic mode's two kernels: dQ with heads along x and
+    query tiles along y, dK/dV with KV heads along x and key blocks along y
+    (the tiles with the most work, causal, start first). `inputs` (q, k, v,
+    dO) and `grads` (dq, dk, dv) as tensor maps; `sequence` the packed
+    sequences' (varlen, cu_q, cu_k, total_q, total_k), `grad_rows` their
+    (dq, dk, dv) rows; `shape` (B, H, Hkv, Sq, Sk), the longest sequence's
+    for packed ones."""
+    batch, heads, kv_heads, sq, sk = shape
+    d = variant[1]
+    (dq, dk, dv), (dq_rows, dk_rows, dv_rows) = grads, grad_rows
+    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
+        index, inputs + (dq,) + rows_and_scalars + sequence + (dq_rows,),
+        (batch * heads, cdiv(sq, QUERY_TILE), 1))
+    ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
+        index, inputs + (dk, dv) + rows_and_scalars + sequence + (dk_rows, dv_rows),
+        (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
 
 
 def _as4(t):
@@ -327,10 +354,6 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     what = "tile.attention_varlen's backward"
     if deterministic is None:
         deterministic = torch.are_deterministic_algorithms_enabled()
-    if deterministic:
-        raise MatmulError(f"{what}: the deterministic mode does not take packed sequences yet "
-                          "(turn torch.use_deterministic_algorithms off for this call, or pad "
-                          "the batch for tile.attention)")
     index = require_cuda_tensors(torch, what, grad_o=grad_o, q=q, k=k, v=v, out=out, nlse=nlse,
                                  cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
     if dtype_name(q.dtype) not in FLOAT16_TYPES:
@@ -342,7 +365,9 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
     if max_k is None:
         max_k = int((cu_k[1:] - cu_k[:-1]).max()) if batch > 0 else 0
-    dq_acc = torch.zeros((total_q, heads, d), device=q.device, dtype=torch.float32)
+    # dQ's float32 sum (the fused kernel's reductions) or dQ itself.
+    dq_acc = torch.zeros((total_q, heads, d), device=q.device,
+                         dtype=q.dtype if deterministic else torch.float32)
     dk = torch.zeros((total_k, kv_heads, d), device=q.device, dtype=q.dtype)
     dv = torch.zeros_like(dk)
     # No sequence has more keys than are packed.
@@ -358,11 +383,19 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
                  (batch, heads, pitch, pitch), True, cu_q)
     scalars = (heads, heads // kv_heads, pitch, max_k, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
-    _launch_fused(index, (element, d),
+    dk_rows, dv_rows = (t.view(total_k, kv_heads * d) for t in (dk, dv))
+    if deterministic:
+        _launch_deterministic(index, (element, d, True), tuple(_as4(t) for t in (q, k, v, grad_o)),
+                              tuple(_as4(t) for t in (dq_acc, dk, dv)),
+                              (nlse_rows, ndelta_rows) + scalars,
+                              (True, cu_q, cu_k, total_q, total_k),
+                              (dq_acc.view(total_q, heads * d), dk_rows, dv_rows),
+                              (batch, heads, kv_heads, pitch, max_k))
+        return dq_acc, dk, dv
+    _launch_fused(index, (element, d, True),
                   (_as4(q), _as4(k), _as4(v), _as4(grad_o), _as4(dk), _as4(dv), _as4(dq_acc),
                    nlse_rows, ndelta_rows) + scalars,
-                  (True, cu_q, cu_k, total_q, dk.view(total_k, kv_heads * d),
-                   dv.view(total_k, kv_heads * d)), batch * kv_heads, max_k)
+                  (True, cu_q, cu_k, total_q, dk_rows, dv_rows), batch * kv_heads, max_k)
     return dq_acc.to(q.dtype), dk, dv
 
 
