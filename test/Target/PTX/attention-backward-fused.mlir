@@ -1,6 +1,7 @@
 // The attention backward's fused kernel as PTX, assembled by ptxas for
 // sm_90a without spills: python/tile/kernels/attention_bwd_fused_sm90.mlir
-// as written (bf16, D = 128, 64-query steps) and as autograd compiles it for
+// as written (bf16, D = 128, 64-query steps, the packed-sequence path
+// live) and as autograd compiles it for
 // f16 and D = 64 (128-query steps; `python -m tile attention-backward`). Per
 // step of a warpgroup's 64 keys: S^T = K Q^T and dP^T = V dO^T (m64nTk16,
 // two shared-memory descriptors), dV += P^T dO and dK += dS^T Q in the
@@ -17,9 +18,16 @@
 // RUN: FileCheck %s --check-prefix=REDUCE < %t.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d128.ptx -o %t.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS --implicit-check-not=C7508 %}
 // RUN: %python -m tile attention-backward --element f16 --head-dim 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.f16.d64.ptx
-// RUN: FileCheck %s -DT=f16 -DD=64 -DS=128 < %t.f16.d64.ptx
+// RUN: FileCheck %s -DT=f16 -DD=64 -DS=128 --implicit-check-not=st.global --implicit-check-not=ld.global < %t.f16.d64.ptx
 // RUN: FileCheck %s --check-prefix=REDUCE < %t.f16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d64.ptx -o %t.f16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS --implicit-check-not=C7508 %}
+// The packed-sequence variant (tile.attention_varlen's; the dense variants
+// fold its path away: no global loads or stores above): the offsets read,
+// dK and dV stored by rows bounded at the sequence's end; no spills either.
+// RUN: %python -m tile attention-backward --packed --element f16 --head-dim 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.packed.ptx
+// RUN: FileCheck %s -DT=f16 -DD=64 -DS=128 < %t.packed.ptx
+// RUN: FileCheck %s --check-prefix=PACKED < %t.packed.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.ptx -o %t.packed.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS --implicit-check-not=C7508 %}
 
 // CHECK-LABEL: .visible .entry attention_bwd_fused_d{{[0-9]+}}(
 //       CHECK: .maxntid 384, 1, 1
@@ -41,3 +49,7 @@
 //     REDUCE-NOT: cp.reduce
 
 // NO-SPILLS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
+// PACKED: ld.global.b32
+// PACKED: wgmma.mma_async
+// PACKED: st.global.b16
