@@ -53,11 +53,11 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
     and both kernels' K and V, 64-row boxes of the dK/dV kernel's Q and dO
     and every store), nlse and ndelta, then H, the group, Sq, Sk, the rows'
     pitch, two f32 scales and two flags, then the packed sequences' flag,
-    offsets, totals and gradient rows (dQ's; dK's and dV's)."""
+    offsets and packed rows."""
     kernels = ATTENTION_BACKWARD.module(("bf16", head_dim)).manifest["kernels"]
     boxes = {128: [1, 1, 128, 64], 64: [1, 1, 64, 64]}
-    for name, maps, grads in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64), 1),
-                              (f"attention_bwd_dkdv_d{head_dim}", (64, 128, 128, 64, 64, 64), 2)):
+    for name, maps in ((f"attention_bwd_dq_d{head_dim}", (128, 128, 128, 128, 64)),
+                       (f"attention_bwd_dkdv_d{head_dim}", (64, 128, 128, 64, 64, 64))):
         params = kernels[name]["params"]
         assert [p.get("box") for p in params[:len(maps)]] == [boxes[r] for r in maps], name
         rest = params[len(maps):]
@@ -66,8 +66,7 @@ def test_backward_kernels_compile_and_take_the_launch_arguments(head_dim):
         packed = rest[11:]
         assert packed[0]["type"] == "i1" and [p["type"] for p in packed[3:5]] == ["index"] * 2
         assert [(p["rank"], p["element"]) for p in packed[1:3]] == [(1, "i32")] * 2
-        assert [(p["rank"], p["written"]) for p in packed[5:]] == [(2, True)] * grads
-        assert len(packed) == 5 + grads
+        assert len(packed) == 5
 
 
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -76,8 +75,7 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     and dO in boxes of its query tile: 64 rows at D = 128, 128 at D = 64),
     then dQ's float32 sum reduced in 64 x 32 boxes (one 128-byte swizzle
     span), then the same scalars and the grid's band of KV heads, then the
-    packed sequences' flag, offsets, query rows and dK/dV rows (written by
-    4-byte f32-pair stores)."""
+    packed sequences' flag, offsets and packed rows."""
     params = ATTENTION_BACKWARD_FUSED.module(("bf16", head_dim)).manifest["kernels"][
         f"attention_bwd_fused_d{head_dim}"]["params"]
     boxes = [p.get("box") for p in params[:7]]
@@ -91,8 +89,8 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     packed = rest[12:]
     assert packed[0]["type"] == "i1" and packed[3]["type"] == "index"
     assert [(p["rank"], p["element"]) for p in packed[1:3]] == [(1, "i32")] * 2
-    assert [(p["rank"], p["element"], p["written"]) for p in packed[4:]] == [(2, "bf16", True)] * 2
-    assert len(rest) == 18
+    assert [p["type"] for p in packed[3:]] == ["index"] * 2
+    assert len(rest) == 17
 
 
 # --- On the GPU --------------------------------------------------------------------
@@ -475,7 +473,9 @@ def test_attention_varlen_backward_options(torch_cuda):
     """max_seqlen_k left out (read from cu_seqlens_k in the backward) gives
     the same dK and dV bits; under torch.compile(fullgraph=True) the same
     gradients; the deterministic mode's bits repeat run to run, and its dK
-    and dV are the fused kernel's."""
+    and dV are the fused kernel's (both add each row's one value into
+    zeros); 64 sequences x 4 heads x 2^23 rows of row statistics are an
+    error."""
     torch = torch_cuda
     torch.manual_seed(12)
     lengths = [200, 1, 513]
@@ -500,6 +500,12 @@ def test_attention_varlen_backward_options(torch_cuda):
     for a, b in zip(first, second):
         assert torch.equal(a, b)
     assert torch.equal(first[1], given[1]) and torch.equal(first[2], given[2])
+    # Row statistics past the kernels' 32-bit offsets: an error, before
+    # anything is allocated.
+    many = _offsets(torch, [1] * 64)
+    leaves = _leaves(torch, q[:64], k[:64], v[:64])
+    with pytest.raises(MatmulError, match="pass the kernels' 32-bit offsets"):
+        tile.attention_varlen(*leaves, many, many, 2 ** 23, 1)
 
 
 @contextlib.contextmanager

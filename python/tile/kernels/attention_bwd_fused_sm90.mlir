@@ -32,10 +32,10 @@
 // cu_q[b] .. cu_q[b + 1] and keys at cu_k[b] .. cu_k[b + 1], %sq and %sk
 // the longest sequence's (the grid's key blocks); its masks, causal
 // diagonals and tiles count from the sequence's own lengths. A tile's rows
-// past its sequence have nlse -inf (P = 0): their dQ part, added into the
-// next sequence's rows, is zero, and dK and dV are stored by rows bounded
-// at the sequence's last key (%dk_rows, %dv_rows: (total_k, Hkv D)), not
-// by TMA boxes, which would write into the next sequence.
+// past its sequence have nlse -inf (P = 0), a block's keys past it are
+// masked: what they add into the next sequence's rows is zero. So dQ's
+// parts, and dK and dV too (TMA reductions into zeroed bf16/f16 gradients,
+// each row's one nonzero value added exactly), go to whole TMA boxes.
 //
 //   tile-opt python/tile/kernels/attention_bwd_fused_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 
@@ -97,8 +97,7 @@ module attributes {gpu.container_module} {
                                        %scale_log2: f32, %scale: f32, %causal: i1,
                                        %bottom_right: i1, %band: index, %varlen: i1,
                                        %cu_q: memref<?xi32>, %cu_k: memref<?xi32>,
-                                       %total_q: index, %dk_rows: memref<?x?x!e>,
-                                       %dv_rows: memref<?x?x!e>) kernel
+                                       %total_q: index, %total_k: index) kernel
         // .minnctapersm 1: with .maxntid, ptxas knows the register count
         // at entry and applies setmaxnreg (at D = 64 it otherwise ignored
         // it, C7508, and spilled).
@@ -113,7 +112,6 @@ module attributes {gpu.container_module} {
       %chunks = arith.constant #chunks
       %c2_i32 = arith.constant 2 : i32
       %two_chunks = arith.cmpi eq, %chunks, %c2_i32 : i32
-      %chunks_i = arith.index_cast %chunks : i32 to index
       %kv_copies = arith.muli %chunks, %c2_i32 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -159,7 +157,6 @@ module attributes {gpu.container_module} {
         %q1_raw = arith.index_cast %q1_i32 : i32 to index
         %k0_raw = arith.index_cast %k0_i32 : i32 to index
         %k1_raw = arith.index_cast %k1_i32 : i32 to index
-        %total_k = memref.dim %dk_rows, %c0 : memref<?x?x!e>
         %q0_pos = arith.maxsi %q0_raw, %c0 : index
         %q0_seq = arith.minsi %q0_pos, %total_q : index
         %q1_lo = arith.maxsi %q1_raw, %q0_seq : index
@@ -230,8 +227,10 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // A block past its packed sequence's keys loads and stores nothing.
+      %loads = arith.andi %first, %block_live : i1
       tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
+        scf.if %loads {
           tile.tma_copy %k[%bt, %hk, %krow, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           tile.tma_copy %v[%bt, %hk, %krow, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
@@ -302,7 +301,9 @@ module attributes {gpu.container_module} {
         %hi_v = vector.broadcast %hi_i32 : i32 to !scores_i
         %k_end = arith.addi %k0, %c64 : index
         %past_keys = arith.cmpi ugt, %k_end, %len_k : index
-        tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
+        scf.if %block_live {
+          tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
+        }
         %r:4 = scf.for %step = %c0 to %steps step %c1
             iter_args(%dk_acc = %zero_g, %dv_acc = %zero_g, %s = %c0, %ph = %false)
             -> (!grad, !grad, index, i1) {
@@ -400,17 +401,15 @@ module attributes {gpu.container_module} {
         }
         %dk_out = arith.mulf %r#0, %scale_g : !grad
         scf.if %packed {
-          // Rows bounded by the sequence's last key (a box would write into
-          // the next sequence's).
-          %c_d = arith.muli %chunks_i, %c64 : index
-          %krow_wg = arith.addi %krow0, %k0 : index
-          %krow_end = arith.addi %krow0, %len_k : index
-          %kcol = arith.muli %hk, %c_d : index
-          %kcol_end = arith.addi %kcol, %c_d : index
-          tile.warpgroup_mma_store %dk_out, %dk_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
-              {shape = #grad_rows} : !grad, memref<?x?x!e>
-          tile.warpgroup_mma_store %r#1, %dv_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
-              {shape = #grad_rows} : !grad, memref<?x?x!e>
+          // Added into the zeroed gradients: the box's rows past the
+          // sequence's last key add exact zeros to the next sequence's.
+          scf.if %block_live {
+            %krow_wg = arith.addi %krow0, %k0 : index
+            tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%bt, %hk, %krow_wg, %c0]
+                reduce add {shape = #grad_rows} : !grad, !staging, !d64
+            tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%bt, %hk, %krow_wg, %c0]
+                reduce add {shape = #grad_rows} : !grad, !staging, !d64
+          }
         } else {
           tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
               : !grad, !staging, !d64

@@ -24,8 +24,9 @@
 // aliases (tile.ops.attention_backward.head_dim_aliases). Packed sequences
 // (%varlen) as attention_bwd_fused_sm90.mlir takes them: offsets and
 // lengths from cu_q and cu_k, %sq and %sk the longest sequence's, the
-// gradients stored by rows bounded at each sequence's end (%dq_rows,
-// %dk_rows, %dv_rows: (total, heads D)), not by TMA boxes.
+// gradients added by TMA reductions into zeroed ones (what a box's rows
+// past a sequence add to the next one's is zero: each row's one nonzero
+// value is added exactly, the bits the same run to run).
 //
 //   tile-opt python/tile/kernels/attention_bwd_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 
@@ -71,7 +72,7 @@ module attributes {gpu.container_module} {
                                     %pitch: index, %scale_log2: f32, %scale: f32,
                                     %causal: i1, %bottom_right: i1, %varlen: i1,
                                     %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %total_q: index,
-                                    %total_k: index, %dq_rows: memref<?x?x!e>) kernel
+                                    %total_k: index) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -168,8 +169,10 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // A tile past its packed sequence's queries loads and stores nothing.
+      %loads = arith.andi %first, %tile_live : i1
       tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
+        scf.if %loads {
           tile.tma_copy %q[%bt, %h, %qrow, %c0] to %sq_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
           tile.tma_copy %do[%bt, %h, %qrow, %c0] to %sdo_[%c0, %c0], %qd_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
@@ -224,7 +227,9 @@ module attributes {gpu.container_module} {
         %r0_v = vector.broadcast %r0_i32 : i32 to vector<64xi32>
         %r0_hi = arith.addi %r0, %hi : index
         %r0_hi1 = arith.addi %r0_hi, %c1 : index
-        tile.mbarrier_wait_parity %qd_full[%c0], %false : !bars1
+        scf.if %tile_live {
+          tile.mbarrier_wait_parity %qd_full[%c0], %false : !bars1
+        }
         %r:3 = scf.for %j = %c0 to %blocks step %c1
             iter_args(%acc = %zero_g, %s = %c0, %ph = %false) -> (!grad, index, i1) {
           %n0 = arith.muli %j, %c128 : index
@@ -284,15 +289,13 @@ module attributes {gpu.container_module} {
         }
         %dq_acc = arith.mulf %r#0, %scale_g : !grad
         scf.if %packed {
-          // Rows bounded by the sequence's last query (a box would write
-          // into the next sequence's).
-          %c_d = arith.constant #head_dim
-          %qrow_wg = arith.addi %qrow0, %r0 : index
-          %qrow_end = arith.addi %qrow0, %len_q : index
-          %qcol = arith.muli %h, %c_d : index
-          %qcol_end = arith.addi %qcol, %c_d : index
-          tile.warpgroup_mma_store %dq_acc, %dq_rows[%qrow_wg, %qcol] bounds [%qrow_end, %qcol_end]
-              {shape = #grad_rows} : !grad, memref<?x?x!e>
+          // Added into the zeroed dQ: the box's rows past the sequence's
+          // last query (nlse -inf: P = 0) add exact zeros.
+          scf.if %tile_live {
+            %qrow_wg = arith.addi %qrow0, %r0 : index
+            tile.warpgroup_tma_store %dq_acc, %staging[%wg] to %dq[%bt, %h, %qrow_wg, %c0]
+                reduce add {shape = #grad_rows} : !grad, !staging, !d64
+          }
         } else {
           tile.warpgroup_tma_store %dq_acc, %staging[%wg] to %dq[%b, %h, %r0, %c0] {shape = #grad_rows}
               : !grad, !staging, !d64
@@ -312,8 +315,7 @@ module attributes {gpu.container_module} {
                                       %pitch: index, %scale_log2: f32, %scale: f32,
                                       %causal: i1, %bottom_right: i1, %varlen: i1,
                                       %cu_q: memref<?xi32>, %cu_k: memref<?xi32>,
-                                      %total_q: index, %total_k: index,
-                                      %dk_rows: memref<?x?x!e>, %dv_rows: memref<?x?x!e>) kernel
+                                      %total_q: index, %total_k: index) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -417,8 +419,10 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // A block past its packed sequence's keys loads and stores nothing.
+      %loads = arith.andi %first, %block_live : i1
       tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
+        scf.if %loads {
           tile.tma_copy %k[%bt, %hk, %krow, %c0] to %sk_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           tile.tma_copy %v[%bt, %hk, %krow, %c0] to %sv_[%c0, %c0], %kv_full[%c0] : !d128, !tile128, !bars1
           scf.if %two_chunks {
@@ -478,7 +482,9 @@ module attributes {gpu.container_module} {
         %hi_v = vector.broadcast %hi_i32 : i32 to vector<32xi32>
         %k_end = arith.addi %k0, %c64 : index
         %past_keys = arith.cmpi ugt, %k_end, %len_k : index
-        tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
+        scf.if %block_live {
+          tile.mbarrier_wait_parity %kv_full[%c0], %false : !bars1
+        }
         %r:4 = scf.for %step = %c0 to %steps step %c1
             iter_args(%dk_acc = %zero_g, %dv_acc = %zero_g, %s = %c0, %ph = %false)
             -> (!grad, !grad, index, i1) {
@@ -547,16 +553,14 @@ module attributes {gpu.container_module} {
         }
         %dk_out = arith.mulf %r#0, %scale_g : !grad
         scf.if %packed {
-          // Rows bounded by the sequence's last key.
-          %c_d = arith.constant #head_dim
-          %krow_wg = arith.addi %krow0, %k0 : index
-          %krow_end = arith.addi %krow0, %len_k : index
-          %kcol = arith.muli %hk, %c_d : index
-          %kcol_end = arith.addi %kcol, %c_d : index
-          tile.warpgroup_mma_store %dk_out, %dk_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
-              {shape = #grad_rows} : !grad, memref<?x?x!e>
-          tile.warpgroup_mma_store %r#1, %dv_rows[%krow_wg, %kcol] bounds [%krow_end, %kcol_end]
-              {shape = #grad_rows} : !grad, memref<?x?x!e>
+          // Added into the zeroed gradients, as dQ above.
+          scf.if %block_live {
+            %krow_wg = arith.addi %krow0, %k0 : index
+            tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%bt, %hk, %krow_wg, %c0]
+                reduce add {shape = #grad_rows} : !grad, !staging, !d64
+            tile.warpgroup_tma_store %r#1, %staging[%wg] to %dv[%bt, %hk, %krow_wg, %c0]
+                reduce add {shape = #grad_rows} : !grad, !staging, !d64
+          }
         } else {
           tile.warpgroup_tma_store %dk_out, %staging[%wg] to %dk[%b, %hk, %k0, %c0] {shape = #grad_rows}
               : !grad, !staging, !d64

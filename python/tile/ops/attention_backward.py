@@ -31,8 +31,9 @@ Packed sequences (tile.attention_varlen, flash_attn_varlen_func's layout):
 run the same kernels with each sequence's offsets and lengths read on the
 GPU: nlse and ndelta in rows of B sequences of max_q queries (whole row
 tiles), the fused kernel's grid max_k's key blocks a KV head of each
-sequence, dK and dV stored by rows bounded at each sequence's end. Rows of
-dq, dk and dv outside every sequence are 0. The deterministic mode's two
+sequence, dK and dV added by TMA reductions into zeroed gradients (a
+box's rows past a sequence add exact zeros to the next one's). Rows of dq,
+dk and dv outside every sequence are 0. The deterministic mode's two
 kernels take them alike (dQ's grid: max_q's query tiles a head of each
 sequence).
 """
@@ -95,23 +96,23 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
 
 
 #: The kernels' switch of the packed-sequence path, folded to false in the
-#: dense variants (the path's code then folds away: the dense kernels are
-#: as fast as before it existed).
+#: dense variants and to true in the packed ones (the other path's code
+#: then folds away: the dense kernels are as fast as before it existed).
 PACKED_SWITCH = "%packed = arith.andi %varlen, %true : i1"
 
 
 def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
                     variant: Tuple) -> str:
     """The kernels of `file` for (element, D[, packed]): the element and
-    `aliases(D)` redefined, the kernels' names ending in _d{D}; without
-    `packed` (the default), the packed-sequence switch folded."""
+    `aliases(D)` redefined, the kernels' names ending in _d{D}; the
+    packed-sequence switch folded to `packed` (default False)."""
     element, head_dim, *packed = variant
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
     text = redefine_aliases(read_kernel(file), {"!e": element, **aliases(head_dim)})
     assert PACKED_SWITCH in text, f"{file}: the switch '{PACKED_SWITCH}' moved"
-    if not (packed and packed[0]):
-        text = text.replace(PACKED_SWITCH, "%packed = arith.constant false")
+    fold = "true" if packed and packed[0] else "false"
+    text = text.replace(PACKED_SWITCH, f"%packed = arith.constant {fold}")
     return text.replace("_d128(", f"_d{head_dim}(")
 
 
@@ -252,16 +253,15 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
     variant = (element, d)
-    rows = placeholders(torch, q.device, q.dtype)[0]
     if not deterministic:
         # dQ's float32 sum, zero before the reductions.
         dq_acc = torch.zeros((batch, heads, sq, d), device=q.device, dtype=torch.float32)
         _launch_fused(index, variant, (q, k, v, grad_o, dk, dv, dq_acc, nlse_rows, ndelta_rows)
-                      + scalars, (False, cu, cu, 0, rows, rows), batch * kv_heads, sk)
+                      + scalars, (False, cu, cu, 0, 0), batch * kv_heads, sk)
         return dq.copy_(dq_acc), dk, dv
     _launch_deterministic(index, variant, (q, k, v, grad_o), (dq, dk, dv),
                           (nlse_rows, ndelta_rows) + scalars, (False, cu, cu, 0, 0),
-                          (rows, rows, rows), (batch, heads, kv_heads, sq, sk))
+                          (batch, heads, kv_heads, sq, sk))
     return dq, dk, dv
 
 
@@ -282,7 +282,7 @@ def _launch_fused(index, variant: Tuple, arguments: tuple, sequence: tuple,
     sequence's keys) of `kv_rows` (B Hkv) KV heads, in bands of KV heads
     key block by key block: the CTAs that run together reduce into a few
     heads' dQ rows, which stay in L2. `sequence`: the packed sequences'
-    parameters (varlen, cu_q, cu_k, total_q, dk rows, dv rows)."""
+    parameters (varlen, cu_q, cu_k, total_q, total_k)."""
     blocks = cdiv(sk, KEY_BLOCK)
     band = fused_band(kv_rows, blocks, devices.device(index).sms)
     ATTENTION_BACKWARD_FUSED.kernel(variant, f"attention_bwd_fused_d{variant[1]}").launch_on(
@@ -290,23 +290,22 @@ def _launch_fused(index, variant: Tuple, arguments: tuple, sequence: tuple,
 
 
 def _launch_deterministic(index, variant: Tuple, inputs: tuple, grads: tuple,
-                          rows_and_scalars: tuple, sequence: tuple, grad_rows: tuple,
+                          rows_and_scalars: tuple, sequence: tuple,
                           shape: Tuple[int, int, int, int, int]) -> None:
     """The deterministic mode's two kernels: dQ with heads along x and
     query tiles along y, dK/dV with KV heads along x and key blocks along y
     (the tiles with the most work, causal, start first). `inputs` (q, k, v,
     dO) and `grads` (dq, dk, dv) as tensor maps; `sequence` the packed
-    sequences' (varlen, cu_q, cu_k, total_q, total_k), `grad_rows` their
-    (dq, dk, dv) rows; `shape` (B, H, Hkv, Sq, Sk), the longest sequence's
-    for packed ones."""
+    sequences' (varlen, cu_q, cu_k, total_q, total_k); `shape` (B, H, Hkv,
+    Sq, Sk), the longest sequence's for packed ones."""
     batch, heads, kv_heads, sq, sk = shape
     d = variant[1]
-    (dq, dk, dv), (dq_rows, dk_rows, dv_rows) = grads, grad_rows
+    dq, dk, dv = grads
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
-        index, inputs + (dq,) + rows_and_scalars + sequence + (dq_rows,),
+        index, inputs + (dq,) + rows_and_scalars + sequence,
         (batch * heads, cdiv(sq, QUERY_TILE), 1))
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
-        index, inputs + (dk, dv) + rows_and_scalars + sequence + (dk_rows, dv_rows),
+        index, inputs + (dk, dv) + rows_and_scalars + sequence,
         (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
 
 
@@ -314,6 +313,16 @@ def _as4(t):
     """A packed (total, heads, D) tensor as one batch of (1, heads, total,
     D)."""
     return t.permute(1, 0, 2).unsqueeze(0)
+
+
+def _check_rows(what: str, batch: int, heads: int, pitch: int) -> None:
+    """MatmulError where the B H pitch rows of nlse and ndelta (one row of
+    max_q's whole tiles a sequence and head) pass the kernels' 32-bit
+    offsets."""
+    if batch * heads * pitch >= 2 ** 31:
+        raise MatmulError(f"{what}: {batch} sequences x {heads} heads x {pitch} rows (max_seqlen_q "
+                          f"in whole {ROW_TILE}-query tiles) of row statistics pass the kernels' "
+                          "32-bit offsets (2^31): split the batch")
 
 
 def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
@@ -332,6 +341,7 @@ def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
     if max_q < 0:
         raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_q}")
     pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    _check_rows(what, batch, heads, pitch)
     out = q.new_empty((q.shape[0], heads, d))
     nlse = torch.empty(batch * heads * pitch, device=q.device, dtype=torch.float32)
     if batch == 0 or pitch == 0 or out.numel() == 0:
@@ -363,9 +373,11 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     batch = cu_q.shape[0] - 1
     scale = check_scale(scale, d)
     pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    _check_rows(what, max(batch, 0), heads, pitch)
     if max_k is None:
         max_k = int((cu_k[1:] - cu_k[:-1]).max()) if batch > 0 else 0
-    # dQ's float32 sum (the fused kernel's reductions) or dQ itself.
+    # dQ's float32 sum (the fused kernel's reductions) or dQ itself; every
+    # gradient zero first: the kernels add into them.
     dq_acc = torch.zeros((total_q, heads, d), device=q.device,
                          dtype=q.dtype if deterministic else torch.float32)
     dk = torch.zeros((total_k, kv_heads, d), device=q.device, dtype=q.dtype)
@@ -383,19 +395,17 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
                  (batch, heads, pitch, pitch), True, cu_q)
     scalars = (heads, heads // kv_heads, pitch, max_k, pitch, scale * math.log2(math.e), scale,
                kind is not None, kind == "bottom_right")
-    dk_rows, dv_rows = (t.view(total_k, kv_heads * d) for t in (dk, dv))
+    sequence = (True, cu_q, cu_k, total_q, total_k)
     if deterministic:
         _launch_deterministic(index, (element, d, True), tuple(_as4(t) for t in (q, k, v, grad_o)),
                               tuple(_as4(t) for t in (dq_acc, dk, dv)),
-                              (nlse_rows, ndelta_rows) + scalars,
-                              (True, cu_q, cu_k, total_q, total_k),
-                              (dq_acc.view(total_q, heads * d), dk_rows, dv_rows),
+                              (nlse_rows, ndelta_rows) + scalars, sequence,
                               (batch, heads, kv_heads, pitch, max_k))
         return dq_acc, dk, dv
     _launch_fused(index, (element, d, True),
                   (_as4(q), _as4(k), _as4(v), _as4(grad_o), _as4(dk), _as4(dv), _as4(dq_acc),
                    nlse_rows, ndelta_rows) + scalars,
-                  (True, cu_q, cu_k, total_q, dk_rows, dv_rows), batch * kv_heads, max_k)
+                  sequence, batch * kv_heads, max_k)
     return dq_acc.to(q.dtype), dk, dv
 
 
