@@ -21,6 +21,10 @@ GPU cannot run prints n/a.
 seeded, as bench/attention_inference.py's), 32/8 heads, causal, at each
 --head-dims: tile.attention_varlen's backward on the packed tokens against
 SDPA cuDNN's and tile.attention's on the batch padded to the longest.
+--varlen-skewed adds a skewed batch, as packed pretraining data has: 255
+sequences of 64 .. 512 tokens and one of 8192, tile alone (the padded batch
+would take 256 x 8192 rows), to show what the grid's idle blocks cost (its
+TFLOP/s beside the same batch without the long sequence).
 """
 import argparse
 import sys
@@ -49,6 +53,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=10)
     parser.add_argument("--varlen", action="store_true")
     parser.add_argument("--varlen-only", action="store_true", help="only the --varlen rows")
+    parser.add_argument("--varlen-skewed", action="store_true")
     parser.add_argument("--csv")
     args = parser.parse_args()
     torch = harness.torch_or_exit("attention_backward.py")
@@ -139,20 +144,28 @@ def main():
                   f"{show(errors.get('cudnn'), '9.2e')}")
     if args.varlen:
         rows += [bench_varlen(torch, args, d) for d in args.head_dims]
+    if args.varlen_skewed:
+        g = torch.Generator(device="cpu").manual_seed(7)
+        skewed = torch.randint(64, 513, (255,), generator=g).tolist() + [8192]
+        # The same without the long sequence: no idle blocks to speak of.
+        rows += [bench_varlen(torch, args, d, lengths) for d in args.head_dims
+                 for lengths in (skewed, skewed[:-1])]
     if args.csv:
         harness.write_csv(rows, args.csv)
 
 
-def bench_varlen(torch, args, d: int) -> dict:
+def bench_varlen(torch, args, d: int, lengths=None) -> dict:
     """The packed-sequence row at head dim `d` (see the module's
-    documentation); dQ, dK and dV errors of the first and last sequences
-    against float32 per-sequence SDPA math."""
+    documentation; `lengths`: a skewed batch, tile alone); dQ, dK and dV
+    errors of the first and last sequences against float32 per-sequence
+    SDPA math."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
     F = torch.nn.functional
-    heads, kv_heads, count = 32, 8, 16
-    g = torch.Generator(device="cpu").manual_seed(7)
-    lengths = torch.randint(64, 4097, (count,), generator=g).tolist()
-    total, longest = sum(lengths), max(lengths)
+    heads, kv_heads, padded_sides = 32, 8, lengths is None
+    if lengths is None:
+        g = torch.Generator(device="cpu").manual_seed(7)
+        lengths = torch.randint(64, 4097, (16,), generator=g).tolist()
+    count, total, longest = len(lengths), sum(lengths), max(lengths)
     starts = [sum(lengths[:i]) for i in range(count)]
     cu = torch.tensor(starts + [total], device="cuda", dtype=torch.int32)
     torch.manual_seed(0)
@@ -166,14 +179,17 @@ def bench_varlen(torch, args, d: int) -> dict:
         for i, n in enumerate(lengths):
             out[i, :, :n] = t[starts[i]:starts[i] + n].detach().transpose(0, 1)
         return out.requires_grad_()
-    qp, kp, vp, gp = padded(q), padded(k), padded(v), padded(grad).detach()
     tile_out = tile.attention_varlen(q, k, v, cu, cu, longest, longest, causal=True)
-    padded_out = tile.attention(qp, kp, vp, causal=True, enable_gqa=True)
-    sides = {"tile": lambda: torch.autograd.grad(tile_out, (q, k, v), grad, retain_graph=True),
-             "tile_padded": lambda: torch.autograd.grad(padded_out, (qp, kp, vp), gp,
-                                                        retain_graph=True)}
+    sides = {"tile": lambda: torch.autograd.grad(tile_out, (q, k, v), grad, retain_graph=True)}
+    if padded_sides:
+        qp, kp, vp, gp = padded(q), padded(k), padded(v), padded(grad).detach()
+        padded_out = tile.attention(qp, kp, vp, causal=True, enable_gqa=True)
+        sides["tile_padded"] = lambda: torch.autograd.grad(padded_out, (qp, kp, vp), gp,
+                                                           retain_graph=True)
     with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
         try:
+            if not padded_sides:
+                raise RuntimeError("no padded batch")
             cudnn_out = F.scaled_dot_product_attention(qp, kp, vp, is_causal=True,
                                                        enable_gqa=True)
 
