@@ -437,7 +437,9 @@ def _varlen_sdpa(torch, q, k, v, lq, lk, causal, dtype=None):
     # a sequence of queries without keys, one of keys without queries.
     ([5, 100, 0, 30, 37, 9], [50, 100, 20, 40, 300, 0], "bottom_right"),
     ([5, 100, 0, 30, 37], [50, 100, 20, 40, 300], "top_left"),
-    ([5, 100, 0, 30, 137], [50, 100, 20, 40, 300], None)])
+    ([5, 100, 0, 30, 137], [50, 100, 20, 40, 300], None),
+    # Many short sequences beside a long one.
+    ([3, 1, 0, 130, 1, 2, 600, 5, 64, 127], None, "bottom_right")])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("deterministic", [False, True], ids=["fused", "deterministic"])
 def test_attention_varlen_gradients(torch_cuda, lq, lk, causal, d, deterministic):
