@@ -42,12 +42,12 @@ from typing import Callable, Dict, Optional, Tuple
 
 from ..compiler import redefine_aliases
 from ..core import devices
+from ..core.caches import placeholders
 from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
 from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from ..core.caches import placeholders
 from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
                         check_diagonal, check_scale, check_varlen, dense_arguments,
                         paired_units, tma_layout_problem, varlen_arguments, window_edges)
