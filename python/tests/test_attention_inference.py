@@ -38,6 +38,18 @@ def test_gqa_shapes():
                         enable_gqa=True)
 
 
+def test_varlen_shapes():
+    """Packed sequences' checks: (B, H, Hkv, D); a packed output past the
+    kernels' 32-bit element offsets is an error (nothing is allocated)."""
+    from tile.ops.attention import check_varlen
+    cu = tensor((5,), "int32")
+    q, kv = tensor((1000, 32, 128)), tensor((1200, 8, 128))
+    assert check_varlen(q, kv, kv, cu, cu, H100, True) == (4, 32, 8, 128)
+    huge = tensor((2 ** 19, 32, 128))
+    with pytest.raises(MatmulError, match="pass the kernels' 32-bit element offsets"):
+        check_varlen(huge, kv, kv, cu, cu, H100, True)
+
+
 def test_windows_and_decode_routing():
     assert window_edges(None, (-1, -1)) == (UNBOUNDED, UNBOUNDED)
     assert window_edges("top_left", (127, -1)) == (127, 0)

@@ -505,6 +505,10 @@ def check_varlen(q: Operand, k: Operand, v: Operand, cu_q: Operand, cu_k: Operan
         raise MatmulError(f"{what}: head dim D = {d}; the kernels take D = 64 or 128")
     kv_heads = k.shape[1]
     check_heads(what, heads, kv_heads, enable_gqa)
+    # The packed output's rows are stored at 32-bit element offsets.
+    if q.shape[0] * heads * d >= 2 ** 31:
+        raise MatmulError(f"{what}: {q.shape[0]} packed tokens x {heads} heads x D = {d} pass the "
+                          "kernels' 32-bit element offsets (2^31): split the batch")
     for name, cu in (("cu_seqlens_q", cu_q), ("cu_seqlens_k", cu_k)):
         if cu.dtype != "int32" or len(cu.shape) != 1 or cu.shape[0] < 1 or cu.strides[0] != 1:
             raise MatmulError(f"{what}: {name} must be a contiguous 1-D int32 tensor of B + 1 "
