@@ -529,6 +529,13 @@ def varlen_kind(causal) -> Optional[str]:
     return kind
 
 
+def packed_batch(t):
+    """A packed (total, heads, D) tensor as one batch of (1, heads, total,
+    D): sequence b's rows start at cu_seqlens[b] (the tensor maps' batch
+    coordinate is 0)."""
+    return t.permute(1, 0, 2).unsqueeze(0)
+
+
 def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int, int],
                      window: Tuple[int, int], scale: float, cap: Tuple[float, float],
                      kind: Optional[str], nlse=None) -> tuple:
@@ -540,12 +547,12 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     log-sum-exps to store (None: not saved)."""
     batch, heads, kv_heads, rows = shape
     total, d = q.shape[0], q.shape[2]
-    as4 = lambda t: t.permute(1, 0, 2).unsqueeze(0)
     cache = no_cache(torch, q.device, q.dtype)
     if nlse is not None:
         cache = cache[:-2] + (nlse, True)
-    return ((as4(q), as4(k), as4(v), as4(out), out.view(total, heads * d), cu_q, cu_k, batch,
-             heads, heads // kv_heads, rows, k.shape[0]) + window
+    return (tuple(packed_batch(t) for t in (q, k, v, out))
+            + (out.view(total, heads * d), cu_q, cu_k, batch, heads, heads // kv_heads, rows,
+               k.shape[0]) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind != "top_left",
                False, True) + cache)
 

@@ -50,7 +50,8 @@ from ..family import KernelFamily
 from ..toolchain import read_kernel
 from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
                         check_diagonal, check_scale, check_varlen, dense_arguments,
-                        paired_units, tma_layout_problem, varlen_arguments, window_edges)
+                        packed_batch, paired_units, tma_layout_problem, varlen_arguments,
+                        window_edges)
 from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid as rows_grid
 
 #: Keys per CTA of the fused and dK/dV kernels (two consumer warpgroups of
@@ -63,6 +64,12 @@ FUSED_QUERY_TILE = {128: 64, 64: 128}
 #: Queries a row tile of nlse and ndelta, which the kernels take in whole
 #: tiles: a multiple of every query tile.
 ROW_TILE = 128
+
+
+def row_pitch(queries: int) -> int:
+    """The rows of nlse and ndelta a head (and packed sequence) takes for
+    `queries` queries: whole row tiles."""
+    return cdiv(queries, ROW_TILE) * ROW_TILE
 
 
 def _dkdv_aliases(head_dim: int, qo_stages: int, query_tile: int = 64) -> Dict[str, str]:
@@ -243,15 +250,14 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
     # -inf and 0 past Sq: the kernels copy a query tile's values into shared
     # memory (bulk copies of 256 or 512 bytes from 16-byte aligned
     # addresses); one kernel reads dO and O once (attention_backward_rows).
-    pitch = cdiv(sq, ROW_TILE) * ROW_TILE
+    pitch = row_pitch(sq)
     nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
                                           dtype=torch.float32) for _ in range(2))
     cu = placeholders(torch, q.device, torch.int32)[1]
     _launch_rows(torch, index, element, grad_o, out, nlse, nlse_rows, ndelta_rows,
                  (batch, heads, sq, pitch), False, cu)
     group = heads // kv_heads
-    scalars = (heads, group, sq, sk, pitch, scale * math.log2(math.e), scale,
-               kind is not None, kind == "bottom_right")
+    scalars = _scalars((heads, group, sq, sk, pitch), scale, kind)
     variant = (element, d)
     if not deterministic:
         # dQ's float32 sum, zero before the reductions.
@@ -263,6 +269,13 @@ def backward(torch, grad_o, q, k, v, out, nlse, kind: Optional[str],
                           (nlse_rows, ndelta_rows) + scalars, (False, cu, cu, 0, 0),
                           (batch, heads, kv_heads, sq, sk))
     return dq, dk, dv
+
+
+def _scalars(shape: Tuple[int, int, int, int, int], scale: float, kind: Optional[str]) -> tuple:
+    """The backward kernels' scalars after their tensors: `shape` (H, the
+    group, Sq, Sk, the rows' pitch), the scale times log2(e) and as is, and
+    the causal flags."""
+    return shape + (scale * math.log2(math.e), scale, kind is not None, kind == "bottom_right")
 
 
 def _launch_rows(torch, index, element: str, grad_o, out, nlse, nlse_rows, ndelta_rows,
@@ -309,12 +322,6 @@ def _launch_deterministic(index, variant: Tuple, inputs: tuple, grads: tuple,
         (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
 
 
-def _as4(t):
-    """A packed (total, heads, D) tensor as one batch of (1, heads, total,
-    D)."""
-    return t.permute(1, 0, 2).unsqueeze(0)
-
-
 def _check_rows(what: str, batch: int, heads: int, pitch: int) -> None:
     """MatmulError where the B H pitch rows of nlse and ndelta (one row of
     max_q's whole tiles a sequence and head) pass the kernels' 32-bit
@@ -340,7 +347,7 @@ def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
     scale = check_scale(scale, d)
     if max_q < 0:
         raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_q}")
-    pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    pitch = row_pitch(max_q)
     _check_rows(what, batch, heads, pitch)
     out = q.new_empty((q.shape[0], heads, d))
     nlse = torch.empty(batch * heads * pitch, device=q.device, dtype=torch.float32)
@@ -372,7 +379,7 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     total_k, kv_heads = k.shape[:2]
     batch = cu_q.shape[0] - 1
     scale = check_scale(scale, d)
-    pitch = cdiv(max_q, ROW_TILE) * ROW_TILE
+    pitch = row_pitch(max_q)
     _check_rows(what, max(batch, 0), heads, pitch)
     if max_k is None:
         max_k = int((cu_k[1:] - cu_k[:-1]).max()) if batch > 0 else 0
@@ -391,23 +398,22 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     out = out.contiguous()
     nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
                                           dtype=torch.float32) for _ in range(2))
-    _launch_rows(torch, index, element, _as4(grad_o), _as4(out), nlse, nlse_rows, ndelta_rows,
-                 (batch, heads, pitch, pitch), True, cu_q)
-    scalars = (heads, heads // kv_heads, pitch, max_k, pitch, scale * math.log2(math.e), scale,
-               kind is not None, kind == "bottom_right")
+    inputs = tuple(packed_batch(t) for t in (q, k, v, grad_o))
+    grads = tuple(packed_batch(t) for t in (dq_acc, dk, dv))  # dq, dk, dv
+    _launch_rows(torch, index, element, inputs[3], packed_batch(out), nlse, nlse_rows,
+                 ndelta_rows, (batch, heads, pitch, pitch), True, cu_q)
+    scalars = _scalars((heads, heads // kv_heads, pitch, max_k, pitch), scale, kind)
     sequence = (True, cu_q, cu_k, total_q, total_k)
     if deterministic:
-        _launch_deterministic(index, (element, d, True), tuple(_as4(t) for t in (q, k, v, grad_o)),
-                              tuple(_as4(t) for t in (dq_acc, dk, dv)),
+        _launch_deterministic(index, (element, d, True), inputs, grads,
                               (nlse_rows, ndelta_rows) + scalars, sequence,
                               (batch, heads, kv_heads, pitch, max_k))
         return dq_acc, dk, dv
     _launch_fused(index, (element, d, True),
-                  (_as4(q), _as4(k), _as4(v), _as4(grad_o), _as4(dk), _as4(dv), _as4(dq_acc),
-                   nlse_rows, ndelta_rows) + scalars,
+                  inputs + (grads[1], grads[2], grads[0], nlse_rows, ndelta_rows) + scalars,
                   sequence, batch * kv_heads, max_k)
     return dq_acc.to(q.dtype), dk, dv
 
 
-__all__ = ["forward", "backward", "forward_varlen", "backward_varlen", "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED",
-           "head_dim_aliases", "fused_aliases"]
+__all__ = ["forward", "backward", "forward_varlen", "backward_varlen", "row_pitch",
+           "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED", "head_dim_aliases", "fused_aliases"]
