@@ -6,6 +6,7 @@ torch.compile(fullgraph=True) of a Llama-style block calling tile (no
 graph break; the same outputs as eager tile; the compiled code captured in
 a CUDA graph; its backward)."""
 import contextlib
+import random
 from types import SimpleNamespace
 
 import pytest
@@ -15,6 +16,7 @@ from tile.core import routing
 from tile.core.errors import MatmulError
 from tile.ops.attention_backward import (ATTENTION_BACKWARD, ATTENTION_BACKWARD_FUSED,
                                         FUSED_QUERY_TILE)
+from tile.ops.attention_backward_rows import ROW_TILE, packed_pitch, packed_start, row_pitch
 from tile.ops.epilogue import interleave_gate_up
 
 
@@ -91,6 +93,25 @@ def test_fused_backward_kernel_takes_the_launch_arguments(head_dim):
     assert [(p["rank"], p["element"]) for p in packed[1:3]] == [(1, "i32")] * 2
     assert [p["type"] for p in packed[3:]] == ["index"] * 2
     assert len(rest) == 17
+
+
+def test_packed_row_statistics_layout():
+    """Each packed sequence's whole row tiles of nlse and ndelta, from
+    packed_start (as the kernels place them), lie inside packed_pitch's
+    slots and apart from every other sequence's, for any lengths (0, 1 and
+    tile edges among them)."""
+    rng = random.Random(5)
+    for _ in range(300):
+        lengths = [rng.choice([0, 1, 63, 127, 128, 129, rng.randrange(5000)])
+                   for _ in range(rng.randrange(1, 50))]
+        offset, end = 0, 0
+        for b, n in enumerate(lengths):
+            start = packed_start(offset, b)
+            assert start % ROW_TILE == 0 and start >= end, (lengths, b)
+            end = start + row_pitch(n)
+            offset += n
+        assert end <= packed_pitch(offset, len(lengths)), lengths
+        assert packed_pitch(offset, len(lengths)) <= offset + ROW_TILE * (len(lengths) + 1)
 
 
 # --- On the GPU --------------------------------------------------------------------
@@ -476,8 +497,9 @@ def test_attention_varlen_backward_options(torch_cuda):
     the same dK and dV bits; under torch.compile(fullgraph=True) the same
     gradients; the deterministic mode's bits repeat run to run, and its dK
     and dV are the fused kernel's (both add each row's one value into
-    zeros); 64 sequences x 4 heads x 2^23 rows of row statistics are an
-    error."""
+    zeros); row statistics past the kernels' 32-bit offsets (4 heads of
+    2^22 packed sequences) are an error."""
+    from tile.ops import attention_backward
     torch = torch_cuda
     torch.manual_seed(12)
     lengths = [200, 1, 513]
@@ -502,12 +524,38 @@ def test_attention_varlen_backward_options(torch_cuda):
     for a, b in zip(first, second):
         assert torch.equal(a, b)
     assert torch.equal(first[1], given[1]) and torch.equal(first[2], given[2])
-    # Row statistics past the kernels' 32-bit offsets: an error, before
-    # anything is allocated.
-    many = _offsets(torch, [1] * 64)
-    leaves = _leaves(torch, q[:64], k[:64], v[:64])
+    # Row statistics past the kernels' 32-bit offsets (128 slots a sequence
+    # at least): an error, before anything is allocated.
+    many = torch.zeros(2 ** 22 + 1, device="cuda", dtype=torch.int32)
+    nlse = torch.empty((4, q.shape[0]), device="cuda", dtype=torch.float32)
     with pytest.raises(MatmulError, match="pass the kernels' 32-bit offsets"):
-        tile.attention_varlen(*leaves, many, many, 2 ** 23, 1)
+        attention_backward.backward_varlen(torch, grad, q, k, v, q, nlse, many, many, 1, 1,
+                                           "bottom_right", None)
+
+
+def test_attention_varlen_saves_flash_attn_lse(torch_cuda):
+    """The forward under autograd saves nlse as flash_attn_varlen_func's lse
+    ((H, total_q), negated and in log2): sequence b's query i of head h at
+    [h, cu_q[b] + i], the dense forward's value for that sequence alone;
+    rows past the sequences are not written."""
+    from tile.ops import attention_backward
+    torch = torch_cuda
+    torch.manual_seed(13)
+    lengths = [5, 0, 130, 1, 300]
+    q = torch.randn(sum(lengths) + 3, 4, 128, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(sum(lengths), 2, 128, device="cuda", dtype=torch.bfloat16)
+            for _ in range(2))
+    cu = _offsets(torch, lengths)
+    _, nlse = attention_backward.forward_varlen(torch, q, k, v, cu, cu, max(lengths),
+                                                "bottom_right", None, True)
+    assert nlse.shape == (4, q.shape[0]) and nlse.dtype == torch.float32
+    for b, n in enumerate(lengths):
+        rows = slice(sum(lengths[:b]), sum(lengths[:b + 1]))
+        if n:
+            _, dense = attention_backward.forward(
+                torch, *(t[rows].transpose(0, 1)[None] for t in (q, k, v)), "bottom_right",
+                None, True)
+            assert torch.allclose(nlse[:, rows], dense.view(4, n), rtol=1e-6, atol=1e-6), b
 
 
 @contextlib.contextmanager

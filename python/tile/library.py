@@ -254,9 +254,8 @@ def _register_others(torch) -> None:
 
     @tile_attention_varlen_lse.register_fake
     def _(q, k, v, cu_q, cu_k, max_q, max_k, causal, scale, enable_gqa):
-        pitch = attention_backward_op.row_pitch(max_q)
         return (q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],)),
-                q.new_empty(((cu_q.shape[0] - 1) * q.shape[1] * pitch,), dtype=torch.float32))
+                q.new_empty((q.shape[1], q.shape[0]), dtype=torch.float32))
 
     def attention_varlen_setup(ctx, inputs, output):
         q, k, v, cu_q, cu_k, max_q, max_k, causal, scale, _ = inputs

@@ -31,7 +31,8 @@
 // in one batch of (1, H, total, D) tensors, sequence b's queries at rows
 // cu_q[b] .. cu_q[b + 1] and keys at cu_k[b] .. cu_k[b + 1], %sq and %sk
 // the longest sequence's (the grid's key blocks); its masks, causal
-// diagonals and tiles count from the sequence's own lengths. A tile's rows
+// diagonals and tiles count from the sequence's own lengths; its rows of
+// nlse and ndelta as attention_bwd_sm90.mlir says. A tile's rows
 // past its sequence have nlse -inf (P = 0), a block's keys past it are
 // masked: what they add into the next sequence's rows is zero. So dQ's
 // parts, and dK and dV too (TMA reductions into zeroed bf16/f16 gradients,
@@ -148,7 +149,8 @@ module attributes {gpu.container_module} {
       // offsets clamped to the packed rows and to the longest sequence:
       // bad cu_seqlens read and write nothing outside the tensors).
       %b1 = arith.addi %b, %c1 : index
-      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
+      %qrow0, %len_q, %krow0, %len_k, %rows0 = scf.if %packed
+          -> (index, index, index, index, index) {
         %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
         %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
         %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -169,9 +171,18 @@ module attributes {gpu.container_module} {
         %lk_all = arith.subi %k1_seq, %k0_seq : index
         %lq = arith.minsi %lq_all, %sq : index
         %lk = arith.minsi %lk_all, %sk : index
-        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+        // Its rows of nlse and ndelta: head h's from h %pitch + start,
+        // start = cu_q[b] + 128 b rounded down to a row tile.
+        %b128 = arith.muli %b, %c128 : index
+        %q0_b = arith.addi %q0_seq, %b128 : index
+        %start_tiles = arith.divui %q0_b, %c128 : index
+        %start = arith.muli %start_tiles, %c128 : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk, %start : index, index, index, index, index
       } else {
-        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+        // Head (b, h)'s rows from (b H + h) %pitch.
+        %bh_rows = arith.muli %b, %heads : index
+        %b_rows = arith.muli %bh_rows, %pitch : index
+        scf.yield %c0, %sq, %c0, %sk, %b_rows : index, index, index, index, index
       }
       // The tensor maps' batch coordinate (0 for packed sequences), the
       // block's first key row.
@@ -247,10 +258,9 @@ module attributes {gpu.container_module} {
             %q0 = arith.muli %i, %qt : index
             %qrow = arith.addi %qrow0, %q0 : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
-            // The tile's T nlse and ndelta (rows %pitch apart: whole tiles).
-            %bh = arith.muli %b, %heads : index
-            %bhh = arith.addi %bh, %h : index
-            %base = arith.muli %bhh, %pitch : index
+            // The tile's T nlse and ndelta (whole row tiles).
+            %h_rows = arith.muli %h, %pitch : index
+            %base = arith.addi %rows0, %h_rows : index
             %at = arith.addi %base, %q0 : index
             %tx = tile.mbarrier_arrive_expect_tx %qo_full[%s], %rows_bytes : !qobars -> !tile.mbarrier_token
             tile.bulk_copy_global_to_shared %nlse[%at] to %slse[%s, %c0], %row_bytes, %qo_full[%s]

@@ -6,7 +6,7 @@
 // ndelta = -rowsum(dO * O) (float32, the rows of head b H + h at (b H + h)
 // pitch, pitch = Sq rounded up to whole 64-query tiles at least (128:
 // tile.ops.attention_backward.ROW_TILE); past Sq -inf and 0:
-// tile.ops.attention_backward_rows):
+// tile.ops.attention_backward_rows; packed sequences below):
 //   P  = exp2(c S + nlse)          S = Q K^T, masked keys -inf
 //   dS = P * (dP + ndelta)         dP = dO V^T
 //   dQ = scale dS K      (@attention_bwd_dq_d128: one CTA a 128-row query
@@ -24,6 +24,9 @@
 // aliases (tile.ops.attention_backward.head_dim_aliases). Packed sequences
 // (%varlen) as attention_bwd_fused_sm90.mlir takes them: offsets and
 // lengths from cu_q and cu_k, %sq and %sk the longest sequence's, the
+// rows of nlse and ndelta of head h from h %pitch + start (start: cu_q[b] +
+// 128 b rounded down to a row tile, FlashAttention's varlen layout: whole
+// row tiles for every sequence in H (total_q + 128 B) rows), the
 // gradients added by TMA reductions into zeroed ones (what a box's rows
 // past a sequence add to the next one's is zero: each row's one nonzero
 // value is added exactly, the bits the same run to run).
@@ -107,7 +110,8 @@ module attributes {gpu.container_module} {
       // The sequence: the whole of Sq and Sk, or packed sequence b (its
       // offsets clamped to the packed rows and to the longest sequence).
       %b1 = arith.addi %b, %c1 : index
-      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
+      %qrow0, %len_q, %krow0, %len_k, %rows0 = scf.if %packed
+          -> (index, index, index, index, index) {
         %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
         %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
         %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -128,9 +132,18 @@ module attributes {gpu.container_module} {
         %lk_all = arith.subi %k1_seq, %k0_seq : index
         %lq = arith.minsi %lq_all, %sq : index
         %lk = arith.minsi %lk_all, %sk : index
-        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+        // Its rows of nlse and ndelta: head h's from h %pitch + start,
+        // start = cu_q[b] + 128 b rounded down to a row tile.
+        %b128 = arith.muli %b, %c128 : index
+        %q0_b = arith.addi %q0_seq, %b128 : index
+        %start_tiles = arith.divui %q0_b, %c128 : index
+        %start = arith.muli %start_tiles, %c128 : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk, %start : index, index, index, index, index
       } else {
-        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+        // Head (b, h)'s rows from (b H + h) %pitch.
+        %bh_rows = arith.muli %b, %heads : index
+        %b_rows = arith.muli %bh_rows, %pitch : index
+        scf.yield %c0, %sq, %c0, %sk, %b_rows : index, index, index, index, index
       }
       // The tensor maps' batch coordinate (0 for packed sequences).
       %bt = arith.select %packed, %c0, %b : index
@@ -215,8 +228,9 @@ module attributes {gpu.container_module} {
         %r0 = arith.addi %m0, %row : index
         // The rows' -lse and -delta (a row past Sq reads inside the array:
         // its Q and dO are zeros and its dQ is not stored).
-        %bh_pitch = arith.muli %bh, %pitch : index
-        %at = arith.addi %bh_pitch, %r0 : index
+        %h_rows = arith.muli %h, %pitch : index
+        %head_rows = arith.addi %rows0, %h_rows : index
+        %at = arith.addi %head_rows, %r0 : index
         %nlse_r = tile.warpgroup_rows %nlse[%at] {shape = array<i64: 64, 128>}
             : memref<?xf32> -> vector<2xf32>
         %ndelta_r = tile.warpgroup_rows %ndelta[%at] {shape = array<i64: 64, 128>}
@@ -349,7 +363,8 @@ module attributes {gpu.container_module} {
       // The sequence: the whole of Sq and Sk, or packed sequence b (its
       // offsets clamped to the packed rows and to the longest sequence).
       %b1 = arith.addi %b, %c1 : index
-      %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
+      %qrow0, %len_q, %krow0, %len_k, %rows0 = scf.if %packed
+          -> (index, index, index, index, index) {
         %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
         %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
         %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -370,9 +385,18 @@ module attributes {gpu.container_module} {
         %lk_all = arith.subi %k1_seq, %k0_seq : index
         %lq = arith.minsi %lq_all, %sq : index
         %lk = arith.minsi %lk_all, %sk : index
-        scf.yield %q0_seq, %lq, %k0_seq, %lk : index, index, index, index
+        // Its rows of nlse and ndelta: head h's from h %pitch + start,
+        // start = cu_q[b] + 128 b rounded down to a row tile.
+        %b128 = arith.muli %b, %c128 : index
+        %q0_b = arith.addi %q0_seq, %b128 : index
+        %start_tiles = arith.divui %q0_b, %c128 : index
+        %start = arith.muli %start_tiles, %c128 : index
+        scf.yield %q0_seq, %lq, %k0_seq, %lk, %start : index, index, index, index, index
       } else {
-        scf.yield %c0, %sq, %c0, %sk : index, index, index, index
+        // Head (b, h)'s rows from (b H + h) %pitch.
+        %bh_rows = arith.muli %b, %heads : index
+        %b_rows = arith.muli %bh_rows, %pitch : index
+        scf.yield %c0, %sq, %c0, %sk, %b_rows : index, index, index, index, index
       }
       // The tensor maps' batch coordinate (0 for packed sequences).
       %bt = arith.select %packed, %c0, %b : index
@@ -443,10 +467,9 @@ module attributes {gpu.container_module} {
             %q0 = arith.muli %i, %c64 : index
             %qrow = arith.addi %qrow0, %q0 : index
             tile.mbarrier_wait_parity %qo_empty[%s], %ph : !qobars
-            // The tile's 64 nlse and ndelta (rows %pitch apart: whole tiles).
-            %bh = arith.muli %b, %heads : index
-            %bhh = arith.addi %bh, %h : index
-            %base = arith.muli %bhh, %pitch : index
+            // The tile's 64 nlse and ndelta (whole row tiles).
+            %h_rows = arith.muli %h, %pitch : index
+            %base = arith.addi %rows0, %h_rows : index
             %at = arith.addi %base, %q0 : index
             %tx = tile.mbarrier_arrive_expect_tx %qo_full[%s], %rows_bytes : !qobars -> !tile.mbarrier_token
             tile.bulk_copy_global_to_shared %nlse[%at] to %slse[%s, %c0], %row_bytes, %qo_full[%s]

@@ -102,7 +102,7 @@ module attributes {gpu.container_module} {
       %use_lengths = arith.andi %per_sequence, %true : i1
       // For the backward (tile.ops.attention_backward): each query row's
       // negated log2 sum-exp into %lse[(b H + h) Sq + i] (packed sequences:
-      // sequence b's query i, %sq the rows a sequence's tiles cover);
+      // %lse[h total_q + cu_q[b] + i], flash_attn_varlen_func's layout);
       // tile.attention's own variants fold it away.
       %keep_lse = arith.andi %save_lse, %true : i1
       %c_box_rows = arith.constant #box_rows
@@ -723,9 +723,15 @@ module attributes {gpu.container_module} {
                 %w16 = arith.muli %warp, %c16 : index
                 %l4 = arith.divui %warp_lane, %c4 : index
                 %in_tile = arith.addi %w16, %l4 : index
+                // Head h's rows: (b H + h) Sq + i, or packed, h total_q +
+                // cu_q[b] + i (flash_attn_varlen_func's (H, total_q) lse).
                 %bh_row = arith.muli %b, %heads : index
                 %bhh = arith.addi %bh_row, %h : index
-                %head_row0 = arith.muli %bhh, %sq : index
+                %dense_row0 = arith.muli %bhh, %sq : index
+                %packed_rows = memref.dim %o_rows, %c0 : memref<?x?x!e>
+                %h_rows = arith.muli %h, %packed_rows : index
+                %packed_row0 = arith.addi %h_rows, %qrow0 : index
+                %head_row0 = arith.select %varlen, %packed_row0, %dense_row0 : index
                 %lse_a = vector.extract %nlse[0] : f32 from vector<2xf32>
                 %lse_b = vector.extract %nlse[1] : f32 from vector<2xf32>
                 %row_a = arith.addi %r0, %in_tile : index

@@ -543,8 +543,8 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     (total_q, H, D), k and v (total_k, Hkv, D), as one batch of (1, H,
     total, D) views whose sequence b starts at row cu[b] (the tensor maps'
     batch coordinate is 0); `shape` (B, H, Hkv, rows): the query rows a
-    sequence computes at most; `nlse` (B H rows float32) the backward's
-    log-sum-exps to store (None: not saved)."""
+    sequence computes at most; `nlse` (H total_q float32, flat) the
+    backward's log-sum-exps to store (None: not saved)."""
     batch, heads, kv_heads, rows = shape
     total, d = q.shape[0], q.shape[2]
     cache = no_cache(torch, q.device, q.dtype)

@@ -29,8 +29,10 @@ Packed sequences (tile.attention_varlen, flash_attn_varlen_func's layout):
                                  max_q, max_k, kind, scale)
 
 run the same kernels with each sequence's offsets and lengths read on the
-GPU: nlse and ndelta in rows of B sequences of max_q queries (whole row
-tiles), the fused kernel's grid max_k's key blocks a KV head of each
+GPU: the forward's nlse (H, total_q) as flash_attn_varlen_func's lse,
+nlse and ndelta in FlashAttention's varlen rows (H rows of total_q + 128 B
+slots at most, each sequence's whole row tiles: attention_backward_rows),
+the fused kernel's grid max_k's key blocks a KV head of each
 sequence, dK and dV added by TMA reductions into zeroed gradients (a
 box's rows past a sequence add exact zeros to the next one's). Rows of dq,
 dk and dv outside every sequence are 0. The deterministic mode's two
@@ -52,7 +54,8 @@ from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention
                         check_diagonal, check_scale, check_varlen, dense_arguments,
                         packed_batch, paired_units, tma_layout_problem, varlen_arguments,
                         window_edges)
-from .attention_backward_rows import ATTENTION_BACKWARD_ROWS, RowsConfig, grid as rows_grid
+from .attention_backward_rows import (ATTENTION_BACKWARD_ROWS, ROW_TILE, RowsConfig, packed_pitch,
+                                      row_pitch, grid as rows_grid)
 
 #: Keys per CTA of the fused and dK/dV kernels (two consumer warpgroups of
 #: 64).
@@ -61,17 +64,6 @@ KEY_BLOCK = 128
 #: FlashAttention-3's, 64 at D = 128 and 128 at D = 64 (the dK/dV kernel:
 #: 64).
 FUSED_QUERY_TILE = {128: 64, 64: 128}
-#: Queries a row tile of nlse and ndelta, which the kernels take in whole
-#: tiles: a multiple of every query tile.
-ROW_TILE = 128
-
-
-def row_pitch(queries: int) -> int:
-    """The rows of nlse and ndelta a head (and packed sequence) takes for
-    `queries` queries: whole row tiles."""
-    return cdiv(queries, ROW_TILE) * ROW_TILE
-
-
 def _dkdv_aliases(head_dim: int, qo_stages: int, query_tile: int = 64) -> Dict[str, str]:
     """The aliases the dK/dV and fused kernels share for D = `head_dim`, a
     Q/dO ring of `qo_stages` stages and steps of `query_tile` queries."""
@@ -281,12 +273,13 @@ def _scalars(shape: Tuple[int, int, int, int, int], scale: float, kind: Optional
 def _launch_rows(torch, index, element: str, grad_o, out, nlse, nlse_rows, ndelta_rows,
                  shape: Tuple[int, int, int, int], varlen: bool, cu_q) -> None:
     """attention_backward_rows's kernel: nlse and ndelta into rows of whole
-    row tiles for `shape` (B, H, Sq or max_q's rows, pitch); dO and O 4-D."""
+    row tiles for `shape` (B, H, Sq or the packed sequences' length bound,
+    pitch); dO and O 4-D. The slots: B H pitch, packed H pitch."""
     batch, heads, sq, pitch = shape
     rows = RowsConfig(element, grad_o.shape[-1])
     ATTENTION_BACKWARD_ROWS.kernel(rows, "attention_bwd_rows").launch_on(
         index, (grad_o, out, nlse, nlse_rows, ndelta_rows, pitch, batch, sq, varlen, cu_q),
-        rows_grid(rows, batch * heads * pitch))
+        rows_grid(rows, (1 if varlen else batch) * heads * pitch))
 
 
 def _launch_fused(index, variant: Tuple, arguments: tuple, sequence: tuple,
@@ -322,22 +315,21 @@ def _launch_deterministic(index, variant: Tuple, inputs: tuple, grads: tuple,
         (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
 
 
-def _check_rows(what: str, batch: int, heads: int, pitch: int) -> None:
-    """MatmulError where the B H pitch rows of nlse and ndelta (one row of
-    max_q's whole tiles a sequence and head) pass the kernels' 32-bit
-    offsets."""
-    if batch * heads * pitch >= 2 ** 31:
-        raise MatmulError(f"{what}: {batch} sequences x {heads} heads x {pitch} rows (max_seqlen_q "
-                          f"in whole {ROW_TILE}-query tiles) of row statistics pass the kernels' "
-                          "32-bit offsets (2^31): split the batch")
+def _check_rows(what: str, heads: int, pitch: int) -> None:
+    """MatmulError where the packed sequences' H pitch slots of nlse and
+    ndelta (packed_pitch) pass the kernels' 32-bit offsets."""
+    if heads * pitch >= 2 ** 31:
+        raise MatmulError(f"{what}: {heads} heads x {pitch} slots (the packed queries and "
+                          f"{ROW_TILE} a sequence) of row statistics pass the kernels' 32-bit "
+                          "offsets (2^31): split the batch")
 
 
 def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
                    scale: Optional[float], enable_gqa: bool) -> tuple:
-    """tile.attention_varlen's output (total_q, H, D) and nlse ((B H pitch,)
-    float32, pitch: max_q rounded up to whole row tiles; sequence b's query
-    i of head h at (b H + h) pitch + i; the rest unwritten) from the
-    prefill kernel's variant that saves them."""
+    """tile.attention_varlen's output (total_q, H, D) and nlse ((H,
+    total_q) float32, flash_attn_varlen_func's lse layout: sequence b's
+    query i of head h at h total_q + cu_q[b] + i; rows outside every
+    sequence unwritten) from the prefill kernel's variant that saves them."""
     what = "tile.attention_varlen"
     index = require_cuda_tensors(torch, what, q=q, k=k, v=v, cu_seqlens_q=cu_q,
                                  cu_seqlens_k=cu_k)
@@ -348,16 +340,15 @@ def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
     if max_q < 0:
         raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_q}")
     pitch = row_pitch(max_q)
-    _check_rows(what, batch, heads, pitch)
     out = q.new_empty((q.shape[0], heads, d))
-    nlse = torch.empty(batch * heads * pitch, device=q.device, dtype=torch.float32)
+    nlse = torch.empty((heads, q.shape[0]), device=q.device, dtype=torch.float32)
     if batch == 0 or pitch == 0 or out.numel() == 0:
         return out, nlse
     kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
     kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_q, cu_k,
                                              (batch, heads, kv_heads, pitch),
                                              window_edges(kind, (-1, -1)), scale, (0.0, 1.0),
-                                             kind, nlse), (device.sms, 1, 1))
+                                             kind, nlse.view(-1)), (device.sms, 1, 1))
     return out, nlse
 
 
@@ -379,8 +370,9 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     total_k, kv_heads = k.shape[:2]
     batch = cu_q.shape[0] - 1
     scale = check_scale(scale, d)
-    pitch = row_pitch(max_q)
-    _check_rows(what, max(batch, 0), heads, pitch)
+    sq = row_pitch(max_q)
+    pitch = packed_pitch(total_q, max(batch, 0))
+    _check_rows(what, heads, pitch)
     if max_k is None:
         max_k = int((cu_k[1:] - cu_k[:-1]).max()) if batch > 0 else 0
     # dQ's float32 sum (the fused kernel's reductions) or dQ itself; every
@@ -391,23 +383,23 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     dv = torch.zeros_like(dk)
     # No sequence has more keys than are packed.
     max_k = min(max_k, total_k)
-    if batch <= 0 or pitch == 0 or max_k <= 0 or total_q * heads == 0:
+    if batch <= 0 or sq == 0 or max_k <= 0 or total_q * heads == 0:
         return dq_acc.to(q.dtype), dk, dv
     element = BY_TORCH[dtype_name(q.dtype)].name
     grad_o = grad_o.to(q.dtype).contiguous()
     out = out.contiguous()
-    nlse_rows, ndelta_rows = (torch.empty(batch * heads * pitch, device=q.device,
+    nlse_rows, ndelta_rows = (torch.empty(heads * pitch, device=q.device,
                                           dtype=torch.float32) for _ in range(2))
     inputs = tuple(packed_batch(t) for t in (q, k, v, grad_o))
     grads = tuple(packed_batch(t) for t in (dq_acc, dk, dv))  # dq, dk, dv
-    _launch_rows(torch, index, element, inputs[3], packed_batch(out), nlse, nlse_rows,
-                 ndelta_rows, (batch, heads, pitch, pitch), True, cu_q)
-    scalars = _scalars((heads, heads // kv_heads, pitch, max_k, pitch), scale, kind)
+    _launch_rows(torch, index, element, inputs[3], packed_batch(out), nlse.reshape(-1),
+                 nlse_rows, ndelta_rows, (batch, heads, sq, pitch), True, cu_q)
+    scalars = _scalars((heads, heads // kv_heads, sq, max_k, pitch), scale, kind)
     sequence = (True, cu_q, cu_k, total_q, total_k)
     if deterministic:
         _launch_deterministic(index, (element, d, True), inputs, grads,
                               (nlse_rows, ndelta_rows) + scalars, sequence,
-                              (batch, heads, kv_heads, pitch, max_k))
+                              (batch, heads, kv_heads, sq, max_k))
         return dq_acc, dk, dv
     _launch_fused(index, (element, d, True),
                   inputs + (grads[1], grads[2], grads[0], nlse_rows, ndelta_rows) + scalars,
@@ -415,5 +407,5 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     return dq_acc.to(q.dtype), dk, dv
 
 
-__all__ = ["forward", "backward", "forward_varlen", "backward_varlen", "row_pitch",
+__all__ = ["forward", "backward", "forward_varlen", "backward_varlen", "row_pitch", "packed_pitch",
            "ATTENTION_BACKWARD", "ATTENTION_BACKWARD_FUSED", "head_dim_aliases", "fused_aliases"]
