@@ -83,6 +83,25 @@ class RowsConfig:
             raise ValueError(f"attention backward rows: D = 64 or 128, got {self.head_dim}")
 
 
+def _sequence_start(b: str, name: str) -> str:
+    """Lines computing packed sequence `b`'s first query row %{name}_q0
+    (cu_q[b] clamped to the rows) and its row statistics' first slot
+    %{name}_start (packed_start: %{name}_q0 + 128 b rounded down to a row
+    tile, as the backward kernels place it)."""
+    return f"""%{name}_i32 = memref.load %cu_q[{b}] : memref<?xi32>
+%{name}_raw = arith.index_cast %{name}_i32 : i32 to index
+%{name}_pos = arith.maxsi %{name}_raw, %c0 : index
+%{name}_q0 = arith.minsi %{name}_pos, %total : index
+%{name}_tiles_at = arith.muli {b}, %c_tile : index
+%{name}_b = arith.addi %{name}_q0, %{name}_tiles_at : index
+%{name}_tiles = arith.divui %{name}_b, %c_tile : index
+%{name}_start = arith.muli %{name}_tiles, %c_tile : index"""
+
+
+def _indented(text: str, spaces: int) -> str:
+    return "\n".join(" " * spaces + line for line in text.split("\n"))
+
+
 def rows_source(config: RowsConfig) -> str:
     """The module holding @attention_bwd_rows for `config`."""
     config.validate()
@@ -129,34 +148,22 @@ def rows_source(config: RowsConfig) -> str:
   ^bb0(%lo_: index, %hi_: index):
     %sum = arith.addi %lo_, %hi_ : index
     %mid = arith.divui %sum, %c2 : index
-    %mid_i32 = memref.load %cu_q[%mid] : memref<?xi32>
-    %mid_raw = arith.index_cast %mid_i32 : i32 to index
-    %mid_pos = arith.maxsi %mid_raw, %c0 : index
-    %mid_q0 = arith.minsi %mid_pos, %total : index
-    %mid_tiles_at = arith.muli %mid, %c_tile : index
-    %mid_b = arith.addi %mid_q0, %mid_tiles_at : index
-    %mid_tiles = arith.divui %mid_b, %c_tile : index
-    %mid_start = arith.muli %mid_tiles, %c_tile : index
+{_indented(_sequence_start("%mid", "mid"), 4)}
     %before = arith.cmpi ule, %mid_start, %slot0 : index
     %lo_next = arith.select %before, %mid, %lo_ : index
     %hi_next = arith.select %before, %hi_, %mid : index
     scf.yield %lo_next, %hi_next : index, index
   }}
   %b1 = arith.addi %found#0, %c1 : index
-  %q0_i32 = memref.load %cu_q[%found#0] : memref<?xi32>
   %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
-  %q0_raw = arith.index_cast %q0_i32 : i32 to index
+{_indented(_sequence_start("%found#0", "seq"), 2)}
   %q1_raw = arith.index_cast %q1_i32 : i32 to index
-  %q0_pos = arith.maxsi %q0_raw, %c0 : index
-  %q0 = arith.minsi %q0_pos, %total : index
+  %q0 = arith.addi %seq_q0, %c0 : index
+  %start = arith.addi %seq_start, %c0 : index
   %q1_lo = arith.maxsi %q1_raw, %q0 : index
   %q1 = arith.minsi %q1_lo, %total : index
   %length = arith.subi %q1, %q0 : index
   %bounded = arith.minsi %length, %sq : index
-  %b_tiles_at = arith.muli %found#0, %c_tile : index
-  %q0_b = arith.addi %q0, %b_tiles_at : index
-  %start_tiles = arith.divui %q0_b, %c_tile : index
-  %start = arith.muli %start_tiles, %c_tile : index
   // A tile before the first sequence's start (bad cu_q) is no query's.
   %after = arith.cmpi uge, %slot0, %start : index
   %i_raw = arith.subi %slot0, %start : index
