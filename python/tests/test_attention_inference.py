@@ -4,8 +4,6 @@ against contiguous and paged KV caches (tile.attention,
 tile.attention_varlen, tile.attention_with_kvcache) -- the checks on plain
 shapes (no GPU) and the results against a float32 reference on the GPU,
 with errors no larger than twice SDPA's on the same inputs."""
-import math
-
 import pytest
 
 from tile.core.errors import MatmulError
@@ -40,7 +38,8 @@ def test_gqa_shapes():
 
 def test_varlen_shapes():
     """Packed sequences' checks: (B, H, Hkv, D); a packed output past the
-    kernels' 32-bit element offsets is an error (nothing is allocated)."""
+    kernels' 32-bit element offsets, or more than 2^16 sequences, is an
+    error (nothing is allocated)."""
     from tile.ops.attention import check_varlen
     cu = tensor((5,), "int32")
     q, kv = tensor((1000, 32, 128)), tensor((1200, 8, 128))
@@ -48,6 +47,12 @@ def test_varlen_shapes():
     huge = tensor((2 ** 19, 32, 128))
     with pytest.raises(MatmulError, match="pass the kernels' 32-bit element offsets"):
         check_varlen(huge, kv, kv, cu, cu, H100, True)
+    # 2^16 sequences a call (each packed unit's search of cu_seqlens_q).
+    most = tensor((2 ** 16 + 1,), "int32")
+    assert check_varlen(q, kv, kv, most, most, H100, True)[0] == 2 ** 16
+    many = tensor((2 ** 16 + 2,), "int32")
+    with pytest.raises(MatmulError, match="65537 sequences; the kernels take 65536"):
+        check_varlen(q, kv, kv, many, many, H100, True)
 
 
 def test_windows_and_decode_routing():
@@ -297,6 +302,36 @@ def test_varlen_queries_and_keys_differ(hopper):
         assert_close(torch, got, want, sdpa_error(torch, qs, ks, vs, want, None, nk - nq), q.dtype)
         if nq > nk:
             assert (got[:, :, :nq - nk] == 0).all()
+
+
+def test_varlen_many_sequences(hopper):
+    """A skewed batch: 300 sequences of 0 to 130 tokens and one of 2000 (the
+    kernel's units are the packed row tiles, each finding its sequence by a
+    binary search of cu_seqlens), causal, GQA 8/2, against per-sequence
+    SDPA on a sample of them; every row written (NaN before the call)."""
+    import random
+    import tile
+    torch = hopper
+    rng = random.Random(3)
+    lengths = [rng.randrange(0, 131) for _ in range(150)] + [2000]
+    lengths += [rng.randrange(0, 131) for _ in range(150)]
+    cu = torch.tensor([0] + list(itertools_accumulate(lengths)), device="cuda",
+                      dtype=torch.int32)
+    total = sum(lengths)
+    q = randn(torch, total, 8, 128, seed=1)
+    k, v = randn(torch, total, 2, 128, seed=2), randn(torch, total, 2, 128, seed=3)
+    out = torch.full_like(q, float("nan"))
+    tile.attention_varlen(q, k, v, cu, cu, max(lengths), causal=True, out=out)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all()
+    for i in [0, 1, 2, 149, 150, 151, 299, 300] + rng.sample(range(301), 12):
+        if lengths[i] == 0:
+            continue
+        s = slice(int(cu[i]), int(cu[i + 1]))
+        qs, ks, vs = (t[s].transpose(0, 1)[None] for t in (q, k, v))
+        want = reference(torch, qs, ks, vs, hi=0)
+        bound = sdpa_error(torch, qs, ks, vs, want, None, 0)
+        assert_close(torch, out[s].transpose(0, 1)[None], want, bound, q.dtype)
 
 
 def itertools_accumulate(values):

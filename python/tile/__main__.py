@@ -33,6 +33,7 @@
                                 (tile.ops.decode_attention)
     python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
                                 [--softcap] [--cache-rows 0|16|32|64] [--lse]
+                                [--packed]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
@@ -188,6 +189,8 @@ def main(argv=None) -> None:
                          help="keep the logit softcap branch (folded away without)")
     prefill.add_argument("--lse", action="store_true",
                          help="store the rows' log-sum-exps (the variant autograd runs)")
+    prefill.add_argument("--packed", action="store_true",
+                         help="the packed-sequence variant (tile.attention_varlen's)")
     prefill.add_argument("--cache-rows", type=int,
                          choices=(prefill_attention.LENGTHS_ONLY,)
                          + prefill_attention.CACHE_BOX_ROWS,
@@ -255,7 +258,8 @@ def main(argv=None) -> None:
     if args.command == "attention-prefill":
         try:
             sys.stdout.write(prefill_attention.attention_source(
-                (args.element, args.softcap, args.head_dim, args.cache_rows, args.lse)))
+                (args.element, args.softcap, args.head_dim, args.cache_rows, args.lse,
+                 args.packed)))
         except ValueError as error:
             parser.error(str(error))
         return

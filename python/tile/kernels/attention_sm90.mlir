@@ -66,6 +66,10 @@
 !kv4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
 #box_rows = 64 : index
 #kv_boxes = 2 : index
+// Packed sequences: the halvings of a unit's search for its sequence, so
+// at most 2^#halvings sequences a call (tile.ops.attention.PACKED_HALVINGS;
+// the loop is unrolled, and 16 keep the D = 128 variants spill-free).
+#halvings = 16 : index
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // One function for both head dimensions (the aliases above); the copies
@@ -84,6 +88,7 @@ module attributes {gpu.container_module} {
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
       %c16 = arith.constant 16 : index
+      %c_halvings = arith.constant #halvings
       %c_stages = arith.constant #kv_stages
       %c_d = arith.constant #head_dim
       %c63 = arith.constant 63 : index
@@ -105,6 +110,9 @@ module attributes {gpu.container_module} {
       // %lse[h total_q + cu_q[b] + i], flash_attn_varlen_func's layout);
       // tile.attention's own variants fold it away.
       %keep_lse = arith.andi %save_lse, %true : i1
+      // Packed sequences' units (%varlen): tile.attention_varlen's variants
+      // keep them, the others fold them away.
+      %packed = arith.andi %varlen, %true : i1
       %c_box_rows = arith.constant #box_rows
       %c_boxes = arith.constant #kv_boxes
       // Through the table, a chunk's boxes arrive once, with its 16 KB.
@@ -123,6 +131,15 @@ module attributes {gpu.container_module} {
       %halves = arith.divui %tiles_m1, %c2 : index
       %pairs_m = arith.select %paired, %halves, %tiles_m : index
       %pairs = arith.muli %bh, %pairs_m : index
+      // Packed sequences: a unit is one 128-query tile of a head, over the
+      // head's row of tiles of FlashAttention's varlen layout (sequence b's
+      // tiles from tile (cu_q[b] + 128 b) / 128: B sequences take at most
+      // (total_q + 128 B) / 128 + 1 of them), so a skewed batch has a unit
+      // per tile that exists, not B max_seqlen_q / 128 a head: the host
+      // passes %batch 1 and %sq the layout's rows (the units' grid: H rows
+      // of its tiles), and a unit finds its sequence by a binary search of
+      // the tiles' starts (tile.ops.attention.varlen_arguments).
+      %packed_rows = memref.dim %o_rows, %c0 : memref<?x?x!e>
       %mlast = arith.subi %tiles_m, %c1 : index
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qtile
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !kvring
@@ -167,9 +184,60 @@ module attributes {gpu.container_module} {
           %pt:3 = scf.for %pair = %cta to %pairs step %ctas
               iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
             %bhi = arith.divui %pair, %pairs_m : index
-            %pi = arith.remui %pair, %pairs_m : index
-            %b = arith.divui %bhi, %heads : index
-            %h = arith.remui %bhi, %heads : index
+            %pi_grid = arith.remui %pair, %pairs_m : index
+            %b_grid = arith.divui %bhi, %heads : index
+            %h_grid = arith.remui %bhi, %heads : index
+            %b, %h, %pi = scf.if %packed -> (index, index, index) {
+              // Unit pair: row tile u = T - 1 - pair / H of head pair mod H (T
+              // tiles: the grid's one batch; the heads of a tile side by side and
+              // the tiles from the last, each sequence's heaviest first), in
+              // sequence b, the last whose first tile (cu_q[b] + 128 b) / 128 is at
+              // or before u (B = the offsets - 1, at most 2^#halvings).
+              %h_packed = arith.remui %pair, %heads : index
+              %u_back = arith.divui %pair, %heads : index
+              %last_tile = arith.subi %pairs_m, %c1 : index
+              %u = arith.subi %last_tile, %u_back : index
+              %offsets = memref.dim %cu_q, %c0 : memref<?xi32>
+              %seqs = arith.subi %offsets, %c1 : index
+              %found:2 = scf.for %halving = %c0 to %c_halvings step %c1
+                  iter_args(%lo = %c0, %hi = %seqs) -> (index, index) {
+                %span = arith.subi %hi, %lo : index
+                %more = arith.cmpi ugt, %span, %c1 : index
+                %lo_next, %hi_next = scf.if %more -> (index, index) {
+                  %sum = arith.addi %lo, %hi : index
+                  %mid = arith.divui %sum, %c2 : index
+                  %mid_i32 = memref.load %cu_q[%mid] : memref<?xi32>
+                  %mid_raw = arith.index_cast %mid_i32 : i32 to index
+                  %mid_pos = arith.maxsi %mid_raw, %c0 : index
+                  %mid_q0 = arith.minsi %mid_pos, %packed_rows : index
+                  %mid_rows = arith.muli %mid, %c128 : index
+                  %mid_b = arith.addi %mid_q0, %mid_rows : index
+                  %mid_tiles = arith.divui %mid_b, %c128 : index
+                  %before = arith.cmpi ule, %mid_tiles, %u : index
+                  %lo_mid = arith.select %before, %mid, %lo : index
+                  %hi_mid = arith.select %before, %hi, %mid : index
+                  scf.yield %lo_mid, %hi_mid : index, index
+                } else {
+                  scf.yield %lo, %hi : index, index
+                }
+                scf.yield %lo_next, %hi_next : index, index
+              }
+              %seq_i32 = memref.load %cu_q[%found#0] : memref<?xi32>
+              %seq_raw = arith.index_cast %seq_i32 : i32 to index
+              %seq_pos = arith.maxsi %seq_raw, %c0 : index
+              %seq_q0 = arith.minsi %seq_pos, %packed_rows : index
+              %seq_rows = arith.muli %found#0, %c128 : index
+              %seq_b = arith.addi %seq_q0, %seq_rows : index
+              %seq_tiles = arith.divui %seq_b, %c128 : index
+              // The unit's tile of its sequence (a tile before the first one's:
+              // bad cu_seqlens, no work).
+              %after = arith.cmpi uge, %u, %seq_tiles : index
+              %tile_in = arith.subi %u, %seq_tiles : index
+              %tile_seq = arith.select %after, %tile_in, %pairs_m : index
+              scf.yield %found#0, %h_packed, %tile_seq : index, index, index
+            } else {
+              scf.yield %b_grid, %h_grid, %pi_grid : index, index, index
+            }
             // GQA: query head h reads K and V head h / group.
             %hk = arith.divui %h, %group : index
             %heavy_p = arith.subi %mlast, %pi : index
@@ -395,9 +463,60 @@ module attributes {gpu.container_module} {
         %ct:3 = scf.for %pair = %cta to %pairs step %ctas
             iter_args(%ps = %c0, %pph = %false, %pqn = %c0) -> (index, i1, index) {
           %bhi = arith.divui %pair, %pairs_m : index
-          %pi = arith.remui %pair, %pairs_m : index
-          %b = arith.divui %bhi, %heads : index
-          %h = arith.remui %bhi, %heads : index
+          %pi_grid = arith.remui %pair, %pairs_m : index
+          %b_grid = arith.divui %bhi, %heads : index
+          %h_grid = arith.remui %bhi, %heads : index
+          %b, %h, %pi = scf.if %packed -> (index, index, index) {
+            // Unit pair: row tile u = T - 1 - pair / H of head pair mod H (T
+            // tiles: the grid's one batch; the heads of a tile side by side and
+            // the tiles from the last, each sequence's heaviest first), in
+            // sequence b, the last whose first tile (cu_q[b] + 128 b) / 128 is at
+            // or before u (B = the offsets - 1, at most 2^#halvings).
+            %h_packed = arith.remui %pair, %heads : index
+            %u_back = arith.divui %pair, %heads : index
+            %last_tile = arith.subi %pairs_m, %c1 : index
+            %u = arith.subi %last_tile, %u_back : index
+            %offsets = memref.dim %cu_q, %c0 : memref<?xi32>
+            %seqs = arith.subi %offsets, %c1 : index
+            %found:2 = scf.for %halving = %c0 to %c_halvings step %c1
+                iter_args(%lo = %c0, %hi = %seqs) -> (index, index) {
+              %span = arith.subi %hi, %lo : index
+              %more = arith.cmpi ugt, %span, %c1 : index
+              %lo_next, %hi_next = scf.if %more -> (index, index) {
+                %sum = arith.addi %lo, %hi : index
+                %mid = arith.divui %sum, %c2 : index
+                %mid_i32 = memref.load %cu_q[%mid] : memref<?xi32>
+                %mid_raw = arith.index_cast %mid_i32 : i32 to index
+                %mid_pos = arith.maxsi %mid_raw, %c0 : index
+                %mid_q0 = arith.minsi %mid_pos, %packed_rows : index
+                %mid_rows = arith.muli %mid, %c128 : index
+                %mid_b = arith.addi %mid_q0, %mid_rows : index
+                %mid_tiles = arith.divui %mid_b, %c128 : index
+                %before = arith.cmpi ule, %mid_tiles, %u : index
+                %lo_mid = arith.select %before, %mid, %lo : index
+                %hi_mid = arith.select %before, %hi, %mid : index
+                scf.yield %lo_mid, %hi_mid : index, index
+              } else {
+                scf.yield %lo, %hi : index, index
+              }
+              scf.yield %lo_next, %hi_next : index, index
+            }
+            %seq_i32 = memref.load %cu_q[%found#0] : memref<?xi32>
+            %seq_raw = arith.index_cast %seq_i32 : i32 to index
+            %seq_pos = arith.maxsi %seq_raw, %c0 : index
+            %seq_q0 = arith.minsi %seq_pos, %packed_rows : index
+            %seq_rows = arith.muli %found#0, %c128 : index
+            %seq_b = arith.addi %seq_q0, %seq_rows : index
+            %seq_tiles = arith.divui %seq_b, %c128 : index
+            // The unit's tile of its sequence (a tile before the first one's:
+            // bad cu_seqlens, no work).
+            %after = arith.cmpi uge, %u, %seq_tiles : index
+            %tile_in = arith.subi %u, %seq_tiles : index
+            %tile_seq = arith.select %after, %tile_in, %pairs_m : index
+            scf.yield %found#0, %h_packed, %tile_seq : index, index, index
+          } else {
+            scf.yield %b_grid, %h_grid, %pi_grid : index, index, index
+          }
           // GQA: query head h reads K and V head h / group.
           %hk = arith.divui %h, %group : index
           %heavy_p = arith.subi %mlast, %pi : index
@@ -728,7 +847,6 @@ module attributes {gpu.container_module} {
                 %bh_row = arith.muli %b, %heads : index
                 %bhh = arith.addi %bh_row, %h : index
                 %dense_row0 = arith.muli %bhh, %sq : index
-                %packed_rows = memref.dim %o_rows, %c0 : memref<?x?x!e>
                 %h_rows = arith.muli %h, %packed_rows : index
                 %packed_row0 = arith.addi %h_rows, %qrow0 : index
                 %head_row0 = arith.select %varlen, %packed_row0, %dense_row0 : index

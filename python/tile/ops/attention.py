@@ -45,7 +45,10 @@ waiting; the GPU must be an sm_90 (H100, H200).
 (total_q, H, D), k and v (total_k, Hkv, D), sequence b in rows
 cu_seqlens_q[b] .. cu_seqlens_q[b + 1] (int32 on the GPU, B + 1 entries,
 non-decreasing: not read on the host) and likewise for k; `max_seqlen_q`
-bounds every sequence's queries. One launch for the batch; sequences of 0
+bounds every sequence's queries (the backward's grid and rows take it;
+the forward does not). One launch for the batch: a unit per 128-query
+tile of a sequence (a skewed batch costs no more than its tiles), each
+finding its sequence by a binary search of cu_seqlens_q; sequences of 0
 queries cost nothing, sequences of 0 keys give rows of 0. Under autograd
 its backward is tile.ops.attention_backward's kernels on the packed
 sequences (no window or softcap there).
@@ -76,6 +79,15 @@ LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
 #: The switch of the rows' log-sum-exps the backward needs (folded to false
 #: but in the variants that save them: tile.ops.attention_backward's).
 LSE_SWITCH = "%keep_lse = arith.andi %save_lse, %true : i1"
+#: Packed sequences a call takes at most, 2^PACKED_HALVINGS: each of the
+#: prefill kernel's packed units finds its sequence in that many halvings
+#: of cu_seqlens_q (its #halvings; an unrolled loop, and more than 16 spill
+#: registers at D = 128).
+PACKED_HALVINGS = 16
+#: The switch of the packed-sequence path (this kernel's units of the
+#: packed row tiles; the backward kernels' offsets and lengths), folded to
+#: false in the dense variants and to true in tile.attention_varlen's.
+PACKED_SWITCH = "%packed = arith.andi %varlen, %true : i1"
 #: The box rows of the variant for a contiguous cache with per-sequence
 #: lengths: K and V through the dense maps, no table, the register split
 #: as written (no box threads).
@@ -123,17 +135,23 @@ def cache_aliases(box_rows: int) -> Dict[str, str]:
             "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{QUERY_TILE // box_rows} : index"}
 
 
-def attention_source(variant: Tuple[str, bool, int, Optional[int], bool]) -> str:
-    """The kernel @attention_d{D} for (element, softcap, D, box rows, lse):
+def attention_source(variant: Tuple) -> str:
+    """The kernel @attention_d{D} for (element, softcap, D, box rows, lse[,
+    packed]):
     `!e` and the head-dimension aliases redefined, the softcap branch kept
     or folded away; box rows None: tile.attention's (the KV-cache path
     folded away), LENGTHS_ONLY: a contiguous cache's per-sequence lengths,
     else a paged cache's, in boxes of that many rows (cache_aliases); with
-    lse, the rows' negated log2 sum-exps stored for the backward."""
-    element, softcap, head_dim, box_rows, lse = variant
+    lse, the rows' negated log2 sum-exps stored for the backward; packed
+    (default False): tile.attention_varlen's units of packed row tiles."""
+    element, softcap, head_dim, box_rows, lse, *packed = variant
+    packed = bool(packed and packed[0])
+    if packed and box_rows is not None:
+        raise ValueError("the packed-sequence variants of the prefill kernel have no KV cache")
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
-    aliases = {"!e": element, **head_dim_aliases(head_dim)}
+    aliases = {"!e": element, "#halvings": f"{PACKED_HALVINGS} : index",
+               **head_dim_aliases(head_dim)}
     paged = box_rows not in (None, LENGTHS_ONLY)
     if paged:
         if box_rows not in CACHE_BOX_ROWS:
@@ -152,7 +170,7 @@ def attention_source(variant: Tuple[str, bool, int, Optional[int], bool]) -> str
             text = text.replace(written, cache)
     switches = [(SOFTCAP_SWITCH, not softcap)]
     switches += [(PAGES_SWITCH, not paged), (LENGTHS_SWITCH, box_rows is None),
-                 (LSE_SWITCH, not lse)]
+                 (LSE_SWITCH, not lse), (PACKED_SWITCH, not packed)]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:
@@ -297,12 +315,13 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
 
 
 def attention_kernel(element: str, head_dim: int, softcap: bool = False,
-                     box_rows: Optional[int] = None, lse: bool = False):
+                     box_rows: Optional[int] = None, lse: bool = False, packed: bool = False):
     """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
     with the logit softcap or without; `box_rows` for a KV cache's; `lse`
-    saving the rows' log-sum-exps (attention_source)."""
-    return ATTENTION.kernel((element, bool(softcap), head_dim, box_rows, bool(lse)),
-                            f"attention_d{head_dim}")
+    saving the rows' log-sum-exps; `packed` for packed sequences
+    (attention_source)."""
+    variant = (element, bool(softcap), head_dim, box_rows, bool(lse))
+    return ATTENTION.kernel(variant + (True,) if packed else variant, f"attention_d{head_dim}")
 
 
 #: The placeholder boxes of no_cache, per (device, dtype).
@@ -516,6 +535,9 @@ def check_varlen(q: Operand, k: Operand, v: Operand, cu_q: Operand, cu_k: Operan
     if cu_q.shape != cu_k.shape:
         raise MatmulError(f"{what}: cu_seqlens_q and cu_seqlens_k must have the same length, "
                           f"got {cu_q.shape[0]} and {cu_k.shape[0]}")
+    if cu_q.shape[0] - 1 > 2 ** PACKED_HALVINGS:
+        raise MatmulError(f"{what}: {cu_q.shape[0] - 1} sequences; the kernels take "
+                          f"{2 ** PACKED_HALVINGS} a call at most: split the batch")
     check_tma_operands(what, (("q", q), ("k", k), ("v", v)))
     return cu_q.shape[0] - 1, heads, kv_heads, d
 
@@ -536,23 +558,27 @@ def packed_batch(t):
     return t.permute(1, 0, 2).unsqueeze(0)
 
 
-def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int, int],
+def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int],
                      window: Tuple[int, int], scale: float, cap: Tuple[float, float],
                      kind: Optional[str], nlse=None) -> tuple:
     """The prefill kernel's arguments for packed sequences: q and out
     (total_q, H, D), k and v (total_k, Hkv, D), as one batch of (1, H,
     total, D) views whose sequence b starts at row cu[b] (the tensor maps'
-    batch coordinate is 0); `shape` (B, H, Hkv, rows): the query rows a
-    sequence computes at most; `nlse` (H total_q float32, flat) the
-    backward's log-sum-exps to store (None: not saved)."""
-    batch, heads, kv_heads, rows = shape
+    batch coordinate is 0); `shape` (B, H, Hkv); `nlse` (H total_q
+    float32, flat) the
+    backward's log-sum-exps to store (None: not saved). The units' grid is
+    one batch of H rows of the packed layout's tiles (the kernel finds each
+    tile's sequence)."""
+    batch, heads, kv_heads = shape
     total, d = q.shape[0], q.shape[2]
     cache = no_cache(torch, q.device, q.dtype)
     if nlse is not None:
         cache = cache[:-2] + (nlse, True)
+    # The units' grid: one batch of H rows of the packed layout's tiles.
+    tiles = cdiv(total + QUERY_TILE * batch, QUERY_TILE)
     return (tuple(packed_batch(t) for t in (q, k, v, out))
-            + (out.view(total, heads * d), cu_q, cu_k, batch, heads, heads // kv_heads, rows,
-               k.shape[0]) + window
+            + (out.view(total, heads * d), cu_q, cu_k, 1, heads, heads // kv_heads,
+               tiles * QUERY_TILE, k.shape[0]) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind != "top_left",
                False, True) + cache)
 
@@ -564,7 +590,8 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     """Attention of packed sequences, as flash_attn_varlen_func: q
     (total_q, H, D), k and v (total_k, Hkv, D), int32 cu_seqlens of B + 1
     offsets on the GPU; out (total_q, H, D). `max_seqlen_q` must bound
-    every sequence's queries (rows past it are not computed);
+    every sequence's queries (the forward computes every row; the backward
+    takes no more than max_seqlen_q of them);
     `max_seqlen_k`, where given, must bound every sequence's keys: the
     forward does not need it, the backward's grid does (None: read from
     cu_seqlens_k on the host in the backward, one synchronisation).
@@ -617,9 +644,9 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     if batch == 0 or max_seqlen_q == 0 or out.numel() == 0:
         return out
     check_tma_operands(what, (("out", operand_of(out)),))
-    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0, packed=True)
     kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_seqlens_q, cu_seqlens_k,
-                                             (batch, heads, kv_heads, max_seqlen_q),
+                                             (batch, heads, kv_heads),
                                              (left, right), scale, (cap_in, cap_out), kind),
                      (device.sms, 1, 1), stream)
     return out

@@ -50,10 +50,10 @@ from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from .attention import (HEAD_DIMS, QUERY_TILE, attention_kernel, check_attention,
-                        check_diagonal, check_scale, check_varlen, dense_arguments,
-                        packed_batch, paired_units, tma_layout_problem, varlen_arguments,
-                        window_edges)
+from .attention import (HEAD_DIMS, PACKED_SWITCH, QUERY_TILE, attention_kernel,
+                        check_attention, check_diagonal, check_scale, check_varlen,
+                        dense_arguments, packed_batch, paired_units, tma_layout_problem,
+                        varlen_arguments, window_edges)
 from .attention_backward_rows import (ATTENTION_BACKWARD_ROWS, ROW_TILE, RowsConfig, packed_pitch,
                                       row_pitch, grid as rows_grid)
 
@@ -94,10 +94,6 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "!kvbars": f"!tile.mbarrier<count = {kv_stages}>"}
 
 
-#: The kernels' switch of the packed-sequence path, folded to false in the
-#: dense variants and to true in the packed ones (the other path's code
-#: then folds away: the dense kernels are as fast as before it existed).
-PACKED_SWITCH = "%packed = arith.andi %varlen, %true : i1"
 
 
 def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
@@ -339,14 +335,13 @@ def forward_varlen(torch, q, k, v, cu_q, cu_k, max_q: int, kind: Optional[str],
     scale = check_scale(scale, d)
     if max_q < 0:
         raise MatmulError(f"{what}: max_seqlen_q must be >= 0, got {max_q}")
-    pitch = row_pitch(max_q)
     out = q.new_empty((q.shape[0], heads, d))
     nlse = torch.empty((heads, q.shape[0]), device=q.device, dtype=torch.float32)
-    if batch == 0 or pitch == 0 or out.numel() == 0:
+    if batch == 0 or max_q == 0 or out.numel() == 0:
         return out, nlse
-    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True)
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, lse=True, packed=True)
     kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_q, cu_k,
-                                             (batch, heads, kv_heads, pitch),
+                                             (batch, heads, kv_heads),
                                              window_edges(kind, (-1, -1)), scale, (0.0, 1.0),
                                              kind, nlse.view(-1)), (device.sms, 1, 1))
     return out, nlse

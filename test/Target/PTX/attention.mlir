@@ -49,14 +49,23 @@
 // RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.lengths.bf16.d128.ptx
 // RUN: FileCheck %s --check-prefix=LENGTHS < %t.lengths.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.lengths.bf16.d128.ptx -o %t.lengths.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --packed --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.packed.bf16.d128.ptx
+// RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.packed.bf16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.bf16.d128.ptx -o %t.packed.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element f16 --head-dim 128 --packed --lse | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.packed.lse.f16.d128.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.lse.f16.d128.ptx -o %t.packed.lse.f16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 64 --packed --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.packed.bf16.d64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.bf16.d64.ptx -o %t.packed.bf16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill > %t.nocap.mlir
 // RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
 // RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
 // RUN: not %python -m tile attention-prefill --cache-rows 16 --softcap 2>&1 | FileCheck %s --check-prefix=NO-CACHE-SOFTCAP
 
 // The variants tile.attention compiles with the softcap branch (folded
-// away for calls without a cap: the nocap lines) and the KV-cache
-// variants assemble without spills; a KV-cache variant with the softcap
+// away for calls without a cap: the nocap lines), the KV-cache variants
+// and tile.attention_varlen's (--packed: units of the packed row tiles,
+// each a binary search of cu_seqlens_q; with the softcap branch, and
+// autograd's with the log-sum-exps) assemble without spills; a KV-cache variant with the softcap
 // branch is refused (it spills a few bytes: such calls take the split-KV
 // kernels). The file as written keeps every path live.
 // NO-SPILLS: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
