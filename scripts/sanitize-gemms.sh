@@ -168,9 +168,10 @@ for d in (64, 128):
 PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
 # The training kernels, from PyTorch at small odd shapes: the attention
-# backward (GQA 4/2, Sq = 200 and Sk = 330: a partial last query tile and
-# key block, both causal diagonals, D = 64 and 128, the fused kernel and the
-# deterministic mode's two; packed sequences both ways), RMSNorm's derivative
+# forward that saves the log-sum-exps and the backward (GQA 4/2, Sq = 200
+# and Sk = 330: a partial last query tile and key block, both causal
+# diagonals, D = 64 and 128, the fused kernel and the deterministic mode's
+# two; packed sequences both ways, the forward's packed units too), RMSNorm's derivative
 # (51 rows of 4096, a CTA a row, and of 200, rows sharing a CTA; with h's
 # own gradient) and the gated activation both ways (3 rows of 48).
 cat > "$WORK/training.py" <<PY
@@ -213,7 +214,7 @@ dz = gated_activation_backward(torch, z, torch.randn_like(y), "gelu_tanh")
 torch.cuda.synchronize()
 print(f"gated activation: finite {bool(y.isfinite().all() and dz.isfinite().all())}")
 PY
-sanitize_python training "training/attention backward" attention_bwd "$WORK/training.py"
+sanitize_python training "training/attention forward and backward" attention "$WORK/training.py"
 sanitize_python training "training/rms_norm backward" rms_norm_backward "$WORK/training.py"
 sanitize_python training "training/gated activation" gated_ "$WORK/training.py"
 rm -rf "$WORK"
