@@ -565,10 +565,9 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     (total_q, H, D), k and v (total_k, Hkv, D), as one batch of (1, H,
     total, D) views whose sequence b starts at row cu[b] (the tensor maps'
     batch coordinate is 0); `shape` (B, H, Hkv); `nlse` (H total_q
-    float32, flat) the
-    backward's log-sum-exps to store (None: not saved). The units' grid is
-    one batch of H rows of the packed layout's tiles (the kernel finds each
-    tile's sequence)."""
+    float32, flat) the backward's log-sum-exps to store (None: not saved).
+    The units' grid is one batch of H rows of the packed layout's tiles
+    (the kernel finds each tile's sequence)."""
     batch, heads, kv_heads = shape
     total, d = q.shape[0], q.shape[2]
     cache = no_cache(torch, q.device, q.dtype)
