@@ -65,6 +65,9 @@
 !rows_ring = memref<3x64xf32, 3>
 !srows = memref<64x64xf32, strided<[0, 1], offset: ?>, 3>
 !bars1 = !tile.mbarrier<count = 1>
+// Packed sequences: the halvings of a dQ CTA's search for its sequence
+// (tile.ops.attention.PACKED_HALVINGS: 2^#halvings sequences a call).
+#halvings = 16 : index
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     // dQ of query tile gridDim.y - 1 - blockIdx.y (128 rows) of head
@@ -84,6 +87,8 @@ module attributes {gpu.container_module} {
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
+      %c2 = arith.constant 2 : index
+      %c_halvings = arith.constant #halvings
       %c_stages = arith.constant #kv_stages
       %chunks = arith.constant #chunks
       %c2_i32 = arith.constant 2 : i32
@@ -102,9 +107,56 @@ module attributes {gpu.container_module} {
       %mt_rev = gpu.block_id y
       %tiles = gpu.grid_dim y
       %last_tile = arith.subi %tiles, %c1 : index
-      %mt = arith.subi %last_tile, %mt_rev : index
-      %b = arith.divui %bh, %heads : index
-      %h = arith.remui %bh, %heads : index
+      %mt_grid = arith.subi %last_tile, %mt_rev : index
+      %b_grid = arith.divui %bh, %heads : index
+      %h_grid = arith.remui %bh, %heads : index
+      // Packed sequences: heads along x and, along y, the T query tiles of
+      // FlashAttention's varlen layout (sequence b's from tile (cu_q[b] +
+      // 128 b) / 128), a CTA per tile that exists, not B max_seqlen_q / 128
+      // a head; tile u = T - 1 - y finds its sequence by a binary search of
+      // the tiles' starts (B = the offsets - 1, at most 2^#halvings).
+      %b, %h, %mt = scf.if %packed -> (index, index, index) {
+        %offsets = memref.dim %cu_q, %c0 : memref<?xi32>
+        %seqs = arith.subi %offsets, %c1 : index
+        %found:2 = scf.for %halving = %c0 to %c_halvings step %c1
+            iter_args(%lo = %c0, %hi = %seqs) -> (index, index) {
+          %span = arith.subi %hi, %lo : index
+          %more = arith.cmpi ugt, %span, %c1 : index
+          %lo_next, %hi_next = scf.if %more -> (index, index) {
+            %sum = arith.addi %lo, %hi : index
+            %mid = arith.divui %sum, %c2 : index
+            %mid_i32 = memref.load %cu_q[%mid] : memref<?xi32>
+            %mid_raw = arith.index_cast %mid_i32 : i32 to index
+            %mid_pos = arith.maxsi %mid_raw, %c0 : index
+            %mid_q0 = arith.minsi %mid_pos, %total_q : index
+            %mid_rows = arith.muli %mid, %c128 : index
+            %mid_at = arith.addi %mid_q0, %mid_rows : index
+            %mid_tile = arith.divui %mid_at, %c128 : index
+            %before = arith.cmpi ule, %mid_tile, %mt_grid : index
+            %lo_mid = arith.select %before, %mid, %lo : index
+            %hi_mid = arith.select %before, %hi, %mid : index
+            scf.yield %lo_mid, %hi_mid : index, index
+          } else {
+            scf.yield %lo, %hi : index, index
+          }
+          scf.yield %lo_next, %hi_next : index, index
+        }
+        %seq_i32 = memref.load %cu_q[%found#0] : memref<?xi32>
+        %seq_raw = arith.index_cast %seq_i32 : i32 to index
+        %seq_pos = arith.maxsi %seq_raw, %c0 : index
+        %seq_q0 = arith.minsi %seq_pos, %total_q : index
+        %seq_rows = arith.muli %found#0, %c128 : index
+        %seq_at = arith.addi %seq_q0, %seq_rows : index
+        %seq_tile = arith.divui %seq_at, %c128 : index
+        // The tile of its sequence (before the first one's, bad cu_seqlens:
+        // past every sequence, no work).
+        %after = arith.cmpi uge, %mt_grid, %seq_tile : index
+        %tile_in = arith.subi %mt_grid, %seq_tile : index
+        %tile_packed = arith.select %after, %tile_in, %tiles : index
+        scf.yield %found#0, %bh, %tile_packed : index, index, index
+      } else {
+        scf.yield %b_grid, %h_grid, %mt_grid : index, index, index
+      }
       %hk = arith.divui %h, %group : index
       %m0 = arith.muli %mt, %c128 : index
       // The sequence: the whole of Sq and Sk, or packed sequence b (its

@@ -36,8 +36,8 @@ the fused kernel's grid max_k's key blocks a KV head of each
 sequence, dK and dV added by TMA reductions into zeroed gradients (a
 box's rows past a sequence add exact zeros to the next one's). Rows of dq,
 dk and dv outside every sequence are 0. The deterministic mode's two
-kernels take them alike (dQ's grid: max_q's query tiles a head of each
-sequence).
+kernels take them alike (dQ's grid: a CTA per head and query tile of the
+varlen layout).
 """
 import math
 from typing import Callable, Dict, Optional, Tuple
@@ -50,10 +50,10 @@ from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from .attention import (HEAD_DIMS, PACKED_SWITCH, QUERY_TILE, attention_kernel,
-                        check_attention, check_diagonal, check_scale, check_varlen,
-                        dense_arguments, packed_batch, paired_units, tma_layout_problem,
-                        varlen_arguments, window_edges)
+from .attention import (HEAD_DIMS, PACKED_HALVINGS, PACKED_SWITCH, QUERY_TILE,
+                        attention_kernel, check_attention, check_diagonal, check_scale,
+                        check_varlen, dense_arguments, packed_batch, paired_units,
+                        tma_layout_problem, varlen_arguments, window_edges)
 from .attention_backward_rows import (ATTENTION_BACKWARD_ROWS, ROW_TILE, RowsConfig, packed_pitch,
                                       row_pitch, grid as rows_grid)
 
@@ -105,6 +105,8 @@ def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
     text = redefine_aliases(read_kernel(file), {"!e": element, **aliases(head_dim)})
+    if "\n#halvings = " in text:
+        text = redefine_aliases(text, {"#halvings": f"{PACKED_HALVINGS} : index"})
     assert PACKED_SWITCH in text, f"{file}: the switch '{PACKED_SWITCH}' moved"
     fold = "true" if packed and packed[0] else "false"
     text = text.replace(PACKED_SWITCH, f"%packed = arith.constant {fold}")
@@ -293,19 +295,23 @@ def _launch_fused(index, variant: Tuple, arguments: tuple, sequence: tuple,
 
 def _launch_deterministic(index, variant: Tuple, inputs: tuple, grads: tuple,
                           rows_and_scalars: tuple, sequence: tuple,
-                          shape: Tuple[int, int, int, int, int]) -> None:
+                          shape: Tuple[int, int, int, int, int],
+                          packed_tiles: Optional[int] = None) -> None:
     """The deterministic mode's two kernels: dQ with heads along x and
     query tiles along y, dK/dV with KV heads along x and key blocks along y
     (the tiles with the most work, causal, start first). `inputs` (q, k, v,
     dO) and `grads` (dq, dk, dv) as tensor maps; `sequence` the packed
     sequences' (varlen, cu_q, cu_k, total_q, total_k); `shape` (B, H, Hkv,
-    Sq, Sk), the longest sequence's for packed ones."""
+    Sq, Sk), the longest sequence's for packed ones, whose dQ grid is the
+    heads x `packed_tiles`, the queries' row tiles (packed_pitch /
+    ROW_TILE; the kernel places each CTA)."""
     batch, heads, kv_heads, sq, sk = shape
     d = variant[1]
     dq, dk, dv = grads
+    dq_grid = ((heads, packed_tiles, 1) if packed_tiles is not None
+               else (batch * heads, cdiv(sq, QUERY_TILE), 1))
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dq_d{d}").launch_on(
-        index, inputs + (dq,) + rows_and_scalars + sequence,
-        (batch * heads, cdiv(sq, QUERY_TILE), 1))
+        index, inputs + (dq,) + rows_and_scalars + sequence, dq_grid)
     ATTENTION_BACKWARD.kernel(variant, f"attention_bwd_dkdv_d{d}").launch_on(
         index, inputs + (dk, dv) + rows_and_scalars + sequence,
         (batch * kv_heads, cdiv(sk, KEY_BLOCK), 1))
@@ -394,7 +400,7 @@ def backward_varlen(torch, grad_o, q, k, v, out, nlse, cu_q, cu_k, max_q: int,
     if deterministic:
         _launch_deterministic(index, (element, d, True), inputs, grads,
                               (nlse_rows, ndelta_rows) + scalars, sequence,
-                              (batch, heads, kv_heads, sq, max_k))
+                              (batch, heads, kv_heads, sq, max_k), pitch // ROW_TILE)
         return dq_acc, dk, dv
     _launch_fused(index, (element, d, True),
                   inputs + (grads[1], grads[2], grads[0], nlse_rows, ndelta_rows) + scalars,
