@@ -163,11 +163,10 @@ def bench_varlen(torch, args, d: int, lengths=None) -> dict:
     F = torch.nn.functional
     heads, kv_heads, padded_sides = 32, 8, lengths is None
     if lengths is None:
-        g = torch.Generator(device="cpu").manual_seed(7)
-        lengths = torch.randint(64, 4097, (16,), generator=g).tolist()
+        lengths = harness.mixed_lengths(torch)
     count, total, longest = len(lengths), sum(lengths), max(lengths)
     starts = [sum(lengths[:i]) for i in range(count)]
-    cu = torch.tensor(starts + [total], device="cuda", dtype=torch.int32)
+    cu = harness.packed_offsets(torch, lengths)
     torch.manual_seed(0)
     q = torch.randn(total, heads, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
     k, v = (torch.randn(total, kv_heads, d, device="cuda", dtype=torch.bfloat16,
@@ -186,16 +185,15 @@ def bench_varlen(torch, args, d: int, lengths=None) -> dict:
         padded_out = tile.attention(qp, kp, vp, causal=True, enable_gqa=True)
         sides["tile_padded"] = lambda: torch.autograd.grad(padded_out, (qp, kp, vp), gp,
                                                            retain_graph=True)
-    with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+    if padded_sides:
+        # cuDNN where this PyTorch and GPU run it.
+        def cudnn_side():
+            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                return torch.autograd.grad(cudnn_out, (qp, kp, vp), gp, retain_graph=True)
         try:
-            if not padded_sides:
-                raise RuntimeError("no padded batch")
-            cudnn_out = F.scaled_dot_product_attention(qp, kp, vp, is_causal=True,
-                                                       enable_gqa=True)
-
-            def cudnn_side():
-                with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                    return torch.autograd.grad(cudnn_out, (qp, kp, vp), gp, retain_graph=True)
+            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                cudnn_out = F.scaled_dot_product_attention(qp, kp, vp, is_causal=True,
+                                                           enable_gqa=True)
             cudnn_side()
             sides["cudnn_padded"] = cudnn_side
         except RuntimeError:

@@ -403,11 +403,9 @@ def bench_decode(torch, args):
 def bench_varlen(torch, args):
     from torch.nn.attention import SDPBackend
     heads, kv, count = 32, 8, 16
-    g = torch.Generator(device="cpu").manual_seed(7)
-    lengths = torch.randint(64, 4097, (count,), generator=g).tolist()
+    lengths = harness.mixed_lengths(torch, count)
     total, longest = sum(lengths), max(lengths)
-    cu = torch.tensor([0] + [sum(lengths[:i + 1]) for i in range(count)], device="cuda",
-                      dtype=torch.int32)
+    cu = harness.packed_offsets(torch, lengths)
     gd = torch.Generator(device="cuda").manual_seed(7)
     q = torch.randn(total, heads, D, device="cuda", dtype=torch.bfloat16, generator=gd)
     k, v = (torch.randn(total, kv, D, device="cuda", dtype=torch.bfloat16, generator=gd)

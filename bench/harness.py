@@ -200,6 +200,21 @@ def memory_bound_line(row: Dict[str, float]) -> str:
             f"{row['tile_user_us']:10.1f} {row['torch_user_us']:10.1f}")
 
 
+def mixed_lengths(torch, count: int = 16) -> List[int]:
+    """The attention benches' packed batch of mixed lengths: `count`
+    sequences of 64 .. 4096 tokens, seeded (the same on every run)."""
+    generator = torch.Generator(device="cpu").manual_seed(7)
+    return torch.randint(64, 4097, (count,), generator=generator).tolist()
+
+
+def packed_offsets(torch, lengths: Sequence[int]):
+    """cu_seqlens of `lengths`: int32 on the GPU, B + 1 entries from 0."""
+    ends = [0]
+    for n in lengths:
+        ends.append(ends[-1] + n)
+    return torch.tensor(ends, device="cuda", dtype=torch.int32)
+
+
 def write_csv(rows: List[Dict[str, object]], path: str) -> None:
     """The rows as a CSV file with a header: every key of any row, in the
     order they first appear (a row without one leaves its cell empty)."""

@@ -67,6 +67,7 @@ from ..toolchain import read_kernel
 from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of, signature,
                              require_cuda_tensors)
 from .decode_attention import plan_decode, prefers_decode
+from .attention_backward_rows import packed_pitch
 from ..core.routing import no_backward, operators, recorded, routed
 
 #: The softcap switch of the kernels' source; a variant without softcap
@@ -84,6 +85,8 @@ LSE_SWITCH = "%keep_lse = arith.andi %save_lse, %true : i1"
 #: of cu_seqlens_q (its #halvings; an unrolled loop, and more than 16 spill
 #: registers at D = 128).
 PACKED_HALVINGS = 16
+#: The kernels' alias of it (attention_sm90.mlir, attention_bwd_sm90.mlir).
+HALVINGS_ALIAS = {"#halvings": f"{PACKED_HALVINGS} : index"}
 #: The switch of the packed-sequence path (this kernel's units of the
 #: packed row tiles; the backward kernels' offsets and lengths), folded to
 #: false in the dense variants and to true in tile.attention_varlen's.
@@ -150,8 +153,7 @@ def attention_source(variant: Tuple) -> str:
         raise ValueError("the packed-sequence variants of the prefill kernel have no KV cache")
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
-    aliases = {"!e": element, "#halvings": f"{PACKED_HALVINGS} : index",
-               **head_dim_aliases(head_dim)}
+    aliases = {"!e": element, **HALVINGS_ALIAS, **head_dim_aliases(head_dim)}
     paged = box_rows not in (None, LENGTHS_ONLY)
     if paged:
         if box_rows not in CACHE_BOX_ROWS:
@@ -574,10 +576,9 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     if nlse is not None:
         cache = cache[:-2] + (nlse, True)
     # The units' grid: one batch of H rows of the packed layout's tiles.
-    tiles = cdiv(total + QUERY_TILE * batch, QUERY_TILE)
     return (tuple(packed_batch(t) for t in (q, k, v, out))
             + (out.view(total, heads * d), cu_q, cu_k, 1, heads, heads // kv_heads,
-               tiles * QUERY_TILE, k.shape[0]) + window
+               packed_pitch(total, batch), k.shape[0]) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind != "top_left",
                False, True) + cache)
 

@@ -50,7 +50,7 @@ from ..core.errors import MatmulError
 from ..core.operands import cdiv, operand_of, require_cuda_tensors
 from ..family import KernelFamily
 from ..toolchain import read_kernel
-from .attention import (HEAD_DIMS, PACKED_HALVINGS, PACKED_SWITCH, QUERY_TILE,
+from .attention import (HALVINGS_ALIAS, HEAD_DIMS, PACKED_SWITCH, QUERY_TILE,
                         attention_kernel, check_attention, check_diagonal, check_scale,
                         check_varlen, dense_arguments, packed_batch, paired_units,
                         tma_layout_problem, varlen_arguments, window_edges)
@@ -64,6 +64,8 @@ KEY_BLOCK = 128
 #: FlashAttention-3's, 64 at D = 128 and 128 at D = 64 (the dK/dV kernel:
 #: 64).
 FUSED_QUERY_TILE = {128: 64, 64: 128}
+
+
 def _dkdv_aliases(head_dim: int, qo_stages: int, query_tile: int = 64) -> Dict[str, str]:
     """The aliases the dK/dV and fused kernels share for D = `head_dim`, a
     Q/dO ring of `qo_stages` stages and steps of `query_tile` queries."""
@@ -94,8 +96,6 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "!kvbars": f"!tile.mbarrier<count = {kv_stages}>"}
 
 
-
-
 def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
                     variant: Tuple) -> str:
     """The kernels of `file` for (element, D[, packed]): the element and
@@ -105,8 +105,6 @@ def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention backward kernels take D = 64 or 128, got {head_dim}")
     text = redefine_aliases(read_kernel(file), {"!e": element, **aliases(head_dim)})
-    if "\n#halvings = " in text:
-        text = redefine_aliases(text, {"#halvings": f"{PACKED_HALVINGS} : index"})
     assert PACKED_SWITCH in text, f"{file}: the switch '{PACKED_SWITCH}' moved"
     fold = "true" if packed and packed[0] else "false"
     text = text.replace(PACKED_SWITCH, f"%packed = arith.constant {fold}")
@@ -116,7 +114,8 @@ def _variant_source(file: str, aliases: Callable[[int], Dict[str, str]],
 def backward_source(variant: Tuple) -> str:
     """@attention_bwd_dq_d{D} and @attention_bwd_dkdv_d{D} for (element,
     D[, packed])."""
-    return _variant_source("attention_bwd_sm90.mlir", head_dim_aliases, variant)
+    return _variant_source("attention_bwd_sm90.mlir",
+                           lambda d: {**head_dim_aliases(d), **HALVINGS_ALIAS}, variant)
 
 
 #: The backward kernels; a variant is (element, D) or (element, D, True):
