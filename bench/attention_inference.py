@@ -15,8 +15,8 @@ Parts (bf16, head dim 128):
   queries against 4k and 32k keys: tile bottom-right causal and tile
   without a mask against SDPA cuDNN without a mask (SDPA's is_causal is the
   top-left diagonal; without a mask it does the most work of the three);
-  and tile.attention_with_kvcache on the same keys in shuffled pages of 16
-  and of 128 tokens, and contiguous with cache_seqlens a tensor,
+  and tile.attention_with_kvcache on the same keys in shuffled pages of 16,
+  32 and 128 tokens, and contiguous with cache_seqlens a tensor,
   bottom-right causal (the prefill kernel's KV-cache variant).
 - decode: one query per sequence, 32/8 heads, B = 1, 16, 64, caches of 4k
   and 32k keys: tile.attention_with_kvcache on a contiguous cache and on
@@ -53,6 +53,8 @@ D = 128
 #: Bytes of KV (in copies taken in turn) that keep decode's cache out of
 #: the L2 (50 MB on an H100, 60 MB on an H200).
 L2_FLUSH = 256 << 20
+#: Page sizes of the chunked part's paged caches.
+CHUNK_PAGES = (16, 32, 128)
 
 
 def rotation(count: int):
@@ -248,10 +250,10 @@ def bench_chunked(torch, args):
         k, v = (torch.randn(1, 8, sk, D, device="cuda", dtype=torch.bfloat16, generator=g)
                 for _ in range(2))
         kr, vr = k.repeat_interleave(4, 1), v.repeat_interleave(4, 1)
-        # The same keys in shuffled pages of 16 and 128 tokens, and the
+        # The same keys in shuffled pages of CHUNK_PAGES tokens, and the
         # queries as attention_with_kvcache takes them (B, Sq, H, D).
         paged = {}
-        for page in (16, 128):
+        for page in CHUNK_PAGES:
             pages = sk // page
             order = torch.randperm(pages, device="cuda", generator=g)
             kp, vp = (torch.empty(pages, page, 8, D, device="cuda", dtype=torch.bfloat16)
@@ -263,11 +265,10 @@ def bench_chunked(torch, args):
         qc = q.transpose(1, 2)
         runs = {"tile_bottom_right": lambda: tile.attention(q, k, v, causal="bottom_right",
                                                             enable_gqa=True),
-                "tile_paged16_bottom_right": lambda: tile.attention_with_kvcache(
-                    qc, *paged[16][:2], cache_seqlens=sk, block_table=paged[16][2], causal=True),
-                "tile_paged128_bottom_right": lambda: tile.attention_with_kvcache(
-                    qc, *paged[128][:2], cache_seqlens=sk, block_table=paged[128][2],
-                    causal=True),
+                **{f"tile_paged{page}_bottom_right": (
+                    lambda kp=kp, vp=vp, table=table: tile.attention_with_kvcache(
+                        qc, kp, vp, cache_seqlens=sk, block_table=table, causal=True))
+                   for page, (kp, vp, table) in paged.items()},
                 "tile_seqlens_bottom_right": lambda: tile.attention_with_kvcache(
                     qc, kc, vc, cache_seqlens=lengths, causal=True),
                 "tile_no_mask": lambda: tile.attention(q, k, v, enable_gqa=True),
@@ -284,9 +285,8 @@ def bench_chunked(torch, args):
                                             sk - sq)[0],
                            *(reference_errors(torch, runs[side]().transpose(1, 2), q, k, v,
                                               sk - sq)[0]
-                             for side in ("tile_paged16_bottom_right",
-                                          "tile_paged128_bottom_right",
-                                          "tile_seqlens_bottom_right")))
+                             for side in [f"tile_paged{page}_bottom_right" for page in paged]
+                             + ["tile_seqlens_bottom_right"]))
         name = f"chunk q{sq} k{sk}"
         if not check_errors(name, error, theirs) or bottom_right > max(2 * theirs[0], 2e-3):
             print(f"{name}: bottom-right max error {bottom_right:.2e}")
@@ -294,7 +294,7 @@ def bench_chunked(torch, args):
         times = time_sides(torch, runs, args.rounds, 20)
         ratio = report(name, times, "tile_no_mask")
         over = {side: times[f"tile_{side}_bottom_right"][0] / times["tile_bottom_right"][0]
-                for side in ("paged16", "paged128", "seqlens")}
+                for side in [f"paged{page}" for page in paged] + ["seqlens"]}
         print("    / contiguous (bottom-right causal): "
               + ", ".join(f"{side} {value:4.2f}" for side, value in over.items()))
         rows.append(dict(part="chunked", case=name, heads=32, kv_heads=8, sq=sq, sk=sk,

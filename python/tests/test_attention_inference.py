@@ -535,7 +535,8 @@ def test_kvcache_prefill_chunk(hopper, causal):
 
 
 @pytest.mark.parametrize("page,d,causal,uniform", [
-    (16, 128, True, False), (32, 64, True, False), (64, 128, False, False),
+    (16, 128, True, False), (32, 64, True, False), (32, 128, False, False),
+    (64, 128, False, False),
     (128, 128, True, False), (256, 64, True, False), (16, 64, True, True),
     (128, 128, False, True), (None, 128, True, False), (None, 64, False, False)])
 def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
@@ -543,8 +544,9 @@ def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
     per-sequence lengths (or one for all), or a contiguous one with
     per-sequence lengths (page None), runs the prefill kernel's KV-cache
     variant: attention over each sequence's seqlens[b] + 512 keys, K and V
-    through the block table (64-row boxes inside pages of 128 and 256
-    tokens) or the dense maps. The slots past each sequence hold NaN."""
+    through the block table (a box a page of 16 or 32 tokens, 64-row boxes
+    inside larger pages) or the dense maps. The slots past each sequence
+    hold NaN."""
     import tile
     from tile.ops import kvcache
     torch = hopper
