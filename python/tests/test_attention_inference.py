@@ -105,7 +105,7 @@ def test_decode_kernels_compile(element):
             config = DecodeAttentionConfig(element, d, rows)
             manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
             params = manifest[config.name]["params"]
-            assert len(params) == 26
+            assert len(params) == 29
             # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
             # tokens are gathered by cp.async.
             kind = "memref" if config.gathers else "tensor_map"
@@ -381,6 +381,57 @@ def test_sdpa_shaped_decode(hopper, batch, sq, heads, kv_heads, sk):
         torch.cuda.synchronize()
         assert out.shape == q.shape and out.is_contiguous()
         assert_close(torch, out, want, sdpa_error(torch, q, k, v, want, None, hi), q.dtype)
+
+
+def test_decode_fused_combine(hopper):
+    """Units of at most FUSED_COMBINE_ROWS rows (a GQA group of 4 at one
+    query, 4 queries of one head): in eager calls the unit's last split
+    combines, in one launch. The arrival counters are left zero by every
+    launch, so repeated calls and other batches on the stream's workspace
+    stay right; the larger units, and captured calls (CUDA graphs), run the
+    combine kernel, which gives the same bits."""
+    import tile
+    from tile.ops import attention, decode_attention
+    torch = hopper
+    k, v = randn(torch, 4, 8, 3000, 128, seed=2), randn(torch, 4, 8, 3000, 128, seed=3)
+
+    def check(batch, sq, heads, fused):
+        q = randn(torch, batch, heads, sq, 128, seed=batch + sq)
+        kb, vb = k[:batch], v[:batch]
+        attention.DECODE_PLANS.clear()
+        attention.READY.clear()
+        outs = [tile.attention(q, kb, vb, enable_gqa=True) for _ in range(3)]
+        torch.cuda.synchronize()
+        (plan,) = attention.DECODE_PLANS._values.values()
+        assert plan.fused == fused and plan.shape_scalars[-1] > 1  # splits
+        want = reference(torch, q, kb, vb)
+        for out in outs:
+            assert_close(torch, out, want, sdpa_error(torch, q, kb, vb, want, None, None),
+                         q.dtype)
+        return q, kb, vb, want, outs[0]
+
+    for batch, sq, heads, fused in ((1, 1, 32, True), (4, 1, 32, True), (2, 4, 8, True),
+                                    (3, 1, 64, False), (1, 1, 32, True)):
+        check(batch, sq, heads, fused)
+    for ws_o, ws_lse, counters, lock in decode_attention.WORKSPACES._values.values():
+        assert int(torch.count_nonzero(counters)) == 0
+    # Replays of a captured decode (its workspace the capture stream's).
+    q, kb, vb, want, eager = check(2, 1, 32, True)
+    out = torch.empty_like(q)
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        tile.attention(q, kb, vb, enable_gqa=True, out=out)
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=stream):
+        for _ in range(3):
+            tile.attention(q, kb, vb, enable_gqa=True, out=out)
+    for _ in range(3):
+        out.zero_()
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(out, eager)
 
 
 def poison_past(caches, lengths):

@@ -22,9 +22,13 @@ that the busiest CTA has little more than its share (num_splits). Per item:
   keys past the sequence (and, causal, after the bottom-right diagonal:
   query t sees keys j <= seqlen - Sq + t), the online softmax, O += P V
   (P in registers); it writes its normalized O rows (f32) and their log2
-  sum-exp to a workspace;
-- @decode_attention_combine (one warp per output row) weighs the splits'
-  rows by exp2(lse - max) and writes out[b, t, h, :];
+  sum-exp to a workspace; in eager calls, where a unit has at most
+  FUSED_COMBINE_ROWS rows, it counts its split in on the unit's counter,
+  and the unit's last split (the counter's last taker, which resets it)
+  weighs the splits' rows by exp2(lse - max) and writes out[b, t, h, :],
+  one warp a row: one launch;
+- else (and under CUDA graph capture) @decode_attention_combine (one warp
+  per output row) does the same;
 - with one split and one query (a batch that fills the SMs) the kernel
   writes a contiguous out itself (row tile rt: rows b H + g G + 64 rt
   ..), no combine.
@@ -33,6 +37,7 @@ that the busiest CTA has little more than its share (num_splits). Per item:
 
 prints the module (`tile-opt --tile-to-ptx-pipeline` lowers it).
 """
+import re
 import textwrap
 import threading
 from dataclasses import dataclass
@@ -55,6 +60,14 @@ HEAD_DIMS = (64, 128)
 THREADS = 256
 #: Output rows per CTA of the combine kernel (one warp each).
 COMBINE_ROWS = 2
+#: Rows of a unit (Sq x group, at most ROW_TILE) that its last split
+#: combines itself in eager calls, one per consumer warp (the consumer
+#: warpgroup's four), instead of the combine kernel: one launch less (5-7
+#: µs of host time a call, H200), for a longer tail on the GPU (the split's
+#: rows released and counted before the last reads them: +0.1-0.5 µs a call
+#: at 4 rows, +1.2 µs at 8, two a warp in turn), which CUDA graphs,
+#: launching for free, do not take.
+FUSED_COMBINE_ROWS = 4
 #: Splits the combine reads at a time (their loads in flight together).
 COMBINE_UNROLL = 16
 #: The most splits of a sequence: the combine's lanes hold two each.
@@ -210,6 +223,78 @@ def combine_fmas(unroll: int, prefix: str, acc_in: str, indent: int) -> str:
     return textwrap.indent("\n".join(lines), " " * indent)
 
 
+#: The names of IR defined in a snippet: `%x =`, `%x, %y =`, `%x:2 =`, a
+#: loop's induction variable and iter_args.
+_DEFINED = re.compile(r"(%[A-Za-z_][\w]*)(?::\d+)?(?:, (%[A-Za-z_][\w]*))? = |"
+                      r"scf\.for (%[A-Za-z_][\w]*) = |iter_args\((%[A-Za-z_][\w]*) = ")
+
+
+def prefixed(ir: str, prefix: str) -> str:
+    """`ir` with every name it defines prefixed (`%x` -> `%{prefix}x`), so
+    that it nests where those names are in scope; the names it only uses
+    stay."""
+    names = {name for match in _DEFINED.finditer(ir) for name in match.groups() if name}
+    return re.sub(r"%[A-Za-z_][\w]*", lambda m: ("%" + prefix + m.group(0)[1:]
+                                                if m.group(0) in names else m.group(0)), ir)
+
+
+def combine_row_ir(d: int, element: str) -> str:
+    """IR combining one row of the splits: out[%b, %t, %h, :] = sum over
+    splits of w_s O_s / sum w_s with w_s = exp2(lse_s - max lse), by one
+    warp (lane %wl of it) from the workspace rows %base + s %stride. Lane l
+    takes the log-sum-exps of splits l and l + 32 (one load each, not a
+    chain), the warp's butterflies their maximum and weight sum; then
+    COMBINE_UNROLL splits at a time, each lane four columns of their rows
+    (the weights by shuffles, the loads issued together; the first
+    COMBINE_UNROLL beside the log-sum-exps, which they do not wait for)."""
+    lane_lses = "\n".join(lane_lse(suffix, split) for suffix, split in (("a", "%wl"),
+                                                                        ("b", "%wl32")))
+    return f"""        %c4 = arith.constant 4 : index
+        %c32 = arith.constant 32 : index
+        %c_unroll = arith.constant {COMBINE_UNROLL} : index
+        %c_last_col = arith.constant {d - 4} : index
+        %width = arith.constant 32 : i32
+        %ninf = arith.constant 0xFF800000 : f32
+        %zero = arith.constant 0.0 : f32
+        %one = arith.constant 1.0 : f32
+        %zero4 = arith.constant dense<0.0> : vector<4xf32>
+        %col_raw = arith.muli %wl, %c4 : index
+        %in_col = arith.cmpi ult, %col_raw, %c_d : index
+        %col = arith.minui %col_raw, %c_last_col : index
+        %splits_1 = arith.subi %splits, %c1 : index
+        // The first splits' rows load while their weights are found.
+{combine_loads(COMBINE_UNROLL, "f_", "%c0", 8)}
+        %wl32 = arith.addi %wl, %c32 : index
+        // The lane's splits l and l + 32 (-inf past the last).
+{lane_lses}
+        %m_lane = arith.maxnumf %lse_a, %lse_b : f32
+{butterfly("%m_lane", "%max", "maxnumf")}
+        %none = arith.cmpf oeq, %max, %ninf : f32
+        %ref = arith.select %none, %zero, %max : f32
+        %d_a = arith.subf %lse_a, %ref : f32
+        %w_a = math.exp2 %d_a fastmath<afn> : f32
+        %d_b = arith.subf %lse_b, %ref : f32
+        %w_b = math.exp2 %d_b fastmath<afn> : f32
+        %w_lane = arith.addf %w_a, %w_b : f32
+{butterfly("%w_lane", "%wsum", "addf")}
+        %pos = arith.cmpf ogt, %wsum, %zero : f32
+        %inv_w = arith.divf %one, %wsum : f32
+        %inv = arith.select %pos, %inv_w, %zero : f32
+{combine_fmas(COMBINE_UNROLL, "f_", "%zero4", 8)}
+        %acc = scf.for %s0 = %c_unroll to %splits step %c_unroll
+            iter_args(%acc0 = %f_acc{COMBINE_UNROLL}) -> (vector<4xf32>) {{
+{combine_loads(COMBINE_UNROLL, "", "%s0", 10)}
+{combine_fmas(COMBINE_UNROLL, "", "%acc0", 10)}
+          scf.yield %acc{COMBINE_UNROLL} : vector<4xf32>
+        }}
+        %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
+        %o = arith.mulf %acc, %inv4 : vector<4xf32>
+        %o16 = arith.truncf %o : vector<4xf32> to vector<4x{element}>
+        scf.if %in_col {{
+          vector.store %o16, %out4[%b, %t, %h, %col] {{alignment = 8}} : !q4, vector<4x{element}>
+        }}"""
+
+
 def decode_attention_source(config: DecodeAttentionConfig) -> str:
     """The module holding `config.name` and @decode_attention_combine."""
     config.validate()
@@ -278,14 +363,6 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
                             for n in constants if n not in (0, 1, 2))
     q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
-    max_butterfly = butterfly("%m_lane", "%max", "maxnumf")
-    sum_butterfly = butterfly("%w_lane", "%wsum", "addf")
-    lane_lses = "\n".join(lane_lse(suffix, split) for suffix, split in (("a", "%lane"),
-                                                                        ("b", "%lane32")))
-    first_loads = combine_loads(COMBINE_UNROLL, "f_", "%c0", 8)
-    first_fmas = combine_fmas(COMBINE_UNROLL, "f_", "%zero4", 8)
-    loop_loads = combine_loads(COMBINE_UNROLL, "", "%s0", 10)
-    loop_fmas = combine_fmas(COMBINE_UNROLL, "", "%acc0", 10)
     item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
@@ -369,6 +446,94 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
 {stage_loop_end}
         }}
 """
+    # With %fused, the unit's last split to finish combines its rows: each
+    # split's rows and log-sum-exps are released (GPU-scope fences around
+    # the arrival count, PTX ISA "Memory Consistency Model": release and
+    # acquire patterns) before one thread counts the split in on the unit's
+    # counter; the count's last taker (the flag in shared memory tells the
+    # warpgroup) resets the counter for the next launch and combines, one
+    # warp a row. Without, @decode_attention_combine does.
+    last_split = f"""tile.named_barrier_sync %q_barrier, 128
+%bu = arith.muli %b, %units_b : index
+%counter = arith.addi %bu, %gr : index
+%zero_i32 = arith.constant 0 : i32
+scf.if %signals {{
+  %one_i32 = arith.constant 1 : i32
+  llvm.fence syncscope("device") acq_rel
+  %arrived = memref.atomic_rmw addi %one_i32, %counters[%counter] : (i32, memref<?xi32>) -> i32
+  llvm.fence syncscope("device") acq_rel
+  %splits_i32 = arith.index_cast %splits : index to i32
+  %arrived1 = arith.addi %arrived, %one_i32 : i32
+  %last = arith.cmpi eq, %arrived1, %splits_i32 : i32
+  %last_i32 = arith.extui %last : i1 to i32
+  memref.store %last_i32, %last_flag[%c0] : memref<1xi32, 3>
+  scf.if %last {{
+    memref.store %zero_i32, %counters[%counter] : memref<?xi32>
+  }}
+}}
+tile.named_barrier_sync %q_barrier, 128
+%flag = memref.load %last_flag[%c0] : memref<1xi32, 3>
+%combines = arith.cmpi ne, %flag, %zero_i32 : i32
+scf.if %combines {{
+  // Row pr of the unit's tile (query t = (p0 + pr) / G of head
+  // g G + (p0 + pr) mod G) by warp pr mod {FUSED_COMBINE_ROWS}; split s's row at
+  // ((s B + b) units + gr) 64 + pr.
+  %warp_rows = arith.constant {FUSED_COMBINE_ROWS} : index
+  %wl = arith.remui %lane, %i32 : index
+  %row_warp = arith.divui %lane, %i32 : index
+  %split_rows = arith.muli %batch, %units_b : index
+  %stride = arith.muli %split_rows, %c64 : index
+  %base_u = arith.muli %counter, %c64 : index
+  scf.for %pr = %row_warp to %rows_valid step %warp_rows {{
+    %base = arith.addi %base_u, %pr : index
+    %p = arith.addi %p0, %pr : index
+    %t = arith.divui %p, %group : index
+    %jg = arith.remui %p, %group : index
+    %gg = arith.muli %g, %group : index
+    %h = arith.addi %gg, %jg : index
+{textwrap.indent(textwrap.dedent(combine_row_ir(d, e)), "    ")}
+  }}
+}}"""
+    combine = textwrap.indent(prefixed(
+        "// The unit's last split combines its splits' rows into out (%fused).\n"
+        "scf.if %fused {\n" + textwrap.indent(last_split, "  ") + "\n}", "fc_"), " " * 12)
+    # The combine kernel: one warp a row (b, t, h), COMBINE_ROWS a CTA.
+    combine_kernel = prefixed(f"""%tid = gpu.thread_id x
+%bid = gpu.block_id x
+%warp_lanes = arith.constant 32 : index
+%c_rows = arith.constant {COMBINE_ROWS} : index
+%warp = arith.divui %tid, %warp_lanes : index
+%wl = arith.remui %tid, %warp_lanes : index
+%row0 = arith.muli %bid, %c_rows : index
+%row = arith.addi %row0, %warp : index
+%heads = arith.muli %kv_heads, %group : index
+%sqh = arith.muli %sq, %heads : index
+%bsqh = arith.muli %batch, %sqh : index
+// Warp-uniform: every lane of a live row's warp takes part.
+%in_row = arith.cmpi ult, %row, %bsqh : index
+scf.if %in_row {{
+  %b = arith.divui %row, %sqh : index
+  %th = arith.remui %row, %sqh : index
+  %t = arith.divui %th, %heads : index
+  %h = arith.remui %th, %heads : index
+  %g = arith.divui %h, %group : index
+  %jg = arith.remui %h, %group : index
+  %tg = arith.muli %t, %group : index
+  %p = arith.addi %tg, %jg : index
+  %rt = arith.divui %p, %c64 : index
+  %pr = arith.remui %p, %c64 : index
+  %units = arith.muli %kv_heads, %row_tiles : index
+  %grt = arith.muli %g, %row_tiles : index
+  %gr = arith.addi %grt, %rt : index
+  %bu = arith.muli %b, %units : index
+  %bug = arith.addi %bu, %gr : index
+  %split_rows = arith.muli %batch, %units : index
+  // Workspace row of split s: ((s B + b) units + gr) 64 + pr.
+  %base_u = arith.muli %bug, %c64 : index
+  %base = arith.addi %base_u, %pr : index
+  %stride = arith.muli %split_rows, %c64 : index
+{textwrap.dedent(combine_row_ir(d, e))}
+}}""", "cr_")
     # K and V as TMA maps, or (gathered) as memrefs; the full barriers take
     # the producer thread's arrival, or the 128 gathering threads'. What
     # cp.async wrote (generic proxy) the consumer's wgmma reads after a
@@ -395,12 +560,12 @@ module attributes {{gpu.container_module}} {{
     // g G + p mod G).
     gpu.func @{config.name}(%q: !q4, %k: {kv_type}, %v: {kv_type}, %table: memref<?x?xi32>,
         %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
-        %out_rows: memref<?x?x{e}>,
+        %counters: memref<?xi32>, %out_rows: memref<?x?x{e}>, %out4: !q4,
         %batch: index, %sq: index, %group: index, %kv_heads: index, %row_tiles: index,
         %page: index, %blocks_per_split: index, %splits: index, %length: index,
         %per_sequence: i1, %added: index, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
-        %direct: i1) kernel
+        %direct: i1, %fused: i1) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -424,6 +589,8 @@ module attributes {{gpu.container_module}} {{
       %sq_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {qbuf}
       %sk_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {ring}
       %sv_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {ring}
+      // Whether this CTA's split was its unit's last (the combine's).
+      %last_flag = tile.shared_alloc : memref<1xi32, 3>
       %k_full = tile.mbarrier_alloc : !bars
       %v_full = tile.mbarrier_alloc : !bars
       %k_empty = tile.mbarrier_alloc : !bars
@@ -678,6 +845,7 @@ module attributes {{gpu.container_module}} {{
                 memref.store %lse_b, %ws_lse[%at_b] : memref<?xf32>
               }}
             }}
+{combine}
           }}
           scf.yield %r#3, %r#4 : index, i1
         }}
@@ -685,99 +853,17 @@ module attributes {{gpu.container_module}} {{
 {gather_drain}      gpu.return
     }}
 
-    // out[b, t, h, :] = sum over splits of w_s O_s / sum w_s with
-    // w_s = exp2(lse_s - max lse): one warp per row (b, t, h). Lane l
-    // takes the log-sum-exps of splits l and l + 32 (one load each, not a
-    // chain), the warp's butterflies their maximum and weight sum; then
-    // {COMBINE_UNROLL} splits at a time, each lane four columns of their
-    // rows (the weights by shuffles, the loads issued together; the first
-    // {COMBINE_UNROLL} beside the log-sum-exps, which they do not wait for).
+    // out[b, t, h, :] from the splits' rows, where the units' last splits
+    // do not combine them (%fused false).
     gpu.func @decode_attention_combine(%ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
-        %out: !q4, %batch: index, %sq: index, %group: index, %kv_heads: index,
+        %out4: !q4, %batch: index, %sq: index, %group: index, %kv_heads: index,
         %row_tiles: index, %splits: index) kernel
         attributes {{known_block_size = array<i32: {32 * COMBINE_ROWS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %c32 = arith.constant 32 : index
       %c64 = arith.constant 64 : index
-      %c_unroll = arith.constant {COMBINE_UNROLL} : index
-      %c_rows = arith.constant {COMBINE_ROWS} : index
       %c_d = arith.constant {d} : index
-      %c_last_col = arith.constant {d - 4} : index
-      %width = arith.constant 32 : i32
-      %ninf = arith.constant 0xFF800000 : f32
-      %zero = arith.constant 0.0 : f32
-      %one = arith.constant 1.0 : f32
-      %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      %tid = gpu.thread_id x
-      %bid = gpu.block_id x
-      %warp = arith.divui %tid, %c32 : index
-      %lane = arith.remui %tid, %c32 : index
-      %row0 = arith.muli %bid, %c_rows : index
-      %row = arith.addi %row0, %warp : index
-      %heads = arith.muli %kv_heads, %group : index
-      %sqh = arith.muli %sq, %heads : index
-      %bsqh = arith.muli %batch, %sqh : index
-      %col_raw = arith.muli %lane, %c4 : index
-      %in_col = arith.cmpi ult, %col_raw, %c_d : index
-      %col = arith.minui %col_raw, %c_last_col : index
-      // Warp-uniform: every lane of a live row's warp takes part.
-      %in_row = arith.cmpi ult, %row, %bsqh : index
-      scf.if %in_row {{
-        %b = arith.divui %row, %sqh : index
-        %th = arith.remui %row, %sqh : index
-        %t = arith.divui %th, %heads : index
-        %h = arith.remui %th, %heads : index
-        %g = arith.divui %h, %group : index
-        %jg = arith.remui %h, %group : index
-        %tg = arith.muli %t, %group : index
-        %p = arith.addi %tg, %jg : index
-        %rt = arith.divui %p, %c64 : index
-        %pr = arith.remui %p, %c64 : index
-        %units = arith.muli %kv_heads, %row_tiles : index
-        %grt = arith.muli %g, %row_tiles : index
-        %gr = arith.addi %grt, %rt : index
-        %bu = arith.muli %b, %units : index
-        %bug = arith.addi %bu, %gr : index
-        %split_rows = arith.muli %batch, %units : index
-        // Workspace row of split s: ((s B + b) units + gr) 64 + pr.
-        %base_u = arith.muli %bug, %c64 : index
-        %base = arith.addi %base_u, %pr : index
-        %stride = arith.muli %split_rows, %c64 : index
-        %splits_1 = arith.subi %splits, %c1 : index
-        // The first splits' rows load while their weights are found.
-{first_loads}
-        %lane32 = arith.addi %lane, %c32 : index
-        // The lane's splits l and l + 32 (-inf past the last).
-{lane_lses}
-        %m_lane = arith.maxnumf %lse_a, %lse_b : f32
-{max_butterfly}
-        %none = arith.cmpf oeq, %max, %ninf : f32
-        %ref = arith.select %none, %zero, %max : f32
-        %d_a = arith.subf %lse_a, %ref : f32
-        %w_a = math.exp2 %d_a fastmath<afn> : f32
-        %d_b = arith.subf %lse_b, %ref : f32
-        %w_b = math.exp2 %d_b fastmath<afn> : f32
-        %w_lane = arith.addf %w_a, %w_b : f32
-{sum_butterfly}
-        %pos = arith.cmpf ogt, %wsum, %zero : f32
-        %inv_w = arith.divf %one, %wsum : f32
-        %inv = arith.select %pos, %inv_w, %zero : f32
-{first_fmas}
-        %acc = scf.for %s0 = %c_unroll to %splits step %c_unroll
-            iter_args(%acc0 = %f_acc{COMBINE_UNROLL}) -> (vector<4xf32>) {{
-{loop_loads}
-{loop_fmas}
-          scf.yield %acc{COMBINE_UNROLL} : vector<4xf32>
-        }}
-        %inv4 = vector.broadcast %inv : f32 to vector<4xf32>
-        %o = arith.mulf %acc, %inv4 : vector<4xf32>
-        %o16 = arith.truncf %o : vector<4xf32> to vector<4x{e}>
-        scf.if %in_col {{
-          vector.store %o16, %out[%b, %t, %h, %col] {{alignment = 8}} : !q4, vector<4x{e}>
-        }}
-      }}
+{textwrap.indent(combine_kernel, " " * 6)}
       gpu.return
     }}
   }}
@@ -856,9 +942,10 @@ def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAtt
 @dataclass(frozen=True)
 class DecodePlan:
     """The launches of one call shape: the split-KV kernel on one CTA per
-    SM (or per item) and the combine, their scalar arguments (but the
-    sequence length, a launch's) and the workspace rows (splits x B x Hkv
-    x row tiles x 64)."""
+    SM (or per item) and, unless its units' last splits combine (`fused`),
+    the combine kernel; their scalar arguments (but the sequence length, a
+    launch's), the workspace rows (splits x B x Hkv x row tiles x 64) and
+    the units' counters (B x Hkv x row tiles)."""
     kernel: object
     combine: object
     grid: tuple
@@ -868,9 +955,13 @@ class DecodePlan:
     mask_scalars: tuple
     combine_scalars: tuple
     workspace_rows: int
+    units: int
     head_dim: int
     #: One split of one query: the kernel writes a contiguous out itself.
     direct: bool
+    #: The units' last splits combine in eager calls (at most
+    #: FUSED_COMBINE_ROWS rows).
+    fused: bool
 
     def launch(self, torch, index: int, q, k4, v4, table, seqlens, length: int, out,
                placeholders, stream=None, added: int = 0) -> None:
@@ -904,58 +995,81 @@ class DecodePlan:
                 return seqlens, 0, int(added)
             return pad, max(0, min(int(length), 2**31 - 1)), 0
 
-        # Varying: q, k4, v4, table, seqlens, (out,) the length and added.
-        shape_end = 8 + len(self.shape_scalars)
-        varying = (0, 1, 2, 3, 4) + (shape_end, shape_end + 2)
-        if self.direct and out.is_contiguous():
+        # Varying: q, k4, v4, table, seqlens, out (by address: as rows where
+        # the kernel writes it directly, else as (B, Sq, H, D) for the
+        # combine), the length and added.
+        shape_end = 10 + len(self.shape_scalars)
+        direct = self.direct and out.is_contiguous()
+        if direct:
             ws_o, ws_lse = placeholders(torch.float32)
-            kernel = self.kernel.prepare(
-                index, head + (ws_o, ws_lse, out.view(-1, self.head_dim)) + self.shape_scalars
-                + lengths + self.mask_scalars + (True,), self.grid, stream,
-                varying=varying[:5] + (7,) + varying[5:])
+            buffers = (ws_o, ws_lse, placeholders(torch.int32)[1],
+                       out.view(-1, self.head_dim), out)
+        else:
+            ws_o, ws_lse, counters, lock = workspace(torch, index, stream,
+                                                     self.workspace_rows, self.units,
+                                                     self.head_dim)
+            buffers = (ws_o, ws_lse, counters, placeholders(q.dtype)[0], out)
 
+        def prepared(fused: bool):
+            return self.kernel.prepare(
+                index, head + buffers + self.shape_scalars + lengths + self.mask_scalars
+                + (direct, fused), self.grid, stream,
+                varying=(0, 1, 2, 3, 4, 8 if direct else 9, shape_end, shape_end + 2))
+        kernel = prepared(False)
+        if direct:
             def run(q, k4, v4, table, seqlens, out, length, added):
                 lengths, length, added = scalars(seqlens, length, added)
                 kernel(q, k4, v4, table, lengths, out, length, added)
             return run
-        ws_o, ws_lse, lock = workspace(torch, index, stream, self.workspace_rows,
-                                       self.head_dim)
-        kernel = self.kernel.prepare(
-            index, head + (ws_o, ws_lse, placeholders(q.dtype)[0]) + self.shape_scalars
-            + lengths + self.mask_scalars + (False,), self.grid, stream, varying=varying)
+        # Eager, units of few rows combine in their last split (one launch
+        # less: host time); under CUDA graph capture, where launches cost
+        # nothing at replay, the combine kernel does (a shorter GPU tail).
+        # Both combine in the same order: the same bits.
+        fused = prepared(True) if self.fused else None
         combine = self.combine.prepare(index, (ws_o, ws_lse, out) + self.combine_scalars,
                                        self.combine_grid, stream, varying=(2,))
+        capturing = torch.cuda.is_current_stream_capturing
 
-        def run(q, k4, v4, table, seqlens, out, length, added):
+        def run_and_combine(q, k4, v4, table, seqlens, out, length, added):
+            lengths, length, added = scalars(seqlens, length, added)
+            if fused is not None and not capturing():
+                fused(q, k4, v4, table, lengths, out, length, added)
+                return
             with lock:  # the workspace's: no other call between the two
-                kernel(q, k4, v4, table, *scalars(seqlens, length, added))
+                kernel(q, k4, v4, table, lengths, out, length, added)
                 combine(out)
-        return run
+        return run_and_combine
 
 
 #: Each (device, stream)'s split-KV workspace: f32 rows of O and their
-#: log-sum-exps, grown (doubling) when a plan needs more, and the lock that
-#: keeps a call's kernel and combine together (host threads on one stream
+#: log-sum-exps, the units' arrival counters (zero: each launch leaves them
+#: so), grown (doubling) when a plan needs more, and the lock that keeps a
+#: call's kernel and combine kernel together (host threads on one stream
 #: would interleave them). Prepared launches keep the buffers they were
 #: prepared with; launches on one stream never overlap, so they share them.
 WORKSPACES = LruCache(16)
 
 
-def workspace(torch, index: int, stream, rows: int, head_dim: int):
-    """(ws_o (rows, head_dim), ws_lse (rows,), lock) of the workspace of
-    `stream` (None: the current one) on device `index`."""
+def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
+    """(ws_o (rows, head_dim), ws_lse (rows,), counters (units,), lock) of
+    the workspace of `stream` (None: the current one) on device `index`."""
     key = (index, streams.stream_handle(stream, index) or 0)
     found = WORKSPACES.peek(key)
-    if found is None or found[0].numel() < rows * head_dim or found[1].numel() < rows:
+    if (found is None or found[0].numel() < rows * head_dim or found[1].numel() < rows
+            or found[2].numel() < units):
         size = max(rows, 2 * found[1].numel() if found is not None else 0)
-        # Allocated on the launch stream: freed back to its pool.
+        count = max(units, 2 * found[2].numel() if found is not None else 0)
+        # Allocated on the launch stream (the counters zeroed there): freed
+        # back to its pool.
         with torch.cuda.stream(streams.torch_stream(torch, stream, index)):
             found = (torch.empty(size * max(HEAD_DIMS), device=f"cuda:{index}",
                                  dtype=torch.float32),
                      torch.empty(size, device=f"cuda:{index}", dtype=torch.float32),
-                     found[2] if found is not None else threading.Lock())
+                     torch.zeros(count, device=f"cuda:{index}", dtype=torch.int32),
+                     found[3] if found is not None else threading.Lock())
         WORKSPACES.put(key, found)
-    return found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows], found[2]
+    return (found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows],
+            found[2][:units], found[3])
 
 
 def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_heads: int,
@@ -986,4 +1100,5 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
         (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits),
         (scale_log2, *softcap, softcap[0] > 0, bool(causal), bool(paged)),
         (batch, sq, group, kv_heads, row_tiles, splits),
-        splits * units * ROW_TILE, head_dim, splits == 1 and sq == 1)
+        splits * units * ROW_TILE, units, head_dim, direct=splits == 1 and sq == 1,
+        fused=min(sq * group, ROW_TILE) <= FUSED_COMBINE_ROWS)

@@ -9,7 +9,8 @@
 // K^T from two shared-memory descriptors and O += P V with P in registers
 // (m64n128k16 for D = 128, m64n64k16 P V for D = 64), the log2-sum-exp of
 // each row, and the combine's warp butterflies and shuffles of the split
-// weights.
+// weights, by a unit's last split (an arrival counter between GPU-scope
+// fences) or by the combine kernel.
 // The protocol checker simulates the persistent producer and consumer over
 // five key blocks of one item (the two-stage ring wraps) clean, and reports
 // a consumer that never releases its K stage (the producer deadlocks) and
@@ -73,6 +74,21 @@
 // PAGE16-DAG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 // D64-DAG: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 
+// The unit's last split combines (units of a few rows): the split's rows
+// released before its arrival is counted and acquired after, the
+// counter's last taker told by a shared flag, then the weights'
+// butterflies and shuffles and the rows' 16-byte loads; the combine kernel
+// does the same for the others.
+//       CHECK: fence.acq_rel.gpu;
+//       CHECK: atom.global.add.u32 %r{{[0-9]+}}, [%rd{{[0-9]+}}], 1;
+//  CHECK-NEXT: fence.acq_rel.gpu;
+//       CHECK: st.shared.b32 [[[FLAG:__tile_shared_\$_[0-9]+]]], %r{{[0-9]+}};
+//       CHECK: st.global.b32 [%rd{{[0-9]+}}], 0;
+//       CHECK: bar.sync 9, 128;
+//  CHECK-NEXT: ld.shared.b32 %r{{[0-9]+}}, [[[FLAG]]];
+//   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16, 31, -1;
+//   CHECK-DAG: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 31, -1;
+//   CHECK-DAG: ld.global.v4.b32
 // CHECK-LABEL: .visible .entry decode_attention_combine(
 //   CHECK-DAG: shfl.sync.bfly.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16, 31, -1;
 //   CHECK-DAG: shfl.sync.idx.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, 31, -1;
@@ -87,7 +103,6 @@
 // COPIES-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // COPIES: mbarrier.arrive.expect_tx.shared.b64
 // COPIES-COUNT-4: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
-// COPIES-LABEL: .visible .entry decode_attention_combine(
 
 // A 16-token page, gathered: a thread's sixteen 16-byte pieces of K (zero
 // bytes read from a page outside the cache), its arrival when they land,
@@ -101,7 +116,6 @@
 //      GATHER: mbarrier.try_wait.parity
 //      GATHER: fence.proxy.async.shared::cta;
 //  GATHER-NEXT: wgmma.fence.sync.aligned;
-// GATHER-LABEL: .visible .entry decode_attention_combine(
 // GATHER64-LABEL: .visible .entry decode_attention_d64_p32(
 // GATHER64-COUNT-8: cp.async.cg.shared.global
 //      GATHER64: cp.async.mbarrier.arrive.noinc.shared.b64
