@@ -105,8 +105,9 @@ def TileVerifyAsyncProtocolPass
       that barrier (the ring's phase bit did not flip);
     - T-PROTO-11 (error): every role is blocked or done while some wait for
       a phase no role can complete (a deadlock);
-    - T-PROTO-12 (error): a read of a stage filled by TMA or bulk copies
-      before the copy's phase was waited for, or after the stage was refilled
+    - T-PROTO-12 (error): a read of a stage filled by TMA, bulk or
+      mbarrier-completed cp.async copies before the copy's phase was waited
+      for, or after the stage was refilled
       for a later phase; a copy into a stage a wgmma may still read.
     - T-PROTO-14 (error): a write (generic store, stmatrix) of a tile of a
       shared buffer that a bulk store (TMA store or reduce, bulk copy to

@@ -44,15 +44,29 @@ int64_t role_protocol::getClusterSize(gpu::GPUFuncOp kernel) {
 }
 
 void role_protocol::collectFilledBuffers(KernelFacts &facts) {
-  facts.kernel.walk([&](Operation *op) {
-    std::optional<SharedCopy> copy = getSharedCopy(op);
-    if (!copy)
-      return;
-    void *root = getRootBuffer(copy->dst).getAsOpaquePointer();
-    unsigned ringIndices = copy->fillsRingStage ? copy->dstIndices.size() : 0;
+  auto fill = [&](Value dst, unsigned ringIndices) {
+    void *root = getRootBuffer(dst).getAsOpaquePointer();
     auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
     if (it->second != ringIndices)
       it->second = 0;
+  };
+  bool gathers = false;
+  facts.kernel.walk([&](Operation *op) {
+    gathers |= isa<AsyncCopyMBarrierArriveOp>(op);
+    if (std::optional<SharedCopy> copy = getSharedCopy(op))
+      fill(copy->dst, copy->fillsRingStage ? copy->dstIndices.size() : 0);
+  });
+  // cp.async copies that complete on an mbarrier fill what they write like
+  // a TMA copy (a piece of a stage: a tile's rows and columns are its last
+  // two indices); those that complete by wait_group are the thread
+  // protocol's.
+  if (!gathers)
+    return;
+  facts.kernel.walk([&](AsyncCopyOp copy) {
+    auto type = cast<MemRefType>(copy.getDst().getType());
+    bool ring =
+        getRootBuffer(copy.getDst()) == copy.getDst() && type.getRank() >= 3;
+    fill(copy.getDst(), ring ? type.getRank() - 2 : 0);
   });
 }
 

@@ -439,6 +439,12 @@ private:
     if (once && thread != 0)
       return;
     BarrierId id = barrier(op.getBarrierGroup(), op.getBarrierIndex());
+    // A cp.async arrive: the thread's copies since its last one complete on
+    // this barrier.
+    if (isa<AsyncCopyMBarrierArriveOp>(raw)) {
+      emit({EventKind::Gathered, raw, id});
+      gathered.clear();
+    }
     if (Value count = op.getInitCount())
       return emit({EventKind::Init, raw, id, requireCount(count)});
     if (op.isInval())
@@ -543,8 +549,19 @@ private:
         emit({kind, mma.getOperation(), {}, 0, stage});
   }
 
+  /// The stages of filled buffers that the thread's cp.async copies wrote
+  /// since its last cp.async arrive.
+  std::set<Stage> gathered;
+
   /// The events of a wgmma, copy or shared read op.
   void visitEffects(Operation *op) {
+    if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+      if (std::optional<Stage> stage =
+              stageOf(copy.getDst(), copy.getDstIndices()))
+        if (gathered.insert(*stage).second)
+          emit({EventKind::Gather, op, {}, 0, stage});
+      return;
+    }
     if (isa<WgmmaCommitGroupOp>(op))
       return emit({EventKind::AsyncCommit, op});
     if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))

@@ -21,11 +21,12 @@
 //    more past the one it saw before: the role fell behind the ring (threads
 //    that only wait on it) and its parity matched a later phase.
 //  - T-PROTO-12: a role reads a stage of a buffer filled by copies that
-//    complete on barriers when the copy that last wrote the stage is not
-//    complete, or belongs to a phase of its barrier the role has not waited
-//    for (a wait that returned too early, a stage refilled before its
-//    readers released it); or a copy overwrites a stage that a wgmma of
-//    another role may still read.
+//    complete on barriers (TMA and bulk copies; cp.async copies whose thread
+//    then arrives by cp.async.mbarrier.arrive) when the copy that last wrote
+//    the stage is not complete, or belongs to a phase of its barrier the role
+//    has not waited for (a wait that returned too early, a stage refilled
+//    before its readers released it); or a copy overwrites a stage that a wgmma
+//    of another role may still read.
 //  - T-PROTO-14: a role writes a tile of a shared buffer (a generic store,
 //    stmatrix) that a bulk store of some role (TMA store or reduce, bulk
 //    copy to global memory) may still read: its bulk group was not retired

@@ -38,7 +38,13 @@ enum class EventKind {
   ArriveDrop, ///< one arrival, and one fewer expected from the next phase on
   ExpectTx,   ///< amount: bytes per thread
   Deliver,    ///< amount: bytes per thread; `stage` written (or none)
-  Wait,       ///< amount: the parity
+  /// A cp.async copy into `stage` of a filled buffer, complete with the
+  /// role's next cp.async mbarrier arrive (Gathered).
+  Gather,
+  /// The role's cp.async mbarrier arrive on `barrier`: its Gather stages
+  /// are written by copies that complete the barrier's current phase.
+  Gathered,
+  Wait, ///< amount: the parity
   Inval,
   Read,      ///< a synchronous read of `stage`
   AsyncRead, ///< a wgmma operand: read until a later wgmma wait retires it
@@ -114,7 +120,10 @@ struct KernelFacts {
   /// checked against the copies' barriers: for a ring (every copy fills one
   /// whole stage, named by its leading indices) the number of those
   /// indices; 0 for a buffer whose copies may write any part of it (one
-  /// stage: the whole buffer).
+  /// stage: the whole buffer). In a kernel whose cp.async copies complete
+  /// on mbarriers (cp.async.mbarrier.arrive), their buffers too: a ring's
+  /// stage is named by all indices but the last two (a tile's rows and
+  /// columns).
   llvm::DenseMap<void *, unsigned> filledBuffers;
   /// Root buffers that bulk stores (TMA stores and reduces, bulk copies to
   /// global memory) read, whose writes are checked against the stores' bulk

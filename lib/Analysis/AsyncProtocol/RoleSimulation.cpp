@@ -15,7 +15,8 @@
 //    a multicast load delivers its box once per CTA of its mask to this
 //    CTA's barrier, and a remote arrive of a peer arrives here.
 //  - Stages. A read of a stage is checked against the copy that last wrote
-//    it.
+//    it. A cp.async copy completes with the phase its thread's next
+//    cp.async.mbarrier.arrive is counted in.
 //  - Bulk stores. Each role keeps its bulk groups as the hardware keeps a
 //    thread's (cp.async.bulk.commit_group, wait_group[.read] N keeps the N
 //    newest); a write of a tile that a group of any role still reads is
@@ -159,6 +160,9 @@ private:
     /// per committed group.
     std::set<Stage> exchangeOpen;
     std::deque<std::set<Stage>> exchangeGroups;
+    /// The stages its cp.async copies wrote since its last cp.async arrive,
+    /// with the first copy into each.
+    std::map<Stage, Operation *> gathered;
   };
 
   /// An exchanged stage's last write and last finished read per role, at
@@ -429,6 +433,21 @@ private:
       if (state.tx < -kMaxAmount * 1024)
         return notModeled();
       settle(event->barrier);
+      break;
+    }
+    case EventKind::Gather:
+      checkOverwrite(r, *event);
+      cursor.gathered.try_emplace(*event->stage, event->op);
+      break;
+    case EventKind::Gathered: {
+      // The copies complete before this arrival counts: with the phase it
+      // is counted in.
+      BarrierState &state = barriers[event->barrier];
+      if (!state.initialized)
+        return notModeled();
+      for (auto [stage, copy] : cursor.gathered)
+        writes[stage] = {event->barrier, state.phase, copy, r};
+      cursor.gathered.clear();
       break;
     }
     case EventKind::Wait: {

@@ -16,9 +16,10 @@
 // a consumer that never releases its K stage (the producer deadlocks) and
 // one that reads V without waiting for it, and a stage whose announced
 // bytes are a box (8 KB) short of its boxes'; gathering, a producer whose copies
-// never arrive on K's full barrier (the consumer deadlocks). (cp.async
-// copies are not stage fills to the checker: a consumer that reads a
-// gathered stage without waiting is not reported.)
+// never arrive on K's full barrier (the consumer deadlocks), a consumer
+// that reads K or V without waiting for the gathered stage, and one whose
+// S wgmma may still read K when it releases the stage (the next gather
+// overwrites it).
 //
 // RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
 // RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
@@ -55,6 +56,12 @@
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
 // RUN: sed '/tile.async_copy_mbarrier_arrive %%k_full/d' %t.gather.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-ARRIVAL
+// RUN: sed '/tile.mbarrier_wait_parity %%k_full\[%%s\], %%ph : !bars/d' %t.gather.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-WAIT-GATHERED
+// RUN: sed '/tile.mbarrier_wait_parity %%v_full\[%%s\], %%ph : !bars/d' %t.gather.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-WAIT-GATHERED
+// RUN: sed '0,/{shape = array<i64: 64, 128, 128>, wait = 0 : i32}/s//{shape = array<i64: 64, 128, 128>, wait = 1 : i32}/' %t.gather.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=GATHER-OVERWRITE
 
 // NO-SPILLS-COUNT-2: bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
 
@@ -124,4 +131,9 @@
 // NO-K-RELEASE: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes: every role is blocked or done with 1 of 1 arrivals missing{{.*}}(T-PROTO-11)
 // SHORT-STAGE: error: reads stage (0, 1) {{.*}}written by a copy that completes phase 1 of barrier 0, which has not completed{{.*}}(T-PROTO-12)
 // NO-K-ARRIVAL: error: waits for parity {{[01]}} of barrier {{[0-9]+}} {{.*}} which never completes{{.*}}(T-PROTO-11)
+// NO-WAIT-GATHERED: error: reads stage (0, 0) (thread 128) written by a copy that completes phase 0 of barrier 0, which this role never waited for{{.*}}(T-PROTO-12)
+// NO-WAIT-GATHERED: note: the copy
+// NO-WAIT-GATHERED-NEXT: tile.async_copy
+// GATHER-OVERWRITE: error: overwrites stage (0, 0) while a wgmma of thread 128 may still read it{{.*}}(T-PROTO-12)
+// GATHER-OVERWRITE-NEXT: tile.async_copy %k
 // NO-V-WAIT: error: reads stage (0{{.*}}) {{.*}}which this role never waited for{{.*}}(T-PROTO-12)
