@@ -50,17 +50,20 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
     if (it->second != ringIndices)
       it->second = 0;
   };
-  bool gathers = false;
+  bool arrives = false, groups = false;
   facts.kernel.walk([&](Operation *op) {
-    gathers |= isa<AsyncCopyMBarrierArriveOp>(op);
+    arrives |= isa<AsyncCopyMBarrierArriveOp>(op);
+    groups |= isa<AsyncCommitGroupOp, AsyncWaitGroupOp>(op);
     if (std::optional<SharedCopy> copy = getSharedCopy(op))
       fill(copy->dst, copy->fillsRingStage ? copy->dstIndices.size() : 0);
   });
-  // cp.async copies that complete on an mbarrier fill what they write like
+  // In a kernel whose cp.async copies complete on mbarriers (each thread's
+  // copies with its next cp.async arrive), they fill what they write like
   // a TMA copy (a piece of a stage: a tile's rows and columns are its last
-  // two indices); those that complete by wait_group are the thread
-  // protocol's.
-  if (!gathers)
+  // two indices). A kernel that also completes copies by commit and wait
+  // groups is left to the thread protocol: which arrive completes which
+  // copy is not followed there.
+  if (!arrives || groups)
     return;
   facts.kernel.walk([&](AsyncCopyOp copy) {
     auto type = cast<MemRefType>(copy.getDst().getType());

@@ -21,6 +21,9 @@
 //    getElementAccess; wgmma operands until a wgmma wait retires them) are
 //    events on the stage they read; through a memref.reinterpret_cast of a
 //    ring that bulk copies fill row by row, the row of the view's offset.
+//    In a kernel whose cp.async copies complete on mbarriers, a copy into a
+//    filled buffer is an event on its stage, and the thread's next cp.async
+//    arrive an event binding its copies to that barrier's phase.
 //  - Bulk stores. A buffer TMA stores (or reduces, or bulk copies) read is
 //    staged in tiles named by the stores' leading indices; the stores'
 //    reads, their bulk commits and waits, and the generic writes and

@@ -121,9 +121,9 @@ struct KernelFacts {
   /// whole stage, named by its leading indices) the number of those
   /// indices; 0 for a buffer whose copies may write any part of it (one
   /// stage: the whole buffer). In a kernel whose cp.async copies complete
-  /// on mbarriers (cp.async.mbarrier.arrive), their buffers too: a ring's
-  /// stage is named by all indices but the last two (a tile's rows and
-  /// columns).
+  /// on mbarriers (cp.async.mbarrier.arrive) and none by commit and wait
+  /// groups, their buffers too: a ring's stage is named by all indices but
+  /// the last two (a tile's rows and columns).
   llvm::DenseMap<void *, unsigned> filledBuffers;
   /// Root buffers that bulk stores (TMA stores and reduces, bulk copies to
   /// global memory) read, whose writes are checked against the stores' bulk

@@ -223,10 +223,9 @@ def combine_fmas(unroll: int, prefix: str, acc_in: str, indent: int) -> str:
     return textwrap.indent("\n".join(lines), " " * indent)
 
 
-#: The names of IR defined in a snippet: `%x =`, `%x, %y =`, `%x:2 =`, a
-#: loop's induction variable and iter_args.
-_DEFINED = re.compile(r"(%[A-Za-z_][\w]*)(?::\d+)?(?:, (%[A-Za-z_][\w]*))? = |"
-                      r"scf\.for (%[A-Za-z_][\w]*) = |iter_args\((%[A-Za-z_][\w]*) = ")
+#: The names of IR defined in a snippet: `%x =`, `%x, %y =`, `%x:2 =` (a
+#: loop's induction variable and iter_args included).
+_DEFINED = re.compile(r"(%[A-Za-z_][\w]*)(?::\d+)?(?:, (%[A-Za-z_][\w]*))? = ")
 
 
 def prefixed(ir: str, prefix: str) -> str:
@@ -1002,8 +1001,10 @@ class DecodePlan:
         direct = self.direct and out.is_contiguous()
         if direct:
             ws_o, ws_lse = placeholders(torch.float32)
+            # (B, Sq, H, D) out, for the combine: a placeholder view (the
+            # launch keeps its fixed arguments alive).
             buffers = (ws_o, ws_lse, placeholders(torch.int32)[1],
-                       out.view(-1, self.head_dim), out)
+                       out.view(-1, self.head_dim), placeholders(q.dtype)[0][None, None])
         else:
             ws_o, ws_lse, counters, lock = workspace(torch, index, stream,
                                                      self.workspace_rows, self.units,
@@ -1024,18 +1025,25 @@ class DecodePlan:
         # Eager, units of few rows combine in their last split (one launch
         # less: host time); under CUDA graph capture, where launches cost
         # nothing at replay, the combine kernel does (a shorter GPU tail).
-        # Both combine in the same order: the same bits.
-        fused = prepared(True) if self.fused else None
+        # Both combine in the same order: the same bits. (A launch prepared
+        # during a capture, whose counters may be zeroed only in the graph,
+        # never fuses.)
+        capturing = torch.cuda.is_current_stream_capturing
+        fusing = self.fused and not capturing()
+        fused = []  # the fused launch, prepared on its first call
         combine = self.combine.prepare(index, (ws_o, ws_lse, out) + self.combine_scalars,
                                        self.combine_grid, stream, varying=(2,))
-        capturing = torch.cuda.is_current_stream_capturing
 
         def run_and_combine(q, k4, v4, table, seqlens, out, length, added):
             lengths, length, added = scalars(seqlens, length, added)
-            if fused is not None and not capturing():
-                fused(q, k4, v4, table, lengths, out, length, added)
-                return
-            with lock:  # the workspace's: no other call between the two
+            # The workspace's lock: no other call on the stream between a
+            # kernel and its combine.
+            with lock:
+                if fusing and not capturing():
+                    if not fused:
+                        fused.append(prepared(True))
+                    fused[0](q, k4, v4, table, lengths, out, length, added)
+                    return
                 kernel(q, k4, v4, table, lengths, out, length, added)
                 combine(out)
         return run_and_combine
@@ -1055,6 +1063,7 @@ def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
     the workspace of `stream` (None: the current one) on device `index`."""
     key = (index, streams.stream_handle(stream, index) or 0)
     found = WORKSPACES.peek(key)
+    capturing = torch.cuda.is_current_stream_capturing()
     if (found is None or found[0].numel() < rows * head_dim or found[1].numel() < rows
             or found[2].numel() < units):
         size = max(rows, 2 * found[1].numel() if found is not None else 0)
@@ -1067,7 +1076,10 @@ def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
                      torch.empty(size, device=f"cuda:{index}", dtype=torch.float32),
                      torch.zeros(count, device=f"cuda:{index}", dtype=torch.int32),
                      found[3] if found is not None else threading.Lock())
-        WORKSPACES.put(key, found)
+        # Made during a CUDA graph capture, the buffers are the graph's (its
+        # counters zeroed at replay): not the stream's for later calls.
+        if not capturing:
+            WORKSPACES.put(key, found)
     return (found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows],
             found[2][:units], found[3])
 
