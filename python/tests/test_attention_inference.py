@@ -95,6 +95,28 @@ def test_split_heuristic():
     assert num_splits(1, 1000, 132, max_splits=64) <= 64
 
 
+def test_decode_combine_choice():
+    """Who combines a split call: units of at most FUSED_COMBINE_ROWS rows
+    (Sq x group; one per consumer warp) their last split in eager calls,
+    larger ones the combine kernel; one split of one query stores
+    directly."""
+    from tile.ops.decode_attention import FUSED_COMBINE_ROWS, plan_decode
+
+    def plan(batch, sq, heads, kv_heads, keys):
+        return plan_decode("bf16", H100.sms, batch, sq, heads, kv_heads, 128, page=keys,
+                           capacity=keys, paged=False, scale_log2=1.0, causal=False)
+    assert FUSED_COMBINE_ROWS == 4
+    for shape, fused in (((1, 1, 32, 8, 4096), True),    # GQA 4: 4 rows
+                         ((2, 4, 8, 8, 4096), True),     # MHA, 4 queries
+                         ((1, 2, 32, 8, 4096), False),   # 8 rows
+                         ((1, 1, 64, 8, 4096), False),   # GQA 8
+                         ((1, 16, 64, 8, 4096), False)):  # 128 rows: two tiles
+        decode = plan(*shape)
+        assert decode.fused == fused and decode.shape_scalars[-1] > 1, shape
+    direct = plan(64, 1, 32, 8, 4096)  # 512 units fill the SMs: one split
+    assert direct.direct and direct.shape_scalars[-1] == 1
+
+
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 def test_decode_kernels_compile(element):
     """Every page size and head dim compiles (the protocol checker and
