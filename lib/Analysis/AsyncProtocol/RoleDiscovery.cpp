@@ -51,9 +51,12 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
       it->second = 0;
   };
   bool arrives = false, groups = false;
+  SmallVector<AsyncCopyOp> asyncCopies;
   facts.kernel.walk([&](Operation *op) {
     arrives |= isa<AsyncCopyMBarrierArriveOp>(op);
     groups |= isa<AsyncCommitGroupOp, AsyncWaitGroupOp>(op);
+    if (auto copy = dyn_cast<AsyncCopyOp>(op))
+      asyncCopies.push_back(copy);
     if (std::optional<SharedCopy> copy = getSharedCopy(op))
       fill(copy->dst, copy->fillsRingStage ? copy->dstIndices.size() : 0);
   });
@@ -65,12 +68,12 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
   // copy is not followed there.
   if (!arrives || groups)
     return;
-  facts.kernel.walk([&](AsyncCopyOp copy) {
+  for (AsyncCopyOp copy : asyncCopies) {
     auto type = cast<MemRefType>(copy.getDst().getType());
     bool ring =
         getRootBuffer(copy.getDst()) == copy.getDst() && type.getRank() >= 3;
     fill(copy.getDst(), ring ? type.getRank() - 2 : 0);
-  });
+  }
 }
 
 std::optional<BulkStoreSource>

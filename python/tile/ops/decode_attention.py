@@ -1063,7 +1063,6 @@ def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
     the workspace of `stream` (None: the current one) on device `index`."""
     key = (index, streams.stream_handle(stream, index) or 0)
     found = WORKSPACES.peek(key)
-    capturing = torch.cuda.is_current_stream_capturing()
     if (found is None or found[0].numel() < rows * head_dim or found[1].numel() < rows
             or found[2].numel() < units):
         size = max(rows, 2 * found[1].numel() if found is not None else 0)
@@ -1078,7 +1077,7 @@ def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
                      found[3] if found is not None else threading.Lock())
         # Made during a CUDA graph capture, the buffers are the graph's (its
         # counters zeroed at replay): not the stream's for later calls.
-        if not capturing:
+        if not torch.cuda.is_current_stream_capturing():
             WORKSPACES.put(key, found)
     return (found[0][:rows * head_dim].view(rows, head_dim), found[1][:rows],
             found[2][:units], found[3])
