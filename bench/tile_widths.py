@@ -9,10 +9,12 @@ For each M x N x K (bf16, or e4m3 with row-wise scales; B an nn.Linear
 weight, N x K), kernel time from CUPTI (the median of --rounds rotated
 rounds, bench/harness.py) of
   - tile.matmul as it plans the shape (the rule; a decode kernel for M <=
-    128 in bf16, the multicast kernel for two waves of FP8 tiles),
+    128 in bf16 where tile.ops.matmul.decode_pays, the multicast kernel for
+    two waves of FP8 tiles),
   - the persistent kernel (@gemm_nt, @gemm_fp8_nt) with 128 x 256,
-    128 x 192 and 128 x 128 tiles (each on persistent_grid's grid for that
-    width, split-K as the kernel's work units split it),
+    128 x 192, 128 x 128 and (bf16) 128 x 64 tiles (each on
+    persistent_grid's grid for that width, split-K as the kernel's work
+    units split it),
   - torch.matmul (cuBLAS), torch._scaled_mm for FP8.
 Prints each time, cuBLAS over each, the width the rule picks and the
 fastest; every side is checked against an f32 product first. The default
@@ -40,7 +42,6 @@ FP8_SHAPES = ["1x6144x4096", "16x6144x4096", "16x28672x4096", "1x7168x2048", "64
               "4096x576x7168", "16384x576x7168", "4096x1536x7168", "512x32768x512",
               "4096x32768x512", "4096x24576x1536", "1792x2560x1024", "2048x7168x1024",
               "1024x4096x4096", "2048x2048x2048", "16384x4096x4096", "4096x4096x4096"]
-WIDTHS = (256, 192, 128)
 
 
 def bf16_sides(torch, tile, mm, a, w, sms, persistent):
@@ -53,7 +54,7 @@ def bf16_sides(torch, tile, mm, a, w, sms, persistent):
     unused = placeholders(torch, a.device, a.dtype)[0]  # no bias, no residual
     unread = placeholders(torch, a.device, torch.float32)[1]  # no FP8 C's scale, amax
     sides = [lambda: tile.matmul(a, w, transpose_b=True)]
-    for width in WIDTHS:
+    for width in persistent.TILE_WIDTHS:
         plan = replace(rule, decode=None, kernel="gemm_nt", b_transposed=True,
                        workspace_ctas=sms, tile_n=width,
                        grid=(persistent.persistent_grid(m, n, k, sms, width), 1, 1))
@@ -81,7 +82,7 @@ def fp8_sides(torch, tile, a, w, sms, persistent):
     rule = sm.plan_scaled_matmul(*(operand_of(t) for t in (a8, w8.t(), sa, sw)), None,
                                  "bfloat16", device(0))
     sides = [lambda: tile.matmul(a8, w8, transpose_b=True, scale_a=sa, scale_b=sw)]
-    for width in WIDTHS:
+    for width in persistent.FP8_TILE_WIDTHS:
         plan = replace(rule, kernel=sm.FP8_KERNEL, tile_n=width, workspace_ctas=sms,
                        grid=(persistent.persistent_grid(m, n, k, sms, width, slice_k=128), 1, 1))
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
@@ -114,7 +115,8 @@ def main() -> None:
     sms = device(0).sms
     rows = []
     shapes = args.shapes or (FP8_SHAPES if args.type == "fp8" else SHAPES)
-    print(f"{'shape':>18s} | {'rule':>7s} " + " ".join(f"{'w' + str(w):>7s}" for w in WIDTHS)
+    widths = persistent.FP8_TILE_WIDTHS if args.type == "fp8" else persistent.TILE_WIDTHS
+    print(f"{'shape':>18s} | {'rule':>7s} " + " ".join(f"{'w' + str(w):>7s}" for w in widths)
           + f" {'cuBLAS':>7s} µs | cuBLAS / rule, / w... | rule picks, fastest")
     for shape in shapes:
         m, n, k = (int(x) for x in shape.split("x"))
@@ -135,12 +137,12 @@ def main() -> None:
         repeats = max(10, min(200, int(2e13 / (2 * m * n * k))))
         times = harness.rotated_kernel_us(sides, args.rounds, repeats)
         cublas = times[-1]
-        fastest = WIDTHS[min(range(len(WIDTHS)), key=lambda i: times[1 + i])]
+        fastest = widths[min(range(len(widths)), key=lambda i: times[1 + i])]
         picks = ("decode" if getattr(rule, "decode", None) is not None
                  else "multicast" if getattr(rule, "multicast", False) else rule.tile_n)
         row = dict(card=card, type=args.type, m=m, n=n, k=k, rule=picks, fastest=fastest,
                    rule_us=times[0], cublas_us=cublas,
-                   **{f"w{width}_us": times[1 + i] for i, width in enumerate(WIDTHS)})
+                   **{f"w{width}_us": times[1 + i] for i, width in enumerate(widths)})
         rows.append(row)
         print(f"{shape:>18s} | " + " ".join(f"{t:7.1f}" for t in times) + " | "
               + " ".join(f"{cublas / t:5.2f}" for t in times[:-1])

@@ -67,7 +67,8 @@ sanitize_python decode "gemm_decode" gemm_decode "$WORK/decode.py"
 # The Hopper GEMM with split tiles (tile.work_unit split_k; the examples'
 # grids above take one CTA a tile): 4 tiles on 3 CTAs (the last in 3 K
 # ranges) and 20 tiles on 6 CTAs (the last 2 in 3), K = SIZE, both
-# layouts, from PyTorch, checked against torch.
+# layouts, from PyTorch, checked against torch; and tile.matmul's 64-wide
+# tiles, 2 x 10 of them (partial in M and N) split in 4 along K = 8 SIZE.
 cat > "$WORK/stream_k.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
@@ -78,13 +79,23 @@ for (m, n, k), ctas in (((256, 512, $SIZE), 3), ((512, 1280, $SIZE), 6)):
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
     workspace = torch.empty((ctas * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(ctas * 4, device="cuda", dtype=torch.int32)
+    # The epilogue's operands, unread as written (no bias, residual, FP8 C).
+    unread = (torch.empty((1, 1), device="cuda", dtype=torch.float16),) * 2 + (
+        torch.zeros(1, device="cuda"), torch.zeros(1, device="cuda", dtype=torch.int32))
     for layout, operand in (("nt", b), ("nn", b.t().contiguous())):
         c = torch.empty(m, n, device="cuda", dtype=torch.float16)
         module.kernel("gemm_" + layout)(a, operand, c, m, n, k, workspace, counters,
-                                         grid=(ctas, 1, 1))
+                                         *unread, grid=(ctas, 1, 1))
         torch.cuda.synchronize()
         print(f"split tiles {layout} {m}x{n}x{k} on {ctas} CTAs relative error "
               f"{relative_error(c, a.float() @ b.float().t()):.1e}")
+m, n, k = 200, 600, 8 * $SIZE
+a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+b = torch.randn(n, k, device="cuda", dtype=torch.float16)
+for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
+    torch.cuda.synchronize()
+    print(f"64-wide split tiles {m}x{n}x{k} relative error "
+          f"{relative_error(c, a.float() @ b.float().t()):.1e}")
 PY
 sanitize_python split "split tiles" gemm_n "$WORK/stream_k.py"
 # The FP8 kernels (python/tile/kernels/gemm_sm90_fp8.mlir: persistent with a split

@@ -5,8 +5,9 @@ import pytest
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
 from tile.core.operands import Operand
-from tile.ops.decode import DecodeConfig, decode_config, decode_source, decode_splits, rows_for
-from tile.ops.matmul import plan_matmul
+from tile.ops.decode import (DecodeConfig, decode_config, decode_grid, decode_source,
+                             decode_splits, rows_for)
+from tile.ops.matmul import decode_pays, plan_matmul
 from tile.ops.persistent import busiest_slices, persistent_grid, tile_width
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
@@ -34,28 +35,36 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     plan = plan_matmul(matrix(256, 512), transposed(512, 512, dtype="float16"), None,
                        H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_nt", True)
-    # 4 tiles 256 wide fill few SMs: 8 tiles 128 wide, of 8 K-slices (too
+    # 4 tiles 256 wide fill few SMs: 16 tiles 64 wide, of 8 K-slices (too
     # short to split), one CTA a tile; the workspace is the SM count's, of
-    # the narrow tiles' 64 accumulators a thread.
-    assert (plan.tile_n, plan.grid) == (128, (8, 1, 1))
-    assert plan.split_k_shape == ((2 * 132 * 128, 64), 132)
+    # the slim tiles' 32 accumulators a thread.
+    assert (plan.tile_n, plan.grid) == (64, (16, 1, 1))
+    assert plan.split_k_shape == ((2 * 132 * 128, 32), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n",
                                                           None, None, None, None)
 
 
-def test_tile_width_picks_the_least_estimated_time_of_256_192_and_128():
+def test_tile_width_picks_the_least_estimated_time_of_256_192_128_and_64():
     assert tile_width(4096, 4096, 4096, 132) == 256
     assert tile_width(1024, 4096, 4096, 132) == 256  # 128 wide tiles: a wave or more
     assert tile_width(4096, 28672, 4096, 132) == 256  # Llama-3-8B's prefill shapes
     assert tile_width(4096, 4096, 14336, 132) == 256
     assert tile_width(512, 4096, 4096, 132) == 128   # 64 wide tiles -> 128 narrow ones
-    assert tile_width(256, 256, 256, 132) == 128
+    assert tile_width(256, 4096, 4096, 132) == 128   # 64 x 2 splits against 128 unsplit
+    # A few row tiles of a long K: twice the CTAs, split into fewer ranges
+    # (DeepSeek-V3's kv_a at 256 and 512 tokens), and small squares.
+    assert tile_width(256, 576, 7168, 132) == 64
+    assert tile_width(512, 576, 7168, 132) == 64
+    assert tile_width(256, 1536, 7168, 132) == 128
+    assert tile_width(256, 256, 256, 132) == 64
+    assert tile_width(1024, 1024, 1024, 132) == 64
     assert tile_width(16384, 128, 8192, 132) == 128  # N = 128: half of every wide tile idle
     # N = 576 (DeepSeek-V3's kv_a): three 192-wide tiles, no padding.
     assert tile_width(16384, 576, 7168, 132) == 192
     assert tile_width(4096, 576, 7168, 132) == 192
     assert tile_width(512, 6144, 4096, 132) == 192   # 96 wide tiles, 128 of 192
-    # A gated epilogue's output tile is half as wide: 192 is not offered.
+    # A gated epilogue's output tile is half as wide: 192 and 64 are not
+    # offered.
     assert tile_width(4096, 576, 7168, 132, (256, 128)) == 128
     assert busiest_slices(4096, 4096, 4096, 132, 256) == 4 * 64  # 3.9 waves, not split
     # 3.4 waves: the last 52 tiles split in 2 (fixup 12 + 6 x 2 slices).
@@ -87,8 +96,8 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     accumulators a thread)."""
     plans = [plan_matmul(matrix(m, k), matrix(k, n), None, H100)
              for m, n, k in ((4096, 4096, 64), (8192, 8192, 64), (1792, 2560, 4096),
-                             (4096, 576, 7168), (512, 4096, 4096))]
-    assert {plan.tile_n for plan in plans} == {256, 192, 128}
+                             (4096, 576, 7168), (512, 4096, 4096), (256, 576, 7168))]
+    assert {plan.tile_n for plan in plans} == {256, 192, 128, 64}
     for plan in plans:
         assert plan.split_k_shape == ((2 * 132 * 128, plan.tile_n // 2), 132)
 
@@ -103,10 +112,13 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     # C = A B: B's K x N slices are wgmma's MN-major A operand.
     plan = plan_matmul(matrix(1, 4096), matrix(4096, 8192), None, H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
-    # M = 65 .. 128: wgmma's n = 128 over 128 columns of C a CTA, one K span
-    # a stage; M = 129 is no decode shape.
-    plan = plan_matmul(matrix(100, 4096), matrix(4096, 14336), None, H100)
-    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s6_c128", (112, 1, 1))
+    # M = 97 .. 128: wgmma's n = 128 over 128 columns of C a CTA, one K span
+    # a stage, where the decode kernel is estimated no slower than the
+    # persistent kernel; M = 129 is no decode shape.
+    assert decode_config(100, 14336, 4096, False, "f16", H100) == DecodeConfig(
+        "nn", 128, 6, "f16", 1, columns=128)
+    plan = plan_matmul(matrix(100, 4096), matrix(4096, 4096), None, H100)
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s4_k2", (64, 1, 1))
     # Where 128 columns a CTA would leave a quarter of the SMs idle: 64
     # columns, two K spans, as many stages as fit (5 of 40 KB); n = 96 for M = 90.
     plan = plan_matmul(matrix(90, 4096), matrix(4096, 8192), None, H100)
@@ -144,8 +156,27 @@ def test_decode_splits_k_where_the_tiles_leave_sms_idle():
     assert not plan_matmul(matrix(64, 4096), transposed(4096, 4096), None, H100).decode.split_k
     wide = plan_matmul(matrix(64, 7168), transposed(7168, 576), None, H100)
     assert wide.decode.split_k and wide.grid == (9, 7, 1)
-    wide = plan_matmul(matrix(128, 7168), transposed(7168, 1536), None, H100)
-    assert wide.decode.split_k and wide.grid == (24, 5, 1)
+    wide = decode_config(128, 1536, 7168, True, "f16", H100)
+    assert wide.split_k and decode_grid(wide, 1536, 7168, H100) == (24, 5, 1)
+
+
+def test_the_persistent_kernel_takes_m_97_to_128_where_it_is_estimated_faster():
+    """With 128 rows a decode CTA's one consumer warpgroup issues half the
+    persistent kernel's MMA work a slice: large products (Mixtral's
+    experts at 128 tokens), a few columns of a long K (split 5 and 7 ways
+    in the decode kernel) or a short K run the persistent kernel; mid-size
+    ones and M <= 96 the decode kernel."""
+    def kernel(m, n, k):
+        return plan_matmul(matrix(m, k), transposed(k, n), None, H100).kernel
+    for n, k in ((28672, 4096), (4096, 14336), (10240, 8192), (576, 7168), (32768, 512)):
+        assert kernel(128, n, k) == "gemm_nt", (n, k)
+        assert decode_pays(96, n, k, True, "f16", H100)
+    for n, k in ((7168, 2048), (6144, 4096), (4096, 4096)):
+        assert kernel(128, n, k).startswith("gemm_decode_nt_r128"), (n, k)
+    # A decode config given (the autotuner's) is taken as it is.
+    config = decode_config(128, 28672, 4096, True, "f16", H100)
+    assert plan_matmul(matrix(128, 4096), transposed(4096, 28672), None, H100,
+                       decode=config).decode == config
 
 
 def test_a_decode_config_must_fit_the_problem():
@@ -348,17 +379,21 @@ def test_the_kernels_compile_and_declare_their_launch(element):
 
 
 @pytest.mark.parametrize("shape, width", [
-    # 128-wide: whole and partial tiles, N = 128, a long K split along the
-    # SMs (the narrow split-K workspace).
-    ((256, 512, 512), 128), ((300, 200, 4096), 128), ((8192, 128, 1024), 128),
-    ((1000, 1000, 72), 128),
+    # 128-wide: partial tiles split along K (the narrow split-K workspace),
+    # a short K, N = 128.
+    ((300, 2048, 4096), 128), ((1000, 1000, 4096), 128), ((640, 2048, 72), 128),
+    ((8192, 128, 4096), 128),
+    # 64-wide: whole and partial tiles, a long K split along the SMs (the
+    # slim split-K workspace), N = 128.
+    ((256, 512, 512), 64), ((300, 200, 4096), 64), ((4096, 128, 4096), 64),
+    ((1000, 1000, 72), 64), ((256, 576, 7168), 64),
     # 192-wide: a wave short of the SMs, a last wave split along K (the
     # 96-accumulator workspace rows) with partial tiles in N, and N = 576
     # with partial tiles in M.
     ((2048, 1152, 1024), 192), ((1792, 2504, 4096), 192), ((3333, 576, 2048), 192)])
 @pytest.mark.parametrize("transpose_b", [True, False])
 def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b):
-    """Shapes on the 128- and 192-wide tiles, B both ways round."""
+    """Shapes on the 64-, 128- and 192-wide tiles, B both ways round."""
     import tile
     from tile.ops.matmul import plan_matmul as plan
     from tile.testing import relative_error
@@ -374,7 +409,7 @@ def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b)
         assert relative_error(c, a.float() @ w.float().t()) < 1e-2
 
 
-@pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 7168), (100, 600, 4104),
+@pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 16384), (100, 2040, 7176),
                                    (80, 600, 4104)])
 def test_wide_split_k_decode_matches_torch(torch_cuda, shape):
     """Decode kernels of n = 64, 96 and 128 split along K (few tiles, long

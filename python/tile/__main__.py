@@ -82,7 +82,7 @@ from .ops import (attention as prefill_attention, cache_append, decode_attention
 from .ops import attention_backward, attention_backward_rows
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
-from .ops.persistent import TILE, TILE_WIDTHS
+from .ops.persistent import FP8_TILE_WIDTHS, TILE, TILE_WIDTHS
 from .ops.scaled_matmul import fp8_source
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
@@ -159,7 +159,7 @@ def main(argv=None) -> None:
     gemm.add_argument("--a-mn-major", action="store_true",
                       help="A as its transpose, a row-major K x M matrix (wgmma's imm-trans-a)")
     fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
-    fp8.add_argument("--tile-n", type=int, choices=TILE_WIDTHS, default=TILE[1])
+    fp8.add_argument("--tile-n", type=int, choices=FP8_TILE_WIDTHS, default=TILE[1])
     fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
     attention = commands.add_parser("attention-decode",
                                     help="print a KV-cache attention kernel's tile IR")

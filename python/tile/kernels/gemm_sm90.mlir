@@ -10,9 +10,10 @@
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
 // warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
 // dynamic shared memory, 128x256x64 CTA tiles (as written; 128x192 with 4
-// stages or 128x128 with 6 by the tile-width aliases below) in a grouped order, a
+// stages, 128x128 with 6 or 128x64 with 8 by the tile-width aliases below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
-// last wave along K. (For M <= 64, tile.matmul runs the
+// last wave along K. (For M <= 96, and up to 128 where they are estimated
+// faster, tile.matmul runs the
 // decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
 //
@@ -42,13 +43,14 @@
 #c_max = 448.0 : f32
 // The ring's stages (4 as written: 224 KB with 256-wide tiles; the
 // 128-wide tiles take 6 in the same memory, the 192-wide ones 4 in 208 KB
-// beside their three staging buffers).
+// beside their three staging buffers, the 64-wide ones 8 in 208 KB).
 #stages = 4 : index
 !bars = !tile.mbarrier<count = 4>
 !ring_a = memref<4x128x64x!e, 3>
-// The CTA tile's width N: 256 as written; tile.matmul compiles 192- and
-// 128-wide tiles (where tile.ops.persistent.tile_width estimates them
-// faster: N = 576, or waves that fit the SMs better) by redefining
+// The CTA tile's width N: 256 as written; tile.matmul compiles 192-, 128-
+// and 64-wide tiles (where tile.ops.persistent.tile_width estimates them
+// faster: N = 576, waves that fit the SMs better, a few row tiles of a
+// long K) by redefining
 // these aliases (tile.ops.matmul.tile_width_aliases). B's box and ring
 // stage (N x 64; for A B, N / 64 chunks of 64 x 64), a consumer thread's
 // accumulators (!acc: 64 x N / 128) and the wgmma and store shapes.

@@ -510,6 +510,29 @@ def decode_splits(n: int, k: int, device: Device, columns: int = 64,
     return max(1, min(device.sms // tiles, stages // MIN_SPLIT_STAGES, MAX_SPLITS))
 
 
+#: The decode kernels' cost in persistent.SLICE_COST's units (a 256-wide
+#: persistent tile's K-slice, per column), for tile.matmul's choice at M >
+#: 96: a CTA's 64 x 64 slice of B against 128 rows of A (one consumer
+#: warpgroup: about a 128 x 128 persistent slice's time, for half the
+#: work), and a split CTA's fixup of DECODE_FIXUP_SLICES +
+#: DECODE_FIXUP_SLICES_PER_SPLIT x splits slices. Fitted on an NVIDIA H200
+#: at twelve bf16 shapes of M = 96 and 128 (bench/NOTES.md).
+DECODE_SLICE_COST = 100
+DECODE_FIXUP_SLICES, DECODE_FIXUP_SLICES_PER_SPLIT = 12, 9
+
+
+def decode_cost(config: DecodeConfig, n: int, k: int, device: Device) -> float:
+    """The estimated time of `config` on N x K, as persistent.tile_width
+    estimates the persistent kernel's: the busiest SM's 64 x 64 slices of B
+    (its CTAs' K shares of `columns` / 64 slices, ceil(CTAs / SMs) a SM)
+    and a split's fixup, times DECODE_SLICE_COST."""
+    columns, splits, _ = decode_grid(config, n, k, device)
+    spans = cdiv(cdiv(k, config.slice * config.spans), splits) * config.spans
+    slices = spans * config.columns // 64 * cdiv(columns * splits, device.sms)
+    fixup = (DECODE_FIXUP_SLICES + DECODE_FIXUP_SLICES_PER_SPLIT * splits) if splits > 1 else 0
+    return (slices + fixup) * DECODE_SLICE_COST
+
+
 def decode_grid(config: DecodeConfig, n: int, k: int, device: Device) -> Tuple[int, int, int]:
     """One CTA per `config.columns` columns of C, times the K splits."""
     return (cdiv(n, config.columns),

@@ -8,7 +8,8 @@ f16 or bf16 operands, f32 accumulation, C in the operands' type. The kernel
 follows from B's layout in memory, not from `transpose_b`: a row-major K x N
 B runs @gemm_nn of kernels/gemm_sm90.mlir, a row-major N x K B
 (`transpose_b=True`, or the transposed view of one) runs @gemm_nt; for
-M <= 128 (decode and small batches) either layout runs a decode kernel of
+M <= 96 (decode and small batches), and up to M = 128 where it is estimated
+no slower (decode_pays), either layout runs a decode kernel of
 tile.ops.decode, which streams B once over ceil(N / 64) CTAs (or
 ceil(N / 128) for M > 64 and a large N). The persistent grids take one
 CTA per SM, or per tile (and split along K) where the tiles do not fill the
@@ -156,6 +157,13 @@ def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
 
 #: M up to which the decode kernels run, both layouts.
 DECODE_MAX_M = ROWS[-1]
+#: M above which the persistent kernel runs where its estimated time beats
+#: the decode kernel's (decode_pays): with 128 rows, a decode CTA's one
+#: consumer warpgroup issues half the persistent kernel's MMA work a slice
+#: (NVIDIA H200, bf16, decode / persistent: 128 x 28672 x 4096 86.5 / 67.1
+#: µs, 128 x 10240 x 8192 91.7 / 46.7, but 128 x 4096 x 4096 12.1 / 13.7 and
+#: M = 96 at 4096 x 4096 10.0 / 14.6).
+DECODE_ONLY_M = 96
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
 ELEMENTS = FLOAT16_TYPES
 
@@ -231,6 +239,21 @@ class MatmulPlan:
             return (8, 9, 10, 11)
         first = 6 if self.decode.split_k else 4
         return tuple(range(first, first + 4))
+
+
+def decode_pays(m: int, n: int, k: int, b_transposed: bool, element: str,
+                device: devices.Device) -> bool:
+    """Whether C = A B of M <= DECODE_MAX_M runs a decode kernel: always up
+    to DECODE_ONLY_M, above it where decode_config's kernel is estimated
+    (decode.decode_cost) no slower than the persistent kernel of
+    persistent.tile_width's width."""
+    if m <= DECODE_ONLY_M:
+        return True
+    width = persistent.tile_width(m, n, k, device.sms)
+    persistent_cost = (persistent.busiest_slices(m, n, k, device.sms, width) * width
+                       * persistent.SLICE_COST[64][width])
+    config = decode_config(m, n, k, b_transposed, element, device)
+    return decode_kernels.decode_cost(config, n, k, device) <= persistent_cost
 
 
 def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
@@ -310,7 +333,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     b_transposed, b_pitch = _layout("B", b, ("K", "N"))
     # A gated product's gate and up blocks are columns of C: rows of the
     # decode kernels' C^T accumulators, which hold no pair in one thread.
-    small_m = m <= DECODE_MAX_M and not epilogue.gated
+    small_m = m <= DECODE_MAX_M and not epilogue.gated and (
+        decode is not None or decode_pays(m, n, k, b_transposed, BY_TORCH[a.dtype].name, device))
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
@@ -614,7 +638,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     (one read and write of them, on the same stream); with `stage=False`
     they are an error instead. A call like an earlier one (shapes, strides,
     dtypes, alignment, device) reuses its plan. With `tune`, a decode shape
-    (M <= 128) runs the config `decode_tuner()` found fastest for it (timed
+    (M <= 128 where a decode kernel runs) takes the config `decode_tuner()`
+    found fastest for it (timed
     on the first such call, then cached on disk).
 
     FP8 operands (float8_e4m3fn, float8_e5m2) take `scale_a` and `scale_b`

@@ -1,6 +1,7 @@
 """What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
-grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192 or
-128 x 128 where tile.matmul's tile_width finds them faster), a mostly idle last
+grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192,
+128 x 128 or, 16-bit only, 128 x 64 where tile.matmul's tile_width finds
+them faster), a mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
 from typing import Dict, Tuple
@@ -11,12 +12,19 @@ from ..core.operands import cdiv
 
 #: CTA tiles of the persistent kernels (rows, columns); gemm_sm90 and
 #: gemm_sm90_fp8's @gemm_fp8_nt also compile tiles NARROW_TILE and MID_TILE
-#: columns wide (width_aliases).
+#: columns wide (width_aliases), gemm_sm90 SLIM_TILE wide too.
 TILE = (128, 256)
 NARROW_TILE = 128
 MID_TILE = 192
-#: The tile widths tile_width chooses from, widest first.
-TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
+#: 128 x 64 tiles (wgmma m64n64k16): twice the 128-wide tiles' CTAs where
+#: those would be split along K (a few row tiles of a long K: NVIDIA H200,
+#: bf16, 256 x 576 x 7168 11.5 µs against 14.7 split in 6 or 8, 1024^3 7.1
+#: against 8.0).
+SLIM_TILE = 64
+#: The tile widths tile_width chooses from for 16-bit operands, widest
+#: first, and for 8-bit ones (@gemm_fp8_nt has no 64-wide tiles).
+TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE, SLIM_TILE)
+FP8_TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
 #: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
@@ -29,11 +37,12 @@ MAX_SPLITS = 8
 #: bf16 shapes with M >= 256, within 0.3% at 21 FP8 ones): the time of one
 #: K-slice of a tile per column, relative to a 256-wide tile's, by the
 #: slice's elements (64: 16-bit operands; 128: FP8, whose faster slices
-#: favour the wide tiles' higher arithmetic intensity), and the fixup of a
+#: favour the wide tiles' higher arithmetic intensity; a 64-wide slice took
+#: 0.86-0.95 of a 128-wide one's time on an H200, 1.9 by column), and the fixup of a
 #: split tile, FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of
 #: its width (the partials written and read back serially after the last
 #: split).
-SLICE_COST = {64: {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08},
+SLICE_COST = {64: {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08, SLIM_TILE: 1.9},
               128: {TILE[1]: 1.0, MID_TILE: 1.2, NARROW_TILE: 1.3}}
 FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 
@@ -42,10 +51,11 @@ FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 #: rows of A and `width` of B, 128 bytes each (64 16-bit or 128 8-bit
 #: elements of K), so either element size takes 224 KB with 256- and
 #: 128-wide tiles (H100, bf16: 6 stages of 128-wide tiles ran 256 / 512 x
-#: 4096 x 4096 11% faster than 4, smaller shapes alike) and 208 KB with
+#: 4096 x 4096 11% faster than 4, smaller shapes alike), 208 KB with
 #: 192-wide ones (a fifth 40 KB stage does not fit beside their three
-#: staging buffers).
-RING_STAGES = {TILE[1]: 4, MID_TILE: 4, NARROW_TILE: 6}
+#: staging buffers) and 208 KB with 64-wide ones (eight 24 KB stages; a
+#: ninth passes the CTA's shared memory, T-SMEM-2).
+RING_STAGES = {TILE[1]: 4, MID_TILE: 4, NARROW_TILE: 6, SLIM_TILE: 8}
 
 
 def staging_buffers(chunks: int) -> int:
@@ -104,7 +114,9 @@ def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_
     x SLICE_COST), the wider on a tie. The 128 x 256 tiles where they fill the SMs in whole waves; 192
     where N is a multiple of 192 and not of 256 (N = 576: a third of the
     256-wide tiles' columns would be padding) or where their waves fit the
-    SMs better; 128 where the wider tiles leave most SMs idle or N <= 128."""
+    SMs better; 128 where the wider tiles leave most SMs idle or N <= 128;
+    64 where even those would be split along K into many ranges (a few row
+    tiles of a long K) or fill few SMs (small squares)."""
     def cost(width: int) -> float:
         return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
     return min(widths, key=lambda width: (cost(width), -width))

@@ -51,7 +51,7 @@ from .decode import DECODE, FP8_SLICE, DecodeConfig, decode_config, decode_grid
 
 def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90_fp8.mlir that make @gemm_fp8_nt's
-    tiles `tile_n` (one of persistent.TILE_WIDTHS) columns wide."""
+    tiles `tile_n` (one of persistent.FP8_TILE_WIDTHS) columns wide."""
     return {**persistent.width_aliases(tile_n, 128, "!ea", "!eb", "!ring_bars"),
             "!staging": f"memref<2x{persistent.staging_buffers(tile_n // 64)}x64x64x!ec, 3>"}
 
@@ -268,7 +268,8 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
     else:
         # The persistent kernel's tile width by tile.matmul's cost model
         # (128-element K-slices); the clusters take 256-wide tiles only.
-        tile_n = persistent.tile_width(m, n, k, device.sms, slice_k=128)
+        tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
+                                        slice_k=128)
         if tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
             # 2x1 clusters on pairs of row tiles, one CTA per SM.
             clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)

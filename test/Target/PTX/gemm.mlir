@@ -29,6 +29,12 @@
 // RUN: %python -m tile gemm --tile-n 128 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.narrow.ptx
 // RUN: FileCheck %s --check-prefix=NARROW < %t.narrow.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.narrow.ptx -o %t.narrow.cubin %}
+// With 64-wide tiles (a few row tiles of a long K, small squares): wgmma
+// m64n64k16, one 64x64 staging chunk a warpgroup, eight ring stages, the
+// split tiles' 32 partials a thread; no spills.
+// RUN: %python -m tile gemm --tile-n 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.slim.ptx
+// RUN: FileCheck %s --check-prefix=SLIM < %t.slim.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.slim.ptx -o %t.slim.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
 // With 192-wide tiles (N = 576 and shapes whose waves fit the SMs better):
 // wgmma m64n192k16, three 64x64 staging chunks a warpgroup, and the split
 // tiles' 96 partials a thread stored and summed in 16-byte chunks.
@@ -137,6 +143,16 @@
 // NARROW-LABEL: .entry gemm_nn(
 // NARROW: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // NARROW-NOT: m64n256k16
+
+// SLIM-LABEL: .entry gemm_nt(
+// SLIM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// SLIM-NOT: m64n128k16
+// SLIM: st.global.v4.b32
+// SLIM: ld.global.v4.b32
+// SLIM: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// SLIM-LABEL: .entry gemm_nn(
+// SLIM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// SLIM-PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
 
 // MID-LABEL: .entry gemm_nt(
 // MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
