@@ -396,7 +396,8 @@ def bench_decode(torch, args):
                          sk=length, copies=copies, ratio=ratio, copy_us=copy_us, copy_gbs=copy_bw,
                          tile_gbs=tile_bw, of_copy=tile_bw / copy_bw, **errors(error, theirs),
                          paged_error=paged_error, **flat(times)))
-        del k, v, ks, vs, paged, srcs, dst, runs, outs
+        # Dropped (rebound, not deleted: the lambdas above name them).
+        k = v = ks = vs = paged = srcs = dst = runs = outs = None
     return rows
 
 

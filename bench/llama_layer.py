@@ -27,7 +27,8 @@ differ only in the projections and the attention:
     EFFICIENT_ATTENTION) that runs, picked once per point by a quick timing
     of the attention call alone (printed; a PyTorch without enable_gqa runs
     SDPA on k and v repeated to H heads);
-  - tile: tile.matmul(x, W.t()) (@gemm_nt, or a decode kernel for M <= 128),
+  - tile: tile.matmul(x, W.t()) (@gemm_nt, or a decode kernel for M <= 96 and,
+    where it is estimated faster, up to 128),
     tile.attention(..., causal=True, enable_gqa=True) for prefill and
     tile.attention_with_kvcache for decode.
 The elementwise parts (RMSNorm: F.rms_norm where PyTorch has it; RoPE,
@@ -617,7 +618,7 @@ def config_rows(torch, args, name: str, seen: set) -> List[Dict[str, object]]:
                 case = f"{name} decode B{batch} L{short(cached)}"
                 rows += guarded(torch, case, lambda: decode_point(torch, args, case, name, model,
                                                                   weights, batch, cached, seen))
-    del weights
+    weights = None  # dropped (the lambdas above name it)
     gc.collect()
     torch.cuda.empty_cache()
     return rows

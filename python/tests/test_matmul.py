@@ -5,8 +5,8 @@ import pytest
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
 from tile.core.operands import Operand
-from tile.ops.decode import (DecodeConfig, decode_config, decode_grid, decode_source,
-                             decode_splits, rows_for)
+from tile.ops.decode import (DecodeConfig, decode_config, decode_cost, decode_grid,
+                             decode_source, decode_splits, rows_for)
 from tile.ops.matmul import decode_pays, plan_matmul
 from tile.ops.persistent import busiest_slices, persistent_grid, tile_width
 
@@ -124,6 +124,8 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     plan = plan_matmul(matrix(90, 4096), matrix(4096, 8192), None, H100)
     assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r96_s5_k2", (128, 1, 1))
     assert plan_matmul(matrix(129, 4096), matrix(4096, 4096), None, H100).kernel == "gemm_nn"
+    # An empty N plans (the call returns its empty C without a launch).
+    assert plan_matmul(matrix(16, 64), matrix(64, 0), None, H100).grid == (0, 1, 1)
 
 
 def test_decode_stages_follow_the_ctas_per_sm():
@@ -169,10 +171,25 @@ def test_the_persistent_kernel_takes_m_97_to_128_where_it_is_estimated_faster():
     def kernel(m, n, k):
         return plan_matmul(matrix(m, k), transposed(k, n), None, H100).kernel
     for n, k in ((28672, 4096), (4096, 14336), (10240, 8192), (576, 7168), (32768, 512)):
-        assert kernel(128, n, k) == "gemm_nt", (n, k)
-        assert decode_pays(96, n, k, True, "f16", H100)
+        assert kernel(128, n, k) == kernel(97, n, k) == "gemm_nt", (n, k)
+        assert kernel(96, n, k).startswith("gemm_decode_nt_r96"), (n, k)
     for n, k in ((7168, 2048), (6144, 4096), (4096, 4096)):
         assert kernel(128, n, k).startswith("gemm_decode_nt_r128"), (n, k)
+    # The estimate: 9 x 7 CTAs (576 columns, 7 splits) of 16 K-slices of 64
+    # columns each, one a SM, and the split's fixup, 12 + 9 x 7 slices.
+    config = decode_config(128, 576, 7168, True, "f16", H100)
+    assert decode_grid(config, 576, 7168, H100) == (9, 7, 1)
+    assert decode_cost(config, 576, 7168, H100) == (16 + 12 + 9 * 7) * 100
+    assert not decode_pays(129, 576, 7168, True, "f16", H100)
+    # A C whose rows TMA cannot store (N not a multiple of 8) keeps the
+    # decode kernel (it stores C element by element); an out of a padded,
+    # aligned pitch, which the decode kernels do not take, runs the
+    # persistent kernel where it is estimated faster.
+    assert kernel(128, 28676, 4096).startswith("gemm_decode_nt_r128")
+    assert plan_matmul(matrix(100, 200), transposed(200, 16999), None,
+                       H100).kernel == "gemm_decode_nt_r128_s3_c128"
+    assert plan_matmul(matrix(128, 4096), transposed(4096, 28672),
+                       matrix(128, 28672, strides=(28680, 1)), H100).kernel == "gemm_nt"
     # A decode config given (the autotuner's) is taken as it is.
     config = decode_config(128, 28672, 4096, True, "f16", H100)
     assert plan_matmul(matrix(128, 4096), transposed(4096, 28672), None, H100,
@@ -315,8 +332,9 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
     # Every wgmma n (8, 16, 32, 64, 96, 128), N not a multiple of 64, K not
     # of the stage (split-K for n <= 32: 16 tiles, 2 splits).
     *((m, 1000, 1992, "bfloat16") for m in (1, 8, 9, 32, 33, 64, 90, 100)),
-    # 133 CTAs of 128 columns (n = 128); N = 300 (C stored element by element).
-    (100, 17000, 200, "float16"), (13, 300, 200, "float16")])
+    # 133 CTAs of 128 columns (n = 128; N not a multiple of 8: C stored
+    # element by element, so the decode kernel at M > 96 too); N = 300.
+    (100, 16999, 200, "float16"), (13, 300, 200, "float16")])
 def test_decode_kernels_match_torch(torch_cuda, m, n, k, dtype):
     """The decode kernels in both layouts against an f32 product."""
     import tile
@@ -356,10 +374,15 @@ def test_matmul_errors_on_the_gpu(torch_cuda):
         tile.matmul(a, b, stage=False)
     with pytest.raises(tile.MatmulError, match="must be a CUDA tensor"):
         tile.matmul(a.cpu(), b)
-    # Empty problems need no kernel: K = 0 gives zeros.
+    # Empty problems need no kernel: K = 0 gives zeros, M or N = 0 an
+    # empty C (either route).
     zero_k = tile.matmul(torch.empty(8, 0, device="cuda", dtype=torch.float16),
                          torch.empty(0, 16, device="cuda", dtype=torch.float16))
     assert zero_k.shape == (8, 16) and not zero_k.any()
+    for m, n in ((16, 0), (0, 16), (200, 0)):
+        empty = tile.matmul(torch.randn(m, 64, device="cuda", dtype=torch.float16),
+                            torch.randn(64, n, device="cuda", dtype=torch.float16))
+        assert empty.shape == (m, n)
 
 
 @pytest.mark.parametrize("element", ["f16", "bf16"])

@@ -8,7 +8,8 @@
 // activation or gate and residual its aliases name: tile.warpgroup_add,
 // tile.warpgroup_activation) through shared memory
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
-// warpgroup, TMA stores that overlap the next tile's MMAs); 224 KB of
+// warpgroup, three for 192-wide tiles and one for 64-wide ones, TMA stores
+// that overlap the next tile's MMAs); 224 KB of
 // dynamic shared memory, 128x256x64 CTA tiles (as written; 128x192 with 4
 // stages, 128x128 with 6 or 128x64 with 8 by the tile-width aliases below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
@@ -596,7 +597,8 @@ module attributes {gpu.container_module} {
     %c997 = arith.constant 997 : index
     // The ring (as written 4 stages: 64 KB of A, 128 KB of B tiles; 128-wide
     // tiles: 6 stages of 16 + 16 KB; 192-wide: 4 of 16 + 24 KB and 2 x 3
-    // staging buffers) and 2 x 2 staging buffers of 8 KB: at most this.
+    // staging buffers; 64-wide: 8 of 16 + 8 KB and 2 x 1) and 2 x 2
+    // staging buffers of 8 KB: at most this.
     %smem = arith.constant 229376 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?x!e>
     %hc = memref.alloc(%m, %n) : memref<?x?x!e>

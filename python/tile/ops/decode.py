@@ -502,8 +502,8 @@ def decode_splits(n: int, k: int, device: Device, columns: int = 64,
     """K splits of a decode GEMM: when ceil(N / columns) CTAs would leave
     half the SMs idle, as many as fill the SMs (at most MAX_SPLITS), each
     with at least MIN_SPLIT_STAGES stages of K (of SPANS spans of
-    `slice_k`)."""
-    tiles = cdiv(n, columns)
+    `slice_k`; an empty N plans one tile, never launched)."""
+    tiles = max(1, cdiv(n, columns))
     if 2 * tiles > device.sms:
         return 1
     stages = cdiv(k, slice_k * SPANS)
@@ -513,7 +513,7 @@ def decode_splits(n: int, k: int, device: Device, columns: int = 64,
 #: The decode kernels' cost in persistent.SLICE_COST's units (a 256-wide
 #: persistent tile's K-slice, per column), for tile.matmul's choice at M >
 #: 96: a CTA's 64 x 64 slice of B against 128 rows of A (one consumer
-#: warpgroup: about a 128 x 128 persistent slice's time, for half the
+#: warpgroup; 0.72 of a 128-wide persistent slice's 138 for half its
 #: work), and a split CTA's fixup of DECODE_FIXUP_SLICES +
 #: DECODE_FIXUP_SLICES_PER_SPLIT x splits slices. Fitted on an NVIDIA H200
 #: at twelve bf16 shapes of M = 96 and 128 (bench/NOTES.md).

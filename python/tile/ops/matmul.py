@@ -139,8 +139,8 @@ def a_mn_major(text: str) -> str:
 
 
 #: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
-#: for 192- or 128-wide tiles or a fused epilogue, (element, tile width[,
-#: epilogue]).
+#: for 192-, 128- or 64-wide tiles or a fused epilogue, (element, tile
+#: width[, epilogue]).
 GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
 
@@ -246,7 +246,11 @@ def decode_pays(m: int, n: int, k: int, b_transposed: bool, element: str,
     """Whether C = A B of M <= DECODE_MAX_M runs a decode kernel: always up
     to DECODE_ONLY_M, above it where decode_config's kernel is estimated
     (decode.decode_cost) no slower than the persistent kernel of
-    persistent.tile_width's width."""
+    persistent.tile_width's width (plan_matmul also keeps the decode
+    kernel where C's rows are not TMA's to write); never above
+    DECODE_MAX_M."""
+    if m > DECODE_MAX_M:
+        return False
     if m <= DECODE_ONLY_M:
         return True
     width = persistent.tile_width(m, n, k, device.sms)
@@ -285,8 +289,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     multiple of 8, an unaligned base) are an error, or with `stage` listed
     in the plan's `staged` for a copy into aligned rows. `shared_bytes`
     (kernel name -> dynamic shared memory) is checked against the device's
-    opt-in limit where both are known. For M <= 128 the plan runs a decode
-    kernel: `decode` (e.g. the autotuner's), or `decode_config`'s choice.
+    opt-in limit where both are known. For M <= 96, and M <= 128 where
+    decode_pays, the plan runs a decode kernel: `decode` (e.g. the
+    autotuner's, taken at any M <= 128), or `decode_config`'s choice.
     A fused `epilogue` (whose `bias` and `residual` operands it checks)
     runs in either; a gated one in the persistent kernel at every M."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
@@ -333,8 +338,14 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     b_transposed, b_pitch = _layout("B", b, ("K", "N"))
     # A gated product's gate and up blocks are columns of C: rows of the
     # decode kernels' C^T accumulators, which hold no pair in one thread.
-    small_m = m <= DECODE_MAX_M and not epilogue.gated and (
-        decode is not None or decode_pays(m, n, k, b_transposed, BY_TORCH[a.dtype].name, device))
+    small_m = m <= DECODE_MAX_M and not epilogue.gated
+    if small_m and decode is None and m > DECODE_ONLY_M:
+        # The persistent kernel where it is estimated faster and TMA can
+        # store C (the decode kernels store it element by element: any N).
+        c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
+        if (_tma_ready(c, c.strides[0], BY_TORCH[c_dtype].bytes)
+                and not decode_pays(m, n, k, b_transposed, BY_TORCH[a.dtype].name, device)):
+            small_m = False
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
@@ -467,8 +478,8 @@ def kernel(plan: MatmulPlan):
 
 def shared_bytes(element: str) -> Dict[str, int]:
     """Dynamic shared memory of each persistent kernel for `element`, from
-    the manifest (of the 256-wide tiles: the 192- and 128-wide ones take as
-    much or less)."""
+    the manifest (of the 256-wide tiles: the 192-, 128- and 64-wide ones
+    take as much or less)."""
     return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
 
 
