@@ -254,10 +254,9 @@ def decode_pays(m: int, n: int, k: int, b_transposed: bool, element: str,
     if m <= DECODE_ONLY_M:
         return True
     width = persistent.tile_width(m, n, k, device.sms)
-    persistent_cost = (persistent.busiest_slices(m, n, k, device.sms, width) * width
-                       * persistent.SLICE_COST[64][width])
     config = decode_config(m, n, k, b_transposed, element, device)
-    return decode_kernels.decode_cost(config, n, k, device) <= persistent_cost
+    return (decode_kernels.decode_cost(config, n, k, device)
+            <= persistent.tile_cost(m, n, k, device.sms, width))
 
 
 def _tma_ready(operand: Operand, pitch: int, bytes_: int) -> bool:
@@ -338,13 +337,14 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     b_transposed, b_pitch = _layout("B", b, ("K", "N"))
     # A gated product's gate and up blocks are columns of C: rows of the
     # decode kernels' C^T accumulators, which hold no pair in one thread.
+    c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
+    c_bytes = BY_TORCH[c_dtype].bytes
     small_m = m <= DECODE_MAX_M and not epilogue.gated
     if small_m and decode is None and m > DECODE_ONLY_M:
         # The persistent kernel where it is estimated faster and TMA can
         # store C (the decode kernels store it element by element: any N).
-        c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
-        if (_tma_ready(c, c.strides[0], BY_TORCH[c_dtype].bytes)
-                and not decode_pays(m, n, k, b_transposed, BY_TORCH[a.dtype].name, device)):
+        if (_tma_ready(c, c.strides[0], c_bytes)
+                and not decode_pays(m, n, k, b_transposed, element.name, device)):
             small_m = False
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
@@ -369,8 +369,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     # TMA reads A and B and (but for the decode kernel, which stores element
     # by element) writes C.
     if not small_m:
-        c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
-        operands.append(("out" if out else "C", c, c.strides[0], BY_TORCH[c_dtype].bytes))
+        operands.append(("out" if out else "C", c, c.strides[0], c_bytes))
     for name, operand, pitch, element_bytes in operands:
         if _tma_ready(operand, pitch, element_bytes):
             continue

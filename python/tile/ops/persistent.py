@@ -117,9 +117,13 @@ def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_
     SMs better; 128 where the wider tiles leave most SMs idle or N <= 128;
     64 where even those would be split along K into many ranges (a few row
     tiles of a long K) or fill few SMs (small squares)."""
-    def cost(width: int) -> float:
-        return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
-    return min(widths, key=lambda width: (cost(width), -width))
+    return min(widths, key=lambda width: (tile_cost(m, n, k, sms, width, slice_k), -width))
+
+
+def tile_cost(m: int, n: int, k: int, sms: int, width: int, slice_k: int = 64) -> float:
+    """tile_width's estimated time of tiles `width` wide: busiest_slices x
+    width x SLICE_COST (a 256-wide tile's K-slice per column)."""
+    return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
 
 
 def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1],
