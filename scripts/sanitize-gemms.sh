@@ -67,8 +67,10 @@ sanitize_python decode "gemm_decode" gemm_decode "$WORK/decode.py"
 # The Hopper GEMM with split tiles (tile.work_unit split_k; the examples'
 # grids above take one CTA a tile): 4 tiles on 3 CTAs (the last in 3 K
 # ranges) and 20 tiles on 6 CTAs (the last 2 in 3), K = SIZE, both
-# layouts, from PyTorch, checked against torch; and tile.matmul's 64-wide
-# tiles, 2 x 10 of them (partial in M and N) split in 4 along K = 8 SIZE.
+# layouts, from PyTorch, checked against torch; tile.matmul's 64-wide
+# tiles, 2 x 10 of them (partial in M and N) split in 4 along K = 8 SIZE;
+# and its ping-pong consumers (bias + GELU on 16 x 32 tiles of 128 x 128,
+# the last row partial), both layouts.
 cat > "$WORK/stream_k.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
@@ -96,6 +98,15 @@ for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous()
     torch.cuda.synchronize()
     print(f"64-wide split tiles {m}x{n}x{k} relative error "
           f"{relative_error(c, a.float() @ b.float().t()):.1e}")
+m, n, k = 2000, 4096, 512
+a = torch.randn(m, k, device="cuda", dtype=torch.float16)
+b = torch.randn(n, k, device="cuda", dtype=torch.float16) / k ** 0.5
+bias = torch.randn(n, device="cuda", dtype=torch.float16)
+want = torch.nn.functional.gelu(a.float() @ b.float().t() + bias.float())
+for c in (tile.matmul(a, b, transpose_b=True, bias=bias, activation="gelu"),
+          tile.matmul(a, b.t().contiguous(), bias=bias, activation="gelu")):
+    torch.cuda.synchronize()
+    print(f"ping-pong tiles {m}x{n}x{k} relative error {relative_error(c, want):.1e}")
 PY
 sanitize_python split "split tiles" gemm_n "$WORK/stream_k.py"
 # The FP8 kernels (python/tile/kernels/gemm_sm90_fp8.mlir: persistent with a split
@@ -125,6 +136,15 @@ FP8.kernel(("f8E4M3FN", "f8E4M3FN", "bf16"), "gemm_fp8_nt_multicast")(
     a, w, c, m, n, k, sa.reshape(-1), sb.reshape(-1), grid=(4, 1, 1), cluster=(2, 1, 1))
 torch.cuda.synchronize()
 print(f"fp8 multicast {m}x{n}x{k} relative error {relative_error(c, exact):.1e}")
+# Ping-pong consumers: 16 x 32 tiles of 128 x 128 (partial row tiles).
+pm, pn = 2000, 4096
+px, py = torch.randn(pm, k, device="cuda"), torch.randn(pn, k, device="cuda")
+a, sa = quantize_fp8(px, (1, k))
+w, sb = quantize_fp8(py, (1, k))
+c = tile.matmul(a, w.t(), scale_a=sa, scale_b=sb)
+torch.cuda.synchronize()
+print(f"fp8 ping-pong {pm}x{pn}x{k} relative error "
+      f"{relative_error(c, (px.cpu() @ py.cpu().t()).cuda()):.1e}")
 # The three-warpgroup block-scaled kernel (tile.matmul takes it only at
 # large shapes), on 2 of its 192-row tiles.
 a, sa = quantize_fp8(x, (1, 128))

@@ -131,6 +131,43 @@ def test_a_gated_epilogue_never_takes_192_wide_tiles():
     assert plain.tile_n == 192 and gated.tile_n == 128
 
 
+def test_activations_run_ping_pong_consumers():
+    """An activation's epilogue (gated too) on many tiles of a K up to
+    persistent.PINGPONG_MAX_K runs 128 x 128 tiles on ping-pong consumers;
+    plain products, a residual alone, A M-major, few tiles or a long K keep
+    the cooperative tiles."""
+    from tile.ops.matmul import PINGPONG, gemm_variant, pingpong_aliases
+    from tile.ops.persistent import PINGPONG_MAX_K
+    gelu = Epilogue("column", False, "gelu")
+    big = (matrix(4096, 4096), matrix(4096, 16384))
+
+    def planned(a, b, epilogue, bias=None, **kwargs):
+        return plan_matmul(a, b, None, H100, epilogue=epilogue, bias=bias, **kwargs)
+    p = planned(*big, gelu, vector(16384))
+    assert (p.pingpong, p.tile_n, p.grid) == (True, 128, (132, 1, 1))
+    # A warpgroup's 128 x 128 accumulators a split-K slot.
+    assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
+    gated = planned(*big, Epilogue(activation="silu", gated=True))
+    assert gated.pingpong and gated.tile_n == 128 and gated.out_columns == 8192
+    assert not plan_matmul(*big, None, H100).pingpong
+    assert not planned(*big, Epilogue(residual=True), residual=matrix(4096, 16384)).pingpong
+    a_mn = matrix(4096, 4096, strides=(1, 4096))
+    assert not planned(a_mn, big[1], gelu, vector(16384)).pingpong
+    assert not planned(matrix(1024, 1024), matrix(1024, 4096), gelu, vector(4096)).pingpong
+    k = PINGPONG_MAX_K + 64
+    assert not planned(matrix(4096, k), matrix(k, 16384), gelu, vector(16384)).pingpong
+    # The variant: 128 rows a warpgroup, its own staging and workspace.
+    text = gemm_source(gemm_variant("bf16", 128, gelu, pingpong=True))
+    assert "#pingpong = true" in text and "#mma = array<i64: 128, 128, 64>" in text
+    assert pingpong_aliases(128, Epilogue(activation="silu", gated=True))["!staging"] == \
+        "memref<2x2x64x64x!ce, 3>"
+    assert gemm_variant("bf16", 64, None, pingpong=True)[-1] == PINGPONG
+    with pytest.raises(ValueError, match="ping-pong consumers take tiles"):
+        pingpong_aliases(256, Epilogue())
+    with pytest.raises(ValueError, match="row-major"):
+        gemm_variant("bf16", 128, None, a_mn=True, pingpong=True)
+
+
 def test_the_epilogue_variants_read_what_they_fuse():
     text = gemm_source(("bf16", 256, Epilogue(bias="column", residual=True, activation="gelu")))
     assert "#bias = true" in text and "#residual = true" in text
@@ -190,19 +227,19 @@ def _reference(torch, a, w, epilogue, bias=None, residual=None):
 
 @pytest.mark.parametrize("activation", ["relu", "silu", "gelu", "gelu_tanh"])
 @pytest.mark.parametrize("shape", [(512, 768, 384), (200, 296, 1000), (40, 256, 512),
-                                   (3333, 576, 2048)])
+                                   (3333, 576, 2048), (2000, 4096, 512)])
 def test_activations_and_bias_match_torch(torch_cuda, activation, shape):
     """Whole and partial tiles (a bias and C clipped at the edges), an M
-    that would take a decode kernel, and 192-wide tiles (N = 576); B both
-    ways round."""
+    that would take a decode kernel, 192-wide tiles (N = 576) and ping-pong
+    consumers (16 x 32 tiles, the last row partial); B both ways round."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
     m, n, k = shape
-    if n == 576:
-        assert plan_matmul(matrix(m, k), matrix(k, n), None, H100,
-                           epilogue=Epilogue("column", False, activation),
-                           bias=matrix(1, n)).tile_n == 192
+    planned = plan_matmul(matrix(m, k), matrix(k, n), None, H100,
+                          epilogue=Epilogue("column", False, activation), bias=matrix(1, n))
+    assert planned.tile_n == 192 or n != 576
+    assert planned.pingpong == (n == 4096)
     a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
     w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
     bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
@@ -269,6 +306,53 @@ def test_gated_mlp_matches_torch(torch_cuda, shape, activation):
     down = torch.randn(k, n // 2, device="cuda", dtype=torch.bfloat16) / (n // 2) ** 0.5
     y = tile.gated_mlp(x, w, down, activation=activation, residual=x)
     assert relative_error(y, want @ down.float().t() + x.float()) < 2e-2
+
+
+@pytest.mark.parametrize("shape", [(1000, 1000, 4096), (300, 640, 4096), (2176, 4224, 1536),
+                                   (129, 512, 64)])
+@pytest.mark.parametrize("width", [128, 64])
+def test_ping_pong_consumers_match_torch(torch_cuda, shape, width):
+    """Ping-pong consumers forced onto shapes the planner gives other tiles:
+    split tiles (partial ones too: both warpgroups' units summing into one
+    slot), an odd count of units a CTA, a single K slice; plain, bias +
+    GELU and (128-wide) the gated SiLU with a residual; B both ways
+    round."""
+    from dataclasses import replace
+    from tile.core.caches import placeholders
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops import matmul as mm, persistent
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+    residual = torch.randn(m, n // 2, device="cuda", dtype=torch.bfloat16)
+    unused = placeholders(torch, a.device, a.dtype)[0]
+    unread = placeholders(torch, a.device, torch.float32)[1]
+    cases = [(Epilogue(), None, None), (Epilogue("column", False, "gelu"), bias, None)]
+    if width == 128 and n % 16 == 0:
+        cases.append((Epilogue(None, True, "silu", True), None, residual))
+    for epilogue, b_vector, r in cases:
+        want = _reference(torch, a, w, epilogue, b_vector, r)
+        for transpose_b in (True, False):
+            b = w if transpose_b else w.t().contiguous()
+            rule = mm.plan_matmul(operand_of(a), operand_of(w.t() if transpose_b else b), None,
+                                  device(0), epilogue=epilogue,
+                                  bias=None if b_vector is None else operand_of(b_vector),
+                                  residual=None if r is None else operand_of(r))
+            plan = replace(rule, decode=None, kernel="gemm_nt" if transpose_b else "gemm_nn",
+                           tile_n=width, pingpong=True, workspace_ctas=132,
+                           grid=(persistent.persistent_grid(m, n, k, 132, width), 1, 1))
+            c = torch.full((m, plan.out_columns), float("nan"), device="cuda",
+                           dtype=torch.bfloat16)
+            bias_view = unused if b_vector is None else b_vector.reshape(1, n).expand(m, n)
+            arguments = plan.arguments(a, b, c, mm.split_k_buffers(torch, plan, 0), bias_view,
+                                       unused if r is None else r, unread,
+                                       unread.view(torch.int32))
+            mm.kernel(plan)(*arguments, grid=plan.grid)
+            assert relative_error(c, want) < 1e-2, (epilogue, transpose_b)
 
 
 @pytest.mark.parametrize("n", [301, 264])

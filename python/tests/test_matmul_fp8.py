@@ -37,17 +37,36 @@ def plan(a, b, sa=None, sb=None, out=None, out_dtype="bfloat16", device=H100, sh
 
 def test_two_waves_of_tiles_run_in_multicast_clusters():
     for sa, sb in ((scales(4096), scales(8192)), (scales(1), scales(1))):
-        p = plan(matrix(4096, 1024), transposed(1024, 8192), sa, sb)
-        # 32 x 32 tiles: 7.8 waves on 132 SMs; 16 x 32 pairs over 66 clusters.
-        assert p.multicast and p.kernel == FP8_MULTICAST_KERNEL
+        p = plan(matrix(4096, 8192), transposed(8192, 8192), sa, sb)
+        # 32 x 32 tiles: 7.8 waves on 132 SMs; 16 x 32 pairs over 66 clusters
+        # (K past persistent.PINGPONG_MAX_K).
+        assert p.multicast and p.kernel == FP8_MULTICAST_KERNEL and not p.pingpong
         assert p.elements == ("f8E4M3FN", "f8E4M3FN", "bf16")
         assert p.grid == (132, 1, 1)
-        assert (p.m, p.n, p.k) == (4096, 8192, 1024)
+        assert (p.m, p.n, p.k) == (4096, 8192, 8192)
     # 2 x 3 pairs of row tiles: 6 clusters.
-    assert plan(matrix(512, 64), transposed(64, 768), device=Device(2, (9, 0))).grid \
+    assert plan(matrix(512, 8192), transposed(8192, 768), device=Device(2, (9, 0))).grid \
         == (2, 1, 1)
-    assert plan(matrix(1024, 64), transposed(64, 768), device=Device(6, (9, 0))).grid \
+    assert plan(matrix(1024, 8192), transposed(8192, 768), device=Device(6, (9, 0))).grid \
         == (6, 1, 1)
+
+
+def test_many_tiles_of_a_short_k_run_ping_pong_consumers():
+    """128 x 128 tiles, each consumer warpgroup every other one, where there
+    are two such tiles a CTA or more and K <= persistent.PINGPONG_MAX_K."""
+    from tile.ops.persistent import PINGPONG_MAX_K
+    p = plan(matrix(4096, 1024), transposed(1024, 8192))
+    assert (p.kernel, p.tile_n, p.pingpong, p.grid) == (FP8_KERNEL, 128, True, (132, 1, 1))
+    assert p.variant == ("f8E4M3FN", "f8E4M3FN", "bf16", 128, "pingpong")
+    # A warpgroup's 128 x 128 accumulators a split-K slot.
+    assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
+    assert plan(matrix(16384, 1536), transposed(1536, 24576)).pingpong
+    assert plan(matrix(4096, PINGPONG_MAX_K), transposed(PINGPONG_MAX_K, 4096)).pingpong
+    assert not plan(matrix(4096, PINGPONG_MAX_K + 128),
+                    transposed(PINGPONG_MAX_K + 128, 4096)).pingpong
+    # Under two 128 x 128 tiles a CTA (16 x 16), or 192-wide tiles (N = 576).
+    assert not plan(matrix(2048, 1024), transposed(1024, 2048)).pingpong
+    assert not plan(matrix(16384, 7168), transposed(7168, 576)).pingpong
 
 
 def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
@@ -89,7 +108,7 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     padded = plan(matrix(16, 4096), transposed(4096, 6144), out=matrix(16, 6144, "bfloat16",
                                                                           strides=(6208, 1)))
     assert padded.decode is None and (padded.kernel, padded.tile_n) == (FP8_KERNEL, 128)
-    wide = plan(matrix(4096, 4096), transposed(4096, 4096))
+    wide = plan(matrix(1024, 8192), transposed(8192, 4096))
     assert wide.tile_n == 256 and wide.variant == ("f8E4M3FN", "f8E4M3FN", "bf16")
     # N = 576: 192-wide tiles without padding beat the 256-wide clusters.
     kv_a = plan(matrix(16384, 7168), transposed(7168, 576))
@@ -172,8 +191,10 @@ def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn
 
 @pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 208), (8, 4096, 1024),
                                      (1000, 8, 4096), (300, 1032, 1040), (16, 6144, 4096),
-                                     # 2x1 clusters (>= 2 waves): 34 x 16 tiles, odd row tiles.
-                                     (4248, 4096, 256)])
+                                     # Ping-pong consumers: 34 x 32 tiles, odd row tiles.
+                                     (4248, 4096, 256),
+                                     # 2x1 clusters (>= 2 waves, a long K): 34 x 16 tiles.
+                                     (4248, 4096, 7296)])
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
     """Per-tensor and row-wise scales, bf16 C, against the float32 product of

@@ -12,21 +12,25 @@
                                 FP8: nt, A and B 8-bit, C = out, scaled;
                                 --fp8-out: a 16-bit kernel's C in FP8,
                                 scaled, with its amax)
-    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128]
+    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128|64]
                                 [--bias column|row] [--residual]
                                 [--activation relu|silu|gelu|gelu_tanh]
                                 [--gated]
                                 [--fp8-out f8E4M3FN|f8E5M2 [--no-saturate]]
+                                [--a-mn-major | --pingpong]
                                 prints the persistent GEMM kernels
                                 (kernels/gemm_sm90.mlir) with tiles of
                                 that many columns and that fused epilogue
-                                (tile.ops.epilogue), as tile.matmul
-                                compiles them
+                                (tile.ops.epilogue), A M-major or
+                                ping-pong consumers (128- and 64-wide
+                                tiles), as tile.matmul compiles them
     python3 -m tile gemm-fp8 [--tile-n 256|192|128] [--out bf16|f16]
+                                [--pingpong]
                                 prints the FP8 GEMM kernels
                                 (kernels/gemm_sm90_fp8.mlir, e4m3) with
                                 @gemm_fp8_nt's tiles that many columns
-                                wide, as tile.matmul compiles them
+                                wide (ping-pong consumers: 128), as
+                                tile.matmul compiles them
     python3 -m tile attention-decode [--element f16|bf16] [--head-dim 64|128]
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
@@ -83,7 +87,7 @@ from .ops import attention_backward, attention_backward_rows
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
 from .ops.persistent import FP8_TILE_WIDTHS, TILE, TILE_WIDTHS
-from .ops.scaled_matmul import fp8_source
+from .ops.scaled_matmul import PINGPONG, fp8_source
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 
@@ -158,9 +162,14 @@ def main(argv=None) -> None:
                       help="--fp8-out: NaN / inf beyond the format, not its largest value")
     gemm.add_argument("--a-mn-major", action="store_true",
                       help="A as its transpose, a row-major K x M matrix (wgmma's imm-trans-a)")
+    gemm.add_argument("--pingpong", action="store_true",
+                      help="ping-pong consumers: each warpgroup every other tile, all 128 rows "
+                           "(--tile-n 128 or 64)")
     fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
     fp8.add_argument("--tile-n", type=int, choices=FP8_TILE_WIDTHS, default=TILE[1])
     fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
+    fp8.add_argument("--pingpong", action="store_true",
+                     help="@gemm_fp8_nt's ping-pong consumers (--tile-n 128)")
     attention = commands.add_parser("attention-decode",
                                     help="print a KV-cache attention kernel's tile IR")
     attention.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -231,14 +240,18 @@ def main(argv=None) -> None:
                          out=args.fp8_out, saturate=not args.no_saturate)
         try:
             sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused,
-                                                      args.a_mn_major)))
+                                                      args.a_mn_major, args.pingpong)))
         except ValueError as error:
             parser.error(str(error))
         return
     if args.command == "gemm-fp8":
         elements = ("f8E4M3FN", "f8E4M3FN", args.out)
-        sys.stdout.write(fp8_source(elements if args.tile_n == TILE[1]
-                                    else elements + (args.tile_n,)))
+        variant = (elements + (args.tile_n, PINGPONG) if args.pingpong
+                   else elements if args.tile_n == TILE[1] else elements + (args.tile_n,))
+        try:
+            sys.stdout.write(fp8_source(variant))
+        except ValueError as error:
+            parser.error(str(error))
         return
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(

@@ -344,12 +344,11 @@ private:
       emit({EventKind::ExchangeRead, op, {}, async ? 1 : 0, stage});
   }
 
-  /// A named barrier, followed as a barrier between roles in kernels that
-  /// exchange buffers (elsewhere its warps' aligned collective suffices).
+  /// A named barrier, followed as a barrier between roles: it orders
+  /// exchanged buffers' accesses and hands on the mbarrier phases its
+  /// arriving roles saw.
   template <typename NamedBarrierOp>
   void emitNamedBarrier(NamedBarrierOp op, EventKind kind) {
-    if (facts.exchangedBuffers.empty())
-      return;
     emit({kind, op, {nullptr, require(op.getId())}, int64_t(op.getThreads())});
   }
 

@@ -13,7 +13,12 @@
 //    at once (the phase before it counts as complete). Bulk copies and TMA
 //    loads deliver their bytes when issued. Clusters are taken as symmetric:
 //    a multicast load delivers its box once per CTA of its mask to this
-//    CTA's barrier, and a remote arrive of a peer arrives here.
+//    CTA's barrier, and a remote arrive of a peer arrives here. A role's
+//    wait on a barrier must return on a phase it has not seen yet, and on
+//    no later one than the phase after the last it knows complete: by its
+//    own waits, or by those of the roles that arrived at a named barrier
+//    it then waited at (ping-pong consumers that take every other unit of
+//    one ring hand the phases they saw on with their turn).
 //  - Stages. A read of a stage is checked against the copy that last wrote
 //    it. A cp.async copy completes with the phase its thread's next
 //    cp.async.mbarrier.arrive is counted in.
@@ -98,13 +103,26 @@ void join(Clock &into, const Clock &from) {
     a = std::max(a, b);
 }
 
+/// The latest phase of each mbarrier that a role has seen complete.
+using SeenPhases = std::map<BarrierId, int64_t>;
+
+/// `into` = the latest phase of each barrier in `into` or `from`.
+void joinSeen(SeenPhases &into, const SeenPhases &from) {
+  for (const auto &[id, phase] : from) {
+    auto [it, fresh] = into.try_emplace(id, phase);
+    if (!fresh)
+      it->second = std::max(it->second, phase);
+  }
+}
+
 /// A named barrier's current generation: the threads arrived, the roles
-/// waiting and the clock of every arrival.
+/// waiting, and the clock and the phases seen of every arrival.
 struct NamedBarrierState {
   int64_t arrived = 0;
   int64_t threads = 0;
   SmallVector<unsigned> waiting;
   Clock clock;
+  SeenPhases seen;
 };
 
 /// Runs the roles' traces against the barriers.
@@ -147,7 +165,10 @@ private:
   /// stages its wgmmas may still read.
   struct Cursor {
     size_t next = 0;
-    std::map<BarrierId, int64_t> seen;
+    SeenPhases seen;
+    /// The phases that roles it waited for at named barriers had seen
+    /// (their own waits or handed on to them).
+    SeenPhases handed;
     std::set<Stage> asyncOpen;
     std::deque<std::set<Stage>> asyncGroups;
     /// The tiles the role's bulk stores read, by store, not committed yet
@@ -389,8 +410,10 @@ private:
     case EventKind::Init: {
       BarrierState &state = barriers[event->barrier];
       state = BarrierState{true, event->amount, event->amount, 0, 0, event->op};
-      for (Cursor &each : cursors)
+      for (Cursor &each : cursors) {
         each.seen.erase(event->barrier);
+        each.handed.erase(event->barrier);
+      }
       break;
     }
     case EventKind::Inval:
@@ -472,7 +495,14 @@ private:
                  "time the ring comes back to the barrier (T-PROTO-7)");
         return Step::Advanced;
       }
-      if (observed > std::max<int64_t>(seen->second, -1) + 1) {
+      // The latest phase this role knows complete: its own waits', or one
+      // handed on at a named barrier (a role may skip the phases another
+      // waited for before passing it the turn).
+      int64_t known = std::max<int64_t>(seen->second, -1);
+      if (auto handed = cursor.handed.find(event->barrier);
+          handed != cursor.handed.end())
+        known = std::max(known, handed->second);
+      if (observed > known + 1) {
         fail(event->op,
              "waits for parity " + std::to_string(event->amount & 1) + " of " +
                  describe(event->barrier) + " (" + roles[r].describe() +
@@ -549,6 +579,8 @@ private:
         return notModeled();
       state.arrived += roles[r].threads;
       join(state.clock, cursor.clock);
+      joinSeen(state.seen, cursor.seen);
+      joinSeen(state.seen, cursor.handed);
       if (sync)
         state.waiting.push_back(r);
       if (state.arrived > state.threads)
@@ -558,11 +590,13 @@ private:
           return Step::Blocked;
         break;
       }
-      // Complete: the waiting roles go on, ordered after every arrival.
+      // Complete: the waiting roles go on, ordered after every arrival and
+      // the mbarrier phases its role had seen complete (T-PROTO-7).
       NamedBarrierState done = std::move(state);
       namedBarriers.erase(event->barrier.second);
       for (unsigned waiter : done.waiting) {
         join(cursors[waiter].clock, done.clock);
+        joinSeen(cursors[waiter].handed, done.seen);
         ++cursors[waiter].next;
       }
       if (sync)
@@ -636,14 +670,11 @@ private:
       join(clock, cursors[r].clock);
     for (unsigned r : group)
       cursors[r].clock = clock;
-    std::map<BarrierId, int64_t> seen;
+    SeenPhases seen;
     for (unsigned r : group)
-      for (const auto &[id, phase] : cursors[r].seen)
-        seen[id] = std::max(seen.count(id) ? seen[id] : phase, phase);
+      joinSeen(seen, cursors[r].seen);
     for (unsigned r : group) {
-      for (const auto &[id, phase] : seen)
-        cursors[r].seen[id] = std::max(
-            cursors[r].seen.count(id) ? cursors[r].seen[id] : phase, phase);
+      joinSeen(cursors[r].seen, seen);
       ++cursors[r].next;
     }
   }

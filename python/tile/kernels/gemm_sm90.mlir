@@ -13,7 +13,10 @@
 // dynamic shared memory, 128x256x64 CTA tiles (as written; 128x192 with 4
 // stages, 128x128 with 6 or 128x64 with 8 by the tile-width aliases below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
-// last wave along K. (For M <= 96, and up to 128 where they are estimated
+// last wave along K. With #pingpong (128- and 64-wide tiles) the consumer
+// warpgroups take every other tile instead, all 128 rows of it, their main
+// loops in turns (named barriers 9 and 10), so that one's epilogue runs
+// under the other's MMAs. (For M <= 96, and up to 128 where they are estimated
 // faster, tile.matmul runs the
 // decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
 // strides): TMA fills zeros beyond A and B and clips the stores to C.
@@ -89,6 +92,13 @@
 !out = vector<128xf32>
 #out_tile = array<i64: 64, 256>
 !staging = memref<2x2x64x64x!ce, 3>
+// Ping-pong consumers (CUTLASS's KernelTmaWarpSpecializedPingpong), false
+// as written: each consumer warpgroup takes every other work unit, all 128
+// rows of its tile, so one's epilogue runs under the other's MMAs; the
+// ring's stages then have one consumer each. tile.matmul compiles it by
+// redefining this and the tile shapes above for 128 rows a warpgroup
+// (tile.ops.matmul.pingpong_aliases).
+#pingpong = false
 // A bias is an M x N view of its vector: strides [0, 1] per column (of B's
 // N), [1, 0] per row; the residual is M x (N / #out_div) with unit column
 // stride.
@@ -126,7 +136,10 @@ module attributes {gpu.container_module} {
       %c_tile_n = arith.constant #tile_n
       %c_out_div = arith.constant #out_div
       %copies = arith.constant 2 : i32
-      %consumers = arith.constant 2 : i32
+      %pingpong = arith.constant #pingpong
+      %one_consumer = arith.constant 1 : i32
+      %both_consumers = arith.constant 2 : i32
+      %consumers = arith.select %pingpong, %one_consumer, %both_consumers : i32
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
@@ -190,7 +203,25 @@ module attributes {gpu.container_module} {
         }
       } consumers(2, registers = 232) {
       ^bb0(%wg: index):
-        %row = arith.muli %wg, %c64 : index
+        // The warpgroup's rows of a tile: 64 from 64 wg, or (ping-pong) all.
+        %wg_row = arith.muli %wg, %c64 : index
+        %row = arith.select %pingpong, %c0, %wg_row : index
+        %wg_slot = arith.select %pingpong, %c0, %wg : index
+        // Ping-pong: the warpgroups' main loops take turns (named barrier
+        // 9 + wg is this one's turn, 9 + (1 - wg) the other's; warpgroup 0
+        // starts), so neither waits on a stage a phase ahead of the other's
+        // unit (a parity names a phase only modulo 2, T-PROTO-7).
+        %c9 = arith.constant 9 : index
+        %my_turn_i = arith.addi %c9, %wg : index
+        %my_turn = arith.index_cast %my_turn_i : index to i32
+        %other_wg = arith.subi %c1, %wg : index
+        %next_turn_i = arith.addi %c9, %other_wg : index
+        %next_turn = arith.index_cast %next_turn_i : index to i32
+        %second_wg = arith.cmpi eq, %wg, %c1 : index
+        %starts_turns = arith.andi %pingpong, %second_wg : i1
+        scf.if %starts_turns {
+          tile.named_barrier_arrive %next_turn, 256
+        }
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : !acc
@@ -207,101 +238,124 @@ module attributes {gpu.container_module} {
             iter_args(%s0 = %c0, %ph0 = %false, %amax0 = %f0) -> (index, i1, f32) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
-          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
-          %kend = arith.addi %kfirst, %kcount : index
-          %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c_tile_n : index
-          %r:4 = scf.for %t = %kfirst to %kend step %c1
-              iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (!acc, index, i1, index) {
-            tile.mbarrier_wait_parity %full[%s], %ph : !bars
-            %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-                {shape = #mma, wait = 1 : i32}
-                : !ring_a, !ring_b, !acc
-            // The previous stage's wgmmas are done (wait depth 1): one
-            // thread of the warpgroup releases it.
-            %later = arith.cmpi ugt, %t, %kfirst : index
-            %release = arith.andi %later, %signals : i1
-            scf.if %release {
-              %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
-            }
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c_stages : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
-          }
-          tile.wgmma_wait_group 0
-          // The tile's last stage.
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
-          }
-          // A tile split with other CTAs: the last of its units to finish
-          // sums the partials (each warpgroup its 64 rows) and stores it.
-          // Slots: split_k gives every split tile the same splits;
-          // stream_k 1 or 2 (2 slots).
-          %wg_fixup = arith.muli %fixup, %c2 : index
-          %slot = arith.addi %wg_fixup, %wg : index
-          %slots = arith.maxui %splits, %c2 : index
-          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : !acc, !workspace, !counters
-          // The epilogue: the fused bias, activation (or gate) and residual,
-          // then 64x64 chunks through the warpgroup's staging buffers,
-          // written out by TMA while the next tile's MMAs run.
-          %amax1 = scf.if %last -> (f32) {
-            %m1 = arith.addi %m0, %row : index
-            %has_bias = arith.constant #bias
-            %biased = scf.if %has_bias -> (!acc) {
-              %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
-                  : !bias, !acc
-              scf.yield %with_bias : !acc
-            } else {
-              scf.yield %sum : !acc
-            }
-            %activated = tile.warpgroup_activation #activation %biased
-                {gated = #gated, shape = #half_tile} : !acc -> !out
-            %n1 = arith.divui %n0, %c_out_div : index
-            %has_residual = arith.constant #residual
-            %out = scf.if %has_residual -> (!out) {
-              %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
-                  {shape = #out_tile} : !residual, !out
-              scf.yield %with_residual : !out
-            } else {
-              scf.yield %activated : !out
-            }
-            // FP8 out: the scale (and the clamp), and this thread's amax.
-            // Elements past C are 0 (TMA's zero padding of A and B; the bias
-            // and residual are not added there; the activations keep 0), so
-            // the whole tile may count (an inf in A or B makes 0 * inf NaN
-            // there, when C holds an inf or NaN itself).
-            %q:2 = scf.if %quantize -> (!out, f32) {
-              %magnitudes = math.absf %out : !out
-              %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
-              %scales = vector.broadcast %scale_c : f32 to !out
-              %scaled = arith.mulf %out, %scales : !out
-              %saturate = arith.constant #saturate
-              %quantized = scf.if %saturate -> (!out) {
-                %c_max = arith.constant #c_max
-                %highs = vector.broadcast %c_max : f32 to !out
-                %c_min = arith.negf %c_max : f32
-                %lows = vector.broadcast %c_min : f32 to !out
-                %below = arith.minimumf %scaled, %highs : !out
-                %clamped = arith.maximumf %below, %lows : !out
-                scf.yield %clamped : !out
-              } else {
-                scf.yield %scaled : !out
-              }
-              scf.yield %quantized, %peak : !out, f32
-            } else {
-              scf.yield %out, %amax0 : !out, f32
-            }
-            tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
-                : !out, !staging, !dc
-            scf.yield %q#1 : f32
+          // Ping-pong: the other warpgroup's unit (odd units are warpgroup
+          // 1's) passes its K-slices' stages by.
+          %parity = arith.remui %i, %c2 : index
+          %theirs = arith.cmpi ne, %parity, %wg : index
+          %passes = arith.andi %pingpong, %theirs : i1
+          %unit:3 = scf.if %passes -> (index, i1, f32) {
+            %ahead = arith.addi %s0, %kcount : index
+            %ps = arith.remui %ahead, %c_stages : index
+            %wraps = arith.divui %ahead, %c_stages : index
+            %wrap_parity = arith.remui %wraps, %c2 : index
+            %odd = arith.cmpi ne, %wrap_parity, %c0 : index
+            %pph = arith.xori %ph0, %odd : i1
+            scf.yield %ps, %pph, %amax0 : index, i1, f32
           } else {
-            scf.yield %amax0 : f32
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %kend = arith.addi %kfirst, %kcount : index
+            %m0 = arith.muli %pid_m, %c128 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
+            scf.if %pingpong {
+              tile.named_barrier_sync %my_turn, 256
+            }
+            %r:4 = scf.for %t = %kfirst to %kend step %c1
+                iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
+                -> (!acc, index, i1, index) {
+              tile.mbarrier_wait_parity %full[%s], %ph : !bars
+              %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
+                  {shape = #mma, wait = 1 : i32}
+                  : !ring_a, !ring_b, !acc
+              // The previous stage's wgmmas are done (wait depth 1): one
+              // thread of the warpgroup releases it.
+              %later = arith.cmpi ugt, %t, %kfirst : index
+              %release = arith.andi %later, %signals : i1
+              scf.if %release {
+                %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+              }
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
+            }
+            // Ping-pong: every stage of the unit has landed; the other's turn.
+            scf.if %pingpong {
+              tile.named_barrier_arrive %next_turn, 256
+            }
+            tile.wgmma_wait_group 0
+            // The tile's last stage.
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
+            }
+            // A tile split with other CTAs: the last of its units to finish
+            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // Slots: split_k gives every split tile the same splits;
+            // stream_k 1 or 2 (2 slots).
+            %wg_fixup = arith.muli %fixup, %c2 : index
+            %slot = arith.addi %wg_fixup, %wg_slot : index
+            %slots = arith.maxui %splits, %c2 : index
+            %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+                split %split of %splits slots %slots : !acc, !workspace, !counters
+            // The epilogue: the fused bias, activation (or gate) and residual,
+            // then 64x64 chunks through the warpgroup's staging buffers,
+            // written out by TMA while the next tile's MMAs run.
+            %amax1 = scf.if %last -> (f32) {
+              %m1 = arith.addi %m0, %row : index
+              %has_bias = arith.constant #bias
+              %biased = scf.if %has_bias -> (!acc) {
+                %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
+                    : !bias, !acc
+                scf.yield %with_bias : !acc
+              } else {
+                scf.yield %sum : !acc
+              }
+              %activated = tile.warpgroup_activation #activation %biased
+                  {gated = #gated, shape = #half_tile} : !acc -> !out
+              %n1 = arith.divui %n0, %c_out_div : index
+              %has_residual = arith.constant #residual
+              %out = scf.if %has_residual -> (!out) {
+                %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
+                    {shape = #out_tile} : !residual, !out
+                scf.yield %with_residual : !out
+              } else {
+                scf.yield %activated : !out
+              }
+              // FP8 out: the scale (and the clamp), and this thread's amax.
+              // Elements past C are 0 (TMA's zero padding of A and B; the bias
+              // and residual are not added there; the activations keep 0), so
+              // the whole tile may count (an inf in A or B makes 0 * inf NaN
+              // there, when C holds an inf or NaN itself).
+              %q:2 = scf.if %quantize -> (!out, f32) {
+                %magnitudes = math.absf %out : !out
+                %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
+                %scales = vector.broadcast %scale_c : f32 to !out
+                %scaled = arith.mulf %out, %scales : !out
+                %saturate = arith.constant #saturate
+                %quantized = scf.if %saturate -> (!out) {
+                  %c_max = arith.constant #c_max
+                  %highs = vector.broadcast %c_max : f32 to !out
+                  %c_min = arith.negf %c_max : f32
+                  %lows = vector.broadcast %c_min : f32 to !out
+                  %below = arith.minimumf %scaled, %highs : !out
+                  %clamped = arith.maximumf %below, %lows : !out
+                  scf.yield %clamped : !out
+                } else {
+                  scf.yield %scaled : !out
+                }
+                scf.yield %quantized, %peak : !out, f32
+              } else {
+                scf.yield %out, %amax0 : !out, f32
+              }
+              tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+                  : !out, !staging, !dc
+              scf.yield %q#1 : f32
+            } else {
+              scf.yield %amax0 : f32
+            }
+            scf.yield %r#1, %r#2, %amax1 : index, i1, f32
           }
-          scf.yield %r#1, %r#2, %amax1 : index, i1, f32
+          scf.yield %unit#0, %unit#1, %unit#2 : index, i1, f32
         }
         // The last TMA stores have written C.
         scf.if %signals {
@@ -348,7 +402,10 @@ module attributes {gpu.container_module} {
       %c_out_div = arith.constant #out_div
       %copies = arith.constant #nn_copies
       %c_b_chunks = arith.constant #b_chunks
-      %consumers = arith.constant 2 : i32
+      %pingpong = arith.constant #pingpong
+      %one_consumer = arith.constant 1 : i32
+      %both_consumers = arith.constant 2 : i32
+      %consumers = arith.select %pingpong, %one_consumer, %both_consumers : i32
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
@@ -416,7 +473,25 @@ module attributes {gpu.container_module} {
         }
       } consumers(2, registers = 232) {
       ^bb0(%wg: index):
-        %row = arith.muli %wg, %c64 : index
+        // The warpgroup's rows of a tile: 64 from 64 wg, or (ping-pong) all.
+        %wg_row = arith.muli %wg, %c64 : index
+        %row = arith.select %pingpong, %c0, %wg_row : index
+        %wg_slot = arith.select %pingpong, %c0, %wg : index
+        // Ping-pong: the warpgroups' main loops take turns (named barrier
+        // 9 + wg is this one's turn, 9 + (1 - wg) the other's; warpgroup 0
+        // starts), so neither waits on a stage a phase ahead of the other's
+        // unit (a parity names a phase only modulo 2, T-PROTO-7).
+        %c9 = arith.constant 9 : index
+        %my_turn_i = arith.addi %c9, %wg : index
+        %my_turn = arith.index_cast %my_turn_i : index to i32
+        %other_wg = arith.subi %c1, %wg : index
+        %next_turn_i = arith.addi %c9, %other_wg : index
+        %next_turn = arith.index_cast %next_turn_i : index to i32
+        %second_wg = arith.cmpi eq, %wg, %c1 : index
+        %starts_turns = arith.andi %pingpong, %second_wg : i1
+        scf.if %starts_turns {
+          tile.named_barrier_arrive %next_turn, 256
+        }
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : !acc
@@ -433,101 +508,124 @@ module attributes {gpu.container_module} {
             iter_args(%s0 = %c0, %ph0 = %false, %amax0 = %f0) -> (index, i1, f32) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
-          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
-          %kend = arith.addi %kfirst, %kcount : index
-          %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c_tile_n : index
-          %r:4 = scf.for %t = %kfirst to %kend step %c1
-              iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (!acc, index, i1, index) {
-            tile.mbarrier_wait_parity %full[%s], %ph : !bars
-            %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
-                {shape = #mma, wait = 1 : i32, transpose_b}
-                : !ring_a, !ring_bt, !acc
-            // The previous stage's wgmmas are done (wait depth 1): one
-            // thread of the warpgroup releases it.
-            %later = arith.cmpi ugt, %t, %kfirst : index
-            %release = arith.andi %later, %signals : i1
-            scf.if %release {
-              %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
-            }
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c_stages : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
-          }
-          tile.wgmma_wait_group 0
-          // The tile's last stage.
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
-          }
-          // A tile split with other CTAs: the last of its units to finish
-          // sums the partials (each warpgroup its 64 rows) and stores it.
-          // Slots: split_k gives every split tile the same splits;
-          // stream_k 1 or 2 (2 slots).
-          %wg_fixup = arith.muli %fixup, %c2 : index
-          %slot = arith.addi %wg_fixup, %wg : index
-          %slots = arith.maxui %splits, %c2 : index
-          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : !acc, !workspace, !counters
-          // The epilogue: the fused bias, activation (or gate) and residual,
-          // then 64x64 chunks through the warpgroup's staging buffers,
-          // written out by TMA while the next tile's MMAs run.
-          %amax1 = scf.if %last -> (f32) {
-            %m1 = arith.addi %m0, %row : index
-            %has_bias = arith.constant #bias
-            %biased = scf.if %has_bias -> (!acc) {
-              %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
-                  : !bias, !acc
-              scf.yield %with_bias : !acc
-            } else {
-              scf.yield %sum : !acc
-            }
-            %activated = tile.warpgroup_activation #activation %biased
-                {gated = #gated, shape = #half_tile} : !acc -> !out
-            %n1 = arith.divui %n0, %c_out_div : index
-            %has_residual = arith.constant #residual
-            %out = scf.if %has_residual -> (!out) {
-              %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
-                  {shape = #out_tile} : !residual, !out
-              scf.yield %with_residual : !out
-            } else {
-              scf.yield %activated : !out
-            }
-            // FP8 out: the scale (and the clamp), and this thread's amax.
-            // Elements past C are 0 (TMA's zero padding of A and B; the bias
-            // and residual are not added there; the activations keep 0), so
-            // the whole tile may count (an inf in A or B makes 0 * inf NaN
-            // there, when C holds an inf or NaN itself).
-            %q:2 = scf.if %quantize -> (!out, f32) {
-              %magnitudes = math.absf %out : !out
-              %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
-              %scales = vector.broadcast %scale_c : f32 to !out
-              %scaled = arith.mulf %out, %scales : !out
-              %saturate = arith.constant #saturate
-              %quantized = scf.if %saturate -> (!out) {
-                %c_max = arith.constant #c_max
-                %highs = vector.broadcast %c_max : f32 to !out
-                %c_min = arith.negf %c_max : f32
-                %lows = vector.broadcast %c_min : f32 to !out
-                %below = arith.minimumf %scaled, %highs : !out
-                %clamped = arith.maximumf %below, %lows : !out
-                scf.yield %clamped : !out
-              } else {
-                scf.yield %scaled : !out
-              }
-              scf.yield %quantized, %peak : !out, f32
-            } else {
-              scf.yield %out, %amax0 : !out, f32
-            }
-            tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
-                : !out, !staging, !dc
-            scf.yield %q#1 : f32
+          // Ping-pong: the other warpgroup's unit (odd units are warpgroup
+          // 1's) passes its K-slices' stages by.
+          %parity = arith.remui %i, %c2 : index
+          %theirs = arith.cmpi ne, %parity, %wg : index
+          %passes = arith.andi %pingpong, %theirs : i1
+          %unit:3 = scf.if %passes -> (index, i1, f32) {
+            %ahead = arith.addi %s0, %kcount : index
+            %ps = arith.remui %ahead, %c_stages : index
+            %wraps = arith.divui %ahead, %c_stages : index
+            %wrap_parity = arith.remui %wraps, %c2 : index
+            %odd = arith.cmpi ne, %wrap_parity, %c0 : index
+            %pph = arith.xori %ph0, %odd : i1
+            scf.yield %ps, %pph, %amax0 : index, i1, f32
           } else {
-            scf.yield %amax0 : f32
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %kend = arith.addi %kfirst, %kcount : index
+            %m0 = arith.muli %pid_m, %c128 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
+            scf.if %pingpong {
+              tile.named_barrier_sync %my_turn, 256
+            }
+            %r:4 = scf.for %t = %kfirst to %kend step %c1
+                iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
+                -> (!acc, index, i1, index) {
+              tile.mbarrier_wait_parity %full[%s], %ph : !bars
+              %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc
+                  {shape = #mma, wait = 1 : i32, transpose_b}
+                  : !ring_a, !ring_bt, !acc
+              // The previous stage's wgmmas are done (wait depth 1): one
+              // thread of the warpgroup releases it.
+              %later = arith.cmpi ugt, %t, %kfirst : index
+              %release = arith.andi %later, %signals : i1
+              scf.if %release {
+                %tok = tile.mbarrier_arrive %empty[%prev] : !bars -> !tile.mbarrier_token
+              }
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
+            }
+            // Ping-pong: every stage of the unit has landed; the other's turn.
+            scf.if %pingpong {
+              tile.named_barrier_arrive %next_turn, 256
+            }
+            tile.wgmma_wait_group 0
+            // The tile's last stage.
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
+            }
+            // A tile split with other CTAs: the last of its units to finish
+            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // Slots: split_k gives every split tile the same splits;
+            // stream_k 1 or 2 (2 slots).
+            %wg_fixup = arith.muli %fixup, %c2 : index
+            %slot = arith.addi %wg_fixup, %wg_slot : index
+            %slots = arith.maxui %splits, %c2 : index
+            %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+                split %split of %splits slots %slots : !acc, !workspace, !counters
+            // The epilogue: the fused bias, activation (or gate) and residual,
+            // then 64x64 chunks through the warpgroup's staging buffers,
+            // written out by TMA while the next tile's MMAs run.
+            %amax1 = scf.if %last -> (f32) {
+              %m1 = arith.addi %m0, %row : index
+              %has_bias = arith.constant #bias
+              %biased = scf.if %has_bias -> (!acc) {
+                %with_bias = tile.warpgroup_add %sum, %bias[%m1, %n0] {shape = #half_tile}
+                    : !bias, !acc
+                scf.yield %with_bias : !acc
+              } else {
+                scf.yield %sum : !acc
+              }
+              %activated = tile.warpgroup_activation #activation %biased
+                  {gated = #gated, shape = #half_tile} : !acc -> !out
+              %n1 = arith.divui %n0, %c_out_div : index
+              %has_residual = arith.constant #residual
+              %out = scf.if %has_residual -> (!out) {
+                %with_residual = tile.warpgroup_add %activated, %residual[%m1, %n1]
+                    {shape = #out_tile} : !residual, !out
+                scf.yield %with_residual : !out
+              } else {
+                scf.yield %activated : !out
+              }
+              // FP8 out: the scale (and the clamp), and this thread's amax.
+              // Elements past C are 0 (TMA's zero padding of A and B; the bias
+              // and residual are not added there; the activations keep 0), so
+              // the whole tile may count (an inf in A or B makes 0 * inf NaN
+              // there, when C holds an inf or NaN itself).
+              %q:2 = scf.if %quantize -> (!out, f32) {
+                %magnitudes = math.absf %out : !out
+                %peak = vector.reduction <maximumf>, %magnitudes, %amax0 : !out into f32
+                %scales = vector.broadcast %scale_c : f32 to !out
+                %scaled = arith.mulf %out, %scales : !out
+                %saturate = arith.constant #saturate
+                %quantized = scf.if %saturate -> (!out) {
+                  %c_max = arith.constant #c_max
+                  %highs = vector.broadcast %c_max : f32 to !out
+                  %c_min = arith.negf %c_max : f32
+                  %lows = vector.broadcast %c_min : f32 to !out
+                  %below = arith.minimumf %scaled, %highs : !out
+                  %clamped = arith.maximumf %below, %lows : !out
+                  scf.yield %clamped : !out
+                } else {
+                  scf.yield %scaled : !out
+                }
+                scf.yield %quantized, %peak : !out, f32
+              } else {
+                scf.yield %out, %amax0 : !out, f32
+              }
+              tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
+                  : !out, !staging, !dc
+              scf.yield %q#1 : f32
+            } else {
+              scf.yield %amax0 : f32
+            }
+            scf.yield %r#1, %r#2, %amax1 : index, i1, f32
           }
-          scf.yield %r#1, %r#2, %amax1 : index, i1, f32
+          scf.yield %unit#0, %unit#1, %unit#2 : index, i1, f32
         }
         // The last TMA stores have written C.
         scf.if %signals {

@@ -9,6 +9,9 @@
 // per stage and consumer warpgroup. An FP8 stage is consumed in half the
 // time of an f16 one, so the ring reads L2 twice as fast: B's multicast,
 // 1% slower than no clusters in f16, is 3-8% faster here (bench/NOTES.md).
+// @gemm_fp8_nt also compiles with ping-pong consumers (#pingpong,
+// 128-wide tiles), as gemm_sm90.mlir's @gemm_nt: an FP8 K-slice takes half
+// an f16 one's time, so the epilogue weighs twice as much there.
 // The epilogue dequantizes with tile.warpgroup_scale: sa has one factor
 // per row of A (row-wise) or a single one (per-tensor), sb one per row of
 // B or a single one; then the TMA-store epilogue converts to bf16. Any M
@@ -49,6 +52,11 @@
 #mma = array<i64: 64, 256, 128>
 #half_tile = array<i64: 64, 256>
 !staging = memref<2x2x64x64x!ec, 3>
+// Ping-pong consumers for @gemm_fp8_nt, false as written: each consumer
+// warpgroup takes every other work unit, all 128 rows of its tile, as
+// python/tile/kernels/gemm_sm90.mlir's (tile.ops.scaled_matmul compiles it by
+// redefining this and the tile shapes above: fp8_pingpong_aliases).
+#pingpong = false
 !bars6 = !tile.mbarrier<count = 6>
 // Scale factors: one per row of A (of B), or one for the whole operand.
 !scales = memref<?xf32>
@@ -79,7 +87,10 @@ module attributes {gpu.container_module} {
       %c_tile_n_1 = arith.constant #tile_n_1
       %c_tile_n = arith.constant #tile_n
       %copies = arith.constant 2 : i32
-      %consumers = arith.constant 2 : i32
+      %pingpong = arith.constant #pingpong
+      %one_consumer = arith.constant 1 : i32
+      %both_consumers = arith.constant 2 : i32
+      %consumers = arith.select %pingpong, %one_consumer, %both_consumers : i32
       %false = arith.constant false
       %true = arith.constant true
       %tid = gpu.thread_id x
@@ -143,7 +154,23 @@ module attributes {gpu.container_module} {
         }
       } consumers(2, registers = 232) {
       ^bb0(%wg: index):
-        %row = arith.muli %wg, %c64 : index
+        // The warpgroup's rows of a tile: 64 from 64 wg, or (ping-pong) all.
+        %wg_row = arith.muli %wg, %c64 : index
+        %row = arith.select %pingpong, %c0, %wg_row : index
+        %wg_slot = arith.select %pingpong, %c0, %wg : index
+        // Ping-pong: the warpgroups' main loops take turns at named
+        // barriers 9 + wg (warpgroup 0 starts), as gemm_sm90.mlir's.
+        %c9 = arith.constant 9 : index
+        %my_turn_i = arith.addi %c9, %wg : index
+        %my_turn = arith.index_cast %my_turn_i : index to i32
+        %other_wg = arith.subi %c1, %wg : index
+        %next_turn_i = arith.addi %c9, %other_wg : index
+        %next_turn = arith.index_cast %next_turn_i : index to i32
+        %second_wg = arith.cmpi eq, %wg, %c1 : index
+        %starts_turns = arith.andi %pingpong, %second_wg : i1
+        scf.if %starts_turns {
+          tile.named_barrier_arrive %next_turn, 256
+        }
         %lane = arith.remui %tid, %c128 : index
         %signals = arith.cmpi eq, %lane, %c0 : index
         %zero = arith.constant dense<0.0> : !acc
@@ -151,56 +178,79 @@ module attributes {gpu.container_module} {
             iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
           %tile, %kfirst, %kcount, %fixup, %split, %splits = tile.work_unit %i of split_k
               tiles %tiles iters %slices worker %cta of %ctas
-          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
-          %kend = arith.addi %kfirst, %kcount : index
-          %m0 = arith.muli %pid_m, %c128 : index
-          %n0 = arith.muli %pid_n, %c_tile_n : index
-          %r:4 = scf.for %t = %kfirst to %kend step %c1
-              iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
-              -> (!acc, index, i1, index) {
-            tile.mbarrier_wait_parity %full[%s], %ph : !ring_bars
-            %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
-                {shape = #mma, wait = 1 : i32}
-                : !ring_a, !ring_b, !acc
-            // The previous stage's wgmmas are done (wait depth 1): one
-            // thread of the warpgroup releases it.
-            %later = arith.cmpi ugt, %t, %kfirst : index
-            %release = arith.andi %later, %signals : i1
-            scf.if %release {
-              %tok = tile.mbarrier_arrive %empty[%prev] : !ring_bars -> !tile.mbarrier_token
+          // Ping-pong: the other warpgroup's unit (odd units are warpgroup
+          // 1's) passes its K-slices' stages by.
+          %parity = arith.remui %i, %c2 : index
+          %theirs = arith.cmpi ne, %parity, %wg : index
+          %passes = arith.andi %pingpong, %theirs : i1
+          %unit:2 = scf.if %passes -> (index, i1) {
+            %ahead = arith.addi %s0, %kcount : index
+            %ps = arith.remui %ahead, %c_stages : index
+            %wraps = arith.divui %ahead, %c_stages : index
+            %wrap_parity = arith.remui %wraps, %c2 : index
+            %odd = arith.cmpi ne, %wrap_parity, %c0 : index
+            %pph = arith.xori %ph0, %odd : i1
+            scf.yield %ps, %pph : index, i1
+          } else {
+            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
+            %kend = arith.addi %kfirst, %kcount : index
+            %m0 = arith.muli %pid_m, %c128 : index
+            %n0 = arith.muli %pid_n, %c_tile_n : index
+            scf.if %pingpong {
+              tile.named_barrier_sync %my_turn, 256
             }
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c_stages : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
+            %r:4 = scf.for %t = %kfirst to %kend step %c1
+                iter_args(%acc = %zero, %s = %s0, %ph = %ph0, %prev = %c0)
+                -> (!acc, index, i1, index) {
+              tile.mbarrier_wait_parity %full[%s], %ph : !ring_bars
+              %next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc
+                  {shape = #mma, wait = 1 : i32}
+                  : !ring_a, !ring_b, !acc
+              // The previous stage's wgmmas are done (wait depth 1): one
+              // thread of the warpgroup releases it.
+              %later = arith.cmpi ugt, %t, %kfirst : index
+              %release = arith.andi %later, %signals : i1
+              scf.if %release {
+                %tok = tile.mbarrier_arrive %empty[%prev] : !ring_bars -> !tile.mbarrier_token
+              }
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c_stages : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %next_acc, %ns, %nph, %s : !acc, index, i1, index
+            }
+            // Ping-pong: every stage of the unit has landed; the other's turn.
+            scf.if %pingpong {
+              tile.named_barrier_arrive %next_turn, 256
+            }
+            tile.wgmma_wait_group 0
+            // The tile's last stage.
+            scf.if %signals {
+              %tok = tile.mbarrier_arrive %empty[%r#3] : !ring_bars -> !tile.mbarrier_token
+            }
+            // A tile split with other CTAs: the last of its units to finish
+            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // Slots: split_k gives every split tile the same splits;
+            // stream_k 1 or 2 (2 slots).
+            %wg_fixup = arith.muli %fixup, %c2 : index
+            %slot = arith.addi %wg_fixup, %wg_slot : index
+            %slots = arith.maxui %splits, %c2 : index
+            %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
+                split %split of %splits slots %slots : !acc, !workspace, !counters
+            // The epilogue: 64x64 chunks through the warpgroup's two staging
+            // buffers, written out by TMA while the next tile's MMAs run.
+            scf.if %last {
+              %m1 = arith.addi %m0, %row : index
+              // Dequantize: row scales of A, column scales of B (one element
+              // each for per-tensor scaling).
+              %scaled = tile.warpgroup_scale %sum rows %sa[%m1] : !scales columns %sb[%n0] : !scales
+                  {shape = #half_tile} : !acc
+              tile.warpgroup_tma_store %scaled, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
+                  : !acc, !staging, !dc
+            }
+            scf.yield %r#1, %r#2 : index, i1
           }
-          tile.wgmma_wait_group 0
-          // The tile's last stage.
-          scf.if %signals {
-            %tok = tile.mbarrier_arrive %empty[%r#3] : !ring_bars -> !tile.mbarrier_token
-          }
-          // A tile split with other CTAs: the last of its units to finish
-          // sums the partials (each warpgroup its 64 rows) and stores it.
-          // Slots: split_k gives every split tile the same splits;
-          // stream_k 1 or 2 (2 slots).
-          %wg_fixup = arith.muli %fixup, %c2 : index
-          %slot = arith.addi %wg_fixup, %wg : index
-          %slots = arith.maxui %splits, %c2 : index
-          %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
-              split %split of %splits slots %slots : !acc, !workspace, !counters
-          // The epilogue: 64x64 chunks through the warpgroup's two staging
-          // buffers, written out by TMA while the next tile's MMAs run.
-          scf.if %last {
-            %m1 = arith.addi %m0, %row : index
-            // Dequantize: row scales of A, column scales of B (one element
-            // each for per-tensor scaling).
-            %scaled = tile.warpgroup_scale %sum rows %sa[%m1] : !scales columns %sb[%n0] : !scales
-                {shape = #half_tile} : !acc
-            tile.warpgroup_tma_store %scaled, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
-                : !acc, !staging, !dc
-          }
-          scf.yield %r#1, %r#2 : index, i1
+          scf.yield %unit#0, %unit#1 : index, i1
         }
         // The last TMA stores have written C.
         scf.if %signals {

@@ -74,21 +74,45 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
 
 #: A variant's last element for A M-major (a_mn_major).
 A_MN = "a_mn"
+#: A variant's last element for ping-pong consumers (pingpong_aliases).
+PINGPONG = "pingpong"
+
+
+def pingpong_aliases(tile_n: int, epilogue: Epilogue) -> Dict[str, str]:
+    """The aliases of kernels/gemm_sm90.mlir that give each consumer
+    warpgroup every other tile `tile_n` (one of persistent.PINGPONG_WIDTHS)
+    columns wide, all 128 rows of it (#pingpong): 128 x tile_n / 128
+    accumulators a thread, the wgmma, epilogue and store shapes of 128
+    rows, and the split-K workspace's columns (one per accumulator)."""
+    if tile_n not in persistent.PINGPONG_WIDTHS:
+        raise ValueError(f"ping-pong consumers take tiles {persistent.PINGPONG_WIDTHS} "
+                         f"columns wide (a warpgroup holds 128 x N / 128 accumulators), "
+                         f"got {tile_n}")
+    out_n = tile_n // epilogue.out_div
+    # 64x64 TMA chunks of a warpgroup's 128 x out_n tile.
+    buffers = persistent.staging_buffers(2 * out_n // 64)
+    return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
+            "#mma": f"array<i64: 128, {tile_n}, 64>", "#half_tile": f"array<i64: 128, {tile_n}>",
+            "!out": f"vector<{out_n}xf32>", "#out_tile": f"array<i64: 128, {out_n}>",
+            "!staging": f"memref<2x{buffers}x64x64x!ce, 3>",
+            "!workspace": f"memref<?x{tile_n}xf32>"}
 
 
 def gemm_source(variant: Tuple) -> str:
     """kernels/gemm_sm90.mlir for a variant (element,), (element, tile
     width) or (element, tile width, epilogue), or one of those followed by
-    A_MN: its element alias, its tile width's and epilogue's aliases when
-    not as written, and A M-major (a_mn_major) with A_MN."""
-    a_mn = variant[-1] == A_MN
-    variant = variant[:-1] if a_mn else variant
+    A_MN or by PINGPONG: its element alias, its tile width's and epilogue's
+    aliases when not as written, and A M-major (a_mn_major) with A_MN,
+    ping-pong consumers (pingpong_aliases) with PINGPONG."""
+    a_mn, pingpong = variant[-1] == A_MN, variant[-1] == PINGPONG
+    variant = variant[:-1] if a_mn or pingpong else variant
     text = redefine_aliases(read_kernel("gemm_sm90.mlir"), {"!e": variant[0]})
     if len(variant) > 1:
         tile_n = variant[1]
         fused = variant[2] if len(variant) > 2 else Epilogue()
         text = redefine_aliases(text, {**tile_width_aliases(tile_n),
-                                       **epilogue_aliases(fused, tile_n)})
+                                       **epilogue_aliases(fused, tile_n),
+                                       **(pingpong_aliases(tile_n, fused) if pingpong else {})})
     return a_mn_major(text) if a_mn else text
 
 
@@ -111,13 +135,13 @@ _A_MN_REWRITES = (
      ": !da, !ring_a, !bars\n", 2),
     # Warpgroup wg reads M chunk wg, MN-major (wgmma's imm-trans-a).
     ("%next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %acc\n"
-     "                {shape = #mma, wait = 1 : i32}",
+     "                  {shape = #mma, wait = 1 : i32}",
      "%next_acc = tile.warpgroup_mma %ra[%s, %wg, %c0, %c0], %rb[%s, %c0, %c0], %acc\n"
-     "                {shape = #mma, wait = 1 : i32, transpose_a}", 1),
+     "                  {shape = #mma, wait = 1 : i32, transpose_a}", 1),
     ("%next_acc = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0, %c0], %acc\n"
-     "                {shape = #mma, wait = 1 : i32, transpose_b}",
+     "                  {shape = #mma, wait = 1 : i32, transpose_b}",
      "%next_acc = tile.warpgroup_mma %ra[%s, %wg, %c0, %c0], %rb[%s, %c0, %c0, %c0], %acc\n"
-     "                {shape = #mma, wait = 1 : i32, transpose_a, transpose_b}", 1))
+     "                  {shape = #mma, wait = 1 : i32, transpose_a, transpose_b}", 1))
 
 
 def a_mn_major(text: str) -> str:
@@ -145,11 +169,14 @@ GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
 
 def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
-                 a_mn: bool = False) -> Tuple:
+                 a_mn: bool = False, pingpong: bool = False) -> Tuple:
     """GEMM's variant of `element`, tiles `tile_n` wide, epilogue `fused`
-    and, with `a_mn`, A M-major (a_mn_major)."""
-    if a_mn:
-        return (element, tile_n, fused or Epilogue(), A_MN)
+    and, with `a_mn`, A M-major (a_mn_major), or with `pingpong`, ping-pong
+    consumers (pingpong_aliases; not with `a_mn`)."""
+    if a_mn and pingpong:
+        raise ValueError("ping-pong consumers read A row-major (no a_mn)")
+    if a_mn or pingpong:
+        return (element, tile_n, fused or Epilogue(), A_MN if a_mn else PINGPONG)
     if fused is not None and not fused.trivial:
         return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)
@@ -194,6 +221,9 @@ class MatmulPlan:
     #: A is M-major (the transpose of a row-major K x M matrix, passed to
     #: the kernel as that matrix: a_mn_major).
     a_mn_major: bool = False
+    #: Ping-pong consumers (pingpong_aliases): each warpgroup every other
+    #: tile, all its rows.
+    pingpong: bool = False
 
     @staticmethod
     def pitch(columns: int, element_bytes: int = 2) -> int:
@@ -212,7 +242,7 @@ class MatmulPlan:
                 return None
             return self.decode.workspace_shape(self.grid[0], self.grid[1])
         return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
-                                                  self.tile_n)
+                                                  self.tile_n, self.pingpong)
 
     def arguments(self, a, b, c, split_k=None, bias=None, residual=None, scale=None,
                   amax=None):
@@ -397,6 +427,15 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         widths = tuple(width for width in persistent.TILE_WIDTHS
                        if width // epilogue.out_div % 64 == 0)
         tile_n = persistent.tile_width(m, n, k, device.sms, widths)
+        # An activation's epilogue (the gated one too) under the other
+        # warpgroup's MMAs: 128 x 128 tiles on ping-pong consumers (NVIDIA
+        # H200, µs against the cooperative plan: gated SiLU 4096 x 2 x
+        # 14336 x 4096 1261 / 1294, bias + GELU 4096 x 16384 x 4096 742 /
+        # 800; plain products ran level, a residual alone 1-2% slower).
+        pingpong = ((epilogue.activation != "identity" or epilogue.gated) and not a_mn
+                    and persistent.pingpong_pays(m, n, k, device.sms, tile_n))
+        if pingpong:
+            tile_n = persistent.NARROW_TILE
         grid = (persistent.persistent_grid(m, n, k, device.sms, tile_n), 1, 1)
     needed = (shared_bytes or {}).get(kernel)
     if needed is not None and device.shared_optin is not None and needed > device.shared_optin:
@@ -407,7 +446,7 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                           decode, epilogue=epilogue)
     return MatmulPlan(kernel, element.name, m, n, k, grid, b_transposed, tuple(staged),
                       workspace_ctas=device.sms, tile_n=tile_n, epilogue=epilogue,
-                      a_mn_major=a_mn)
+                      a_mn_major=a_mn, pingpong=pingpong)
 
 
 def _layout(name: str, operand: Operand, dims: Tuple[str, str]) -> Tuple[bool, int]:
@@ -472,7 +511,7 @@ def kernel(plan: MatmulPlan):
     if plan.decode is not None:
         return decode_kernels.DECODE.kernel(plan.decode, plan.kernel)
     return GEMM.kernel(gemm_variant(plan.element, plan.tile_n, plan.epilogue,
-                                    plan.a_mn_major), plan.kernel)
+                                    plan.a_mn_major, plan.pingpong), plan.kernel)
 
 
 def shared_bytes(element: str) -> Dict[str, int]:

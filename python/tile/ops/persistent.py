@@ -25,6 +25,19 @@ SLIM_TILE = 64
 #: first, and for 8-bit ones (@gemm_fp8_nt has no 64-wide tiles).
 TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE, SLIM_TILE)
 FP8_TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
+#: The tile widths of ping-pong consumers (each warpgroup all 128 rows of
+#: every other tile: 128 x width / 128 accumulators a thread), 16-bit and
+#: 8-bit operands.
+PINGPONG_WIDTHS = (NARROW_TILE, SLIM_TILE)
+FP8_PINGPONG_WIDTHS = (NARROW_TILE,)
+#: The longest K that ping-pong consumers take (pingpong_pays): one's
+#: epilogue under the other's MMAs saves a share of the time that shrinks
+#: with K. NVIDIA H200, FP8 row-wise, 128 x 128 ping-pong against the plan
+#: before it (cooperative 128 x 256 or its clusters), kernel µs: K = 512-2048
+#: 4096x32768x512 158 / 180, 16384x7168x2048 340 / 418, 2048x7168x1024 26.4 /
+#: 32.2; K = 4096-7168 4096x28672x4096 681 / 778, 8192x7168x7168 607 / 630;
+#: K = 8192 8192^3 838 / 839; K = 16384 4096x7168x16384 733 / 675.
+PINGPONG_MAX_K = 7168
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
 #: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
@@ -126,6 +139,18 @@ def tile_cost(m: int, n: int, k: int, sms: int, width: int, slice_k: int = 64) -
     return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
 
 
+def pingpong_pays(m: int, n: int, k: int, sms: int, tile_n: int) -> bool:
+    """Whether 128 x 128 tiles on ping-pong consumers beat the cooperative
+    tiles `tile_n` wide that tile_width chose: where that width is 256 or
+    128 (192-wide tiles fit N = 576 and the like: 128-wide ones would pad
+    it), K is at most PINGPONG_MAX_K and there are at least two 128 x 128
+    tiles a CTA (each warpgroup one at a time: with fewer, a CTA's units do
+    not alternate; FP8 300x640x4096 12.6 µs against 12.1, 1008^3 7.1
+    against 7.3)."""
+    return (tile_n in (TILE[1], NARROW_TILE) and k <= PINGPONG_MAX_K
+            and cdiv(m, TILE[0]) * cdiv(n, NARROW_TILE) >= 2 * sms)
+
+
 def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1],
                     slice_k: int = 64) -> int:
     """The CTAs of a persistent kernel for M x N x K in tiles `tile_n` wide
@@ -143,16 +168,19 @@ def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1],
     return max(1, tiles * splits)
 
 
-def split_k_workspace_shape(ctas: int, tile_n: int = TILE[1]) -> Tuple[Tuple[int, int], int]:
+def split_k_workspace_shape(ctas: int, tile_n: int = TILE[1],
+                            pingpong: bool = False) -> Tuple[Tuple[int, int], int]:
     """((rows, columns) of the f32 workspace, counters) of a persistent
     kernel on `ctas` CTAs with tiles `tile_n` wide: at most ctas / 2 tiles
     of s splits, s times the tiles at most the grid, each of two 64-row
-    halves (one per consumer warpgroup) with a slot of 128 rows of the 64 x
-    tile_n / 128 accumulators a thread holds per split: 2 x ctas x 128 rows,
-    and one counter per CTA. Plans take it for the SM count (their grids are
-    no larger), so one workspace per stream and tile width serves every
-    shape."""
-    return (2 * ctas * 128, TILE[0] * tile_n // 2 // 128), ctas
+    halves (one per consumer warpgroup; with `pingpong`, one warpgroup's
+    128 rows and an unused slot) with a slot of 128 rows of the
+    accumulators a thread holds per split (64 x tile_n / 128, or 128 x
+    tile_n / 128): 2 x ctas x 128 rows, and one counter per CTA. Plans take
+    it for the SM count (their grids are no larger), so one workspace per
+    stream and tile width serves every shape."""
+    rows = TILE[0] if pingpong else TILE[0] // 2
+    return (2 * ctas * 128, rows * tile_n // 128), ctas
 
 
 #: Scratch buffers (split-K workspaces and counters, staging copies) by

@@ -56,15 +56,38 @@ def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
             "!staging": f"memref<2x{persistent.staging_buffers(tile_n // 64)}x64x64x!ec, 3>"}
 
 
-def fp8_source(variant: Tuple[str, ...]) -> str:
+def fp8_pingpong_aliases(tile_n: int) -> Dict[str, str]:
+    """The aliases of kernels/gemm_sm90_fp8.mlir that give @gemm_fp8_nt's
+    consumer warpgroups every other tile `tile_n` (one of
+    persistent.FP8_PINGPONG_WIDTHS) columns wide, all 128 rows of it
+    (#pingpong, as gemm_sm90.mlir's): 128 x tile_n / 128 accumulators a
+    thread, the wgmma and store shapes of 128 rows, the staging buffers
+    and the split-K workspace's columns."""
+    if tile_n not in persistent.FP8_PINGPONG_WIDTHS:
+        raise ValueError(f"FP8 ping-pong consumers take tiles {persistent.FP8_PINGPONG_WIDTHS} "
+                         f"columns wide, got {tile_n}")
+    return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
+            "#mma": f"array<i64: 128, {tile_n}, 128>", "#half_tile": f"array<i64: 128, {tile_n}>",
+            "!staging": f"memref<2x{persistent.staging_buffers(2 * tile_n // 64)}x64x64x!ec, 3>",
+            "!workspace": f"memref<?x{tile_n}xf32>"}
+
+
+#: A variant's last element for @gemm_fp8_nt's ping-pong consumers.
+PINGPONG = "pingpong"
+
+
+def fp8_source(variant: Tuple) -> str:
     """kernels/gemm_sm90_fp8.mlir for a variant: the element types of A, B
     and C (aliases !ea, !eb, !ec), and @gemm_fp8_nt's tile width where it
-    is not 256."""
+    is not 256, then PINGPONG for its ping-pong consumers."""
     text = redefine_aliases(read_kernel("gemm_sm90_fp8.mlir"),
                             dict(zip(("!ea", "!eb", "!ec"), variant[:3])))
     if len(variant) == 3:
         return text
-    return redefine_aliases(text, fp8_width_aliases(variant[3]))
+    text = redefine_aliases(text, fp8_width_aliases(variant[3]))
+    if variant[4:] == (PINGPONG,):
+        text = redefine_aliases(text, fp8_pingpong_aliases(variant[3]))
+    return text
 
 
 #: The kernels; a variant is the element types of A, B and C, e.g.
@@ -126,11 +149,15 @@ class ScaledPlan:
     tile_n: int = persistent.TILE[1]
     #: The FP8 decode kernel (M <= FP8_DECODE_MAX_M), else None.
     decode: Optional[DecodeConfig] = None
+    #: @gemm_fp8_nt's ping-pong consumers (fp8_pingpong_aliases).
+    pingpong: bool = False
 
     @property
     def variant(self) -> Tuple:
-        """The kernel variant: the element types, and the tile width where
-        it is not 256."""
+        """The kernel variant: the element types, the tile width where it is
+        not 256 and PINGPONG for ping-pong consumers."""
+        if self.pingpong:
+            return self.elements + (self.tile_n, PINGPONG)
         if self.tile_n == persistent.TILE[1]:
             return self.elements
         return self.elements + (self.tile_n,)
@@ -153,7 +180,7 @@ class ScaledPlan:
         if self.multicast or self.blockwise:
             return None
         return persistent.split_k_workspace_shape(self.workspace_ctas or self.grid[0],
-                                                  self.tile_n)
+                                                  self.tile_n, self.pingpong)
 
     @property
     def varying(self) -> Tuple[int, ...]:
@@ -248,7 +275,7 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                 f"{'s' if bytes_ > 1 else ''} from 0x{operand.address:x}) are not 16-byte "
                 "aligned: TMA needs 16-byte aligned addresses and row strides (T-TMA-9, "
                 "T-TMA-10), so an FP8 K must be a multiple of 16 and N of 8")
-    tile_n = persistent.TILE[1]
+    tile_n, pingpong = persistent.TILE[1], False
     decode = (replace(decode_config(m, n, k, True, "bf16", device, slice_k=FP8_SLICE),
                       element=BY_TORCH[a.dtype].name, b_element=BY_TORCH[b.dtype].name,
                       out=BY_TORCH[out_dtype].name)
@@ -270,7 +297,14 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         # (128-element K-slices); the clusters take 256-wide tiles only.
         tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
                                         slice_k=128)
-        if tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
+        pingpong = persistent.pingpong_pays(m, n, k, device.sms, tile_n)
+        if pingpong:
+            # 128 x 128 tiles on ping-pong consumers: one warpgroup's
+            # epilogue under the other's MMAs.
+            tile_n = persistent.NARROW_TILE
+            kernel, grid = FP8_KERNEL, (persistent.persistent_grid(
+                m, n, k, device.sms, tile_n, slice_k=128), 1, 1)
+        elif tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
             # 2x1 clusters on pairs of row tiles, one CTA per SM.
             clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
             kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
@@ -284,7 +318,7 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
                           f"memory, the GPU gives a block at most {device.shared_optin}")
     return ScaledPlan(kernel, m, n, k, grid,
                       tuple(BY_TORCH[name].name for name in (a.dtype, b.dtype, out_dtype)),
-                      device.sms, tile_n, decode)
+                      device.sms, tile_n, decode, pingpong)
 
 
 def kernel_of(plan: ScaledPlan):

@@ -35,6 +35,17 @@
 // RUN: %python -m tile gemm --tile-n 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.slim.ptx
 // RUN: FileCheck %s --check-prefix=SLIM < %t.slim.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.slim.ptx -o %t.slim.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
+// Ping-pong consumers (each warpgroup 128 rows of every other tile: two
+// wgmmas a K step on one B descriptor; the turns are named barriers 9 and
+// 10 of 256 threads), plain and with the gated SiLU and a residual.
+// RUN: %python -m tile gemm --tile-n 128 --pingpong | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.pingpong.ptx
+// RUN: FileCheck %s --check-prefix=PINGPONG < %t.pingpong.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.pingpong.ptx -o %t.pingpong.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
+// RUN: %python -m tile gemm --tile-n 128 --pingpong --activation silu --gated --residual | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.pingpong-gated.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.pingpong-gated.ptx -o %t.pingpong-gated.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
+// RUN: %python -m tile gemm-fp8 --tile-n 128 --pingpong | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8-pingpong.ptx
+// RUN: FileCheck %s --check-prefix=FP8-PINGPONG < %t.fp8-pingpong.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8-pingpong.ptx -o %t.fp8-pingpong.cubin 2>&1 | FileCheck %s --check-prefix=FP8-PINGPONG-PTXAS %}
 // With 192-wide tiles (N = 576 and shapes whose waves fit the SMs better):
 // wgmma m64n192k16, three 64x64 staging chunks a warpgroup, and the split
 // tiles' 96 partials a thread stored and summed in 16-byte chunks.
@@ -153,6 +164,25 @@
 // SLIM-LABEL: .entry gemm_nn(
 // SLIM: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
 // SLIM-PTXAS-COUNT-2: 0 bytes spill stores, 0 bytes spill loads
+
+// FP8-PINGPONG-LABEL: .entry gemm_fp8_nt(
+// FP8-PINGPONG: bar.sync %r{{[0-9]+}}, 256;
+// FP8-PINGPONG: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// FP8-PINGPONG: bar.arrive %r{{[0-9]+}}, 256;
+// FP8-PINGPONG-LABEL: .entry gemm_fp8_nt_multicast(
+// FP8-PINGPONG-PTXAS: Compiling entry function 'gemm_fp8_nt' for 'sm_90a'
+// FP8-PINGPONG-PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+// PINGPONG-LABEL: .entry gemm_nt(
+// PINGPONG: bar.arrive %r{{[0-9]+}}, 256;
+// PINGPONG: bar.sync %r{{[0-9]+}}, 256;
+// PINGPONG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd[[B:[0-9]+]], p, 1, 1, 0, 0;
+// PINGPONG-NEXT: }
+// PINGPONG: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, %rd[[B]], p, 1, 1, 0, 0;
+// PINGPONG: bar.arrive %r{{[0-9]+}}, 256;
+// PINGPONG: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// PINGPONG-LABEL: .entry gemm_nn(
+// PINGPONG: bar.sync %r{{[0-9]+}}, 256;
 
 // MID-LABEL: .entry gemm_nt(
 // MID: wgmma.mma_async.sync.aligned.m64n192k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
