@@ -309,14 +309,14 @@ def test_gated_mlp_matches_torch(torch_cuda, shape, activation):
 
 
 @pytest.mark.parametrize("shape", [(1000, 1000, 4096), (300, 640, 4096), (2176, 4224, 1536),
-                                   (129, 512, 64)])
+                                   (2176, 3200, 1536), (129, 512, 64)])
 @pytest.mark.parametrize("width", [128, 64])
 def test_ping_pong_consumers_match_torch(torch_cuda, shape, width):
     """Ping-pong consumers forced onto shapes the planner gives other tiles:
-    split tiles (partial ones too: both warpgroups' units summing into one
-    slot), an odd count of units a CTA, a single K slice; plain, bias +
-    GELU and (128-wide) the gated SiLU with a residual; B both ways
-    round."""
+    split tiles (partial ones too; at 2176 x 3200 the split units fall to
+    warpgroup 1), odd and even counts of units a CTA, a single K slice;
+    plain, bias + GELU and (128-wide) the gated SiLU with a residual; B
+    both ways round."""
     from dataclasses import replace
     from tile.core.caches import placeholders
     from tile.core.devices import device

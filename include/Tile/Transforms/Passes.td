@@ -102,7 +102,10 @@ def TileVerifyAsyncProtocolPass
     against a model of the mbarrier phases:
 
     - T-PROTO-7 (error): a wait returns on a phase its role already saw on
-      that barrier (the ring's phase bit did not flip);
+      that barrier (the ring's phase bit did not flip), or on another than
+      the phase after its own last one or after the last it knows complete
+      (its own waits, or those handed on at a named barrier it waited at):
+      the role fell behind the ring, or skipped too few phases;
     - T-PROTO-11 (error): every role is blocked or done while some wait for
       a phase no role can complete (a deadlock);
     - T-PROTO-12 (error): a read of a stage filled by TMA, bulk or

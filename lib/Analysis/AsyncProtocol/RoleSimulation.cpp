@@ -14,11 +14,11 @@
 //    loads deliver their bytes when issued. Clusters are taken as symmetric:
 //    a multicast load delivers its box once per CTA of its mask to this
 //    CTA's barrier, and a remote arrive of a peer arrives here. A role's
-//    wait on a barrier must return on a phase it has not seen yet, and on
-//    no later one than the phase after the last it knows complete: by its
-//    own waits, or by those of the roles that arrived at a named barrier
-//    it then waited at (ping-pong consumers that take every other unit of
-//    one ring hand the phases they saw on with their turn).
+//    wait on a barrier must return on the phase after the last one it saw
+//    itself or, where it skips phases, the phase after the last it knows
+//    complete: by its own waits or by those of the roles that arrived at a
+//    named barrier it then waited at (ping-pong consumers that take every
+//    other unit of one ring hand the phases they saw on with their turn).
 //  - Stages. A read of a stage is checked against the copy that last wrote
 //    it. A cp.async copy completes with the phase its thread's next
 //    cp.async.mbarrier.arrive is counted in.
@@ -497,11 +497,24 @@ private:
       }
       // The latest phase this role knows complete: its own waits', or one
       // handed on at a named barrier (a role may skip the phases another
-      // waited for before passing it the turn).
-      int64_t known = std::max<int64_t>(seen->second, -1);
+      // waited for before passing it the turn). The wait meant the phase
+      // after its own last one or, skipping, the phase after that.
+      int64_t own = std::max<int64_t>(seen->second, -1);
+      int64_t known = own;
       if (auto handed = cursor.handed.find(event->barrier);
           handed != cursor.handed.end())
         known = std::max(known, handed->second);
+      if (observed > own + 1 && observed <= known) {
+        fail(event->op,
+             "waits for parity " + std::to_string(event->amount & 1) + " of " +
+                 describe(event->barrier) + " (" + roles[r].describe() +
+                 "), which returns at once on phase " +
+                 std::to_string(observed) +
+                 " that a role it waited for at a named barrier already saw: "
+                 "a role that skips the phases of another's turn must wait "
+                 "for the phase after them (T-PROTO-7)");
+        return Step::Advanced;
+      }
       if (observed > known + 1) {
         fail(event->op,
              "waits for parity " + std::to_string(event->amount & 1) + " of " +

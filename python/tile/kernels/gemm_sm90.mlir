@@ -70,8 +70,9 @@
 #half_tile = array<i64: 64, 256>
 // Split tiles' partial sums: 128 rows of a column per accumulator a slot,
 // a slot per split (at least two) of each 64 x N half tile (one per
-// consumer warpgroup); and the arrival counters of the half tiles
-// (tile.split_k_reduce, T-TILE-6).
+// consumer warpgroup; with #pingpong, of the one warpgroup's 128 x N tile);
+// and the arrival counters of the half tiles (tile.split_k_reduce,
+// T-TILE-6).
 !workspace = memref<?x128xf32>
 !counters = memref<?xi32>
 // The fused epilogue, as written none (its ops fold away): C = act(A B +
@@ -118,7 +119,10 @@ module attributes {gpu.container_module} {
     // consumers store the last one; warpgroups 1 and 2 each multiply their
     // 64 rows with wgmma m64n256k16 (wait depth 1: a stage is released once
     // the next stage's wgmmas are issued) and store their 64x256 part. The
-    // ring state (stage, phase) carries over from tile to tile.
+    // ring state (stage, phase) carries over from tile to tile. With
+    // #pingpong, each consumer warpgroup takes every other unit whole
+    // (all 128 rows, the one arrival on its stages' empty barriers) and
+    // passes the other's stages by, the main loops in turns.
     gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
                       %ws: !workspace, %counters: !counters, %bias: !bias,
                       %residual: !residual, %scale: memref<?xf32>,
@@ -210,7 +214,9 @@ module attributes {gpu.container_module} {
         // Ping-pong: the warpgroups' main loops take turns (named barrier
         // 9 + wg is this one's turn, 9 + (1 - wg) the other's; warpgroup 0
         // starts), so neither waits on a stage a phase ahead of the other's
-        // unit (a parity names a phase only modulo 2, T-PROTO-7).
+        // unit (a parity names a phase only modulo 2, T-PROTO-7). Each CTA
+        // ends with one turn handed on that nobody takes (a 128-thread
+        // arrival at barrier 9 or 10), which ends with the CTA.
         %c9 = arith.constant 9 : index
         %my_turn_i = arith.addi %c9, %wg : index
         %my_turn = arith.index_cast %my_turn_i : index to i32
@@ -289,7 +295,8 @@ module attributes {gpu.container_module} {
               %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
             }
             // A tile split with other CTAs: the last of its units to finish
-            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // sums the partials (each warpgroup its 64 rows, or with
+            // #pingpong its whole tile) and stores it.
             // Slots: split_k gives every split tile the same splits;
             // stream_k 1 or 2 (2 slots).
             %wg_fixup = arith.muli %fixup, %c2 : index
@@ -480,7 +487,9 @@ module attributes {gpu.container_module} {
         // Ping-pong: the warpgroups' main loops take turns (named barrier
         // 9 + wg is this one's turn, 9 + (1 - wg) the other's; warpgroup 0
         // starts), so neither waits on a stage a phase ahead of the other's
-        // unit (a parity names a phase only modulo 2, T-PROTO-7).
+        // unit (a parity names a phase only modulo 2, T-PROTO-7). Each CTA
+        // ends with one turn handed on that nobody takes (a 128-thread
+        // arrival at barrier 9 or 10), which ends with the CTA.
         %c9 = arith.constant 9 : index
         %my_turn_i = arith.addi %c9, %wg : index
         %my_turn = arith.index_cast %my_turn_i : index to i32
@@ -559,7 +568,8 @@ module attributes {gpu.container_module} {
               %tok = tile.mbarrier_arrive %empty[%r#3] : !bars -> !tile.mbarrier_token
             }
             // A tile split with other CTAs: the last of its units to finish
-            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // sums the partials (each warpgroup its 64 rows, or with
+            // #pingpong its whole tile) and stores it.
             // Slots: split_k gives every split tile the same splits;
             // stream_k 1 or 2 (2 slots).
             %wg_fixup = arith.muli %fixup, %c2 : index

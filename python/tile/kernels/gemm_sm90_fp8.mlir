@@ -229,7 +229,8 @@ module attributes {gpu.container_module} {
               %tok = tile.mbarrier_arrive %empty[%r#3] : !ring_bars -> !tile.mbarrier_token
             }
             // A tile split with other CTAs: the last of its units to finish
-            // sums the partials (each warpgroup its 64 rows) and stores it.
+            // sums the partials (each warpgroup its 64 rows, or with
+            // #pingpong its whole tile) and stores it.
             // Slots: split_k gives every split tile the same splits;
             // stream_k 1 or 2 (2 slots).
             %wg_fixup = arith.muli %fixup, %c2 : index

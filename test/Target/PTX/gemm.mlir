@@ -36,8 +36,9 @@
 // RUN: FileCheck %s --check-prefix=SLIM < %t.slim.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.slim.ptx -o %t.slim.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
 // Ping-pong consumers (each warpgroup 128 rows of every other tile: two
-// wgmmas a K step on one B descriptor; the turns are named barriers 9 and
-// 10 of 256 threads), plain and with the gated SiLU and a residual.
+// wgmmas a K step on one B descriptor; the turns are named barriers of 256
+// threads, their ids 9 + warpgroup in a register), plain and with the
+// gated SiLU and a residual.
 // RUN: %python -m tile gemm --tile-n 128 --pingpong | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.pingpong.ptx
 // RUN: FileCheck %s --check-prefix=PINGPONG < %t.pingpong.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.pingpong.ptx -o %t.pingpong.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
