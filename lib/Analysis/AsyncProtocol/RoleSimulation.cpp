@@ -485,16 +485,19 @@ private:
       // barrier) or on the first.
       auto [seen, fresh] = cursor.seen.try_emplace(event->barrier, -2);
       (void)fresh;
-      if (observed <= seen->second) {
+      // A wait for nothing: it returns at once on a phase known complete.
+      auto returnsAtOnce = [&](StringRef why) {
         fail(event->op,
              "waits for parity " + std::to_string(event->amount & 1) + " of " +
                  describe(event->barrier) + " (" + roles[r].describe() +
                  "), which returns at once on phase " +
-                 std::to_string(observed) +
-                 " that this role already saw: the parity must flip each "
-                 "time the ring comes back to the barrier (T-PROTO-7)");
+                 std::to_string(observed) + " " + why.str() + " (T-PROTO-7)");
         return Step::Advanced;
-      }
+      };
+      if (observed <= seen->second)
+        return returnsAtOnce("that this role already saw: the parity must "
+                             "flip each time the ring comes back to the "
+                             "barrier");
       // The latest phase this role knows complete: its own waits', or one
       // handed on at a named barrier (a role may skip the phases another
       // waited for before passing it the turn). The wait meant the phase
@@ -504,17 +507,11 @@ private:
       if (auto handed = cursor.handed.find(event->barrier);
           handed != cursor.handed.end())
         known = std::max(known, handed->second);
-      if (observed > own + 1 && observed <= known) {
-        fail(event->op,
-             "waits for parity " + std::to_string(event->amount & 1) + " of " +
-                 describe(event->barrier) + " (" + roles[r].describe() +
-                 "), which returns at once on phase " +
-                 std::to_string(observed) +
-                 " that a role it waited for at a named barrier already saw: "
-                 "a role that skips the phases of another's turn must wait "
-                 "for the phase after them (T-PROTO-7)");
-        return Step::Advanced;
-      }
+      if (observed > own + 1 && observed <= known)
+        return returnsAtOnce("that a role it waited for at a named barrier "
+                             "already saw: a role that skips the phases of "
+                             "another's turn must wait for the phase after "
+                             "them");
       if (observed > known + 1) {
         fail(event->op,
              "waits for parity " + std::to_string(event->amount & 1) + " of " +
@@ -587,7 +584,8 @@ private:
       if (sync && llvm::is_contained(state.waiting, r))
         return Step::Blocked;
       if (state.arrived == 0)
-        state = NamedBarrierState{0, event->amount, {}, Clock(roles.size(), 0)};
+        state =
+            NamedBarrierState{0, event->amount, {}, Clock(roles.size(), 0), {}};
       if (state.threads != event->amount)
         return notModeled();
       state.arrived += roles[r].threads;
