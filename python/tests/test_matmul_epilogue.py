@@ -136,8 +136,8 @@ def test_activations_run_ping_pong_consumers():
     persistent.PINGPONG_MAX_K runs 128 x 128 tiles on ping-pong consumers;
     plain products, a residual alone, A M-major, few tiles or a long K keep
     the cooperative tiles."""
-    from tile.ops.matmul import PINGPONG, gemm_variant, pingpong_aliases
-    from tile.ops.persistent import PINGPONG_MAX_K
+    from tile.ops.matmul import gemm_variant, pingpong_aliases
+    from tile.ops.persistent import PINGPONG, PINGPONG_MAX_K
     gelu = Epilogue("column", False, "gelu")
     big = (matrix(4096, 4096), matrix(4096, 16384))
 

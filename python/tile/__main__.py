@@ -86,8 +86,8 @@ from .ops import (attention as prefill_attention, cache_append, decode_attention
 from .ops import attention_backward, attention_backward_rows
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
-from .ops.persistent import FP8_TILE_WIDTHS, TILE, TILE_WIDTHS
-from .ops.scaled_matmul import PINGPONG, fp8_source
+from .ops.persistent import FP8_TILE_WIDTHS, PINGPONG, TILE, TILE_WIDTHS
+from .ops.scaled_matmul import fp8_source
 from .runtime import Runtime
 from .toolchain import cache_root, find_toolchain, kernel_files, kernels_directory, tool_banner
 

@@ -74,8 +74,6 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
 
 #: A variant's last element for A M-major (a_mn_major).
 A_MN = "a_mn"
-#: A variant's last element for ping-pong consumers (pingpong_aliases).
-PINGPONG = "pingpong"
 
 
 def pingpong_aliases(tile_n: int, epilogue: Epilogue) -> Dict[str, str]:
@@ -101,10 +99,10 @@ def pingpong_aliases(tile_n: int, epilogue: Epilogue) -> Dict[str, str]:
 def gemm_source(variant: Tuple) -> str:
     """kernels/gemm_sm90.mlir for a variant (element,), (element, tile
     width) or (element, tile width, epilogue), or one of those followed by
-    A_MN or by PINGPONG: its element alias, its tile width's and epilogue's
+    A_MN or by persistent.PINGPONG: its element alias, its tile width's and epilogue's
     aliases when not as written, and A M-major (a_mn_major) with A_MN,
-    ping-pong consumers (pingpong_aliases) with PINGPONG."""
-    a_mn, pingpong = variant[-1] == A_MN, variant[-1] == PINGPONG
+    ping-pong consumers (pingpong_aliases) with persistent.PINGPONG."""
+    a_mn, pingpong = variant[-1] == A_MN, variant[-1] == persistent.PINGPONG
     variant = variant[:-1] if a_mn or pingpong else variant
     text = redefine_aliases(read_kernel("gemm_sm90.mlir"), {"!e": variant[0]})
     if len(variant) > 1:
@@ -176,7 +174,7 @@ def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
     if a_mn and pingpong:
         raise ValueError("ping-pong consumers read A row-major (no a_mn)")
     if a_mn or pingpong:
-        return (element, tile_n, fused or Epilogue(), A_MN if a_mn else PINGPONG)
+        return (element, tile_n, fused or Epilogue(), A_MN if a_mn else persistent.PINGPONG)
     if fused is not None and not fused.trivial:
         return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)

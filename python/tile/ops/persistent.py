@@ -30,6 +30,9 @@ FP8_TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
 #: 8-bit operands.
 PINGPONG_WIDTHS = (NARROW_TILE, SLIM_TILE)
 FP8_PINGPONG_WIDTHS = (NARROW_TILE,)
+#: A kernel variant's last element for ping-pong consumers (the #pingpong
+#: switch of gemm_sm90.mlir and gemm_sm90_fp8.mlir).
+PINGPONG = "pingpong"
 #: The longest K that ping-pong consumers take (pingpong_pays): one's
 #: epilogue under the other's MMAs saves a share of the time that shrinks
 #: with K. NVIDIA H200, FP8 row-wise, 128 x 128 ping-pong against the plan
@@ -178,7 +181,7 @@ def split_k_workspace_shape(ctas: int, tile_n: int = TILE[1],
     accumulators a thread holds per split (64 x tile_n / 128, or 128 x
     tile_n / 128): 2 x ctas x 128 rows, and one counter per CTA. Plans take
     it for the SM count (their grids are no larger), so one workspace per
-    stream and tile width serves every shape."""
+    stream and workspace shape serves every problem shape."""
     rows = TILE[0] if pingpong else TILE[0] // 2
     return (2 * ctas * 128, rows * tile_n // 128), ctas
 

@@ -72,20 +72,16 @@ def fp8_pingpong_aliases(tile_n: int) -> Dict[str, str]:
             "!workspace": f"memref<?x{tile_n}xf32>"}
 
 
-#: A variant's last element for @gemm_fp8_nt's ping-pong consumers.
-PINGPONG = "pingpong"
-
-
 def fp8_source(variant: Tuple) -> str:
     """kernels/gemm_sm90_fp8.mlir for a variant: the element types of A, B
     and C (aliases !ea, !eb, !ec), and @gemm_fp8_nt's tile width where it
-    is not 256, then PINGPONG for its ping-pong consumers."""
+    is not 256, then persistent.PINGPONG for its ping-pong consumers."""
     text = redefine_aliases(read_kernel("gemm_sm90_fp8.mlir"),
                             dict(zip(("!ea", "!eb", "!ec"), variant[:3])))
     if len(variant) == 3:
         return text
     text = redefine_aliases(text, fp8_width_aliases(variant[3]))
-    if variant[4:] == (PINGPONG,):
+    if variant[4:] == (persistent.PINGPONG,):
         text = redefine_aliases(text, fp8_pingpong_aliases(variant[3]))
     return text
 
@@ -155,9 +151,9 @@ class ScaledPlan:
     @property
     def variant(self) -> Tuple:
         """The kernel variant: the element types, the tile width where it is
-        not 256 and PINGPONG for ping-pong consumers."""
+        not 256 and persistent.PINGPONG for ping-pong consumers."""
         if self.pingpong:
-            return self.elements + (self.tile_n, PINGPONG)
+            return self.elements + (self.tile_n, persistent.PINGPONG)
         if self.tile_n == persistent.TILE[1]:
             return self.elements
         return self.elements + (self.tile_n,)
