@@ -82,18 +82,9 @@ def pingpong_aliases(tile_n: int, epilogue: Epilogue) -> Dict[str, str]:
     columns wide, all 128 rows of it (#pingpong): 128 x tile_n / 128
     accumulators a thread, the wgmma, epilogue and store shapes of 128
     rows, and the split-K workspace's columns (one per accumulator)."""
-    if tile_n not in persistent.PINGPONG_WIDTHS:
-        raise ValueError(f"ping-pong consumers take tiles {persistent.PINGPONG_WIDTHS} "
-                         f"columns wide (a warpgroup holds 128 x N / 128 accumulators), "
-                         f"got {tile_n}")
     out_n = tile_n // epilogue.out_div
-    # 64x64 TMA chunks of a warpgroup's 128 x out_n tile.
-    buffers = persistent.staging_buffers(2 * out_n // 64)
-    return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
-            "#mma": f"array<i64: 128, {tile_n}, 64>", "#half_tile": f"array<i64: 128, {tile_n}>",
-            "!out": f"vector<{out_n}xf32>", "#out_tile": f"array<i64: 128, {out_n}>",
-            "!staging": f"memref<2x{buffers}x64x64x!ce, 3>",
-            "!workspace": f"memref<?x{tile_n}xf32>"}
+    return {**persistent.pingpong_aliases(tile_n, 64, out_n, "!ce"),
+            "!out": f"vector<{out_n}xf32>", "#out_tile": f"array<i64: 128, {out_n}>"}
 
 
 def gemm_source(variant: Tuple) -> str:

@@ -100,6 +100,26 @@ def width_aliases(tile_n: int, slice_k: int, a: str = "!e", b: str = "!e",
             "!workspace": f"memref<?x{accumulators}xf32>"}
 
 
+def pingpong_aliases(tile_n: int, slice_k: int, out_n: int, c: str,
+                     widths: Tuple[int, ...] = PINGPONG_WIDTHS) -> Dict[str, str]:
+    """The aliases that give a persistent kernel's consumer warpgroups
+    every other tile `tile_n` (one of `widths`) columns wide in K-slices of
+    `slice_k` elements, all 128 rows of it (#pingpong): 128 x tile_n / 128
+    accumulators a thread (one split-K workspace column each), the wgmma
+    and accumulator shapes of 128 rows, and the staging ring of C (`c` its
+    element alias) for a 128 x out_n output tile."""
+    if tile_n not in widths:
+        raise ValueError(f"ping-pong consumers take tiles {widths} columns wide (a warpgroup "
+                         f"holds 128 x N / 128 accumulators), got {tile_n}")
+    # 64x64 TMA chunks of a warpgroup's 128 x out_n tile.
+    buffers = staging_buffers(2 * out_n // 64)
+    return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
+            "#mma": f"array<i64: 128, {tile_n}, {slice_k}>",
+            "#half_tile": f"array<i64: 128, {tile_n}>",
+            "!staging": f"memref<2x{buffers}x64x64x{c}, 3>",
+            "!workspace": f"memref<?x{tile_n}xf32>"}
+
+
 def busiest_slices(m: int, n: int, k: int, sms: int, tile_n: int, slice_k: int = 64) -> int:
     """The K-slices (with a split tile's fixup in slices) that the busiest
     CTA of a persistent kernel runs for M x N x K in tiles `tile_n` wide, on

@@ -63,13 +63,8 @@ def fp8_pingpong_aliases(tile_n: int) -> Dict[str, str]:
     (#pingpong, as gemm_sm90.mlir's): 128 x tile_n / 128 accumulators a
     thread, the wgmma and store shapes of 128 rows, the staging buffers
     and the split-K workspace's columns."""
-    if tile_n not in persistent.FP8_PINGPONG_WIDTHS:
-        raise ValueError(f"FP8 ping-pong consumers take tiles {persistent.FP8_PINGPONG_WIDTHS} "
-                         f"columns wide, got {tile_n}")
-    return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
-            "#mma": f"array<i64: 128, {tile_n}, 128>", "#half_tile": f"array<i64: 128, {tile_n}>",
-            "!staging": f"memref<2x{persistent.staging_buffers(2 * tile_n // 64)}x64x64x!ec, 3>",
-            "!workspace": f"memref<?x{tile_n}xf32>"}
+    return persistent.pingpong_aliases(tile_n, FP8_SLICE, tile_n, "!ec",
+                                       persistent.FP8_PINGPONG_WIDTHS)
 
 
 def fp8_source(variant: Tuple) -> str:
@@ -296,11 +291,9 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         pingpong = persistent.pingpong_pays(m, n, k, device.sms, tile_n)
         if pingpong:
             # 128 x 128 tiles on ping-pong consumers: one warpgroup's
-            # epilogue under the other's MMAs.
+            # epilogue under the other's MMAs (on the grid below).
             tile_n = persistent.NARROW_TILE
-            kernel, grid = FP8_KERNEL, (persistent.persistent_grid(
-                m, n, k, device.sms, tile_n, slice_k=128), 1, 1)
-        elif tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
+        if not pingpong and tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
             # 2x1 clusters on pairs of row tiles, one CTA per SM.
             clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
             kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
