@@ -44,7 +44,7 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
                                                           None, None, None, None)
 
 
-def test_tile_width_picks_the_least_estimated_time_of_256_192_128_and_64():
+def test_tile_width_picks_the_least_estimated_time_of_every_width():
     assert tile_width(4096, 4096, 4096, 132) == 256
     assert tile_width(1024, 4096, 4096, 132) == 256  # 128 wide tiles: a wave or more
     assert tile_width(4096, 28672, 4096, 132) == 256  # Llama-3-8B's prefill shapes
@@ -55,14 +55,22 @@ def test_tile_width_picks_the_least_estimated_time_of_256_192_128_and_64():
     # (DeepSeek-V3's kv_a at 256 and 512 tokens), and small squares.
     assert tile_width(256, 576, 7168, 132) == 64
     assert tile_width(512, 576, 7168, 132) == 64
-    assert tile_width(256, 1536, 7168, 132) == 128
+    assert tile_width(256, 1536, 7168, 132) == 96   # 2 x 16 tiles x 4 splits
     assert tile_width(256, 256, 256, 132) == 64
     assert tile_width(1024, 1024, 1024, 132) == 64
     assert tile_width(16384, 128, 8192, 132) == 128  # N = 128: half of every wide tile idle
-    # N = 576 (DeepSeek-V3's kv_a): three 192-wide tiles, no padding.
+    # N = 576 (DeepSeek-V3's kv_a): three 192-wide tiles, no padding; or
+    # four 160-wide ones where their 128 tiles fill the SMs.
     assert tile_width(16384, 576, 7168, 132) == 192
-    assert tile_width(4096, 576, 7168, 132) == 192
+    assert tile_width(4096, 576, 7168, 132) == 160
     assert tile_width(512, 6144, 4096, 132) == 192   # 96 wide tiles, 128 of 192
+    # Widths that fit the waves: 128 tiles of 224 (112 of 256), of 160 (108
+    # of 192), of 96 (96 of 128).
+    assert tile_width(512, 7168, 16384, 132) == 224
+    assert tile_width(256, 10240, 8192, 132) == 160
+    assert tile_width(256, 6144, 4096, 132) == 96
+    # Past FIT_MAX_WAVES waves of 256-wide tiles only the others.
+    assert tile_width(4096, 32768, 512, 132) == 192
     # A gated epilogue's output tile is half as wide: 192 and 64 are not
     # offered.
     assert tile_width(4096, 576, 7168, 132, (256, 128)) == 128
@@ -97,7 +105,7 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     plans = [plan_matmul(matrix(m, k), matrix(k, n), None, H100)
              for m, n, k in ((4096, 4096, 64), (8192, 8192, 64), (1792, 2560, 4096),
                              (4096, 576, 7168), (512, 4096, 4096), (256, 576, 7168))]
-    assert {plan.tile_n for plan in plans} == {256, 192, 128, 64}
+    assert {plan.tile_n for plan in plans} == {256, 160, 128, 64}
     for plan in plans:
         assert plan.split_k_shape == ((2 * 132 * 128, plan.tile_n // 2), 132)
 
@@ -402,23 +410,31 @@ def test_the_kernels_compile_and_declare_their_launch(element):
 
 
 @pytest.mark.parametrize("shape, width", [
-    # 128-wide: partial tiles split along K (the narrow split-K workspace),
-    # a short K, N = 128.
-    ((300, 2048, 4096), 128), ((1000, 1000, 4096), 128), ((640, 2048, 72), 128),
+    # 128-wide: tiles split along K (the narrow split-K workspace), partial
+    # tiles, N = 128.
+    ((256, 4096, 4096), 128), ((1000, 1000, 4096), 128), ((3000, 600, 4096), 128),
     ((8192, 128, 4096), 128),
     # 64-wide: whole and partial tiles, a long K split along the SMs (the
     # slim split-K workspace), N = 128.
     ((256, 512, 512), 64), ((300, 200, 4096), 64), ((4096, 128, 4096), 64),
     ((1000, 1000, 72), 64), ((256, 576, 7168), 64),
     # 192-wide: a wave short of the SMs, a last wave split along K (the
-    # 96-accumulator workspace rows) with partial tiles in N, and N = 576
-    # with partial tiles in M.
-    ((2048, 1152, 1024), 192), ((1792, 2504, 4096), 192), ((3333, 576, 2048), 192)])
+    # 96-accumulator workspace rows), and N = 576 with partial tiles in M.
+    ((1024, 3072, 1024), 192), ((7424, 4032, 1024), 192), ((5000, 576, 2048), 192),
+    # The widths that fit the waves (A B's B in 32-column chunks, C stored
+    # in 64 x 32 chunks): whole and partial tiles in N, partial in M, a few
+    # tiles split along K (a K that is no multiple of 64).
+    ((512, 7168, 2048), 224), ((384, 9000, 1024), 224), ((4096, 576, 7168), 160),
+    ((2048, 1152, 1024), 160), ((1792, 2504, 4096), 160), ((3333, 576, 2048), 160),
+    ((300, 2000, 4096), 96), ((256, 2040, 7176), 96), ((640, 2048, 72), 96)])
 @pytest.mark.parametrize("transpose_b", [True, False])
 def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b):
-    """Shapes on the 64-, 128- and 192-wide tiles, B both ways round."""
+    """Shapes on the 64-, 128-, 192- and fitted (224, 160, 96) wide tiles,
+    B both ways round; on the fitted ones A M-major and a fused epilogue
+    too."""
     import tile
     from tile.ops.matmul import plan_matmul as plan
+    from tile.ops.persistent import FIT_WIDTHS
     from tile.testing import relative_error
     torch = torch_cuda
     m, n, k = shape
@@ -427,9 +443,20 @@ def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b)
     b = w if transpose_b else w.t().contiguous()
     assert plan(matrix(m, k, "bfloat16"), matrix(k, n, "bfloat16"), None,
                 H100).tile_n == width
+    want = a.float() @ w.float().t()
     for _ in range(2):  # the prepared launch too
         c = tile.matmul(a, b, transpose_b=transpose_b)
-        assert relative_error(c, a.float() @ w.float().t()) < 1e-2
+        assert relative_error(c, want) < 1e-2
+    if width not in FIT_WIDTHS:
+        return
+    a_mn = a.t().contiguous().t()
+    assert relative_error(tile.matmul(a_mn, b, transpose_b=transpose_b), want) < 1e-2
+    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
+    residual = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
+    c = tile.matmul(a, b, transpose_b=transpose_b, bias=bias, residual=residual,
+                    activation="gelu")
+    fused = torch.nn.functional.gelu(want + bias.float()) + residual.float()
+    assert relative_error(c, fused) < 1e-2
 
 
 @pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 16384), (100, 2040, 7176),

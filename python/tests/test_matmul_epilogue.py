@@ -118,21 +118,28 @@ def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
     # Three 64x64 chunks (192-wide tiles) take three buffers: a call's
     # chunks are a multiple of them (T-TILE-4).
     assert epilogue_aliases(Epilogue(), 192)["!staging"] == "memref<2x3x64x64x!ce, 3>"
-    with pytest.raises(ValueError, match="output is 96 columns"):
-        epilogue_aliases(Epilogue(activation="silu", gated=True), 192)
+    # Widths no multiple of 64 store 64 x 32 chunks (64-byte rows; an FP8
+    # C's 32-byte ones), seven of a 224-wide tile through one buffer.
+    fitted = epilogue_aliases(Epilogue(), 224)
+    assert fitted["!staging"] == "memref<2x1x64x32x!ce, 3>"
+    assert fitted["!dc"].endswith("box = [64, 32], swizzle = b64>")
+    assert epilogue_aliases(Epilogue(out="f8E4M3FN"), 160)["#c_swizzle"] == "#tile.swizzle<b32>"
+    with pytest.raises(ValueError, match="output is 112 columns"):
+        epilogue_aliases(Epilogue(activation="silu", gated=True), 224)
 
 
-def test_a_gated_epilogue_never_takes_192_wide_tiles():
-    """N = 576 takes 192-wide tiles, but a gated one would store 96-column
-    halves: the planner offers it 256 and 128 only."""
-    plain = plan_matmul(matrix(4096, 7168), matrix(7168, 576), None, H100)
-    gated = plan_matmul(matrix(4096, 7168), matrix(7168, 576), None, H100,
-                        epilogue=Epilogue(activation="silu", gated=True))
-    assert plain.tile_n == 192 and gated.tile_n == 128
+def test_a_gated_epilogue_takes_whole_64_column_halves():
+    """N = 576 takes 192- or 160-wide tiles, but a gated one would store
+    96- or 80-column halves: the planner offers it 256 and 128 only."""
+    for m, width in ((16384, 192), (4096, 160)):
+        plain = plan_matmul(matrix(m, 7168), matrix(7168, 576), None, H100)
+        gated = plan_matmul(matrix(m, 7168), matrix(7168, 576), None, H100,
+                            epilogue=Epilogue(activation="silu", gated=True))
+        assert plain.tile_n == width and gated.tile_n == 128
 
 
 def test_activations_run_ping_pong_consumers():
-    """An activation's epilogue (gated too) on many tiles of a K up to
+    """An activation's or an FP8 C's epilogue (gated too) on many tiles of a K up to
     persistent.PINGPONG_MAX_K runs 128 x 128 tiles on ping-pong consumers;
     plain products, a residual alone, A M-major, few tiles or a long K keep
     the cooperative tiles."""
@@ -149,6 +156,8 @@ def test_activations_run_ping_pong_consumers():
     assert p.split_k_shape == ((2 * 132 * 128, 128), 132)
     gated = planned(*big, Epilogue(activation="silu", gated=True))
     assert gated.pingpong and gated.tile_n == 128 and gated.out_columns == 8192
+    # An FP8 C (scale, amax) is an epilogue to overlap too.
+    assert planned(*big, Epilogue(out="f8E4M3FN")).pingpong
     assert not plan_matmul(*big, None, H100).pingpong
     assert not planned(*big, Epilogue(residual=True), residual=matrix(4096, 16384)).pingpong
     a_mn = matrix(4096, 4096, strides=(1, 4096))
@@ -227,7 +236,7 @@ def _reference(torch, a, w, epilogue, bias=None, residual=None):
 
 @pytest.mark.parametrize("activation", ["relu", "silu", "gelu", "gelu_tanh"])
 @pytest.mark.parametrize("shape", [(512, 768, 384), (200, 296, 1000), (40, 256, 512),
-                                   (3333, 576, 2048), (2000, 4096, 512)])
+                                   (5000, 576, 2048), (2000, 4096, 512)])
 def test_activations_and_bias_match_torch(torch_cuda, activation, shape):
     """Whole and partial tiles (a bias and C clipped at the edges), an M
     that would take a decode kernel, 192-wide tiles (N = 576) and ping-pong
@@ -392,17 +401,18 @@ def test_epilogue_errors_on_the_gpu(torch_cuda):
 
 @pytest.mark.parametrize("shape, kwargs", [
     ((1000, 768, 512), dict(bias="column", activation="silu")),
-    ((3333, 576, 2048), dict(activation="gelu")),          # 192-wide tiles
+    ((3333, 576, 2048), dict(activation="gelu")),          # 160-wide tiles, 64x32 chunks
     ((300, 296, 256), dict(residual=True)),                 # C staged (296-byte rows)
     ((16, 1024, 512), dict(bias="row", activation="relu")), # a decode kernel
     ((1, 4096, 4096), dict()),                              # decode, split along K
     ((300, 2 * 264, 512), dict(gated=True, activation="silu")),
+    ((2048, 4096, 256), dict()),                            # ping-pong consumers
 ])
 @pytest.mark.parametrize("fp8", ["float8_e4m3fn", "float8_e5m2"])
 def test_fp8_out_matches_the_composite(torch_cuda, shape, kwargs, fp8):
     """C = fp8(scale * epilogue) and its amax against the float32 composite
     quantized by PyTorch: the persistent kernel (whole, 192-wide and staged
-    tiles, gated) and the decode kernels; the amax accumulates."""
+    tiles, gated, ping-pong) and the decode kernels; the amax accumulates."""
     import tile
     from tile.ops.epilogue import quantize
     from tile.testing import relative_error

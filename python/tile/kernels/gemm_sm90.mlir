@@ -8,10 +8,12 @@
 // activation or gate and residual its aliases name: tile.warpgroup_add,
 // tile.warpgroup_activation) through shared memory
 // (tile.warpgroup_tma_store: stmatrix into two 64x64 staging buffers per
-// warpgroup, three for 192-wide tiles and one for 64-wide ones, TMA stores
-// that overlap the next tile's MMAs); 224 KB of
-// dynamic shared memory, 128x256x64 CTA tiles (as written; 128x192 with 4
-// stages, 128x128 with 6 or 128x64 with 8 by the tile-width aliases below) in a grouped order, a
+// warpgroup, three for 192-wide tiles and one for 64-wide ones; 64x32
+// chunks for widths no multiple of 64; TMA stores that overlap the next
+// tile's MMAs); 224 KB of dynamic shared memory, 128x256x64 CTA tiles (as
+// written; 128x192 with 4 stages, 128x128 with 6, 128x64 with 8, or the
+// widths that fit the waves, 224, 160 and 96, by the tile-width aliases
+// below) in a grouped order, a
 // persistent grid (one CTA per SM) that splits the tiles of a mostly idle
 // last wave along K. With #pingpong (128- and 64-wide tiles) the consumer
 // warpgroups take every other tile instead, all 128 rows of it, their main
@@ -31,7 +33,8 @@
 !e = f16
 !da = !tile.tma_desc<memref<?x?x!e>, box = [128, 64], swizzle = b128>
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
-// C's element type (!ce), its 64-column TMA chunks (!dc) and their swizzle
+// C's element type (!ce), its 64-column TMA chunks (!dc; 32-column ones
+// where the tile's output width is no multiple of 64) and their swizzle
 // (#c_swizzle: the chunk's row bytes): !e and 128 B as written; an FP8 C
 // (tile.ops.epilogue's `out`) has 64-byte rows, b64. With #quantize, C =
 // fp8(scale * epilogue) with scale = %scale[0], clamped to the format's
@@ -51,16 +54,20 @@
 #stages = 4 : index
 !bars = !tile.mbarrier<count = 4>
 !ring_a = memref<4x128x64x!e, 3>
-// The CTA tile's width N: 256 as written; tile.matmul compiles 192-, 128-
-// and 64-wide tiles (where tile.ops.persistent.tile_width estimates them
-// faster: N = 576, waves that fit the SMs better, a few row tiles of a
-// long K) by redefining
+// The CTA tile's width N: 256 as written; tile.matmul compiles 224-, 192-,
+// 160-, 128-, 96- and 64-wide tiles (where tile.ops.persistent.tile_width
+// estimates them faster: N = 576, waves that fit the SMs better, a few row
+// tiles of a long K) by redefining
 // these aliases (tile.ops.matmul.tile_width_aliases). B's box and ring
-// stage (N x 64; for A B, N / 64 chunks of 64 x 64), a consumer thread's
-// accumulators (!acc: 64 x N / 128) and the wgmma and store shapes.
+// stage (N x 64; for A B, N / W chunks of 64 x W: W = 64, one 128-byte
+// swizzle span, or 32 in 64-byte spans where N is no multiple of 64), a
+// consumer thread's accumulators (!acc: 64 x N / 128) and the wgmma and
+// store shapes.
 #tile_n = 256 : index
 #tile_n_1 = 255 : index
 #b_chunks = 4 : index
+#b_chunk = 64 : index
+#bt_swizzle = #tile.swizzle<b128>
 #nn_copies = 5 : i32
 !db = !tile.tma_desc<memref<?x?x!e>, box = [256, 64], swizzle = b128>
 !ring_b = memref<4x256x64x!e, 3>
@@ -409,6 +416,7 @@ module attributes {gpu.container_module} {
       %c_out_div = arith.constant #out_div
       %copies = arith.constant #nn_copies
       %c_b_chunks = arith.constant #b_chunks
+      %c_b_chunk = arith.constant #b_chunk
       %pingpong = arith.constant #pingpong
       %one_consumer = arith.constant 1 : i32
       %both_consumers = arith.constant 2 : i32
@@ -430,7 +438,7 @@ module attributes {gpu.container_module} {
       // data_parallel: bench/schedule.py.)
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_bt
+      %rb = tile.shared_alloc dynamic {swizzle = #bt_swizzle} : !ring_bt
       %staging = tile.shared_alloc dynamic {swizzle = #c_swizzle} : !staging
       %full = tile.mbarrier_alloc : !bars
       %empty = tile.mbarrier_alloc : !bars
@@ -465,8 +473,8 @@ module attributes {gpu.container_module} {
               %k0 = arith.muli %t, %c64 : index
               tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da, !ring_a, !bars
               scf.for %q = %c0 to %c_b_chunks step %c1 {
-                %q64 = arith.muli %q, %c64 : index
-                %nq = arith.addi %n0, %q64 : index
+                %q_cols = arith.muli %q, %c_b_chunk : index
+                %nq = arith.addi %n0, %q_cols : index
                 tile.tma_copy %b[%k0, %nq] to %rb[%s, %q], %full[%s] : !dbt, !ring_bt, !bars
               }
               %next = arith.addi %s, %c1 : index

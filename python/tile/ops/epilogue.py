@@ -82,14 +82,16 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir for `epilogue` with tiles
     `tile_n` columns wide."""
     out_n = tile_n // epilogue.out_div
-    if out_n % 64:
+    if out_n % 32:
         raise ValueError(f"a {tile_n}-wide tile's {'gated ' if epilogue.gated else ''}output is "
-                         f"{out_n} columns: the epilogue stores whole 64x64 chunks (T-TILE-4)")
-    # 64x64 TMA chunks of a warpgroup's 64 x out_n tile.
-    buffers = persistent.staging_buffers(out_n // 64)
-    # C's 64-column chunks: rows of 128 bytes (16-bit) or 64 (FP8).
+                         f"{out_n} columns: the epilogue stores whole chunks of 64 or 32 "
+                         f"columns (T-TILE-4)")
+    # 64 x W TMA chunks of a warpgroup's 64 x out_n tile (W = 64, or 32).
+    width = persistent.chunk_columns(out_n)
+    buffers = persistent.staging_buffers(out_n // width)
+    # Their rows: W 16-bit or 8-bit elements, one swizzle span.
     c_element = epilogue.out or "!e"
-    swizzle = "b64" if epilogue.out else "b128"
+    swizzle = f"b{width * (1 if epilogue.out else 2)}"
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")
@@ -100,9 +102,10 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
             "#out_div": f"{epilogue.out_div} : index",
             "!out": f"vector<{out_n // 2}xf32>",
             "#out_tile": f"array<i64: 64, {out_n}>",
-            "!staging": f"memref<2x{buffers}x64x64x!ce, 3>",
+            "!staging": f"memref<2x{buffers}x64x{width}x!ce, 3>",
             "!ce": c_element,
-            "!dc": f"!tile.tma_desc<memref<?x?x!ce>, box = [64, 64], swizzle = {swizzle}>",
+            "!dc": f"!tile.tma_desc<memref<?x?x!ce>, box = [64, {width}], "
+                   f"swizzle = {swizzle}>",
             "#c_swizzle": f"#tile.swizzle<{swizzle}>",
             "#quantize": "true" if epilogue.out else "false",
             "#saturate": "true" if epilogue.out and epilogue.saturate else "false",

@@ -65,11 +65,17 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir that make its tiles `tile_n`
     (256 as written, or one of persistent.TILE_WIDTHS) columns wide, with their
     ring's stages."""
-    chunks, stages = tile_n // 64, persistent.RING_STAGES[tile_n]
-    # A B's B: N / 64 chunks of 64 K rows x 64 columns a stage.
+    width = persistent.chunk_columns(tile_n)
+    chunks, stages = tile_n // width, persistent.RING_STAGES[tile_n]
+    # A B's B: N / W chunks of 64 K rows x W columns a stage, each a
+    # swizzle span (W = 64: 128 bytes; 32: 64 bytes).
+    swizzle = f"b{2 * width}"
     return {**persistent.width_aliases(tile_n, 64),
-            "#b_chunks": f"{chunks} : index", "#nn_copies": f"{1 + chunks} : i32",
-            "!ring_bt": f"memref<{stages}x{chunks}x64x64x!e, 3>"}
+            "#b_chunks": f"{chunks} : index", "#b_chunk": f"{width} : index",
+            "#nn_copies": f"{1 + chunks} : i32",
+            "!dbt": f"!tile.tma_desc<memref<?x?x!e>, box = [64, {width}], swizzle = {swizzle}>",
+            "#bt_swizzle": f"#tile.swizzle<{swizzle}>",
+            "!ring_bt": f"memref<{stages}x{chunks}x64x{width}x!e, 3>"}
 
 
 #: A variant's last element for A M-major (a_mn_major).
@@ -411,17 +417,19 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         kernel = "gemm_nt" if b_transposed else "gemm_nn"
         # One CTA per SM, or per tile (and split) where there are fewer
         # tiles: the work units (tile.work_unit) split a mostly idle last
-        # wave's tiles along K. The widths whose output tile is whole 64x64
-        # TMA chunks (a gated one is half as wide).
+        # wave's tiles along K. A gated epilogue's output tile is half as
+        # wide: the widths whose half is whole 64-column chunks.
         widths = tuple(width for width in persistent.TILE_WIDTHS
-                       if width // epilogue.out_div % 64 == 0)
+                       if not epilogue.gated or width // epilogue.out_div % 64 == 0)
         tile_n = persistent.tile_width(m, n, k, device.sms, widths)
-        # An activation's epilogue (the gated one too) under the other
-        # warpgroup's MMAs: 128 x 128 tiles on ping-pong consumers (NVIDIA
-        # H200, µs against the cooperative plan: gated SiLU 4096 x 2 x
-        # 14336 x 4096 1261 / 1294, bias + GELU 4096 x 16384 x 4096 742 /
-        # 800; plain products ran level, a residual alone 1-2% slower).
-        pingpong = ((epilogue.activation != "identity" or epilogue.gated) and not a_mn
+        # An activation's or an FP8 C's epilogue (the gated one too) under
+        # the other warpgroup's MMAs: 128 x 128 tiles on ping-pong consumers
+        # (NVIDIA H200, µs against the cooperative plan: gated SiLU 4096 x 2
+        # x 14336 x 4096 1261 / 1294, bias + GELU 4096 x 16384 x 4096 742 /
+        # 800, FP8 C 16384 x 4096 x 4096 747 / 839; plain products ran
+        # level, a residual alone 1-2% slower).
+        overlapped = epilogue.activation != "identity" or epilogue.gated or bool(epilogue.out)
+        pingpong = (overlapped and not a_mn
                     and persistent.pingpong_pays(m, n, k, device.sms, tile_n))
         if pingpong:
             tile_n = persistent.NARROW_TILE

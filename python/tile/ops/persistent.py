@@ -1,7 +1,8 @@
 """What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
 grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192,
-128 x 128 or, 16-bit only, 128 x 64 where tile.matmul's tile_width finds
-them faster), a mostly idle last
+128 x 128 or, 16-bit only, 128 x 64 and the widths that fit the waves,
+224, 160 and 96, where tile.matmul's tile_width finds them faster), a
+mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
 from typing import Dict, Tuple
@@ -21,9 +22,21 @@ MID_TILE = 192
 #: bf16, 256 x 576 x 7168 11.5 µs against 14.7 split in 6 or 8, 1024^3 7.1
 #: against 8.0).
 SLIM_TILE = 64
+#: Tiles whose waves fit the SMs where the others' leave many idle (as
+#: cuBLAS's and DeepGEMM's unaligned tile widths): 16-bit operands, B an
+#: N x K matrix (gemm_nt; A B's ring takes them in 32-column chunks), 7,
+#: 5 and 3 chunks of 32 columns.
+FIT_WIDE_TILE, FIT_MID_TILE, FIT_NARROW_TILE = 224, 160, 96
+FIT_WIDTHS = (FIT_WIDE_TILE, FIT_MID_TILE, FIT_NARROW_TILE)
+#: The most waves of 128 x 256 tiles at which tile_width weighs the fitted
+#: widths (NVIDIA H200, bf16: 4096 x 32768 x 512, 31 waves, ran 236 µs on
+#: 160-wide tiles against 229 on 192-wide ones that the estimate ranks
+#: below them).
+FIT_MAX_WAVES = 4
 #: The tile widths tile_width chooses from for 16-bit operands, widest
 #: first, and for 8-bit ones (@gemm_fp8_nt has no 64-wide tiles).
-TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE, SLIM_TILE)
+TILE_WIDTHS = (TILE[1], FIT_WIDE_TILE, MID_TILE, FIT_MID_TILE, NARROW_TILE, FIT_NARROW_TILE,
+               SLIM_TILE)
 FP8_TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
 #: The tile widths of ping-pong consumers (each warpgroup all 128 rows of
 #: every other tile: 128 x width / 128 accumulators a thread), 16-bit and
@@ -58,7 +71,8 @@ MAX_SPLITS = 8
 #: split tile, FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of
 #: its width (the partials written and read back serially after the last
 #: split).
-SLICE_COST = {64: {TILE[1]: 1.0, MID_TILE: 1.1, NARROW_TILE: 1.08, SLIM_TILE: 1.9},
+SLICE_COST = {64: {TILE[1]: 1.0, FIT_WIDE_TILE: 1.08, MID_TILE: 1.1, FIT_MID_TILE: 1.08,
+                   NARROW_TILE: 1.08, FIT_NARROW_TILE: 1.35, SLIM_TILE: 1.9},
               128: {TILE[1]: 1.0, MID_TILE: 1.2, NARROW_TILE: 1.3}}
 FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 
@@ -70,15 +84,33 @@ FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 #: 4096 x 4096 11% faster than 4, smaller shapes alike), 208 KB with
 #: 192-wide ones (a fifth 40 KB stage does not fit beside their three
 #: staging buffers) and 208 KB with 64-wide ones (eight 24 KB stages; a
-#: ninth passes the CTA's shared memory, T-SMEM-2).
-RING_STAGES = {TILE[1]: 4, MID_TILE: 4, NARROW_TILE: 6, SLIM_TILE: 8}
+#: ninth passes the CTA's shared memory, T-SMEM-2); the fitted widths as
+#: many as fit beside their staging buffers: 184 KB with 224 (four 44 KB
+#: stages and one 4 KB buffer a warpgroup that its seven 64 x 32 chunks
+#: take in turn; a fifth stage does not fit), 220 KB with 160 (five stages,
+#: five buffers) and 220 KB with 96 (seven stages, three buffers).
+RING_STAGES = {TILE[1]: 4, FIT_WIDE_TILE: 4, MID_TILE: 4, FIT_MID_TILE: 5, NARROW_TILE: 6,
+               FIT_NARROW_TILE: 7, SLIM_TILE: 8}
+
+
+def chunk_columns(columns: int) -> int:
+    """The columns of the 64-row chunks in which an epilogue stores (and
+    A B's ring holds B's) `columns` columns: 64 (a 128-byte swizzle span of
+    16-bit elements) where they are a multiple of 64, else 32."""
+    if columns % 32:
+        raise ValueError(f"tiles are stored in chunks of 64 or 32 columns, got {columns}")
+    return 64 if columns % 64 == 0 else 32
 
 
 def staging_buffers(chunks: int) -> int:
-    """The staging buffers of an epilogue that stores `chunks` 64x64 TMA
-    chunks a warpgroup: two, or as many as chunks where they are odd (a
-    call's chunks are a multiple of its buffers, T-TILE-4)."""
-    return 2 if chunks % 2 == 0 else chunks
+    """The staging buffers of an epilogue that stores `chunks` TMA chunks
+    a warpgroup: two, or as many as chunks where they are odd and at most
+    five, else one (a call's chunks are a multiple of its buffers,
+    T-TILE-4; seven would pass the shared memory beside a 224-wide tile's
+    ring)."""
+    if chunks % 2 == 0:
+        return 2
+    return chunks if chunks <= 5 else 1
 
 
 def width_aliases(tile_n: int, slice_k: int, a: str = "!e", b: str = "!e",
@@ -152,7 +184,12 @@ def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_
     256-wide tiles' columns would be padding) or where their waves fit the
     SMs better; 128 where the wider tiles leave most SMs idle or N <= 128;
     64 where even those would be split along K into many ranges (a few row
-    tiles of a long K) or fill few SMs (small squares)."""
+    tiles of a long K) or fill few SMs (small squares); 224, 160 and 96
+    where their waves fit the SMs and the 256-wide tiles' are at most
+    FIT_MAX_WAVES (past them a wave's idle part is a small share, below
+    what the estimate resolves)."""
+    if cdiv(m, TILE[0]) * cdiv(n, TILE[1]) > FIT_MAX_WAVES * sms:
+        widths = tuple(width for width in widths if width not in FIT_WIDTHS) or widths
     return min(widths, key=lambda width: (tile_cost(m, n, k, sms, width, slice_k), -width))
 
 
