@@ -12,7 +12,7 @@
                                 FP8: nt, A and B 8-bit, C = out, scaled;
                                 --fp8-out: a 16-bit kernel's C in FP8,
                                 scaled, with its amax)
-    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|192|128|64]
+    python3 -m tile gemm [--element f16|bf16] [--tile-n 256|224|192|160|128|96|64]
                                 [--bias column|row] [--residual]
                                 [--activation relu|silu|gelu|gelu_tanh]
                                 [--gated]
@@ -24,7 +24,7 @@
                                 (tile.ops.epilogue), A M-major or
                                 ping-pong consumers (128- and 64-wide
                                 tiles), as tile.matmul compiles them
-    python3 -m tile gemm-fp8 [--tile-n 256|192|128] [--out bf16|f16]
+    python3 -m tile gemm-fp8 [--tile-n 256|224|192|160|128|96] [--out bf16|f16]
                                 [--pingpong]
                                 prints the FP8 GEMM kernels
                                 (kernels/gemm_sm90_fp8.mlir, e4m3) with

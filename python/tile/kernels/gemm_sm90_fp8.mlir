@@ -37,8 +37,8 @@
 !dc = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
 // @gemm_fp8_nt's CTA tile width N: 256 as written; tile.matmul compiles
-// 192- and 128-wide tiles (shapes whose 256-wide tiles would leave SMs
-// idle or pad N) by redefining these aliases
+// 224-, 192-, 160-, 128- and 96-wide tiles (shapes whose 256-wide tiles
+// would leave SMs idle or pad N) by redefining these aliases
 // (tile.ops.scaled_matmul.fp8_width_aliases): B's box and ring stage
 // (N x 128 bytes), the ring's depth, a consumer thread's accumulators
 // (64 x N / 128), the wgmma and store shapes and the staging buffers.
@@ -52,6 +52,11 @@
 #mma = array<i64: 64, 256, 128>
 #half_tile = array<i64: 64, 256>
 !staging = memref<2x2x64x64x!ec, 3>
+// @gemm_fp8_nt's C chunks (!dc_nt) and their swizzle (#c_swizzle): 64x64
+// as written; 64x32 (64-byte rows) where the tile width is no multiple of
+// 64 (the widths that fit the waves, 224, 160 and 96).
+!dc_nt = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
+#c_swizzle = #tile.swizzle<b128>
 // Ping-pong consumers for @gemm_fp8_nt, false as written: each consumer
 // warpgroup takes every other work unit, all 128 rows of its tile, as
 // python/tile/kernels/gemm_sm90.mlir's (tile.ops.scaled_matmul compiles it by
@@ -74,7 +79,7 @@ module attributes {gpu.container_module} {
     // warpgroups 1 and 2 each multiply their 64 rows (m64n256k32, wait
     // depth 1), sum split tiles (tile.split_k_reduce), scale and store
     // their 64x256 part.
-    gpu.func @gemm_fp8_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
+    gpu.func @gemm_fp8_nt(%a: !da, %b: !db, %c: !dc_nt, %m: index, %n: index, %k: index,
                           %sa: !scales, %sb: !scales, %ws: !workspace, %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -109,7 +114,7 @@ module attributes {gpu.container_module} {
       %units = tile.work_count split_k tiles %tiles iters %slices worker %cta of %ctas
       %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_a
       %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !ring_b
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !staging
+      %staging = tile.shared_alloc dynamic {swizzle = #c_swizzle} : !staging
       %full = tile.mbarrier_alloc : !ring_bars
       %empty = tile.mbarrier_alloc : !ring_bars
       %first = arith.cmpi eq, %tid, %c0 : index
@@ -247,7 +252,7 @@ module attributes {gpu.container_module} {
               %scaled = tile.warpgroup_scale %sum rows %sa[%m1] : !scales columns %sb[%n0] : !scales
                   {shape = #half_tile} : !acc
               tile.warpgroup_tma_store %scaled, %staging[%wg] to %c[%m1, %n0] {shape = #half_tile}
-                  : !acc, !staging, !dc
+                  : !acc, !staging, !dc_nt
             }
             scf.yield %r#1, %r#2 : index, i1
           }
@@ -813,9 +818,10 @@ module attributes {gpu.container_module} {
           args(%ta : !da, %tbh : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
                %dsa : !scales, %dsb : !scales)
     } else {
+      %tc_nt = tile.tma_create_descriptor %dc : memref<?x?x!ec> -> !dc_nt
       gpu.launch_func @kernels::@gemm_fp8_nt blocks in (%grid, %c1, %c1) threads in (%c384, %c1, %c1)
           dynamic_shared_memory_size %smem
-          args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index,
+          args(%ta : !da, %tb : !db, %tc_nt : !dc_nt, %m : index, %n : index, %k : index,
                %dsa : !scales, %dsb : !scales, %ws : !workspace, %counters : !counters)
     }
     gpu.memcpy %hc, %dc : memref<?x?x!ec>, memref<?x?x!ec>

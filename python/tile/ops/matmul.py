@@ -429,8 +429,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         # 800, FP8 C 16384 x 4096 x 4096 747 / 839; plain products ran
         # level, a residual alone 1-2% slower).
         overlapped = epilogue.activation != "identity" or epilogue.gated or bool(epilogue.out)
-        pingpong = (overlapped and not a_mn
-                    and persistent.pingpong_pays(m, n, k, device.sms, tile_n))
+        pingpong = (overlapped and not a_mn and persistent.pingpong_pays(
+            m, n, k, device.sms,
+            persistent.tile_width(m, n, k, device.sms, persistent.unfitted(widths))))
         if pingpong:
             tile_n = persistent.NARROW_TILE
         grid = (persistent.persistent_grid(m, n, k, device.sms, tile_n), 1, 1)

@@ -23,9 +23,9 @@ MID_TILE = 192
 #: against 8.0).
 SLIM_TILE = 64
 #: Tiles whose waves fit the SMs where the others' leave many idle (as
-#: cuBLAS's and DeepGEMM's unaligned tile widths): 16-bit operands, B an
-#: N x K matrix (gemm_nt; A B's ring takes them in 32-column chunks), 7,
-#: 5 and 3 chunks of 32 columns.
+#: cuBLAS's and DeepGEMM's unaligned tile widths), 16-bit and 8-bit
+#: operands: 7, 5 and 3 chunks of 32 columns of C (and of a row-major B
+#: in gemm_nn's ring).
 FIT_WIDE_TILE, FIT_MID_TILE, FIT_NARROW_TILE = 224, 160, 96
 FIT_WIDTHS = (FIT_WIDE_TILE, FIT_MID_TILE, FIT_NARROW_TILE)
 #: The most waves of 128 x 256 tiles at which tile_width weighs the fitted
@@ -37,7 +37,7 @@ FIT_MAX_WAVES = 4
 #: first, and for 8-bit ones (@gemm_fp8_nt has no 64-wide tiles).
 TILE_WIDTHS = (TILE[1], FIT_WIDE_TILE, MID_TILE, FIT_MID_TILE, NARROW_TILE, FIT_NARROW_TILE,
                SLIM_TILE)
-FP8_TILE_WIDTHS = (TILE[1], MID_TILE, NARROW_TILE)
+FP8_TILE_WIDTHS = (TILE[1], FIT_WIDE_TILE, MID_TILE, FIT_MID_TILE, NARROW_TILE, FIT_NARROW_TILE)
 #: The tile widths of ping-pong consumers (each warpgroup all 128 rows of
 #: every other tile: 128 x width / 128 accumulators a thread), 16-bit and
 #: 8-bit operands.
@@ -70,10 +70,13 @@ MAX_SPLITS = 8
 #: 0.86-0.95 of a 128-wide one's time on an H200, 1.9 by column), and the fixup of a
 #: split tile, FIXUP_SLICES + FIXUP_SLICES_PER_SPLIT x splits K-slices of
 #: its width (the partials written and read back serially after the last
-#: split).
+#: split). The fitted widths' costs are an NVIDIA H200's (the choice is
+#: the fastest width or within 0.5% of it at 25 of 26 bf16 shapes and 20 of
+#: 22 FP8 ones of bench/NOTES.md).
 SLICE_COST = {64: {TILE[1]: 1.0, FIT_WIDE_TILE: 1.08, MID_TILE: 1.1, FIT_MID_TILE: 1.08,
                    NARROW_TILE: 1.08, FIT_NARROW_TILE: 1.35, SLIM_TILE: 1.9},
-              128: {TILE[1]: 1.0, MID_TILE: 1.2, NARROW_TILE: 1.3}}
+              128: {TILE[1]: 1.0, FIT_WIDE_TILE: 1.12, MID_TILE: 1.2, FIT_MID_TILE: 1.1,
+                    NARROW_TILE: 1.3, FIT_NARROW_TILE: 1.5}}
 FIXUP_SLICES, FIXUP_SLICES_PER_SPLIT = 12, 6
 
 
@@ -189,8 +192,14 @@ def tile_width(m: int, n: int, k: int, sms: int, widths: Tuple[int, ...] = TILE_
     FIT_MAX_WAVES (past them a wave's idle part is a small share, below
     what the estimate resolves)."""
     if cdiv(m, TILE[0]) * cdiv(n, TILE[1]) > FIT_MAX_WAVES * sms:
-        widths = tuple(width for width in widths if width not in FIT_WIDTHS) or widths
+        widths = unfitted(widths) or widths
     return min(widths, key=lambda width: (tile_cost(m, n, k, sms, width, slice_k), -width))
+
+
+def unfitted(widths: Tuple[int, ...]) -> Tuple[int, ...]:
+    """`widths` but those that fit the waves (FIT_WIDTHS): the choice
+    pingpong_pays weighs, as measured before them."""
+    return tuple(width for width in widths if width not in FIT_WIDTHS)
 
 
 def tile_cost(m: int, n: int, k: int, sms: int, width: int, slice_k: int = 64) -> float:
@@ -201,7 +210,10 @@ def tile_cost(m: int, n: int, k: int, sms: int, width: int, slice_k: int = 64) -
 
 def pingpong_pays(m: int, n: int, k: int, sms: int, tile_n: int) -> bool:
     """Whether 128 x 128 tiles on ping-pong consumers beat the cooperative
-    tiles `tile_n` wide that tile_width chose: where that width is 256 or
+    tiles `tile_n` wide that tile_width chose from the unfitted widths (the
+    fitted ones ran level with ping-pong where both apply: FP8 2048 x 7168 x
+    4096 89.3 against 89.7 µs, 512 x 28672 x 4096 91.8 against 91.6; NVIDIA
+    H200): where that width is 256 or
     128 (192-wide tiles fit N = 576 and the like: 128-wide ones would pad
     it), K is at most PINGPONG_MAX_K and there are at least two 128 x 128
     tiles a CTA (each warpgroup one at a time: with fewer, a CTA's units do

@@ -51,9 +51,16 @@ from .decode import DECODE, FP8_SLICE, DecodeConfig, decode_config, decode_grid
 
 def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90_fp8.mlir that make @gemm_fp8_nt's
-    tiles `tile_n` (one of persistent.FP8_TILE_WIDTHS) columns wide."""
+    tiles `tile_n` (one of persistent.FP8_TILE_WIDTHS) columns wide: their
+    16-bit C in chunks of 64 x 64 or, for widths no multiple of 64, 64 x 32
+    (one swizzle span a row)."""
+    width = persistent.chunk_columns(tile_n)
+    buffers = persistent.staging_buffers(tile_n // width)
+    swizzle = f"b{2 * width}"
     return {**persistent.width_aliases(tile_n, 128, "!ea", "!eb", "!ring_bars"),
-            "!staging": f"memref<2x{persistent.staging_buffers(tile_n // 64)}x64x64x!ec, 3>"}
+            "!staging": f"memref<2x{buffers}x64x{width}x!ec, 3>",
+            "!dc_nt": f"!tile.tma_desc<memref<?x?x!ec>, box = [64, {width}], swizzle = {swizzle}>",
+            "#c_swizzle": f"#tile.swizzle<{swizzle}>"}
 
 
 def fp8_pingpong_aliases(tile_n: int) -> Dict[str, str]:
@@ -288,7 +295,8 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         # (128-element K-slices); the clusters take 256-wide tiles only.
         tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
                                         slice_k=128)
-        pingpong = persistent.pingpong_pays(m, n, k, device.sms, tile_n)
+        pingpong = persistent.pingpong_pays(m, n, k, device.sms, persistent.tile_width(
+            m, n, k, device.sms, persistent.unfitted(persistent.FP8_TILE_WIDTHS), slice_k=128))
         if pingpong:
             # 128 x 128 tiles on ping-pong consumers: one warpgroup's
             # epilogue under the other's MMAs (on the grid below).

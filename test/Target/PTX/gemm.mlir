@@ -49,7 +49,8 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8-pingpong.ptx -o %t.fp8-pingpong.cubin 2>&1 | FileCheck %s --check-prefix=FP8-PINGPONG-PTXAS %}
 // The widths that fit the waves (224, 160, 96): wgmma m64n224k16 (and
 // n160, n96), C through 64x32 staging chunks, A B's B in 32-column chunks
-// read MN-major with a 64-byte swizzle; no spills.
+// read MN-major with a 64-byte swizzle, and @gemm_fp8_nt m64n224k32; no
+// spills.
 // RUN: %python -m tile gemm --tile-n 224 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fit224.ptx
 // RUN: FileCheck %s --check-prefix=FIT < %t.fit224.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fit224.ptx -o %t.fit224.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
@@ -58,6 +59,9 @@
 // RUN: %python -m tile gemm --tile-n 96 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fit96.ptx
 // RUN: FileCheck %s --check-prefix=FIT96 < %t.fit96.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fit96.ptx -o %t.fit96.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
+// RUN: %python -m tile gemm-fp8 --tile-n 224 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8-fit.ptx
+// RUN: FileCheck %s --check-prefix=FP8-FIT < %t.fp8-fit.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8-fit.ptx -o %t.fp8-fit.cubin 2>&1 | FileCheck %s --check-prefix=FP8-PINGPONG-PTXAS %}
 // With 192-wide tiles (N = 576 and shapes whose waves fit the SMs better):
 // wgmma m64n192k16, three 64x64 staging chunks a warpgroup, and the split
 // tiles' 96 partials a thread stored and summed in 16-byte chunks.
@@ -183,6 +187,10 @@
 // FIT: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // FIT-LABEL: .entry gemm_nn(
 // FIT: wgmma.mma_async.sync.aligned.m64n224k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+
+// FP8-FIT-LABEL: .entry gemm_fp8_nt(
+// FP8-FIT: wgmma.mma_async.sync.aligned.m64n224k32.f32.e4m3.e4m3
+// FP8-FIT: stmatrix.sync.aligned.m8n8.x4.shared.b16
 
 // FIT96-LABEL: .entry gemm_nt(
 // FIT96: wgmma.mma_async.sync.aligned.m64n96k16.f32.f16.f16
