@@ -13,7 +13,8 @@ rounds, bench/harness.py) of
     two waves of FP8 tiles),
   - the persistent kernel (@gemm_nt, @gemm_fp8_nt) with 128 x 256,
     128 x 192, 128 x 128 and (bf16) 128 x 64 tiles and the widths that
-    fit the waves, 224, 160 and 96 (bf16; persistent.TILE_WIDTHS, each on
+    fit the waves, 224, 160 and 96 (persistent.TILE_WIDTHS and
+    FP8_TILE_WIDTHS, each on
     persistent_grid's grid for that width, split-K as the kernel's work
     units split it),
   - torch.matmul (cuBLAS), torch._scaled_mm for FP8.

@@ -8,6 +8,7 @@ from tile.core.operands import Operand
 from tile.ops.decode import (DecodeConfig, decode_config, decode_cost, decode_grid,
                              decode_source, decode_splits, rows_for)
 from tile.ops.matmul import decode_pays, plan_matmul
+from tile.ops.epilogue import Epilogue
 from tile.ops.persistent import busiest_slices, persistent_grid, tile_width
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
@@ -71,6 +72,10 @@ def test_tile_width_picks_the_least_estimated_time_of_every_width():
     assert tile_width(256, 6144, 4096, 132) == 96
     # Past FIT_MAX_WAVES waves of 256-wide tiles only the others.
     assert tile_width(4096, 32768, 512, 132) == 192
+    # A fused epilogue keeps the others (measured on plain products).
+    fused = plan_matmul(matrix(512, 2048, "bfloat16"), matrix(2048, 7168, "bfloat16"), None,
+                        H100, epilogue=Epilogue(activation="silu"))
+    assert fused.tile_n == 256
     # A gated epilogue's output tile is half as wide: 192 and 64 are not
     # offered.
     assert tile_width(4096, 576, 7168, 132, (256, 128)) == 128
@@ -104,8 +109,9 @@ def test_persistent_workspace_is_one_per_device_whatever_the_shape():
     accumulators a thread)."""
     plans = [plan_matmul(matrix(m, k), matrix(k, n), None, H100)
              for m, n, k in ((4096, 4096, 64), (8192, 8192, 64), (1792, 2560, 4096),
-                             (4096, 576, 7168), (512, 4096, 4096), (256, 576, 7168))]
-    assert {plan.tile_n for plan in plans} == {256, 160, 128, 64}
+                             (4096, 576, 7168), (512, 4096, 4096), (256, 576, 7168),
+                             (16384, 576, 7168))]
+    assert {plan.tile_n for plan in plans} == {256, 192, 160, 128, 64}
     for plan in plans:
         assert plan.split_k_shape == ((2 * 132 * 128, plan.tile_n // 2), 132)
 
@@ -423,15 +429,17 @@ def test_the_kernels_compile_and_declare_their_launch(element):
     ((1024, 3072, 1024), 192), ((7424, 4032, 1024), 192), ((5000, 576, 2048), 192),
     # The widths that fit the waves (A B's B in 32-column chunks, C stored
     # in 64 x 32 chunks): whole and partial tiles in N, partial in M, a few
-    # tiles split along K (a K that is no multiple of 64).
+    # tiles split along K (a K that is no multiple of 64; 160 wide: the
+    # 80-column workspace).
     ((512, 7168, 2048), 224), ((384, 9000, 1024), 224), ((4096, 576, 7168), 160),
     ((2048, 1152, 1024), 160), ((1792, 2504, 4096), 160), ((3333, 576, 2048), 160),
-    ((300, 2000, 4096), 96), ((256, 2040, 7176), 96), ((640, 2048, 72), 96)])
+    ((300, 2000, 4096), 96), ((256, 2040, 7176), 96), ((640, 2048, 72), 96),
+    ((256, 5000, 7168), 160)])
 @pytest.mark.parametrize("transpose_b", [True, False])
 def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b):
     """Shapes on the 64-, 128-, 192- and fitted (224, 160, 96) wide tiles,
-    B both ways round; on the fitted ones A M-major and a fused epilogue
-    too."""
+    B both ways round; on the fitted ones A M-major too (read in place where
+    its rows are aligned)."""
     import tile
     from tile.ops.matmul import plan_matmul as plan
     from tile.ops.persistent import FIT_WIDTHS
@@ -447,16 +455,12 @@ def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b)
     for _ in range(2):  # the prepared launch too
         c = tile.matmul(a, b, transpose_b=transpose_b)
         assert relative_error(c, want) < 1e-2
-    if width not in FIT_WIDTHS:
+    if width not in FIT_WIDTHS or m % 8:
         return
+    assert plan(matrix(m, k, "bfloat16", strides=(1, m)), matrix(k, n, "bfloat16"), None,
+                H100).a_mn_major
     a_mn = a.t().contiguous().t()
     assert relative_error(tile.matmul(a_mn, b, transpose_b=transpose_b), want) < 1e-2
-    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16)
-    residual = torch.randn(m, n, device="cuda", dtype=torch.bfloat16)
-    c = tile.matmul(a, b, transpose_b=transpose_b, bias=bias, residual=residual,
-                    activation="gelu")
-    fused = torch.nn.functional.gelu(want + bias.float()) + residual.float()
-    assert relative_error(c, fused) < 1e-2
 
 
 @pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 16384), (100, 2040, 7176),

@@ -126,6 +126,8 @@ def test_epilogue_aliases_pick_the_output_tile_and_staging(tile_n):
     assert epilogue_aliases(Epilogue(out="f8E4M3FN"), 160)["#c_swizzle"] == "#tile.swizzle<b32>"
     with pytest.raises(ValueError, match="output is 112 columns"):
         epilogue_aliases(Epilogue(activation="silu", gated=True), 224)
+    with pytest.raises(ValueError, match="output is 96 columns"):
+        epilogue_aliases(Epilogue(activation="silu", gated=True), 192)
 
 
 def test_a_gated_epilogue_takes_whole_64_column_halves():
@@ -401,7 +403,7 @@ def test_epilogue_errors_on_the_gpu(torch_cuda):
 
 @pytest.mark.parametrize("shape, kwargs", [
     ((1000, 768, 512), dict(bias="column", activation="silu")),
-    ((3333, 576, 2048), dict(activation="gelu")),          # 160-wide tiles, 64x32 chunks
+    ((3333, 576, 2048), dict(activation="gelu")),          # 192-wide tiles
     ((300, 296, 256), dict(residual=True)),                 # C staged (296-byte rows)
     ((16, 1024, 512), dict(bias="row", activation="relu")), # a decode kernel
     ((1, 4096, 4096), dict()),                              # decode, split along K

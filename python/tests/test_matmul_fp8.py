@@ -123,6 +123,18 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     assert (kv_a.kernel, kv_a.tile_n) == (FP8_KERNEL, 192)
 
 
+def test_the_gpu_tests_shapes_plan_as_they_say():
+    """test_fp8_matches_float32_reference's ping-pong, cluster and fitted
+    shapes."""
+    assert plan(matrix(4248, 1024), transposed(1024, 8192)).pingpong
+    assert plan(matrix(2048, 7296), transposed(7296, 8192)).multicast
+    assert [plan(matrix(m, k), transposed(k, n)).tile_n for m, n, k in (
+        (512, 7168, 2048), (384, 9000, 1024), (1000, 5000, 2048), (256, 4096, 4096),
+        (256, 2560, 16384))] == [224, 224, 160, 96, 160]
+    # Clusters where they paid before the fitted widths (a 224-wide choice).
+    assert plan(matrix(1536, 8192), transposed(8192, 7168)).multicast
+
+
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
     p = plan(matrix(256, 64), transposed(64, 512, dtype="float8_e5m2"), out_dtype="float16")
     assert p.elements == ("f8E4M3FN", "f8E5M2", "f16")
@@ -205,9 +217,9 @@ def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn
                                      (2048, 8192, 7296),
                                      # The widths that fit the waves (C in 64 x 32
                                      # chunks): 224 whole and partial, 160 and 96
-                                     # partial in N.
+                                     # partial in N, 160 split along K.
                                      (512, 7168, 2048), (384, 9000, 1024), (1000, 5000, 2048),
-                                     (256, 4096, 4096)])
+                                     (256, 4096, 4096), (256, 2560, 16384)])
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
     """Per-tensor and row-wise scales, bf16 C, against the float32 product of
@@ -215,13 +227,6 @@ def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
-    planned = plan(matrix(m, k), transposed(k, n))
-    if (m, n, k) == (4248, 8192, 1024):
-        assert planned.pingpong
-    if (m, n, k) == (2048, 8192, 7296):
-        assert planned.multicast
-    if (m, n, k) == (512, 7168, 2048):
-        assert planned.tile_n == 224
     a, w = fp8_operands(torch, m, n, k, seed=m + n + k)
     if rowwise:
         sa = torch.rand(m, 1, device="cuda") + 0.5

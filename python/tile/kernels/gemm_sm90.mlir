@@ -35,8 +35,9 @@
 !dbt = !tile.tma_desc<memref<?x?x!e>, box = [64, 64], swizzle = b128>
 // C's element type (!ce), its 64-column TMA chunks (!dc; 32-column ones
 // where the tile's output width is no multiple of 64) and their swizzle
-// (#c_swizzle: the chunk's row bytes): !e and 128 B as written; an FP8 C
-// (tile.ops.epilogue's `out`) has 64-byte rows, b64. With #quantize, C =
+// (#c_swizzle: the chunk's row bytes, tile.ops.persistent.chunk_swizzle):
+// !e and 128 B as written; an FP8 C (tile.ops.epilogue's `out`) has rows
+// half as long. With #quantize, C =
 // fp8(scale * epilogue) with scale = %scale[0], clamped to the format's
 // largest magnitude (#c_max) first where #saturate, and the largest
 // magnitude of the epilogue's values before the scale raises %amax[0]
@@ -48,9 +49,9 @@
 #quantize = false
 #saturate = false
 #c_max = 448.0 : f32
-// The ring's stages (4 as written: 224 KB with 256-wide tiles; the
-// 128-wide tiles take 6 in the same memory, the 192-wide ones 4 in 208 KB
-// beside their three staging buffers, the 64-wide ones 8 in 208 KB).
+// The ring's stages: 4 as written (224 KB with 256-wide tiles); other
+// widths take as many as fit beside their staging buffers
+// (tile.ops.persistent.RING_STAGES).
 #stages = 4 : index
 !bars = !tile.mbarrier<count = 4>
 !ring_a = memref<4x128x64x!e, 3>
@@ -89,9 +90,9 @@
 // aliases (tile.ops.epilogue.epilogue_aliases): whether a bias and a
 // residual are read, the activation, whether gated, C's columns per
 // column of B (#out_div), a thread's output accumulators and their tile
-// (!out, #out_tile: 64 x N / #out_div), and the staging ring of its
-// 64x64 TMA chunks (two, or as many as chunks where they are one or
-// three: a call's chunks are a multiple of its buffers, T-TILE-4).
+// (!out, #out_tile: 64 x N / #out_div), and the staging ring of its TMA
+// chunks (tile.ops.persistent.staging_buffers: a call's chunks are a
+// multiple of its buffers, T-TILE-4).
 #bias = false
 #residual = false
 #activation = #tile.activation<identity>
@@ -312,7 +313,7 @@ module attributes {gpu.container_module} {
             %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
                 split %split of %splits slots %slots : !acc, !workspace, !counters
             // The epilogue: the fused bias, activation (or gate) and residual,
-            // then 64x64 chunks through the warpgroup's staging buffers,
+            // then TMA chunks through the warpgroup's staging buffers,
             // written out by TMA while the next tile's MMAs run.
             %amax1 = scf.if %last -> (f32) {
               %m1 = arith.addi %m0, %row : index
@@ -586,7 +587,7 @@ module attributes {gpu.container_module} {
             %last, %sum = tile.split_k_reduce %r#0, %ws, %counters, tile %slot,
                 split %split of %splits slots %slots : !acc, !workspace, !counters
             // The epilogue: the fused bias, activation (or gate) and residual,
-            // then 64x64 chunks through the warpgroup's staging buffers,
+            // then TMA chunks through the warpgroup's staging buffers,
             // written out by TMA while the next tile's MMAs run.
             %amax1 = scf.if %last -> (f32) {
               %m1 = arith.addi %m0, %row : index
@@ -711,10 +712,9 @@ module attributes {gpu.container_module} {
     %c384 = arith.constant 384 : index
     %c613 = arith.constant 613 : index
     %c997 = arith.constant 997 : index
-    // The ring (as written 4 stages: 64 KB of A, 128 KB of B tiles; 128-wide
-    // tiles: 6 stages of 16 + 16 KB; 192-wide: 4 of 16 + 24 KB and 2 x 3
-    // staging buffers; 64-wide: 8 of 16 + 8 KB and 2 x 1) and 2 x 2
-    // staging buffers of 8 KB: at most this.
+    // The ring as written (4 stages: 64 KB of A, 128 KB of B tiles) and 2 x
+    // 2 staging buffers of 8 KB; the other widths' rings and buffers
+    // (tile.ops.persistent.RING_STAGES) take no more.
     %smem = arith.constant 229376 : i32
     %ha = memref.alloc(%m, %k) : memref<?x?x!e>
     %hc = memref.alloc(%m, %n) : memref<?x?x!e>

@@ -82,16 +82,16 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
     """The aliases of kernels/gemm_sm90.mlir for `epilogue` with tiles
     `tile_n` columns wide."""
     out_n = tile_n // epilogue.out_div
-    if out_n % 32:
+    if out_n % (64 if epilogue.gated else 32):
         raise ValueError(f"a {tile_n}-wide tile's {'gated ' if epilogue.gated else ''}output is "
-                         f"{out_n} columns: the epilogue stores whole chunks of 64 or 32 "
-                         f"columns (T-TILE-4)")
+                         f"{out_n} columns: the epilogue stores whole chunks of 64 columns "
+                         f"(gated) or of 64 or 32 (T-TILE-4)")
     # 64 x W TMA chunks of a warpgroup's 64 x out_n tile (W = 64, or 32).
     width = persistent.chunk_columns(out_n)
     buffers = persistent.staging_buffers(out_n // width)
     # Their rows: W 16-bit or 8-bit elements, one swizzle span.
     c_element = epilogue.out or "!e"
-    swizzle = f"b{width * (1 if epilogue.out else 2)}"
+    swizzle = persistent.chunk_swizzle(width, 1 if epilogue.out else 2)
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")

@@ -68,8 +68,8 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     width = persistent.chunk_columns(tile_n)
     chunks, stages = tile_n // width, persistent.RING_STAGES[tile_n]
     # A B's B: N / W chunks of 64 K rows x W columns a stage, each a
-    # swizzle span (W = 64: 128 bytes; 32: 64 bytes).
-    swizzle = f"b{2 * width}"
+    # swizzle span.
+    swizzle = persistent.chunk_swizzle(width, 2)
     return {**persistent.width_aliases(tile_n, 64),
             "#b_chunks": f"{chunks} : index", "#b_chunk": f"{width} : index",
             "#nn_copies": f"{1 + chunks} : i32",
@@ -158,7 +158,7 @@ def a_mn_major(text: str) -> str:
 
 
 #: The persistent kernels @gemm_nt and @gemm_nn; a variant is (element,) or,
-#: for 192-, 128- or 64-wide tiles or a fused epilogue, (element, tile
+#: for tiles other than 256 wide or a fused epilogue, (element, tile
 #: width[, epilogue]).
 GEMM = KernelFamily("gemm_sm90.mlir", gemm_source)
 
@@ -418,9 +418,13 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         # One CTA per SM, or per tile (and split) where there are fewer
         # tiles: the work units (tile.work_unit) split a mostly idle last
         # wave's tiles along K. A gated epilogue's output tile is half as
-        # wide: the widths whose half is whole 64-column chunks.
+        # wide: the widths whose half is whole 64-column chunks. The widths
+        # that fit the waves for plain products only (measured there; 224
+        # spills with a bias, a residual and GELU).
         widths = tuple(width for width in persistent.TILE_WIDTHS
                        if not epilogue.gated or width // epilogue.out_div % 64 == 0)
+        if not epilogue.trivial:
+            widths = persistent.unfitted(widths)
         tile_n = persistent.tile_width(m, n, k, device.sms, widths)
         # An activation's or an FP8 C's epilogue (the gated one too) under
         # the other warpgroup's MMAs: 128 x 128 tiles on ping-pong consumers

@@ -1,7 +1,7 @@
 """What the persistent Hopper GEMM kernels share (gemm_sm90, its FP8 and
 grouped variants): one CTA per SM walking 128 x 256 tiles (128 x 192,
-128 x 128 or, 16-bit only, 128 x 64 and the widths that fit the waves,
-224, 160 and 96, where tile.matmul's tile_width finds them faster), a
+128 x 128, the widths that fit the waves, 224, 160 and 96, or, 16-bit
+only, 128 x 64 where tile.matmul's tile_width finds them faster), a
 mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
@@ -103,6 +103,12 @@ def chunk_columns(columns: int) -> int:
     if columns % 32:
         raise ValueError(f"tiles are stored in chunks of 64 or 32 columns, got {columns}")
     return 64 if columns % 64 == 0 else 32
+
+
+def chunk_swizzle(columns: int, element_bytes: int) -> str:
+    """The swizzle of a chunk `columns` (chunk_columns) elements of
+    `element_bytes` wide: its rows are one swizzle span (b128, b64, b32)."""
+    return f"b{columns * element_bytes}"
 
 
 def staging_buffers(chunks: int) -> int:

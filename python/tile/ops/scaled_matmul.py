@@ -56,7 +56,7 @@ def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
     (one swizzle span a row)."""
     width = persistent.chunk_columns(tile_n)
     buffers = persistent.staging_buffers(tile_n // width)
-    swizzle = f"b{2 * width}"
+    swizzle = persistent.chunk_swizzle(width, 2)
     return {**persistent.width_aliases(tile_n, 128, "!ea", "!eb", "!ring_bars"),
             "!staging": f"memref<2x{buffers}x64x{width}x!ec, 3>",
             "!dc_nt": f"!tile.tma_desc<memref<?x?x!ec>, box = [64, {width}], swizzle = {swizzle}>",
@@ -293,15 +293,24 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
     else:
         # The persistent kernel's tile width by tile.matmul's cost model
         # (128-element K-slices); the clusters take 256-wide tiles only.
-        tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
-                                        slice_k=128)
-        pingpong = persistent.pingpong_pays(m, n, k, device.sms, persistent.tile_width(
-            m, n, k, device.sms, persistent.unfitted(persistent.FP8_TILE_WIDTHS), slice_k=128))
+        # Ping-pong consumers and clusters where they paid before the
+        # widths that fit the waves (decided from the other widths'
+        # choice), else those widths too.
+        cooperative = persistent.tile_width(
+            m, n, k, device.sms, persistent.unfitted(persistent.FP8_TILE_WIDTHS), slice_k=128)
+        pingpong = persistent.pingpong_pays(m, n, k, device.sms, cooperative)
+        multicast = (not pingpong and cooperative == persistent.TILE[1]
+                     and multicast_pays(m, n, device.sms))
         if pingpong:
             # 128 x 128 tiles on ping-pong consumers: one warpgroup's
             # epilogue under the other's MMAs (on the grid below).
             tile_n = persistent.NARROW_TILE
-        if not pingpong and tile_n == persistent.TILE[1] and multicast_pays(m, n, device.sms):
+        elif multicast:
+            tile_n = cooperative
+        else:
+            tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
+                                            slice_k=128)
+        if multicast:
             # 2x1 clusters on pairs of row tiles, one CTA per SM.
             clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
             kernel, grid = FP8_MULTICAST_KERNEL, (2 * clusters, 1, 1)
