@@ -518,8 +518,8 @@ def kernel(plan: MatmulPlan):
 
 def shared_bytes(element: str) -> Dict[str, int]:
     """Dynamic shared memory of each persistent kernel for `element`, from
-    the manifest (of the 256-wide tiles: the 192-, 128- and 64-wide ones
-    take as much or less)."""
+    the manifest (of the 256-wide tiles: the other widths take as much or
+    less)."""
     return {name: GEMM.shared_bytes((element,), name) for name in ("gemm_nt", "gemm_nn")}
 
 
