@@ -67,6 +67,11 @@ def test_many_tiles_of_a_short_k_run_ping_pong_consumers():
     # Under two 128 x 128 tiles a CTA (16 x 16), or 192-wide tiles (N = 576).
     assert not plan(matrix(2048, 1024), transposed(1024, 2048)).pingpong
     assert not plan(matrix(16384, 7168), transposed(7168, 576)).pingpong
+    # Where 192-wide tiles would run: ping-pong where its last wave is at
+    # least persistent.PINGPONG_LAST_WAVE full (2 x 192 tiles: 0.91), not
+    # where it is 0.36 full (8 x 72).
+    assert plan(matrix(256, 1536), transposed(1536, 24576)).pingpong
+    assert not plan(matrix(1024, 4096), transposed(4096, 9216)).pingpong
 
 
 def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():

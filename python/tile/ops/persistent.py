@@ -54,6 +54,14 @@ PINGPONG = "pingpong"
 #: 32.2; K = 4096-7168 4096x28672x4096 681 / 778, 8192x7168x7168 607 / 630;
 #: K = 8192 8192^3 838 / 839; K = 16384 4096x7168x16384 733 / 675.
 PINGPONG_MAX_K = 7168
+#: The share of the SMs that ping-pong's last wave of 128 x 128 tiles must
+#: fill where the cooperative tiles would be 192 wide (NVIDIA H200, FP8,
+#: µs, 192-wide (160 at 2.2 waves) against ping-pong: last wave 0.91 full
+#: 256x24576x1536 21.5 / 18.6, 1024x6144x1536 18.3 / 16.5, 4096x1536x4096
+#: 38.0 / 36.6; 0.73 full 512x36864x1536 52.9 / 46.8, 4096x4608x1024 38.3 /
+#: 33.6; 0.36 full 1024x9216x4096 57.4 / 59.7, 4096x2304x1024 20.3 / 22.9;
+#: 0.18 full 512x9216x7168 53.0 / 54.2; bf16 with bias and GELU alike).
+PINGPONG_LAST_WAVE = 2 / 3
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
 #: ran 1.3-1.9x faster with one CTA a tile than split over the SMs; 256 and
@@ -219,14 +227,19 @@ def pingpong_pays(m: int, n: int, k: int, sms: int, tile_n: int) -> bool:
     tiles `tile_n` wide that tile_width chose from the unfitted widths (the
     fitted ones ran level with ping-pong where both apply: FP8 2048 x 7168 x
     4096 89.3 against 89.7 µs, 512 x 28672 x 4096 91.8 against 91.6; NVIDIA
-    H200): where that width is 256 or
-    128 (192-wide tiles fit N = 576 and the like: 128-wide ones would pad
-    it), K is at most PINGPONG_MAX_K and there are at least two 128 x 128
-    tiles a CTA (each warpgroup one at a time: with fewer, a CTA's units do
-    not alternate; FP8 300x640x4096 12.6 µs against 12.1, 1008^3 7.1
-    against 7.3)."""
-    return (tile_n in (TILE[1], NARROW_TILE) and k <= PINGPONG_MAX_K
-            and cdiv(m, TILE[0]) * cdiv(n, NARROW_TILE) >= 2 * sms)
+    H200): where K is at most PINGPONG_MAX_K, there are at least two
+    128 x 128 tiles a CTA (each warpgroup one at a time: with fewer, a CTA's
+    units do not alternate; FP8 300x640x4096 12.6 µs against 12.1, 1008^3
+    7.1 against 7.3) and that width is 256 or 128, or 192 where 128-wide
+    tiles do not pad N (N = 576 and the like) and fill at least
+    PINGPONG_LAST_WAVE of their last wave."""
+    tiles = cdiv(m, TILE[0]) * cdiv(n, NARROW_TILE)
+    if k > PINGPONG_MAX_K or tiles < 2 * sms:
+        return False
+    if tile_n == MID_TILE:
+        last_wave = tiles % sms or sms
+        return n % NARROW_TILE == 0 and last_wave >= PINGPONG_LAST_WAVE * sms
+    return tile_n in (TILE[1], NARROW_TILE)
 
 
 def persistent_grid(m: int, n: int, k: int, sms: int, tile_n: int = TILE[1],
