@@ -69,9 +69,12 @@ def test_many_tiles_of_a_short_k_run_ping_pong_consumers():
     assert not plan(matrix(16384, 7168), transposed(7168, 576)).pingpong
     # Where 192-wide tiles would run: ping-pong where its last wave is at
     # least persistent.PINGPONG_LAST_WAVE full (2 x 192 tiles: 0.91), not
-    # where it is 0.36 full (8 x 72).
+    # where it is 0.36 full (8 x 72), nor past K = 4096 (32 x 12), nor
+    # where 224-wide tiles would run (4 x 224).
     assert plan(matrix(256, 1536), transposed(1536, 24576)).pingpong
     assert not plan(matrix(1024, 4096), transposed(4096, 9216)).pingpong
+    assert not plan(matrix(4096, 7168), transposed(7168, 1536)).pingpong
+    assert plan(matrix(512, 2048), transposed(2048, 28672)).tile_n == 224
 
 
 def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():

@@ -181,8 +181,10 @@ gpu.module @kernels {
 // A wait for a phase that another role's turn already took: warpgroup 2
 // leaves the release of its last stage to warpgroup 1, so phase 2 is still
 // the ring's latest when warpgroup 1, handed phases 1 and 2 at the named
-// barrier, waits with the parity of phase 2 instead of phase 3. The wait
-// returns at once on a phase that is not its own next one (T-PROTO-7).
+// barrier, waits with the parity of phase 2, before releasing that stage.
+// The wait returns at once on a phase that is not its own next one
+// (T-PROTO-7). (Waiting for phase 3 there would hang instead: phase 3
+// needs that release.)
 
 !desc = !tile.tma_desc<memref<?x64xf32>, box = [32, 64]>
 !bars = !tile.mbarrier<count = 1>
@@ -237,7 +239,8 @@ gpu.module @kernels {
         %tok0 = tile.mbarrier_arrive %empty[%c0] : !bars -> !tile.mbarrier_token
         tile.named_barrier_arrive %turn2, 256
         tile.named_barrier_sync %turn1, 256
-        // Stale: parity 0 names phase 2, warpgroup 2's, not phase 3.
+        // Stale: parity 0 names phase 2, warpgroup 2's; then the release of
+        // phase 2's stage that warpgroup 2 left to this one.
         // expected-error @below {{waits for parity 0 of barrier 0 (the 128 threads of thread 128's role), which returns at once on phase 2 that a role it waited for at a named barrier already saw: a role that skips the phases of another's turn must wait for the phase after them (T-PROTO-7)}}
         tile.mbarrier_wait_parity %full[%c0], %false : !bars
         %tok2 = tile.mbarrier_arrive %empty[%c0] : !bars -> !tile.mbarrier_token

@@ -432,10 +432,11 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         # x 14336 x 4096 1261 / 1294, bias + GELU 4096 x 16384 x 4096 742 /
         # 800, FP8 C 16384 x 4096 x 4096 747 / 839; plain products ran
         # level, a residual alone 1-2% slower).
+        # (Such an epilogue is no plain product: tile_n is of the unfitted
+        # widths, as pingpong_pays takes it.)
         overlapped = epilogue.activation != "identity" or epilogue.gated or bool(epilogue.out)
-        pingpong = (overlapped and not a_mn and persistent.pingpong_pays(
-            m, n, k, device.sms,
-            persistent.tile_width(m, n, k, device.sms, persistent.unfitted(widths))))
+        pingpong = (overlapped and not a_mn
+                    and persistent.pingpong_pays(m, n, k, device.sms, tile_n))
         if pingpong:
             tile_n = persistent.NARROW_TILE
         grid = (persistent.persistent_grid(m, n, k, device.sms, tile_n), 1, 1)

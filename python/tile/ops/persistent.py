@@ -5,7 +5,7 @@ only, 128 x 64 where tile.matmul's tile_width finds them faster), a
 mostly idle last
 wave split along K (tile.work_unit split_k, T-TILE-7) with partial sums in a
 workspace per stream and device."""
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..core import streams
 from ..core.caches import LruCache
@@ -60,7 +60,9 @@ PINGPONG_MAX_K = 7168
 #: 256x24576x1536 21.5 / 18.6, 1024x6144x1536 18.3 / 16.5, 4096x1536x4096
 #: 38.0 / 36.6; 0.73 full 512x36864x1536 52.9 / 46.8, 4096x4608x1024 38.3 /
 #: 33.6; 0.36 full 1024x9216x4096 57.4 / 59.7, 4096x2304x1024 20.3 / 22.9;
-#: 0.18 full 512x9216x7168 53.0 / 54.2; bf16 with bias and GELU alike).
+#: 0.18 full 512x9216x7168 53.0 / 54.2 (on 160-wide tiles); nothing
+#: measured between 0.36 and 0.73; 16-bit operands with bias and GELU lost
+#: at 0.36 full too, and their rule chose 192 with no fuller last wave).
 PINGPONG_LAST_WAVE = 2 / 3
 #: K-slices (of 64) a split of a tile keeps at least: shorter splits cost
 #: more in their fixup than they save (H100, bf16: 256^3, 512^3 and 1024^3
@@ -222,23 +224,27 @@ def tile_cost(m: int, n: int, k: int, sms: int, width: int, slice_k: int = 64) -
     return busiest_slices(m, n, k, sms, width, slice_k) * width * SLICE_COST[slice_k][width]
 
 
-def pingpong_pays(m: int, n: int, k: int, sms: int, tile_n: int) -> bool:
+def pingpong_pays(m: int, n: int, k: int, sms: int, tile_n: int,
+                  fitted: Optional[int] = None) -> bool:
     """Whether 128 x 128 tiles on ping-pong consumers beat the cooperative
-    tiles `tile_n` wide that tile_width chose from the unfitted widths (the
-    fitted ones ran level with ping-pong where both apply: FP8 2048 x 7168 x
-    4096 89.3 against 89.7 µs, 512 x 28672 x 4096 91.8 against 91.6; NVIDIA
-    H200): where K is at most PINGPONG_MAX_K, there are at least two
-    128 x 128 tiles a CTA (each warpgroup one at a time: with fewer, a CTA's
-    units do not alternate; FP8 300x640x4096 12.6 µs against 12.1, 1008^3
-    7.1 against 7.3) and that width is 256 or 128, or 192 where 128-wide
-    tiles do not pad N (N = 576 and the like) and fill at least
-    PINGPONG_LAST_WAVE of their last wave."""
+    tiles `tile_n` wide that tile_width chose from the unfitted widths
+    (`fitted`: its choice with the fitted ones too, if they were offered;
+    they ran level with ping-pong where both apply and the unfitted choice
+    is 256: FP8 2048 x 7168 x 4096 89.3 against 89.7 µs, 512 x 28672 x 4096
+    91.8 against 91.6; NVIDIA H200): where K is at most PINGPONG_MAX_K,
+    there are at least two 128 x 128 tiles a CTA (each warpgroup one at a
+    time: with fewer, a CTA's units do not alternate; FP8 300x640x4096 12.6
+    µs against 12.1, 1008^3 7.1 against 7.3) and that width is 256 or 128;
+    or both choices are 192, K is at most 4096, 128-wide tiles do not pad N
+    (N = 576 and the like) and fill at least PINGPONG_LAST_WAVE of their
+    last wave (as measured)."""
     tiles = cdiv(m, TILE[0]) * cdiv(n, NARROW_TILE)
     if k > PINGPONG_MAX_K or tiles < 2 * sms:
         return False
     if tile_n == MID_TILE:
         last_wave = tiles % sms or sms
-        return n % NARROW_TILE == 0 and last_wave >= PINGPONG_LAST_WAVE * sms
+        return ((fitted or tile_n) == MID_TILE and k <= 4096 and n % NARROW_TILE == 0
+                and last_wave >= PINGPONG_LAST_WAVE * sms)
     return tile_n in (TILE[1], NARROW_TILE)
 
 

@@ -298,18 +298,17 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         # choice), else those widths too.
         cooperative = persistent.tile_width(
             m, n, k, device.sms, persistent.unfitted(persistent.FP8_TILE_WIDTHS), slice_k=128)
-        pingpong = persistent.pingpong_pays(m, n, k, device.sms, cooperative)
+        fitted = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
+                                       slice_k=128)
+        pingpong = persistent.pingpong_pays(m, n, k, device.sms, cooperative, fitted)
         multicast = (not pingpong and cooperative == persistent.TILE[1]
                      and multicast_pays(m, n, device.sms))
         if pingpong:
             # 128 x 128 tiles on ping-pong consumers: one warpgroup's
             # epilogue under the other's MMAs (on the grid below).
             tile_n = persistent.NARROW_TILE
-        elif multicast:
-            tile_n = cooperative
         else:
-            tile_n = persistent.tile_width(m, n, k, device.sms, persistent.FP8_TILE_WIDTHS,
-                                            slice_k=128)
+            tile_n = cooperative if multicast else fitted
         if multicast:
             # 2x1 clusters on pairs of row tiles, one CTA per SM.
             clusters = min(cdiv(m, 256) * cdiv(n, 256), device.sms // 2)
