@@ -86,12 +86,8 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
         raise ValueError(f"a {tile_n}-wide tile's {'gated ' if epilogue.gated else ''}output is "
                          f"{out_n} columns: the epilogue stores whole chunks of 64 columns "
                          f"(gated) or of 64 or 32 (T-TILE-4)")
-    # 64 x W TMA chunks of a warpgroup's 64 x out_n tile (W = 64, or 32).
-    width = persistent.chunk_columns(out_n)
-    buffers = persistent.staging_buffers(out_n // width)
-    # Their rows: W 16-bit or 8-bit elements, one swizzle span.
+    # C's element: A's (16-bit) or the FP8 out's.
     c_element = epilogue.out or "!e"
-    swizzle = persistent.chunk_swizzle(width, 1 if epilogue.out else 2)
     bias_strides = BIAS_STRIDES.get(epilogue.bias, "?, ?")
     if not epilogue.pairs:
         bias_strides = bias_strides.replace("1", "?")
@@ -102,11 +98,8 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
             "#out_div": f"{epilogue.out_div} : index",
             "!out": f"vector<{out_n // 2}xf32>",
             "#out_tile": f"array<i64: 64, {out_n}>",
-            "!staging": f"memref<2x{buffers}x64x{width}x!ce, 3>",
+            **persistent.store_aliases(out_n, "!ce", 1 if epilogue.out else 2, "!dc"),
             "!ce": c_element,
-            "!dc": f"!tile.tma_desc<memref<?x?x!ce>, box = [64, {width}], "
-                   f"swizzle = {swizzle}>",
-            "#c_swizzle": f"#tile.swizzle<{swizzle}>",
             "#quantize": "true" if epilogue.out else "false",
             "#saturate": "true" if epilogue.out and epilogue.saturate else "false",
             "#c_max": f"{FP8_MAX.get(epilogue.out, 448.0)} : f32",

@@ -73,7 +73,7 @@ def tile_width_aliases(tile_n: int) -> Dict[str, str]:
     return {**persistent.width_aliases(tile_n, 64),
             "#b_chunks": f"{chunks} : index", "#b_chunk": f"{width} : index",
             "#nn_copies": f"{1 + chunks} : i32",
-            "!dbt": f"!tile.tma_desc<memref<?x?x!e>, box = [64, {width}], swizzle = {swizzle}>",
+            "!dbt": persistent.chunk_descriptor("!e", width, swizzle),
             "#bt_swizzle": f"#tile.swizzle<{swizzle}>",
             "!ring_bt": f"memref<{stages}x{chunks}x64x{width}x!e, 3>"}
 

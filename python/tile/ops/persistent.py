@@ -121,6 +121,32 @@ def chunk_swizzle(columns: int, element_bytes: int) -> str:
     return f"b{columns * element_bytes}"
 
 
+def chunk_descriptor(element: str, columns: int, swizzle: str) -> str:
+    """The TMA descriptor type of 64 x `columns` chunks (chunk_columns) of
+    a matrix of element alias `element`, swizzled `swizzle`."""
+    return (f"!tile.tma_desc<memref<?x?x{element}>, box = [64, {columns}], "
+            f"swizzle = {swizzle}>")
+
+
+def staging_ring(columns: int, c: str, rows: int = 64) -> str:
+    """The staging ring of an epilogue that stores a warpgroup's rows x
+    `columns` tile of C (element alias `c`) in 64 x chunk_columns chunks:
+    staging_buffers of them for each of the two warpgroups."""
+    width = chunk_columns(columns)
+    return f"memref<2x{staging_buffers(rows // 64 * columns // width)}x64x{width}x{c}, 3>"
+
+
+def store_aliases(columns: int, c: str, element_bytes: int, descriptor: str) -> Dict[str, str]:
+    """The aliases of an epilogue that stores a warpgroup's 64 x `columns`
+    tile of C (element alias `c`, `element_bytes` each): C's chunk
+    descriptor (alias `descriptor`), their swizzle (#c_swizzle) and the
+    staging ring (!staging)."""
+    width = chunk_columns(columns)
+    swizzle = chunk_swizzle(width, element_bytes)
+    return {"!staging": staging_ring(columns, c), descriptor: chunk_descriptor(c, width, swizzle),
+            "#c_swizzle": f"#tile.swizzle<{swizzle}>"}
+
+
 def staging_buffers(chunks: int) -> int:
     """The staging buffers of an epilogue that stores `chunks` TMA chunks
     a warpgroup: two, or as many as chunks where they are odd and at most
@@ -162,12 +188,10 @@ def pingpong_aliases(tile_n: int, slice_k: int, out_n: int, c: str,
     if tile_n not in widths:
         raise ValueError(f"ping-pong consumers take tiles {widths} columns wide (a warpgroup "
                          f"holds 128 x N / 128 accumulators), got {tile_n}")
-    # 64x64 TMA chunks of a warpgroup's 128 x out_n tile.
-    buffers = staging_buffers(2 * out_n // 64)
     return {"#pingpong": "true", "!acc": f"vector<{tile_n}xf32>",
             "#mma": f"array<i64: 128, {tile_n}, {slice_k}>",
             "#half_tile": f"array<i64: 128, {tile_n}>",
-            "!staging": f"memref<2x{buffers}x64x64x{c}, 3>",
+            "!staging": staging_ring(out_n, c, rows=128),
             "!workspace": f"memref<?x{tile_n}xf32>"}
 
 

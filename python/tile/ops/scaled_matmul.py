@@ -54,13 +54,8 @@ def fp8_width_aliases(tile_n: int) -> Dict[str, str]:
     tiles `tile_n` (one of persistent.FP8_TILE_WIDTHS) columns wide: their
     16-bit C in chunks of 64 x 64 or, for widths no multiple of 64, 64 x 32
     (one swizzle span a row)."""
-    width = persistent.chunk_columns(tile_n)
-    buffers = persistent.staging_buffers(tile_n // width)
-    swizzle = persistent.chunk_swizzle(width, 2)
     return {**persistent.width_aliases(tile_n, 128, "!ea", "!eb", "!ring_bars"),
-            "!staging": f"memref<2x{buffers}x64x{width}x!ec, 3>",
-            "!dc_nt": f"!tile.tma_desc<memref<?x?x!ec>, box = [64, {width}], swizzle = {swizzle}>",
-            "#c_swizzle": f"#tile.swizzle<{swizzle}>"}
+            **persistent.store_aliases(tile_n, "!ec", 2, "!dc_nt")}
 
 
 def fp8_pingpong_aliases(tile_n: int) -> Dict[str, str]:
