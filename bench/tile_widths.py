@@ -86,7 +86,7 @@ def fp8_sides(torch, tile, a, w, sms, persistent):
     sides = [lambda: tile.matmul(a8, w8, transpose_b=True, scale_a=sa, scale_b=sw)]
     for width in persistent.FP8_TILE_WIDTHS:
         plan = replace(rule, kernel=sm.FP8_KERNEL, tile_n=width, workspace_ctas=sms,
-                       pingpong=False,
+                       pingpong=False, decode=None,
                        grid=(persistent.persistent_grid(m, n, k, sms, width, slice_k=128), 1, 1))
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         workspace = persistent.split_k_buffers(torch, plan.split_k_shape, 0)
