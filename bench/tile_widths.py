@@ -10,7 +10,7 @@ weight, N x K), kernel time from CUPTI (the median of --rounds rotated
 rounds, bench/harness.py) of
   - tile.matmul as it plans the shape (the rule; a decode kernel for M <=
     128 in bf16 where tile.ops.matmul.decode_pays, the multicast kernel for
-    two waves of FP8 tiles),
+    four waves of FP8 tiles),
   - the persistent kernel (@gemm_nt, @gemm_fp8_nt) with 128 x 256,
     128 x 192, 128 x 128 and (bf16) 128 x 64 tiles and the widths that
     fit the waves, 224, 160 and 96 (persistent.TILE_WIDTHS and

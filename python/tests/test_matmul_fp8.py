@@ -35,7 +35,7 @@ def plan(a, b, sa=None, sb=None, out=None, out_dtype="bfloat16", device=H100, sh
 
 # --- The planner -------------------------------------------------------------
 
-def test_two_waves_of_tiles_run_in_multicast_clusters():
+def test_four_waves_of_tiles_run_in_multicast_clusters():
     for sa, sb in ((scales(4096), scales(8192)), (scales(1), scales(1))):
         p = plan(matrix(4096, 8192), transposed(8192, 8192), sa, sb)
         # 32 x 32 tiles: 7.8 waves on 132 SMs; 16 x 32 pairs over 66 clusters
@@ -80,6 +80,11 @@ def test_many_tiles_of_a_short_k_run_ping_pong_consumers():
 def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     # 16 x 28 = 448 tiles: 3.4 waves, the last one split along K.
     assert not plan(matrix(2048, 1024), transposed(1024, 7168)).multicast
+    # Fewer than MULTICAST_MIN_WAVES waves of a long K: 16 x 32 tiles (3.9
+    # waves, no split tail) on 256-wide tiles, 12 x 28 (2.5) on 224-wide ones.
+    for (m, n, k), width in (((2048, 8192, 7296), 256), ((1536, 7168, 8192), 224)):
+        p = plan(matrix(m, k), transposed(k, n))
+        assert (p.kernel, p.tile_n, p.pingpong) == (FP8_KERNEL, width, False)
     # 14 x 10 = 140 tiles: 1.06 waves; 160-wide tiles (14 x 16 = 224, 1.7
     # waves) fit the SMs better (persistent.tile_width; NVIDIA H200: 13.2
     # µs against 18.1 on 192-wide tiles, 24.4 on 256-wide ones).
@@ -135,12 +140,10 @@ def test_the_gpu_tests_shapes_plan_as_they_say():
     """test_fp8_matches_float32_reference's ping-pong, cluster and fitted
     shapes."""
     assert plan(matrix(4248, 1024), transposed(1024, 8192)).pingpong
-    assert plan(matrix(2048, 7296), transposed(7296, 8192)).multicast
+    assert plan(matrix(2560, 7296), transposed(7296, 8192)).multicast
     assert [plan(matrix(m, k), transposed(k, n)).tile_n for m, n, k in (
         (512, 7168, 2048), (384, 9000, 1024), (1000, 5000, 2048), (256, 4096, 4096),
         (256, 2560, 16384))] == [224, 224, 160, 96, 160]
-    # Clusters where they paid before the fitted widths (a 224-wide choice).
-    assert plan(matrix(1536, 8192), transposed(8192, 7168)).multicast
 
 
 def test_e5m2_pairs_and_f16_output_pick_the_kernel_variant():
@@ -221,8 +224,8 @@ def fp8_operands(torch, m, n, k, a_dtype="float8_e4m3fn", b_dtype="float8_e4m3fn
                                      (1000, 8, 4096), (300, 1032, 1040), (16, 6144, 4096),
                                      # Ping-pong consumers: 34 x 64 tiles, odd row tiles.
                                      (4248, 8192, 1024),
-                                     # 2x1 clusters (>= 2 waves, a long K): 16 x 32 tiles.
-                                     (2048, 8192, 7296),
+                                     # 2x1 clusters (>= 4 waves, a long K): 20 x 32 tiles.
+                                     (2560, 8192, 7296),
                                      # The widths that fit the waves (C in 64 x 32
                                      # chunks): 224 whole and partial, 160 and 96
                                      # partial in N, 160 split along K.

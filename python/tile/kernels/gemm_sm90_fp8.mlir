@@ -273,7 +273,8 @@ module attributes {gpu.container_module} {
     // pairs); each CTA loads its A tile and one 128-row half of B, which it
     // multicasts into both CTAs' stage; the empty barriers collect the
     // releases of both CTAs' consumer warpgroups. No split-K tail:
-    // tile.matmul runs it where there are at least two waves of tiles.
+    // tile.matmul runs it where there are at least four waves of tiles
+    // (tile.ops.scaled_matmul.MULTICAST_MIN_WAVES).
     gpu.func @gemm_fp8_nt_multicast(%a: !da, %b: !dbh, %c: !dc, %m: index, %n: index, %k: index,
                                     %sa: !scales, %sb: !scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {

@@ -25,10 +25,11 @@ tile.ops.decode with 8-bit operands (C^T = B A^T: the weight streamed once
 by many CTAs, split along K where they are few). Larger ones run the
 persistent kernel of tile.matmul (@gemm_fp8_nt: one CTA per SM, split-K
 tail, workspace per stream) in the tile width persistent.tile_width picks
-with FP8's slice costs, or, where its 128 x 256 tiles make at least two
-waves on the SMs, in 2x1 clusters that multicast B
+with FP8's slice costs, or, where its 128 x 256 tiles make at least
+MULTICAST_MIN_WAVES waves on the SMs, in 2x1 clusters that multicast B
 (@gemm_fp8_nt_multicast: an FP8 stage is consumed twice as fast as an f16
-one, and halving B's L2 reads measured 3-8% faster). A call like an
+one, and halving B's L2 reads measured 3-8% faster in per-tensor
+products; with fewer waves it measured slower). A call like an
 earlier one on the same stream packs its tensors and scales (by address)
 into the launch prepared for it. On the current stream (or `stream`),
 without waiting.
@@ -97,8 +98,12 @@ FP8_BLOCKWISE_M192_KERNEL = "gemm_fp8_nt_blockwise_m192"
 M192_SPEEDUP = 1.12
 #: K (and B's N) extent of one block scale (DeepSeek-V3's 1x128 / 128x128).
 SCALE_BLOCK = 128
-#: Waves of 128 x 256 tiles from which the multicast kernel runs.
-MULTICAST_MIN_WAVES = 2
+#: Waves of 128 x 256 tiles from which the multicast kernel runs (NVIDIA
+#: H200, row-wise scales, one process: below four it ran 3-7% slower than
+#: @gemm_fp8_nt at 3.88 waves, 4096 x 4096 x 8192 / 14336 and 2048 x 8192 x
+#: 7296, and 3% at 2.91, 3072 x 4096 x 14336; from about five waves within
+#: +-2% run to run, 4096 x 10240 x 8192 1-4% faster; bench/NOTES.md).
+MULTICAST_MIN_WAVES = 4
 #: M up to which per-tensor and row-wise products run the FP8 decode
 #: kernels (tile.ops.decode: C^T = B A^T, B streamed once by many CTAs; H100,
 #: kernel time over torch._scaled_mm's: 1.5-3.2x at M <= 64, 1.2-1.7x at
