@@ -114,10 +114,11 @@ def sm90_extras(c) -> tuple:
     """@gemm_nt / @gemm_nn's arguments after M, N and K, none of them read
     as written but the split-K buffers (sm90_buffers): C stands in for the
     epilogue's bias and residual, and an FP8 C's scale and amax are
-    placeholders."""
+    placeholders; C's rows (for a variant that stores C without TMA) are
+    C's."""
     import torch
     unread = torch.zeros(1, device=c.device, dtype=torch.float32)
-    return sm90_buffers() + (c, c, unread, unread.view(torch.int32))
+    return sm90_buffers() + (c, c, unread, unread.view(torch.int32), c)
 
 
 def multicast_launch(m: int, n: int) -> dict:

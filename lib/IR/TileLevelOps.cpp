@@ -506,6 +506,37 @@ LogicalResult WarpgroupTmaStoreOp::verify() {
   return success();
 }
 
+LogicalResult WarpgroupCoalescedStoreOp::verify() {
+  // T-TILE-11: the accumulators, the staging ring and the destination agree.
+  ArrayRef<int64_t> shape = getShape();
+  if (failed(
+          verifyWarpgroupTile(*this, shape, getAcc().getType(), "T-TILE-11")))
+    return failure();
+  MemRefType dst = getDst().getType();
+  Type element = dst.getElementType();
+  if (!isGlobalMemory(dst) || dst.getRank() != 2 || !isa<FloatType>(element) ||
+      !llvm::is_contained({8u, 16u, 32u}, element.getIntOrFloatBitWidth()))
+    return emitOpError() << "expected a global matrix of 32-, 16- or 8-bit "
+                            "floats, got "
+                         << dst << " (T-TILE-11)";
+  MemRefType staging = getStaging().getType();
+  int64_t rank = staging.getRank();
+  if (!isSharedMemory(staging) || !staging.hasStaticShape() ||
+      rank != int64_t(getIndices().size()) + 3 ||
+      staging.getElementType() != element)
+    return emitOpError() << "expected a shared staging ring of " << element
+                         << " whose last dimensions are (buffers, 64, W), "
+                            "indexed before them, got "
+                         << staging << " (T-TILE-11)";
+  ArrayRef<int64_t> chunk = staging.getShape().take_back(2);
+  if (chunk[0] != 64 || chunk[1] % 32 || shape[1] % chunk[1])
+    return emitOpError() << "stores 64-row chunks of W columns, W a multiple "
+                            "of 32 dividing N = "
+                         << shape[1] << ": got staging buffers of "
+                         << chunk[0] << "x" << chunk[1] << " (T-TILE-11)";
+  return success();
+}
+
 /// The accumulators of an M x N warpgroup MMA (`rule` names the
 /// invariant): vector<(M/64 * N/2) x T> of the element type they have.
 static LogicalResult verifyMmaAccumulators(Operation *op, int64_t m, int64_t n,

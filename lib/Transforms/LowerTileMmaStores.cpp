@@ -20,6 +20,10 @@
 //   tile.bulk_commit_group. 8-bit and 32-bit elements (stmatrix moves 16-bit
 //   ones) are stored pair by pair (vector.store, swizzled by
 //   tile-swizzle-accesses).
+// - tile.warpgroup_coalesced_store: per 64 x W chunk, each warp writes its
+//   16 rows into the staging buffer with stmatrix.x4 (or pair by pair, as
+//   above; bar.warp.sync around it) and stores them back row by row, a lane per column, bounds-checked:
+//   a warp's store covers contiguous bytes of one row.
 // - tile.warpgroup_rows / tile.warpgroup_scale: each thread loads the row
 //   (and column) factors of the accumulator elements it holds (indices
 //   clamped to the factors' extent) and multiplies its elements by them.
@@ -318,28 +322,49 @@ struct WarpgroupMmaStoreOpLowering : OpRewritePattern<WarpgroupMmaStoreOp> {
 /// converts its pairs (8-bit) and stores them, one store each, at row 16 w +
 /// lane / 4 + 8 h, column 2 (lane mod 4) + 8 j of buffer `tile` (warp w of the
 /// warpgroup, row half h of fragment j).
-static void storePairs(OpBuilder &builder, Location loc, WarpgroupTmaStoreOp op,
-                       ArrayRef<Value> tile, const WarpPosition &position,
-                       int64_t i, int64_t c) {
+static void storePairs(OpBuilder &builder, Location loc, Value acc,
+                       int64_t perBlock, Value staging, ArrayRef<Value> tile,
+                       const WarpPosition &position, int64_t i, int64_t c,
+                       int64_t width) {
   IndexMath math(builder, loc);
-  int64_t width = op.getDescriptor().getType().getBox().back();
-  int64_t perBlock = op.getShape()[1] / 2;
   Value row =
       math.add(math.mul(position.warpM, 16), math.div(position.lane, 4));
   Value column = math.mul(math.rem(position.lane, 4), 2);
-  auto pairType =
-      VectorType::get({2}, op.getStaging().getType().getElementType());
+  auto pairType = VectorType::get(
+      {2}, cast<MemRefType>(staging.getType()).getElementType());
   for (int64_t j = 0; j < width / 8; ++j)
     for (int64_t h = 0; h < 2; ++h) {
-      Value pair = getWarpgroupPair(builder, loc, op.getAcc(), perBlock, i,
+      Value pair = getWarpgroupPair(builder, loc, acc, perBlock, i,
                                     c * width / 8 + j, h);
       if (pair.getType() != pairType)
         pair = arith::TruncFOp::create(builder, loc, pairType, pair);
       SmallVector<Value> at(tile);
       at.push_back(math.add(row, math.constant(8 * h)));
       at.push_back(math.add(column, math.constant(8 * j)));
-      vector::StoreOp::create(builder, loc, pair, op.getStaging(), at);
+      vector::StoreOp::create(builder, loc, pair, staging, at);
     }
+}
+
+/// Writes chunk c (columns W c ..) of 64-row block i of warpgroup
+/// accumulators `acc` (`perBlock` = N/2 elements per block) into the 64 x W
+/// buffer `tile` of `staging` with W / 16 stmatrix.x4, the lane's row and
+/// column offsets `row`, `column` (getStMatrixOffsets, warp rows added).
+static void stMatrixChunk(OpBuilder &builder, Location loc, Value acc,
+                          int64_t perBlock, Value staging,
+                          ArrayRef<Value> tile, Value row, Value column,
+                          int64_t i, int64_t c, int64_t width) {
+  IndexMath math(builder, loc);
+  Type element = cast<MemRefType>(staging.getType()).getElementType();
+  for (int64_t jj = 0; jj < width / 16; ++jj) {
+    Value value = packStMatrix(builder, loc, element, [&](int64_t r) -> Value {
+      return getWarpgroupPair(builder, loc, acc, perBlock, i,
+                              c * width / 8 + 2 * jj + r / 2, r % 2);
+    });
+    SmallVector<Value> at(tile);
+    at.push_back(row);
+    at.push_back(math.add(column, math.constant(16 * jj)));
+    StMatrixOp::create(builder, loc, value, staging, at, 4, false);
+  }
 }
 
 /// Lowers `tile.warpgroup_tma_store`: per 64 x W chunk, buffer reuse wait,
@@ -380,21 +405,11 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
         }
         syncWarpgroup();
         if (element.getIntOrFloatBitWidth() != 16)
-          storePairs(rewriter, loc, op, tile, position, i, c);
+          storePairs(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
+                     tile, position, i, c, width);
         else
-          for (int64_t jj = 0; jj < width / 16; ++jj) {
-            Value value =
-                packStMatrix(rewriter, loc, element, [&](int64_t r) -> Value {
-                  return getWarpgroupPair(rewriter, loc, op.getAcc(), perBlock,
-                                          i, c * width / 8 + 2 * jj + r / 2,
-                                          r % 2);
-                });
-            SmallVector<Value> at(tile);
-            at.push_back(row);
-            at.push_back(math.add(column, math.constant(16 * jj)));
-            StMatrixOp::create(rewriter, loc, value, op.getStaging(), at, 4,
-                               false);
-          }
+          stMatrixChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
+                        tile, row, column, i, c, width);
         FenceProxyAsyncOp::create(rewriter, loc, ProxySpace::shared_cta);
         syncWarpgroup();
         auto store = scf::IfOp::create(rewriter, loc, first);
@@ -414,6 +429,82 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
           TmaStoreOp::create(rewriter, loc, op.getStaging(), tile,
                              op.getDescriptor(), coordinates, Value());
         BulkCommitGroupOp::create(rewriter, loc);
+      }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Lowers `tile.warpgroup_coalesced_store`: per 64 x W chunk, each warp
+/// syncs (its lanes' reads of the buffer are done), writes its 16 rows with
+/// stmatrix.x4 (8- and 32-bit elements: a store per pair), syncs again (the rows are visible to its lanes), then
+/// stores them row by row: lane l the columns l + 32 q, one element each,
+/// where the row and column are inside dst. A warp reads back only the
+/// rows it wrote, so the warp's own barrier (bar.warp.sync) orders it.
+struct WarpgroupCoalescedStoreOpLowering
+    : OpRewritePattern<WarpgroupCoalescedStoreOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(WarpgroupCoalescedStoreOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    IndexMath math(rewriter, loc);
+    ArrayRef<int64_t> shape = op.getShape();
+    MemRefType staging = op.getStaging().getType();
+    int64_t buffers = staging.getShape().take_back(3)[0];
+    int64_t width = staging.getShape().back();
+    int64_t perBlock = shape[1] / 2;
+    Value dst = op.getDst();
+    WarpPosition position =
+        getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
+    Value lane = position.lane;
+    auto [rowOffset, column] = getStMatrixOffsets(math, lane);
+    Value warpRow = math.mul(position.warpM, 16);
+    Value row = math.add(warpRow, rowOffset);
+    Value allLanes = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getI32IntegerAttr(-1));
+    auto syncWarp = [&] { NVVM::SyncWarpOp::create(rewriter, loc, allLanes); };
+    Value rows = memref::DimOp::create(rewriter, loc, dst, 0);
+    Value columns = memref::DimOp::create(rewriter, loc, dst, 1);
+    int64_t chunk = 0;
+    for (int64_t i = 0; i < shape[0] / 64; ++i)
+      for (int64_t c = 0; c < shape[1] / width; ++c, ++chunk) {
+        SmallVector<Value> tile(op.getIndices());
+        tile.push_back(math.constant(chunk % buffers));
+        syncWarp();
+        if (staging.getElementTypeBitWidth() != 16)
+          storePairs(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
+                     tile, position, i, c, width);
+        else
+          stMatrixChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
+                        tile, row, column, i, c, width);
+        syncWarp();
+        // The warp's rows of the chunk, one at a time.
+        Value firstRow =
+            math.add(op.getRow(), math.add(warpRow, math.constant(64 * i)));
+        Value firstColumn =
+            math.add(op.getColumn(), math.add(lane, math.constant(width * c)));
+        auto loop = scf::ForOp::create(rewriter, loc, math.constant(0),
+                                       math.constant(16), math.constant(1));
+        OpBuilder::InsertionGuard guard(rewriter);
+        rewriter.setInsertionPointToStart(loop.getBody());
+        Value r = loop.getInductionVar();
+        Value dstRow = math.add(firstRow, r);
+        auto inRows = scf::IfOp::create(rewriter, loc, math.less(dstRow, rows));
+        rewriter.setInsertionPointToStart(&inRows.getThenRegion().front());
+        for (int64_t q = 0; q < width / 32; ++q) {
+          SmallVector<Value> at(tile);
+          at.push_back(math.add(warpRow, r));
+          at.push_back(math.add(lane, math.constant(32 * q)));
+          Value value =
+              memref::LoadOp::create(rewriter, loc, op.getStaging(), at);
+          Value dstColumn = math.add(firstColumn, math.constant(32 * q));
+          auto inColumns =
+              scf::IfOp::create(rewriter, loc, math.less(dstColumn, columns));
+          OpBuilder::InsertionGuard inner(rewriter);
+          rewriter.setInsertionPointToStart(&inColumns.getThenRegion().front());
+          memref::StoreOp::create(rewriter, loc, value, dst,
+                                  ValueRange{dstRow, dstColumn});
+        }
       }
     rewriter.eraseOp(op);
     return success();
@@ -527,6 +618,7 @@ struct WarpgroupScaleOpLowering : OpRewritePattern<WarpgroupScaleOp> {
 void mlir::tile::populateTileMmaStoreLoweringPatterns(
     RewritePatternSet &patterns) {
   patterns.add<MmaStoreOpLowering, WarpgroupMmaStoreOpLowering,
-               WarpgroupTmaStoreOpLowering, WarpgroupRowsOpLowering,
+               WarpgroupTmaStoreOpLowering, WarpgroupCoalescedStoreOpLowering,
+               WarpgroupRowsOpLowering,
                WarpgroupScaleOpLowering>(patterns.getContext());
 }

@@ -95,16 +95,16 @@ def test_kernel_manifest(examples, kernels):
     gemm = module.manifest["kernels"]["gemm_nt"]
     kinds = [p["kind"] for p in gemm["params"]]
     # A, B, C; M, N, K; the split tiles' workspace and counters; the fused
-    # epilogue's bias and residual, an FP8 C's scale and amax (read by none
-    # as written).
-    assert kinds == ["tensor_map"] * 3 + ["scalar"] * 3 + ["memref"] * 6
+    # epilogue's bias and residual, an FP8 C's scale and amax, and C's rows
+    # for stores without TMA (read by none as written).
+    assert kinds == ["tensor_map"] * 3 + ["scalar"] * 3 + ["memref"] * 7
     a = gemm["params"][0]
     assert (a["element"], a["data_type"], a["box"], a["swizzle"]) == ("f16", 6, [128, 64], 3)
     assert (a["bytes"], a["alignment"], a["oob_fill"], a["l2_promotion"]) == (128, 128, 0, 0)
     assert [p["type"] for p in gemm["params"][3:6]] == ["index"] * 3
     assert [(p["rank"], p["element"], p["shape"]) for p in gemm["params"][6:]] == [
         (2, "f32", [-1, 128]), (1, "i32", [-1]), (2, "f16", [-1, -1]), (2, "f16", [-1, -1]),
-        (1, "f32", [-1]), (1, "i32", [-1])]
+        (1, "f32", [-1]), (1, "i32", [-1]), (2, "f16", [-1, -1])]
     assert gemm["block"] == [384, 1, 1]
     hgemm = tile.compile(examples / "hgemm_sm80.mlir", chip="sm_80").manifest["kernels"]
     assert [(p["kind"], p["rank"], p["element"], p["shape"])

@@ -105,7 +105,7 @@ def test_operands_on_different_devices_are_an_error(two_hopper_gpus):
     unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
     workspace = torch.empty(2 * 132 * 128, 128, device="cuda:1", dtype=torch.float32)
     with pytest.raises(TypeError, match="arguments on different devices: cuda:0 and cuda:1"):
-        kernel(a, b, c, 256, 256, 512, workspace, counters, c, c, *unread, grid=(132, 1, 1))
+        kernel(a, b, c, 256, 256, 512, workspace, counters, c, c, *unread, c, grid=(132, 1, 1))
 
 
 def test_a_cuda_graph_on_the_second_gpu(two_hopper_gpus):

@@ -106,11 +106,11 @@ def test_tensor_map_rules_from_python_without_a_gpu(kernels):
     with pytest.raises(TileRuntimeError,
                        match=r"the stride of dimension 0 is 600 bytes.*\(T-TMA-9\); rank 2, f16, "
                              r"dims \[200, 300\]"):
-        kernel(b, a, b, 200, 300, 200, *[None] * 6, grid=(1, 1, 1))
+        kernel(b, a, b, 200, 300, 200, *[None] * 7, grid=(1, 1, 1))
     unaligned = FakeCudaArray((200, 200), address=0x7f0000000008)
     with pytest.raises(TileRuntimeError, match=r"global address 0x7f0000000008 is not 16-byte "
                                                r"aligned \(T-TMA-10\)"):
-        kernel(unaligned, a, a, 200, 200, 200, *[None] * 6, grid=(1, 1, 1))
+        kernel(unaligned, a, a, 200, 200, 200, *[None] * 7, grid=(1, 1, 1))
 
 
 def test_launch_error_raises(torch_cuda, examples):

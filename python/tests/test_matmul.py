@@ -42,7 +42,7 @@ def test_b_stored_n_by_k_runs_gemm_nt_on_a_cta_per_tile_where_tiles_are_few():
     assert (plan.tile_n, plan.grid) == (64, (16, 1, 1))
     assert plan.split_k_shape == ((2 * 132 * 128, 32), 132)
     assert plan.arguments("a", "b", "c", ("ws", "n")) == ("a", "b", "c", 256, 512, 512, "ws", "n",
-                                                          None, None, None, None)
+                                                          None, None, None, None, "c")
 
 
 def test_tile_width_picks_the_least_estimated_time_of_every_width():
@@ -195,13 +195,18 @@ def test_the_persistent_kernel_takes_m_97_to_128_where_it_is_estimated_faster():
     assert decode_grid(config, 576, 7168, H100) == (9, 7, 1)
     assert decode_cost(config, 576, 7168, H100) == (16 + 12 + 9 * 7) * 100
     assert not decode_pays(129, 576, 7168, True, "f16", H100)
-    # A C whose rows TMA cannot store (N not a multiple of 8) keeps the
-    # decode kernel (it stores C element by element); an out of a padded,
-    # aligned pitch, which the decode kernels do not take, runs the
-    # persistent kernel where it is estimated faster.
-    assert kernel(128, 28676, 4096).startswith("gemm_decode_nt_r128")
-    assert plan_matmul(matrix(100, 200), transposed(200, 16999), None,
-                       H100).kernel == "gemm_decode_nt_r128_s3_c128"
+    # A C whose rows TMA cannot store (N not a multiple of 8) takes the
+    # kernel an aligned one would, unstaged: the persistent kernels then
+    # store C with the accumulators' own stores (tma_c), the decode kernels
+    # element by element. An out of a padded, aligned pitch, which the
+    # decode kernels do not take, runs the persistent kernel where it is
+    # estimated faster.
+    for m, n, k in ((128, 28676, 4096), (100, 16999, 200), (96, 28676, 4096)):
+        odd = plan_matmul(matrix(m, k), transposed(k, n), None, H100)
+        even = plan_matmul(matrix(m, k), transposed(k, n + -n % 8), None, H100)
+        assert (odd.kernel, odd.tile_n, odd.staged) == (even.kernel, even.tile_n, ()), (m, n)
+        assert odd.epilogue.tma_c == (odd.decode is not None), (m, n)
+        assert even.epilogue.tma_c
     assert plan_matmul(matrix(128, 4096), transposed(4096, 28672),
                        matrix(128, 28672, strides=(28680, 1)), H100).kernel == "gemm_nt"
     # A decode config given (the autotuner's) is taken as it is.
@@ -281,9 +286,22 @@ def test_unaligned_rows_are_staged_on_request():
     # K = 4095: A's and B's rows; the decode kernel stores C element-wise.
     plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
     assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s6_k2_sk", ("A", "B"))
-    # N = 100 with a row-major K x N B: B's rows and C's.
+    # N = 100 with a row-major K x N B: B's rows; C's the kernel stores
+    # without TMA (tma_c), but a C whose base is not aligned to a pair of
+    # elements, and an FP8 C, which are staged.
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
-    assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B", "C"), 100)
+    assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B",), 100)
+    assert not plan.epilogue.tma_c
+    odd_out = matrix(256, 100, address=0x10002)
+    plan = plan_matmul(matrix(256, 64), matrix(64, 100), odd_out, H100, stage=True)
+    assert (plan.staged, plan.epilogue.tma_c) == (("B", "C"), True)
+    plan = plan_matmul(matrix(256, 64), transposed(64, 100), None, H100, stage=True,
+                       epilogue=Epilogue(out="f8E4M3FN"))
+    assert (plan.staged, plan.epilogue.tma_c) == (("C",), True)
+    with pytest.raises(MatmulError, match="T-TMA-9"):
+        plan_matmul(matrix(256, 64), transposed(64, 100), None, H100,
+                    epilogue=Epilogue(out="f8E4M3FN"))
+    assert not plan_matmul(matrix(256, 64), transposed(64, 100), None, H100).staged
     assert plan.pitch(100) == 104 and plan.pitch(4095) == 4096
     # A padded pitch needs no staging: TMA reads rows at any aligned pitch.
     plan = plan_matmul(matrix(256, 100, strides=(104, 1)), matrix(100, 256, strides=(1, 104)), None, H100,
@@ -463,6 +481,74 @@ def test_narrow_and_mid_tiles_match_torch(torch_cuda, shape, width, transpose_b)
     assert relative_error(tile.matmul(a_mn, b, transpose_b=transpose_b), want) < 1e-2
 
 
+@pytest.mark.parametrize("shape, kwargs", [
+    ((1000, 1001, 512), dict()),                             # 256-wide, partial tiles
+    ((512, 7167, 2048), dict()),                             # a fitted width
+    ((300, 301, 4096), dict()),                              # few tiles, split along K
+    ((256, 511, 512), dict()),                               # 64-wide
+    ((300, 999, 256), dict(transpose_b=False)),              # B K x N (staged rows)
+    ((2048, 4097, 1024), dict(activation="gelu")),           # ping-pong consumers
+    ((640, 4100, 512), dict(bias=True, residual=True, activation="silu")),
+    ((512, 2 * 1024, 512), dict(gated=True, activation="silu", pitch=1031)),
+])
+def test_c_of_any_row_stride_is_written_in_place(torch_cuda, shape, kwargs):
+    """C whose rows TMA cannot write (an odd N, an odd out pitch): the
+    persistent kernels store it with the accumulators' own stores, unstaged,
+    into each call's own out (the prepared launch takes C's rows, not its
+    unused tensor map); an out at an odd element address is staged."""
+    import tile
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops.matmul import plan_matmul as plan
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = shape
+    kwargs = dict(kwargs)
+    transpose_b, pitch = kwargs.pop("transpose_b", True), kwargs.pop("pitch", None)
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5
+    b = w if transpose_b else w.t().contiguous()
+    bias = torch.randn(n, device="cuda", dtype=torch.bfloat16) if kwargs.pop("bias", 0) else None
+    n_out = n // 2 if kwargs.get("gated") else n
+    residual = (torch.randn(m, n_out, device="cuda", dtype=torch.bfloat16)
+                if kwargs.pop("residual", False) else None)
+    product = a.float() @ w.float().t() + (0 if bias is None else bias.float())
+    if kwargs.get("gated"):
+        gate, up = product.view(m, n // 16, 2, 8).unbind(2)
+        product = torch.nn.functional.silu(gate.reshape(m, n_out)) * up.reshape(m, n_out)
+    elif kwargs.get("activation") == "gelu":
+        product = torch.nn.functional.gelu(product)
+    elif kwargs.get("activation") == "silu":
+        product = torch.nn.functional.silu(product)
+    want = product + (0 if residual is None else residual.float())
+    outs = [torch.full((m, pitch or n_out), float("nan"), device="cuda",
+                       dtype=torch.bfloat16)[:, :n_out] for _ in range(3)]
+    rule = plan(operand_of(a), operand_of(w.t() if transpose_b else b), operand_of(outs[0]),
+                device(0), stage=True, epilogue=Epilogue(
+                    None if bias is None else "column", residual is not None,
+                    kwargs.get("activation", "identity"), kwargs.get("gated", False)),
+                bias=None if bias is None else operand_of(bias),
+                residual=None if residual is None else operand_of(residual))
+    assert rule.decode is None and not rule.epilogue.tma_c and "C" not in rule.staged
+    for out in outs:  # planned, prepared, then the prepared launch
+        c = tile.matmul(a, b, transpose_b=transpose_b, out=out, bias=bias,
+                        residual=residual, **kwargs)
+        assert c is out
+    torch.cuda.synchronize()
+    for out in outs:
+        assert relative_error(out, want) < 1e-2
+    # An out one element past an aligned address: staged (the stores take
+    # column pairs).
+    shifted = torch.empty(m * n_out + 1, device="cuda", dtype=torch.bfloat16)[1:].view(m, n_out)
+    assert plan(operand_of(a), operand_of(w.t() if transpose_b else b), operand_of(shifted),
+                device(0), stage=True, epilogue=rule.epilogue, bias=None if bias is None
+                else operand_of(bias), residual=None if residual is None
+                else operand_of(residual)).staged[-1] == "C"
+    tile.matmul(a, b, transpose_b=transpose_b, out=shifted, bias=bias, residual=residual,
+                **kwargs)
+    assert relative_error(shifted, want) < 1e-2
+
+
 @pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 16384), (100, 2040, 7176),
                                    (80, 600, 4104)])
 def test_wide_split_k_decode_matches_torch(torch_cuda, shape):
@@ -560,7 +646,7 @@ def test_gpu_a_mn_major_kernels_match_torch(torch_cuda, layout, m, n, k):
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
     unread = torch.zeros(1, device="cuda", dtype=torch.float32)
-    kernel(at, b, c, m, n, k, workspace, counters, c, c, unread, unread.view(torch.int32),
+    kernel(at, b, c, m, n, k, workspace, counters, c, c, unread, unread.view(torch.int32), c,
            grid=(grid, 1, 1), block=(384, 1, 1), synchronize=True)
     logical_b = b.float().t() if layout == "gemm_nt" else b.float()
     expected = at.float().t() @ logical_b

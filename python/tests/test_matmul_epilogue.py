@@ -368,8 +368,9 @@ def test_ping_pong_consumers_match_torch(torch_cuda, shape, width):
 
 @pytest.mark.parametrize("n", [301, 264])
 def test_odd_widths_and_unaligned_residuals_match_torch(torch_cuda, n):
-    """An odd N (C staged) and a residual view at an odd element offset:
-    the element-by-element variant, every column its own."""
+    """An odd N (C stored by the accumulators' own stores, element by
+    element: odd rows) and a residual view at an odd element offset: the
+    element-by-element variant, every column its own."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda

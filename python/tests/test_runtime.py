@@ -56,7 +56,7 @@ def _gemm_nt(torch, kernels, m, n, k):
         # C stands in for the epilogue's bias and residual, and `unread` for
         # an FP8 C's scale and amax (none read).
         kernel(*args, workspace, counters, args[2], args[2], unread, unread.view(torch.int32),
-               **launch)
+               args[2], **launch)
     a = torch.randn(m, k, device="cuda", dtype=torch.float16)
     b = torch.randn(n, k, device="cuda", dtype=torch.float16)
     c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float16)

@@ -165,6 +165,9 @@ def main(argv=None) -> None:
     gemm.add_argument("--pingpong", action="store_true",
                       help="ping-pong consumers: each warpgroup every other tile, all 128 rows "
                            "(--tile-n 128 or 64)")
+    gemm.add_argument("--no-tma-c", action="store_true",
+                      help="C stored by the warpgroups' own row stores (any row stride: "
+                           "tile.warpgroup_coalesced_store), not TMA")
     fp8 = commands.add_parser("gemm-fp8", help="print the FP8 GEMM kernels' tile IR")
     fp8.add_argument("--tile-n", type=int, choices=FP8_TILE_WIDTHS, default=TILE[1])
     fp8.add_argument("--out", choices=("bf16", "f16"), default="bf16")
@@ -237,7 +240,8 @@ def main(argv=None) -> None:
         return
     if args.command == "gemm":
         fused = Epilogue(args.bias, args.residual, args.activation or "identity", args.gated,
-                         out=args.fp8_out, saturate=not args.no_saturate)
+                         out=args.fp8_out, saturate=not args.no_saturate,
+                         tma_c=not args.no_tma_c)
         try:
             sys.stdout.write(gemm_source(gemm_variant(args.element, args.tile_n, fused,
                                                       args.a_mn_major, args.pingpong)))

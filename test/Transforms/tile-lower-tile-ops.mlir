@@ -365,6 +365,43 @@ gpu.module @epilogue_fp8 {
   }
 }
 
+// tile.warpgroup_coalesced_store of a 64x128 tile in 64x64 chunks through
+// two staging buffers: per chunk each warp syncs, writes its 16 rows with
+// four stmatrix.x4, syncs again, then loops over the rows: inside dst's
+// rows, each lane loads columns lane and lane + 32 of the row from the
+// buffer and stores each inside dst's columns. Chunk 1 uses buffer 1.
+// CHECK-LABEL: gpu.func @coalesced_epilogue
+//  CHECK-SAME: (%{{.*}}: vector<64xf32>, %[[C:.*]]: memref<?x?xbf16, strided<[?, 1], offset: ?>>, %[[WG:.*]]: index, %[[M:.*]]: index, %[[N:.*]]: index)
+//   CHECK-NOT: nvvm.barrier
+//       CHECK: %[[ROWS:.*]] = memref.dim %[[C]], %c0
+//       CHECK: %[[COLUMNS:.*]] = memref.dim %[[C]], %c1
+//       CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-4: tile.stmatrix %{{.*}}, %[[STAGING:.*]][%[[WG]], %c0, %{{.*}}, %{{.*}}] x4 : vector<4x2xbf16>, memref<2x2x64x64xbf16, 3>
+//  CHECK-NEXT: nvvm.bar.warp.sync
+//       CHECK: scf.for %[[R:.*]] = %c0 to %c16 step %c1 {
+//       CHECK:   %[[ROW:.*]] = arith.addi %{{.*}}, %[[R]] : index
+//       CHECK:   %[[IN_ROWS:.*]] = arith.cmpi slt, %[[ROW]], %[[ROWS]] : index
+//  CHECK-NEXT:   scf.if %[[IN_ROWS]] {
+//       CHECK:     memref.load %[[STAGING]][%[[WG]], %c0, %{{.*}}, %{{.*}}] : memref<2x2x64x64xbf16, 3>
+//       CHECK:     arith.cmpi slt, %{{.*}}, %[[COLUMNS]] : index
+//       CHECK:     memref.store %{{.*}}, %[[C]][%[[ROW]], %{{.*}}]
+//       CHECK:     memref.load %[[STAGING]][%[[WG]], %c0, %{{.*}}, %{{.*}}]
+//       CHECK:     memref.store %{{.*}}, %[[C]][%[[ROW]], %{{.*}}]
+//       CHECK: nvvm.bar.warp.sync
+// CHECK-COUNT-4: tile.stmatrix %{{.*}}, %[[STAGING]][%[[WG]], %c1, %{{.*}}, %{{.*}}] x4
+//   CHECK-NOT: nvvm.barrier
+//   CHECK-NOT: tile.tma_store
+//       CHECK: gpu.return
+!c_rows = memref<?x?xbf16, strided<[?, 1], offset: ?>>
+gpu.module @coalesced {
+  gpu.func @coalesced_epilogue(%acc: vector<64xf32>, %c: !c_rows, %wg: index, %m: index, %n: index) kernel {
+    %staging = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xbf16, 3>
+    tile.warpgroup_coalesced_store %acc, %staging[%wg] to %c[%m, %n] {shape = array<i64: 64, 128>}
+        : vector<64xf32>, memref<2x2x64x64xbf16, 3>, !c_rows
+    gpu.return
+  }
+}
+
 // tile.copy shared -> global with bounds: a tile wholly inside stores whole
 // vectors; otherwise a row inside stores its whole vector where it fits and
 // element by element where it crosses the column bound. The vectors are

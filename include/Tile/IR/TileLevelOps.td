@@ -532,6 +532,52 @@ def Tile_WarpgroupTmaStoreOp : Tile_Op<"warpgroup_tma_store",
   let hasVerifier = 1;
 }
 
+def Tile_WarpgroupCoalescedStoreOp : Tile_Op<"warpgroup_coalesced_store",
+    [Tile_MinSm<90>]> {
+  let summary = "store warpgroup MMA accumulators through shared memory with stmatrix and row-contiguous stores";
+  let description = [{
+    The epilogue of `tile.warpgroup_tma_store` for a destination whose rows
+    TMA cannot write (T-TMA-9/10: an odd number of columns, say): the
+    warpgroup's M x N accumulator tile (`shape`; `vector<(M/64 * N/2) x
+    f32>` after a `tile.wgmma_wait_group 0`) is converted to `dst`'s f32,
+    16-bit or 8-bit float element type (8-bit: with `arith.truncf`'s
+    rounding, T-TARGET-7) and written to `dst[row, column]` (the tile's first
+    element) in chunks of 64 rows x W columns, W the staging ring's last
+    dimension: 64-row block i, columns W c. `staging[indices]` is a ring of S
+    chunk buffers (its last three dimensions (S, 64, W), any swizzle); chunk
+    t uses buffer t mod S. Per chunk, each warp w of the warpgroup writes
+    its rows 16 w .. 16 w + 15 of the chunk with `stmatrix.x4` (8-bit and
+    32-bit elements: a store per pair), between two `bar.warp.sync` (it
+    reads back only its own rows), then stores them row by row: lane l the
+    columns l, l + 32, ..., one element each, so a store instruction of the
+    warp covers contiguous bytes of one row (the accumulators' own layout, as
+    `tile.warpgroup_mma_store` stores it, spreads one over eight rows).
+    Elements at or beyond `dst`'s extent (rows, columns) are not written.
+    The stores are the warpgroup's own: nothing is left in flight when the op
+    returns. Invariant T-TILE-11. Requires sm_90.
+
+    Example (a consumer warpgroup's 64x256 tile of a C with an odd row
+    stride, in 64x64 chunks through two staging buffers):
+    ```mlir
+    tile.warpgroup_coalesced_store %acc, %staging[%wg] to %c[%m0, %n0]
+        {shape = array<i64: 64, 256>}
+        : vector<128xf32>, memref<2x2x64x64xbf16, 3>,
+          memref<?x?xbf16, strided<[?, 1], offset: ?>>
+    ```
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$acc,
+                       Arg<AnyMemRef, "staging ring", [MemRead, MemWrite]>:$staging,
+                       Variadic<Index>:$indices,
+                       Arg<AnyMemRef, "the matrix written", [MemWrite]>:$dst,
+                       Index:$row, Index:$column,
+                       DenseI64ArrayAttr:$shape);
+  let assemblyFormat = [{
+    $acc `,` $staging (`[` $indices^ `]`)? `to` $dst `[` $row `,` $column `]`
+    attr-dict `:` type($acc) `,` type($staging) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     [AllTypesMatch<["acc", "result"]>]> {
   let summary = "sum a tile's split-K partial accumulators across CTAs";

@@ -20,8 +20,10 @@
 // loops in turns (named barriers 9 and 10), so that one's epilogue runs
 // under the other's MMAs. (For M <= 96, and up to 128 where they are estimated
 // faster, tile.matmul runs the
-// decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with K and N multiples of 8 (TMA needs 16-byte row
-// strides): TMA fills zeros beyond A and B and clips the stores to C.
+// decode kernels of python/tile/ops/decode.py instead.) Any M, N and K with
+// K a multiple of 8, and N too for @gemm_nn's B (TMA reads 16-byte aligned
+// rows): TMA fills zeros beyond A and B and clips the stores to C (or, where
+// C's rows are not TMA's to write, #tma_c false stores it directly).
 //
 //   tile-opt python/tile/kernels/gemm_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a"
 //   tile-run python/tile/kernels/gemm_sm90.mlir --chip=sm_90a
@@ -46,6 +48,14 @@
 !ce = !e
 !dc = !tile.tma_desc<memref<?x?x!ce>, box = [64, 64], swizzle = b128>
 #c_swizzle = #tile.swizzle<b128>
+// How C is written: by TMA from the staging buffers (true, as written:
+// C's rows must start 16-byte aligned, T-TMA-9/10), or, where they do not
+// (an odd N, say), into %c_rows (M x C's columns) by the warpgroup's own
+// stores from the same buffers (tile.warpgroup_coalesced_store: each warp a
+// row at a time, a lane a column). tile.matmul compiles the second by
+// redefining it (tile.ops.epilogue.epilogue_aliases).
+#tma_c = true
+!c_rows = memref<?x?x!ce, strided<[?, 1], offset: ?>>
 #quantize = false
 #saturate = false
 #c_max = 448.0 : f32
@@ -134,7 +144,7 @@ module attributes {gpu.container_module} {
     gpu.func @gemm_nt(%a: !da, %b: !db, %c: !dc, %m: index, %n: index, %k: index,
                       %ws: !workspace, %counters: !counters, %bias: !bias,
                       %residual: !residual, %scale: memref<?xf32>,
-                      %amax: memref<?xi32>) kernel
+                      %amax: memref<?xi32>, %c_rows: !c_rows) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -362,8 +372,14 @@ module attributes {gpu.container_module} {
               } else {
                 scf.yield %out, %amax0 : !out, f32
               }
-              tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
-                  : !out, !staging, !dc
+              %by_tma = arith.constant #tma_c
+              scf.if %by_tma {
+                tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1]
+                    {shape = #out_tile} : !out, !staging, !dc
+              } else {
+                tile.warpgroup_coalesced_store %q#0, %staging[%wg] to %c_rows[%m1, %n1]
+                    {shape = #out_tile} : !out, !staging, !c_rows
+              }
               scf.yield %q#1 : f32
             } else {
               scf.yield %amax0 : f32
@@ -402,7 +418,7 @@ module attributes {gpu.container_module} {
     gpu.func @gemm_nn(%a: !da, %b: !dbt, %c: !dc, %m: index, %n: index, %k: index,
                       %ws: !workspace, %counters: !counters, %bias: !bias,
                       %residual: !residual, %scale: memref<?xf32>,
-                      %amax: memref<?xi32>) kernel
+                      %amax: memref<?xi32>, %c_rows: !c_rows) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -636,8 +652,14 @@ module attributes {gpu.container_module} {
               } else {
                 scf.yield %out, %amax0 : !out, f32
               }
-              tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1] {shape = #out_tile}
-                  : !out, !staging, !dc
+              %by_tma = arith.constant #tma_c
+              scf.if %by_tma {
+                tile.warpgroup_tma_store %q#0, %staging[%wg] to %c[%m1, %n1]
+                    {shape = #out_tile} : !out, !staging, !dc
+              } else {
+                tile.warpgroup_coalesced_store %q#0, %staging[%wg] to %c_rows[%m1, %n1]
+                    {shape = #out_tile} : !out, !staging, !c_rows
+              }
               scf.yield %q#1 : f32
             } else {
               scf.yield %amax0 : f32
@@ -773,6 +795,8 @@ module attributes {gpu.container_module} {
           : memref<?x?x!e> to memref<?x?x!e, strided<[?, ?]>>
       %bias = memref.cast %c_strided : memref<?x?x!e, strided<[?, ?]>> to !bias
       %residual = memref.cast %dc : memref<?x?x!e> to !residual
+      // C's rows for the stores of a variant without TMA's (#tma_c false).
+      %c_rows = memref.cast %dc_kernel : memref<?x?x!ce> to !c_rows
       scf.if %transposed {
         %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !db
         scf.for %r = %c0 to %reps step %c1 {
@@ -780,7 +804,8 @@ module attributes {gpu.container_module} {
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !db, %tc : !dc, %m : index, %n : index, %k : index,
                    %ws : !workspace, %counters : !counters, %bias : !bias,
-                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>)
+                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>,
+                   %c_rows : !c_rows)
         }
       } else {
         %tb = tile.tma_create_descriptor %db : memref<?x?x!e> -> !dbt
@@ -789,7 +814,8 @@ module attributes {gpu.container_module} {
               dynamic_shared_memory_size %smem
               args(%ta : !da, %tb : !dbt, %tc : !dc, %m : index, %n : index, %k : index,
                    %ws : !workspace, %counters : !counters, %bias : !bias,
-                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>)
+                   %residual : !residual, %c_scale : memref<?xf32>, %c_amax : memref<?xi32>,
+                   %c_rows : !c_rows)
         }
       }
     gpu.memcpy %hc, %dc : memref<?x?x!e>, memref<?x?x!e>

@@ -54,6 +54,10 @@ class Epilogue:
     #: magnitude.
     out: str = ""
     saturate: bool = True
+    #: Whether the persistent kernel writes C by TMA (its rows 16-byte
+    #: aligned, T-TMA-9/10), else with the accumulators' own stores (any
+    #: row stride: an odd N, say).
+    tma_c: bool = True
 
     def validate(self) -> None:
         if self.activation not in ACTIVATIONS:
@@ -68,7 +72,8 @@ class Epilogue:
 
     @property
     def trivial(self) -> bool:
-        """Whether C = A B (the kernel as written)."""
+        """Whether C = A B (the kernel's math as written; C's stores are
+        `tma_c`'s)."""
         return (self.bias, self.residual, self.activation, self.gated, self.out) == (
             None, False, "identity", False, "")
 
@@ -100,6 +105,7 @@ def epilogue_aliases(epilogue: Epilogue, tile_n: int) -> Dict[str, str]:
             "#out_tile": f"array<i64: 64, {out_n}>",
             **persistent.store_aliases(out_n, "!ce", 1 if epilogue.out else 2, "!dc"),
             "!ce": c_element,
+            "#tma_c": "true" if epilogue.tma_c else "false",
             "#quantize": "true" if epilogue.out else "false",
             "#saturate": "true" if epilogue.out and epilogue.saturate else "false",
             "#c_max": f"{FP8_MAX.get(epilogue.out, 448.0)} : f32",

@@ -22,12 +22,15 @@ Launches run on the device of the operands (all on one), stream-ordered
 (PyTorch's current stream there unless `stream` is given), and do not wait.
 
 TMA needs 16-byte aligned base addresses and row strides (T-TMA-9, T-TMA-10):
-operands whose rows are not (K, or N except for the decode kernel, which
-stores C element by element, not a multiple of 8) are staged through copies
-with aligned rows (buffers kept per stream, shape and device, at most 16) —
-the kernels then read (or write) views of the copies whose width is the
-operand's, so TMA zero-fills (clips) past it — or, with `stage=False`, raise
-MatmulError naming the rule. Rows (an M-major A's columns) must be
+A and B whose rows are not (a K, or for a K x N B an N, that is not a
+multiple of 8) are staged through copies with aligned rows (buffers kept
+per stream, shape and device, at most 16) — the kernels then read views of
+the copies whose width is the operand's, so TMA zero-fills past it — or,
+with `stage=False`, raise MatmulError naming the rule. C of any N is
+written in place: by TMA where its rows allow, else by the accumulators'
+own stores (the decode kernels' element by element; the persistent
+kernels' column pairs, staged only for a C whose base is not aligned to a
+pair). Rows (an M-major A's columns) must be
 contiguous (any pitch) and the GPU an sm_90; anything else raises
 MatmulError. FP8 operands go to
 tile.ops.scaled_matmul.
@@ -172,7 +175,7 @@ def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
         raise ValueError("ping-pong consumers read A row-major (no a_mn)")
     if a_mn or pingpong:
         return (element, tile_n, fused or Epilogue(), A_MN if a_mn else persistent.PINGPONG)
-    if fused is not None and not fused.trivial:
+    if fused is not None and (not fused.trivial or not fused.tma_c):
         return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)
 
@@ -240,16 +243,32 @@ class MatmulPlan:
                                                   self.tile_n, self.pingpong)
 
     def arguments(self, a, b, c, split_k=None, bias=None, residual=None, scale=None,
-                  amax=None):
+                  amax=None, unused_c=None):
         """The kernel's arguments for A, B (already in the kernel's layout)
         and C (and the workspace and counters of split_k_shape; the
         persistent kernels' bias view and residual, and an FP8 C's scale
-        and amax (int32), placeholders where the epilogue reads none)."""
+        and amax (int32), placeholders where the epilogue reads none). The
+        persistent kernels take C twice, as TMA's (a tensor map) and as
+        rows for their own stores (a memref), and write one (epilogue.tma_c):
+        `unused_c`, a matrix of C's type with 16-byte rows, stands for the
+        other (C itself where not given and TMA writes C)."""
         if self.decode is None:
             workspace, counters = split_k
-            return (a, b, c, self.m, self.n, self.k, workspace, counters, bias, residual,
-                    scale, amax)
+            if self.epilogue.tma_c:
+                by_tma, rows = c, c if unused_c is None else unused_c
+            elif unused_c is None:
+                raise ValueError("a kernel that stores C without TMA takes unused_c for "
+                                 "C's tensor map")
+            else:
+                by_tma, rows = unused_c, c
+            return (a, b, by_tma, self.m, self.n, self.k, workspace, counters, bias, residual,
+                    scale, amax, rows)
         return self.decode.arguments(a, b, c, self.k, split_k, bias, residual, scale, amax)
+
+    @property
+    def c_index(self) -> int:
+        """The position of the C the kernel writes among its arguments."""
+        return 2 if self.decode is not None or self.epilogue.tma_c else 12
 
     @property
     def out_columns(self) -> int:
@@ -366,10 +385,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     c_bytes = BY_TORCH[c_dtype].bytes
     small_m = m <= DECODE_MAX_M and not epilogue.gated
     if small_m and decode is None and m > DECODE_ONLY_M:
-        # The persistent kernel where it is estimated faster and TMA can
-        # store C (the decode kernels store it element by element: any N).
-        if (_tma_ready(c, c.strides[0], c_bytes)
-                and not decode_pays(m, n, k, b_transposed, element.name, device)):
+        # The persistent kernel where it is estimated faster.
+        if not decode_pays(m, n, k, b_transposed, element.name, device):
             small_m = False
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
@@ -391,10 +408,16 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         a_mn = False
     else:
         operands.insert(0, ("A", a, a_pitch, bytes_))
-    # TMA reads A and B and (but for the decode kernel, which stores element
-    # by element) writes C.
-    if not small_m:
-        operands.append(("out" if out else "C", c, c.strides[0], c_bytes))
+    # TMA reads A and B. The persistent kernels write C by TMA, or where its
+    # rows are not TMA's to write (an odd N, say), with the accumulators' own
+    # stores (tma_c), whose column pairs need C's base aligned to a pair
+    # (else C is staged, as is an FP8 C: its direct stores spill on the
+    # ping-pong consumers); the decode kernels store element by element.
+    if not small_m and not _tma_ready(c, c.strides[0], c_bytes):
+        if c.address % (2 * c_bytes) == 0 and not epilogue.out:
+            epilogue = replace(epilogue, tma_c=False)
+        else:
+            operands.append(("out" if out else "C", c, c.strides[0], c_bytes))
     for name, operand, pitch, element_bytes in operands:
         if _tma_ready(operand, pitch, element_bytes):
             continue
@@ -408,7 +431,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
                               f"and B {'N x K' if b_transposed else 'K x N'}")
-        decode = replace(decode, element=element.name, epilogue=replace(epilogue, pairs=True))
+        decode = replace(decode, element=element.name,
+                         epilogue=replace(epilogue, pairs=True, tma_c=True))
         kernel = decode.name
         grid = decode_grid(decode, n, k, device)
         shared_bytes = {kernel: decode.shared_bytes}
@@ -604,6 +628,12 @@ def _plan_tensors(torch, a, b, out, transpose_b: bool, stage: bool,
 #: takes the amax of an FP8 C without one.
 _UNIT_SCALES: Dict[int, object] = {}
 _AMAX_SINKS: Dict[int, object] = {}
+
+
+def _unused_c(torch, c, index: int):
+    """A (1, 16 bytes) matrix of C's type: the persistent kernels' C argument
+    that a call does not write (MatmulPlan.arguments)."""
+    return placeholders(torch, index, torch.bfloat16)[0].view(c.dtype)
 
 
 def _quantization_arguments(torch, plan: MatmulPlan, out_scale, amax, index: int) -> tuple:
@@ -826,7 +856,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             plan = _tuned(key, plan, kernel_a, kernel_b, out)
         arguments = plan.arguments(kernel_a, kernel_b, out,
                                    split_k_buffers(torch, plan, index, launch_stream),
-                                   *epilogue_views)
+                                   *epilogue_views, unused_c=_unused_c(torch, out, index))
         if tune:
             kernel(plan).launch_on(index, arguments, plan.grid, stream)
             return out
@@ -834,7 +864,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         # state above.
         launch = planned.launches[streams.stream_handle(stream, index) or 0] = kernel(
             plan).prepare(index, arguments, plan.grid, stream,
-                          varying=(0, 1, 2) + extra_indices)
+                          varying=(0, 1, plan.c_index) + extra_indices)
         launch()
         return out
     launch_stream = launch_stream or torch.cuda.current_stream(index)
@@ -861,7 +891,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
         arguments = plan.arguments(kernel_a, kernel_b, kernel_c,
                                    split_k_buffers(torch, plan, index, launch_stream),
-                                   *epilogue_views)
+                                   *epilogue_views, unused_c=_unused_c(torch, out, index))
         if tune:
             kernel(plan).launch_on(index, arguments, plan.grid)
         else:
@@ -869,8 +899,8 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             # this stream copies in, launches and copies out (staged_step).
             launch = kernel(plan).prepare(
                 index, arguments, plan.grid, stream,
-                varying=tuple(i for i, name in enumerate("ABC") if name not in plan.staged)
-                + extra_indices)
+                varying=tuple(i for i, name in zip((0, 1, plan.c_index), "ABC")
+                              if name not in plan.staged) + extra_indices)
             launch()
             planned.launches[streams.stream_handle(stream, index) or 0] = staged_step(
                 torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b, launch_stream,

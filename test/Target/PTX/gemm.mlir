@@ -62,6 +62,16 @@
 // RUN: %python -m tile gemm-fp8 --tile-n 224 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.fp8-fit.ptx
 // RUN: FileCheck %s --check-prefix=FP8-FIT < %t.fp8-fit.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8-fit.ptx -o %t.fp8-fit.cubin 2>&1 | FileCheck %s --check-prefix=FP8-PINGPONG-PTXAS %}
+// C whose rows TMA cannot write (tile.warpgroup_coalesced_store): no TMA
+// store, each warp's rows through the staging buffers between
+// bar.warp.sync, then 2-byte stores a lane; no spills, cooperative (224
+// wide) and ping-pong (128 wide, with GELU).
+// RUN: %python -m tile gemm --element bf16 --tile-n 224 --no-tma-c | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.rows224.ptx
+// RUN: FileCheck %s --check-prefix=ROWS < %t.rows224.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.rows224.ptx -o %t.rows224.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
+// RUN: %python -m tile gemm --element bf16 --tile-n 128 --pingpong --activation gelu --no-tma-c | tile-opt --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.rows-pingpong.ptx
+// RUN: FileCheck %s --check-prefix=ROWS < %t.rows-pingpong.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.rows-pingpong.ptx -o %t.rows-pingpong.cubin 2>&1 | FileCheck %s --check-prefix=SLIM-PTXAS %}
 // With 192-wide tiles (N = 576 and shapes whose waves fit the SMs better):
 // wgmma m64n192k16, three 64x64 staging chunks a warpgroup, and the split
 // tiles' 96 partials a thread stored and summed in 16-byte chunks.
@@ -204,6 +214,15 @@
 // FP8-PINGPONG-LABEL: .entry gemm_fp8_nt_multicast(
 // FP8-PINGPONG-PTXAS: Compiling entry function 'gemm_fp8_nt' for 'sm_90a'
 // FP8-PINGPONG-PTXAS: 0 bytes spill stores, 0 bytes spill loads
+
+// ROWS-LABEL: .entry gemm_nt(
+// ROWS-NOT: cp.async.bulk.tensor.2d.global.shared
+// ROWS: stmatrix.sync.aligned.m8n8.x4.shared.b16
+// ROWS: bar.warp.sync -1;
+// ROWS: ld.shared.{{[bu]}}16
+// ROWS: st.global.b16
+// ROWS-LABEL: .entry gemm_nn(
+// ROWS-NOT: cp.async.bulk.tensor.2d.global.shared
 
 // PINGPONG-LABEL: .entry gemm_nt(
 // PINGPONG: bar.arrive %r{{[0-9]+}}, 256;
