@@ -215,6 +215,17 @@ def test_the_persistent_kernel_takes_m_97_to_128_where_it_is_estimated_faster():
                        decode=config).decode == config
 
 
+def test_a_short_k_takes_128_columns_a_decode_cta_where_they_fill_the_sms():
+    """K <= 512 (DeepSeek-V3's kv_b, 32768 x 512): half the CTAs, each
+    streaming twice the B; from K = 768 on, or where 128-column CTAs would
+    not fill the SMs, 64 columns (n <= 64)."""
+    for m in (1, 16, 64):
+        plan = plan_matmul(matrix(m, 512), transposed(512, 32768), None, H100)
+        assert (plan.decode.columns, plan.decode.spans, plan.grid) == (128, 1, (256, 1, 1))
+    assert plan_matmul(matrix(1, 768), transposed(768, 50257), None, H100).decode.columns == 64
+    assert plan_matmul(matrix(1, 512), transposed(512, 16000), None, H100).decode.columns == 64
+
+
 def test_a_decode_config_must_fit_the_problem():
     with pytest.raises(MatmulError, match="gemm_decode_nt_r8_s4 takes M <= 8 and B N x K; got "
                                           "M = 16 and B N x K"):
@@ -364,9 +375,10 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
     # Every wgmma n (8, 16, 32, 64, 96, 128), N not a multiple of 64, K not
     # of the stage (split-K for n <= 32: 16 tiles, 2 splits).
     *((m, 1000, 1992, "bfloat16") for m in (1, 8, 9, 32, 33, 64, 90, 100)),
-    # 133 CTAs of 128 columns (n = 128; N not a multiple of 8: C stored
-    # element by element, so the decode kernel at M > 96 too); N = 300.
-    (100, 16999, 200, "float16"), (13, 300, 200, "float16")])
+    # 133 CTAs of 128 columns (n = 96; N not a multiple of 8: C stored
+    # element by element); N = 300; a short K on 128 columns (n = 16, 256
+    # CTAs, N odd).
+    (96, 16999, 200, "float16"), (13, 300, 200, "float16"), (16, 32767, 512, "bfloat16")])
 def test_decode_kernels_match_torch(torch_cuda, m, n, k, dtype):
     """The decode kernels in both layouts against an f32 product."""
     import tile

@@ -467,7 +467,7 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
     memory allows. (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    columns = decode_columns(rows, n, device)
+    columns = decode_columns(rows, n, k, device, slice_k)
     # 128 columns: one K span a stage measured best; split-K only pays where
     # the partials are few (bench/NOTES.md).
     spans = SPANS if columns == 64 else 1
@@ -487,12 +487,24 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     return replace(probe, stages=stages, split_k=splits > 1)
 
 
-def decode_columns(rows: int, n: int, device: Device) -> int:
-    """Columns of C a decode CTA computes: 128 for n > 64 where ceil(N / 128)
-    CTAs still fill 3/4 of the SMs (the A tile then stays a third of each
-    stage), else 64 (twice the CTAs, each with less B in flight; measured on
-    an H200, bench/NOTES.md)."""
-    if rows > 64 and 4 * cdiv(n, 128) >= 3 * device.sms:
+#: K up to which a 16-bit decode kernel of n <= 64 takes 128 columns of C a
+#: CTA where that many CTAs still fill the SMs (decode_columns).
+WIDE_COLUMNS_MAX_K = 512
+
+
+def decode_columns(rows: int, n: int, k: int, device: Device, slice_k: int = SLICE) -> int:
+    """Columns of C a decode CTA computes: for n > 64, 128 where ceil(N /
+    128) CTAs still fill 3/4 of the SMs (the A tile then stays a third of
+    each stage), else 64 (twice the CTAs, each with less B in flight); for
+    n <= 64 (16-bit), 128 where ceil(N / 128) CTAs still fill the SMs and K
+    <= WIDE_COLUMNS_MAX_K: half the CTAs, each streaming twice the B
+    (measured on an H200, bench/NOTES.md: M = 1..64 at 32768 x 512
+    1.17-1.31x faster; from K = 768 on, 64 columns measured level or up to
+    10% faster: a 64-column CTA's B of a short K is too little to amortize
+    its start)."""
+    if rows > 64:
+        return 128 if 4 * cdiv(n, 128) >= 3 * device.sms else 64
+    if slice_k == SLICE and cdiv(n, 128) >= device.sms and k <= WIDE_COLUMNS_MAX_K:
         return 128
     return 64
 

@@ -11,7 +11,7 @@ B runs @gemm_nn of kernels/gemm_sm90.mlir, a row-major N x K B
 M <= 96 (decode and small batches), and up to M = 128 where it is estimated
 no slower (decode_pays), either layout runs a decode kernel of
 tile.ops.decode, which streams B once over ceil(N / 64) CTAs (or
-ceil(N / 128) for M > 64 and a large N). The persistent grids take one
+ceil(N / 128) for M > 64 and a large N, or K <= 512). The persistent grids take one
 CTA per SM, or per tile (and split along K) where the tiles do not fill the
 SMs (tile.ops.persistent.persistent_grid); the kernels' shared memory comes
 from their manifest.
