@@ -4,7 +4,7 @@ import pytest
 
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
-from tile.core.operands import Operand
+from tile.core.operands import Operand, cdiv
 from tile.ops.decode import (DecodeConfig, decode_config, decode_cost, decode_grid,
                              decode_source, decode_splits, rows_for)
 from tile.ops.matmul import decode_pays, plan_matmul
@@ -149,7 +149,7 @@ def test_decode_stages_follow_the_ctas_per_sm():
     stage)."""
     assert decode_config(16, 8192, 8192, True, "f16", H100).stages == 6
     assert decode_config(16, 14336, 4096, True, "f16", H100).stages == 4
-    assert decode_config(64, 14336, 4096, True, "f16", H100).stages == 3
+    assert decode_config(64, 14336, 4096, False, "f16", H100).stages == 3
     assert decode_config(64, 8192, 4096, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
     assert decode_config(64, 8192, 4096, True, "f16", small).stages == 3
@@ -224,6 +224,25 @@ def test_a_short_k_takes_128_columns_a_decode_cta_where_they_fill_the_sms():
         assert (plan.decode.columns, plan.decode.spans, plan.grid) == (128, 1, (256, 1, 1))
     assert plan_matmul(matrix(1, 768), transposed(768, 50257), None, H100).decode.columns == 64
     assert plan_matmul(matrix(1, 512), transposed(512, 16000), None, H100).decode.columns == 64
+
+
+def test_n64_decode_takes_128_columns_where_they_fill_three_fifths_of_the_sms():
+    """M = 33..64 (wgmma n = 64) on 128 columns a CTA where ceil(N / 128)
+    CTAs fill 3/5 of the SMs, A B^T: one span a stage where all CTAs fit
+    two an SM (four stages each), else two spans on one CTA an SM; 128 KB
+    of B in flight an SM either way. 64 columns below that, for A B (not
+    measured) and at n <= 32."""
+    def decode(m, n, k, b=None):
+        return plan_matmul(matrix(m, k), b or transposed(k, n), None, H100).decode
+    for m, n, k, spans, grid in ((64, 10240, 8192, 2, 80), (33, 28672, 4096, 1, 224),
+                                 (48, 128256, 4096, 2, 1002)):
+        config = decode(m, n, k)
+        assert (config.rows, config.columns, config.spans, config.stages) == (64, 128, spans, 4)
+        assert cdiv(n, config.columns) == grid
+        assert config.shared_bytes == 4 * (128 + 64) * 64 * 2 * spans
+    assert decode(64, 8192, 8192).columns == 64        # 64 CTAs of 128
+    assert decode(32, 28672, 4096).columns == 64       # n = 32
+    assert decode(64, 28672, 4096, matrix(4096, 28672)).columns == 64   # A B
 
 
 def test_a_decode_config_must_fit_the_problem():
@@ -378,7 +397,9 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
     # 133 CTAs of 128 columns (n = 96; N not a multiple of 8: C stored
     # element by element); N = 300; a short K on 128 columns (n = 16, 256
     # CTAs, N odd).
-    (96, 16999, 200, "float16"), (13, 300, 200, "float16"), (16, 32767, 512, "bfloat16")])
+    (96, 16999, 200, "float16"), (13, 300, 200, "float16"), (16, 32767, 512, "bfloat16"),
+    # n = 64 on 128 columns: two spans (80 CTAs), one span (224 CTAs, M = 33).
+    (48, 10240, 1000, "bfloat16"), (33, 28672, 520, "bfloat16")])
 def test_decode_kernels_match_torch(torch_cuda, m, n, k, dtype):
     """The decode kernels in both layouts against an f32 product."""
     import tile

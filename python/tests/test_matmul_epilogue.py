@@ -264,16 +264,16 @@ def test_activations_and_bias_match_torch(torch_cuda, activation, shape):
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize("m", [1000, 16, 1])
-def test_residual_and_row_bias_match_torch(torch_cuda, dtype, m):
+@pytest.mark.parametrize("m, n, k", [(1000, 1024, 512), (16, 1024, 512), (1, 1024, 4096),
+                                     (48, 12288, 512)])
+def test_residual_and_row_bias_match_torch(torch_cuda, dtype, m, n, k):
     """The persistent kernel, and the decode kernels (M <= 128: C^T's
     accumulators, the residual and bias read through transposed views,
-    split along K at M = 1)."""
+    split along K at M = 1, on 128 columns a CTA at M = 48)."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda
     dtype = getattr(torch, dtype)
-    n, k = 1024, 4096 if m == 1 else 512
     a = torch.randn(m, k, device="cuda", dtype=dtype)
     w = torch.randn(n, k, device="cuda", dtype=dtype) / k ** 0.5
     residual = torch.randn(m, n, device="cuda", dtype=dtype)

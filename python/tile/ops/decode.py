@@ -467,14 +467,22 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
     memory allows. (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    columns = decode_columns(rows, n, k, device, slice_k)
+    columns = decode_columns(rows, n, k, device, slice_k, b_transposed)
     # 128 columns: one K span a stage measured best; split-K only pays where
-    # the partials are few (bench/NOTES.md).
+    # the partials are few (bench/NOTES.md). For n = 64, two spans where the
+    # CTAs run one an SM (fewer than the SMs, or more than two an SM's
+    # worth) and four stages: 128 KB of B in flight an SM.
     spans = SPANS if columns == 64 else 1
+    wide_n64 = columns == 128 and 32 < rows <= 64
+    if wide_n64 and k > WIDE_COLUMNS_MAX_K and not (
+            device.sms < cdiv(n, 128) <= 2 * device.sms):
+        spans = SPANS
     splits = decode_splits(n, k, device, columns, slice_k)
     if rows > SPLIT_K_MAX_ROWS and splits < WIDE_MIN_SPLITS:
         splits = 1
     ctas_per_sm = 1 if cdiv(n, columns) * splits <= device.sms else 2
+    if wide_n64:
+        ctas_per_sm = 2 if spans == 1 else 1
     limit = SM_SHARED // ctas_per_sm - RESERVED_SHARED - STATIC_SHARED
     if device.shared_optin is not None:
         limit = min(limit, device.shared_optin - STATIC_SHARED)
@@ -484,27 +492,38 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     in_flight = B_IN_FLIGHT if ctas_per_sm == 1 else B_IN_FLIGHT_SHARED
     stages = max(2, min(in_flight // b_stage_bytes // ctas_per_sm,
                         limit // probe.stage_bytes))
+    if wide_n64:
+        stages = min(WIDE_STAGES, limit // probe.stage_bytes)
     return replace(probe, stages=stages, split_k=splits > 1)
 
 
 #: K up to which a 16-bit decode kernel of n <= 64 takes 128 columns of C a
 #: CTA where that many CTAs still fill the SMs (decode_columns).
 WIDE_COLUMNS_MAX_K = 512
+#: Ring stages of an n = 64 decode kernel on 128 columns (decode_config).
+WIDE_STAGES = 4
 
 
-def decode_columns(rows: int, n: int, k: int, device: Device, slice_k: int = SLICE) -> int:
+def decode_columns(rows: int, n: int, k: int, device: Device, slice_k: int = SLICE,
+                   b_transposed: bool = True) -> int:
     """Columns of C a decode CTA computes: for n > 64, 128 where ceil(N /
     128) CTAs still fill 3/4 of the SMs (the A tile then stays a third of
-    each stage), else 64 (twice the CTAs, each with less B in flight); for
-    n <= 64 (16-bit), 128 where ceil(N / 128) CTAs still fill the SMs and K
-    <= WIDE_COLUMNS_MAX_K: half the CTAs, each streaming twice the B
-    (measured on an H200, bench/NOTES.md: M = 1..64 at 32768 x 512
-    1.17-1.31x faster; from K = 768 on, 64 columns measured level or up to
-    10% faster: a 64-column CTA's B of a short K is too little to amortize
-    its start)."""
+    each stage), else 64 (twice the CTAs, each with less B in flight). For
+    16-bit A B^T (an N x K B, as measured): at n = 64, 128 where ceil(N /
+    128) CTAs fill 3/5 of the SMs (each CTA's A tile, a third of a stage,
+    is read for twice the B); at any n <= 64, 128 where they fill the SMs
+    and K <= WIDE_COLUMNS_MAX_K (a 64-column CTA's B of a short K is too
+    little to amortize its start). Measured on an H200 (bench/NOTES.md):
+    M = 1..64 at 32768 x 512 1.17-1.31x faster; M = 64 at N = 10240-128256
+    1.01-1.26x; n <= 32 from K = 768 on level or up to 10% slower, so 64
+    there."""
     if rows > 64:
         return 128 if 4 * cdiv(n, 128) >= 3 * device.sms else 64
-    if slice_k == SLICE and cdiv(n, 128) >= device.sms and k <= WIDE_COLUMNS_MAX_K:
+    if slice_k != SLICE or not b_transposed:
+        return 64
+    tiles = cdiv(n, 128)
+    if (tiles >= device.sms and k <= WIDE_COLUMNS_MAX_K) or (
+            rows > 32 and 5 * tiles >= 3 * device.sms):
         return 128
     return 64
 
