@@ -126,13 +126,14 @@ def test_decode_shapes_take_a_decode_kernel_in_either_layout():
     # C = A B: B's K x N slices are wgmma's MN-major A operand.
     plan = plan_matmul(matrix(1, 4096), matrix(4096, 8192), None, H100)
     assert (plan.kernel, plan.b_transposed) == ("gemm_decode_nn_r8_s6_k2", False)
-    # M = 97 .. 128: wgmma's n = 128 over 128 columns of C a CTA, one K span
-    # a stage, where the decode kernel is estimated no slower than the
-    # persistent kernel; M = 129 is no decode shape.
+    # M = 97 .. 128: wgmma's n = M rounded up to 8 (104 for M = 100) over 128
+    # columns of C a CTA, one K span a stage, where the decode kernel is
+    # estimated no slower than the persistent kernel; M = 129 is no decode
+    # shape.
     assert decode_config(100, 14336, 4096, False, "f16", H100) == DecodeConfig(
-        "nn", 128, 6, "f16", 1, columns=128)
+        "nn", 104, 6, "f16", 1, columns=128)
     plan = plan_matmul(matrix(100, 4096), matrix(4096, 4096), None, H100)
-    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r128_s4_k2", (64, 1, 1))
+    assert (plan.kernel, plan.grid) == ("gemm_decode_nn_r104_s5_k2", (64, 1, 1))
     # Where 128 columns a CTA would leave a quarter of the SMs idle: 64
     # columns, two K spans, as many stages as fit (5 of 40 KB); n = 96 for M = 90.
     plan = plan_matmul(matrix(90, 4096), matrix(4096, 8192), None, H100)
@@ -237,9 +238,10 @@ def test_n64_decode_takes_128_columns_where_they_fill_three_fifths_of_the_sms():
     for m, n, k, spans, grid in ((64, 10240, 8192, 2, 80), (33, 28672, 4096, 1, 224),
                                  (48, 128256, 4096, 2, 1002)):
         config = decode(m, n, k)
-        assert (config.rows, config.columns, config.spans, config.stages) == (64, 128, spans, 4)
+        assert (config.rows, config.columns, config.spans, config.stages) == (
+            -(-m // 8) * 8, 128, spans, 4)
         assert cdiv(n, config.columns) == grid
-        assert config.shared_bytes == 4 * (128 + 64) * 64 * 2 * spans
+        assert config.shared_bytes == 4 * (128 + config.rows) * 64 * 2 * spans
     assert decode(64, 8192, 8192).columns == 64        # 64 CTAs of 128
     assert decode(32, 28672, 4096).columns == 64       # n = 32
     assert decode(64, 28672, 4096, matrix(4096, 28672)).columns == 64   # A B
@@ -259,7 +261,7 @@ def test_decode_configs_are_validated():
         with pytest.raises(ValueError, match=message):
             decode_source(bad)
     assert rows_for(1) == 8 and rows_for(9) == 16 and rows_for(64) == 64
-    assert rows_for(65) == 96 and rows_for(97) == 128
+    assert rows_for(65) == 72 and rows_for(97) == 104 and rows_for(33) == 40
     with pytest.raises(ValueError, match="M <= 128"):
         rows_for(129)
     with pytest.raises(ValueError, match="columns"):
@@ -391,9 +393,10 @@ def test_matmul_matches_torch(torch_cuda, dtype, m, n, k):
 
 
 @pytest.mark.parametrize("m, n, k, dtype", [
-    # Every wgmma n (8, 16, 32, 64, 96, 128), N not a multiple of 64, K not
-    # of the stage (split-K for n <= 32: 16 tiles, 2 splits).
-    *((m, 1000, 1992, "bfloat16") for m in (1, 8, 9, 32, 33, 64, 90, 100)),
+    # wgmma n of M rounded up to 8 (8, 16, 24, 32, 40, 56, 64, 96, 104), N
+    # not a multiple of 64, K not of the stage (split-K for n <= 32: 16
+    # tiles, 2 splits).
+    *((m, 1000, 1992, "bfloat16") for m in (1, 8, 9, 20, 32, 33, 50, 64, 90, 100)),
     # 133 CTAs of 128 columns (n = 96; N not a multiple of 8: C stored
     # element by element); N = 300; a short K on 128 columns (n = 16, 256
     # CTAs, N odd).

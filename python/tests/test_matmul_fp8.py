@@ -120,10 +120,10 @@ def test_fewer_tiles_or_a_split_tail_run_the_persistent_kernel():
     assert mixed.kernel == "gemm_decode_nt_r8_s6_k2_sk_e4m3fn_e5m2_f16"
     assert mixed.grid == (9, 3, 1) and mixed.varying == (0, 1, 2, 6, 7)  # 28 stages: 3 splits
     assert mixed.split_k_shape == ((9 * 3 * 128, 4), 9)
-    # Up to M = 128 (n = 96 and 128 kernels), but where the decode config
+    # Up to M = 128 (n = M rounded up to 8), but where the decode config
     # would take 128 columns a CTA (wide N), the persistent kernel.
     assert plan(matrix(100, 4096), transposed(4096, 4096)).kernel == \
-        "gemm_decode_nt_r128_s4_k2_e4m3fn_e4m3fn_bf16"
+        "gemm_decode_nt_r104_s5_k2_e4m3fn_e4m3fn_bf16"
     assert plan(matrix(128, 4096), transposed(4096, 28672)).kernel == FP8_KERNEL
     # A C whose rows are padded takes the persistent kernel.
     padded = plan(matrix(16, 4096), transposed(4096, 6144), out=matrix(16, 6144, "bfloat16",
@@ -262,7 +262,7 @@ def test_fp8_matches_float32_reference(torch_cuda, m, n, k, rowwise):
 
 
 @pytest.mark.parametrize("m, n, k", [(1, 4096, 4096), (13, 600, 7168), (64, 1032, 2048),
-                                     (40, 576, 16384)])
+                                     (40, 576, 16384), (20, 1032, 2048)])
 @pytest.mark.parametrize("rowwise", [False, True])
 def test_fp8_decode_kernels_match_float32_reference(torch_cuda, m, n, k, rowwise):
     """M <= 64 on the FP8 decode kernels (C^T = B A^T), whole and partial

@@ -5,9 +5,9 @@ weight B; the work is streaming B from memory once. The kernel computes
 C^T = B^T A^T: 64 or 128 columns of C per CTA (`columns`), with B's
 `columns` x 64 K-slices as wgmma's A operand (m64, one or two) and A's
 `rows` x 64 slices as its
-B operand (n = `rows`, the smallest of 8, 16, 32, 64, 96, 128 that holds M), so a
-stage holds 8 KB of B and only `rows` x 128 bytes of A (TMA fills the rows
-beyond M with zeros without reading them). Warpgroup 0 (one thread of it)
+B operand (n = `rows`, M rounded up to 8), so a stage holds 8 KB of B and
+only `rows` x 128 bytes of A (TMA fills the at most 7 rows beyond M with
+zeros). Warpgroup 0 (one thread of it)
 fills a ring of `stages` stages with TMA; warpgroup 1 multiplies
 (m64n`rows`k16, wait depth 1) and stores the `columns` x M tile transposed
 (element by element, bounded). Layouts: "nt" (B is N x K, row-major: K-major
@@ -41,9 +41,11 @@ from . import persistent
 from ..core.elements import FP8_MAX
 from .epilogue import Epilogue
 
-#: wgmma's n for the M rows of a decode GEMM: the smallest that holds M
-#: (TMA zero-fills the rows beyond M; 96 spares M = 65..96 32 of them).
-ROWS = (8, 16, 32, 64, 96, 128)
+#: wgmma's n for the M rows of a decode GEMM: M rounded up to 8. TMA
+#: zero-fills A's rows beyond M, which costs more than reading rows: on an
+#: H200, n = 40 against 64 at M = 33, 104 against 128 at M = 100 measured
+#: 1.09-1.54x faster (bench/NOTES.md).
+ROWS = tuple(range(8, 129, 8))
 #: Columns of C (rows of B^T) per CTA: one or two m64 wgmma tiles.
 COLUMNS = (64, 128)
 #: K per stage: one 128-byte swizzle span of 16-bit elements (of 8-bit
