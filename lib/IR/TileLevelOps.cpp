@@ -521,19 +521,30 @@ LogicalResult WarpgroupCoalescedStoreOp::verify() {
                          << dst << " (T-TILE-11)";
   MemRefType staging = getStaging().getType();
   int64_t rank = staging.getRank();
+  // Dense and static: stmatrix writes 16-byte row pieces at the buffer's
+  // 16-byte aligned rows.
   if (!isSharedMemory(staging) || !staging.hasStaticShape() ||
-      rank != int64_t(getIndices().size()) + 3 ||
-      staging.getElementType() != element)
-    return emitOpError() << "expected a shared staging ring of " << element
-                         << " whose last dimensions are (buffers, 64, W), "
-                            "indexed before them, got "
+      !staging.getLayout().isIdentity())
+    return emitOpError() << "expected a dense shared staging ring of static "
+                            "shape, got "
                          << staging << " (T-TILE-11)";
-  ArrayRef<int64_t> chunk = staging.getShape().take_back(2);
-  if (chunk[0] != 64 || chunk[1] % 32 || shape[1] % chunk[1])
-    return emitOpError() << "stores 64-row chunks of W columns, W a multiple "
-                            "of 32 dividing N = "
-                         << shape[1] << ": got staging buffers of "
-                         << chunk[0] << "x" << chunk[1] << " (T-TILE-11)";
+  if (staging.getElementType() != element)
+    return emitOpError() << "staging element type " << staging.getElementType()
+                         << " differs from the destination's " << element
+                         << " (T-TILE-11)";
+  if (rank != int64_t(getIndices().size()) + 3)
+    return emitOpError() << "expected a staging ring whose last dimensions are "
+                            "(buffers, 64, W), indexed before them: "
+                         << rank - 3 << " indices for " << staging << ", got "
+                         << getIndices().size() << " (T-TILE-11)";
+  ArrayRef<int64_t> chunk = staging.getShape().take_back(3);
+  if (chunk[0] < 1 || chunk[1] != 64 || chunk[2] < 32 || chunk[2] % 32 ||
+      shape[1] % chunk[2])
+    return emitOpError() << "stores 64-row chunks of W columns through at "
+                            "least one buffer, W a multiple of 32 dividing N = "
+                         << shape[1] << ": got " << chunk[0]
+                         << " staging buffers of " << chunk[1] << "x"
+                         << chunk[2] << " (T-TILE-11)";
   return success();
 }
 

@@ -78,6 +78,12 @@ class Epilogue:
             None, False, "identity", False, "")
 
     @property
+    def as_written(self) -> bool:
+        """Whether the persistent kernel runs as written: C = A B, stored by
+        TMA."""
+        return self.trivial and self.tma_c
+
+    @property
     def out_div(self) -> int:
         """Columns of A B per column of C."""
         return 2 if self.gated else 1

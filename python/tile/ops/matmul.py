@@ -27,10 +27,9 @@ multiple of 8) are staged through copies with aligned rows (buffers kept
 per stream, shape and device, at most 16) — the kernels then read views of
 the copies whose width is the operand's, so TMA zero-fills past it — or,
 with `stage=False`, raise MatmulError naming the rule. C of any N is
-written in place: by TMA where its rows allow, else by the accumulators'
-own stores (the decode kernels' element by element; the persistent
-kernels' column pairs, staged only for a C whose base is not aligned to a
-pair). Rows (an M-major A's columns) must be
+written in place: by TMA where its rows allow, else by the kernels'
+own stores (element by element; staged only for an FP8 C or a C at an
+odd element address). Rows (an M-major A's columns) must be
 contiguous (any pitch) and the GPU an sm_90; anything else raises
 MatmulError. FP8 operands go to
 tile.ops.scaled_matmul.
@@ -175,7 +174,7 @@ def gemm_variant(element: str, tile_n: int, fused: Optional[Epilogue] = None,
         raise ValueError("ping-pong consumers read A row-major (no a_mn)")
     if a_mn or pingpong:
         return (element, tile_n, fused or Epilogue(), A_MN if a_mn else persistent.PINGPONG)
-    if fused is not None and (not fused.trivial or not fused.tma_c):
+    if fused is not None and not fused.as_written:
         return (element, tile_n, fused)
     return (element,) if tile_n == persistent.TILE[1] else (element, tile_n)
 
@@ -290,9 +289,7 @@ def decode_pays(m: int, n: int, k: int, b_transposed: bool, element: str,
     """Whether C = A B of M <= DECODE_MAX_M runs a decode kernel: always up
     to DECODE_ONLY_M, above it where decode_config's kernel is estimated
     (decode.decode_cost) no slower than the persistent kernel of
-    persistent.tile_width's width (plan_matmul also keeps the decode
-    kernel where C's rows are not TMA's to write); never above
-    DECODE_MAX_M."""
+    persistent.tile_width's width; never above DECODE_MAX_M."""
     if m > DECODE_MAX_M:
         return False
     if m <= DECODE_ONLY_M:
@@ -409,10 +406,12 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     else:
         operands.insert(0, ("A", a, a_pitch, bytes_))
     # TMA reads A and B. The persistent kernels write C by TMA, or where its
-    # rows are not TMA's to write (an odd N, say), with the accumulators' own
-    # stores (tma_c), whose column pairs need C's base aligned to a pair
-    # (else C is staged, as is an FP8 C: its direct stores spill on the
-    # ping-pong consumers); the decode kernels store element by element.
+    # rows are not TMA's to write (an odd N, say), by the warpgroups' own
+    # stores (tma_c: tile.warpgroup_coalesced_store, element by element); an
+    # FP8 C is staged (that variant spills on the ping-pong consumers), and so
+    # is, for now, a C at an odd element address (the stores take any
+    # address, but that case has not run on a GPU); the decode kernels store
+    # element by element.
     if not small_m and not _tma_ready(c, c.strides[0], c_bytes):
         if c.address % (2 * c_bytes) == 0 and not epilogue.out:
             epilogue = replace(epilogue, tma_c=False)

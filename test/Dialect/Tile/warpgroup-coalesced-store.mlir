@@ -61,7 +61,7 @@ func.func @shared_destination(%acc: vector<128xf32>, %m: index, %n: index) {
 
 func.func @staging_element(%acc: vector<128xf32>, %c: memref<?x?xbf16>, %m: index, %n: index) {
   %staging = tile.shared_alloc : memref<2x64x64xf16, 3>
-  // expected-error @below {{expected a shared staging ring of 'bf16' whose last dimensions are (buffers, 64, W), indexed before them, got 'memref<2x64x64xf16, 3>' (T-TILE-11)}}
+  // expected-error @below {{staging element type 'f16' differs from the destination's 'bf16' (T-TILE-11)}}
   tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x64xf16, 3>, memref<?x?xbf16>
   return
@@ -71,7 +71,7 @@ func.func @staging_element(%acc: vector<128xf32>, %c: memref<?x?xbf16>, %m: inde
 
 func.func @staging_indices(%acc: vector<128xf32>, %c: memref<?x?xf16>, %wg: index, %m: index, %n: index) {
   %staging = tile.shared_alloc : memref<2x64x64xf16, 3>
-  // expected-error @below {{expected a shared staging ring of 'f16' whose last dimensions are (buffers, 64, W), indexed before them, got 'memref<2x64x64xf16, 3>' (T-TILE-11)}}
+  // expected-error @below {{expected a staging ring whose last dimensions are (buffers, 64, W), indexed before them: 0 indices for 'memref<2x64x64xf16, 3>', got 1 (T-TILE-11)}}
   tile.warpgroup_coalesced_store %acc, %staging[%wg] to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x64xf16, 3>, memref<?x?xf16>
   return
@@ -81,7 +81,7 @@ func.func @staging_indices(%acc: vector<128xf32>, %c: memref<?x?xf16>, %wg: inde
 
 func.func @chunk_width(%acc: vector<128xf32>, %c: memref<?x?xf16>, %m: index, %n: index) {
   %staging = tile.shared_alloc : memref<2x64x48xf16, 3>
-  // expected-error @below {{stores 64-row chunks of W columns, W a multiple of 32 dividing N = 256: got staging buffers of 64x48 (T-TILE-11)}}
+  // expected-error @below {{stores 64-row chunks of W columns through at least one buffer, W a multiple of 32 dividing N = 256: got 2 staging buffers of 64x48 (T-TILE-11)}}
   tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x64x48xf16, 3>, memref<?x?xf16>
   return
@@ -91,8 +91,41 @@ func.func @chunk_width(%acc: vector<128xf32>, %c: memref<?x?xf16>, %m: index, %n
 
 func.func @chunk_rows(%acc: vector<128xf32>, %c: memref<?x?xf16>, %m: index, %n: index) {
   %staging = tile.shared_alloc : memref<2x32x64xf16, 3>
-  // expected-error @below {{stores 64-row chunks of W columns, W a multiple of 32 dividing N = 256: got staging buffers of 32x64 (T-TILE-11)}}
+  // expected-error @below {{stores 64-row chunks of W columns through at least one buffer, W a multiple of 32 dividing N = 256: got 2 staging buffers of 32x64 (T-TILE-11)}}
   tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
       : vector<128xf32>, memref<2x32x64xf16, 3>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// Empty chunks and no buffers (the verifier must not divide by them).
+func.func @empty_chunks(%acc: vector<128xf32>, %c: memref<?x?xf16>, %staging: memref<2x64x0xf16, 3>, %m: index, %n: index) {
+  // expected-error @below {{stores 64-row chunks of W columns through at least one buffer, W a multiple of 32 dividing N = 256: got 2 staging buffers of 64x0 (T-TILE-11)}}
+  tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
+      : vector<128xf32>, memref<2x64x0xf16, 3>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+func.func @no_buffers(%acc: vector<128xf32>, %c: memref<?x?xf16>, %staging: memref<0x64x64xf16, 3>, %m: index, %n: index) {
+  // expected-error @below {{stores 64-row chunks of W columns through at least one buffer, W a multiple of 32 dividing N = 256: got 0 staging buffers of 64x64 (T-TILE-11)}}
+  tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
+      : vector<128xf32>, memref<0x64x64xf16, 3>, memref<?x?xf16>
+  return
+}
+
+// -----
+
+// A view one element into a buffer: stmatrix's rows would not be 16-byte
+// aligned.
+func.func @strided_staging(%acc: vector<128xf32>, %c: memref<?x?xf16>, %m: index, %n: index) {
+  %ring = tile.shared_alloc : memref<2x64x72xf16, 3>
+  %staging = memref.subview %ring[0, 0, 1] [2, 64, 64] [1, 1, 1]
+      : memref<2x64x72xf16, 3> to memref<2x64x64xf16, strided<[4608, 72, 1], offset: 1>, 3>
+  // expected-error @below {{expected a dense shared staging ring of static shape, got 'memref<2x64x64xf16, strided<[4608, 72, 1], offset: 1>, 3>' (T-TILE-11)}}
+  tile.warpgroup_coalesced_store %acc, %staging to %c[%m, %n] {shape = array<i64: 64, 256>}
+      : vector<128xf32>, memref<2x64x64xf16, strided<[4608, 72, 1], offset: 1>, 3>, memref<?x?xf16>
   return
 }
