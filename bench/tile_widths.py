@@ -63,7 +63,7 @@ def bf16_sides(torch, tile, mm, a, w, sms, persistent):
         c = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
         arguments = plan.arguments(a, w, c, mm.split_k_buffers(torch, plan, 0), unused, unused,
                                    unread, unread.view(torch.int32),
-                                   unused_c=mm._unused_c(torch, c, 0))
+                                   unused_c=unused)
         launch = mm.kernel(plan).prepare(0, arguments, plan.grid)
         sides.append(lambda launch=launch, c=c: (launch(), c)[1])
     sides.append(lambda: torch.matmul(a, w.t()))
