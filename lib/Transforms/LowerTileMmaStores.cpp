@@ -22,8 +22,9 @@
 //   tile-swizzle-accesses).
 // - tile.warpgroup_coalesced_store: per 64 x W chunk, each warp writes its
 //   16 rows into the staging buffer with stmatrix.x4 (or pair by pair, as
-//   above; bar.warp.sync around it) and stores them back row by row, a lane per column, bounds-checked:
-//   a warp's store covers contiguous bytes of one row.
+//   above; bar.warp.sync around it) and stores them back row by row, a lane
+//   per column, bounds-checked: a warp's store covers contiguous bytes of
+//   one row.
 // - tile.warpgroup_rows / tile.warpgroup_scale: each thread loads the row
 //   (and column) factors of the accumulator elements it holds (indices
 //   clamped to the factors' extent) and multiplies its elements by them.
@@ -367,6 +368,21 @@ static void stMatrixChunk(OpBuilder &builder, Location loc, Value acc,
   }
 }
 
+/// Writes chunk c of 64-row block i into buffer `tile` of `staging`:
+/// stmatrix.x4 for 16-bit elements (stMatrixChunk), a store per converted
+/// pair for 8- and 32-bit ones (storePairs).
+static void writeChunk(OpBuilder &builder, Location loc, Value acc,
+                       int64_t perBlock, Value staging, ArrayRef<Value> tile,
+                       const WarpPosition &position, Value row, Value column,
+                       int64_t i, int64_t c, int64_t width) {
+  if (cast<MemRefType>(staging.getType()).getElementTypeBitWidth() != 16)
+    storePairs(builder, loc, acc, perBlock, staging, tile, position, i, c,
+               width);
+  else
+    stMatrixChunk(builder, loc, acc, perBlock, staging, tile, row, column, i,
+                  c, width);
+}
+
 /// Lowers `tile.warpgroup_tma_store`: per 64 x W chunk, buffer reuse wait,
 /// named barrier, stmatrix.x4 of the warps' rows (8-bit elements: a 2-byte
 /// store of each converted pair), async-proxy fence, named barrier, TMA
@@ -382,7 +398,6 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
     int64_t perBlock = shape[1] / 2;
     MemRefType staging = op.getStaging().getType();
     int64_t buffers = staging.getShape().take_back(3)[0];
-    Type element = staging.getElementType();
     WarpPosition position =
         getWarpPosition(rewriter, loc, {kWarpgroupThreads / 32, 1});
     Value lane = position.lane;
@@ -404,12 +419,8 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
           BulkWaitGroupOp::create(rewriter, loc, buffers - 1, /*read=*/true);
         }
         syncWarpgroup();
-        if (element.getIntOrFloatBitWidth() != 16)
-          storePairs(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
-                     tile, position, i, c, width);
-        else
-          stMatrixChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
-                        tile, row, column, i, c, width);
+        writeChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(), tile,
+                   position, row, column, i, c, width);
         FenceProxyAsyncOp::create(rewriter, loc, ProxySpace::shared_cta);
         syncWarpgroup();
         auto store = scf::IfOp::create(rewriter, loc, first);
@@ -436,8 +447,8 @@ struct WarpgroupTmaStoreOpLowering : OpRewritePattern<WarpgroupTmaStoreOp> {
 };
 
 /// Lowers `tile.warpgroup_coalesced_store`: per 64 x W chunk, each warp
-/// syncs (its lanes' reads of the buffer are done), writes its 16 rows with
-/// stmatrix.x4 (8- and 32-bit elements: a store per pair), syncs again (the rows are visible to its lanes), then
+/// syncs (its lanes' reads of the buffer are done), writes its 16 rows
+/// (writeChunk), syncs again (the rows are visible to its lanes), then
 /// stores them row by row: lane l the columns l + 32 q, one element each,
 /// where the row and column are inside dst. A warp reads back only the
 /// rows it wrote, so the warp's own barrier (bar.warp.sync) orders it.
@@ -471,12 +482,8 @@ struct WarpgroupCoalescedStoreOpLowering
         SmallVector<Value> tile(op.getIndices());
         tile.push_back(math.constant(chunk % buffers));
         syncWarp();
-        if (staging.getElementTypeBitWidth() != 16)
-          storePairs(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
-                     tile, position, i, c, width);
-        else
-          stMatrixChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(),
-                        tile, row, column, i, c, width);
+        writeChunk(rewriter, loc, op.getAcc(), perBlock, op.getStaging(), tile,
+                   position, row, column, i, c, width);
         syncWarp();
         // The warp's rows of the chunk, one at a time.
         Value firstRow =
@@ -491,9 +498,10 @@ struct WarpgroupCoalescedStoreOpLowering
         Value dstRow = math.add(firstRow, r);
         auto inRows = scf::IfOp::create(rewriter, loc, math.less(dstRow, rows));
         rewriter.setInsertionPointToStart(&inRows.getThenRegion().front());
+        Value stagingRow = math.add(warpRow, r);
         for (int64_t q = 0; q < width / 32; ++q) {
           SmallVector<Value> at(tile);
-          at.push_back(math.add(warpRow, r));
+          at.push_back(stagingRow);
           at.push_back(math.add(lane, math.constant(32 * q)));
           Value value =
               memref::LoadOp::create(rewriter, loc, op.getStaging(), at);
