@@ -27,7 +27,8 @@ from tile.compiler import redefine_aliases  # noqa: E402
 from tile.ops.attention import ATTENTION  # noqa: E402
 from tile.ops.decode import DECODE, DecodeConfig  # noqa: E402
 from tile.ops.grouped import GROUPED, GROUPED_FP8  # noqa: E402
-from tile.ops.matmul import GEMM  # noqa: E402
+from tile.ops.epilogue import Epilogue  # noqa: E402
+from tile.ops.matmul import GEMM, gemm_variant  # noqa: E402
 from tile.ops.scaled_matmul import FP8  # noqa: E402
 
 FP8_TYPES = ("f8E4M3FN", "f8E5M2")
@@ -38,16 +39,24 @@ def families():
     """(name, family, variant) of every product kernel variant."""
     for element in HALF:
         yield "gemm", GEMM, (element,)
+        for tile_n in (224, 128, 64):
+            yield "gemm", GEMM, gemm_variant(element, tile_n)
+        yield "gemm", GEMM, gemm_variant(element, 128, Epilogue(activation="gelu"),
+                                         pingpong=True)
+        yield "gemm", GEMM, gemm_variant(element, 224, Epilogue(tma_c=False))
         yield "grouped", GROUPED, (element,)
         for head_dim in (64, 128):
             for softcap in (False, True):
-                yield "attention", ATTENTION, (element, softcap, head_dim, None)
-            yield "attention-cache", ATTENTION, (element, False, head_dim, 16)
+                yield "attention", ATTENTION, (element, softcap, head_dim, None, False)
+            yield "attention-lse", ATTENTION, (element, False, head_dim, None, True)
+            yield "attention-packed", ATTENTION, (element, False, head_dim, None, False, True)
+            yield "attention-cache", ATTENTION, (element, False, head_dim, 16, False)
     for a, b, c in itertools.product(FP8_TYPES, FP8_TYPES, HALF):
         yield "fp8", FP8, (a, b, c)
         yield "grouped-fp8", GROUPED_FP8, (a, b, c)
     for config in (DecodeConfig("nt", 16, 12), DecodeConfig("nn", 8, 6, "bf16"),
                    DecodeConfig("nt", 32, 4, spans=2, split_k=True),
+                   DecodeConfig("nt", 64, 6, "bf16", spans=2, split_k=True),
                    DecodeConfig("nn", 128, 6, columns=128), DecodeConfig("nt", 96, 5, spans=2)):
         yield "decode", DECODE, config
 

@@ -751,5 +751,14 @@ LogicalResult SplitKReduceOp::verify() {
     return emitOpError() << "a tile's " << *splits
                          << " splits need as many workspace slots, got slots "
                          << *slots << " (T-TILE-6)";
+  // T-TILE-6: a prefetching fixup keeps four vectors of the accumulators'
+  // size live.
+  if (getPrefetch() && elements > kMaxPrefetchedFixupElements)
+    return emitOpError() << "prefetch keeps four accumulator vectors live "
+                            "(acc, the sums, the current and the next "
+                            "split's): at most "
+                         << kMaxPrefetchedFixupElements
+                         << " accumulators a thread, got " << elements
+                         << " (T-TILE-6)";
   return success();
 }

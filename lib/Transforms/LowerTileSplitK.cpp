@@ -106,13 +106,16 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       scf::YieldOp::create(rewriter, loc, ValueRange{yes, acc});
 
       rewriter.setInsertionPointToStart(&outer.getElseRegion().front());
+      // The thread's partial as its chunks: stored, and with `prefetch` the
+      // last CTA's own split.
+      SmallVector<Value> own;
       for (int64_t c = 0; c < elements / width; ++c) {
         Value at = chunkAt(rewriter, split, c);
         SmallVector<int64_t> lanes;
         for (int64_t e = 0; e < width; ++e)
           lanes.push_back(c * width + e);
-        Value chunk = vector::ShuffleOp::create(rewriter, loc, acc, acc, lanes);
-        vector::StoreOp::create(rewriter, loc, chunk, flat, ValueRange{at},
+        own.push_back(vector::ShuffleOp::create(rewriter, loc, acc, acc, lanes));
+        vector::StoreOp::create(rewriter, loc, own.back(), flat, ValueRange{at},
                                 /*nontemporal=*/false, chunkAlignment);
       }
       warpgroup.sync(rewriter, loc);
@@ -152,41 +155,103 @@ struct SplitKReduceOpLowering : OpRewritePattern<SplitKReduceOp> {
       {
         OpBuilder::InsertionGuard inner(rewriter);
         rewriter.setInsertionPointToStart(&reduce.getThenRegion().front());
-        // Every split's partial read back (this CTA's too: the same thread
-        // wrote it) and summed in split order, a group of up to 64 values
-        // (sixteen independent 16-byte loads a split) at a time: the loads
-        // are latency-bound, and the running sums of one group and the
-        // loads in flight fit beside the result (acc is dead here).
-        int64_t group = std::min<int64_t>(elements, 64) / width * width;
+        Value zeroChunk = arith::ConstantOp::create(
+            rewriter, loc, chunkType,
+            DenseElementsAttr::get(chunkType, rewriter.getF32FloatAttr(0)));
         Value result = acc;
-        for (int64_t g = 0; g < elements; g += group) {
-          int64_t chunks = std::min(group, elements - g) / width;
-          Value zeroChunk = arith::ConstantOp::create(
-              rewriter, loc, chunkType,
-              DenseElementsAttr::get(chunkType, rewriter.getF32FloatAttr(0)));
-          SmallVector<Value> inits(chunks, zeroChunk);
-          auto loop = scf::ForOp::create(
-              rewriter, loc, zero, splits, math.constant(1), inits,
-              [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
-                SmallVector<Value> loaded, next;
-                for (int64_t c = 0; c < chunks; ++c) {
-                  loaded.push_back(vector::LoadOp::create(
-                      b, l, chunkType, flat,
-                      ValueRange{chunkAt(b, s, g / width + c)},
-                      /*nontemporal=*/false, chunkAlignment));
-                }
-                for (int64_t c = 0; c < chunks; ++c)
-                  next.push_back(
-                      arith::AddFOp::create(b, l, sums[c], loaded[c]));
-                scf::YieldOp::create(b, l, next);
-              });
-          for (int64_t c = 0; c < chunks; ++c)
+        // Copies `chunks` chunks of `sums` from chunk `from` on into result.
+        auto insertSums = [&](ValueRange sums, int64_t from) {
+          for (auto [c, sum] : llvm::enumerate(sums))
             for (int64_t e = 0; e < width; ++e)
               result = vector::InsertOp::create(
                   rewriter, loc,
-                  vector::ExtractOp::create(rewriter, loc, loop.getResult(c),
+                  vector::ExtractOp::create(rewriter, loc, sum,
                                             ArrayRef<int64_t>{e}),
-                  result, ArrayRef<int64_t>{g + c * width + e});
+                  result, ArrayRef<int64_t>{(from + int64_t(c)) * width + e});
+        };
+        if (op.getPrefetch()) {
+          // The splits' partials summed in split order with the next
+          // split's loads issued before this split's adds (two splits'
+          // loads in flight: the last CTA's reads are latency-bound), and
+          // this CTA's own partial taken from its registers instead of read
+          // back (the same bits).
+          int64_t chunks = elements / width;
+          SmallVector<Type> chunkTypes(chunks, chunkType);
+          // Split `s`'s chunks: this CTA's own, or loaded.
+          auto partial = [&](OpBuilder &b, Location l,
+                             Value s) -> SmallVector<Value> {
+            Value mine =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, s, split);
+            auto pick = scf::IfOp::create(b, l, chunkTypes, mine,
+                                          /*withElseRegion=*/true);
+            OpBuilder::InsertionGuard inner(b);
+            b.setInsertionPointToStart(&pick.getThenRegion().front());
+            scf::YieldOp::create(b, l, own);
+            b.setInsertionPointToStart(&pick.getElseRegion().front());
+            SmallVector<Value> loaded;
+            for (int64_t c = 0; c < chunks; ++c)
+              loaded.push_back(vector::LoadOp::create(
+                  b, l, chunkType, flat, ValueRange{chunkAt(b, s, c)},
+                  /*nontemporal=*/false, chunkAlignment));
+            scf::YieldOp::create(b, l, loaded);
+            return SmallVector<Value>(pick.getResults());
+          };
+          SmallVector<Value> inits(chunks, zeroChunk);
+          llvm::append_range(inits, partial(rewriter, loc, zero));
+          auto loop = scf::ForOp::create(
+              rewriter, loc, zero, splits, math.constant(1), inits,
+              [&](OpBuilder &b, Location l, Value s, ValueRange carried) {
+                ValueRange sums = carried.take_front(chunks),
+                           current = carried.drop_front(chunks);
+                Value after = arith::AddIOp::create(
+                    b, l, s, arith::ConstantIndexOp::create(b, l, 1));
+                Value more = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::ult, after, splits);
+                auto ahead = scf::IfOp::create(b, l, chunkTypes, more,
+                                               /*withElseRegion=*/true);
+                {
+                  OpBuilder::InsertionGuard inner(b);
+                  b.setInsertionPointToStart(&ahead.getThenRegion().front());
+                  scf::YieldOp::create(b, l, partial(b, l, after));
+                  b.setInsertionPointToStart(&ahead.getElseRegion().front());
+                  scf::YieldOp::create(b, l, current);
+                }
+                SmallVector<Value> next;
+                for (int64_t c = 0; c < chunks; ++c)
+                  next.push_back(
+                      arith::AddFOp::create(b, l, sums[c], current[c]));
+                llvm::append_range(next, ahead.getResults());
+                scf::YieldOp::create(b, l, next);
+              });
+          insertSums(loop.getResults().take_front(chunks), 0);
+        } else {
+          // Every split's partial read back (this CTA's too: the same
+          // thread wrote it) and summed in split order, a group of up to 64
+          // values (sixteen independent 16-byte loads a split) at a time:
+          // the running sums of one group and the loads in flight fit
+          // beside the result (acc is dead here, which its use as the own
+          // split's partial would not be).
+          int64_t group = std::min<int64_t>(elements, 64) / width * width;
+          for (int64_t g = 0; g < elements; g += group) {
+            int64_t chunks = std::min(group, elements - g) / width;
+            SmallVector<Value> inits(chunks, zeroChunk);
+            auto loop = scf::ForOp::create(
+                rewriter, loc, zero, splits, math.constant(1), inits,
+                [&](OpBuilder &b, Location l, Value s, ValueRange sums) {
+                  SmallVector<Value> loaded, next;
+                  for (int64_t c = 0; c < chunks; ++c) {
+                    loaded.push_back(vector::LoadOp::create(
+                        b, l, chunkType, flat,
+                        ValueRange{chunkAt(b, s, g / width + c)},
+                        /*nontemporal=*/false, chunkAlignment));
+                  }
+                  for (int64_t c = 0; c < chunks; ++c)
+                    next.push_back(
+                        arith::AddFOp::create(b, l, sums[c], loaded[c]));
+                  scf::YieldOp::create(b, l, next);
+                });
+            insertSums(loop.getResults(), g / width);
+          }
         }
         auto reset = scf::IfOp::create(rewriter, loc, first);
         rewriter.setInsertionPointToStart(&reset.getThenRegion().front());

@@ -177,6 +177,24 @@ def test_decode_splits_k_where_the_tiles_leave_sms_idle():
     assert wide.split_k and decode_grid(wide, 1536, 7168, H100) == (24, 5, 1)
 
 
+def test_split_decode_fixups_prefetch_at_n_32_to_64_on_64_columns():
+    """The last CTA keeps the next split's loads in flight where a thread
+    holds 16-32 accumulators; n = 8 and 16 (a load or two a split) and
+    128-column CTAs do not prefetch, nor do unsplit kernels."""
+    def text(rows, columns=64, split_k=True):
+        config = DecodeConfig("nt", rows, 4, "bf16", 2, split_k, columns)
+        return config.prefetches_fixup, decode_source(config)
+    for rows in (32, 40, 64):
+        prefetches, source = text(rows)
+        assert prefetches and "of %splits prefetch" in source, rows
+    for rows, columns, split_k in ((16, 64, True), (8, 64, True), (72, 64, True),
+                                   (64, 128, True), (64, 64, False)):
+        prefetches, source = text(rows, columns, split_k)
+        assert not prefetches and "of %splits prefetch" not in source, (rows, columns)
+    kv_a = plan_matmul(matrix(64, 7168), transposed(7168, 576), None, H100)
+    assert kv_a.decode.prefetches_fixup
+
+
 def test_the_persistent_kernel_takes_m_97_to_128_where_it_is_estimated_faster():
     """With 128 rows a decode CTA's one consumer warpgroup issues half the
     persistent kernel's MMA work a slice: large products (Mixtral's
@@ -660,6 +678,43 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
                grid=many.grid)
         torch.cuda.synchronize()
         assert relative_error(c, reference) < 1e-2
+
+
+@pytest.mark.parametrize("m, n, k", [(64, 576, 7168), (33, 1000, 9000), (48, 256, 4096)])
+def test_a_prefetching_fixup_gives_the_same_bits(torch_cuda, m, n, k):
+    """The split decode kernel whose fixup prefetches (tile.split_k_reduce
+    ... prefetch: its own split from registers, the next split's loads in
+    flight) against the same kernel text without prefetch: the same sums
+    in the same order, so the same bits; three launches each on counters
+    the last one reset, and with more splits than the plan's."""
+    from dataclasses import replace
+    from tile import compile
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops.matmul import plan_matmul, split_k_buffers
+    from tile.testing import relative_error
+    torch = torch_cuda
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
+    plan = plan_matmul(operand_of(a), operand_of(b.t()), None, device(a.get_device()))
+    assert plan.decode.prefetches_fixup and plan.grid[1] > 1
+    source = decode_source(plan.decode)
+    assert source.count(" prefetch\n") == 1
+    kernels = [compile(text).kernel(plan.decode.name)
+               for text in (source, source.replace(" prefetch\n", "\n"))]
+    reference = a.float() @ b.float().t()
+    for splits in (plan.grid[1], 2 * plan.grid[1] + 1):
+        launch = replace(plan, grid=(plan.grid[0], splits, 1))
+        outs = []
+        for kernel in kernels:
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            buffers = split_k_buffers(torch, launch, a.get_device())
+            for _ in range(3):
+                kernel(*launch.arguments(a, b, c, buffers), grid=launch.grid)
+            torch.cuda.synchronize()
+            assert relative_error(c, reference) < 1e-2
+            outs.append(c)
+        assert torch.equal(outs[0].view(torch.int16), outs[1].view(torch.int16)), splits
 
 
 @pytest.mark.parametrize("layout", ["gemm_nt", "gemm_nn"])

@@ -523,6 +523,43 @@ gpu.module @split_k {
   }
 }
 
+// With `prefetch`, the last CTA's sum carries the next split's chunks:
+// split 0's before the loop, split s + 1's loaded (or, for its own split,
+// taken from acc) before split s's are added; the sums stay in split order.
+// CHECK-LABEL: gpu.func @split_k_prefetch
+//  CHECK-SAME: (%[[ACC:[a-z0-9]+]]: vector<4xf32>, %{{[a-z0-9]+}}: memref<?x4xf32>, %{{[a-z0-9]+}}: memref<?xi32>, %{{[a-z0-9]+}}: index, %[[S:[a-z0-9]+]]: index, %[[N:[a-z0-9]+]]: index)
+//       CHECK: scf.if %{{.*}} -> (vector<4xf32>) {
+//       CHECK:   %[[MINE0:.*]] = arith.cmpi eq, %[[S]], %c0 : index
+//       CHECK:   %[[FIRST:.*]] = scf.if %[[MINE0]] -> (vector<4xf32>) {
+//  CHECK-NEXT:     scf.yield %[[ACC]] : vector<4xf32>
+//  CHECK-NEXT:   } else {
+//       CHECK:     vector.load
+//       CHECK:   %[[SUM:.*]]:2 = scf.for %[[I:.*]] = %c0 to %[[N]] step %c1 iter_args(%[[SOFAR:.*]] = %{{.*}}, %[[CUR:.*]] = %[[FIRST]])
+//       CHECK:     %[[NEXT:.*]] = arith.addi %[[I]], %c1 : index
+//       CHECK:     %[[MORE:.*]] = arith.cmpi ult, %[[NEXT]], %[[N]] : index
+//       CHECK:     %[[AHEAD:.*]] = scf.if %[[MORE]] -> (vector<4xf32>) {
+//       CHECK:       %[[MINE:.*]] = arith.cmpi eq, %[[NEXT]], %[[S]] : index
+//       CHECK:       scf.if %[[MINE]] -> (vector<4xf32>) {
+//  CHECK-NEXT:         scf.yield %[[ACC]] : vector<4xf32>
+//  CHECK-NEXT:       } else {
+//       CHECK:         vector.load
+//       CHECK:     } else {
+//  CHECK-NEXT:       scf.yield %[[CUR]] : vector<4xf32>
+//       CHECK:     %[[ADDED:.*]] = arith.addf %[[SOFAR]], %[[CUR]] : vector<4xf32>
+//       CHECK:     scf.yield %[[ADDED]], %[[AHEAD]] : vector<4xf32>, vector<4xf32>
+//       CHECK:   scf.yield %[[SUM]]#0 : vector<4xf32>
+gpu.module @split_k_prefetch {
+  gpu.func @split_k_prefetch(%acc: vector<4xf32>, %ws: memref<?x4xf32>, %counters: memref<?xi32>,
+                             %t: index, %s: index, %n: index) kernel {
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n prefetch
+        : vector<4xf32>, memref<?x4xf32>, memref<?xi32>
+    scf.if %last {
+      vector.store %sum, %ws[%t, %t] : memref<?x4xf32>, vector<4xf32>
+    }
+    gpu.return
+  }
+}
+
 // Accumulators that are no multiple of 4: a row per thread, element c of
 // thread t of a split at (split base + t) * 6 + c of the flat workspace.
 // CHECK-LABEL: gpu.func @split_k_rows

@@ -58,6 +58,11 @@ inline constexpr int64_t kRegistersPerSm = 65536;
 /// Barriers one group may hold so that it fits in shared memory (T-MBAR-1).
 inline constexpr int64_t kMaxMBarriers = kMaxSharedMemoryBytes / kMBarrierBytes;
 
+/// Accumulators a thread of a prefetching split-K fixup (T-TILE-6): it keeps
+/// four vectors of them live (the partial, the running sums, the current and
+/// the next split's loads), 128 registers at this bound.
+inline constexpr int64_t kMaxPrefetchedFixupElements = 32;
+
 /// TMA's shared-memory tiles start 128-byte aligned without swizzle (CUDA C++
 /// Programming Guide, "Tensor Memory Access"); swizzled ones at the repeat.
 /// (The tensor-map limits are in Tile/TensorMap/TensorMapContract.h.)

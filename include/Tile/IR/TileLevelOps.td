@@ -597,21 +597,28 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
     atomic add between two GPU-scope fences: release, then acquire). The CTA
     whose arrival is the last of `splits` gets `last` = true and `result` =
     the sum of all partials in split order (each read back after the count,
-    its own too) and
-    resets `counters[tile]` to 0 for the next launch; the others get `last`
-    = false and `result` = `acc`. No CTA waits for another, so the fixup
-    cannot deadlock whatever the CTAs' residency; counters start at 0, are
-    used by one launch at a time (a stream) and each tile is reduced once a
-    launch; warpgroups of one CTA that each call the op pass distinct tiles
-    (the workspace rows count the threads within their warpgroup). The workspace's base is 16-byte
-    aligned (rows of a multiple of 4 elements are then stored and loaded as
-    16-byte vectors). With `splits` = 1, `last` is true and nothing is
-    written. Invariant T-TILE-6.
+    its own too, a split's loads at a time) and resets `counters[tile]` to 0
+    for the next launch; the others get `last` = false and `result` = `acc`.
+    With `prefetch`, the last CTA issues the next split's loads before it
+    adds the current one's (two splits' loads in flight, for a fixup whose
+    reads are latency-bound: few accumulators, one warpgroup) and takes its
+    own partial from `acc` (the same bits, so the same sums); it keeps four
+    vectors of the accumulators' size live (`acc`, the sums, the current
+    and the next split's), so at most 32 elements. No CTA waits for
+    another, so the fixup cannot deadlock whatever the CTAs' residency;
+    counters start at 0, are used by one launch at a time (a stream) and
+    each tile is reduced once a launch; warpgroups of one CTA that each call
+    the op pass distinct tiles (the workspace rows count the threads within
+    their warpgroup). The workspace's base is 16-byte aligned (rows of a
+    multiple of 4 elements are then stored and loaded as 16-byte vectors).
+    With `splits` = 1, `last` is true and nothing is written. Invariant
+    T-TILE-6.
 
     Example (a decode kernel's consumer warpgroup, K split over grid y):
     ```mlir
     %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %bx,
-        split %by of %splits : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+        split %by of %splits prefetch
+        : vector<32xf32>, memref<?x32xf32>, memref<?xi32>
     scf.if %last { tile.warpgroup_mma_store %sum, ... }
     ```
     (a persistent kernel's stream-K unit, two consumer warpgroups a tile:
@@ -621,11 +628,11 @@ def Tile_SplitKReduceOp : Tile_Op<"split_k_reduce",
                        Arg<MemRefRankOf<[F32], [2]>, "partials", [MemRead, MemWrite]>:$workspace,
                        Arg<MemRefRankOf<[I32], [1]>, "arrival counts", [MemRead, MemWrite]>:$counters,
                        Index:$tile, Index:$split, Index:$splits,
-                       Optional<Index>:$slots);
+                       Optional<Index>:$slots, UnitAttr:$prefetch);
   let results = (outs I1:$last, VectorOfRankAndType<[1], [F32]>:$result);
   let assemblyFormat = [{
     $acc `,` $workspace `,` $counters `,` `tile` $tile `,` `split` $split `of` $splits
-    (`slots` $slots^)? attr-dict `:` type($acc) `,` type($workspace) `,` type($counters)
+    (`slots` $slots^)? (`prefetch` $prefetch^)? attr-dict `:` type($acc) `,` type($workspace) `,` type($counters)
   }];
   let hasVerifier = 1;
 }

@@ -46,6 +46,11 @@ from .epilogue import Epilogue
 #: H200, n = 40 against 64 at M = 33, 104 against 128 at M = 100 measured
 #: 1.09-1.54x faster (bench/NOTES.md).
 ROWS = tuple(range(8, 129, 8))
+#: wgmma's n whose split-K fixup prefetches the next split (64 columns a
+#: CTA): on an H200, 64x576x7168 in 7 splits 8.8 -> 7.5 µs, 48x2048x7168
+#: 9.3 -> 8.7, 32x576x7168 7.0 -> 6.75; at n = 8 and 16 (1 and 2 loads a
+#: thread a split) 1-4% slower (bench/NOTES.md).
+PREFETCH_ROWS = range(32, 65)
 #: Columns of C (rows of B^T) per CTA: one or two m64 wgmma tiles.
 COLUMNS = (64, 128)
 #: K per stage: one 128-byte swizzle span of 16-bit elements (of 8-bit
@@ -116,6 +121,13 @@ class DecodeConfig:
         """f32 accumulators a consumer thread holds (the split-K workspace's
         columns)."""
         return self.columns // 64 * self.rows // 2
+
+    @property
+    def prefetches_fixup(self) -> bool:
+        """Whether the split-K fixup keeps the next split's loads in flight
+        (`tile.split_k_reduce ... prefetch`): at 64 columns and n of
+        PREFETCH_ROWS (16-32 accumulators a thread)."""
+        return self.split_k and self.columns == 64 and self.rows in PREFETCH_ROWS
 
     @property
     def shared_bytes(self) -> int:
@@ -316,7 +328,8 @@ def decode_source(config: DecodeConfig) -> str:
         fused, out = fused_epilogue(config, "%sum", "          ")
         fused, out = _scaled(config, fused, out, "          ")
         fused, out = _quantized(config, fused, out, "          ")
-        epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits
+        prefetch = " prefetch" if config.prefetches_fixup else ""
+        epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits{prefetch}
             : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
         scf.if %last {{
 {fused}          tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]

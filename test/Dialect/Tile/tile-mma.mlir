@@ -343,9 +343,11 @@ func.func @too_tall(%a: memref<262208x64xf16, 3>, %b: memref<256x64xf16, 3>, %ac
 
 // CHECK-LABEL: gpu.func @split_k
 // CHECK: %{{.*}}, %{{.*}} = tile.split_k_reduce %{{.*}}, %{{.*}}, %{{.*}}, tile %{{.*}}, split %{{.*}} of %{{.*}} : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+// CHECK: tile.split_k_reduce %{{.*}}, %{{.*}}, %{{.*}}, tile %{{.*}}, split %{{.*}} of %{{.*}} prefetch : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
 gpu.module @k {
   gpu.func @split_k(%acc: vector<8xf32>, %ws: memref<?x8xf32>, %counters: memref<?xi32>, %t: index, %s: index, %n: index) kernel {
     %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
+    %last2, %sum2 = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n prefetch : vector<8xf32>, memref<?x8xf32>, memref<?xi32>
     gpu.return
   }
 }
@@ -355,6 +357,14 @@ gpu.module @k {
 func.func @split_k_columns(%acc: vector<8xf32>, %ws: memref<?x16xf32>, %counters: memref<?xi32>, %i: index) {
   // expected-error @below {{the workspace holds one column per accumulator element: expected 8 columns, got 'memref<?x16xf32>' (T-TILE-6)}}
   %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %i, split %i of %i : vector<8xf32>, memref<?x16xf32>, memref<?xi32>
+  return
+}
+
+// -----
+
+func.func @split_k_prefetch_too_many(%acc: vector<64xf32>, %ws: memref<?x64xf32>, %counters: memref<?xi32>, %i: index) {
+  // expected-error @below {{prefetch keeps four accumulator vectors live (acc, the sums, the current and the next split's): at most 32 accumulators a thread, got 64 (T-TILE-6)}}
+  %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %i, split %i of %i prefetch : vector<64xf32>, memref<?x64xf32>, memref<?xi32>
   return
 }
 

@@ -4,7 +4,9 @@
 // A's descriptor with leading byte offset 64 rows x 128 B = 8192) — and A's
 // rows its B operand (n = 8, 16, 32 or 128 here); the epilogue stores C
 // element by element (st.global.b16, no vector stores). C = A B^T with two K
-// spans (128 of K) a stage, with split-K (tile.split_k_reduce), and C = A B
+// spans (128 of K) a stage, with split-K (tile.split_k_reduce, whose fixup
+// prefetches the next split at n = 32 and 64: 16 and 32 accumulators a
+// thread, n = 64 with bias, residual and GELU without spills), and C = A B
 // over 128 columns of C a CTA. The protocol checker simulates each kernel's
 // roles and proves the ring.
 //
@@ -21,6 +23,9 @@
 // RUN: FileCheck %s --check-prefix=SPLITK < %t.sk.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.sk.ptx -o %t.sk.cubin %}
 // RUN: tile-opt %t.sk.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: %python -m tile gemm-decode --layout nt --rows 64 --stages 6 --spans 2 --split-k --bias column --residual --activation gelu > %t.sk64.mlir
+// RUN: tile-opt %t.sk64.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.sk64.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.sk64.ptx -o %t.sk64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile gemm-decode --layout nn --rows 128 --columns 128 --stages 6 > %t.wide.mlir
 // RUN: tile-opt %t.wide.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.wide.ptx
 // RUN: FileCheck %s --check-prefix=WIDE < %t.wide.ptx
@@ -72,6 +77,8 @@
 
 // Split-K: the partials stored as vectors, the warpgroup's named barrier,
 // the count between two fences, the flag through shared memory.
+// NO-SPILLS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+
 // SPLITK-LABEL: .entry gemm_decode_nt_r32_s4_k2_sk(
 // SPLITK: st.global.v4.b32
 // SPLITK: bar.sync {{.*}}, 128;
