@@ -337,14 +337,13 @@ def test_unaligned_rows_are_staged_on_request():
     plan = plan_matmul(matrix(16, 4095), transposed(4095, 300), None, H100, stage=True)
     assert (plan.kernel, plan.staged) == ("gemm_decode_nt_r16_s6_k2_sk", ("A", "B"))
     # N = 100 with a row-major K x N B: B's rows; C's the kernel stores
-    # without TMA (tma_c), but a C whose base is not aligned to a pair of
-    # elements, and an FP8 C, which are staged.
+    # without TMA (tma_c), at any element address, but an FP8 C is staged.
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), None, H100, stage=True)
     assert (plan.kernel, plan.staged, plan.n) == ("gemm_nn", ("B",), 100)
     assert not plan.epilogue.tma_c
     odd_out = matrix(256, 100, address=0x10002)
     plan = plan_matmul(matrix(256, 64), matrix(64, 100), odd_out, H100, stage=True)
-    assert (plan.staged, plan.epilogue.tma_c) == (("B", "C"), True)
+    assert (plan.staged, plan.epilogue.tma_c) == (("B",), False)
     plan = plan_matmul(matrix(256, 64), transposed(64, 100), None, H100, stage=True,
                        epilogue=Epilogue(out="f8E4M3FN"))
     assert (plan.staged, plan.epilogue.tma_c) == (("C",), True)
@@ -549,7 +548,7 @@ def test_c_of_any_row_stride_is_written_in_place(torch_cuda, shape, kwargs):
     """C whose rows TMA cannot write (an odd N, an odd out pitch): the
     persistent kernels store it with the accumulators' own stores, unstaged,
     into each call's own out (the prepared launch takes C's rows, not its
-    unused tensor map); an out at an odd element address is staged."""
+    unused tensor map), and so is an out at an odd element address."""
     import tile
     from tile.core.devices import device
     from tile.core.operands import operand_of
@@ -591,16 +590,23 @@ def test_c_of_any_row_stride_is_written_in_place(torch_cuda, shape, kwargs):
     torch.cuda.synchronize()
     for out in outs:
         assert relative_error(out, want) < 1e-2
-    # An out one element past an aligned address: staged (the stores take
-    # column pairs).
-    shifted = torch.empty(m * n_out + 1, device="cuda", dtype=torch.bfloat16)[1:].view(m, n_out)
-    assert plan(operand_of(a), operand_of(w.t() if transpose_b else b), operand_of(shifted),
-                device(0), stage=True, epilogue=rule.epilogue, bias=None if bias is None
-                else operand_of(bias), residual=None if residual is None
-                else operand_of(residual)).staged[-1] == "C"
-    tile.matmul(a, b, transpose_b=transpose_b, out=shifted, bias=bias, residual=residual,
-                **kwargs)
+    # An out one element past an aligned address, its rows of an odd pitch
+    # (n_out + 1), written in place too; the elements around it stay NaN.
+    around = torch.full((m * (n_out + 1) + 2,), float("nan"), device="cuda",
+                        dtype=torch.bfloat16)
+    shifted = around[1:1 + m * (n_out + 1)].view(m, n_out + 1)[:, :n_out]
+    shifted_plan = plan(operand_of(a), operand_of(w.t() if transpose_b else b),
+                        operand_of(shifted), device(0), stage=True, epilogue=rule.epilogue,
+                        bias=None if bias is None else operand_of(bias),
+                        residual=None if residual is None else operand_of(residual))
+    assert not shifted_plan.epilogue.tma_c and "C" not in shifted_plan.staged
+    for _ in range(2):
+        tile.matmul(a, b, transpose_b=transpose_b, out=shifted, bias=bias, residual=residual,
+                    **kwargs)
+    torch.cuda.synchronize()
     assert relative_error(shifted, want) < 1e-2
+    assert around[0].isnan() and around[-1].isnan()
+    assert around[1:1 + m * (n_out + 1)].view(m, n_out + 1)[:, n_out].isnan().all()
 
 
 @pytest.mark.parametrize("shape", [(64, 576, 7168), (128, 1544, 16384), (100, 2040, 7176),

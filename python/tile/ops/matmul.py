@@ -28,8 +28,8 @@ per stream, shape and device, at most 16) — the kernels then read views of
 the copies whose width is the operand's, so TMA zero-fills past it — or,
 with `stage=False`, raise MatmulError naming the rule. C of any N is
 written in place: by TMA where its rows allow, else by the kernels'
-own stores (element by element; staged only for an FP8 C or a C at an
-odd element address). Rows (an M-major A's columns) must be
+own stores (element by element, at any element address; staged only for
+an FP8 C). Rows (an M-major A's columns) must be
 contiguous (any pitch) and the GPU an sm_90; anything else raises
 MatmulError. FP8 operands go to
 tile.ops.scaled_matmul.
@@ -406,14 +406,13 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     else:
         operands.insert(0, ("A", a, a_pitch, bytes_))
     # TMA reads A and B. The persistent kernels write C by TMA, or where its
-    # rows are not TMA's to write (an odd N, say), by the warpgroups' own
-    # stores (tma_c: tile.warpgroup_coalesced_store, element by element); an
-    # FP8 C is staged (that variant spills on the ping-pong consumers), and so
-    # is, for now, a C at an odd element address (the stores take any
-    # address, but that case has not run on a GPU); the decode kernels store
-    # element by element.
+    # rows are not TMA's to write (an odd N, an odd pitch or an address off
+    # 16 bytes), by the warpgroups' own stores (tma_c:
+    # tile.warpgroup_coalesced_store, element by element); an FP8 C is staged
+    # (that variant spills on the ping-pong consumers); the decode kernels
+    # store element by element.
     if not small_m and not _tma_ready(c, c.strides[0], c_bytes):
-        if c.address % (2 * c_bytes) == 0 and not epilogue.out:
+        if not epilogue.out:
             epilogue = replace(epilogue, tma_c=False)
         else:
             operands.append(("out" if out else "C", c, c.strides[0], c_bytes))
