@@ -777,3 +777,44 @@ def test_matmul_of_an_m_major_a_matches_torch(torch_cuda, dtype, m, n, k):
             torch.cuda.synchronize()
             assert result.shape == (m, n) and result.dtype == dtype
             assert relative_error(result, want) < 1e-2
+
+
+def test_the_staging_kernel_compiles_for_one_and_two_matrices():
+    from tile import compile
+    from tile.ops.staging import StageRowsConfig, stage_rows_source
+    for element in ("f16", "bf16"):
+        for count in (1, 2):
+            config = StageRowsConfig(element, count)
+            entry = compile(stage_rows_source(config), chip="sm_90a").manifest["kernels"][
+                config.name]
+            assert entry["block"] == [256, 1, 1]
+    with pytest.raises(ValueError, match="1 or 2 matrices"):
+        stage_rows_source(StageRowsConfig("bf16", 3))
+
+
+def test_the_staging_kernel_copies_any_strides_bit_for_bit(torch_cuda):
+    """tile.ops.staging's copy (a staged call's A and B in one launch): odd
+    pitches, a transposed view, rows shorter than a thread's piece and of
+    whole pieces, into aligned rows whose padding it leaves alone."""
+    from tile.ops.staging import stage_rows_grid, stage_rows_kernel
+    torch = torch_cuda
+    base = torch.randn(300, 1001, device="cuda", dtype=torch.bfloat16)
+    sources = [base[:, 1:334], base[:77, 3:8], base[:16, :16].t(), base[:40, 5:109].t()]
+    for first, second in ((0, 1), (2, 3), (3, 0)):
+        pairs = []
+        for source in (sources[first], sources[second]):
+            rows, columns = source.shape
+            padded = torch.full((rows, -(-columns // 8) * 8 + 8), float("nan"), device="cuda",
+                                dtype=torch.bfloat16)
+            pairs.append((source, padded[:, :columns], padded))
+        for count in (1, 2):
+            for _, _, padded in pairs:
+                padded.fill_(float("nan"))
+            chosen = pairs[:count]
+            stage_rows_kernel("bf16", count).launch_on(
+                0, [x for source, view, _ in chosen for x in (source, view)],
+                stage_rows_grid([(source, view) for source, view, _ in chosen]))
+            torch.cuda.synchronize()
+            for source, view, padded in chosen:
+                assert torch.equal(view.view(torch.int16), source.view(torch.int16))
+                assert padded[:, source.shape[1]:].isnan().all()

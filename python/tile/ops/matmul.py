@@ -61,6 +61,7 @@ from .decode import ROWS, DecodeConfig, decode_config, decode_grid
 from .epilogue import (GATE_BLOCK, Epilogue, activate, apply_epilogue, epilogue_aliases,
                        quantize)
 from .scaled_matmul import scaled_matmul
+from .staging import stage_rows_grid, stage_rows_kernel
 from ..core.routing import no_backward, operators, recorded, routed
 
 def tile_width_aliases(tile_n: int) -> Dict[str, str]:
@@ -867,7 +868,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         return out
     launch_stream = launch_stream or torch.cuda.current_stream(index)
 
-    def aligned_rows(name, matrix, copy=True):
+    def aligned_rows(name, matrix):
         """A view of `matrix`'s shape whose rows start 16-byte aligned (the
         padding columns are never read: TMA stops at the view's width), in
         a scratch buffer kept for this stream, shape and device."""
@@ -877,14 +878,25 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
             ("staging", name, launch_stream.cuda_stream, rows, pitch, matrix.dtype, index),
             lambda: torch.empty((rows, pitch), device=matrix.device, dtype=matrix.dtype)
         )[:, :columns]
-        return view.copy_(matrix) if copy else view
+        return view
 
     with STAGING_LOCK, streams.running_on(torch, launch_stream):
+        # A's and B's copies into aligned rows: one launch of the staging
+        # kernel (tile.ops.staging), prepared with the buffers fixed.
+        pairs = []
         if "A" in plan.staged:
-            kernel_a = aligned_rows("A", a)
+            pairs.append((a, aligned_rows("A", a)))
+            kernel_a = pairs[-1][1]
         if "B" in plan.staged:
-            kernel_b = aligned_rows("B", kernel_b)
-        kernel_c = aligned_rows("C", out, copy=False) if "C" in plan.staged else out
+            pairs.append((kernel_b, aligned_rows("B", kernel_b)))
+            kernel_b = pairs[-1][1]
+        stage_copy = None
+        if pairs:
+            stage_copy = stage_rows_kernel(of_torch(a.dtype).name, len(pairs)).prepare(
+                index, [x for pair in pairs for x in pair], stage_rows_grid(pairs), stream,
+                varying=tuple(range(0, 2 * len(pairs), 2)))
+            stage_copy()
+        kernel_c = aligned_rows("C", out) if "C" in plan.staged else out
         if tune:
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
         arguments = plan.arguments(kernel_a, kernel_b, kernel_c,
@@ -901,8 +913,7 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
                               if name not in plan.staged) + extra_indices)
             launch()
             planned.launches[streams.stream_handle(stream, index) or 0] = staged_step(
-                torch, plan, launch, kernel_a, kernel_b, kernel_c, transpose_b, launch_stream,
-                index)
+                torch, plan, launch, stage_copy, kernel_c, transpose_b, launch_stream, index)
         if kernel_c is not out:
             out.copy_(kernel_c)
     return out
@@ -955,23 +966,24 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
     return result if out is None else out.copy_(result)
 
 
-def staged_step(torch, plan: MatmulPlan, launch, kernel_a, kernel_b, kernel_c,
-                transpose_b: bool, launch_stream, index: int):
-    """A staged plan's calls after the first: (a, b, out) copied into the
-    staging views among kernel_a, kernel_b, kernel_c (the others taken from
-    the call), the prepared launch, C copied out; on `launch_stream` (the
-    torch stream the launch was prepared on; entered only when it is not
-    the current one)."""
+def staged_step(torch, plan: MatmulPlan, launch, stage_copy, kernel_c, transpose_b: bool,
+                launch_stream, index: int):
+    """A staged plan's calls after the first: the prepared staging copy of
+    the call's A and B (`stage_copy`: those of them in plan.staged), the
+    prepared launch (the operands not staged taken from the call), C
+    copied out of kernel_c when staged; on `launch_stream` (the torch
+    stream the launches were prepared on; entered only when it is not the
+    current one)."""
     staged_a, staged_b, staged_c = (name in plan.staged for name in "ABC")
     handle = launch_stream.cuda_stream
 
     def step(a, b, out, *extras):
         current = streams.current_stream_handle(index) == handle
         with STAGING_LOCK, streams.running_on(torch, None if current else launch_stream):
-            if staged_a:
-                kernel_a.copy_(a)
-            if staged_b:
-                kernel_b.copy_(b if transpose_b == plan.b_transposed else b.t())
+            if stage_copy is not None:
+                stage_copy(*[x for x, staged in (
+                    (a, staged_a), (b if transpose_b == plan.b_transposed else b.t(), staged_b))
+                    if staged])
             launch(*[x for x, staged in ((a, staged_a), (b, staged_b), (out, staged_c))
                      if not staged], *extras)
             if staged_c:
