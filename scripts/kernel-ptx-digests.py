@@ -30,6 +30,7 @@ from tile.ops.grouped import GROUPED, GROUPED_FP8  # noqa: E402
 from tile.ops.epilogue import Epilogue  # noqa: E402
 from tile.ops.matmul import GEMM, gemm_variant  # noqa: E402
 from tile.ops.scaled_matmul import FP8  # noqa: E402
+from tile.ops.staging import STAGE_ROWS, StageRowsConfig  # noqa: E402
 
 FP8_TYPES = ("f8E4M3FN", "f8E5M2")
 HALF = ("f16", "bf16")
@@ -45,6 +46,8 @@ def families():
                                          pingpong=True)
         yield "gemm", GEMM, gemm_variant(element, 224, Epilogue(tma_c=False))
         yield "grouped", GROUPED, (element,)
+        for count in (1, 2):
+            yield "stage-rows", STAGE_ROWS, StageRowsConfig(element, count)
         for head_dim in (64, 128):
             for softcap in (False, True):
                 yield "attention", ATTENTION, (element, softcap, head_dim, None, False)

@@ -12,8 +12,10 @@
 // than needed) and writes whether it was the last to a
 // shared flag (its warpgroup's slot of a static tile.shared_alloc); the
 // warpgroup meets again and reads the flag; the last CTA sums every split's
-// partial in split order, 64 values (sixteen 16-byte loads a split) at a time,
-// and resets the counter. With one split, nothing but the result.
+// partial in split order, 64 values (sixteen 16-byte loads a split) at a time
+// (with `prefetch`: all its values, the next split's loads issued before the
+// current split's adds, its own split from its registers), and resets the
+// counter. With one split, nothing but the result.
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"

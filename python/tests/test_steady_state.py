@@ -41,7 +41,8 @@ def test_matmul_steady_state_new_addresses_views_and_streams(torch_cuda, m):
 @pytest.mark.parametrize("shape", [(77, 111, 33), (300, 111, 72), (200, 64, 33)])
 def test_matmul_steady_state_staged_operands(torch_cuda, shape):
     """Rows TMA cannot address are staged: later calls copy into the same
-    staging buffers and take their own operands' values."""
+    staging buffers (tile.ops.staging's kernel for rows of any pitch,
+    PyTorch's copy for an M-major A) and take their own operands' values."""
     torch = torch_cuda
     m, n, k = shape
     for _ in range(3):
@@ -50,6 +51,9 @@ def test_matmul_steady_state_staged_operands(torch_cuda, shape):
         assert close(torch, tile.matmul(a, b), a.float() @ b.float())
         w = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
         assert close(torch, tile.matmul(a, w, transpose_b=True), a.float() @ w.float().t())
+        # An M-major A (a transposed view) staged too: PyTorch's copy.
+        a_mn = torch.randn(k, m, device="cuda", dtype=torch.bfloat16).t()
+        assert close(torch, tile.matmul(a_mn, b), a_mn.float() @ b.float())
 
 
 def test_attention_steady_state_prefill_and_decode_routes(torch_cuda):

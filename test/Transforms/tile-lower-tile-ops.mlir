@@ -560,6 +560,28 @@ gpu.module @split_k_prefetch {
   }
 }
 
+// With `prefetch` and a row per thread (6 accumulators): six scalar chunks a
+// split, loaded at (split base + thread) * 6 + c, and the thread's own six
+// taken from acc; the loop carries the six sums and the six loaded values.
+// CHECK-LABEL: gpu.func @split_k_prefetch_rows
+//  CHECK-SAME: (%[[ACC:[a-z0-9]+]]: vector<6xf32>
+//       CHECK: %[[OWN0:.*]] = vector.shuffle %[[ACC]], %[[ACC]] [0]
+//       CHECK: %[[OWN5:.*]] = vector.shuffle %[[ACC]], %[[ACC]] [5]
+//       CHECK: scf.for {{.*}} -> (vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>, vector<1xf32>)
+//       CHECK:   scf.yield %[[OWN0]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OWN5]] :
+//       CHECK:   vector.load %{{.*}} {alignment = 4 : i64} : memref<?xf32>, vector<1xf32>
+gpu.module @split_k_prefetch_rows {
+  gpu.func @split_k_prefetch_rows(%acc: vector<6xf32>, %ws: memref<?x6xf32>, %counters: memref<?xi32>,
+                                  %t: index, %s: index, %n: index) kernel {
+    %last, %sum = tile.split_k_reduce %acc, %ws, %counters, tile %t, split %s of %n prefetch
+        : vector<6xf32>, memref<?x6xf32>, memref<?xi32>
+    scf.if %last {
+      vector.store %sum, %ws[%t, %t] : memref<?x6xf32>, vector<6xf32>
+    }
+    gpu.return
+  }
+}
+
 // Accumulators that are no multiple of 4: a row per thread, element c of
 // thread t of a split at (split base + t) * 6 + c of the flat workspace.
 // CHECK-LABEL: gpu.func @split_k_rows

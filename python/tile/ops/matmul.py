@@ -881,8 +881,6 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         return view
 
     with STAGING_LOCK, streams.running_on(torch, launch_stream):
-        # A's and B's copies into aligned rows: one launch of the staging
-        # kernel (tile.ops.staging), prepared with the buffers fixed.
         pairs = []
         if "A" in plan.staged:
             pairs.append((a, aligned_rows("A", a)))
@@ -890,12 +888,9 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
         if "B" in plan.staged:
             pairs.append((kernel_b, aligned_rows("B", kernel_b)))
             kernel_b = pairs[-1][1]
-        stage_copy = None
-        if pairs:
-            stage_copy = stage_rows_kernel(of_torch(a.dtype).name, len(pairs)).prepare(
-                index, [x for pair in pairs for x in pair], stage_rows_grid(pairs), stream,
-                varying=tuple(range(0, 2 * len(pairs), 2)))
-            stage_copy()
+        stage_copy = _staging_copy(pairs, of_torch(a.dtype).name, index, stream)
+        if stage_copy is not None:
+            stage_copy(*[source for source, _ in pairs])
         kernel_c = aligned_rows("C", out) if "C" in plan.staged else out
         if tune:
             plan = _tuned(key, plan, kernel_a, kernel_b, kernel_c)
@@ -964,6 +959,26 @@ def _through_operators(torch, a, b, out, transpose_b, stream, stage, tune, scale
         result = ops.matmul(a, b, transpose_b, bias, residual, activation, gated, scale_a,
                             scale_b, out_dtype, out_scale, saturate, stage, tune)
     return result if out is None else out.copy_(result)
+
+
+def _staging_copy(pairs, element: str, index: int, stream):
+    """The copy of a staged call's sources into their aligned views (`pairs`
+    of (source, view); None for none), called with the sources: one
+    prepared launch of tile.ops.staging's kernel where every source's rows
+    are contiguous, else PyTorch's copies (an M-major A: its transposing
+    copy coalesces what a row-piece copy would not)."""
+    if not pairs:
+        return None
+    if all(source.stride(1) == 1 or source.shape[1] == 1 for source, _ in pairs):
+        return stage_rows_kernel(element, len(pairs)).prepare(
+            index, [x for pair in pairs for x in pair], stage_rows_grid(pairs), stream,
+            varying=tuple(range(0, 2 * len(pairs), 2)))
+    views = [view for _, view in pairs]
+
+    def copy(*sources):
+        for source, view in zip(sources, views):
+            view.copy_(source)
+    return copy
 
 
 def staged_step(torch, plan: MatmulPlan, launch, stage_copy, kernel_c, transpose_b: bool,

@@ -2,13 +2,16 @@
 one generated elementwise kernel for one or two matrices, so a staged call
 launches it once before its GEMM instead of a PyTorch copy per operand.
 
-    stage_rows(torch, ((a, a_staged), (b, b_staged)), device)
+    kernel = stage_rows_kernel("bf16", 2)
+    kernel.launch_on(device, (a, a_view, b, b_view), stage_rows_grid(pairs))
 
-Each pair is a source of any strides (an odd pitch, a transposed view) and
-a destination of its shape with contiguous rows (a view of the staging
-buffer); both 16-bit. A thread copies ELEMENTS consecutive elements of a
-row, one 2-byte load and store each (the sources' rows are only 2-byte
-aligned); a 1-D grid of THREADS-thread CTAs covers the first matrix's row
+Each pair is a source with contiguous rows at any pitch (an odd K) and a
+destination of its shape with contiguous rows (a view of the staging
+buffer); both 16-bit. (Other strides are copied correctly but without
+coalescing: tile.matmul copies an M-major A with PyTorch.) A thread copies
+ELEMENTS consecutive elements of a row, one 2-byte load and store each (the
+sources' rows are only 2-byte aligned), a whole piece's loads before its
+stores; a 1-D grid of THREADS-thread CTAs covers the first matrix's row
 pieces, then the second's.
 """
 from dataclasses import dataclass

@@ -77,8 +77,6 @@
 
 // Split-K: the partials stored as vectors, the warpgroup's named barrier,
 // the count between two fences, the flag through shared memory.
-// NO-SPILLS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-
 // SPLITK-LABEL: .entry gemm_decode_nt_r32_s4_k2_sk(
 // SPLITK: st.global.v4.b32
 // SPLITK: bar.sync {{.*}}, 128;
@@ -129,3 +127,6 @@
 // FP8OUT: st.global.b8
 // FP8OUT: redux.sync.max.s32
 // FP8OUT: atom.global.max.s32
+
+// The n = 64 split kernel with a prefetching fixup and a fused epilogue:
+// NO-SPILLS: 0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
