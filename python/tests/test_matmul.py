@@ -690,13 +690,16 @@ def test_split_k_decode_sums_every_split_and_resets_its_counters(torch_cuda):
         assert relative_error(c, reference) < 1e-2
 
 
-@pytest.mark.parametrize("m, n, k", [(64, 576, 7168), (33, 1000, 9000), (48, 256, 4096)])
-def test_a_prefetching_fixup_gives_the_same_bits(torch_cuda, m, n, k):
+@pytest.mark.parametrize("m, n, k, nn", [(64, 576, 7168, False), (33, 1000, 9000, False),
+                                         (48, 256, 4096, False), (64, 576, 7168, True),
+                                         (40, 1000, 5000, True)])
+def test_a_prefetching_fixup_gives_the_same_bits(torch_cuda, m, n, k, nn):
     """The split decode kernel whose fixup prefetches (tile.split_k_reduce
     ... prefetch: its own split from registers, the next split's loads in
     flight) against the same kernel text without prefetch: the same sums
     in the same order, so the same bits; three launches each on counters
-    the last one reset, and with more splits than the plan's."""
+    the last one reset, and with more splits than the plan's; B N x K (nt)
+    or K x N (nn)."""
     from dataclasses import replace
     from tile import compile
     from tile.core.devices import device
@@ -705,14 +708,16 @@ def test_a_prefetching_fixup_gives_the_same_bits(torch_cuda, m, n, k):
     from tile.testing import relative_error
     torch = torch_cuda
     a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
-    b = torch.randn(n, k, device="cuda", dtype=torch.bfloat16)
-    plan = plan_matmul(operand_of(a), operand_of(b.t()), None, device(a.get_device()))
+    b = torch.randn(*((k, n) if nn else (n, k)), device="cuda", dtype=torch.bfloat16)
+    logical_b = b if nn else b.t()
+    plan = plan_matmul(operand_of(a), operand_of(logical_b), None, device(a.get_device()))
     assert plan.decode.prefetches_fixup and plan.grid[1] > 1
+    assert plan.decode.layout == ("nn" if nn else "nt")
     source = decode_source(plan.decode)
     assert source.count(" prefetch\n") == 1
     kernels = [compile(text).kernel(plan.decode.name)
                for text in (source, source.replace(" prefetch\n", "\n"))]
-    reference = a.float() @ b.float().t()
+    reference = a.float() @ logical_b.float()
     for splits in (plan.grid[1], 2 * plan.grid[1] + 1):
         launch = replace(plan, grid=(plan.grid[0], splits, 1))
         outs = []
