@@ -70,6 +70,10 @@
                                 prints the kernel of act(gate) * up on an
                                 interleaved gate/up product, or of its
                                 derivative (tile.ops.gated_activation)
+    python3 -m tile stage-rows [--element f16|bf16] [--count 1|2]
+                                prints the kernel that copies a staged
+                                call's A and B into aligned rows
+                                (tile.ops.staging)
     python3 -m tile lit [LIT-OPTION...] PATH...
                                 runs LLVM's lit on your own tests with the
                                 project's substitutions (tile.lit_runner)
@@ -82,7 +86,7 @@ from pathlib import Path
 from . import lit_runner
 from .ops.decode import COLUMNS, FP8_TYPES, ROWS, DecodeConfig, decode_source
 from .ops import (attention as prefill_attention, cache_append, decode_attention,
-                  gated_activation, rms_norm, rms_norm_backward, rope)
+                  gated_activation, rms_norm, rms_norm_backward, rope, staging)
 from .ops import attention_backward, attention_backward_rows
 from .ops.epilogue import ACTIVATIONS, Epilogue
 from .ops.matmul import gemm_source, gemm_variant
@@ -229,6 +233,11 @@ def main(argv=None) -> None:
     gating.add_argument("--activation", choices=gated_activation.GATE_ACTIVATIONS,
                         default="silu")
     gating.add_argument("--backward", action="store_true")
+    stage = commands.add_parser("stage-rows",
+                                help="print the staging copy kernel's tile IR (tile.matmul's "
+                                     "A and B into aligned rows)")
+    stage.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    stage.add_argument("--count", type=int, choices=(1, 2), default=2)
     rotary = commands.add_parser("rope", help="print the rotary embedding kernel's tile IR")
     rotary.add_argument("--element", choices=("f16", "bf16"), default="bf16")
     rotary.add_argument("--head-dim", type=int, choices=rope.HEAD_DIMS, default=128)
@@ -301,6 +310,10 @@ def main(argv=None) -> None:
         sys.stdout.write(gated_activation.gated_activation_source(
             gated_activation.GatedActivationConfig(args.element, args.activation,
                                                    args.backward)))
+        return
+    if args.command == "stage-rows":
+        sys.stdout.write(staging.stage_rows_source(
+            staging.StageRowsConfig(args.element, args.count)))
         return
     if args.command == "rope":
         sys.stdout.write(rope.rope_source(rope.RopeConfig(args.element, args.head_dim,

@@ -100,7 +100,8 @@ def stage_rows_source(config: StageRowsConfig) -> str:
         body.extend("    " + line for line in second)
         emit("  }")
     emit("}")
-    header = [f"// {config.name}: {config.count} {e} matrices of any strides copied into "
+    matrices = "one matrix" if config.count == 1 else "two matrices"
+    header = [f"// {config.name}: {matrices} of {e} of any strides copied into "
               f"rows TMA can address (tile.ops.staging),",
               f"// {ELEMENTS} elements of a row a thread, {THREADS} threads a CTA.",
               f"!src = memref<?x?x{e}, strided<[?, ?], offset: ?>>",
