@@ -17,6 +17,7 @@ pieces, then the second's.
 from dataclasses import dataclass
 from typing import Sequence, Tuple
 
+from ..core.operands import cdiv
 from ..family import KernelFamily
 from .kernel_text import index_constants, kernel_module, linear_ids
 
@@ -82,8 +83,7 @@ def stage_rows_source(config: StageRowsConfig) -> str:
     for i in range(config.count):
         emit(f"%rows{i} = memref.dim %src{i}, %c0 : !src")
         emit(f"%cols{i} = memref.dim %src{i}, %c1 : !src")
-        emit(f"%cols{i}_up = arith.addi %cols{i}, %c_elements_1 : index")
-        emit(f"%pieces{i} = arith.divui %cols{i}_up, %c_elements : index")
+        emit(f"%pieces{i} = arith.ceildivui %cols{i}, %c_elements : index")
         emit(f"%units{i} = arith.muli %rows{i}, %pieces{i} : index")
     emit("%in_first = arith.cmpi ult, %gid, %units0 : index")
     emit("scf.if %in_first {")
@@ -108,8 +108,7 @@ def stage_rows_source(config: StageRowsConfig) -> str:
               f"!dst = memref<?x?x{e}, strided<[?, 1], offset: ?>>"]
     params = [p for i in range(config.count) for p in (f"%src{i}: !src", f"%dst{i}: !dst")]
     constants = index_constants(c0=0, c1=1, **{f"c{j}": j for j in range(2, ELEMENTS)},
-                                c_elements=ELEMENTS, c_elements_1=ELEMENTS - 1,
-                                c_threads=THREADS)
+                                c_elements=ELEMENTS, c_threads=THREADS)
     return kernel_module(header, config.name, params, THREADS,
                          constants + linear_ids() + body)
 
@@ -120,9 +119,9 @@ STAGE_ROWS = KernelFamily("stage_rows", stage_rows_source)
 
 def stage_rows_grid(pairs: Sequence[Tuple[object, object]]) -> Tuple[int, int, int]:
     """The grid that copies `pairs` ((source, destination) of equal shapes)."""
-    pieces = sum(rows * -(-columns // ELEMENTS) for rows, columns in
+    pieces = sum(rows * cdiv(columns, ELEMENTS) for rows, columns in
                  (tuple(source.shape) for source, _ in pairs))
-    return (max(1, -(-pieces // THREADS)), 1, 1)
+    return (max(1, cdiv(pieces, THREADS)), 1, 1)
 
 
 def stage_rows_kernel(element: str, count: int):
