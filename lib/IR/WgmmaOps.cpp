@@ -131,3 +131,12 @@ LogicalResult WgmmaRsOp::verify() {
 LogicalResult WgmmaWaitGroupOp::verify() {
   return verifyPendingGroups(*this, getPendingAttr());
 }
+
+LogicalResult WgmmaFenceOperandOp::verify() {
+  VectorType type = getValue().getType();
+  if (type.getElementType().isF16() && type.getNumElements() % 2 != 0)
+    return emitOpError() << "f16 accumulators are two to a register "
+                            "(T-WGMMA-2), got "
+                         << type;
+  return success();
+}

@@ -6,8 +6,8 @@ import pytest
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
 from tile.core.operands import Operand
-from tile.ops.scaled_matmul import (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL, FP8_KERNEL,
-                             FP8_MULTICAST_KERNEL, blockwise_tile_rows, plan_scaled_matmul)
+from tile.ops.scaled_matmul import (FP8_BLOCKWISE_KERNEL, FP8_KERNEL, FP8_MULTICAST_KERNEL,
+                                    plan_scaled_matmul)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 E4M3 = "float8_e4m3fn"
@@ -162,16 +162,12 @@ def test_block_scales_run_the_blockwise_kernel():
     assert not plan(matrix(64, 128), transposed(128, 128), scales(64, 1), scales(1, 1)).blockwise
 
 
-def test_block_scales_pick_the_tile_rows_by_waves():
-    # 8192^3: 21 waves of 192 x 128 tiles against 32 of 128 x 128 ones.
+def test_block_scales_run_128_row_tiles_on_every_sm():
+    # 8192^3: 4096 tiles of 128 x 128 on the 132 SMs, no workspace.
     big = plan(matrix(8192, 8192), transposed(8192, 8192), scales(8192, 64), scales(64, 64))
-    assert big.blockwise and big.kernel == FP8_BLOCKWISE_M192_KERNEL
-    assert big.grid == (132, 1, 1)
-    assert blockwise_tile_rows(8192, 8192, 132) == 192
-    # 4096^3: 6 waves of 192-row tiles are no faster than 8 of 128 rows.
-    assert blockwise_tile_rows(4096, 4096, 132) == 128
-    small = plan(matrix(4096, 512), transposed(512, 4096), scales(4096, 4), scales(32, 4))
-    assert small.kernel == FP8_BLOCKWISE_KERNEL
+    assert big.blockwise and big.grid == (132, 1, 1) and big.split_k_shape is None
+    small = plan(matrix(256, 4096), transposed(4096, 512), scales(256, 32), scales(4, 32))
+    assert small.kernel == FP8_BLOCKWISE_KERNEL and small.grid == (8, 1, 1)
 
 
 @pytest.mark.parametrize("case, message", [
@@ -307,9 +303,10 @@ def test_fp8_type_pairs_and_f16_out(torch_cuda, a_dtype, b_dtype):
     assert relative_error(out, reference) < 1e-2
 
 
-# 1100 x 2048 runs the 192-row kernel (its last row tile holds 140 rows).
+# K blocks in pairs and an odd one (464: 4 blocks, the last partial; 640:
+# 5; 1152: 9); 1100 x 2048: a last row tile of 76 rows and a second wave.
 @pytest.mark.parametrize("m, n, k", [(256, 512, 1024), (200, 296, 464), (1024, 4096, 2048),
-                                     (1100, 2048, 640)])
+                                     (1100, 2048, 640), (1000, 3000, 1152)])
 def test_block_scaled_fp8_is_closer_than_row_wise(torch_cuda, m, n, k):
     """Float32 matrices with outliers quantized per 1x128 / 128x128 block run
     the blockwise kernel (f32 promotion per K block): correct against the

@@ -5,6 +5,7 @@
 // tile.wgmma            -> nvvm.wgmma.mma_async (accumulators as a struct)
 // tile.wgmma_rs         -> inline PTX wgmma.mma_async with A in registers
 // tile.wgmma_fence/commit_group/wait_group -> nvvm.wgmma.*
+// tile.wgmma_fence_operand -> an empty inline-asm statement on the registers
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
@@ -347,11 +348,62 @@ struct WgmmaWaitGroupOpLowering : ConvertOpToLLVMPattern<WgmmaWaitGroupOp> {
   }
 };
 
+/// Lowers `tile.wgmma_fence_operand` to an empty inline-asm statement with
+/// side effects whose outputs are its inputs' registers (tied): LLVM keeps
+/// it in order with the wgmmas' side effects, and the computation of the
+/// value before it (CUTLASS's warpgroup_fence_operand).
+struct WgmmaFenceOperandOpLowering
+    : ConvertOpToLLVMPattern<WgmmaFenceOperandOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LogicalResult
+  matchAndRewrite(WgmmaFenceOperandOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    bool f16 = op.getValue().getType().getElementType().isF16();
+    Type registerType = f16 ? i32 : rewriter.getF32Type();
+    auto pairType = VectorType::get({2}, rewriter.getF16Type());
+    SmallVector<Value> operands;
+    for (Value reg :
+         getAccumulatorRegisters(rewriter, loc, adaptor.getValue()))
+      operands.push_back(
+          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg)) : reg);
+    std::string constraints;
+    llvm::raw_string_ostream cs(constraints);
+    for (size_t r = 0; r < operands.size(); ++r)
+      cs << (r ? "," : "") << (f16 ? "=r" : "=f");
+    for (size_t r = 0; r < operands.size(); ++r)
+      cs << "," << r;
+    auto structType = LLVM::LLVMStructType::getLiteral(
+        op.getContext(), SmallVector<Type>(operands.size(), registerType));
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, loc, structType, operands, /*asm_string=*/"", constraints,
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(op.getContext(), LLVM::AsmDialect::AD_ATT),
+        /*operand_attrs=*/ArrayAttr());
+    SmallVector<Value> results;
+    for (size_t r = 0; r < operands.size(); ++r) {
+      Value reg = LLVM::ExtractValueOp::create(
+          rewriter, loc, asmOp.getRes(), ArrayRef<int64_t>{int64_t(r)});
+      results.push_back(
+          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg))
+              : reg);
+    }
+    rewriter.replaceOp(
+        op, getAccumulatorVector(
+                rewriter, loc,
+                getTypeConverter()->convertType(op.getResult().getType()),
+                results));
+    return success();
+  }
+};
+
 } // namespace
 
 void tile::populateWgmmaToNVVMPatterns(const LLVMTypeConverter &converter,
                                        RewritePatternSet &patterns) {
   patterns.add<WgmmaDescriptorOpLowering, WgmmaOpLowering, WgmmaRsOpLowering,
                WgmmaFenceOpLowering, WgmmaCommitGroupOpLowering,
-               WgmmaWaitGroupOpLowering>(converter);
+               WgmmaWaitGroupOpLowering, WgmmaFenceOperandOpLowering>(converter);
 }

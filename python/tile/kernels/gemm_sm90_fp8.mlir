@@ -22,8 +22,9 @@
 //   tile-run python/tile/kernels/gemm_sm90_fp8.mlir --chip=sm_90a
 // prints the mismatches against the host (all 0) with row-wise and
 // per-tensor scales at 256x512x512 and at the odd 200x296x208, the
-// multicast kernel at 256x512x512 and 328x296x208, and both block-scaled
-// kernels at 256x512x512 and 200x296x464 and on 3 CTAs.
+// multicast kernel at 256x512x512 and 328x296x208, and the block-scaled
+// kernel at 256x512x512 (also on 3 CTAs), 200x296x464, 256x512x384,
+// 256x512x640 on 3 CTAs and 200x296x128 on 3 CTAs.
 
 // The element types of A, B (e4m3 or e5m2, in any pair) and C (bf16 or
 // f16); tile.matmul compiles its variants by redefining these aliases.
@@ -429,24 +430,35 @@ module attributes {gpu.container_module} {
     // per block: A's rows by sa[row, kb] (1 x 128 blocks), B's 128 x 128
     // blocks by sb[row / 128, kb] (DeepSeek-V3's fine-grained FP8). The FP8
     // tensor cores accumulate with reduced precision, so each 128-wide K
-    // slice is multiplied into a fresh accumulator, waited for (wait
-    // depth 0), scaled and added to an f32 accumulator: the promotion of
-    // DeepGEMM. 128x128 tiles (a consumer warpgroup holds 64 partial and
-    // 64 promoted accumulators a thread), data-parallel and persistent in
-    // the grouped order, a 6-stage ring of 32 KB stages.
+    // block is multiplied into a fresh accumulator, scaled and added to an
+    // f32 one: the promotion of DeepGEMM. Two fresh accumulators take turns:
+    // block t + 1's wgmmas are issued (wait depth 1, so block t is done)
+    // before block t is promoted, and the tensor cores work while the FMAs
+    // run (with one, each block waited for at depth 0, both warpgroups
+    // promoted at once and the kernel ran 13-20% slower; bench/NOTES.md).
+    // The blocks go in pairs so that each partial keeps its registers (an
+    // in-flight accumulator is never moved), and tile.wgmma_fence_operand
+    // keeps each promotion before the wgmmas that reuse its partial's
+    // registers (else ptxas serializes every wgmma). 128x128 tiles (a
+    // consumer warpgroup holds 64 promoted and twice 64 partial
+    // accumulators a thread), data-parallel and persistent in the grouped
+    // order, a 6-stage ring of 32 KB stages that every consumer thread
+    // releases (no branch: 1-2% faster than one thread's release).
     gpu.func @gemm_fp8_nt_blockwise(%a: !da, %b: !dbh, %c: !dc, %m: index, %n: index,
                                     %k: index, %sa: !block_scales, %sb: !block_scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c5 = arith.constant 5 : index
       %c6 = arith.constant 6 : index
       %c64 = arith.constant 64 : index
       %c127 = arith.constant 127 : index
       %c128 = arith.constant 128 : index
       %copies = arith.constant 2 : i32
-      %consumers = arith.constant 2 : i32
-      %false = arith.constant false
+      %consumer_threads = arith.constant 256 : i32
       %true = arith.constant true
+      %false = arith.constant false
       %tid = gpu.thread_id x
       %cta = gpu.block_id x
       %ctas = gpu.grid_dim x
@@ -468,7 +480,7 @@ module attributes {gpu.container_module} {
         tile.tma_prefetch_descriptor %b : !dbh
         scf.for %s = %c0 to %c6 step %c1 {
           tile.mbarrier_init %full[%s], %copies : !bars6
-          tile.mbarrier_init %empty[%s], %consumers : !bars6
+          tile.mbarrier_init %empty[%s], %consumer_threads : !bars6
         }
       }
       gpu.barrier
@@ -505,164 +517,122 @@ module attributes {gpu.container_module} {
           %m0 = arith.muli %pid_m, %c128 : index
           %n0 = arith.muli %pid_n, %c128 : index
           %m1 = arith.addi %m0, %row : index
-          %r:3 = scf.for %t = %c0 to %slices step %c1
-              iter_args(%acc = %zero, %s = %s0, %ph = %ph0) -> (vector<64xf32>, index, i1) {
-            // The block's scales (A's K block t of this thread's rows, B's
-            // block (n0 / 128, t)), loaded before the MMAs so that their
-            // latency hides behind them.
-            %a_block = memref.subview %sa[%c0, %t] [%m, 1] [1, 1]
+          // The unit's first block in flight, then its blocks in pairs: the
+          // partial issued last is promoted first.
+          %f0_rows = memref.subview %sa[%c0, %c0] [%m, 1] [1, 1]
+              : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+          %f0_a = tile.warpgroup_rows %f0_rows[%m1] {shape = array<i64: 64, 128>}
+              : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+          %f0_b = memref.load %sb[%pid_n, %c0] : !block_scales
+          %f0_bs = vector.broadcast %f0_b : f32 to vector<2xf32>
+          %f0 = arith.mulf %f0_a, %f0_bs : vector<2xf32>
+          tile.mbarrier_wait_parity %full[%s0], %ph0 : !bars6
+          %p0 = tile.warpgroup_mma %ra[%s0, %row, %c0], %rb[%s0, %c0, %c0], %zero
+              {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+              : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+          %s1_inc = arith.addi %s0, %c1 : index
+          %s1_wrap = arith.cmpi eq, %s1_inc, %c6 : index
+          %s1 = arith.select %s1_wrap, %c0, %s1_inc : index
+          %ph1 = arith.xori %ph0, %s1_wrap : i1
+          %last_block = arith.subi %slices, %c1 : index
+          %pairs = arith.divui %last_block, %c2 : index
+          %r:5 = scf.for %j = %c0 to %pairs step %c1
+              iter_args(%acc = %zero, %pa = %p0, %fa = %f0, %s = %s1, %ph = %ph1)
+              -> (vector<64xf32>, vector<64xf32>, vector<2xf32>, index, i1) {
+            %t0 = arith.muli %j, %c2 : index
+            %t1 = arith.addi %t0, %c1 : index
+            %t2 = arith.addi %t0, %c2 : index
+            %sp_first = arith.cmpi eq, %s, %c0 : index
+            %sp_dec = arith.subi %s, %c1 : index
+            %sp = arith.select %sp_first, %c5, %sp_dec : index
+            %fb_rows = memref.subview %sa[%c0, %t1] [%m, 1] [1, 1]
                 : !block_scales to memref<?xf32, strided<[?], offset: ?>>
-            %fa = tile.warpgroup_rows %a_block[%m1] {shape = array<i64: 64, 128>}
+            %fb_a = tile.warpgroup_rows %fb_rows[%m1] {shape = array<i64: 64, 128>}
                 : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
-            %fb = memref.load %sb[%pid_n, %t] : !block_scales
-            %fbs = vector.broadcast %fb : f32 to vector<2xf32>
-            %factors = arith.mulf %fa, %fbs : vector<2xf32>
+            %fb_b = memref.load %sb[%pid_n, %t1] : !block_scales
+            %fb_bs = vector.broadcast %fb_b : f32 to vector<2xf32>
+            %fb = arith.mulf %fb_a, %fb_bs : vector<2xf32>
             tile.mbarrier_wait_parity %full[%s], %ph : !bars6
-            // This K block alone, waited for: the stage is free at once.
-            %part = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
-                {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+            // Block t0 + 1 issued: block t0 is done, its stage free.
+            %pb = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
                 : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %empty[%s] : !bars6 -> !tile.mbarrier_token
-            }
-            // Promotion: the block's product times its scales, added in f32
-            // (one FMA an element).
-            %scaled = tile.warpgroup_scale %part row_factors %factors : vector<2xf32>
+            %tok0 = tile.mbarrier_arrive %empty[%sp] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %pa row_factors %fa : vector<2xf32>
                 {shape = array<i64: 64, 128>} : vector<64xf32>
-            %sum = arith.addf %acc, %scaled fastmath<contract> : vector<64xf32>
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c6 : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %sum, %ns, %nph : vector<64xf32>, index, i1
-          }
-          tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 128>}
-              : vector<64xf32>, memref<2x2x64x64x!ec, 3>, !dc
-          scf.yield %r#1, %r#2 : index, i1
-        }
-        scf.if %signals {
-          tile.bulk_wait_group 0
-        }
-      }
-      gpu.return
-    }
-
-    // @gemm_fp8_nt_blockwise with three consumer warpgroups on 192x128
-    // tiles (a 4-stage ring of 40 KB stages): while one warpgroup
-    // promotes its K block, two still issue wgmmas (with two, both
-    // promote at once and the tensor cores wait: 10-14% slower at 8192^3
-    // on an H200, bench/NOTES.md). 192-row tiles quantize M coarser, so
-    // tile.matmul runs this kernel where its whole waves take less time.
-    gpu.func @gemm_fp8_nt_blockwise_m192(%a: !da192, %b: !dbh, %c: !dc, %m: index, %n: index,
-                                         %k: index, %sa: !block_scales, %sb: !block_scales) kernel
-        attributes {known_block_size = array<i32: 512, 1, 1>} {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c4 = arith.constant 4 : index
-      %c64 = arith.constant 64 : index
-      %c127 = arith.constant 127 : index
-      %c128 = arith.constant 128 : index
-      %c191 = arith.constant 191 : index
-      %c192 = arith.constant 192 : index
-      %copies = arith.constant 2 : i32
-      %consumers = arith.constant 3 : i32
-      %false = arith.constant false
-      %true = arith.constant true
-      %tid = gpu.thread_id x
-      %cta = gpu.block_id x
-      %ctas = gpu.grid_dim x
-      %m191 = arith.addi %m, %c191 : index
-      %tiles_m = arith.divui %m191, %c192 : index
-      %n127 = arith.addi %n, %c127 : index
-      %tiles_n = arith.divui %n127, %c128 : index
-      %tiles = arith.muli %tiles_m, %tiles_n : index
-      %k127 = arith.addi %k, %c127 : index
-      %slices = arith.divui %k127, %c128 : index
-      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x192x128x!ea, 3>
-      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<4x128x128x!eb, 3>
-      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<3x2x64x64x!ec, 3>
-      %full = tile.mbarrier_alloc : !bars
-      %empty = tile.mbarrier_alloc : !bars
-      %first = arith.cmpi eq, %tid, %c0 : index
-      scf.if %first {
-        tile.tma_prefetch_descriptor %a : !da192
-        tile.tma_prefetch_descriptor %b : !dbh
-        scf.for %s = %c0 to %c4 step %c1 {
-          tile.mbarrier_init %full[%s], %copies : !bars
-          tile.mbarrier_init %empty[%s], %consumers : !bars
-        }
-      }
-      gpu.barrier
-      // The producer at 24 registers, the consumers at 160: 24 + 3 x 160 =
-      // 504, the 4 x 128 the CTA is launched with (T-WS-3); ptxas fits a
-      // consumer's 64 partial and 64 promoted values without spills.
-      tile.warp_specialize producer(registers = 24) {
-        scf.if %first {
-          %pt:2 = scf.for %tile = %cta to %tiles step %ctas
-              iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {
-            %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
-            %m0 = arith.muli %pid_m, %c192 : index
-            %n0 = arith.muli %pid_n, %c128 : index
-            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
-              tile.mbarrier_wait_parity %empty[%s], %ph : !bars
-              %k0 = arith.muli %t, %c128 : index
-              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da192, memref<4x192x128x!ea, 3>, !bars
-              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !dbh, memref<4x128x128x!eb, 3>, !bars
-              %next = arith.addi %s, %c1 : index
-              %wrap = arith.cmpi eq, %next, %c4 : index
-              %ns = arith.select %wrap, %c0, %next : index
-              %nph = arith.xori %ph, %wrap : i1
-              scf.yield %ns, %nph : index, i1
-            }
-            scf.yield %p#0, %p#1 : index, i1
-          }
-        }
-      } consumers(3, registers = 160) {
-      ^bb0(%wg: index):
-        %row = arith.muli %wg, %c64 : index
-        %lane = arith.remui %tid, %c128 : index
-        %signals = arith.cmpi eq, %lane, %c0 : index
-        %zero = arith.constant dense<0.0> : vector<64xf32>
-        %ct:2 = scf.for %tile = %cta to %tiles step %ctas
-            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {
-          %pid_m, %pid_n = tile.tile_coord %tile in [%tiles_m, %tiles_n] group 4
-          %m0 = arith.muli %pid_m, %c192 : index
-          %n0 = arith.muli %pid_n, %c128 : index
-          %m1 = arith.addi %m0, %row : index
-          %r:3 = scf.for %t = %c0 to %slices step %c1
-              iter_args(%acc = %zero, %s = %s0, %ph = %ph0) -> (vector<64xf32>, index, i1) {
-            // The block's scales (A's K block t of this thread's rows, B's
-            // block (n0 / 128, t)), loaded before the MMAs so that their
-            // latency hides behind them.
-            %a_block = memref.subview %sa[%c0, %t] [%m, 1] [1, 1]
+            %acc1_sum = arith.addf %acc, %acc1_scaled fastmath<contract> : vector<64xf32>
+            %acc1 = tile.wgmma_fence_operand %acc1_sum : vector<64xf32>
+            %s2_inc = arith.addi %s, %c1 : index
+            %s2_wrap = arith.cmpi eq, %s2_inc, %c6 : index
+            %s2 = arith.select %s2_wrap, %c0, %s2_inc : index
+            %ph2 = arith.xori %ph, %s2_wrap : i1
+            %fa2_rows = memref.subview %sa[%c0, %t2] [%m, 1] [1, 1]
                 : !block_scales to memref<?xf32, strided<[?], offset: ?>>
-            %fa = tile.warpgroup_rows %a_block[%m1] {shape = array<i64: 64, 128>}
+            %fa2_a = tile.warpgroup_rows %fa2_rows[%m1] {shape = array<i64: 64, 128>}
                 : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
-            %fb = memref.load %sb[%pid_n, %t] : !block_scales
-            %fbs = vector.broadcast %fb : f32 to vector<2xf32>
-            %factors = arith.mulf %fa, %fbs : vector<2xf32>
-            tile.mbarrier_wait_parity %full[%s], %ph : !bars
-            // This K block alone, waited for: the stage is free at once.
-            %part = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
-                {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
-                : memref<4x192x128x!ea, 3>, memref<4x128x128x!eb, 3>, vector<64xf32>
-            scf.if %signals {
-              %tok = tile.mbarrier_arrive %empty[%s] : !bars -> !tile.mbarrier_token
-            }
-            // Promotion: the block's product times its scales, added in f32
-            // (one FMA an element).
-            %scaled = tile.warpgroup_scale %part row_factors %factors : vector<2xf32>
+            %fa2_b = memref.load %sb[%pid_n, %t2] : !block_scales
+            %fa2_bs = vector.broadcast %fa2_b : f32 to vector<2xf32>
+            %fa2 = arith.mulf %fa2_a, %fa2_bs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%s2], %ph2 : !bars6
+            %pa2 = tile.warpgroup_mma %ra[%s2, %row, %c0], %rb[%s2, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+            %tok1 = tile.mbarrier_arrive %empty[%s] : !bars6 -> !tile.mbarrier_token
+            %acc2_scaled = tile.warpgroup_scale %pb row_factors %fb : vector<2xf32>
                 {shape = array<i64: 64, 128>} : vector<64xf32>
-            %sum = arith.addf %acc, %scaled fastmath<contract> : vector<64xf32>
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c4 : index
-            %ns = arith.select %wrap, %c0, %next : index
-            %nph = arith.xori %ph, %wrap : i1
-            scf.yield %sum, %ns, %nph : vector<64xf32>, index, i1
+            %acc2_sum = arith.addf %acc1, %acc2_scaled fastmath<contract> : vector<64xf32>
+            %acc2 = tile.wgmma_fence_operand %acc2_sum : vector<64xf32>
+            %s3_inc = arith.addi %s2, %c1 : index
+            %s3_wrap = arith.cmpi eq, %s3_inc, %c6 : index
+            %s3 = arith.select %s3_wrap, %c0, %s3_inc : index
+            %ph3 = arith.xori %ph2, %s3_wrap : i1
+            scf.yield %acc2, %pa2, %fa2, %s3, %ph3
+                : vector<64xf32>, vector<64xf32>, vector<2xf32>, index, i1
           }
-          tile.warpgroup_tma_store %r#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 128>}
-              : vector<64xf32>, memref<3x2x64x64x!ec, 3>, !dc
-          scf.yield %r#1, %r#2 : index, i1
+          // The last block in flight (%r#1, in the stage before %r#3), and with
+          // an even count one more block.
+          %odd = arith.remui %slices, %c2 : index
+          %even = arith.cmpi eq, %odd, %c0 : index
+          %sl_first = arith.cmpi eq, %r#3, %c0 : index
+          %sl_dec = arith.subi %r#3, %c1 : index
+          %sl = arith.select %sl_first, %c5, %sl_dec : index
+          %tail:3 = scf.if %even -> (vector<64xf32>, index, i1) {
+            %fl_rows = memref.subview %sa[%c0, %last_block] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fl_a = tile.warpgroup_rows %fl_rows[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fl_b = memref.load %sb[%pid_n, %last_block] : !block_scales
+            %fl_bs = vector.broadcast %fl_b : f32 to vector<2xf32>
+            %fl = arith.mulf %fl_a, %fl_bs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%r#3], %r#4 : !bars6
+            %pl = tile.warpgroup_mma %ra[%r#3, %row, %c0], %rb[%r#3, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+            %tok2 = tile.mbarrier_arrive %empty[%sl] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %r#1 row_factors %r#2 : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc1 = arith.addf %r#0, %acc1_scaled fastmath<contract> : vector<64xf32>
+            tile.wgmma_wait_group 0
+            %tok3 = tile.mbarrier_arrive %empty[%r#3] : !bars6 -> !tile.mbarrier_token
+            %acc2_scaled = tile.warpgroup_scale %pl row_factors %fl : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc2 = arith.addf %acc1, %acc2_scaled fastmath<contract> : vector<64xf32>
+            %sn_inc = arith.addi %r#3, %c1 : index
+            %sn_wrap = arith.cmpi eq, %sn_inc, %c6 : index
+            %sn = arith.select %sn_wrap, %c0, %sn_inc : index
+            %phn = arith.xori %r#4, %sn_wrap : i1
+            scf.yield %acc2, %sn, %phn : vector<64xf32>, index, i1
+          } else {
+            tile.wgmma_wait_group 0
+            %tok2 = tile.mbarrier_arrive %empty[%sl] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %r#1 row_factors %r#2 : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc1 = arith.addf %r#0, %acc1_scaled fastmath<contract> : vector<64xf32>
+            scf.yield %acc1, %r#3, %r#4 : vector<64xf32>, index, i1
+          }
+          tile.warpgroup_tma_store %tail#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 128>}
+              : vector<64xf32>, memref<2x2x64x64x!ec, 3>, !dc
+          scf.yield %tail#1, %tail#2 : index, i1
         }
         scf.if %signals {
           tile.bulk_wait_group 0
@@ -900,12 +870,11 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // Runs @gemm_fp8_nt_blockwise (or, with `m192`, its three-warpgroup
-  // form) at (m, n, k) on at most `ctas` CTAs with A scales per (row, K
-  // block) and B scales per (128-row block, K block) and returns the number
-  // of elements of C whose relative difference from the host's exceeds
-  // 1e-2.
-  func.func @run_blockwise(%m: index, %n: index, %k: index, %m192: i1, %ctas: index) -> i32 {
+  // Runs @gemm_fp8_nt_blockwise at (m, n, k) on `ctas` CTAs (at most the
+  // tiles) with A scales per (row, K block) and B scales per (128-row block,
+  // K block) and returns the number of elements of C whose relative
+  // difference from the host's exceeds 1e-2.
+  func.func @run_blockwise(%m: index, %n: index, %k: index, %ctas: index) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -913,10 +882,7 @@ module attributes {gpu.container_module} {
     %c7 = arith.constant 7 : index
     %c127 = arith.constant 127 : index
     %c128 = arith.constant 128 : index
-    %c191 = arith.constant 191 : index
-    %c192 = arith.constant 192 : index
     %c384 = arith.constant 384 : index
-    %c512 = arith.constant 512 : index
     %mk = arith.muli %m, %k : index
     %nk = arith.muli %n, %k : index
     %ha = memref.alloc(%mk) : memref<?xi8>
@@ -949,33 +915,14 @@ module attributes {gpu.container_module} {
     %tc = tile.tma_create_descriptor %dc : memref<?x?x!ec> -> !dc
     %sa = memref.cast %dsa : memref<?x?xf32> to !block_scales
     %sb = memref.cast %dsb : memref<?x?xf32> to !block_scales
-    scf.if %m192 {
-      // The 4-stage ring (96 KB of A, 64 KB of B tiles) and 3 x 2 staging
-      // buffers of 8 KB.
-      %smem = arith.constant 212992 : i32
-      %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da192
-      %m191 = arith.addi %m, %c191 : index
-      %tm = arith.divui %m191, %c192 : index
-      %tiles = arith.muli %tm, %nblocks : index
-      %grid = arith.minui %tiles, %ctas : index
-      gpu.launch_func @kernels::@gemm_fp8_nt_blockwise_m192 blocks in (%grid, %c1, %c1)
-          threads in (%c512, %c1, %c1) dynamic_shared_memory_size %smem
-          args(%ta : !da192, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
-               %sa : !block_scales, %sb : !block_scales)
-    } else {
-      // The 6-stage ring (96 KB of A, 96 KB of B tiles) and 2 x 2 staging
-      // buffers of 8 KB.
-      %smem = arith.constant 229376 : i32
-      %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da
-      %m127 = arith.addi %m, %c127 : index
-      %tm = arith.divui %m127, %c128 : index
-      %tiles = arith.muli %tm, %nblocks : index
-      %grid = arith.minui %tiles, %ctas : index
-      gpu.launch_func @kernels::@gemm_fp8_nt_blockwise blocks in (%grid, %c1, %c1)
-          threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
-          args(%ta : !da, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
-               %sa : !block_scales, %sb : !block_scales)
-    }
+    // The 6-stage ring (96 KB of A, 96 KB of B tiles) and 2 x 2 staging
+    // buffers of 8 KB.
+    %smem = arith.constant 229376 : i32
+    %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da
+    gpu.launch_func @kernels::@gemm_fp8_nt_blockwise blocks in (%ctas, %c1, %c1)
+        threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
+        args(%ta : !da, %tb : !dbh, %tc : !dc, %m : index, %n : index, %k : index,
+             %sa : !block_scales, %sb : !block_scales)
     gpu.memcpy %hc, %dc : memref<?x?x!ec>, memref<?x?x!ec>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
@@ -1027,7 +974,6 @@ module attributes {gpu.container_module} {
   func.func @main() {
     %true = arith.constant true
     %false = arith.constant false
-    %c132 = arith.constant 132 : index
     %m = arith.constant 256 : index
     %n = arith.constant 512 : index
     %k = arith.constant 512 : index
@@ -1054,29 +1000,35 @@ module attributes {gpu.container_module} {
     %mc_odd = func.call @run(%mm, %on, %ok, %false, %true) : (index, index, index, i1, i1) -> i32
     vector.print str "gemm fp8 multicast per-tensor 328x296x208 mismatches: "
     vector.print %mc_odd : i32
-    // Block scales over 4 K blocks (at K = 464 the last one partial).
-    %bw = func.call @run_blockwise(%m, %n, %k, %false, %c132) : (index, index, index, i1, index) -> i32
+    // Block scales: 8 tiles of 4 K blocks (two pairs) on a CTA each and on
+    // 3 CTAs (the rings' phases carry over from tile to tile); at K = 464
+    // the last block partial; 3 blocks (a pair and the last one), 5 on 3
+    // CTAs (the ring of 6 wraps within a tile) and 1.
+    %c3 = arith.constant 3 : index
+    %c8 = arith.constant 8 : index
+    %bw = func.call @run_blockwise(%m, %n, %k, %c8) : (index, index, index, index) -> i32
     vector.print str "gemm fp8 blockwise 256x512x512 mismatches: "
     vector.print %bw : i32
-    %bk = arith.constant 464 : index
-    %bw_odd = func.call @run_blockwise(%om, %on, %bk, %false, %c132) : (index, index, index, i1, index) -> i32
-    vector.print str "gemm fp8 blockwise 200x296x464 mismatches: "
-    vector.print %bw_odd : i32
-    // The 192-row tiles: 200 rows end inside the second tile.
-    %tall = func.call @run_blockwise(%m, %n, %k, %true, %c132) : (index, index, index, i1, index) -> i32
-    vector.print str "gemm fp8 blockwise m192 256x512x512 mismatches: "
-    vector.print %tall : i32
-    %tall_odd = func.call @run_blockwise(%om, %on, %bk, %true, %c132) : (index, index, index, i1, index) -> i32
-    vector.print str "gemm fp8 blockwise m192 200x296x464 mismatches: "
-    vector.print %tall_odd : i32
-    // 3 CTAs for the 8 tiles: the rings' phases carry over from tile to tile.
-    %c3 = arith.constant 3 : index
-    %bw3 = func.call @run_blockwise(%m, %n, %k, %false, %c3) : (index, index, index, i1, index) -> i32
+    %bw3 = func.call @run_blockwise(%m, %n, %k, %c3) : (index, index, index, index) -> i32
     vector.print str "gemm fp8 blockwise 256x512x512 on 3 CTAs mismatches: "
     vector.print %bw3 : i32
-    %tall3 = func.call @run_blockwise(%m, %n, %k, %true, %c3) : (index, index, index, i1, index) -> i32
-    vector.print str "gemm fp8 blockwise m192 256x512x512 on 3 CTAs mismatches: "
-    vector.print %tall3 : i32
+    %c640 = arith.constant 640 : index
+    %bw_five = func.call @run_blockwise(%m, %n, %c640, %c3) : (index, index, index, index) -> i32
+    vector.print str "gemm fp8 blockwise 256x512x640 on 3 CTAs mismatches: "
+    vector.print %bw_five : i32
+    %bk = arith.constant 464 : index
+    %c6 = arith.constant 6 : index
+    %bw_odd = func.call @run_blockwise(%om, %on, %bk, %c6) : (index, index, index, index) -> i32
+    vector.print str "gemm fp8 blockwise 200x296x464 mismatches: "
+    vector.print %bw_odd : i32
+    %c384 = arith.constant 384 : index
+    %bw_three = func.call @run_blockwise(%m, %n, %c384, %c8) : (index, index, index, index) -> i32
+    vector.print str "gemm fp8 blockwise 256x512x384 mismatches: "
+    vector.print %bw_three : i32
+    %c128 = arith.constant 128 : index
+    %bw_one = func.call @run_blockwise(%om, %on, %c128, %c3) : (index, index, index, index) -> i32
+    vector.print str "gemm fp8 blockwise 200x296x128 on 3 CTAs mismatches: "
+    vector.print %bw_one : i32
     return
   }
 }

@@ -12,10 +12,9 @@ B), C bfloat16 (default) or float16. Block scales (DeepSeek-V3's
 fine-grained FP8): `scale_a` (M, ceil(K / 128)), one per row and 128-wide K
 block of A, and `scale_b` (ceil(N / 128), ceil(K / 128)), one per 128 x 128
 block of B (any strides); each K block's product is then promoted into an
-f32 accumulator with its scales (@gemm_fp8_nt_blockwise, 128 x 128 tiles, or
-where its whole waves take less time @gemm_fp8_nt_blockwise_m192, 192 x 128 tiles
-on three consumer warpgroups), as DeepGEMM does, instead of accumulating all of K in the tensor cores'
-reduced precision. FP8 wgmma reads both operands K-major
+f32 accumulator with its scales (@gemm_fp8_nt_blockwise: 128 x 128 tiles, one
+K block's promotion under the next one's wgmmas), as DeepGEMM does, instead
+of accumulating all of K in the tensor cores' reduced precision. FP8 wgmma reads both operands K-major
 (T-WGMMA-3), so B must be the transpose of a row-major N x K matrix (w.t()
 of an N x K weight, or `transpose_b=True` with w) — torch._scaled_mm's
 layout; a row-major K x N B is an error, not a silent copy. TMA needs rows of
@@ -91,11 +90,6 @@ FP8 = KernelFamily("gemm_sm90_fp8.mlir", fp8_source)
 FP8_KERNEL = "gemm_fp8_nt"
 FP8_MULTICAST_KERNEL = "gemm_fp8_nt_multicast"
 FP8_BLOCKWISE_KERNEL = "gemm_fp8_nt_blockwise"
-FP8_BLOCKWISE_M192_KERNEL = "gemm_fp8_nt_blockwise_m192"
-#: How much faster the three-warpgroup 192 x 128 block-scaled kernel runs
-#: a full wave than the 128 x 128 one (8192^3 on an H200: 10-14%;
-#: bench/NOTES.md).
-M192_SPEEDUP = 1.12
 #: K (and B's N) extent of one block scale (DeepSeek-V3's 1x128 / 128x128).
 SCALE_BLOCK = 128
 #: Waves of 128 x 256 tiles from which the multicast kernel runs (NVIDIA
@@ -166,7 +160,7 @@ class ScaledPlan:
 
     @property
     def blockwise(self) -> bool:
-        return self.kernel in (FP8_BLOCKWISE_KERNEL, FP8_BLOCKWISE_M192_KERNEL)
+        return self.kernel == FP8_BLOCKWISE_KERNEL
 
     @property
     def split_k_shape(self) -> Optional[Tuple[Tuple[int, int], int]]:
@@ -194,17 +188,6 @@ class ScaledPlan:
             return (a, b, c, self.m, self.n, self.k, scale_a, scale_b)
         workspace, counters = split_k
         return (a, b, c, self.m, self.n, self.k, scale_a, scale_b, workspace, counters)
-
-
-def blockwise_tile_rows(m: int, n: int, sms: int) -> int:
-    """The rows of the block-scaled kernel's tiles for C (M x N): 192 (three
-    consumer warpgroups) where its whole waves, each 1.5x the work of a
-    128-row wave but M192_SPEEDUP faster per tile, take less time than the
-    128 x 128 kernel's, else 128 (e.g. 4096^3: 6 waves of 192-row tiles
-    against 8 of 128-row ones)."""
-    n_tiles = cdiv(n, SCALE_BLOCK)
-    waves = {rows: cdiv(cdiv(m, rows) * n_tiles, sms) for rows in (128, 192)}
-    return 192 if waves[192] * 192 / M192_SPEEDUP < waves[128] * 128 else 128
 
 
 def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operand,
@@ -285,11 +268,10 @@ def plan_scaled_matmul(a: Operand, b: Operand, scale_a: Operand, scale_b: Operan
         kernel, grid = decode.name, decode_grid(decode, n, k, device)
         shared_bytes = None  # decode_config fits its stages to the device
     elif blockwise:
-        # 192 x 128 or 128 x 128 tiles, one CTA per SM or fewer tiles.
-        rows = blockwise_tile_rows(m, n, device.sms)
-        tiles = cdiv(m, rows) * n_blocks
-        kernel, grid = (FP8_BLOCKWISE_M192_KERNEL if rows == 192 else FP8_BLOCKWISE_KERNEL,
-                        (min(tiles, device.sms), 1, 1))
+        # 128 x 128 tiles (one block of B's scales), one CTA per SM or
+        # fewer tiles.
+        kernel, grid = FP8_BLOCKWISE_KERNEL, (min(cdiv(m, SCALE_BLOCK) * n_blocks,
+                                                  device.sms), 1, 1)
     else:
         # The persistent kernel's tile width by tile.matmul's cost model
         # (128-element K-slices); the clusters take 256-wide tiles only.

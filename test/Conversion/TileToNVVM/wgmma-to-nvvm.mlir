@@ -86,3 +86,20 @@ gpu.module @rs {
     gpu.return %0 : vector<8xf16>
   }
 }
+
+// tile.wgmma_fence_operand: an empty inline-asm statement with side effects
+// whose outputs are its inputs' registers, tied: f32 one to a register, f16
+// two (as i32).
+// CHECK-LABEL: gpu.func @fence_operand(
+gpu.module @fence {
+  gpu.func @fence_operand(%v: vector<4xf32>, %h: vector<4xf16>) -> vector<4xf32> {
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,=f,=f,0,1,2,3" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (f32, f32, f32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %p = tile.wgmma_fence_operand %v : vector<4xf32>
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "=r,=r,0,1" %{{.*}}, %{{.*}} : (i32, i32) -> !llvm.struct<(i32, i32)>
+    %q = tile.wgmma_fence_operand %h : vector<4xf16>
+    %e = vector.extract %q[0] : f16 from vector<4xf16>
+    %f = arith.extf %e : f16 to f32
+    %r = vector.insert %f, %p [0] : f32 into vector<4xf32>
+    gpu.return %r : vector<4xf32>
+  }
+}

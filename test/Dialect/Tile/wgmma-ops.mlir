@@ -38,6 +38,30 @@ gpu.module @k {
     tile.wgmma_commit_group
     // CHECK: tile.wgmma_wait_group 1
     tile.wgmma_wait_group 1
+    // CHECK: tile.wgmma_fence_operand %{{.*}} : vector<32xf32>
+    %pinned = tile.wgmma_fence_operand %d8 : vector<32xf32>
+    // CHECK: tile.wgmma_fence_operand %{{.*}} : vector<32xf16>
+    %pinned16 = tile.wgmma_fence_operand %h16 : vector<32xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @fence_operand_odd_f16(%v: vector<3xf16>) kernel {
+    // expected-error @below {{'tile.wgmma_fence_operand' op f16 accumulators are two to a register (T-WGMMA-2), got 'vector<3xf16>'}}
+    %p = tile.wgmma_fence_operand %v : vector<3xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @k {
+  gpu.func @fence_operand_integers(%v: vector<4xi32>) kernel {
+    // expected-error @below {{'tile.wgmma_fence_operand' op operand #0 must be vector of 32-bit float or 16-bit float values of ranks 1}}
+    %p = tile.wgmma_fence_operand %v : vector<4xi32>
     gpu.return
   }
 }
