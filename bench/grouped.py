@@ -12,7 +12,12 @@ offsets). Checks tile against torch._grouped_mm (relative error < 1e-2), then
 times tile, torch._grouped_mm and a Python loop of torch.mm over the groups
 (cuBLAS, one launch per group). fp8: the same matrices quantized to e4m3
 with row-wise scales (one per row of x and of each w[g]), bf16 out, against
-torch._scaled_grouped_mm and a loop of torch._scaled_mm. Both timed the same two ways (bench/harness.py): kernel
+torch._scaled_grouped_mm and a loop of torch._scaled_mm. fp8-block: x quantized
+per 1 x 128 block and each w[g] per 128 x 128 block (DeepSeek-V3's scales;
+tile's block-scaled kernel, checked against the float32 product of the
+dequantized groups) against torch._scaled_grouped_mm on the row-wise
+quantization of the same matrices (PyTorch has no block-scaled grouped
+product), no loop. All timed the same two ways (bench/harness.py): kernel
 time from CUPTI (every kernel of a call; medians of --rounds rounds in
 rotated order) and the user path (CUDA events around back-to-back calls).
 Prints µs, TFLOP/s and the others' time / tile time; --csv writes the rows
@@ -35,7 +40,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cases", nargs="+", default=CASES)
     parser.add_argument("--splits", nargs="+", default=["even", "uneven"])
-    parser.add_argument("--dtypes", nargs="+", default=["bf16", "fp8"])
+    parser.add_argument("--dtypes", nargs="+", default=["bf16", "fp8", "fp8-block"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--csv")
     parser.add_argument("--plot")
@@ -68,14 +73,17 @@ def main():
             sides = {}
             if "bf16" in args.dtypes:
                 sides["bf16"] = bf16_sides(torch, x, w, ends, out, starts, counts)
-            if "fp8" in args.dtypes:
-                if not hasattr(torch, "_scaled_grouped_mm"):
-                    print("fp8: this PyTorch has no torch._scaled_grouped_mm; skipped")
-                else:
+            scaled = {"fp8", "fp8-block"} & set(args.dtypes)
+            if scaled and not hasattr(torch, "_scaled_grouped_mm"):
+                print("fp8: this PyTorch has no torch._scaled_grouped_mm; skipped")
+            elif scaled:
+                if "fp8" in scaled:
                     sides["fp8"] = fp8_sides(torch, x, w, ends, out, starts, counts)
-            for dtype, (ours, theirs, loop) in sides.items():
+                if "fp8-block" in scaled:
+                    sides["fp8-block"] = fp8_block_sides(torch, x, w, ends, out, starts, counts)
+            for dtype, (ours, theirs, loop, *expected) in sides.items():
                 measure(args, card, rows, f"{dtype} {split} {groups}x{per}x{n}x{k}",
-                        ours, theirs, loop, out, 2 * total * n * k)
+                        ours, theirs, loop, out, 2 * total * n * k, *expected)
     if args.csv:
         harness.write_csv(rows, args.csv)
     if args.plot and rows:
@@ -121,11 +129,37 @@ def fp8_sides(torch, x, w, ends, out, starts, counts):
                                              out_dtype=torch.bfloat16), loop)
 
 
-def measure(args, card, rows, name, ours, theirs, loop, out, flops):
-    """Checks tile against the torch side, then times the three sides."""
+def fp8_block_sides(torch, x, w, ends, out, starts, counts):
+    """tile on the groups quantized with block scales (1 x 128 of x, 128 x
+    128 of each w[g]), torch._scaled_grouped_mm on their row-wise
+    quantization, no loop; and the float32 product of the dequantized
+    block-scaled groups that tile's is checked against."""
+    groups, n, k = w.shape
+    xq, sx = quantize_fp8(x, (1, 128))
+    blocks = [quantize_fp8(w[g], (128, 128)) for g in range(groups)]
+    wq = torch.stack([q for q, _ in blocks])
+    sw = torch.stack([s for _, s in blocks])
+    wt = wq.transpose(-2, -1)
+    xr, sxr = quantize_fp8(x, (1, k))
+    wr, swr = quantize_fp8(w.reshape(groups * n, k), (1, k))
+    wrt = wr.reshape(groups, n, k).transpose(-2, -1)
+    swr = swr.reshape(groups, n)
+    sxr = sxr.reshape(-1)
+    xd = xq.float() * sx.repeat_interleave(128, 1)[:, :k]
+    expected = torch.cat([xd[s:s + c] @ (wq[g].float() * sw[g].repeat_interleave(128, 0)
+                                         .repeat_interleave(128, 1)[:n, :k]).t()
+                          for g, (s, c) in enumerate(zip(starts, counts))])
+    return (lambda: tile.grouped_matmul(xq, wt, ends, scale_a=sx, scale_b=sw, out=out),
+            lambda: torch._scaled_grouped_mm(xr, wrt, sxr, swr, offs=ends,
+                                             out_dtype=torch.bfloat16), None, expected)
+
+
+def measure(args, card, rows, name, ours, theirs, loop, out, flops, expected=None):
+    """Checks tile against the torch side (or against `expected`), then
+    times the three sides."""
     out.fill_(float("nan"))
     ours()
-    error = relative_error(out, theirs().float())
+    error = relative_error(out, theirs().float() if expected is None else expected)
     if not error < 1e-2:
         print(f"{name:30} | WRONG: relative error {error:.2e}")
         return

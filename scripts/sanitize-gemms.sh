@@ -171,6 +171,18 @@ ref8 = torch.cat([(a8[s:s + v].float() * sa8[s:s + v]).cpu()
                   @ (w8.reshape(ws.shape)[g].float() * sw8.reshape(len(counts), -1)[g, :, None]).cpu().t()
                   for g, (s, v) in enumerate(zip(starts, counts))])
 print(f"grouped fp8 relative error {relative_error(c8.cpu(), ref8):.1e}")
+# Block scales (1 x 128 of A, 128 x 128 of each group's B).
+ab, sab = quantize_fp8(xs.float(), (1, 128))
+blocks = [quantize_fp8(ws[g].float(), (128, 128)) for g in range(len(counts))]
+wb = torch.stack([q for q, _ in blocks])
+swb = torch.stack([s for _, s in blocks])
+cb = tile.grouped_matmul(ab, wb.transpose(-2, -1), ends, scale_a=sab, scale_b=swb)
+torch.cuda.synchronize()
+expand = lambda s, rows: s.repeat_interleave(rows, 0).repeat_interleave(128, 1)[:, :k]
+refb = torch.cat([((ab[s:s + v].float() * expand(sab[s:s + v], 1)).cpu()
+                   @ (wb[g].float() * expand(swb[g], 128)[:256]).cpu().t())
+                  for g, (s, v) in enumerate(zip(starts, counts))])
+print(f"grouped fp8 block relative error {relative_error(cb.cpu(), refb):.1e}")
 PY
 sanitize_python fp8_grouped "fp8/grouped" gemm_ "$WORK/fp8_grouped.py"
 # tile.attention (python/tile/kernels/attention_sm90.mlir): both head dimensions, f16

@@ -4,7 +4,8 @@ import pytest
 
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
-from tile.ops.grouped import GROUPED_FP8_KERNEL, GROUPED_KERNEL, check_grouped
+from tile.ops.grouped import (GROUPED_FP8_BLOCKWISE_KERNEL, GROUPED_FP8_KERNEL, GROUPED_KERNEL,
+                              check_grouped)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -159,7 +160,7 @@ def test_errors_on_the_gpu(torch_cuda):
 
 def test_kernel_compiles_for_both_types():
     """Both element types compile (no GPU needed) with the kernel's manifest,
-    and the FP8 kernel beside them."""
+    and the FP8 kernels beside them."""
     from tile.ops.grouped import GROUPED
     for element in ("f16", "bf16"):
         module = GROUPED.module((element,))
@@ -167,6 +168,10 @@ def test_kernel_compiles_for_both_types():
         assert f"m64n256k16.f32.{element}.{element}" in module.ptx
     assert module.manifest["kernels"][GROUPED_FP8_KERNEL]["dynamic_shared_bytes"] == 229376
     assert "m64n256k32.f32.e4m3.e4m3" in module.ptx
+    # The block-scaled kernel: a 6-stage ring of 128x128 A and B tiles.
+    assert module.manifest["kernels"][GROUPED_FP8_BLOCKWISE_KERNEL][
+        "dynamic_shared_bytes"] == 229376
+    assert "m64n128k32.f32.e4m3.e4m3" in module.ptx
 
 
 @pytest.mark.parametrize("masked", [False, True])
@@ -217,6 +222,80 @@ def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked):
             theirs = torch._scaled_grouped_mm(a[:-5], w.transpose(-2, -1), sa[:-5].reshape(-1),
                                               sw, offs=bounds, out_dtype=torch.bfloat16)
             assert relative_error(c[:-5], theirs.float()) < 1e-2
+
+
+@pytest.mark.parametrize("masked", [False, True])
+@pytest.mark.parametrize("k", [208, 640])
+def test_block_scaled_fp8_groups(torch_cuda, masked, k):
+    """FP8 groups with DeepSeek-V3's block scales (1 x 128 of A, 128 x 128 of
+    each group's B; N = 304 ends inside a 128-column block, K = 208 inside a
+    K block, 640 is five: pairs and an odd one): against the float32 product
+    of the dequantized operands, closer to the unquantized product than
+    row-wise scales, and the rows outside every group untouched."""
+    import tile
+    from tile.testing import quantize_fp8, relative_error
+    torch = torch_cuda
+    counts = [111, 0, 27, 286, 256, 1, 130]
+    groups, n, capacity = len(counts), 304, 300
+    starts = [g * capacity if masked else sum(counts[:g]) for g in range(groups)]
+    m = groups * capacity if masked else sum(counts) + 5
+    generator = torch.Generator(device="cuda").manual_seed(k)
+    x = torch.randn(m, k, device="cuda", generator=generator)
+    x[:, ::97] *= 30  # outlier columns, as activations have
+    y = torch.randn(groups, n, k, device="cuda", generator=generator)
+    a, sa = quantize_fp8(x, (1, 128))
+    blocks = [quantize_fp8(y[g], (128, 128)) for g in range(groups)]
+    w = torch.stack([q for q, _ in blocks])
+    sw = torch.stack([s for _, s in blocks])  # G x ceil(N / 128) x ceil(K / 128)
+    bounds = torch.tensor(counts if masked else [s + c for s, c in zip(starts, counts)],
+                          device="cuda", dtype=torch.int32)
+    layout = {"valid": bounds} if masked else {"offsets": bounds}
+    a_in = a.reshape(groups, capacity, k) if masked else a
+    sa_in = sa.reshape(groups, capacity, -1) if masked else sa
+    c_in = torch.full((groups, capacity, n) if masked else (m, n), float("nan"), device="cuda",
+                      dtype=torch.bfloat16)
+    c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw, out=c_in,
+                            **layout).reshape(m, n)
+    torch.cuda.synchronize()
+    expand = lambda s, rows, cols: s.repeat_interleave(rows, 0).repeat_interleave(  # noqa
+        128, 1)[:, :cols]
+    dequantized_a = a.float() * expand(sa, 1, k)
+    written = torch.zeros(m, dtype=torch.bool, device="cuda")
+    ours, exact, row_wise = [], [], []
+    for g, (start, count) in enumerate(zip(starts, counts)):
+        rows = slice(start, start + count)
+        written[rows] = True
+        if count == 0:
+            continue
+        dequantized_w = w[g].float() * expand(sw[g], 128, k)[:n]
+        error = relative_error(c[rows], dequantized_a[rows] @ dequantized_w.t())
+        assert error < 1e-2, (g, error)
+        ar, sar = quantize_fp8(x[rows], (1, k))
+        wr, swr = quantize_fp8(y[g], (1, k))
+        ours.append(c[rows].float())
+        exact.append(x[rows] @ y[g].t())
+        row_wise.append((ar.float() * sar) @ (wr.float() * swr).t())
+    ours, exact, row_wise = (torch.cat(v) for v in (ours, exact, row_wise))
+    errors = relative_error(ours, exact), relative_error(row_wise, exact)
+    assert errors[0] <= errors[1], errors
+    assert torch.isnan(c[~written].float()).all()
+
+
+def test_block_scale_errors(torch_cuda):
+    import tile
+    torch = torch_cuda
+    a = torch.randn(64, 256, device="cuda").to(torch.float8_e4m3fn)
+    w = torch.randn(2, 136, 256, device="cuda").to(torch.float8_e4m3fn)
+    offsets = torch.tensor([32, 64], device="cuda", dtype=torch.int32)
+    sa = torch.ones(64, 2, device="cuda")
+    with pytest.raises(MatmulError, match=r"block scales are float32 scale_a \(64, 2\) .* and "
+                                          r"scale_b \(2, 2, 2\) .* got torch.float32 \(64, 2\) "
+                                          r"and torch.float32 \(2, 1, 2\)"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=sa,
+                            scale_b=torch.ones(2, 1, 2, device="cuda"))
+    with pytest.raises(MatmulError, match="block scales are float32"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=sa.half(),
+                            scale_b=torch.ones(2, 2, 2, device="cuda"))
 
 
 def test_fp8_scale_errors(torch_cuda):

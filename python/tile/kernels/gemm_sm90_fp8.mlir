@@ -846,7 +846,8 @@ module attributes {gpu.container_module} {
     return %bad : i32
   }
 
-  // Block scale (i, j): 1 + ((i + 3 j) mod 3) / 4 times `base`.
+  // Block scale (i, j): 1 + ((i + 2 j) mod 3) / 4 times `base` (varying
+  // along both the rows and the K blocks).
   func.func @block_factors(%h: memref<?x?xf32>, %base: f32) {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -857,8 +858,8 @@ module attributes {gpu.container_module} {
     %cols = memref.dim %h, %c1 : memref<?x?xf32>
     scf.for %i = %c0 to %rows step %c1 {
       scf.for %j = %c0 to %cols step %c1 {
-        %j3 = arith.muli %j, %c3 : index
-        %s = arith.addi %i, %j3 : index
+        %j2 = arith.addi %j, %j : index
+        %s = arith.addi %i, %j2 : index
         %r = arith.remui %s, %c3 : index
         %ri = arith.index_cast %r : index to i32
         %rf = arith.sitofp %ri : i32 to f32

@@ -41,6 +41,12 @@
 !da8 = !tile.tma_desc<memref<?x?x!ea>, box = [128, 128], swizzle = b128>
 !db8 = !tile.tma_desc<memref<?x?x!eb>, box = [256, 128], swizzle = b128>
 !dc8 = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
+// The block-scaled kernel's B tiles (128 rows) and its scales: A's per
+// (row, 128-wide K block), B's per (128-row block of the (G N) x K matrix
+// by groups, K block), any strides; its 6-stage ring's barriers.
+!db8h = !tile.tma_desc<memref<?x?x!eb>, box = [128, 128], swizzle = b128>
+!block_scales = memref<?x?xf32, strided<[?, ?], offset: ?>>
+!bars6 = !tile.mbarrier<count = 6>
 // FP8 scale factors: one per row of A (of B), or one for the operand.
 !scales = memref<?xf32>
 // Per group: its rows' running end (contiguous) or count (masked).
@@ -549,6 +555,252 @@ module attributes {gpu.container_module} {
       }
       gpu.return
     }
+
+    // The grouped product with DeepSeek-V3's block scales (DeepGEMM's
+    // grouped FP8 GEMM, contiguous and masked): C[rows of g] = the sum over
+    // K blocks kb of A[rows of g] B_g^T restricted to kb, A's rows scaled by
+    // sa[row, kb] (1 x 128 blocks of the stacked A) and group g's 128 x 128
+    // blocks of B by sb[g ceil(N / 128) + column block, kb]. The consumer
+    // of python/tile/kernels/gemm_sm90_fp8.mlir's @gemm_fp8_nt_blockwise
+    // (128x128 tiles, two partial accumulators in turn, each K block
+    // promoted into f32 under the next one's wgmmas) over this file's
+    // grouped work list: every group's tiles in group order, round-robin
+    // over the CTAs, each role finding a tile's group by walking on from its
+    // previous tile's (@locate), both before the tile's loads and MMAs (the
+    // scales need the group). A group's last, partial row tile is stored
+    // with bounds, as @grouped_gemm_fp8_nt's.
+    gpu.func @grouped_gemm_fp8_nt_blockwise(%a: !da8, %b: !db8h, %c: !dc8, %cm: memref<?x?x!ec>,
+                                            %bounds: !rows, %capacity: index, %groups: index,
+                                            %n: index, %k: index, %sa: !block_scales,
+                                            %sb: !block_scales) kernel
+        attributes {known_block_size = array<i32: 384, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c5 = arith.constant 5 : index
+      %c6 = arith.constant 6 : index
+      %c64 = arith.constant 64 : index
+      %c127 = arith.constant 127 : index
+      %c128 = arith.constant 128 : index
+      %copies = arith.constant 2 : i32
+      %consumer_threads = arith.constant 256 : i32
+      %true = arith.constant true
+      %false = arith.constant false
+      %tid = gpu.thread_id x
+      %cta = gpu.block_id x
+      %ctas = gpu.grid_dim x
+      %zero32 = arith.constant 0 : i32
+      %n127 = arith.addi %n, %c127 : index
+      %tiles_n = arith.divui %n127, %c128 : index
+      // Every group's 128x128 tiles in group order, round-robin over the CTAs.
+      %tiles = func.call @count_tiles(%bounds, %capacity, %groups, %tiles_n)
+          : (!rows, index, index, index) -> index
+      // A's rows (the scales' first dimension; scale rows past it clamp).
+      %m = memref.dim %sa, %c0 : !block_scales
+      %k127 = arith.addi %k, %c127 : index
+      %slices = arith.divui %k127, %c128 : index
+      %ra = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<6x128x128x!ea, 3>
+      %rb = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<6x128x128x!eb, 3>
+      %staging = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64x!ec, 3>
+      %full = tile.mbarrier_alloc : !bars6
+      %empty = tile.mbarrier_alloc : !bars6
+      %first = arith.cmpi eq, %tid, %c0 : index
+      scf.if %first {
+        tile.tma_prefetch_descriptor %a : !da8
+        tile.tma_prefetch_descriptor %b : !db8h
+        scf.for %s = %c0 to %c6 step %c1 {
+          tile.mbarrier_init %full[%s], %copies : !bars6
+          tile.mbarrier_init %empty[%s], %consumer_threads : !bars6
+        }
+      }
+      gpu.barrier
+      tile.warp_specialize producer(registers = 40) {
+        scf.if %first {
+          %pt:4 = scf.for %tile = %cta to %tiles step %ctas
+              iter_args(%s0 = %c0, %ph0 = %true, %g0 = %zero32, %base0 = %zero32)
+              -> (index, i1, i32, i32) {
+            %g, %start, %count, %tiles_m, %local, %g32, %base = func.call @locate(%bounds, %capacity,
+                %groups, %tiles_n, %tile, %g0, %base0)
+                : (!rows, index, index, index, index, i32, i32)
+                -> (index, index, index, index, index, i32, i32)
+            %pid_m, %pid_n = tile.tile_coord %local in [%tiles_m, %tiles_n] group 4
+            %mrow = arith.muli %pid_m, %c128 : index
+            %m0 = arith.addi %start, %mrow : index
+            %b0 = arith.muli %g, %n : index
+            %ncol = arith.muli %pid_n, %c128 : index
+            %n0 = arith.addi %b0, %ncol : index
+            %p:2 = scf.for %t = %c0 to %slices step %c1 iter_args(%s = %s0, %ph = %ph0) -> (index, i1) {
+              tile.mbarrier_wait_parity %empty[%s], %ph : !bars6
+              %k0 = arith.muli %t, %c128 : index
+              tile.tma_copy %a[%m0, %k0] to %ra[%s], %full[%s] : !da8, memref<6x128x128x!ea, 3>, !bars6
+              tile.tma_copy %b[%n0, %k0] to %rb[%s], %full[%s] : !db8h, memref<6x128x128x!eb, 3>, !bars6
+              %next = arith.addi %s, %c1 : index
+              %wrap = arith.cmpi eq, %next, %c6 : index
+              %ns = arith.select %wrap, %c0, %next : index
+              %nph = arith.xori %ph, %wrap : i1
+              scf.yield %ns, %nph : index, i1
+            }
+            scf.yield %p#0, %p#1, %g32, %base : index, i1, i32, i32
+          }
+        }
+      } consumers(2, registers = 232) {
+      ^bb0(%wg: index):
+        %row = arith.muli %wg, %c64 : index
+        %lane = arith.remui %tid, %c128 : index
+        %signals = arith.cmpi eq, %lane, %c0 : index
+        %zero = arith.constant dense<0.0> : vector<64xf32>
+        %ct:4 = scf.for %tile = %cta to %tiles step %ctas
+            iter_args(%s0 = %c0, %ph0 = %false, %g0 = %zero32, %base0 = %zero32)
+            -> (index, i1, i32, i32) {
+          %g, %start, %count, %tiles_m, %local, %g32, %base = func.call @locate(%bounds, %capacity,
+              %groups, %tiles_n, %tile, %g0, %base0)
+              : (!rows, index, index, index, index, i32, i32)
+              -> (index, index, index, index, index, i32, i32)
+          %pid_m, %pid_n = tile.tile_coord %local in [%tiles_m, %tiles_n] group 4
+          %mrow = arith.muli %pid_m, %c128 : index
+          %m0 = arith.addi %start, %mrow : index
+          %n0 = arith.muli %pid_n, %c128 : index
+          %m1 = arith.addi %m0, %row : index
+          // The group's 128 x 128 blocks of B are rows g ceil(N / 128) ..
+          // of sb.
+          %sb_first = arith.muli %g, %tiles_n : index
+          %sb_row = arith.addi %sb_first, %pid_n : index
+          // The unit's first block in flight, then its blocks in pairs: the
+          // partial issued last is promoted first.
+          %f0_rows = memref.subview %sa[%c0, %c0] [%m, 1] [1, 1]
+              : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+          %f0_a = tile.warpgroup_rows %f0_rows[%m1] {shape = array<i64: 64, 128>}
+              : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+          %f0_b = memref.load %sb[%sb_row, %c0] : !block_scales
+          %f0_bs = vector.broadcast %f0_b : f32 to vector<2xf32>
+          %f0 = arith.mulf %f0_a, %f0_bs : vector<2xf32>
+          tile.mbarrier_wait_parity %full[%s0], %ph0 : !bars6
+          %p0 = tile.warpgroup_mma %ra[%s0, %row, %c0], %rb[%s0, %c0, %c0], %zero
+              {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+              : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+          %s1_inc = arith.addi %s0, %c1 : index
+          %s1_wrap = arith.cmpi eq, %s1_inc, %c6 : index
+          %s1 = arith.select %s1_wrap, %c0, %s1_inc : index
+          %ph1 = arith.xori %ph0, %s1_wrap : i1
+          %last_block = arith.subi %slices, %c1 : index
+          %pairs = arith.divui %last_block, %c2 : index
+          %r:5 = scf.for %j = %c0 to %pairs step %c1
+              iter_args(%acc = %zero, %pa = %p0, %fa = %f0, %s = %s1, %ph = %ph1)
+              -> (vector<64xf32>, vector<64xf32>, vector<2xf32>, index, i1) {
+            %t0 = arith.muli %j, %c2 : index
+            %t1 = arith.addi %t0, %c1 : index
+            %t2 = arith.addi %t0, %c2 : index
+            %sp_first = arith.cmpi eq, %s, %c0 : index
+            %sp_dec = arith.subi %s, %c1 : index
+            %sp = arith.select %sp_first, %c5, %sp_dec : index
+            %fb_rows = memref.subview %sa[%c0, %t1] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fb_a = tile.warpgroup_rows %fb_rows[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fb_b = memref.load %sb[%sb_row, %t1] : !block_scales
+            %fb_bs = vector.broadcast %fb_b : f32 to vector<2xf32>
+            %fb = arith.mulf %fb_a, %fb_bs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%s], %ph : !bars6
+            // Block t0 + 1 issued: block t0 is done, its stage free.
+            %pb = tile.warpgroup_mma %ra[%s, %row, %c0], %rb[%s, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+            %tok0 = tile.mbarrier_arrive %empty[%sp] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %pa row_factors %fa : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc1_sum = arith.addf %acc, %acc1_scaled fastmath<contract> : vector<64xf32>
+            %acc1 = tile.wgmma_fence_operand %acc1_sum : vector<64xf32>
+            %s2_inc = arith.addi %s, %c1 : index
+            %s2_wrap = arith.cmpi eq, %s2_inc, %c6 : index
+            %s2 = arith.select %s2_wrap, %c0, %s2_inc : index
+            %ph2 = arith.xori %ph, %s2_wrap : i1
+            %fa2_rows = memref.subview %sa[%c0, %t2] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fa2_a = tile.warpgroup_rows %fa2_rows[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fa2_b = memref.load %sb[%sb_row, %t2] : !block_scales
+            %fa2_bs = vector.broadcast %fa2_b : f32 to vector<2xf32>
+            %fa2 = arith.mulf %fa2_a, %fa2_bs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%s2], %ph2 : !bars6
+            %pa2 = tile.warpgroup_mma %ra[%s2, %row, %c0], %rb[%s2, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+            %tok1 = tile.mbarrier_arrive %empty[%s] : !bars6 -> !tile.mbarrier_token
+            %acc2_scaled = tile.warpgroup_scale %pb row_factors %fb : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc2_sum = arith.addf %acc1, %acc2_scaled fastmath<contract> : vector<64xf32>
+            %acc2 = tile.wgmma_fence_operand %acc2_sum : vector<64xf32>
+            %s3_inc = arith.addi %s2, %c1 : index
+            %s3_wrap = arith.cmpi eq, %s3_inc, %c6 : index
+            %s3 = arith.select %s3_wrap, %c0, %s3_inc : index
+            %ph3 = arith.xori %ph2, %s3_wrap : i1
+            scf.yield %acc2, %pa2, %fa2, %s3, %ph3
+                : vector<64xf32>, vector<64xf32>, vector<2xf32>, index, i1
+          }
+          // The last block in flight (%r#1, in the stage before %r#3), and with
+          // an even count one more block.
+          %odd = arith.remui %slices, %c2 : index
+          %even = arith.cmpi eq, %odd, %c0 : index
+          %sl_first = arith.cmpi eq, %r#3, %c0 : index
+          %sl_dec = arith.subi %r#3, %c1 : index
+          %sl = arith.select %sl_first, %c5, %sl_dec : index
+          %tail:3 = scf.if %even -> (vector<64xf32>, index, i1) {
+            %fl_rows = memref.subview %sa[%c0, %last_block] [%m, 1] [1, 1]
+                : !block_scales to memref<?xf32, strided<[?], offset: ?>>
+            %fl_a = tile.warpgroup_rows %fl_rows[%m1] {shape = array<i64: 64, 128>}
+                : memref<?xf32, strided<[?], offset: ?>> -> vector<2xf32>
+            %fl_b = memref.load %sb[%sb_row, %last_block] : !block_scales
+            %fl_bs = vector.broadcast %fl_b : f32 to vector<2xf32>
+            %fl = arith.mulf %fl_a, %fl_bs : vector<2xf32>
+            tile.mbarrier_wait_parity %full[%r#3], %r#4 : !bars6
+            %pl = tile.warpgroup_mma %ra[%r#3, %row, %c0], %rb[%r#3, %c0, %c0], %zero
+                {shape = array<i64: 64, 128, 128>, wait = 1 : i32}
+                : memref<6x128x128x!ea, 3>, memref<6x128x128x!eb, 3>, vector<64xf32>
+            %tok2 = tile.mbarrier_arrive %empty[%sl] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %r#1 row_factors %r#2 : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc1 = arith.addf %r#0, %acc1_scaled fastmath<contract> : vector<64xf32>
+            tile.wgmma_wait_group 0
+            %tok3 = tile.mbarrier_arrive %empty[%r#3] : !bars6 -> !tile.mbarrier_token
+            %acc2_scaled = tile.warpgroup_scale %pl row_factors %fl : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc2 = arith.addf %acc1, %acc2_scaled fastmath<contract> : vector<64xf32>
+            %sn_inc = arith.addi %r#3, %c1 : index
+            %sn_wrap = arith.cmpi eq, %sn_inc, %c6 : index
+            %sn = arith.select %sn_wrap, %c0, %sn_inc : index
+            %phn = arith.xori %r#4, %sn_wrap : i1
+            scf.yield %acc2, %sn, %phn : vector<64xf32>, index, i1
+          } else {
+            tile.wgmma_wait_group 0
+            %tok2 = tile.mbarrier_arrive %empty[%sl] : !bars6 -> !tile.mbarrier_token
+            %acc1_scaled = tile.warpgroup_scale %r#1 row_factors %r#2 : vector<2xf32>
+                {shape = array<i64: 64, 128>} : vector<64xf32>
+            %acc1 = arith.addf %r#0, %acc1_scaled fastmath<contract> : vector<64xf32>
+            scf.yield %acc1, %r#3, %r#4 : vector<64xf32>, index, i1
+          }
+          // Rows inside the group: the TMA-store epilogue; the group's last,
+          // partial row tile: bounded stores that stop at the group's end
+          // (and C's).
+          %c_rows = memref.dim %cm, %c0 : memref<?x?x!ec>
+          %group_end = arith.addi %start, %count : index
+          %end = arith.minui %group_end, %c_rows : index
+          %m_end = arith.addi %m0, %c128 : index
+          %inside = arith.cmpi ule, %m_end, %end : index
+          scf.if %inside {
+            tile.warpgroup_tma_store %tail#0, %staging[%wg] to %c[%m1, %n0] {shape = array<i64: 64, 128>}
+                : vector<64xf32>, memref<2x2x64x64x!ec, 3>, !dc8
+          } else {
+            tile.warpgroup_mma_store %tail#0, %cm[%m1, %n0] bounds [%end, %n] {shape = array<i64: 64, 128>}
+                : vector<64xf32>, memref<?x?x!ec>
+          }
+          scf.yield %tail#1, %tail#2, %g32, %base : index, i1, i32, i32
+        }
+        scf.if %signals {
+          tile.bulk_wait_group 0
+        }
+      }
+      gpu.return
+    }
   }
 
   // ((p i + q j) mod 5) - 2 at (i, j) of a rows x cols matrix.
@@ -975,6 +1227,224 @@ module attributes {gpu.container_module} {
     return %bad : i32
   }
 
+  // Block scale (i, j): 1 + ((i + 2 j) mod 3) / 4 times `base` (varying
+  // along both the rows and the K blocks).
+  func.func @block_factors(%h: memref<?x?xf32>, %base: f32) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %quarter = arith.constant 0.25 : f32
+    %one = arith.constant 1.0 : f32
+    %rows = memref.dim %h, %c0 : memref<?x?xf32>
+    %cols = memref.dim %h, %c1 : memref<?x?xf32>
+    scf.for %i = %c0 to %rows step %c1 {
+      scf.for %j = %c0 to %cols step %c1 {
+        %j2 = arith.addi %j, %j : index
+        %s = arith.addi %i, %j2 : index
+        %r = arith.remui %s, %c3 : index
+        %ri = arith.index_cast %r : index to i32
+        %rf = arith.sitofp %ri : i32 to f32
+        %f = math.fma %rf, %quarter, %one : f32
+        %v = arith.mulf %f, %base : f32
+        memref.store %v, %h[%i, %j] : memref<?x?xf32>
+      }
+    }
+    return
+  }
+
+  // Runs @grouped_gemm_fp8_nt_blockwise as @run_fp8 runs @grouped_gemm_fp8_nt,
+  // with block scales, and returns the mismatches the same way.
+  func.func @run_fp8_blockwise(%groups: index, %n: index, %k: index, %masked: i1,
+                                %ctas: index) -> i32 {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %c6 = arith.constant 6 : index
+    %c7 = arith.constant 7 : index
+    %c37 = arith.constant 37 : index
+    %c256 = arith.constant 256 : index
+    %c301 = arith.constant 301 : index
+    %c304 = arith.constant 304 : index
+    %c384 = arith.constant 384 : index
+    %true_ = arith.constant true
+    %c127 = arith.constant 127 : index
+    %c128 = arith.constant 128 : index
+    // The 6-stage ring (96 KB of A, 96 KB of B tiles) and 2 x 2 staging
+    // buffers of 8 KB.
+    %smem = arith.constant 229376 : i32
+    %hstarts = memref.alloc(%groups) : !rows
+    %hcounts = memref.alloc(%groups) : !rows
+    %hbounds = memref.alloc(%groups) : !rows
+    %m = scf.for %g = %c0 to %groups step %c1 iter_args(%at = %c0) -> (index) {
+      %g7 = arith.muli %g, %c7 : index
+      %g73 = arith.addi %g7, %c3 : index
+      %x = arith.muli %g73, %c37 : index
+      %some = arith.remui %x, %c301 : index
+      %is4 = arith.cmpi eq, %g, %c4 : index
+      %is6 = arith.cmpi eq, %g, %c6 : index
+      %some6 = arith.select %is6, %c256, %some : index
+      %count = arith.select %is4, %c0, %some6 : index
+      %slot = arith.muli %g, %c304 : index
+      %start = arith.select %masked, %slot, %at : index
+      %start32 = arith.index_cast %start : index to i32
+      %count32 = arith.index_cast %count : index to i32
+      memref.store %start32, %hstarts[%g] : !rows
+      memref.store %count32, %hcounts[%g] : !rows
+      %after = arith.addi %at, %count : index
+      %after32 = arith.index_cast %after : index to i32
+      %bound = arith.select %masked, %count32, %after32 : i32
+      memref.store %bound, %hbounds[%g] : !rows
+      %slot_end = arith.addi %slot, %c304 : index
+      %next = arith.select %masked, %slot_end, %after : index
+      scf.yield %next : index
+    }
+    %capacity = arith.select %masked, %c304, %c0 : index
+    %gn = arith.muli %groups, %n : index
+    %mk = arith.muli %m, %k : index
+    %gnk = arith.muli %gn, %k : index
+    %ha = memref.alloc(%mk) : memref<?xi8>
+    %hb = memref.alloc(%gnk) : memref<?xi8>
+    %hc = memref.alloc(%m, %n) : memref<?x?x!ec>
+    func.call @fill8(%ha, %m, %k, %c3, %c7) : (memref<?xi8>, index, index, index, index) -> ()
+    func.call @fill8(%hb, %gn, %k, %c2, %c3) : (memref<?xi8>, index, index, index, index) -> ()
+    // Block scales: A's per (row, K block), B's per (128-row block of a
+    // group's N, K block), groups after one another.
+    %k127 = arith.addi %k, %c127 : index
+    %kblocks = arith.divui %k127, %c128 : index
+    %n127 = arith.addi %n, %c127 : index
+    %nblocks = arith.divui %n127, %c128 : index
+    %gnb = arith.muli %groups, %nblocks : index
+    %hsa = memref.alloc(%m, %kblocks) : memref<?x?xf32>
+    %hsb = memref.alloc(%gnb, %kblocks) : memref<?x?xf32>
+    %base_a = arith.constant 0.5 : f32
+    %base_b = arith.constant 0.75 : f32
+    func.call @block_factors(%hsa, %base_a) : (memref<?x?xf32>, f32) -> ()
+    func.call @block_factors(%hsb, %base_b) : (memref<?x?xf32>, f32) -> ()
+    %nan = arith.constant 0x7FC00000 : f32
+    %nan_c = arith.truncf %nan : f32 to !ec
+    scf.for %i = %c0 to %m step %c1 {
+      scf.for %j = %c0 to %n step %c1 {
+        memref.store %nan_c, %hc[%i, %j] : memref<?x?x!ec>
+      }
+    }
+    %dab = gpu.alloc (%mk) : memref<?xi8>
+    %dbb = gpu.alloc (%gnk) : memref<?xi8>
+    %da = memref.view %dab[%c0][%m, %k] : memref<?xi8> to memref<?x?x!ea>
+    %db = memref.view %dbb[%c0][%gn, %k] : memref<?xi8> to memref<?x?x!eb>
+    %dc = gpu.alloc (%m, %n) : memref<?x?x!ec>
+    %dbounds = gpu.alloc (%groups) : !rows
+    %dsa = gpu.alloc (%m, %kblocks) : memref<?x?xf32>
+    %dsb = gpu.alloc (%gnb, %kblocks) : memref<?x?xf32>
+    gpu.memcpy %dab, %ha : memref<?xi8>, memref<?xi8>
+    gpu.memcpy %dbb, %hb : memref<?xi8>, memref<?xi8>
+    gpu.memcpy %dc, %hc : memref<?x?x!ec>, memref<?x?x!ec>
+    gpu.memcpy %dbounds, %hbounds : !rows, !rows
+    gpu.memcpy %dsa, %hsa : memref<?x?xf32>, memref<?x?xf32>
+    gpu.memcpy %dsb, %hsb : memref<?x?xf32>, memref<?x?xf32>
+    %sa = memref.cast %dsa : memref<?x?xf32> to !block_scales
+    %sb = memref.cast %dsb : memref<?x?xf32> to !block_scales
+    %ta = tile.tma_create_descriptor %da : memref<?x?x!ea> -> !da8
+    %tb = tile.tma_create_descriptor %db : memref<?x?x!eb> -> !db8h
+    %tc = tile.tma_create_descriptor %dc : memref<?x?x!ec> -> !dc8
+    gpu.launch_func @kernels::@grouped_gemm_fp8_nt_blockwise blocks in (%ctas, %c1, %c1)
+        threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
+        args(%ta : !da8, %tb : !db8h, %tc : !dc8, %dc : memref<?x?x!ec>, %dbounds : !rows,
+             %capacity : index, %groups : index, %n : index, %k : index,
+             %sa : !block_scales, %sb : !block_scales)
+    gpu.memcpy %hc, %dc : memref<?x?x!ec>, memref<?x?x!ec>
+    %zero = arith.constant 0.0 : f32
+    %none = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %tol = arith.constant 1.0e-2 : f32
+    %onef = arith.constant 1.0 : f32
+    %c5 = arith.constant 5 : index
+    %two = arith.constant 2.0 : f32
+    %bad = scf.for %i = %c0 to %m step %c1 iter_args(%b0 = %none) -> (i32) {
+      %i32 = arith.index_cast %i : index to i32
+      %owner = scf.for %g = %c0 to %groups step %c1 iter_args(%o = %groups) -> (index) {
+        %s = memref.load %hstarts[%g] : !rows
+        %cnt = memref.load %hcounts[%g] : !rows
+        %e = arith.addi %s, %cnt : i32
+        %ge = arith.cmpi sge, %i32, %s : i32
+        %lt = arith.cmpi slt, %i32, %e : i32
+        %in = arith.andi %ge, %lt : i1
+        %o2 = arith.select %in, %g, %o : index
+        scf.yield %o2 : index
+      }
+      %grouped = arith.cmpi ult, %owner, %groups : index
+      %row = scf.for %j = %c0 to %n step %c1 iter_args(%b = %b0) -> (i32) {
+        %got = memref.load %hc[%i, %j] : memref<?x?x!ec>
+        %gf = arith.extf %got : !ec to f32
+        %off = scf.if %grouped -> (i1) {
+          %gn0 = arith.muli %owner, %n : index
+          %brow = arith.addi %gn0, %j : index
+          // The values @fill8 encoded: ((p i + q j) mod 5) - 2.
+          %jb = arith.divui %j, %c128 : index
+          %gnb0 = arith.muli %owner, %nblocks : index
+          %brow_block = arith.addi %gnb0, %jb : index
+          // The values @fill8 encoded: ((p i + q j) mod 5) - 2, each
+          // product with its K block's scales.
+          %ref = scf.for %l = %c0 to %k step %c1 iter_args(%acc = %zero) -> (f32) {
+            %i3 = arith.muli %i, %c3 : index
+            %l7 = arith.muli %l, %c7 : index
+            %xa = arith.addi %i3, %l7 : index
+            %xr = arith.remui %xa, %c5 : index
+            %b2 = arith.muli %brow, %c2 : index
+            %l3 = arith.muli %l, %c3 : index
+            %yb = arith.addi %b2, %l3 : index
+            %yr = arith.remui %yb, %c5 : index
+            %xi = arith.index_cast %xr : index to i32
+            %yi = arith.index_cast %yr : index to i32
+            %xf0 = arith.sitofp %xi : i32 to f32
+            %yf0 = arith.sitofp %yi : i32 to f32
+            %xf = arith.subf %xf0, %two : f32
+            %yf = arith.subf %yf0, %two : f32
+            %lb = arith.divui %l, %c128 : index
+            %fa = memref.load %hsa[%i, %lb] : memref<?x?xf32>
+            %fb = memref.load %hsb[%brow_block, %lb] : memref<?x?xf32>
+            %f = arith.mulf %fa, %fb : f32
+            %xy = arith.mulf %xf, %yf : f32
+            %p = math.fma %xy, %f, %acc : f32
+            scf.yield %p : f32
+          }
+          %d = arith.subf %gf, %ref : f32
+          %ad = math.absf %d : f32
+          %ar = math.absf %ref : f32
+          %scale = arith.maximumf %ar, %onef : f32
+          %rel = arith.divf %ad, %scale : f32
+          %ok = arith.cmpf ole, %rel, %tol : f32
+          %wrong = arith.xori %ok, %true_ : i1
+          scf.yield %wrong : i1
+        } else {
+          %untouched = arith.cmpf uno, %gf, %gf : f32
+          %written = arith.xori %untouched, %true_ : i1
+          scf.yield %written : i1
+        }
+        %inc = arith.select %off, %one, %none : i32
+        %nb = arith.addi %b, %inc : i32
+        scf.yield %nb : i32
+      }
+      scf.yield %row : i32
+    }
+    gpu.dealloc %dab : memref<?xi8>
+    gpu.dealloc %dbb : memref<?xi8>
+    gpu.dealloc %dc : memref<?x?x!ec>
+    gpu.dealloc %dbounds : !rows
+    gpu.dealloc %dsa : memref<?x?xf32>
+    gpu.dealloc %dsb : memref<?x?xf32>
+    memref.dealloc %ha : memref<?xi8>
+    memref.dealloc %hb : memref<?xi8>
+    memref.dealloc %hc : memref<?x?x!ec>
+    memref.dealloc %hsa : memref<?x?xf32>
+    memref.dealloc %hsb : memref<?x?xf32>
+    memref.dealloc %hstarts : !rows
+    memref.dealloc %hcounts : !rows
+    memref.dealloc %hbounds : !rows
+    return %bad : i32
+  }
+
   func.func @main() {
     %true = arith.constant true
     %false = arith.constant false
@@ -1013,6 +1483,20 @@ module attributes {gpu.container_module} {
     %few8 = func.call @run_fp8(%groups, %n, %k8, %true, %c5) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: "
     vector.print %few8 : i32
+    // Block scales (1 x 128 of A, 128 x 128 of each group's B): K = 208 (2
+    // blocks, the last partial) and 464 (4), 640 (5: pairs and an odd
+    // one) on 5 CTAs; N = 296: the last 128-column block partial.
+    %bw = func.call @run_fp8_blockwise(%groups, %n, %k8, %false, %c132) : (index, index, index, i1, index) -> i32
+    vector.print str "grouped gemm fp8 blockwise contiguous 9 groups x296x208 mismatches: "
+    vector.print %bw : i32
+    %k464 = arith.constant 464 : index
+    %bw_masked = func.call @run_fp8_blockwise(%groups, %n, %k464, %true, %c132) : (index, index, index, i1, index) -> i32
+    vector.print str "grouped gemm fp8 blockwise masked 9 groups x296x464 mismatches: "
+    vector.print %bw_masked : i32
+    %k640 = arith.constant 640 : index
+    %bw_few = func.call @run_fp8_blockwise(%groups, %n, %k640, %false, %c5) : (index, index, index, i1, index) -> i32
+    vector.print str "grouped gemm fp8 blockwise contiguous 9 groups x296x640 on 5 CTAs mismatches: "
+    vector.print %bw_few : i32
     return
   }
 }

@@ -20,7 +20,13 @@ float32 `scale_a` of one element (per tensor) or one per row of A (M, or G x
 capacity masked) and `scale_b` of one or one per column of each group's
 product (G x N, torch._scaled_grouped_mm's row-wise scales); C =
 diag(scale_a) A B diag(scale_b) in `out_dtype` (bfloat16, default, or
-float16). TMA needs 16-byte rows: K and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of all
+float16). Block scales (DeepSeek-V3's, DeepGEMM's grouped layouts):
+`scale_a` one per row and 128-wide K block of A (M x ceil(K / 128), or G x
+capacity x ceil(K / 128) masked) and `scale_b` one per 128 x 128 block of
+each group's B (G x ceil(N / 128) x ceil(K / 128)), any strides; each K
+block's product is promoted into f32 with its scales
+(@grouped_gemm_fp8_nt_blockwise: 128 x 128 tiles, as tile.matmul's
+block-scaled kernel). TMA needs 16-byte rows: K and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of all
 groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
 last wave split along K), on the current stream (or `stream`), without
 waiting; the offsets are read by the kernel, not the host.
@@ -32,10 +38,10 @@ from ..core.caches import LruCache, PreparedCalls
 from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
 from ..core.errors import MatmulError
 from ..family import KernelFamily
-from ..core.operands import TMA_ALIGNMENT, require_cuda_tensors, signature
+from ..core.operands import TMA_ALIGNMENT, cdiv, require_cuda_tensors, signature
 from ..core.streams import new_output
 from . import persistent
-from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS
+from .scaled_matmul import FP8_ELEMENTS, OUT_ELEMENTS, SCALE_BLOCK
 from ..core.routing import no_backward, operators, routed
 
 #: The kernels: @grouped_gemm_nt with element type !e (a variant ("bf16",)),
@@ -45,6 +51,7 @@ GROUPED = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!e",))
 GROUPED_FP8 = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!ea", "!eb", "!ec"))
 GROUPED_KERNEL = "grouped_gemm_nt"
 GROUPED_FP8_KERNEL = "grouped_gemm_fp8_nt"
+GROUPED_FP8_BLOCKWISE_KERNEL = "grouped_gemm_fp8_nt_blockwise"
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
 ELEMENTS = FLOAT16_TYPES
 
@@ -172,17 +179,26 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     # The launch's stream as a torch stream, for the copies around the kernel
     # (None: the device's current one, where the tensors' ops go anyway).
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
+    blockwise = fp8 and scale_b.dim() == 3
     if fp8:
         if dtype_name(c_dtype) not in OUT_ELEMENTS:
             raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "
                               f"float16, got {c_dtype}")
-        # Strided scales are copied on the launch's stream, so the kernel
-        # reads them after the copy and their memory outlives the kernel.
-        with streams.running_on(torch, launch_stream):
-            scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
-                                for name, scale, count, what in (
-                                    ("scale_a", scale_a, rows, "row of A"),
-                                    ("scale_b", scale_b, groups * n, "column of each group's C")))
+        if blockwise:
+            # Views where the strides allow, else copies on the launch's
+            # stream (read by the kernel after them).
+            with streams.running_on(torch, launch_stream):
+                scale_a, scale_b = _block_scales(torch, scale_a, scale_b, groups, rows, n, k,
+                                                 capacity if masked else None)
+        else:
+            # Strided scales are copied on the launch's stream, so the kernel
+            # reads them after the copy and their memory outlives the kernel.
+            with streams.running_on(torch, launch_stream):
+                scale_a, scale_b = (_scales(torch, name, scale, (1, count), what)
+                                    for name, scale, count, what in (
+                                        ("scale_a", scale_a, rows, "row of A"),
+                                        ("scale_b", scale_b, groups * n,
+                                         "column of each group's C")))
     if out is None:
         out = new_output(torch, shape, a, stream, index, c_dtype)
     elif tuple(out.shape) != shape or out.dtype != c_dtype or not out.is_contiguous():
@@ -201,8 +217,15 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous
     c2 = out.reshape(rows, n)
     # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
-    # the persistent kernels' split-K workspace (per stream).
+    # the persistent kernels' split-K workspace (per stream); the
+    # block-scaled kernel takes whole tiles round-robin.
     grid = (devices.device(index).sms, 1, 1)
+    if blockwise:
+        variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
+        GROUPED_FP8.kernel(variant, GROUPED_FP8_BLOCKWISE_KERNEL).launch_on(
+            index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b), grid,
+            stream)
+        return out
     workspace, counters = persistent.split_k_buffers(
         torch, persistent.split_k_workspace_shape(grid[0]), index,
         launch_stream)
@@ -232,6 +255,23 @@ def _scales(torch, name: str, scale, counts, what: str):
                           f"tensor) or {counts[1]} (one per {what}), got {scale.dtype} of "
                           f"shape {tuple(scale.shape)}")
     return scale.reshape(-1).contiguous()
+
+
+def _block_scales(torch, scale_a, scale_b, groups: int, rows: int, n: int, k: int,
+                  capacity: Optional[int]):
+    """The block scales as the kernel reads them, A's (rows x K blocks) and
+    B's ((G N blocks) x K blocks), as views where the strides allow (else a
+    copy), or MatmulError for other shapes and types."""
+    k_blocks, n_blocks = cdiv(k, SCALE_BLOCK), cdiv(n, SCALE_BLOCK)
+    a_shape = (groups, capacity, k_blocks) if capacity is not None else (rows, k_blocks)
+    b_shape = (groups, n_blocks, k_blocks)
+    if scale_a.dtype != torch.float32 or scale_b.dtype != torch.float32 \
+            or tuple(scale_a.shape) != a_shape or tuple(scale_b.shape) != b_shape:
+        raise MatmulError(f"tile.grouped_matmul: block scales are float32 scale_a {a_shape} "
+                          f"(one per row and 128-wide K block of A) and scale_b {b_shape} (one "
+                          f"per 128 x 128 block of each group's B), got {scale_a.dtype} "
+                          f"{tuple(scale_a.shape)} and {scale_b.dtype} {tuple(scale_b.shape)}")
+    return scale_a.reshape(rows, k_blocks), scale_b.reshape(groups * n_blocks, k_blocks)
 
 
 def held_rows(torch, a, offsets, valid):

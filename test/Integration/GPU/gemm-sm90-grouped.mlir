@@ -16,3 +16,6 @@
 // CHECK: grouped gemm fp8 masked 9 groups x296x208 mismatches: 0
 // CHECK: grouped gemm contiguous 9 groups x296x200 on 5 CTAs mismatches: 0
 // CHECK: grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: 0
+// CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x208 mismatches: 0
+// CHECK: grouped gemm fp8 blockwise masked 9 groups x296x464 mismatches: 0
+// CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x640 on 5 CTAs mismatches: 0
