@@ -177,6 +177,37 @@ Value getAccumulatorVector(OpBuilder &builder, Location loc, Type type,
   return vector;
 }
 
+/// The accumulator registers of `acc` as inline-asm operands: f32 each
+/// ("f"), or each f16 pair as one .b32 ("r").
+SmallVector<Value> getAsmAccumulatorOperands(OpBuilder &builder, Location loc,
+                                             Value acc) {
+  bool f16 = cast<VectorType>(acc.getType()).getElementType().isF16();
+  SmallVector<Value> operands;
+  for (Value reg : getAccumulatorRegisters(builder, loc, acc))
+    operands.push_back(f16 ? Value(LLVM::BitcastOp::create(
+                                 builder, loc, builder.getI32Type(), reg))
+                           : reg);
+  return operands;
+}
+
+/// The accumulator vector of `type` from the first `count` results of an
+/// inline-asm statement whose outputs are its registers (the inverse of
+/// getAsmAccumulatorOperands).
+Value getAccumulatorVectorFromAsm(OpBuilder &builder, Location loc, Type type,
+                                  Value results, int64_t count) {
+  bool f16 = cast<VectorType>(type).getElementType().isF16();
+  auto pairType = VectorType::get({2}, builder.getF16Type());
+  SmallVector<Value> registers;
+  for (int64_t r = 0; r < count; ++r) {
+    Value reg = LLVM::ExtractValueOp::create(builder, loc, results,
+                                             ArrayRef<int64_t>{r});
+    registers.push_back(
+        f16 ? Value(LLVM::BitcastOp::create(builder, loc, pairType, reg))
+            : reg);
+  }
+  return getAccumulatorVector(builder, loc, type, registers);
+}
+
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -258,7 +289,6 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     bool f16 = op.getAcc().getType().getElementType().isF16();
     int64_t registers = count / (f16 ? 2 : 1);
     Type registerType = f16 ? i32 : rewriter.getF32Type();
-    auto pairType = VectorType::get({2}, rewriter.getF16Type());
     bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     SmallVector<Value> operands;
     Value a = LLVM::BitcastOp::create(rewriter, loc, VectorType::get({4}, i32),
@@ -268,10 +298,8 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
           rewriter, loc, a, elementIndex(rewriter, loc, r)));
     operands.push_back(adaptor.getDescB());
     if (!zeroAcc)
-      for (Value reg : getAccumulatorRegisters(rewriter, loc, adaptor.getAcc()))
-        operands.push_back(
-            f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg))
-                : reg);
+      llvm::append_range(
+          operands, getAsmAccumulatorOperands(rewriter, loc, adaptor.getAcc()));
     // $0 .. $R-1 the accumulators, then a0..a3, the descriptor, and the
     // accumulator inputs tied to the outputs.
     std::string ptx;
@@ -301,17 +329,10 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
         LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
-    SmallVector<Value> results;
-    for (int64_t r = 0; r < registers; ++r) {
-      Value reg = LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getRes(),
-                                               ArrayRef<int64_t>{r});
-      results.push_back(
-          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg))
-              : reg);
-    }
-    Value vector = getAccumulatorVector(
+    Value vector = getAccumulatorVectorFromAsm(
         rewriter, loc,
-        getTypeConverter()->convertType(op.getResult().getType()), results);
+        getTypeConverter()->convertType(op.getResult().getType()),
+        asmOp.getRes(), registers);
     rewriter.replaceOp(op, vector);
     return success();
   }
@@ -359,15 +380,11 @@ struct WgmmaFenceOperandOpLowering
   matchAndRewrite(WgmmaFenceOperandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
     bool f16 = op.getValue().getType().getElementType().isF16();
-    Type registerType = f16 ? i32 : rewriter.getF32Type();
-    auto pairType = VectorType::get({2}, rewriter.getF16Type());
-    SmallVector<Value> operands;
-    for (Value reg :
-         getAccumulatorRegisters(rewriter, loc, adaptor.getValue()))
-      operands.push_back(
-          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, i32, reg)) : reg);
+    Type registerType =
+        f16 ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
+    SmallVector<Value> operands =
+        getAsmAccumulatorOperands(rewriter, loc, adaptor.getValue());
     std::string constraints;
     llvm::raw_string_ostream cs(constraints);
     for (size_t r = 0; r < operands.size(); ++r)
@@ -382,19 +399,11 @@ struct WgmmaFenceOperandOpLowering
         LLVM::tailcallkind::TailCallKind::None,
         LLVM::AsmDialectAttr::get(op.getContext(), LLVM::AsmDialect::AD_ATT),
         /*operand_attrs=*/ArrayAttr());
-    SmallVector<Value> results;
-    for (size_t r = 0; r < operands.size(); ++r) {
-      Value reg = LLVM::ExtractValueOp::create(
-          rewriter, loc, asmOp.getRes(), ArrayRef<int64_t>{int64_t(r)});
-      results.push_back(
-          f16 ? Value(LLVM::BitcastOp::create(rewriter, loc, pairType, reg))
-              : reg);
-    }
     rewriter.replaceOp(
-        op, getAccumulatorVector(
+        op, getAccumulatorVectorFromAsm(
                 rewriter, loc,
                 getTypeConverter()->convertType(op.getResult().getType()),
-                results));
+                asmOp.getRes(), operands.size()));
     return success();
   }
 };
