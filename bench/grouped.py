@@ -75,7 +75,8 @@ def main():
                 sides["bf16"] = bf16_sides(torch, x, w, ends, out, starts, counts)
             scaled = {"fp8", "fp8-block"} & set(args.dtypes)
             if scaled and not hasattr(torch, "_scaled_grouped_mm"):
-                print("fp8: this PyTorch has no torch._scaled_grouped_mm; skipped")
+                print(f"{' and '.join(sorted(scaled))}: this PyTorch has no "
+                      "torch._scaled_grouped_mm; skipped")
             elif scaled:
                 if "fp8" in scaled:
                     sides["fp8"] = fp8_sides(torch, x, w, ends, out, starts, counts)

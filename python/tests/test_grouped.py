@@ -225,18 +225,22 @@ def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked):
 
 
 @pytest.mark.parametrize("masked", [False, True])
-@pytest.mark.parametrize("k", [208, 640])
-def test_block_scaled_fp8_groups(torch_cuda, masked, k):
+@pytest.mark.parametrize("n, k, strided", [(304, 208, False), (304, 640, False),
+                                           (2048, 128, True)])
+def test_block_scaled_fp8_groups(torch_cuda, masked, n, k, strided):
     """FP8 groups with DeepSeek-V3's block scales (1 x 128 of A, 128 x 128 of
     each group's B; N = 304 ends inside a 128-column block, K = 208 inside a
-    K block, 640 is five: pairs and an odd one): against the float32 product
+    K block, 640 is five: pairs and an odd one, 128 one; N = 2048 makes 160
+    tiles, more than the SMs, so CTAs walk on from group to group; strided:
+    M-major scales, as DeepGEMM lays them out): against the float32 product
     of the dequantized operands, closer to the unquantized product than
-    row-wise scales, and the rows outside every group untouched."""
+    row-wise scales (with more than one K block), and the rows outside every
+    group untouched."""
     import tile
     from tile.testing import quantize_fp8, relative_error
     torch = torch_cuda
     counts = [111, 0, 27, 286, 256, 1, 130]
-    groups, n, capacity = len(counts), 304, 300
+    groups, capacity = len(counts), 300
     starts = [g * capacity if masked else sum(counts[:g]) for g in range(groups)]
     m = groups * capacity if masked else sum(counts) + 5
     generator = torch.Generator(device="cuda").manual_seed(k)
@@ -252,9 +256,13 @@ def test_block_scaled_fp8_groups(torch_cuda, masked, k):
     layout = {"valid": bounds} if masked else {"offsets": bounds}
     a_in = a.reshape(groups, capacity, k) if masked else a
     sa_in = sa.reshape(groups, capacity, -1) if masked else sa
+    sw_in = sw
+    if strided:
+        sa_in = sa_in.transpose(-2, -1).contiguous().transpose(-2, -1)
+        sw_in = sw.transpose(-2, -1).contiguous().transpose(-2, -1)
     c_in = torch.full((groups, capacity, n) if masked else (m, n), float("nan"), device="cuda",
                       dtype=torch.bfloat16)
-    c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw, out=c_in,
+    c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw_in, out=c_in,
                             **layout).reshape(m, n)
     torch.cuda.synchronize()
     expand = lambda s, rows, cols: s.repeat_interleave(rows, 0).repeat_interleave(  # noqa
@@ -277,7 +285,9 @@ def test_block_scaled_fp8_groups(torch_cuda, masked, k):
         row_wise.append((ar.float() * sar) @ (wr.float() * swr).t())
     ours, exact, row_wise = (torch.cat(v) for v in (ours, exact, row_wise))
     errors = relative_error(ours, exact), relative_error(row_wise, exact)
-    assert errors[0] <= errors[1], errors
+    # With one K block, A's block scales are its row-wise ones and B's are
+    # coarser: nothing to gain.
+    assert k <= 128 or errors[0] <= errors[1], errors
     assert torch.isnan(c[~written].float()).all()
 
 
@@ -296,6 +306,21 @@ def test_block_scale_errors(torch_cuda):
     with pytest.raises(MatmulError, match="block scales are float32"):
         tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=sa.half(),
                             scale_b=torch.ones(2, 2, 2, device="cuda"))
+    # One scale per row of A with block scales of B: no mix.
+    with pytest.raises(MatmulError, match=r"block scales are float32 scale_a \(64, 2\)"):
+        tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=torch.ones(64, device="cuda"),
+                            scale_b=torch.ones(2, 2, 2, device="cuda"))
+    # Masked: A's scales per group, capacity and K block.
+    a3 = a.reshape(2, 32, 256)
+    valid = torch.tensor([32, 7], device="cuda", dtype=torch.int32)
+    with pytest.raises(MatmulError, match=r"scale_a \(2, 32, 2\)"):
+        tile.grouped_matmul(a3, w.transpose(-2, -1), valid=valid, scale_a=sa,
+                            scale_b=torch.ones(2, 2, 2, device="cuda"))
+    # G x N x 1 stays row-wise scales (one per output column of each group).
+    c = tile.grouped_matmul(a, w.transpose(-2, -1), offsets, scale_a=torch.ones(64, device="cuda"),
+                            scale_b=torch.ones(2, 136, 1, device="cuda"))
+    torch.cuda.synchronize()
+    assert c.shape == (64, 136)
 
 
 def test_fp8_scale_errors(torch_cuda):

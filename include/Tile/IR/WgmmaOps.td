@@ -185,14 +185,12 @@ def Tile_WgmmaFenceOperandOp : Tile_Op<"wgmma_fence_operand",
     [Tile_Sm90aOp, AllTypesMatch<["value", "result"]>]> {
   let summary = "keep registers' computation in place around asynchronous wgmmas";
   let description = [{
-    Returns `value` unchanged, but as an opaque register operation with side
+    Returns `value` unchanged, as an opaque register operation with side
     effects (CUTLASS's `warpgroup_fence_operand`): what computes `value`
-    stays before it and what reads the result stays after it, in the order
-    of the other side-effecting ops such as `tile.warpgroup_mma`. Without
-    it the backend may sink arithmetic on one wgmma's accumulators past the
-    issue of the next wgmma that reuses their registers, and ptxas then
-    serializes every wgmma (C7514). `value` is a vector of f32, or of f16
-    in pairs. Requires sm_90a.
+    stays before it, in order with the other side-effecting ops such as
+    `tile.warpgroup_mma` (why a kernel that reads one accumulator while
+    another is in flight needs it: docs/Rationale/RationaleTile.md, wgmma).
+    `value` is a vector of f32, or of f16 in pairs. Requires sm_90a.
 
     Example (a promoted sum computed before the next block's wgmmas):
     ```mlir

@@ -15,8 +15,9 @@
 // The epilogue dequantizes with tile.warpgroup_scale: sa has one factor
 // per row of A (row-wise) or a single one (per-tensor), sb one per row of
 // B or a single one; then the TMA-store epilogue converts to bf16. Any M
-// and N, K a multiple of 16 (TMA's 16-byte rows); TMA zero-fills past A
-// and B (+0.0 in e4m3) and clips the stores to C.
+// and N, K a multiple of 16 (TMA's 16-byte rows; the block-scaled kernel
+// needs K > 0, which the host checks); TMA zero-fills past A and B (+0.0
+// in e4m3) and clips the stores to C.
 //
 //   tile-opt python/tile/kernels/gemm_sm90_fp8.mlir --tile-to-ptx-pipeline="chip=sm_90a"
 //   tile-run python/tile/kernels/gemm_sm90_fp8.mlir --chip=sm_90a
@@ -33,7 +34,6 @@
 !ec = bf16
 !da = !tile.tma_desc<memref<?x?x!ea>, box = [128, 128], swizzle = b128>
 !db = !tile.tma_desc<memref<?x?x!eb>, box = [256, 128], swizzle = b128>
-!da192 = !tile.tma_desc<memref<?x?x!ea>, box = [192, 128], swizzle = b128>
 !dbh = !tile.tma_desc<memref<?x?x!eb>, box = [128, 128], swizzle = b128>
 !dc = !tile.tma_desc<memref<?x?x!ec>, box = [64, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 4>
@@ -438,8 +438,10 @@ module attributes {gpu.container_module} {
     // promoted at once and the kernel ran 13-20% slower; bench/NOTES.md).
     // The blocks go in pairs so that each partial keeps its registers (an
     // in-flight accumulator is never moved), and tile.wgmma_fence_operand
-    // keeps each promotion before the wgmmas that reuse its partial's
-    // registers (else ptxas serializes every wgmma). 128x128 tiles (a
+    // pins each promotion before the wgmmas that reuse its partial's
+    // registers (docs/Rationale/RationaleTile.md). gemm_sm90_grouped.mlir's
+    // @grouped_gemm_fp8_nt_blockwise repeats this main loop and tail: a fix
+    // here goes there too. 128x128 tiles (a
     // consumer warpgroup holds 64 promoted and twice 64 partial
     // accumulators a thread), data-parallel and persistent in the grouped
     // order, a 6-stage ring of 32 KB stages that every consumer thread

@@ -26,10 +26,13 @@ capacity x ceil(K / 128) masked) and `scale_b` one per 128 x 128 block of
 each group's B (G x ceil(N / 128) x ceil(K / 128)), any strides; each K
 block's product is promoted into f32 with its scales
 (@grouped_gemm_fp8_nt_blockwise: 128 x 128 tiles, as tile.matmul's
-block-scaled kernel). TMA needs 16-byte rows: K and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of all
-groups as tile.matmul's persistent kernels take a matrix's (a mostly idle
-last wave split along K), on the current stream (or `stream`), without
-waiting; the offsets are read by the kernel, not the host.
+block-scaled kernel); a 3-D `scale_b` other than G x N x 1 (row-wise) is
+block scales and must have exactly these shapes. TMA needs 16-byte rows: K
+and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of
+all groups as tile.matmul's persistent kernels take a matrix's (a mostly
+idle last wave split along K; the block-scaled kernel takes whole tiles
+round-robin), on the current stream (or `stream`), without waiting; the
+offsets are read by the kernel, not the host.
 """
 from typing import Optional, Tuple
 
@@ -179,7 +182,8 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     # The launch's stream as a torch stream, for the copies around the kernel
     # (None: the device's current one, where the tensors' ops go anyway).
     launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
-    blockwise = fp8 and scale_b.dim() == 3
+    # Block scales: a 3-D scale_b but the row-wise G x N x 1.
+    blockwise = fp8 and scale_b.dim() == 3 and tuple(scale_b.shape[1:]) != (b.shape[2], 1)
     if fp8:
         if dtype_name(c_dtype) not in OUT_ELEMENTS:
             raise MatmulError(f"tile.grouped_matmul: an FP8 product is stored as bfloat16 or "

@@ -19,3 +19,4 @@
 // CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x208 mismatches: 0
 // CHECK: grouped gemm fp8 blockwise masked 9 groups x296x464 mismatches: 0
 // CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x640 on 5 CTAs mismatches: 0
+// CHECK: grouped gemm fp8 blockwise masked 9 groups x296x128 on 5 CTAs mismatches: 0
