@@ -4,8 +4,8 @@ import pytest
 
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
-from tile.ops.grouped import (GROUPED_FP8_BLOCKWISE_KERNEL, GROUPED_FP8_KERNEL, GROUPED_KERNEL,
-                              check_grouped)
+from tile.ops.grouped import (GROUPED_FP8_BLOCKWISE_KERNEL, GROUPED_FP8_KERNEL,
+                              GROUPED_FP8_NARROW_KERNEL, GROUPED_KERNEL, check_grouped)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -168,9 +168,10 @@ def test_kernel_compiles_for_both_types():
         assert f"m64n256k16.f32.{element}.{element}" in module.ptx
     assert module.manifest["kernels"][GROUPED_FP8_KERNEL]["dynamic_shared_bytes"] == 229376
     assert "m64n256k32.f32.e4m3.e4m3" in module.ptx
-    # The block-scaled kernel: a 6-stage ring of 128x128 A and B tiles.
-    assert module.manifest["kernels"][GROUPED_FP8_BLOCKWISE_KERNEL][
-        "dynamic_shared_bytes"] == 229376
+    # The block-scaled kernel and the 128x128 one: a 6-stage ring of
+    # 128x128 A and B tiles.
+    for name in (GROUPED_FP8_BLOCKWISE_KERNEL, GROUPED_FP8_NARROW_KERNEL):
+        assert module.manifest["kernels"][name]["dynamic_shared_bytes"] == 229376
     assert "m64n128k32.f32.e4m3.e4m3" in module.ptx
 
 

@@ -30,9 +30,10 @@ block-scaled kernel); a 3-D `scale_b` other than G x N x 1 (row-wise) is
 block scales and must have exactly these shapes. TMA needs 16-byte rows: K
 and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of
 all groups as tile.matmul's persistent kernels take a matrix's (a mostly
-idle last wave split along K; the block-scaled kernel takes whole tiles
-round-robin), on the current stream (or `stream`), without waiting; the
-offsets are read by the kernel, not the host.
+idle last wave split along K; the block-scaled kernel, and FP8 groups of
+at most NARROW_MAX_ROWS rows on average in the contiguous layout, take
+whole 128x128 tiles round-robin), on the current stream (or `stream`),
+without waiting; the offsets are read by the kernel, not the host.
 """
 from typing import Optional, Tuple
 
@@ -55,6 +56,13 @@ GROUPED_FP8 = KernelFamily.from_package("gemm_sm90_grouped.mlir", ("!ea", "!eb",
 GROUPED_KERNEL = "grouped_gemm_nt"
 GROUPED_FP8_KERNEL = "grouped_gemm_fp8_nt"
 GROUPED_FP8_BLOCKWISE_KERNEL = "grouped_gemm_fp8_nt_blockwise"
+GROUPED_FP8_NARROW_KERNEL = "grouped_gemm_fp8_nt_narrow"
+#: Rows per group (on average: M / G) up to which contiguous FP8 groups with
+#: row-wise or per-tensor scales run @grouped_gemm_fp8_nt_narrow (128x128
+#: tiles round-robin): NVIDIA H200, against @grouped_gemm_fp8_nt, 256 x 128
+#: rows 2.1-2.5x, 64 x 512 1.3-1.4x, 32 x 256 (N 7168) 1.04-1.07x faster,
+#: 16 x 1024 0.99-1.02x, 8 x 2048 and 8 x 4096 0.96-0.99x (bench/NOTES.md).
+NARROW_MAX_ROWS = 512
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
 ELEMENTS = FLOAT16_TYPES
 
@@ -222,11 +230,15 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     c2 = out.reshape(rows, n)
     # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
     # the persistent kernels' split-K workspace (per stream); the
-    # block-scaled kernel takes whole tiles round-robin.
+    # block-scaled kernel, and contiguous FP8 groups of NARROW_MAX_ROWS rows
+    # or fewer on average, take whole 128x128 tiles round-robin.
     grid = (devices.device(index).sms, 1, 1)
-    if blockwise:
+    whole_tiles = (GROUPED_FP8_BLOCKWISE_KERNEL if blockwise else
+                   GROUPED_FP8_NARROW_KERNEL if fp8 and not masked
+                   and rows <= NARROW_MAX_ROWS * groups else None)
+    if whole_tiles is not None:
         variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
-        GROUPED_FP8.kernel(variant, GROUPED_FP8_BLOCKWISE_KERNEL).launch_on(
+        GROUPED_FP8.kernel(variant, whole_tiles).launch_on(
             index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b), grid,
             stream)
         return out

@@ -5,7 +5,8 @@
 // tile (pairs of f16 where the row is word-aligned, else one by one); then
 // the FP8 kernel: m64n256k32 on e4m3, the dequantizing loads (2 row and 64
 // column factors a thread) and a bf16 C; then the block-scaled FP8 kernel:
-// m64n128k32, its promotion FMAs, and no wgmma serialized (C7514).
+// m64n128k32, its promotion FMAs, and no wgmma serialized (C7514); then
+// the FP8 kernel on 128x128 tiles (m64n128k32, 2 row and 32 column factors).
 //
 // RUN: tile-opt %tile_kernels/gemm_sm90_grouped.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -32,4 +33,9 @@
 // CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
 // CHECK-DAG: st.global.b16
 
-// PTXAS-COUNT-3: 0 bytes spill stores, 0 bytes spill loads
+// CHECK: .visible .entry grouped_gemm_fp8_nt_narrow(
+// CHECK-DAG: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3
+// CHECK-DAG: cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group
+// CHECK-DAG: st.global.b16
+
+// PTXAS-COUNT-4: 0 bytes spill stores, 0 bytes spill loads
