@@ -1197,7 +1197,8 @@ module attributes {gpu.container_module} {
   // @run for @grouped_gemm_fp8_nt: the same groups, e4m3 operands with
   // @fill's values, row-wise scales (one per row of A and of the (G N) x K
   // B), C in !ec.
-  func.func @run_fp8(%groups: index, %n: index, %k: index, %masked: i1, %ctas: index) -> i32 {
+  func.func @run_fp8(%groups: index, %n: index, %k: index, %masked: i1, %ctas: index,
+                     %narrow: i1) -> i32 {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -1286,11 +1287,22 @@ module attributes {gpu.container_module} {
     %counters = gpu.alloc (%halves) : !counters
     %zero_count = arith.constant 0 : i32
     gpu.memset %counters, %zero_count : !counters, i32
-    gpu.launch_func @kernels::@grouped_gemm_fp8_nt blocks in (%ctas, %c1, %c1) threads in (%c384, %c1, %c1)
-        dynamic_shared_memory_size %smem
-        args(%ta : !da8, %tb : !db8, %tc : !dc8, %dc : memref<?x?x!ec>, %dbounds : !rows,
-             %capacity : index, %groups : index, %n : index, %k : index,
-             %dsa : !scales, %dsb : !scales, %ws : !workspace, %counters : !counters)
+    scf.if %narrow {
+      // @grouped_gemm_fp8_nt_narrow: 128-row B tiles, the same shared
+      // memory (a 6-stage ring of 32 KB stages and the staging buffers).
+      %tbh = tile.tma_create_descriptor %db : memref<?x?x!eb> -> !db8h
+      gpu.launch_func @kernels::@grouped_gemm_fp8_nt_narrow blocks in (%ctas, %c1, %c1)
+          threads in (%c384, %c1, %c1) dynamic_shared_memory_size %smem
+          args(%ta : !da8, %tbh : !db8h, %tc : !dc8, %dc : memref<?x?x!ec>, %dbounds : !rows,
+               %capacity : index, %groups : index, %n : index, %k : index,
+               %dsa : !scales, %dsb : !scales)
+    } else {
+      gpu.launch_func @kernels::@grouped_gemm_fp8_nt blocks in (%ctas, %c1, %c1) threads in (%c384, %c1, %c1)
+          dynamic_shared_memory_size %smem
+          args(%ta : !da8, %tb : !db8, %tc : !dc8, %dc : memref<?x?x!ec>, %dbounds : !rows,
+               %capacity : index, %groups : index, %n : index, %k : index,
+               %dsa : !scales, %dsb : !scales, %ws : !workspace, %counters : !counters)
+    }
     gpu.memcpy %hc, %dc : memref<?x?x!ec>, memref<?x?x!ec>
     %zero = arith.constant 0.0 : f32
     %none = arith.constant 0 : i32
@@ -1623,19 +1635,26 @@ module attributes {gpu.container_module} {
     // The FP8 kernel (e4m3, row-wise scales, bf16 C), both layouts, K
     // not a multiple of the 128-element slice.
     %k8 = arith.constant 208 : index
-    %fp8 = func.call @run_fp8(%groups, %n, %k8, %false, %c132) : (index, index, index, i1, index) -> i32
+    %fp8 = func.call @run_fp8(%groups, %n, %k8, %false, %c132, %false) : (index, index, index, i1, index, i1) -> i32
     vector.print str "grouped gemm fp8 contiguous 9 groups x296x208 mismatches: "
     vector.print %fp8 : i32
-    %fp8_masked = func.call @run_fp8(%groups, %n, %k8, %true, %c132) : (index, index, index, i1, index) -> i32
+    %fp8_masked = func.call @run_fp8(%groups, %n, %k8, %true, %c132, %false) : (index, index, index, i1, index, i1) -> i32
     vector.print str "grouped gemm fp8 masked 9 groups x296x208 mismatches: "
     vector.print %fp8_masked : i32
     // 5 CTAs for the 24 tiles: each walks on from group to group.
     %few = func.call @run(%groups, %n, %k, %false, %c5) : (index, index, index, i1, index) -> i32
     vector.print str "grouped gemm contiguous 9 groups x296x200 on 5 CTAs mismatches: "
     vector.print %few : i32
-    %few8 = func.call @run_fp8(%groups, %n, %k8, %true, %c5) : (index, index, index, i1, index) -> i32
+    %few8 = func.call @run_fp8(%groups, %n, %k8, %true, %c5, %false) : (index, index, index, i1, index, i1) -> i32
     vector.print str "grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: "
     vector.print %few8 : i32
+    // The FP8 kernel on 128x128 tiles, both layouts (the second on 5 CTAs).
+    %narrow8 = func.call @run_fp8(%groups, %n, %k8, %false, %c132, %true) : (index, index, index, i1, index, i1) -> i32
+    vector.print str "grouped gemm fp8 narrow contiguous 9 groups x296x208 mismatches: "
+    vector.print %narrow8 : i32
+    %narrow8_few = func.call @run_fp8(%groups, %n, %k8, %true, %c5, %true) : (index, index, index, i1, index, i1) -> i32
+    vector.print str "grouped gemm fp8 narrow masked 9 groups x296x208 on 5 CTAs mismatches: "
+    vector.print %narrow8_few : i32
     // Block scales (1 x 128 of A, 128 x 128 of each group's B): K = 208 (2
     // blocks, the last partial) and 464 (4), 640 (5: pairs and an odd
     // one) on 5 CTAs, 128 (1) masked on 5 CTAs; N = 296: the last

@@ -3,9 +3,10 @@
 // tiles, partial last row tiles), contiguous and masked, f16 and bf16,
 // checked element by element against the host; the C rows outside every
 // group must stay untouched (NaN); three groups whose 7 tiles are all
-// split along K; and the FP8 kernel (e4m3, row-wise scales) in both
-// layouts with bf16 and (the C alias redefined) f16 results; and on 5 CTAs,
-// each walking on from group to group.
+// split along K; and the FP8 kernels (e4m3: row-wise scales on 128x256 and
+// on 128x128 tiles, block scales) in both layouts with bf16 and (the C
+// alias redefined) f16 results; and on 5 CTAs, each walking on from group
+// to group.
 //
 // RUN: tile-run %tile_kernels/gemm_sm90_grouped.mlir --chip=sm_90a --timeout=120 | FileCheck %s
 // RUN: sed 's/^!e = f16/!e = bf16/; s/^!ec = bf16/!ec = f16/' %tile_kernels/gemm_sm90_grouped.mlir | tile-run - --chip=sm_90a --timeout=120 | FileCheck %s
@@ -16,6 +17,8 @@
 // CHECK: grouped gemm fp8 masked 9 groups x296x208 mismatches: 0
 // CHECK: grouped gemm contiguous 9 groups x296x200 on 5 CTAs mismatches: 0
 // CHECK: grouped gemm fp8 masked 9 groups x296x208 on 5 CTAs mismatches: 0
+// CHECK: grouped gemm fp8 narrow contiguous 9 groups x296x208 mismatches: 0
+// CHECK: grouped gemm fp8 narrow masked 9 groups x296x208 on 5 CTAs mismatches: 0
 // CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x208 mismatches: 0
 // CHECK: grouped gemm fp8 blockwise masked 9 groups x296x464 mismatches: 0
 // CHECK: grouped gemm fp8 blockwise contiguous 9 groups x296x640 on 5 CTAs mismatches: 0
