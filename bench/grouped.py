@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import harness  # noqa: E402
 
 import tile  # noqa: E402
-from tile.testing import quantize_fp8, relative_error  # noqa: E402
+from tile.testing import dequantize_fp8, quantize_fp8, relative_error  # noqa: E402
 
 CASES = ["8x4096x4096x7168", "8x2048x4096x7168", "16x1024x2048x4096", "64x512x2048x1024"]
 
@@ -146,9 +146,8 @@ def fp8_block_sides(torch, x, w, ends, out, starts, counts):
     wrt = wr.reshape(groups, n, k).transpose(-2, -1)
     swr = swr.reshape(groups, n)
     sxr = sxr.reshape(-1)
-    xd = xq.float() * sx.repeat_interleave(128, 1)[:, :k]
-    expected = torch.cat([xd[s:s + c] @ (wq[g].float() * sw[g].repeat_interleave(128, 0)
-                                         .repeat_interleave(128, 1)[:n, :k]).t()
+    xd = dequantize_fp8(xq, sx, (1, 128))
+    expected = torch.cat([xd[s:s + c] @ dequantize_fp8(wq[g], sw[g], (128, 128)).t()
                           for g, (s, c) in enumerate(zip(starts, counts))])
     return (lambda: tile.grouped_matmul(xq, wt, ends, scale_a=sx, scale_b=sw, out=out),
             lambda: torch._scaled_grouped_mm(xr, wrt, sxr, swr, offs=ends,

@@ -117,7 +117,7 @@ cat > "$WORK/fp8_grouped.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
 from tile.ops.scaled_matmul import FP8
-from tile.testing import quantize_fp8, relative_error
+from tile.testing import dequantize_fp8, quantize_fp8, relative_error
 # References on the CPU: only the tile kernels run under the sanitizer.
 m, n, k = 256, 512, $SIZE
 x, y = torch.randn(m, k, device="cuda"), torch.randn(n, k, device="cuda")
@@ -178,9 +178,8 @@ wb = torch.stack([q for q, _ in blocks])
 swb = torch.stack([s for _, s in blocks])
 cb = tile.grouped_matmul(ab, wb.transpose(-2, -1), ends, scale_a=sab, scale_b=swb)
 torch.cuda.synchronize()
-expand = lambda s, rows: s.repeat_interleave(rows, 0).repeat_interleave(128, 1)[:, :k]
-refb = torch.cat([((ab[s:s + v].float() * expand(sab[s:s + v], 1)).cpu()
-                   @ (wb[g].float() * expand(swb[g], 128)[:256]).cpu().t())
+refb = torch.cat([(dequantize_fp8(ab[s:s + v], sab[s:s + v], (1, 128)).cpu()
+                   @ dequantize_fp8(wb[g], swb[g], (128, 128)).cpu().t())
                   for g, (s, v) in enumerate(zip(starts, counts))])
 print(f"grouped fp8 block relative error {relative_error(cb.cpu(), refb):.1e}")
 PY

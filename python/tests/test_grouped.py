@@ -238,7 +238,7 @@ def test_block_scaled_fp8_groups(torch_cuda, masked, n, k, strided):
     row-wise scales (with more than one K block), and the rows outside every
     group untouched."""
     import tile
-    from tile.testing import quantize_fp8, relative_error
+    from tile.testing import dequantize_fp8, quantize_fp8, relative_error
     torch = torch_cuda
     counts = [111, 0, 27, 286, 256, 1, 130]
     groups, capacity = len(counts), 300
@@ -266,9 +266,7 @@ def test_block_scaled_fp8_groups(torch_cuda, masked, n, k, strided):
     c = tile.grouped_matmul(a_in, w.transpose(-2, -1), scale_a=sa_in, scale_b=sw_in, out=c_in,
                             **layout).reshape(m, n)
     torch.cuda.synchronize()
-    expand = lambda s, rows, cols: s.repeat_interleave(rows, 0).repeat_interleave(  # noqa
-        128, 1)[:, :cols]
-    dequantized_a = a.float() * expand(sa, 1, k)
+    dequantized_a = dequantize_fp8(a, sa, (1, 128))
     written = torch.zeros(m, dtype=torch.bool, device="cuda")
     ours, exact, row_wise = [], [], []
     for g, (start, count) in enumerate(zip(starts, counts)):
@@ -276,7 +274,7 @@ def test_block_scaled_fp8_groups(torch_cuda, masked, n, k, strided):
         written[rows] = True
         if count == 0:
             continue
-        dequantized_w = w[g].float() * expand(sw[g], 128, k)[:n]
+        dequantized_w = dequantize_fp8(w[g], sw[g], (128, 128))
         error = relative_error(c[rows], dequantized_a[rows] @ dequantized_w.t())
         assert error < 1e-2, (g, error)
         ar, sar = quantize_fp8(x[rows], (1, k))

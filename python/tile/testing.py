@@ -133,6 +133,16 @@ def quantize_fp8(x, block: Tuple[int, int], dtype=None):
     return q, scales.contiguous()
 
 
+def dequantize_fp8(q, scales, block: Tuple[int, int]):
+    """The float32 matrix q * scales expanded: the inverse of quantize_fp8
+    with the same `block` (rows x columns per scale), e.g. the operand a
+    block-scaled product is checked against."""
+    rows, cols = block
+    r, c = q.shape
+    expanded = scales.repeat_interleave(rows, 0).repeat_interleave(cols, 1)[:r, :c]
+    return q.float() * expanded
+
+
 def ptxas_spills(ptxas: str, ptx: str, directory: str) -> Optional[str]:
     """None when `ptxas` assembles `ptx` for sm_90a and spills nothing in
     any of its kernels, else its report (an error, or the spill counts)."""

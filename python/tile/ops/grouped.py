@@ -236,8 +236,10 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     whole_tiles = (GROUPED_FP8_BLOCKWISE_KERNEL if blockwise else
                    GROUPED_FP8_NARROW_KERNEL if fp8 and not masked
                    and rows <= NARROW_MAX_ROWS * groups else None)
+    # The FP8 kernels' variant: the element types of A, B and C.
+    variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype)) \
+        if fp8 else None
     if whole_tiles is not None:
-        variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
         GROUPED_FP8.kernel(variant, whole_tiles).launch_on(
             index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b), grid,
             stream)
@@ -246,7 +248,6 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
         torch, persistent.split_k_workspace_shape(grid[0]), index,
         launch_stream)
     if fp8:
-        variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype))
         GROUPED_FP8.kernel(variant, GROUPED_FP8_KERNEL).launch_on(
             index, (a2, b2, c2, c2, bounds, capacity, groups, n, k, scale_a, scale_b, workspace,
                     counters), grid, stream)
