@@ -8,7 +8,9 @@
 A case GxMxNxK is G groups of about M rows each (exactly M with `even`, a
 random split of G M rows with `uneven`), N and K, bf16, contiguous layout
 (x: G M x K, w: G x N x K given as w.transpose(-2, -1), int32 running-end
-offsets). Checks tile against torch._grouped_mm (relative error < 1e-2), then
+offsets); `masked` (bf16 and fp8 only): the masked layout, x G x M x K with
+a random count of 0..M valid rows a group (`valid=`), against torch's
+products of the valid rows stacked (the gather not timed). Checks tile against torch._grouped_mm (relative error < 1e-2), then
 times tile, torch._grouped_mm and a Python loop of torch.mm over the groups
 (cuBLAS, one launch per group). fp8: the same matrices quantized to e4m3
 with row-wise scales (one per row of x and of each w[g]), bf16 out, against
@@ -63,28 +65,38 @@ def main():
                 weights = torch.rand(groups, generator=generator, device="cuda") + 0.1
                 counts = (weights / weights.sum() * total).floor().long().tolist()
                 counts[-1] += total - sum(counts)
-            ends = torch.tensor(counts, device="cuda").cumsum(0).to(torch.int32)
             x = torch.randn(total, k, device="cuda", dtype=torch.bfloat16,
                             generator=generator) / k ** 0.25
             w = torch.randn(groups, n, k, device="cuda", dtype=torch.bfloat16,
                             generator=generator) / k ** 0.25
             out = torch.empty(total, n, device="cuda", dtype=torch.bfloat16)
+            masked = None
+            if split == "masked":
+                valid = torch.randint(0, per + 1, (groups,), device="cuda",
+                                      generator=generator).to(torch.int32)
+                held = (torch.arange(per, device="cuda")[None, :] < valid[:, None]).reshape(-1)
+                masked = (valid, held)
+                counts = valid.tolist()
+            ends = torch.tensor(counts, device="cuda").cumsum(0).to(torch.int32)
             starts = [0] + ends.tolist()[:-1]
             sides = {}
             if "bf16" in args.dtypes:
-                sides["bf16"] = bf16_sides(torch, x, w, ends, out, starts, counts)
+                sides["bf16"] = bf16_sides(torch, x, w, ends, out, starts, counts, masked)
             scaled = {"fp8", "fp8-block"} & set(args.dtypes)
+            if masked is not None:
+                scaled.discard("fp8-block")
             if scaled and not hasattr(torch, "_scaled_grouped_mm"):
                 print(f"{' and '.join(sorted(scaled))}: this PyTorch has no "
                       "torch._scaled_grouped_mm; skipped")
             elif scaled:
                 if "fp8" in scaled:
-                    sides["fp8"] = fp8_sides(torch, x, w, ends, out, starts, counts)
+                    sides["fp8"] = fp8_sides(torch, x, w, ends, out, starts, counts, masked)
                 if "fp8-block" in scaled:
                     sides["fp8-block"] = fp8_block_sides(torch, x, w, ends, out, starts, counts)
             for dtype, (ours, theirs, loop, *expected) in sides.items():
                 measure(args, card, rows, f"{dtype} {split} {groups}x{per}x{n}x{k}",
-                        ours, theirs, loop, out, 2 * total * n * k, *expected)
+                        ours, theirs, loop, out, 2 * sum(counts) * n * k, *expected,
+                        held=None if masked is None else masked[1])
     if args.csv:
         harness.write_csv(rows, args.csv)
     if args.plot and rows:
@@ -94,26 +106,47 @@ def main():
                             "loop of cuBLAS": lambda r: r["loop_us"] / r["tile_us"]})
 
 
-def bf16_sides(torch, x, w, ends, out, starts, counts):
-    """tile, torch._grouped_mm and a loop of torch.mm on bf16 groups."""
+def bf16_sides(torch, x, w, ends, out, starts, counts, masked=None):
+    """tile, torch._grouped_mm and a loop of torch.mm on bf16 groups (masked:
+    tile on the G x M x K layout, torch on the valid rows stacked)."""
     wt = w.transpose(-2, -1)
-    views = [(x[s:s + c], wt[g], out[s:s + c]) for g, (s, c) in enumerate(zip(starts, counts))]
+    groups = w.shape[0]
+    stacked = x if masked is None else x[masked[1]]
+    result = out if masked is None else torch.empty(stacked.shape[0], w.shape[1],
+                                                    device="cuda", dtype=out.dtype)
+    views = [(stacked[s:s + c], wt[g], result[s:s + c])
+             for g, (s, c) in enumerate(zip(starts, counts))]
 
     def loop():
         for xa, wb, c in views:
             torch.mm(xa, wb, out=c)
-    return (lambda: tile.grouped_matmul(x, wt, ends, out=out),
-            lambda: torch._grouped_mm(x, wt, offs=ends), loop)
+    if masked is None:
+        ours = lambda: tile.grouped_matmul(x, wt, ends, out=out)  # noqa: E731
+    else:
+        x3, out3 = x.reshape(groups, -1, x.shape[1]), out.reshape(groups, -1, out.shape[1])
+        ours = lambda: tile.grouped_matmul(x3, wt, valid=masked[0], out=out3)  # noqa: E731
+    return ours, lambda: torch._grouped_mm(stacked, wt, offs=ends), loop
 
 
-def fp8_sides(torch, x, w, ends, out, starts, counts):
+def fp8_sides(torch, x, w, ends, out, starts, counts, masked=None):
     """tile, torch._scaled_grouped_mm and a loop of torch._scaled_mm on the
-    groups quantized to e4m3 with row-wise scales."""
+    groups quantized to e4m3 with row-wise scales (masked: tile on the G x M
+    x K layout, torch on the valid rows stacked)."""
     groups, n, k = w.shape
     xq, sx = quantize_fp8(x, (1, k))
     wq, sw = quantize_fp8(w.reshape(groups * n, k), (1, k))
     wq, sw = wq.reshape(groups, n, k), sw.reshape(groups, n)
     wt = wq.transpose(-2, -1)
+    if masked is not None:
+        x3, sx3 = xq.reshape(groups, -1, k), sx.reshape(groups, -1)
+        out3 = out.reshape(groups, -1, n)
+        ours = lambda: tile.grouped_matmul(x3, wt, valid=masked[0], scale_a=sx3,  # noqa: E731
+                                           scale_b=sw, out=out3)
+        xq, sx = xq[masked[1]], sx[masked[1]]
+        out = torch.empty(xq.shape[0], n, device="cuda", dtype=out.dtype)
+    else:
+        ours = lambda: tile.grouped_matmul(xq, wt, ends, scale_a=sx.reshape(-1),  # noqa: E731
+                                           scale_b=sw, out=out)
     sx1 = sx.reshape(-1)
     views = [(xq[s:s + c], wt[g], sx[s:s + c], sw[g].reshape(1, n), out[s:s + c])
              for g, (s, c) in enumerate(zip(starts, counts)) if c]
@@ -121,13 +154,11 @@ def fp8_sides(torch, x, w, ends, out, starts, counts):
     def loop():
         for xa, wb, sa, sb, c in views:
             torch._scaled_mm(xa, wb, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, out=c)
+    def theirs():
+        return torch._scaled_grouped_mm(xq, wt, sx1, sw, offs=ends, out_dtype=torch.bfloat16)
     # cuBLAS's row-wise FP8 takes no group of rows that is not a multiple
     # of 16 (CUBLAS_STATUS_NOT_SUPPORTED): no loop then.
-    if any(c % 16 for c in counts):
-        loop = None
-    return (lambda: tile.grouped_matmul(xq, wt, ends, scale_a=sx1, scale_b=sw, out=out),
-            lambda: torch._scaled_grouped_mm(xq, wt, sx1, sw, offs=ends,
-                                             out_dtype=torch.bfloat16), loop)
+    return ours, theirs, None if any(c % 16 for c in counts) else loop
 
 
 def fp8_block_sides(torch, x, w, ends, out, starts, counts):
@@ -154,12 +185,13 @@ def fp8_block_sides(torch, x, w, ends, out, starts, counts):
                                              out_dtype=torch.bfloat16), None, expected)
 
 
-def measure(args, card, rows, name, ours, theirs, loop, out, flops, expected=None):
-    """Checks tile against the torch side (or against `expected`), then
-    times the three sides."""
+def measure(args, card, rows, name, ours, theirs, loop, out, flops, expected=None, held=None):
+    """Checks tile against the torch side (or against `expected`; masked: on
+    the `held` rows of out), then times the three sides."""
     out.fill_(float("nan"))
     ours()
-    error = relative_error(out, theirs().float() if expected is None else expected)
+    error = relative_error(out if held is None else out[held],
+                           theirs().float() if expected is None else expected)
     if not error < 1e-2:
         print(f"{name:30} | WRONG: relative error {error:.2e}")
         return

@@ -5,7 +5,9 @@ import pytest
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
 from tile.ops.grouped import (GROUPED_FP8_BLOCKWISE_KERNEL, GROUPED_FP8_KERNEL,
-                              GROUPED_FP8_NARROW_KERNEL, GROUPED_KERNEL, check_grouped)
+                              GROUPED_FP8_NARROW_KERNEL, GROUPED_KERNEL,
+                              NARROW_MAX_CAPACITY, NARROW_MAX_ROWS, check_grouped,
+                              whole_tiles_kernel)
 
 H100 = Device(sms=132, capability=(9, 0), shared_optin=232448)
 
@@ -23,6 +25,23 @@ def test_contiguous_and_masked_shapes():
     # FP8 in any pair; K and N multiples of 16.
     assert check_grouped((1000, 256), (256, 1), (4, 256, 512), nk_transposed(4, 256, 512),
                          "float8_e4m3fn", False, H100, "float8_e5m2") == (4, 1000, 512, 256, 0)
+
+
+def test_whole_tiles_kernel():
+    """Block scales always, and FP8 groups of few rows (on average
+    contiguous, by capacity masked), run on whole 128x128 tiles; 16-bit and
+    larger FP8 groups on the 128x256 kernels."""
+    assert whole_tiles_kernel(True, True, 8 * 4096, 8, None) == GROUPED_FP8_BLOCKWISE_KERNEL
+    assert whole_tiles_kernel(True, True, 8 * 4096, 8, 4096) == GROUPED_FP8_BLOCKWISE_KERNEL
+    assert whole_tiles_kernel(False, False, 256 * 128, 256, None) is None
+    small, large = NARROW_MAX_ROWS * 64, NARROW_MAX_ROWS * 64 + 1
+    assert whole_tiles_kernel(True, False, small, 64, None) == GROUPED_FP8_NARROW_KERNEL
+    assert whole_tiles_kernel(True, False, large, 64, None) is None
+    # Masked: the capacity decides (the valid counts are on the device).
+    assert whole_tiles_kernel(True, False, 64 * NARROW_MAX_CAPACITY, 64,
+                              NARROW_MAX_CAPACITY) == GROUPED_FP8_NARROW_KERNEL
+    assert whole_tiles_kernel(True, False, 64 * (NARROW_MAX_CAPACITY + 8), 64,
+                              NARROW_MAX_CAPACITY + 8) is None
 
 
 @pytest.mark.parametrize("args, message", [
@@ -175,17 +194,20 @@ def test_kernel_compiles_for_both_types():
     assert "m64n128k32.f32.e4m3.e4m3" in module.ptx
 
 
-@pytest.mark.parametrize("masked", [False, True])
-def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked):
+@pytest.mark.parametrize("masked, capacity", [(False, 300), (True, 300),
+                                              (True, NARROW_MAX_CAPACITY)])
+def test_fp8_groups_match_the_dequantized_product(torch_cuda, masked, capacity):
     """FP8 groups (e4m3 x e5m2 too) with row-wise and per-tensor scales, bf16
     and f16 C: against the float32 product of the dequantized operands, and
-    torch._scaled_grouped_mm where PyTorch has it (contiguous, row-wise)."""
+    torch._scaled_grouped_mm where PyTorch has it (contiguous, row-wise).
+    Masked with a capacity of 300 on the 128x256 kernel, of
+    NARROW_MAX_CAPACITY on 128x128 tiles; contiguous on 128x128 tiles (116
+    rows a group on average)."""
     import tile
     from tile.testing import quantize_fp8, relative_error
     torch = torch_cuda
-    counts = [111, 0, 27, 286, 256, 1, 130]
+    counts = [min(count, capacity) for count in (111, 0, 27, 286, 256, 1, 130)]
     groups, n, k = len(counts), 304, 208
-    capacity = 300
     starts = [g * capacity if masked else sum(counts[:g]) for g in range(groups)]
     m = groups * capacity if masked else sum(counts) + 5
     x = torch.randn(m, k, device="cuda")

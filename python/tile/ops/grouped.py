@@ -31,9 +31,10 @@ block scales and must have exactly these shapes. TMA needs 16-byte rows: K
 and N multiples of 8 (K of 16 for FP8). One CTA per SM takes the tiles of
 all groups as tile.matmul's persistent kernels take a matrix's (a mostly
 idle last wave split along K; the block-scaled kernel, and FP8 groups of
-at most NARROW_MAX_ROWS rows on average in the contiguous layout, take
-whole 128x128 tiles round-robin), on the current stream (or `stream`),
-without waiting; the offsets are read by the kernel, not the host.
+at most NARROW_MAX_ROWS rows on average, or NARROW_MAX_CAPACITY of
+capacity masked, take whole 128x128 tiles round-robin), on the current
+stream (or `stream`), without waiting; the offsets are read by the
+kernel, not the host.
 """
 from typing import Optional, Tuple
 
@@ -63,6 +64,12 @@ GROUPED_FP8_NARROW_KERNEL = "grouped_gemm_fp8_nt_narrow"
 #: rows 2.1-2.5x, 64 x 512 1.3-1.4x, 32 x 256 (N 7168) 1.04-1.07x faster,
 #: 16 x 1024 0.99-1.02x, 8 x 2048 and 8 x 4096 0.96-0.99x (bench/NOTES.md).
 NARROW_MAX_ROWS = 512
+#: The masked layout's capacity up to which its FP8 groups run
+#: @grouped_gemm_fp8_nt_narrow (the valid counts are the device's, unknown
+#: here): NVIDIA H200, 256 x 128 with random counts 2.4x, 64 x 256 1.25x,
+#: 32 x 256 full 1.06x faster; 32 x 512 and 8 x 1024 random 0.92-0.94x,
+#: capacities of 2048-8192 0.97-1.03x (bench/NOTES.md).
+NARROW_MAX_CAPACITY = 256
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
 ELEMENTS = FLOAT16_TYPES
 
@@ -229,13 +236,11 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
     b2 = b.transpose(-2, -1).reshape(groups * n, k)  # a view: checked contiguous
     c2 = out.reshape(rows, n)
     # One CTA per SM over all groups' tiles (tile.work_unit split_k), with
-    # the persistent kernels' split-K workspace (per stream); the
-    # block-scaled kernel, and contiguous FP8 groups of NARROW_MAX_ROWS rows
-    # or fewer on average, take whole 128x128 tiles round-robin.
+    # the persistent kernels' split-K workspace (per stream), or whole
+    # 128x128 tiles round-robin (whole_tiles_kernel).
     grid = (devices.device(index).sms, 1, 1)
-    whole_tiles = (GROUPED_FP8_BLOCKWISE_KERNEL if blockwise else
-                   GROUPED_FP8_NARROW_KERNEL if fp8 and not masked
-                   and rows <= NARROW_MAX_ROWS * groups else None)
+    whole_tiles = whole_tiles_kernel(fp8, blockwise, rows, groups,
+                                     capacity if masked else None)
     # The FP8 kernels' variant: the element types of A, B and C.
     variant = tuple(BY_TORCH[dtype_name(t)].name for t in (a.dtype, b.dtype, c_dtype)) \
         if fp8 else None
@@ -261,6 +266,23 @@ def grouped_matmul(a, b, offsets=None, *, valid=None, scale_a=None, scale_b=None
             READY.keep(ready_key, index, shape, stream, launch)
         launch()
     return out
+
+
+def whole_tiles_kernel(fp8: bool, blockwise: bool, rows: int, groups: int,
+                       capacity: Optional[int]) -> Optional[str]:
+    """The kernel that takes whole 128x128 tiles round-robin for a grouped
+    product of `rows` rows in `groups` groups (`capacity` a group in the
+    masked layout, None contiguous), or None for the 128x256 kernels with a
+    split tail: the block-scaled kernel, and FP8 groups of at most
+    NARROW_MAX_ROWS rows on average (contiguous) or NARROW_MAX_CAPACITY
+    rows of capacity (masked)."""
+    if blockwise:
+        return GROUPED_FP8_BLOCKWISE_KERNEL
+    if not fp8:
+        return None
+    small = (rows <= NARROW_MAX_ROWS * groups if capacity is None
+             else capacity <= NARROW_MAX_CAPACITY)
+    return GROUPED_FP8_NARROW_KERNEL if small else None
 
 
 def _scales(torch, name: str, scale, counts, what: str):
