@@ -5,8 +5,9 @@ import pytest
 from tile.core.devices import Device
 from tile.core.errors import MatmulError
 from tile.core.operands import Operand, cdiv
-from tile.ops.decode import (DecodeConfig, decode_config, decode_cost, decode_grid,
-                             decode_source, decode_splits, rows_for)
+from tile.ops.decode import (FP8_SLICE, RESIDENT_STAGES, DecodeConfig, decode_config,
+                             decode_cost, decode_grid, decode_source, decode_splits,
+                             resident_ctas, rows_for)
 from tile.ops.matmul import decode_pays, plan_matmul
 from tile.ops.epilogue import Epilogue
 from tile.ops.persistent import busiest_slices, persistent_grid, tile_width
@@ -154,6 +155,26 @@ def test_decode_stages_follow_the_ctas_per_sm():
     assert decode_config(64, 8192, 4096, False, "f16", H100) == DecodeConfig("nn", 64, 6, "f16", 2)
     small = Device(sms=132, capability=(9, 0), shared_optin=100_000)
     assert decode_config(64, 8192, 4096, True, "f16", small).stages == 3
+
+
+def test_decode_ring_holds_the_whole_grid_where_it_can():
+    """RESIDENT_STAGES where the rule's ring would leave CTAs for a second
+    round and the shallower one holds them all: 448 CTAs of 4 stages (72
+    KB) fit 3 an SM (396), of 3 stages 4 (528); 288 of n = 16 fit 2 an SM
+    at 4 stages (80 KB), 3 at 3. Kept: grids that fit already (224 CTAs),
+    and those that no ring of RESIDENT_STAGES holds (n = 16 x 28672: 448 CTAs
+    of 60 KB, 3 an SM; 57344: 896)."""
+    assert RESIDENT_STAGES == 3
+    assert resident_ctas(4 * 18432, H100) == 396
+    assert resident_ctas(3 * 18432, H100) == 528
+    assert decode_config(1, 28672, 4096, True, "bf16", H100).stages == 3
+    assert decode_config(1, 28672, 8192, False, "bf16", H100).stages == 3
+    assert decode_config(16, 18432, 7168, True, "bf16", H100).stages == 3
+    assert decode_config(1, 14336, 4096, True, "bf16", H100).stages == 4
+    assert decode_config(16, 28672, 4096, True, "bf16", H100).stages == 4
+    assert decode_config(1, 57344, 8192, True, "bf16", H100).stages == 4
+    # FP8: 128-element spans of one byte, the same bytes a stage.
+    assert decode_config(1, 32768, 512, True, "bf16", H100, slice_k=FP8_SLICE).stages == 3
 
 
 def test_decode_splits_k_where_the_tiles_leave_sms_idle():

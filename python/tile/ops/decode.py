@@ -468,6 +468,13 @@ MIN_SPLIT_STAGES = 8
 #: 64 x 4096 x 4096 in 2 1.1x slower).
 SPLIT_K_MAX_ROWS = 32
 WIDE_MIN_SPLITS = 4
+#: Stages (of SPANS spans) of a ring shallow enough that every CTA of a grid
+#: is resident at once, taken where the rule's deeper ring would leave CTAs
+#: for a second round (decode_config): NVIDIA H200, bf16 nt, 16 and 32 x
+#: 18432 x 7168 1.15x, 16 and 32 x 24576 x 1536 1.04x, 1 x 28672 x 4096
+#: 1.06x faster; shallower rings, or grids too large to be resident with
+#: this one, measured level or slower (bench/NOTES.md).
+RESIDENT_STAGES = 3
 
 
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
@@ -480,7 +487,9 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     splits only; SPANS K spans a stage and stages for
     B_IN_FLIGHT bytes of B per SM, shared by the CTAs of an SM — one when
     ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
-    memory allows. (`tile.matmul(..., tune=True)` searches the rest.)"""
+    memory allows, and RESIDENT_STAGES where that makes a grid resident
+    that the deeper ring would not. (`tile.matmul(..., tune=True)` searches
+    the rest.)"""
     rows = rows_for(m)
     columns = decode_columns(rows, n, k, device, slice_k, b_transposed)
     # 128 columns: one K span a stage measured best; split-K only pays where
@@ -509,7 +518,22 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
                         limit // probe.stage_bytes))
     if wide_n64:
         stages = min(WIDE_STAGES, limit // probe.stage_bytes)
+    elif spans == SPANS:
+        # A grid beyond what the SMs hold at once with this ring runs its
+        # last CTAs in a second round, mostly alone: a ring of
+        # RESIDENT_STAGES stages where that holds them all.
+        ctas = cdiv(n, columns) * splits
+        if ctas > resident_ctas(probe.stage_bytes * stages, device) and ctas <= resident_ctas(
+                probe.stage_bytes * RESIDENT_STAGES, device):
+            stages = min(stages, RESIDENT_STAGES)
     return replace(probe, stages=stages, split_k=splits > 1)
+
+
+def resident_ctas(shared_bytes: int, device: Device) -> int:
+    """How many decode CTAs of `shared_bytes` of dynamic shared memory the
+    SMs hold at once (the decode kernels' 256 threads and registers never
+    bound it first)."""
+    return SM_SHARED // (shared_bytes + STATIC_SHARED + RESERVED_SHARED) * device.sms
 
 
 #: K up to which a 16-bit decode kernel of n <= 64 takes 128 columns of C a
