@@ -4,9 +4,10 @@
 // The epilogue ops on warpgroup accumulators (wgmma's D layout: element
 // 4 j + 2 h + e of a 64-row block is row 8 h, column 8 j + e from the
 // thread's origin), expanded into each thread's loads and arithmetic:
-// - tile.warpgroup_add: per element pair, a clamped load (one 2-element
-//   vector load with a unit innermost stride), the adds, and selects that
-//   keep the accumulator outside the source's extents;
+// - tile.warpgroup_add: per element pair, a load (one 2-element vector load
+//   with a unit innermost stride) and the adds; where the tile reaches past
+//   the source's extents, the loads clamped into it and selects that keep
+//   the accumulators outside it;
 // - tile.warpgroup_activation: the activation's arith/math element by
 //   element; gated, of each gate element times its up element.
 // Each element's chain is emitted before the next one's, so the loads and
@@ -14,8 +15,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerTileOpsPatterns.h"
+#include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 using namespace mlir;
@@ -40,25 +43,66 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
     Location loc = op.getLoc();
     IndexMath math(rewriter, loc);
     ArrayRef<int64_t> shape = op.getShape();
+    Value src = op.getSrc();
+    Value rows = memref::DimOp::create(rewriter, loc, src, 0);
+    Value columns = memref::DimOp::create(rewriter, loc, src, 1);
+    // Each access clamped into the source and its sum kept only inside it;
+    // from global memory, where the whole tile lies inside the source
+    // (every tile but a last row or column one), the loads unclamped
+    // instead, at constant offsets from the thread's first element (an
+    // immediate offset each), and no selects. The condition is the
+    // warpgroup's, so its threads take one branch.
+    if (!isGlobalMemory(op.getSrc().getType())) {
+      rewriter.replaceOp(op, expand(rewriter, op, rows, columns, true));
+      return success();
+    }
+    auto fits = [&](Value first, int64_t extent, Value bound) {
+      return arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ule,
+                                   math.add(first, math.constant(extent)),
+                                   bound);
+    };
+    Value whole = arith::AndIOp::create(
+        rewriter, loc, fits(op.getRow(), shape[0], rows),
+        fits(op.getColumn(), shape[1], columns));
+    auto ifOp = scf::IfOp::create(rewriter, loc, TypeRange{op.getType()},
+                                  whole, /*withElseRegion=*/true);
+    for (bool clamped : {false, true}) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      Block &block = clamped ? ifOp.getElseRegion().front()
+                             : ifOp.getThenRegion().front();
+      rewriter.setInsertionPointToStart(&block);
+      Value sum = expand(rewriter, op, rows, columns, clamped);
+      scf::YieldOp::create(rewriter, loc, sum);
+    }
+    rewriter.replaceOp(op, ifOp.getResults());
+    return success();
+  }
+
+  /// The sum of the accumulators and the source's elements at their
+  /// positions; `clamped`: accesses clamped into the source's `rows` x
+  /// `columns` and sums kept only inside it.
+  static Value expand(OpBuilder &builder, WarpgroupAddOp op, Value rows,
+                      Value columns, bool clamped) {
+    Location loc = op.getLoc();
+    IndexMath math(builder, loc);
+    ArrayRef<int64_t> shape = op.getShape();
     int64_t blocks = shape[0] / 64, perBlock = shape[1] / 2;
     Value src = op.getSrc();
     MemRefType type = op.getSrc().getType();
     Type element = type.getElementType();
-    Type f32 = rewriter.getF32Type();
+    Type f32 = builder.getF32Type();
     // A statically unit column stride reads pairs; a statically zero row
     // (column) stride one value per column (row).
     auto [rowStride, columnStride] = getStaticStrides(type);
     bool pairs = columnStride == 1;
     int64_t width = pairs ? 2 : 1;
-    auto [rowOrigin, columnOrigin] = getWarpgroupFragmentOrigin(rewriter, loc);
+    auto [rowOrigin, columnOrigin] = getWarpgroupFragmentOrigin(builder, loc);
     Value firstRow = math.add(op.getRow(), rowOrigin);
     Value firstColumn = math.add(op.getColumn(), columnOrigin);
-    Value rows = memref::DimOp::create(rewriter, loc, src, 0);
-    Value columns = memref::DimOp::create(rewriter, loc, src, 1);
     // The last row, and the last column (pair) an access may start at.
-    Value lastRow = arith::SubIOp::create(rewriter, loc, rows, math.constant(1));
+    Value lastRow = arith::SubIOp::create(builder, loc, rows, math.constant(1));
     Value lastColumn =
-        arith::SubIOp::create(rewriter, loc, columns, math.constant(width));
+        arith::SubIOp::create(builder, loc, columns, math.constant(width));
     auto pairType = VectorType::get({width}, element);
     uint64_t alignment = width * element.getIntOrFloatBitWidth() / 8;
     Value acc = op.getAcc();
@@ -73,48 +117,58 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
     for (int64_t j = 0; j < perBlock / 4; ++j)
       for (int64_t e = 0; e < 2; e += width)
         columnSteps.push_back({j, e});
-    // The row's index (clamped) and whether it lies inside the source.
+    // The row's index (clamped) and whether it lies inside the source
+    // (null: unclamped, inside).
     auto rowOf = [&](int64_t i, int64_t h) -> std::pair<Value, Value> {
       Value row = math.add(firstRow, math.constant(64 * i + 8 * h));
-      return {arith::MinUIOp::create(rewriter, loc, row, lastRow),
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+      if (!clamped)
+        return {row, Value()};
+      return {arith::MinUIOp::create(builder, loc, row, lastRow),
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                     row, rows)};
     };
     auto columnOf = [&](int64_t j, int64_t e) -> std::pair<Value, Value> {
       Value column = math.add(firstColumn, math.constant(8 * j + e));
-      return {arith::MinUIOp::create(rewriter, loc, column, lastColumn),
-              arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::ult,
+      if (!clamped)
+        return {column, Value()};
+      return {arith::MinUIOp::create(builder, loc, column, lastColumn),
+              arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
                                     column, columns)};
+    };
+    auto both = [&](Value a, Value b) -> Value {
+      return a ? arith::AndIOp::create(builder, loc, a, b).getResult() : b;
     };
     // The `width` elements at (row, column), extended to f32.
     auto load = [&](Value row, Value column) {
       SmallVector<Value> loaded;
       if (pairs) {
         Value pair = vector::LoadOp::create(
-            rewriter, loc, pairType, src, ValueRange{row, column},
+            builder, loc, pairType, src, ValueRange{row, column},
             /*nontemporal=*/false, llvm::MaybeAlign(alignment));
         for (int64_t k = 0; k < 2; ++k)
-          loaded.push_back(vector::ExtractOp::create(rewriter, loc, pair,
+          loaded.push_back(vector::ExtractOp::create(builder, loc, pair,
                                                      ArrayRef<int64_t>{k}));
       } else {
         loaded.push_back(
-            memref::LoadOp::create(rewriter, loc, src, ValueRange{row, column}));
+            memref::LoadOp::create(builder, loc, src, ValueRange{row, column}));
       }
       for (Value &value : loaded)
         if (element != f32)
-          value = arith::ExtFOp::create(rewriter, loc, f32, value);
+          value = arith::ExtFOp::create(builder, loc, f32, value);
       return loaded;
     };
-    // Adds `loaded` to the elements of (i, h) x (j, e) inside the source.
+    // Adds `loaded` to the elements of (i, h) x (j, e) (where `inside`, if
+    // not null).
     auto add = [&](ArrayRef<Value> loaded, int64_t i, int64_t h, int64_t j,
                    int64_t e, Value inside) {
       for (auto [k, value] : llvm::enumerate(loaded)) {
         int64_t position = i * perBlock + 4 * j + 2 * h + e + k;
-        Value old = vector::ExtractOp::create(rewriter, loc, acc,
+        Value old = vector::ExtractOp::create(builder, loc, acc,
                                               ArrayRef<int64_t>{position});
-        Value sum = arith::AddFOp::create(rewriter, loc, old, value);
-        Value kept = arith::SelectOp::create(rewriter, loc, inside, sum, old);
-        acc = vector::InsertOp::create(rewriter, loc, kept, acc,
+        Value sum = arith::AddFOp::create(builder, loc, old, value);
+        if (inside)
+          sum = arith::SelectOp::create(builder, loc, inside, sum, old);
+        acc = vector::InsertOp::create(builder, loc, sum, acc,
                                        ArrayRef<int64_t>{position});
       }
     };
@@ -123,29 +177,23 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
       for (auto [j, e] : columnSteps) {
         auto [columnAt, columnInside] = columnOf(j, e);
         SmallVector<Value> loaded = load(anyRow, columnAt);
-        for (auto [i, h] : rowSteps) {
-          Value rowInside = rowOf(i, h).second;
-          add(loaded, i, h, j, e,
-              arith::AndIOp::create(rewriter, loc, rowInside, columnInside));
-        }
+        for (auto [i, h] : rowSteps)
+          add(loaded, i, h, j, e, both(rowOf(i, h).second, columnInside));
       }
-    } else {
-      for (auto [i, h] : rowSteps) {
-        auto [rowAt, rowInside] = rowOf(i, h);
-        SmallVector<Value> shared;
-        if (perRow)
-          shared = load(rowAt, math.constant(0));
-        for (auto [j, e] : columnSteps) {
-          auto [columnAt, columnInside] = columnOf(j, e);
-          Value inside =
-              arith::AndIOp::create(rewriter, loc, rowInside, columnInside);
-          SmallVector<Value> loaded = perRow ? shared : load(rowAt, columnAt);
-          add(loaded, i, h, j, e, inside);
-        }
+      return acc;
+    }
+    for (auto [i, h] : rowSteps) {
+      auto [rowAt, rowInside] = rowOf(i, h);
+      SmallVector<Value> shared;
+      if (perRow)
+        shared = load(rowAt, math.constant(0));
+      for (auto [j, e] : columnSteps) {
+        auto [columnAt, columnInside] = columnOf(j, e);
+        SmallVector<Value> loaded = perRow ? shared : load(rowAt, columnAt);
+        add(loaded, i, h, j, e, both(rowInside, columnInside));
       }
     }
-    rewriter.replaceOp(op, acc);
-    return success();
+    return acc;
   }
 };
 

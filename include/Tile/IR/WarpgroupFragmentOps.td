@@ -138,9 +138,12 @@ def Tile_WarpgroupAddOp : Tile_Op<"warpgroup_add",
     element by element; a statically zero row (column) stride loads each
     column's (row's) value once for all the thread's elements that share
     it. A row or column past the extent reads inside it and is not added,
-    so no access leaves the array. Each value is loaded next to its adds,
-    which keeps few loaded values live beside the accumulators (the
-    counterpart of `tile.warpgroup_scale`'s factors). Invariant T-TILE-10.
+    so no access leaves the array; from global memory, a tile wholly inside
+    `src` (the warpgroup's test) loads without those clamps, each access at
+    a constant offset from the thread's first. Each value is loaded next to
+    its adds, which keeps few loaded values live beside the accumulators
+    (the counterpart of `tile.warpgroup_scale`'s factors). Invariant
+    T-TILE-10.
 
     Example (a residual, then a bias per column, of a 64x256 tile):
     ```mlir

@@ -448,6 +448,12 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
                        if not epilogue.gated or width // epilogue.out_div % 64 == 0)
         if not epilogue.trivial:
             widths = persistent.unfitted(widths)
+        if epilogue.residual:
+            # The residual's loads beside 96 accumulators a thread spill
+            # (ptxas: 44 bytes), and 256-wide tiles measured 5-13% faster
+            # than 192-wide ones with a residual at six shapes (NVIDIA H200,
+            # bench/NOTES.md).
+            widths = tuple(width for width in widths if width != persistent.MID_TILE)
         tile_n = persistent.tile_width(m, n, k, device.sms, widths)
         # An activation's or an FP8 C's epilogue (the gated one too) under
         # the other warpgroup's MMAs: 128 x 128 tiles on ping-pong consumers
