@@ -140,6 +140,15 @@ def test_a_gated_epilogue_takes_whole_64_column_halves():
         assert plain.tile_n == width and gated.tile_n == 128
 
 
+def test_a_residual_takes_no_192_wide_tiles():
+    """N = 576 takes 192-wide tiles; with a residual (whose loads spill
+    beside 96 accumulators a thread) the planner offers 256, 128 and 64."""
+    plain = plan_matmul(matrix(16384, 7168), matrix(7168, 576), None, H100)
+    summed = plan_matmul(matrix(16384, 7168), matrix(7168, 576), None, H100,
+                         epilogue=Epilogue(residual=True), residual=matrix(16384, 576))
+    assert plain.tile_n == 192 and summed.tile_n in (256, 128, 64)
+
+
 def test_activations_run_ping_pong_consumers():
     """An activation's or an FP8 C's epilogue (gated too) on many tiles of a K up to
     persistent.PINGPONG_MAX_K runs 128 x 128 tiles on ping-pong consumers;
