@@ -94,22 +94,41 @@ std::optional<TmaTileForm> mlir::tile::getTmaTileForm(TmaDescType desc,
   if (endsWith(trimmed))
     return TmaTileForm{leadingRank(trimmed)};
   // T-TMA-24: that box's rows in a tile of more rows of the same shape.
-  ArrayRef<int64_t> rowShape = trimmed.drop_front();
-  if (!allowsRowRange || rowShape.empty() || shape.size() < trimmed.size() ||
-      !endsWith(rowShape) || shape[leadingRank(trimmed)] < trimmed.front())
+  auto rowRange = [&](int64_t boxRows,
+                      ArrayRef<int64_t> rowShape) -> std::optional<TmaTileForm> {
+    if (!allowsRowRange || rowShape.empty() ||
+        shape.size() < rowShape.size() + 1 || !endsWith(rowShape) ||
+        shape[shape.size() - rowShape.size() - 1] < boxRows)
+      return std::nullopt;
+    TmaTileForm form;
+    form.leadingRank = leadingRank(rowShape) - 1;
+    form.hasRowIndex = true;
+    form.boxRows = boxRows;
+    form.tileRows = shape[form.leadingRank];
+    form.rowBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
+    for (int64_t extent : rowShape)
+      form.rowBytes *= extent;
+    form.alignmentBytes = getRequiredTileAlignment(desc);
+    form.alignedRows =
+        form.alignmentBytes / std::gcd(form.alignmentBytes, form.rowBytes);
+    return form;
+  };
+  if (std::optional<TmaTileForm> form =
+          rowRange(trimmed.front(), trimmed.drop_front()))
+    return form;
+  // T-TMA-25: a box of more than two dimensions (after its leading 1s) fills
+  // the rows of a two-dimensional tile in its order, as TMA writes it
+  // densely: its outer extents' product is the rows, its innermost extent
+  // a row ([8, 1, 8, 64]: 64 rows of 64).
+  if (trimmed.size() <= 2)
     return std::nullopt;
-  TmaTileForm form;
-  form.leadingRank = leadingRank(trimmed);
-  form.hasRowIndex = true;
-  form.boxRows = trimmed.front();
-  form.tileRows = shape[form.leadingRank];
-  form.rowBytes = desc.getElementType().getIntOrFloatBitWidth() / 8;
-  for (int64_t extent : rowShape)
-    form.rowBytes *= extent;
-  form.alignmentBytes = getRequiredTileAlignment(desc);
-  form.alignedRows =
-      form.alignmentBytes / std::gcd(form.alignmentBytes, form.rowBytes);
-  return form;
+  int64_t rows = 1;
+  for (int64_t extent : trimmed.drop_back())
+    rows *= extent;
+  SmallVector<int64_t> flat{rows, trimmed.back()};
+  if (endsWith(flat))
+    return TmaTileForm{leadingRank(flat)};
+  return rowRange(rows, ArrayRef<int64_t>(flat).drop_front());
 }
 
 /// T-TMA-24: a load's box fills rows [row, row + R) of a tile of more rows:

@@ -16,6 +16,12 @@ def matrix(rows, cols, dtype="bfloat16", strides=None, address=0x10000):
     return Operand((rows, cols), strides or (cols, 1), dtype, address, "cuda:0")
 
 
+def transposed(rows, cols):
+    """The transpose of a row-major cols x rows matrix (an nn.Linear weight
+    as B): rows x cols, column-major."""
+    return matrix(rows, cols, strides=(1, rows))
+
+
 def vector(n, dtype="bfloat16"):
     return Operand((n,), (1,), dtype, 0x20000, "cuda:0")
 
@@ -31,12 +37,22 @@ def test_decode_shapes_fuse_in_the_decode_kernels_but_gating():
     # K (and a split-K workspace).
     first = 6 if fused.decode.split_k else 4
     assert fused.epilogue_indices == (first, first + 1, first + 2, first + 3)
-    # Gate and up blocks are C^T's rows in a decode kernel: the persistent
-    # kernel gates at every M.
-    gated = plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100,
+    # A gated A B^T without a bias runs a decode kernel of 128 columns a CTA
+    # (a gate and an up m64 block: 64 columns of C); A B, a bias or an FP8 C
+    # the persistent kernel.
+    gated = plan_matmul(matrix(16, 4096), transposed(4096, 4096), None, H100,
                         epilogue=Epilogue(activation="silu", gated=True))
-    assert gated.decode is None and gated.kernel == "gemm_nn"
-    assert gated.epilogue_indices == (8, 9, 10, 11) and gated.out_columns == 2048
+    assert gated.decode is not None and gated.decode.columns == 128
+    assert gated.decode.epilogue.gated and gated.out_columns == 2048
+    assert gated.kernel.startswith("gemm_decode_nt_r16_") and "_c128" in gated.kernel
+    nn = plan_matmul(matrix(16, 4096), matrix(4096, 4096), None, H100,
+                     epilogue=Epilogue(activation="silu", gated=True))
+    assert nn.decode is None and nn.kernel == "gemm_nn"
+    assert nn.epilogue_indices == (8, 9, 10, 11) and nn.out_columns == 2048
+    biased = plan_matmul(matrix(16, 4096), transposed(4096, 4096), None, H100,
+                         epilogue=Epilogue("column", activation="silu", gated=True),
+                         bias=matrix(1, 4096))
+    assert biased.decode is None
 
 
 def test_decode_kernels_with_an_epilogue_compile():
@@ -49,8 +65,17 @@ def test_decode_kernels_with_an_epilogue_compile():
         assert "tile.warpgroup_activation <gelu>" in text and text.count("tile.warpgroup_add") == 2
         entry = compile(text, chip="sm_90a").manifest["kernels"][config.name]
         assert len(entry["params"]) == (8 if split_k else 6)
-    with pytest.raises(ValueError, match="fuse no gating"):
+    # Gated: 128 columns (a gate and an up block), B read as 8-row blocks.
+    gated = DecodeConfig("nt", 16, 4, "bf16", columns=128,
+                         epilogue=Epilogue(None, True, "silu", True))
+    text = decode_source(gated)
+    assert "box = [8, 1, 8, 64]" in text and "%gated = arith.mulf" in text
+    compile(text, chip="sm_90a")
+    with pytest.raises(ValueError, match="128 columns a CTA"):
         decode_source(DecodeConfig("nt", 16, 12, "bf16", epilogue=Epilogue(gated=True)))
+    with pytest.raises(ValueError, match="no bias"):
+        decode_source(DecodeConfig("nt", 16, 4, "bf16", columns=128,
+                                   epilogue=Epilogue("column", gated=True)))
 
 
 def test_gating_halves_c():
@@ -298,11 +323,14 @@ def test_residual_and_row_bias_match_torch(torch_cuda, dtype, m, n, k):
         assert relative_error(h, expected) < 1e-2
 
 
-@pytest.mark.parametrize("shape", [(4096, 2 * 1408, 1024), (300, 2 * 264, 512), (64, 256, 256)])
+@pytest.mark.parametrize("shape", [(4096, 2 * 1408, 1024), (300, 2 * 264, 512), (64, 256, 256),
+                                   (1, 2 * 1408, 1024), (5, 2 * 4096, 4096), (16, 2 * 264, 512)])
 @pytest.mark.parametrize("activation", ["silu", "gelu"])
 def test_gated_mlp_matches_torch(torch_cuda, shape, activation):
     """SwiGLU / GeGLU from an interleaved gate/up weight, on wide and narrow
-    tiles, with a residual on the half-width C; tile.gated_mlp end to end."""
+    tiles and in the decode kernels (M <= 64 with N x K weights: split along
+    K at 5 x 8192 x 4096, a last CTA with one pair of 8-row blocks at N =
+    528), with a residual on the half-width C; tile.gated_mlp end to end."""
     import tile
     from tile.testing import relative_error
     torch = torch_cuda

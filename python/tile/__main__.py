@@ -4,7 +4,8 @@
                                 the runtime library were found; the GPUs
     python3 -m tile gemm-decode [--layout nt|nn] [--rows 8|16|32|64|96|128]
                                 [--bias column|row] [--residual] [--activation A]
-                                [--stages S] [--element f16|bf16|f8E4M3FN|f8E5M2]
+                                [--gated] [--stages S]
+                                [--element f16|bf16|f8E4M3FN|f8E5M2]
                                 [--b-element f8E4M3FN|f8E5M2] [--out bf16|f16]
                                 [--spans 1|2] [--split-k] [--columns 64|128]
                                 [--fp8-out f8E4M3FN|f8E5M2 [--no-saturate]]
@@ -148,6 +149,8 @@ def main(argv=None) -> None:
     decode.add_argument("--columns", type=int, choices=COLUMNS, default=64)
     decode.add_argument("--bias", choices=("column", "row"))
     decode.add_argument("--residual", action="store_true")
+    decode.add_argument("--gated", action="store_true",
+                        help="gate and up rows of B in an m64 block each (--columns 128)")
     decode.add_argument("--activation", choices=ACTIVATIONS[1:])
     decode.add_argument("--fp8-out", choices=FP8_TYPES, default="",
                         help="16-bit A and B: C's 8-bit type (scaled, with its amax)")
@@ -323,7 +326,8 @@ def main(argv=None) -> None:
     config = DecodeConfig(args.layout, args.rows, args.stages, args.element, args.spans,
                           args.split_k, args.columns,
                           Epilogue(args.bias, args.residual, args.activation or "identity",
-                                   out=args.fp8_out, saturate=not args.no_saturate),
+                                   args.gated, out=args.fp8_out,
+                                   saturate=not args.no_saturate),
                           args.b_element if fp8 else "", (args.out or "bf16") if fp8 else "")
     try:
         sys.stdout.write(decode_source(config))

@@ -30,7 +30,7 @@ the kernels' family (DECODE, keyed by DecodeConfig) and their autotuner
 import hashlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Tuple
+from typing import Optional, Tuple
 
 from ..autotuner import Autotuner, Config
 from ..core.devices import Device, device
@@ -39,7 +39,7 @@ from ..core.operands import cdiv
 from ..toolchain import tool_version
 from . import persistent
 from ..core.elements import FP8_MAX
-from .epilogue import Epilogue
+from .epilogue import GATE_BLOCK, Epilogue
 
 #: wgmma's n for the M rows of a decode GEMM: M rounded up to 8. TMA
 #: zero-fills A's rows beyond M, which costs more than reading rows: on an
@@ -85,8 +85,14 @@ class DecodeConfig:
     spans: int = 1
     split_k: bool = False
     columns: int = 64
-    #: A fused epilogue (tile.ops.epilogue; not gated): the kernel then
-    #: takes the bias and residual as N x M views (C^T's layout).
+    #: A fused epilogue (tile.ops.epilogue): the kernel then takes the bias
+    #: and residual as N x M views (C^T's layout). Gated (128 columns, nt,
+    #: 16-bit, no bias, a 16-bit C): B is read as (N / 16) x 2 x 8 x K, each
+    #: stage's gate rows (the even 8-row blocks) by one [8, 1, 8, 64] box
+    #: into its first 64 rows and the up rows into the next 64 (T-TMA-25),
+    #: so the accumulators' first m64 block is 64 gate columns of C and the
+    #: second their up columns, gated element by element into a 64 x M C^T
+    #: tile (C's 64 columns N/2 ..).
     epilogue: Epilogue = Epilogue()
     #: FP8: B's element type where it is not A's, and C's type ("" for 16-bit
     #: kernels: C is of `element`).
@@ -150,6 +156,9 @@ class DecodeConfig:
         residual); an FP8 C (the epilogue's `out`): C's scale and amax."""
         fused = () if self.epilogue.trivial and not self.fp8 else (bias, residual)
         fused += (scale, amax) if self.epilogue.out else ()
+        if self.epilogue.gated:
+            # The interleaved N x K weight as its 8-row blocks' pairs.
+            b = b.reshape(b.shape[0] // (2 * GATE_BLOCK), 2, GATE_BLOCK, b.shape[1])
         if self.split_k:
             workspace, counters = split_k
             return (a, b, c, k, workspace, counters) + fused
@@ -174,9 +183,11 @@ class DecodeConfig:
             raise ValueError(f"decode spans must be 1 or 2, got {self.spans}")
         if self.columns not in COLUMNS:
             raise ValueError(f"decode columns must be one of {COLUMNS}, got {self.columns}")
-        if self.epilogue.gated:
-            raise ValueError("decode kernels fuse no gating (their accumulators hold C^T: "
-                             "gate and up blocks would be rows apart)")
+        if self.epilogue.gated and (self.layout != "nt" or self.fp8 or self.columns != 128
+                                    or self.epilogue.bias or self.epilogue.out):
+            raise ValueError(f"a gated decode kernel is nt with 16-bit operands, 128 columns a "
+                             f"CTA (a gate and an up m64 block), no bias and a 16-bit C, got "
+                             f"{self}")
 
 
 def rows_for(m: int) -> int:
@@ -206,15 +217,34 @@ def fused_epilogue(config: DecodeConfig, value: str, indent: str) -> Tuple[str, 
         lines.append(f"%biased = tile.warpgroup_add {value}, %bias[%n0, %c0] {{shape = {shape}}}"
                      f" : {view}, {vec}")
         value = "%biased"
-    if fused.activation != "identity":
+    if fused.gated:
+        # The first m64 block holds the gate columns, the second their up
+        # columns: act(gate) * up, a 64 x M tile of C^T at C's column %o0.
+        half = config.accumulators // 2
+        gated_vec, gated_shape = f"vector<{half}xf32>", f"array<i64: 64, {config.rows}>"
+        lower, upper = (", ".join(str(i) for i in range(first, first + half))
+                        for first in (0, half))
+        lines += [f"%gate = vector.shuffle {value}, {value} [{lower}] : {vec}, {vec}",
+                  f"%up = vector.shuffle {value}, {value} [{upper}] : {vec}, {vec}",
+                  f"%activated = tile.warpgroup_activation <{fused.activation}> %gate "
+                  f"{{shape = {gated_shape}}} : {gated_vec} -> {gated_vec}",
+                  f"%gated = arith.mulf %activated, %up : {gated_vec}"]
+        value, vec, shape = "%gated", gated_vec, gated_shape
+    elif fused.activation != "identity":
         lines.append(f"%activated = tile.warpgroup_activation <{fused.activation}> {value} "
                      f"{{shape = {shape}}} : {vec} -> {vec}")
         value = "%activated"
     if fused.residual:
-        lines.append(f"%with_residual = tile.warpgroup_add {value}, %residual[%n0, %c0] "
-                     f"{{shape = {shape}}} : {view}, {vec}")
+        lines.append(f"%with_residual = tile.warpgroup_add {value}, %residual[{_c_column(config)}, "
+                     f"%c0] {{shape = {shape}}} : {view}, {vec}")
         value = "%with_residual"
     return "".join(f"{indent}{line}\n" for line in lines), value
+
+
+def _c_column(config: DecodeConfig) -> str:
+    """The SSA name of the CTA's first column of C: %n0 (= its first row of
+    B^T), or for a gated kernel %o0 (half of it)."""
+    return "%o0" if config.epilogue.gated else "%n0"
 
 
 def _scaled(config: DecodeConfig, ir: str, value: str, indent: str) -> Tuple[str, str]:
@@ -283,6 +313,7 @@ def decode_source(config: DecodeConfig) -> str:
     eb, ec = config.b_element or e, config.epilogue.out or config.out or e
     cols, chunks, ks = config.columns, config.columns // 64, config.slice
     nn = config.layout == "nn"
+    gated = config.epilogue.gated
     # The rings, a stage of `w` K spans: A's r x 64 tiles; B's cols x 64
     # tiles, N x K rows (K-major) for nt, for nn K rows of cols / 64 spans of
     # 64 columns (MN-major chunks, one TMA box each).
@@ -297,6 +328,11 @@ def decode_source(config: DecodeConfig) -> str:
         if nn:
             lines += [f"            tile.tma_copy %b[%k{j}, %n{q}] to %rb[%s, {span}, %c{q}], "
                       f"%full[%s] : !db, {b_ring}, !bars" for q in range(chunks)]
+        elif gated:
+            # The gate rows (block 0 of each pair) into rows 0..63, the up
+            # rows into 64..127 (T-TMA-25).
+            lines += [f"            tile.tma_copy %b[%j0, %c{g}, %c0, %k{j}] to %rb[%s, {span}, "
+                      f"%c{64 * g}], %full[%s] : !db, {b_ring}, !bars" for g in (0, 1)]
         else:
             lines.append(f"            tile.tma_copy %b[%n0, %k{j}] to %rb[%s, {span}], %full[%s] "
                          f": !db, {b_ring}, !bars")
@@ -310,6 +346,9 @@ def decode_source(config: DecodeConfig) -> str:
               : {b_ring}, {a_ring}, vector<{config.accumulators}xf32>""")
     copies_text, mmas_text = "\n".join(copies), "\n".join(mmas)
     half = config.accumulators
+    # C's tile: cols x M (C^T), or gated 64 x M at column %o0.
+    out_cols, out_half = (64, half // 2) if gated else (cols, half)
+    c_column = _c_column(config)
     chunk_columns = "".join(f"      %n{q} = arith.addi %n0, %c{64 * q} : index\n"
                             for q in range(1, chunks if nn else 1))
     if config.split_k:
@@ -332,16 +371,16 @@ def decode_source(config: DecodeConfig) -> str:
         epilogue = f"""        %last, %sum = tile.split_k_reduce %acc#0, %ws, %counters, tile %bx, split %by of %splits{prefetch}
             : vector<{half}xf32>, memref<?x{half}xf32>, memref<?xi32>
         scf.if %last {{
-{fused}          tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
-              {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>
+{fused}          tile.warpgroup_mma_store {out}, %c[%c0, {c_column}] bounds [%m, %n]
+              {{shape = array<i64: {out_cols}, {r}>, transpose}} : vector<{out_half}xf32>, memref<?x?x{ec}>
 {_raise_amax(config, "          ")}        }}"""
     else:
         split_params, split_range, lo, hi = "", "", "%c0", "%slices"
         fused, out = fused_epilogue(config, "%acc#0", "        ")
         fused, out = _scaled(config, fused, out, "        ")
         fused, out = _quantized(config, fused, out, "        ")
-        epilogue = f"""{fused}        tile.warpgroup_mma_store {out}, %c[%c0, %n0] bounds [%m, %n]
-            {{shape = array<i64: {cols}, {r}>, transpose}} : vector<{half}xf32>, memref<?x?x{ec}>
+        epilogue = f"""{fused}        tile.warpgroup_mma_store {out}, %c[%c0, {c_column}] bounds [%m, %n]
+            {{shape = array<i64: {out_cols}, {r}>, transpose}} : vector<{out_half}xf32>, memref<?x?x{ec}>
 {_raise_amax(config, "        ")}"""
     if not config.epilogue.trivial:
         split_params += f", %bias: {_VIEW.format(e=e)}, %residual: {_VIEW.format(e=e)}"
@@ -349,12 +388,22 @@ def decode_source(config: DecodeConfig) -> str:
         split_params += ", %sa: memref<?xf32>, %sb: memref<?xf32>"
     if config.epilogue.out:
         split_params += ", %scale: memref<?xf32>, %amax: memref<?xi32>"
+    # B's tensor map: N x K rows, K x N chunks (nn), or gated the pairs of
+    # 8-row blocks ((N / 16) x 2 x 8 x K) in boxes of one block each.
+    b_desc = (f"!tile.tma_desc<memref<?x2x{GATE_BLOCK}x?x{eb}>, box = [{GATE_BLOCK}, 1, "
+              f"{GATE_BLOCK}, {ks}], swizzle = b128>" if gated else
+              f"!tile.tma_desc<memref<?x?x{eb}>, box = [{64 if nn else cols}, {ks}], "
+              f"swizzle = b128>")
+    # Gated: the CTA's first pair of 8-row blocks, and its first column of C.
+    gated_columns = ("      %pairs = arith.constant 8 : index\n"
+                     "      %j0 = arith.muli %bx, %pairs : index\n"
+                     "      %o0 = arith.muli %bx, %c64 : index\n") if gated else ""
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
     offset_constants = "".join(f"      %c{ks * j} = arith.constant {ks * j} : index\n"
                                for j in range(2, w))
     return f"""// {config.name}: C = A B{'' if nn else '^T'} for M <= {r} (tile.ops.decode).
 !da = !tile.tma_desc<memref<?x?x{e}>, box = [{r}, {ks}], swizzle = b128>
-!db = !tile.tma_desc<memref<?x?x{eb}>, box = [{64 if nn else cols}, {ks}], swizzle = b128>
+!db = {b_desc}
 !bars = !tile.mbarrier<count = {s}>
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
@@ -369,7 +418,7 @@ module attributes {{gpu.container_module}} {{
       %cs = arith.constant {s} : index
       %stage_k = arith.constant {ks * w} : index
       %stage_k1 = arith.constant {ks * w - 1} : index
-      %copies = arith.constant {w * (1 + (chunks if nn else 1))} : i32
+      %copies = arith.constant {w * (1 + (chunks if nn or gated else 1))} : i32
       %consumers = arith.constant 1 : i32
       %false = arith.constant false
       %true = arith.constant true
@@ -379,7 +428,7 @@ module attributes {{gpu.container_module}} {{
       %bx = gpu.block_id x
       %cols = arith.constant {cols} : index
       %n0 = arith.muli %bx, %cols : index
-{chunk_columns}      %kr = arith.addi %k, %stage_k1 : index
+{gated_columns}{chunk_columns}      %kr = arith.addi %k, %stage_k1 : index
       %slices = arith.divui %kr, %stage_k : index
 {split_range}      %ra = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {a_ring}
       %rb = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {b_ring}
@@ -478,7 +527,8 @@ RESIDENT_STAGES = 3
 
 
 def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
-                  device: Device, slice_k: int = SLICE) -> DecodeConfig:
+                  device: Device, slice_k: int = SLICE,
+                  columns: Optional[int] = None) -> DecodeConfig:
     """The decode kernel for M <= 128 (`slice_k`: the K elements of a
     128-byte span, FP8_SLICE for 8-bit operands): wgmma's n the smallest
     that holds M;
@@ -488,10 +538,10 @@ def decode_config(m: int, n: int, k: int, b_transposed: bool, element: str,
     B_IN_FLIGHT bytes of B per SM, shared by the CTAs of an SM — one when
     ceil(N / 64) CTAs fit on the SMs, else two — as far as their shared
     memory allows, and RESIDENT_STAGES where that makes a grid resident
-    that the deeper ring would not. (`tile.matmul(..., tune=True)` searches
-    the rest.)"""
+    that the deeper ring would not; `columns` where given (a gated kernel's
+    128). (`tile.matmul(..., tune=True)` searches the rest.)"""
     rows = rows_for(m)
-    columns = decode_columns(rows, n, k, device, slice_k, b_transposed)
+    columns = columns or decode_columns(rows, n, k, device, slice_k, b_transposed)
     # 128 columns: one K span a stage measured best; split-K only pays where
     # the partials are few (bench/NOTES.md). For n = 64, two spans where the
     # CTAs run one an SM (fewer than the SMs, or more than two an SM's

@@ -334,7 +334,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     decode_pays, the plan runs a decode kernel: `decode` (e.g. the
     autotuner's, taken at any M <= 128), or `decode_config`'s choice.
     A fused `epilogue` (whose `bias` and `residual` operands it checks)
-    runs in either; a gated one in the persistent kernel at every M."""
+    runs in either; a gated one in the decode kernels (gate and up rows in
+    an m64 block each) for A B^T without a bias or an FP8 C, else the
+    persistent kernel."""
     for name, operand in (("A", a), ("B", b)) + ((("out", out),) if out else ()):
         if len(operand.shape) != 2:
             raise MatmulError(f"tile.matmul: {name} must be a matrix, got shape "
@@ -377,11 +379,13 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     # x N (gemm_nn) or row-major N x K, i.e. column-major K x N (gemm_nt).
     a_mn, a_pitch = _layout("A", a, ("M", "K"))
     b_transposed, b_pitch = _layout("B", b, ("K", "N"))
-    # A gated product's gate and up blocks are columns of C: rows of the
-    # decode kernels' C^T accumulators, which hold no pair in one thread.
     c = out or Operand((m, n_out), (n_out, 1), c_dtype, 0, a.device)
     c_bytes = BY_TORCH[c_dtype].bytes
-    small_m = m <= DECODE_MAX_M and not epilogue.gated
+    # A gated product runs a decode kernel that loads the gate and the up
+    # rows of a CTA's 64 columns of C into one m64 block each (A B^T, no
+    # bias, a 16-bit C), else the persistent kernel.
+    gated_decode = b_transposed and not epilogue.bias and not epilogue.out
+    small_m = m <= DECODE_MAX_M and (not epilogue.gated or gated_decode)
     if small_m and decode is None and m > DECODE_ONLY_M:
         # The persistent kernel where it is estimated faster.
         if not decode_pays(m, n, k, b_transposed, element.name, device):
@@ -389,9 +393,9 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
     if out is not None and not rows_contiguous(out):
         raise MatmulError(f"tile.matmul: out must be row-major with contiguous rows, got "
                           f"strides {tuple(out.strides)}")
-    if out is not None and small_m and out.strides[0] != n and m > 1:
+    if out is not None and small_m and out.strides[0] != n_out and m > 1:
         raise MatmulError(f"tile.matmul: the decode kernel (M <= {DECODE_MAX_M}) stores a "
-                          f"contiguous out (strides ({n}, 1)), got strides "
+                          f"contiguous out (strides ({n_out}, 1)), got strides "
                           f"{tuple(out.strides)}; pass a contiguous out")
     staged = []
     operands = [("B", b, b_pitch, bytes_)]
@@ -425,7 +429,8 @@ def plan_matmul(a: Operand, b: Operand, out: Optional[Operand], device: devices.
         staged.append("C" if name == "out" else name)
     if small_m:
         if decode is None:
-            decode = decode_config(m, n, k, b_transposed, element.name, device)
+            decode = decode_config(m, n, k, b_transposed, element.name, device,
+                                   columns=128 if epilogue.gated else None)
         elif (decode.layout == "nt") != b_transposed or decode.rows < m:
             raise MatmulError(f"tile.matmul: {decode.name} takes M <= {decode.rows} and B "
                               f"{'N x K' if decode.layout == 'nt' else 'K x N'}; got M = {m} "
@@ -742,8 +747,9 @@ def matmul(a, b, *, out=None, transpose_b: bool = False, stream=None, stage: boo
     M x N (it may be `out` itself: an in-place residual add). With `gated`,
     B's 8-column blocks alternate gate and up (interleave_gate_up) and C =
     act(gate + bias) * (up + bias) + residual is M x N/2: the gated MLP's
-    hidden activation in one GEMM (on the persistent kernel at every M;
-    the decode kernels, M <= 128, fuse the rest).
+    hidden activation in one GEMM (the decode kernels, M <= 128, gate
+    products of B as N x K without a bias or an FP8 C; the persistent kernel
+    the others).
 
     With f16/bf16 operands, `out_dtype` float8_e4m3fn or float8_e5m2 gives
     an FP8 C for the next layer's FP8 GEMM: C = fp8(out_scale * y) of the

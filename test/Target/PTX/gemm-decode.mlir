@@ -98,6 +98,25 @@
 
 // PROOF: remark: role protocol: 4 roles {{.*}} simulated with sample values 1, 200, 520: nothing to report
 
+// Gated (SwiGLU) with a residual over 128 columns a CTA, split along K: B
+// read as (N/16) x 2 x 8 x K, two 4-D boxes a stage (the gate rows into
+// rows 0..63, the up rows into 64..127, T-TMA-25), both m64 blocks of one
+// wgmma m64n16 pair, the SiLU of the first times the second, the residual,
+// 16-bit stores; no spills; the protocol checker proves the ring.
+// RUN: %python -m tile gemm-decode --layout nt --rows 16 --stages 4 --columns 128 --split-k --element bf16 --gated --activation silu --residual > %t.gated.mlir
+// RUN: tile-opt %t.gated.mlir --tile-to-ptx-pipeline="chip=sm_90a" | tile-translate --extract-ptx -o %t.gated.ptx
+// RUN: FileCheck %s --check-prefix=GATED < %t.gated.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.gated.ptx -o %t.gated.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: tile-opt %t.gated.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=PROOF --implicit-check-not=error: --implicit-check-not=warning:
+// GATED-LABEL: .entry gemm_decode_nt_r16_s4_c128_sk(
+// GATED-COUNT-2: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// GATED: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// GATED: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
+// GATED: ex2.approx.f32
+// GATED: div.approx.f32
+// GATED: ld.global.b16
+// GATED: st.global.b16
+
 // FUSED-LABEL: .entry gemm_decode_nt_r16_s8_sk(
 // FUSED: wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16
 // FUSED: atom.global.add.u32
