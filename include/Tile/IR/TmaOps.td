@@ -66,7 +66,11 @@ def Tile_TmaLoadOp
     at which the box lands, e.g. a 16-token page of a paged KV cache into a
     128-row key block. The row keeps the swizzle's phase: row * row bytes is a
     multiple of the tile's alignment (8 rows of 128 bytes for b128; checked
-    for constants here, for other rows by `tile-check-target`).
+    for constants here, for other rows by `tile-check-target`). A box of
+    more than two dimensions after its leading 1s may fill a two-dimensional
+    tile (or a row range of one) in its order, its outer extents' product
+    the rows (T-TMA-25: [8, 1, 8, 64] boxes of a (N/16, 2, 8, K) view take
+    a gate/up weight's gate rows and its up rows as 64 rows each).
 
     - `multicast %mask`: the box lands at the same offset in every CTA of the
       cluster whose rank bit is set, signalling each one's barrier at the same
