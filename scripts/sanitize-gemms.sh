@@ -50,8 +50,10 @@ done
 # tile.matmul's decode kernels (python/tile/ops/decode.py), from PyTorch:
 # M = 13 (n = 16), 1 (n = 8) and 100 (n = 128, 128 columns a CTA), N = 200,
 # K = SIZE, both layouts, and with split-K (M = 13, K = 8 SIZE: 4 tiles, 4
-# splits), checked against torch; only the
-# decode kernels are sanitized.
+# splits); gated (SwiGLU from an interleaved N = 528 weight: a last CTA
+# with one pair of 8-row blocks, its boxes partly past the weight), with
+# and without split-K; checked against torch; only the decode kernels are
+# sanitized.
 cat > "$WORK/decode.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
@@ -62,6 +64,14 @@ for m, k in ((13, $SIZE), (1, $SIZE), (13, 8 * $SIZE), (100, $SIZE)):
     for c in (tile.matmul(a, b, transpose_b=True), tile.matmul(a, b.t().contiguous())):
         torch.cuda.synchronize()
         print(f"decode {m}x200x{k} relative error {relative_error(c, a.float() @ b.float().t()):.1e}")
+for m, k in ((5, $SIZE), (5, 8 * $SIZE)):
+    x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    gate, up = (torch.randn(264, k, device="cuda", dtype=torch.bfloat16) / k ** 0.5 for _ in range(2))
+    h = tile.matmul(x, tile.interleave_gate_up(gate, up), transpose_b=True, gated=True,
+                    activation="silu")
+    torch.cuda.synchronize()
+    want = torch.nn.functional.silu(x.float() @ gate.float().t()) * (x.float() @ up.float().t())
+    print(f"decode gated {m}x528x{k} relative error {relative_error(h, want):.1e}")
 PY
 sanitize_python decode "gemm_decode" gemm_decode "$WORK/decode.py"
 # The Hopper GEMM with split tiles (tile.work_unit split_k; the examples'
