@@ -99,10 +99,14 @@ struct WarpgroupAddOpLowering : OpRewritePattern<WarpgroupAddOp> {
     auto [rowOrigin, columnOrigin] = getWarpgroupFragmentOrigin(builder, loc);
     Value firstRow = math.add(op.getRow(), rowOrigin);
     Value firstColumn = math.add(op.getColumn(), columnOrigin);
-    // The last row, and the last column (pair) an access may start at.
-    Value lastRow = arith::SubIOp::create(builder, loc, rows, math.constant(1));
-    Value lastColumn =
-        arith::SubIOp::create(builder, loc, columns, math.constant(width));
+    // Clamped: the last row, and the last column (pair) an access may start
+    // at.
+    Value lastRow, lastColumn;
+    if (clamped) {
+      lastRow = arith::SubIOp::create(builder, loc, rows, math.constant(1));
+      lastColumn =
+          arith::SubIOp::create(builder, loc, columns, math.constant(width));
+    }
     auto pairType = VectorType::get({width}, element);
     uint64_t alignment = width * element.getIntOrFloatBitWidth() / 8;
     Value acc = op.getAcc();

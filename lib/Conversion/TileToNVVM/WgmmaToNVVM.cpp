@@ -208,6 +208,33 @@ Value getAccumulatorVectorFromAsm(OpBuilder &builder, Location loc, Type type,
   return getAccumulatorVector(builder, loc, type, registers);
 }
 
+/// An inline-asm statement with side effects whose outputs $0 .. $R-1 are
+/// the `registers` registers of an accumulator vector of `type` (f32 each,
+/// or f16 pairs as .b32), its inputs `operands` under `inputConstraints`
+/// (each preceded by a comma): that vector.
+Value createAccumulatorAsm(OpBuilder &builder, Location loc, Type type,
+                           ValueRange operands, StringRef ptx,
+                           StringRef inputConstraints, int64_t registers) {
+  bool f16 = cast<VectorType>(type).getElementType().isF16();
+  Type registerType =
+      f16 ? Type(builder.getI32Type()) : Type(builder.getF32Type());
+  std::string constraints;
+  llvm::raw_string_ostream cs(constraints);
+  for (int64_t r = 0; r < registers; ++r)
+    cs << (r ? "," : "") << (f16 ? "=r" : "=f");
+  cs << inputConstraints;
+  auto structType = LLVM::LLVMStructType::getLiteral(
+      builder.getContext(), SmallVector<Type>(registers, registerType));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      builder, loc, structType, operands, ptx, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      /*operand_attrs=*/ArrayAttr());
+  return getAccumulatorVectorFromAsm(builder, loc, type, asmOp.getRes(),
+                                     registers);
+}
+
 struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -282,13 +309,11 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
   matchAndRewrite(WgmmaRsOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *ctx = op.getContext();
     Type i32 = rewriter.getI32Type();
     // The accumulators as registers: f32, or f16x2 packed into a .b32.
     int64_t count = op.getAcc().getType().getNumElements();
     bool f16 = op.getAcc().getType().getElementType().isF16();
     int64_t registers = count / (f16 ? 2 : 1);
-    Type registerType = f16 ? i32 : rewriter.getF32Type();
     bool zeroAcc = matchPattern(op.getAcc(), m_AnyZeroFloat());
     SmallVector<Value> operands;
     Value a = LLVM::BitcastOp::create(rewriter, loc, VectorType::get({4}, i32),
@@ -314,26 +339,16 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     os << "}, {$" << registers << ", $" << registers + 1 << ", $"
        << registers + 2 << ", $" << registers + 3 << "}, $" << registers + 4
        << ", p, 1, 1, " << (op.getTransposeB() ? 1 : 0) << ";\n}";
-    std::string constraints;
-    llvm::raw_string_ostream cs(constraints);
-    for (int64_t r = 0; r < registers; ++r)
-      cs << (r ? "," : "") << (f16 ? "=r" : "=f");
+    std::string inputs;
+    llvm::raw_string_ostream cs(inputs);
     cs << ",r,r,r,r,l";
     for (int64_t r = 0; r < (zeroAcc ? 0 : registers); ++r)
       cs << "," << r;
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        ctx, SmallVector<Type>(registers, registerType));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, structType, operands, ptx, constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
-    Value vector = getAccumulatorVectorFromAsm(
-        rewriter, loc,
-        getTypeConverter()->convertType(op.getResult().getType()),
-        asmOp.getRes(), registers);
-    rewriter.replaceOp(op, vector);
+    rewriter.replaceOp(
+        op, createAccumulatorAsm(
+                rewriter, loc,
+                getTypeConverter()->convertType(op.getResult().getType()),
+                operands, ptx, inputs, registers));
     return success();
   }
 };
@@ -380,30 +395,18 @@ struct WgmmaFenceOperandOpLowering
   matchAndRewrite(WgmmaFenceOperandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    bool f16 = op.getValue().getType().getElementType().isF16();
-    Type registerType =
-        f16 ? Type(rewriter.getI32Type()) : Type(rewriter.getF32Type());
     SmallVector<Value> operands =
         getAsmAccumulatorOperands(rewriter, loc, adaptor.getValue());
-    std::string constraints;
-    llvm::raw_string_ostream cs(constraints);
-    for (size_t r = 0; r < operands.size(); ++r)
-      cs << (r ? "," : "") << (f16 ? "=r" : "=f");
+    // Each output tied to its input.
+    std::string inputs;
+    llvm::raw_string_ostream cs(inputs);
     for (size_t r = 0; r < operands.size(); ++r)
       cs << "," << r;
-    auto structType = LLVM::LLVMStructType::getLiteral(
-        op.getContext(), SmallVector<Type>(operands.size(), registerType));
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, loc, structType, operands, /*asm_string=*/"", constraints,
-        /*has_side_effects=*/true, /*is_align_stack=*/false,
-        LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(op.getContext(), LLVM::AsmDialect::AD_ATT),
-        /*operand_attrs=*/ArrayAttr());
     rewriter.replaceOp(
-        op, getAccumulatorVectorFromAsm(
+        op, createAccumulatorAsm(
                 rewriter, loc,
                 getTypeConverter()->convertType(op.getResult().getType()),
-                asmOp.getRes(), operands.size()));
+                operands, /*ptx=*/"", inputs, operands.size()));
     return success();
   }
 };
