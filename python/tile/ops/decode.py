@@ -395,7 +395,7 @@ def decode_source(config: DecodeConfig) -> str:
               f"!tile.tma_desc<memref<?x?x{eb}>, box = [{64 if nn else cols}, {ks}], "
               f"swizzle = b128>")
     # Gated: the CTA's first pair of 8-row blocks, and its first column of C.
-    gated_columns = ("      %pairs = arith.constant 8 : index\n"
+    gated_columns = (f"      %pairs = arith.constant {cols // (2 * GATE_BLOCK)} : index\n"
                      "      %j0 = arith.muli %bx, %pairs : index\n"
                      "      %o0 = arith.muli %bx, %c64 : index\n") if gated else ""
     span_constants = "".join(f"      %c{j} = arith.constant {j} : index\n" for j in range(2, w))
