@@ -196,7 +196,12 @@ PY
 sanitize_python fp8_grouped "fp8/grouped" gemm_ "$WORK/fp8_grouped.py"
 # tile.attention (python/tile/kernels/attention_sm90.mlir): both head dimensions, f16
 # and bf16, causal and not, an odd sequence length (edge masks, clipped
-# stores) and B x H beyond one CTA's pair of tiles, checked against SDPA.
+# stores) and B x H beyond one CTA's pair of tiles, checked against SDPA;
+# and its KV-cache variants from attention_with_kvcache: chunks of 512
+# queries against paged caches of 16, 32 and 128 tokens a page (a box a
+# page's row groups, 64-row boxes in larger pages) with per-sequence
+# lengths (partial last blocks and pages, slots past them not zero),
+# bottom-right causal, both head dimensions.
 cat > "$WORK/attention.py" <<PY
 import sys; sys.path.insert(0, "$ROOT/python")
 import torch, tile
@@ -208,6 +213,24 @@ for d in (64, 128):
             torch.cuda.synchronize()
             ref = torch.nn.functional.scaled_dot_product_attention(q.float(), k.float(), v.float(), is_causal=causal)
             print(f"attention d{d} {dtype} causal={causal} max abs error {(o.float() - ref).abs().max().item():.1e}")
+b, sq, h, hkv, s = 4, 512, 8, 2, 2048
+lengths = torch.tensor([600, 1100, 2048, 512], device="cuda", dtype=torch.int32)
+for d in (64, 128):
+    for page in (16, 32, 128):
+        q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16)
+        pool = b * s // page + 3
+        kp, vp = (torch.randn(pool, page, hkv, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        table = torch.randperm(pool)[:b * s // page].view(b, s // page).to(device="cuda", dtype=torch.int32)
+        o = tile.attention_with_kvcache(q, kp, vp, cache_seqlens=lengths, block_table=table, causal=True)
+        torch.cuda.synchronize()
+        error = 0.0
+        for i in range(b):
+            n = int(lengths[i])
+            kb, vb = (c[table[i].long()].reshape(s, hkv, d)[:n].transpose(0, 1).float() for c in (kp, vp))
+            mask = torch.ones(sq, n, device="cuda", dtype=torch.bool).tril(n - sq)
+            ref = torch.nn.functional.scaled_dot_product_attention(q[i].transpose(0, 1).float(), kb, vb, attn_mask=mask, enable_gqa=True)
+            error = max(error, (o[i].transpose(0, 1).float() - ref).abs().max().item())
+        print(f"attention_with_kvcache d{d} page {page} max abs error {error:.1e}")
 PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
 # The training kernels, from PyTorch at small odd shapes: the attention

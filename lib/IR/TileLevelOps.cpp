@@ -587,6 +587,41 @@ static int64_t getKMajorExtent(MemRefType type, int64_t k) {
   return shape.back();
 }
 
+/// T-WGMMA-6: a B tile of row groups (`b_row_groups`) is (G, C, R, span)
+/// with R a multiple of 8 (16 when MN-major and R > 8, a K step's rows in
+/// one group), indexed at row 0 of a group; its rows hold N (K-major: in
+/// one group unless R = 8, where they continue over G) or K (MN-major, over
+/// G), its chunks K spans (K-major) or N chunks (MN-major).
+static LogicalResult verifyRowGroupsB(Operation *op, MemRefType b,
+                                      ValueRange indices, int64_t n, int64_t k,
+                                      bool transposeB, StringRef rule) {
+  ArrayRef<int64_t> shape = b.getShape();
+  if (b.getRank() < 4)
+    return op->emitOpError()
+           << "expected B of row groups as (groups, chunks, rows, span), got "
+           << b << " (T-WGMMA-6)";
+  int64_t groups = shape.take_back(4)[0], chunks = shape.take_back(3)[0],
+          rows = shape.take_back(2)[0], span = shape.back();
+  if (rows % 8 || (transposeB && rows != 8 && rows % 16))
+    return op->emitOpError()
+           << "B's row groups hold " << rows
+           << " rows: expected a multiple of 8 (of 16 when MN-major and more "
+              "than 8) (T-WGMMA-6)";
+  std::optional<int64_t> row = getConstantIntValue(indices.take_back(2)[0]);
+  if (!row || *row != 0)
+    return op->emitOpError() << "B of row groups is indexed at row 0 of a "
+                                "group (T-WGMMA-6)";
+  int64_t bRows = rows == 8 || transposeB ? groups * rows : rows;
+  int64_t bN = transposeB ? chunks * span : bRows;
+  int64_t bK = transposeB ? bRows : (k > span ? chunks * span : span);
+  if (bN < n || bK < k)
+    return op->emitOpError()
+           << "B " << b << " of row groups cannot hold " << n << "x" << k
+           << (transposeB ? " (B MN-major)" : " K-major") << " tiles (" << rule
+           << ", T-WGMMA-6)";
+  return success();
+}
+
 /// The B tile of a warpgroup MMA holds N x K: N x K rows (N may continue
 /// over the dimension before them when fewer than N, e.g. halves that two
 /// CTAs multicast; K over it when more than one span), or with
@@ -658,7 +693,11 @@ LogicalResult WarpgroupMmaOp::verify() {
     return emitOpError() << "A " << a << " cannot hold " << m << "x" << k
                          << (getTransposeA() ? " (A MN-major)" : " K-major")
                          << " tiles (T-WGMMA-3)";
-  if (failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-3")) ||
+  if (failed(getBRowGroups()
+                 ? verifyRowGroupsB(*this, b, getBIndices(), n, k,
+                                    getTransposeB(), "T-WGMMA-3")
+                 : verifyWarpgroupB(*this, b, n, k, getTransposeB(),
+                                    "T-WGMMA-3")) ||
       (!getTransposeA() && failed(verifyKSpansOrigin(*this, a, getAIndices(), k,
                                                      "A", "T-WGMMA-3"))) ||
       (!getTransposeB() && failed(verifyKSpansOrigin(*this, b, getBIndices(), k,
@@ -709,7 +748,11 @@ LogicalResult WarpgroupMmaRsOp::verify() {
   if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
                              "wgmma instructions per warpgroup")) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())) ||
-      failed(verifyWarpgroupB(*this, b, n, k, getTransposeB(), "T-WGMMA-5")) ||
+      failed(getBRowGroups()
+                 ? verifyRowGroupsB(*this, b, getBIndices(), n, k,
+                                    getTransposeB(), "T-WGMMA-5")
+                 : verifyWarpgroupB(*this, b, n, k, getTransposeB(),
+                                    "T-WGMMA-5")) ||
       (!getTransposeB() && failed(verifyKSpansOrigin(*this, b, getBIndices(), k,
                                                      "B", "T-WGMMA-5"))))
     return failure();

@@ -86,11 +86,14 @@ std::optional<TmaTileForm> mlir::tile::getTmaTileForm(TmaDescType desc,
   auto leadingRank = [&](ArrayRef<int64_t> suffix) {
     return unsigned(shape.size() - suffix.size());
   };
-  // The whole box where the indices name the dimensions before it; else the
-  // box without its leading 1s (a [1, 1, 128, 64] box of a (batch, heads,
-  // rows, columns) tensor fills a 128x64 tile).
-  if (endsWith(box) && numIndices == leadingRank(box))
-    return TmaTileForm{leadingRank(box)};
+  // The box with as many of its leading 1s as the indices leave to the
+  // tile (a [1, 1, 128, 64] box of a (batch, heads, rows, columns) tensor
+  // fills a 128x64 tile, or a 1x128x64 one); else without them.
+  for (size_t kept = box.size(); kept >= std::max<size_t>(trimmed.size(), 1);
+       --kept)
+    if (endsWith(ArrayRef(box).take_back(kept)) &&
+        numIndices == leadingRank(ArrayRef(box).take_back(kept)))
+      return TmaTileForm{leadingRank(ArrayRef(box).take_back(kept))};
   if (endsWith(trimmed))
     return TmaTileForm{leadingRank(trimmed)};
   // T-TMA-24: that box's rows in a tile of more rows of the same shape.

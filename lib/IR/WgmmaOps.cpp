@@ -69,6 +69,12 @@ LogicalResult WgmmaDescriptorOp::verify() {
   MemRefType type = getBuffer().getType();
   if (int64_t(getIndices().size()) != type.getRank())
     return emitOpError() << "expected one index per dimension of " << type;
+  // T-WGMMA-6: row groups are (G, C, 8, span), the 8-row groups along G.
+  if (getRowGroups() &&
+      (type.getRank() < 4 || type.getShape().take_back(2)[0] != 8))
+    return emitOpError() << "expected a tile of 8-row groups as (groups, "
+                            "chunks, 8 rows, span), got "
+                         << type << " (T-WGMMA-6)";
   return verifyWgmmaTile(*this, getBuffer(), getMnMajor());
 }
 

@@ -136,14 +136,22 @@ struct MmaOpLowering : OpRewritePattern<MmaOp> {
 /// The indices of the element `rows` down and `columns` right of `origin`
 /// in a warpgroup MMA operand tile: a column past the rows' span continues
 /// in the next entry of the dimension before the rows (a K of several
-/// spans, T-WGMMA-3).
+/// spans, T-WGMMA-3); with `rowGroups` (G, C, R, span), a row past the
+/// group's R rows in the next group (T-WGMMA-6).
 static SmallVector<Value> getTileIndices(OpBuilder &builder, Location loc,
                                          Value buffer, ValueRange origin,
-                                         int64_t rows, int64_t columns) {
+                                         int64_t rows, int64_t columns,
+                                         bool rowGroups = false) {
   IndexMath math(builder, loc);
   SmallVector<Value> indices(origin);
   size_t rank = indices.size();
-  int64_t span = cast<MemRefType>(buffer.getType()).getShape().back();
+  ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+  int64_t span = shape.back();
+  if (rowGroups && rows >= shape[rank - 2]) {
+    indices[rank - 4] =
+        math.add(indices[rank - 4], math.constant(rows / shape[rank - 2]));
+    rows %= shape[rank - 2];
+  }
   if (columns >= span) {
     indices[rank - 3] =
         math.add(indices[rank - 3], math.constant(columns / span));
@@ -152,6 +160,22 @@ static SmallVector<Value> getTileIndices(OpBuilder &builder, Location loc,
   indices[rank - 2] = math.add(indices[rank - 2], math.constant(rows));
   indices[rank - 1] = math.add(indices[rank - 1], math.constant(columns));
   return indices;
+}
+
+/// The descriptor of B's K step at `k` from `origin`: along its rows when
+/// MN-major (K rows of N chunks), along its columns when K-major; with
+/// `rowGroups`, groups of 8 rows take the descriptor's `row_groups`
+/// (T-WGMMA-6), larger ones hold the rows a descriptor spans.
+static Value createBDescriptor(OpBuilder &builder, Location loc, Value b,
+                               ValueRange origin, int64_t k, bool mnMajor,
+                               bool rowGroups) {
+  SmallVector<Value> indices =
+      mnMajor ? getTileIndices(builder, loc, b, origin, k, 0, rowGroups)
+              : getTileIndices(builder, loc, b, origin, 0, k, rowGroups);
+  bool groupsOf8 =
+      rowGroups && cast<MemRefType>(b.getType()).getShape().take_back(2)[0] == 8;
+  return WgmmaDescriptorOp::create(builder, loc, builder.getI64Type(), b,
+                                   indices, mnMajor, groupsOf8);
 }
 
 /// The accumulators of each 64-row block of a warpgroup tile's `acc`
@@ -237,17 +261,13 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
     };
     for (int64_t k = 0; k < shape[2]; k += step) {
       // K advances along B's rows when B is MN-major (K rows of N chunks).
-      Value descB = WgmmaDescriptorOp::create(
-          rewriter, loc, rewriter.getI64Type(), op.getB(),
-          transposeB
-              ? getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), k, 0)
-              : getTileIndices(rewriter, loc, op.getB(), op.getBIndices(), 0,
-                               k),
-          transposeB);
+      Value descB = createBDescriptor(rewriter, loc, op.getB(),
+                                      op.getBIndices(), k, transposeB,
+                                      op.getBRowGroups());
       for (int64_t i = 0; i < blocks; ++i) {
-        Value descA =
-            WgmmaDescriptorOp::create(rewriter, loc, rewriter.getI64Type(),
-                                      op.getA(), aTileAt(i, k), transposeA);
+        Value descA = WgmmaDescriptorOp::create(
+            rewriter, loc, rewriter.getI64Type(), op.getA(), aTileAt(i, k),
+            transposeA, /*row_groups=*/false);
         accs[i] = WgmmaOp::create(
             rewriter, loc, blockType, descA, descB, accs[i],
             rewriter.getI64IntegerAttr(n), TypeAttr::get(element),
@@ -283,13 +303,9 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
     auto fragmentType = VectorType::get({8}, element);
     WgmmaFenceOp::create(rewriter, loc);
     for (int64_t step = 0; step < k; step += 16) {
-      Value descB = WgmmaDescriptorOp::create(
-          rewriter, loc, rewriter.getI64Type(), op.getB(),
-          transposeB ? getTileIndices(rewriter, loc, op.getB(),
-                                      op.getBIndices(), step, 0)
-                     : getTileIndices(rewriter, loc, op.getB(),
-                                      op.getBIndices(), 0, step),
-          transposeB);
+      Value descB =
+          createBDescriptor(rewriter, loc, op.getB(), op.getBIndices(), step,
+                            transposeB, op.getBRowGroups());
       for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<int64_t> positions;
         for (int64_t e = 0; e < 8; ++e)

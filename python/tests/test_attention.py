@@ -89,28 +89,35 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     for d in HEAD_DIMS:
         params = ATTENTION.module((element, False, d, None, False)).manifest["kernels"][
             f"attention_d{d}"]["params"]
-        assert len(params) == 31
+        assert len(params) == 32
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
+        assert [p["box"] for p in params[1:3]] == [[1, 1, 128, 64]] * 2
         assert (params[3]["rank"], params[3]["element"]) == (4, element)
         assert (params[4]["rank"], params[4]["element"]) == (2, element)
         assert [(p["rank"], p["element"]) for p in params[5:7]] == [(1, "i32")] * 2
         assert all(p["type"] in ("index", "i32", "i64") for p in params[7:14])
         assert [p["type"] for p in params[14:21]] == ["f32", "f32", "f32", "i1", "i1", "i1",
                                                       "i1"]
-        # The KV-cache path's: K and V in 64-row boxes through a block table,
-        # the lengths, the page, the appended count and two flags.
-        assert [(p["kind"], p.get("box")) for p in params[21:23]] == [
-            ("tensor_map", [1, 1, 64, 64])] * 2
+        # The KV-cache path's: K and V as 5-D page maps through a block table
+        # (here placeholders that fit the ring: the path is folded away), the
+        # table, the lengths, the page, its block stride in head strides, the
+        # appended count and two flags.
+        assert [(p["kind"], p["rank"], p.get("box")) for p in params[21:23]] == [
+            ("tensor_map", 5, [1, 1, d // 64, 128, 64])] * 2
         assert [p["rank"] for p in params[23:25]] == [2, 1]
-        assert [p["type"] for p in params[27:29]] == ["i1", "i1"]
-        assert (params[29]["rank"], params[29]["element"], params[30]["type"]) == (1, "f32",
+        assert all(p["type"] in ("index", "i32", "i64") for p in params[25:28])
+        assert [p["type"] for p in params[28:30]] == ["i1", "i1"]
+        assert (params[30]["rank"], params[30]["element"], params[31]["type"]) == (1, "f32",
                                                                                   "i1")
-    # The KV-cache variants: boxes of a page's 16 or 32 rows, else 64.
+    # The KV-cache variants: a box of a page's 16 or 32 rows, else 64, in
+    # 8-row groups of both 64-column chunks (D = 128); their dense maps are
+    # placeholders of a ring's 8-row group.
     for rows in (16, 32, 64):
         params = ATTENTION.module((element, False, 128, rows, False)).manifest["kernels"][
             "attention_d128"]["params"]
-        assert [p.get("box") for p in params[21:23]] == [[1, 1, rows, 64]] * 2
+        assert [p.get("box") for p in params[21:23]] == [[1, rows // 8, 2, 8, 64]] * 2
+        assert [p.get("box") for p in params[1:3]] == [[1, 1, 8, 64]] * 2
     with pytest.raises(ValueError, match="no softcap"):
         ATTENTION.source((element, True, 128, 16, False))
 

@@ -496,14 +496,22 @@ def test_kvcache_paged_and_contiguous(hopper, page, d):
     paged = tile.attention_with_kvcache(q, k_paged, v_paged, cache_seqlens=lengths,
                                         block_table=table, causal=True)
     torch.cuda.synchronize()
-    for b in range(batch):
+    assert_bottom_right(torch, (contiguous, paged), q, (k_cache, v_cache), lengths)
+
+
+def assert_bottom_right(torch, outs, q, caches, lengths):
+    """Each of `outs` (B, Sq, H, D) against the float32 reference of q over
+    sequence b's lengths[b] keys of the contiguous (B, S, Hkv, D) caches,
+    causal at the bottom right, within SDPA's error."""
+    sq = q.shape[1]
+    for b in range(q.shape[0]):
         n = int(lengths[b])
         qb = q[b:b + 1].transpose(1, 2)
-        kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in (k_cache, v_cache))
+        kb, vb = (c[b:b + 1, :n].transpose(1, 2) for c in caches)
         want = reference(torch, qb, kb, vb, hi=n - sq)
         bound = sdpa_error(torch, qb, kb, vb, want, None, n - sq)
-        assert_close(torch, contiguous[b:b + 1].transpose(1, 2), want, bound, q.dtype)
-        assert_close(torch, paged[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+        for out in outs:
+            assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 
 def test_kvcache_append_in_place(hopper):
@@ -658,6 +666,44 @@ def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
         want = reference(torch, qb, kb, vb, hi=hi)
         bound = sdpa_error(torch, qb, kb, vb, want, None, hi)
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "padded_blocks"])
+def test_kvcache_prefill_page_strides(hopper, layout):
+    """Pages of 16 tokens whose K and V interleave in one tensor (blocks,
+    page, 2, Hkv, D): the prefill kernel's page maps take the block stride
+    in head strides (tile.ops.kvcache.page_view). Blocks padded by 16
+    elements (a block stride no multiple of the head stride) stay on the
+    split-KV kernels. Both against the per-sequence reference."""
+    import tile
+    from tile.ops import kvcache
+    torch = hopper
+    batch, sq, heads, kv_heads, s, d, page = 4, 512, 8, 2, 2048, 128, 16
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    q = randn(torch, batch, sq, heads, d, seed=1)
+    lengths = torch.tensor([600, 1100, 2048, 512], device="cuda", dtype=torch.int32)
+    poison_past((k_cache, v_cache), lengths)
+    k_pages, table = paged_cache(torch, k_cache, page, seed=1)
+    v_pages, _ = paged_cache(torch, v_cache, page, seed=1)
+    blocks = k_pages.shape[0]
+    if layout == "interleaved":
+        kv = torch.stack((k_pages, v_pages), dim=2)
+        k_paged, v_paged = kv[:, :, 0], kv[:, :, 1]
+    else:
+        block = page * kv_heads * d + 16
+        pool = torch.full((2, blocks * block), float("nan"), device="cuda", dtype=q.dtype)
+        k_paged, v_paged = (torch.as_strided(pool[i], k_pages.shape, (block, kv_heads * d, d, 1))
+                            for i in range(2))
+        k_paged.copy_(k_pages)
+        v_paged.copy_(v_pages)
+    kvcache.PLANS.clear()
+    out = tile.attention_with_kvcache(q, k_paged, v_paged, cache_seqlens=lengths,
+                                      block_table=table, causal=True)
+    torch.cuda.synchronize()
+    (plan,) = kvcache.PLANS._values.values()
+    assert (plan.cache_prefill is not None) == (layout == "interleaved")
+    assert_bottom_right(torch, (out,), q, (k_cache, v_cache), lengths)
 
 
 def test_kvcache_errors(hopper):

@@ -1038,3 +1038,40 @@ gpu.module @store_layouts {
     gpu.return
   }
 }
+
+// tile.warpgroup_mma(_rs) with B of row groups (T-WGMMA-6), a D = 128 key
+// block as (16 groups, 2 chunks, 8 rows, 64): K-major, the K steps past the
+// first chunk index the chunk (the column from 0 again) and every
+// descriptor has row_groups (its stride the groups'); MN-major, a 16-wide K
+// step is two groups. Groups of 128 rows (the plain layout) take plain
+// descriptors.
+// CHECK-LABEL: gpu.func @row_groups_b
+//  CHECK-SAME: (%{{.*}}: vector<64xf32>, %{{.*}}: vector<64xbf16>, %[[S:.*]]: index)
+//       CHECK: %[[Z:.*]] = arith.constant 0 : index
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %[[Z]], %[[Z]], %[[Z]]] {row_groups} : memref<2x16x2x8x64xbf16, 3>
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %[[Z]], %[[Z]], %c16] {row_groups} : memref<2x16x2x8x64xbf16, 3>
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %c1, %[[Z]], %[[Z]]] {row_groups} : memref<2x16x2x8x64xbf16, 3>
+//       CHECK: tile.wgmma_commit_group
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %[[Z]], %[[Z]], %[[Z]]] {mn_major, row_groups} : memref<2x16x2x8x64xbf16, 3>
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %c2, %[[Z]], %[[Z]], %[[Z]]] {mn_major, row_groups} : memref<2x16x2x8x64xbf16, 3>
+//       CHECK: tile.wgmma_commit_group
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %[[Z]], %[[Z]], %[[Z]]] {mn_major} : memref<2x1x2x128x64xbf16, 3>
+//       CHECK: tile.wgmma_descriptor %{{.*}}[%[[S]], %[[Z]], %[[Z]], %c16, %[[Z]]] {mn_major} : memref<2x1x2x128x64xbf16, 3>
+gpu.module @row_groups {
+  gpu.func @row_groups_b(%acc: vector<64xf32>, %p: vector<64xbf16>, %s: index) kernel {
+    %c0 = arith.constant 0 : index
+    %q = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+    %k = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x16x2x8x64xbf16, 3>
+    %v = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x2x128x64xbf16, 3>
+    %0 = tile.warpgroup_mma %q[%c0, %c0, %c0], %k[%s, %c0, %c0, %c0, %c0], %acc
+        {shape = array<i64: 64, 128, 128>, wait = 1 : i32, b_row_groups}
+        : memref<2x128x64xbf16, 3>, memref<2x16x2x8x64xbf16, 3>, vector<64xf32>
+    %1 = tile.warpgroup_mma_rs %p, %k[%s, %c0, %c0, %c0, %c0], %0
+        {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b, b_row_groups}
+        : vector<64xbf16>, memref<2x16x2x8x64xbf16, 3>, vector<64xf32>
+    %2 = tile.warpgroup_mma_rs %p, %v[%s, %c0, %c0, %c0, %c0], %1
+        {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b, b_row_groups}
+        : vector<64xbf16>, memref<2x1x2x128x64xbf16, 3>, vector<64xf32>
+    gpu.return
+  }
+}

@@ -283,6 +283,16 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
     transpose of a row-major K x N B when C^T = B^T A^T is computed for a
     small M (wgmma's imm-trans-a).
 
+    With `b_row_groups`, B's buffer ends with (G groups, C chunks, R rows,
+    span): B's rows (N when K-major, K with `transpose_b`) are R-row groups
+    and the chunks sit inside a group (K spans when K-major, N chunks with
+    `transpose_b`), so that one TMA box fills every chunk of a group (a
+    16-token page of a D = 128 KV cache, as a (G, 2, 8, 64) ring). With R =
+    8 the wgmma's 8-row groups step by the stride of G (its descriptor's
+    `row_groups`); a larger R holds a K-major B's N rows in one group (R =
+    128, G = 1 is the plain layout); `bIndices` name row 0 of a group
+    (T-WGMMA-6).
+
     Examples (a consumer warpgroup's 64x256 part of a 128x256x64 stage;
     B as N x K, and as four 64-column chunks of K x N):
     ```mlir
@@ -300,7 +310,8 @@ def Tile_WarpgroupMmaOp : Tile_Op<"warpgroup_mma", [AttrSizedOperandSegments,
                        Variadic<Index>:$bIndices,
                        VectorOfRankAndType<[1], [F32, F16]>:$acc,
                        DenseI64ArrayAttr:$shape, I32Attr:$wait,
-                       UnitAttr:$transpose_a, UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_a, UnitAttr:$transpose_b,
+                       UnitAttr:$b_row_groups);
   let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
   let assemblyFormat = [{
     $a `[` $aIndices `]` `,` $b `[` $bIndices `]` `,` $acc attr-dict
@@ -321,7 +332,8 @@ def Tile_WarpgroupMmaRsOp : Tile_Op<"warpgroup_mma_rs",
     to 16 bits (`arith.truncf`), is the A of the next one without a trip
     through shared memory (attention's P V). B is a shared tile as in
     `tile.warpgroup_mma` (N x K K-major, or with `transpose_b` MN-major:
-    (N chunks, K rows, span)); `acc` the M x N accumulators. Expands to
+    (N chunks, K rows, span); with `b_row_groups` (G, C, R, span), R-row
+    groups of K holding the N chunks); `acc` the M x N accumulators. Expands to
     `wgmma.fence`, per 16-wide K step one `tile.wgmma_rs` per 64 rows on
     the step's 8 A elements, `wgmma.commit_group` and `wgmma.wait_group
     wait`: with a non-zero wait the registers of `a` must stay unchanged
@@ -342,7 +354,7 @@ def Tile_WarpgroupMmaRsOp : Tile_Op<"warpgroup_mma_rs",
                        Variadic<Index>:$bIndices,
                        VectorOfRankAndType<[1], [F32, F16]>:$acc,
                        DenseI64ArrayAttr:$shape, I32Attr:$wait,
-                       UnitAttr:$transpose_b);
+                       UnitAttr:$transpose_b, UnitAttr:$b_row_groups);
   let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);
   let assemblyFormat = [{
     $a `,` $b `[` $bIndices `]` `,` $acc attr-dict

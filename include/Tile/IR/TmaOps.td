@@ -56,7 +56,7 @@ def Tile_TmaLoadOp
     dimension, outermost first as in the memref; out-of-bounds elements get
     the descriptor's fill) into the shared tile `dst[dstIndices]`. `dst` ends
     with the box shape (innermost extent padded to the swizzle span, which the
-    hardware fills; the box's leading 1s may be left out); `dstIndices` select
+    hardware fills; the box's leading 1s may be left out, all or some); `dstIndices` select
     among its leading dimensions (ring stages). Completion: complete_tx of the
     box bytes on `barriers[barrierIndex]`.
 

@@ -37,6 +37,13 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
     canonical layout `Swizzle<3,4,3> o ((T,8,m),(8,k)) : ((1,T,LBO),(8T,SBO))`
     for 128B). Invariant T-WGMMA-1. Requires sm_90a.
 
+    With `row_groups` the buffer ends with (G groups, C chunks, 8 rows,
+    span): each 8-row group holds its row of every chunk, and the stride
+    byte offset is the stride of G (C x 8 spans) instead of 8 spans; the
+    leading byte offset of an MN-major tile stays the chunks' stride (8
+    spans). A D = 128 key block as (16, 2, 8, 64) is one K-major N = 128
+    operand with an SBO of 2048 bytes (T-WGMMA-6).
+
     Example:
     ```mlir
     %da = tile.wgmma_descriptor %a[%c0, %k] : memref<64x64xf16, 3>
@@ -44,7 +51,8 @@ def Tile_WgmmaDescriptorOp : Tile_Op<"wgmma_descriptor", [Pure, Tile_Sm90aOp]> {
     ```
   }];
   let arguments = (ins Arg<AnyMemRef, "swizzled shared tile">:$buffer,
-                       Variadic<Index>:$indices, UnitAttr:$mn_major);
+                       Variadic<Index>:$indices, UnitAttr:$mn_major,
+                       UnitAttr:$row_groups);
   let results = (outs I64:$descriptor);
   let assemblyFormat = [{
     $buffer `[` $indices `]` attr-dict `:` type($buffer)

@@ -44,11 +44,14 @@ int64_t role_protocol::getClusterSize(gpu::GPUFuncOp kernel) {
 }
 
 void role_protocol::collectFilledBuffers(KernelFacts &facts) {
+  // Copies that name their stages by different numbers of leading indices
+  // (a chunk's box at (stage, group, chunk), a page's row groups at
+  // (stage) and a row) fill the stages their common prefix names: parts of
+  // one stage, as the copies into a stage's rows.
   auto fill = [&](Value dst, unsigned ringIndices) {
     void *root = getRootBuffer(dst).getAsOpaquePointer();
     auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
-    if (it->second != ringIndices)
-      it->second = 0;
+    it->second = std::min(it->second, ringIndices);
   };
   bool arrives = false, groups = false;
   SmallVector<AsyncCopyOp> asyncCopies;

@@ -48,9 +48,15 @@
 // !acc; Q tiles (two), K and V rings and the O staging tiles are D / 64
 // chunks 64 wide (one 128-byte swizzle span each); the K and V rings take
 // 128 KB: two stages of 32 KB blocks for D = 128, four of 16 KB for 64.
+// A ring stage is (groups, chunks, #ring_rows, 64): as written (the
+// KV-cache variants') 16 groups of 8 rows, each holding its rows of every
+// chunk, so that one box of a page fills them (tile.warpgroup_mma's
+// b_row_groups, T-WGMMA-6); tile.attention's (tile.ops.attention.ring_aliases) one
+// group of 128 rows, each chunk's rows together as one box fills them.
 !acc = vector<64xf32>
 !qtile = memref<2x2x128x64x!e, 3>
-!kvring = memref<2x2x128x64x!e, 3>
+!kvring = memref<2x16x2x8x64x!e, 3>
+#ring_rows = 8 : index
 !ostage = memref<2x2x64x64x!e, 3>
 !kvbars = !tile.mbarrier<count = 2>
 #qk = array<i64: 64, 128, 128>
@@ -59,11 +65,17 @@
 #head_dim = 128 : index
 #chunks = 2 : i32
 #kv_stages = 2 : index
-// A KV cache's K and V (prefill against a paged cache), as (blocks, Hkv,
-// page rows, D) through a block table: boxes of #box_rows rows (a page of
-// 16 or 32 tokens, else 64), #kv_boxes of them filling a 128-key block's
-// rows (T-TMA-24); tile.attention's own variants fold the cache path away.
-!kv4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
+// A KV cache's K and V (prefill against a paged cache) through a block
+// table, each as (block x %block_heads + head, 8-row group of the page,
+// chunk, row of the group, 64): boxes of #box_rows rows (a page of 16 or
+// 32 tokens, else 64) with all D / 64 chunks, #kv_boxes of them filling a
+// 128-key block's row groups (T-TMA-24). K and V without a table, (B, Hkv,
+// Sk, D) in one box a chunk, are !kvd4: as written a placeholder that fits
+// the ring (the KV-cache variants fold that path away), tile.attention's
+// maps in its variants (ring_aliases), whose ring the page boxes
+// then only fit (they fold the cache path away).
+!kvpage = !tile.tma_desc<memref<?x?x?x?x?x!e>, box = [1, 8, 2, 8, 64], swizzle = b128>
+!kvd4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 8, 64], swizzle = b128>
 #box_rows = 64 : index
 #kv_boxes = 2 : index
 // Packed sequences: the halvings of a unit's search for its sequence, so
@@ -74,14 +86,15 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // One function for both head dimensions (the aliases above); the copies
     // of a second 64-wide chunk run where %two_chunks (#chunks = 2, D = 128).
-    gpu.func @attention_d128(%q: !d4, %k: !d4, %v: !d4, %o: !o4, %o_rows: memref<?x?x!e>,
+    gpu.func @attention_d128(%q: !d4, %k: !kvd4, %v: !kvd4, %o: !o4, %o_rows: memref<?x?x!e>,
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
                              %left: index, %right: index, %scale_log2: f32,
                              %cap_in: f32, %cap_out: f32, %softcap: i1, %bottom_right: i1,
-                             %paired: i1, %varlen: i1, %kp: !kv4, %vp: !kv4,
+                             %paired: i1, %varlen: i1, %kp: !kvpage, %vp: !kvpage,
                              %table: memref<?x?xi32>, %seqlens: memref<?xi32>, %page: index,
-                             %added: index, %paged: i1, %per_sequence: i1,
+                             %block_heads: index, %added: index, %paged: i1,
+                             %per_sequence: i1,
                              %lse: memref<?xf32>, %save_lse: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
@@ -154,8 +167,8 @@ module attributes {gpu.container_module} {
       %first = arith.cmpi eq, %tid, %c0 : index
       scf.if %first {
         tile.tma_prefetch_descriptor %q : !d4
-        tile.tma_prefetch_descriptor %k : !d4
-        tile.tma_prefetch_descriptor %v : !d4
+        tile.tma_prefetch_descriptor %k : !kvd4
+        tile.tma_prefetch_descriptor %v : !kvd4
         scf.for %s = %c0 to %c2 step %c1 {
           tile.mbarrier_init %q_full[%s], %chunks : !bars2
           tile.mbarrier_init %q_empty[%s], %consumers : !bars2
@@ -180,6 +193,8 @@ module attributes {gpu.container_module} {
         %last_box = arith.subi %c_boxes, %c1 : index
         %box_index = arith.minui %tid, %last_box : index
         %lane_rows = arith.muli %box_index, %c_box_rows : index
+        %c8 = arith.constant 8 : index
+        %lane_groups = arith.divui %lane_rows, %c8 : index
         scf.if %producer_threads {
           %pt:3 = scf.for %pair = %cta to %pairs step %ctas
               iter_args(%ps = %c0, %pph = %true, %pqn = %c0) -> (index, i1, index) {
@@ -344,7 +359,11 @@ module attributes {gpu.container_module} {
                     %box_page_c = arith.minui %box_page, %last_page : index
                     %pid_i32 = memref.load %table[%b, %box_page_c] : memref<?x?xi32>
                     %pid_raw = arith.index_cast %pid_i32 : i32 to index
-                    scf.yield %pid_raw : index
+                    // The page's rows of KV head hk: entry pid x
+                    // %block_heads + hk of the maps' first dimension.
+                    %pid_heads = arith.muli %pid_raw, %block_heads : index
+                    %slot = arith.addi %pid_heads, %hk : index
+                    scf.yield %slot : index
                   } else {
                     scf.yield %c0 : index
                   }
@@ -362,16 +381,14 @@ module attributes {gpu.container_module} {
                       // of #box_rows).
                       %krow_in = arith.addi %row0, %lane_rows : index
                       %krow = arith.select %within, %krow_in, %c0 : index
-                      tile.tma_load %kp[%pid, %hk, %krow, %c0] to %sk_[%s, %c0, %lane_rows], %k_full[%s] : !kv4, !kvring, !kvbars
-                      scf.if %two_chunks {
-                        tile.tma_load %kp[%pid, %hk, %krow, %c64] to %sk_[%s, %c1, %lane_rows], %k_full[%s] : !kv4, !kvring, !kvbars
-                      }
+                      %kgroup = arith.divui %krow, %c8 : index
+                      tile.tma_load %kp[%pid, %kgroup, %c0, %c0, %c0] to %sk_[%s, %lane_groups], %k_full[%s] : !kvpage, !kvring, !kvbars
                     }
                   } else {
                     scf.if %first {
-                      tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0], %k_full[%s] : !d4, !kvring, !kvbars
+                      tile.tma_copy %k[%bt, %hk, %kn0, %c0] to %sk_[%s, %c0, %c0], %k_full[%s] : !kvd4, !kvring, !kvbars
                       scf.if %two_chunks {
-                        tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c1], %k_full[%s] : !d4, !kvring, !kvbars
+                        tile.tma_copy %k[%bt, %hk, %kn0, %c64] to %sk_[%s, %c0, %c1], %k_full[%s] : !kvd4, !kvring, !kvbars
                       }
                     }
                   }
@@ -389,16 +406,14 @@ module attributes {gpu.container_module} {
                       // of #box_rows).
                       %vrow_in = arith.addi %row0, %lane_rows : index
                       %vrow = arith.select %within, %vrow_in, %c0 : index
-                      tile.tma_load %vp[%pid, %hk, %vrow, %c0] to %sv_[%s, %c0, %lane_rows], %v_full[%s] : !kv4, !kvring, !kvbars
-                      scf.if %two_chunks {
-                        tile.tma_load %vp[%pid, %hk, %vrow, %c64] to %sv_[%s, %c1, %lane_rows], %v_full[%s] : !kv4, !kvring, !kvbars
-                      }
+                      %vgroup = arith.divui %vrow, %c8 : index
+                      tile.tma_load %vp[%pid, %vgroup, %c0, %c0, %c0] to %sv_[%s, %lane_groups], %v_full[%s] : !kvpage, !kvring, !kvbars
                     }
                   } else {
                     scf.if %first {
-                      tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0], %v_full[%s] : !d4, !kvring, !kvbars
+                      tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0, %c0], %v_full[%s] : !kvd4, !kvring, !kvbars
                       scf.if %two_chunks {
-                        tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c1], %v_full[%s] : !d4, !kvring, !kvbars
+                        tile.tma_copy %v[%bt, %hk, %kn0, %c64] to %sv_[%s, %c0, %c1], %v_full[%s] : !kvd4, !kvring, !kvbars
                       }
                     }
                   }
@@ -625,8 +640,8 @@ module attributes {gpu.container_module} {
               %n_end = arith.addi %n0, %c128 : index
               tile.mbarrier_wait_parity %k_full[%s], %ph : !kvbars
               tile.named_barrier_sync %my_turn, 256
-              %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0], %zero_s
-                  {shape = #qk, wait = 1 : i32}
+              %scores = tile.warpgroup_mma %sq_[%qs, %c0, %row, %c0], %sk_[%s, %c0, %c0, %c0, %c0], %zero_s
+                  {shape = #qk, wait = 1 : i32, b_row_groups}
                   : !qtile, !kvring, vector<64xf32>
               %later = arith.cmpi ugt, %j, %j_start : index
               // O is rescaled by the previous block's corrections, except in
@@ -645,8 +660,8 @@ module attributes {gpu.container_module} {
                 }
                 tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !kvbars
                 // Leaves this block's S_j done, the product pending.
-                %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0], %o_kept
-                    {shape = #pv, wait = 1 : i32, transpose_b}
+                %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0, %c0], %o_kept
+                    {shape = #pv, wait = 1 : i32, transpose_b, b_row_groups}
                     : vector<64x!e>, !kvring, !acc
                 scf.yield %o_pv : !acc
               } else {
@@ -764,6 +779,9 @@ module attributes {gpu.container_module} {
                   scf.if %row_past {
                     %zero_v = arith.constant dense<0.0> : vector<8x!e>
                     %c8 = arith.constant 8 : index
+                    %c_ring_rows = arith.constant #ring_rows
+                    %zgroup = arith.divui %zero_row, %c_ring_rows : index
+                    %zgroup_row = arith.remui %zero_row, %c_ring_rows : index
                     %half_vectors = arith.divui %c_d, %c16 : index
                     %v0 = arith.muli %wg, %half_vectors : index
                     scf.for %i = %c0 to %half_vectors step %c1 {
@@ -776,7 +794,7 @@ module attributes {gpu.container_module} {
                       %zphase = arith.remui %zero_row, %c8 : index
                       %zcol8 = arith.xori %zslot, %zphase : index
                       %zcol = arith.muli %zcol8, %c8 : index
-                      vector.store %zero_v, %sv_[%r#5, %zchunk, %zero_row, %zcol] : !kvring, vector<8x!e>
+                      vector.store %zero_v, %sv_[%r#5, %zgroup, %zchunk, %zgroup_row, %zcol] : !kvring, vector<8x!e>
                     }
                   }
                   tile.fence_proxy_async shared_cta
@@ -801,8 +819,8 @@ module attributes {gpu.container_module} {
               scf.if %dense {
                 tile.mbarrier_wait_parity %v_full[%r#5], %r#6 : !kvbars
               }
-              %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0], %o_last_kept
-                  {shape = #pv, wait = 0 : i32, transpose_b}
+              %o_pv_last = tile.warpgroup_mma_rs %r#3, %sv_[%r#5, %c0, %c0, %c0, %c0], %o_last_kept
+                  {shape = #pv, wait = 0 : i32, transpose_b, b_row_groups}
                   : vector<64x!e>, !kvring, !acc
               scf.if %signals {
                 %tok = tile.mbarrier_arrive %v_empty[%r#5] : !kvbars -> !tile.mbarrier_token

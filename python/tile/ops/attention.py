@@ -74,7 +74,8 @@ from ..core.routing import no_backward, operators, recorded, routed
 #: folds it to false, so its consumers keep their registers.
 SOFTCAP_SWITCH = "%use_cap = arith.andi %softcap, %true : i1"
 #: The KV-cache switches: the block table (folded to false but in a paged
-#: cache's variants) and per-sequence lengths (folded in tile.attention's).
+#: cache's variants, to true in those: their ring takes no dense boxes) and
+#: per-sequence lengths (folded in tile.attention's).
 PAGES_SWITCH = "%use_pages = arith.andi %paged, %true : i1"
 LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
 #: The switch of the rows' log-sum-exps the backward needs (folded to false
@@ -112,15 +113,15 @@ def cache_box_rows(page: int) -> int:
     return page if page < CACHE_BOX_ROWS[-1] else CACHE_BOX_ROWS[-1]
 
 
-def head_dim_aliases(head_dim: int) -> Dict[str, str]:
+def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
     """The kernel source's head-dimension aliases for D = `head_dim` (as
     written: 128): O's accumulator fragment, the Q, K/V and O staging tiles
-    of D / 64 chunks, K/V rings of 128 KB (256 / D stages), the MMA and row
-    shapes and the constants."""
+    of D / 64 chunks, K/V rings of 128 KB (256 / D stages; ring_aliases),
+    the MMA and row shapes and the constants."""
     chunks, stages = head_dim // 64, 256 // head_dim
     return {"!acc": f"vector<{head_dim // 2}xf32>",
             "!qtile": f"memref<2x{chunks}x128x64x!e, 3>",
-            "!kvring": f"memref<{stages}x{chunks}x128x64x!e, 3>",
+            **ring_aliases(head_dim, paged),
             "!ostage": f"memref<2x{chunks}x64x64x!e, 3>",
             "!kvbars": f"!tile.mbarrier<count = {stages}>",
             "#qk": f"array<i64: 64, 128, {head_dim}>",
@@ -130,11 +131,28 @@ def head_dim_aliases(head_dim: int) -> Dict[str, str]:
             "#kv_stages": f"{stages} : index"}
 
 
-def cache_aliases(box_rows: int) -> Dict[str, str]:
+def ring_aliases(head_dim: int, paged: bool) -> Dict[str, str]:
+    """The K/V ring and the maps that fill it: a paged cache's (16 groups of
+    8 rows, each with every chunk: one box of a page fills them, T-WGMMA-6;
+    the dense maps placeholders of a group) or tile.attention's (a group of
+    128 rows, each chunk's rows together: one dense box a chunk; the page
+    boxes placeholders of all the group's chunks)."""
+    chunks, stages = head_dim // 64, 256 // head_dim
+    groups, rows = (QUERY_TILE // 8, 8) if paged else (1, QUERY_TILE)
+    desc = "!tile.tma_desc<memref<{}!e>, box = [{}], swizzle = b128>"
+    aliases = {"!kvring": f"memref<{stages}x{groups}x{chunks}x{rows}x64x!e, 3>",
+               "#ring_rows": f"{rows} : index",
+               "!kvd4": desc.format("?x" * 4, f"1, 1, {rows}, 64")}
+    if not paged:
+        aliases["!kvpage"] = desc.format("?x" * 5, f"1, 1, {chunks}, {rows}, 64")
+    return aliases
+
+
+def cache_aliases(box_rows: int, head_dim: int) -> Dict[str, str]:
     """The KV-cache aliases for boxes of `box_rows` rows (16, 32 or 64:
-    CACHE_BOX_ROWS) filling 128-key blocks."""
-    return {"!kv4": f"!tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, {box_rows}, 64], "
-                    "swizzle = b128>",
+    CACHE_BOX_ROWS) and all D / 64 chunks filling 128-key blocks."""
+    box = f"1, {box_rows // 8}, {head_dim // 64}, 8, 64"
+    return {"!kvpage": f"!tile.tma_desc<memref<?x?x?x?x?x!e>, box = [{box}], swizzle = b128>",
             "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{QUERY_TILE // box_rows} : index"}
 
 
@@ -153,12 +171,12 @@ def attention_source(variant: Tuple) -> str:
         raise ValueError("the packed-sequence variants of the prefill kernel have no KV cache")
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
-    aliases = {"!e": element, **HALVINGS_ALIAS, **head_dim_aliases(head_dim)}
     paged = box_rows not in (None, LENGTHS_ONLY)
+    aliases = {"!e": element, **HALVINGS_ALIAS, **head_dim_aliases(head_dim, paged)}
     if paged:
         if box_rows not in CACHE_BOX_ROWS:
             raise ValueError(f"KV-cache boxes have {CACHE_BOX_ROWS} rows, got {box_rows}")
-        aliases.update(cache_aliases(box_rows))
+        aliases.update(cache_aliases(box_rows, head_dim))
     text = redefine_aliases(read_kernel("attention_sm90.mlir"), aliases)
     text = text.replace("@attention_d128(", f"@attention_d{head_dim}(")
     if box_rows is not None and softcap:
@@ -170,13 +188,14 @@ def attention_source(variant: Tuple) -> str:
         for written, cache in zip(REGISTER_SPLIT, CACHE_REGISTER_SPLIT):
             assert written in text, f"attention_sm90.mlir: the register split '{written}' moved"
             text = text.replace(written, cache)
-    switches = [(SOFTCAP_SWITCH, not softcap)]
-    switches += [(PAGES_SWITCH, not paged), (LENGTHS_SWITCH, box_rows is None),
-                 (LSE_SWITCH, not lse), (PACKED_SWITCH, not packed)]
+    switches = [(SOFTCAP_SWITCH, not softcap and "false")]
+    switches += [(PAGES_SWITCH, "true" if paged else "false"),
+                 (LENGTHS_SWITCH, box_rows is None and "false"),
+                 (LSE_SWITCH, not lse and "false"), (PACKED_SWITCH, not packed and "false")]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:
-            text = text.replace(switch, switch.split(" = ")[0] + " = arith.constant false")
+            text = text.replace(switch, switch.split(" = ")[0] + f" = arith.constant {fold}")
     return text
 
 
@@ -332,16 +351,16 @@ _BOXES = {}
 
 def no_cache(torch, device, dtype) -> tuple:
     """The KV-cache parameters of a launch without a cache (its variant
-    folds their path away): a placeholder 4-D tensor for the two box
+    folds their path away): a placeholder 5-D tensor for the two page
     tensor maps (encoded once per device and dtype, not per k and v), a
-    placeholder table and lengths, page 1, nothing added, no pages, one
-    length; then no_lse's."""
+    placeholder table and lengths, page 1 of one head a block, nothing
+    added, no pages, one length; then no_lse's."""
     table, lengths = placeholders(torch, device, torch.int32)
     key = (device, dtype)
     boxes = _BOXES.get(key)
     if boxes is None:
-        boxes = _BOXES[key] = torch.zeros((1, 1, 64, 64), device=device, dtype=dtype)
-    return (boxes, boxes, table, lengths, 1, 0, False, False) + no_lse(torch, device)
+        boxes = _BOXES[key] = torch.zeros((1, 1, 2, 128, 64), device=device, dtype=dtype)
+    return (boxes, boxes, table, lengths, 1, 1, 0, False, False) + no_lse(torch, device)
 
 
 def dense_arguments(torch, q, k, v, out, shape: Tuple[int, int, int, int, int],

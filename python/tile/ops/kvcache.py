@@ -203,19 +203,21 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
         if prefill is not None:
             # Q, O as (B, H, Sq, D); K and V as (B, Hkv, S, D) through the
             # dense tensor maps (a contiguous cache; Q's stand for them with
-            # pages) or as (blocks, Hkv, page, D) in boxes of box_rows rows
+            # pages) or as page_view's row groups in boxes of box_rows rows
             # through the table (the box maps on a placeholder without).
             pad, pad_lengths = pads(q.dtype)[0], pads(torch.int32)[1]
             qh = q.transpose(1, 2)
             kh, vh = k_cache.permute(0, 2, 1, 3), v_cache.permute(0, 2, 1, 3)
             boxes = no_cache(torch, q.device, q.dtype)[0]
             dense = (qh, qh) if plan.paged else (kh, vh)
-            paged = (kh, vh) if plan.paged else (boxes, boxes)
+            paged = ((page_view(torch, k_cache), page_view(torch, v_cache)) if plan.paged
+                     else (boxes, boxes))
+            block_heads = block_heads_of(k_cache) if plan.paged else 1
             sk = plan.capacity if lengths_is_tensor else keys
             prefill.kernel.launch_on(
                 index, (qh,) + dense + (out.transpose(1, 2), pad, pad_lengths, pad_lengths)
                 + prefill.shape + (sk,) + prefill.mask + paged
-                + (table, lengths if lengths_is_tensor else pad_lengths, plan.page,
+                + (table, lengths if lengths_is_tensor else pad_lengths, plan.page, block_heads,
                    appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor)
                 + no_lse(torch, q.device),
                 prefill.grid, stream)
@@ -240,6 +242,29 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
             run(q, k_cache, v_cache, pages, lengths, out, length + appended, appended)
         READY.keep(key, index, plan.out_shape, stream, step)
     return out
+
+
+def block_heads_of(cache) -> Optional[int]:
+    """H_b of a paged cache (blocks, page, Hkv, D): its block stride in head
+    strides (page_view), None where that is not a whole number."""
+    block_stride, head_stride = cache.stride(0), cache.stride(2)
+    if head_stride <= 0 or block_stride % head_stride:
+        return None
+    return block_stride // head_stride
+
+
+def page_view(torch, cache):
+    """A paged cache (blocks, page, Hkv, D) as the prefill kernel's page
+    maps take it: ((blocks - 1) H_b + Hkv, page / 8, D / 64, 8, 64) with
+    strides (head, 8 rows, 64, row, 1) (H_b = block_heads_of), whose entry
+    block x H_b + head of the first dimension is that block's rows of that
+    head in 8-row groups of every 64-column chunk, so that one box of a page
+    fills a ring's row groups."""
+    blocks, page, kv_heads, d = cache.shape
+    row_stride, head_stride = cache.stride(1), cache.stride(2)
+    return torch.as_strided(cache, ((blocks - 1) * block_heads_of(cache) + kv_heads, page // 8,
+                                    d // 64, 8, 64), (head_stride, 8 * row_stride, 64, row_stride, 1),
+                            cache.storage_offset())
 
 
 def one_length(lengths, lengths_is_tensor: bool, k, capacity: int) -> int:
@@ -345,7 +370,11 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     chunk = (not num_splits and tma_out
              and not prefers_decode(batch, sq, heads, kv_heads, capacity, device.sms))
     cache_prefill = None
-    if chunk and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
+    # The prefill kernel takes a paged cache through page_view, one H_b for
+    # both caches.
+    viewed = not paged or (block_heads_of(k_cache) is not None
+                           and block_heads_of(k_cache) == block_heads_of(v_cache))
+    if chunk and viewed and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
         box_rows = cache_box_rows(page) if paged else LENGTHS_ONLY
         kind = "bottom_right" if causal else None
         left, right = window_edges(kind, (-1, -1))

@@ -86,7 +86,8 @@ gpu.module @k {
 
 // A [1, 1, 128, 64] box of a (batch, heads, rows, columns) tensor fills a
 // 128x64 tile: the box's leading extents of 1 may be left out of the tile
-// (then its dimensions before the box are all indexed), or kept.
+// (then its dimensions before the box are all indexed), or kept, all of
+// them or some (a ring of (stages, 1, 128, 64) indexed by its stage).
 !d4 = !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>
 !bars = !tile.mbarrier<count = 2>
 // CHECK-LABEL: gpu.func @leading_unit_box_dims
@@ -95,6 +96,7 @@ gpu.module @k {
 // CHECK: tile.tma_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>, memref<2x2x128x64xbf16, 3>, !tile.mbarrier<count = 2>
 // CHECK: tile.tma_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}, %{{.*}}[%{{.*}}] : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>, memref<1x1x128x64xbf16, 3>, !tile.mbarrier<count = 2>
 // CHECK: tile.tma_load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>, memref<2x128x64xbf16, 3>, !tile.mbarrier<count = 2>
+// CHECK: tile.tma_copy %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}] : !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>, memref<2x1x128x64xbf16, 3>, !tile.mbarrier<count = 2>
 // CHECK: tile.tma_store %{{.*}}[%{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<2x128x64xbf16, 3>, !tile.tma_desc<memref<?x?x?x?xbf16>, box = [1, 1, 128, 64], swizzle = b128>
 gpu.module @k {
   gpu.func @leading_unit_box_dims(%d: !d4, %b: index, %h: index, %m: index) kernel {
@@ -110,6 +112,8 @@ gpu.module @k {
     tile.tma_copy %d[%b, %h, %m, %c0] to %ring[%c1, %c0], %bars[%c1] : !d4, memref<2x2x128x64xbf16, 3>, !bars
     tile.tma_copy %d[%b, %h, %m, %c0] to %full, %bars[%c0] : !d4, memref<1x1x128x64xbf16, 3>, !bars
     tile.tma_load %d[%b, %h, %m, %c0] to %chunks[%c0], %bars[%c0] : !d4, memref<2x128x64xbf16, 3>, !bars
+    %unit_ring = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x1x128x64xbf16, 3>
+    tile.tma_copy %d[%b, %h, %m, %c0] to %unit_ring[%c1], %bars[%c0] : !d4, memref<2x1x128x64xbf16, 3>, !bars
     tile.tma_store %chunks[%c0] to %d[%b, %h, %m, %c0] : memref<2x128x64xbf16, 3>, !d4
     gpu.return
   }

@@ -40,6 +40,7 @@
 // RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --cache-rows 16 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.cache16.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.cache16.bf16.d128.ptx
 // RUN: FileCheck %s --check-prefix=CACHE < %t.cache16.bf16.d128.ptx
+// RUN: FileCheck %s --check-prefix=CACHE128 < %t.cache16.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.cache16.bf16.d128.ptx -o %t.cache16.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill --element f16 --head-dim 64 --cache-rows 64 | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.cache64.f16.d64.ptx
 // RUN: FileCheck %s -DT=f16 -DD=64 --implicit-check-not=__nv_exp2f < %t.cache64.f16.d64.ptx
@@ -73,8 +74,14 @@
 
 // A KV cache's producer: after Q's copies (a chunk's 16 KB announced
 // each), a K block through the block table: a box thread's table entry
-// (loaded before the stage's wait), then its boxes at the page it names
-// (the outermost coordinate); the registers split 40 / 232.
+// (loaded before the stage's wait), then its box at that page's rows of
+// the KV head (the outermost coordinate, page x H_b + head: one 5-D box of
+// a page's 8-row groups with every chunk); the registers split 40 / 232.
+// Its ring of 8-row groups holding both chunks (D = 128) gives the
+// consumers' descriptors a stride byte offset of 2048 bytes (128 x 16, the
+// groups' stride, T-WGMMA-6; 1024 with one chunk, as tile.attention's).
+// CACHE128: or.b64 {{%rd[0-9]+}}, {{%rd[0-9]+}}, 4611686568183201792;
+// D128-NOT: 4611686568183201792
 // A contiguous cache's per-sequence lengths (--cache-rows 0): no box
 // threads, the register split as written.
 // LENGTHS-DAG: setmaxnreg.dec.sync.aligned.u32 24;
@@ -83,7 +90,8 @@
 // CACHE-DAG: setmaxnreg.inc.sync.aligned.u32 232;
 // CACHE: mbarrier.arrive.expect_tx.shared.b64 {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}};
 // CACHE: ld.global.b32 [[PAGE:%r[0-9]+]], [
-// CACHE: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[PAGE]]}], [%r{{[0-9]+}}];
+// CACHE: mad.lo.s32 [[SLOT:%r[0-9]+]], [[PAGE]], %r{{[0-9]+}}, %r{{[0-9]+}};
+// CACHE: cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, [[SLOT]]}], [%r{{[0-9]+}}];
 
 // CHECK: .target sm_90a
 // CHECK-LABEL: .visible .entry attention_d
