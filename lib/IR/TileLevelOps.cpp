@@ -611,13 +611,21 @@ static LogicalResult verifyRowGroupsB(Operation *op, MemRefType b,
   if (!row || *row != 0)
     return op->emitOpError() << "B of row groups is indexed at row 0 of a "
                                 "group (T-WGMMA-6)";
+  // From a constant origin group and chunk, the groups and chunks after it.
+  auto after = [&](int64_t extent, Value index) {
+    std::optional<int64_t> origin = getConstantIntValue(index);
+    return origin ? extent - *origin : extent;
+  };
+  groups = after(groups, indices.take_back(4)[0]);
+  chunks = after(chunks, indices.take_back(3)[0]);
   int64_t bRows = rows == 8 || transposeB ? groups * rows : rows;
   int64_t bN = transposeB ? chunks * span : bRows;
   int64_t bK = transposeB ? bRows : (k > span ? chunks * span : span);
   if (bN < n || bK < k)
     return op->emitOpError()
            << "B " << b << " of row groups cannot hold " << n << "x" << k
-           << (transposeB ? " (B MN-major)" : " K-major") << " tiles (" << rule
+           << (transposeB ? " (B MN-major)" : " K-major")
+           << " tiles from its indexed group and chunk (" << rule
            << ", T-WGMMA-6)";
   return success();
 }

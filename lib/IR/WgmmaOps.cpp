@@ -75,6 +75,16 @@ LogicalResult WgmmaDescriptorOp::verify() {
     return emitOpError() << "expected a tile of 8-row groups as (groups, "
                             "chunks, 8 rows, span), got "
                          << type << " (T-WGMMA-6)";
+  // The groups' stride is the 14-bit stride byte offset field, in 16 bytes.
+  if (getRowGroups() && type.getLayout().isIdentity()) {
+    int64_t groupBytes = type.getStridesAndOffset().first[type.getRank() - 4] *
+                         type.getElementTypeBitWidth() / 8;
+    if (groupBytes % 16 || groupBytes >> 4 >= (1 << 14))
+      return emitOpError() << "the groups' stride of " << groupBytes
+                           << " bytes does not fit the descriptor's stride "
+                              "byte offset (a multiple of 16 below 2^18) "
+                              "(T-WGMMA-6)";
+  }
   return verifyWgmmaTile(*this, getBuffer(), getMnMajor());
 }
 

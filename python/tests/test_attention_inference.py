@@ -668,17 +668,20 @@ def test_kvcache_prefill_cache_variant(hopper, page, d, causal, uniform):
         assert_close(torch, out[b:b + 1].transpose(1, 2), want, bound, q.dtype)
 
 
-@pytest.mark.parametrize("layout", ["interleaved", "padded_blocks"])
-def test_kvcache_prefill_page_strides(hopper, layout):
-    """Pages of 16 tokens whose K and V interleave in one tensor (blocks,
-    page, 2, Hkv, D): the prefill kernel's page maps take the block stride
+@pytest.mark.parametrize("layout,d,page", [
+    ("interleaved", 128, 16), ("interleaved", 64, 32), ("heads_first", 128, 16),
+    ("padded_blocks", 128, 16)])
+def test_kvcache_prefill_page_strides(hopper, layout, d, page):
+    """Paged caches of other strides: K and V interleaved in one tensor
+    (blocks, page, 2, Hkv, D), or each stored (blocks, Hkv, page, D) and
+    passed permuted: the prefill kernel's page maps take the block stride
     in head strides (tile.ops.kvcache.page_view). Blocks padded by 16
     elements (a block stride no multiple of the head stride) stay on the
-    split-KV kernels. Both against the per-sequence reference."""
+    split-KV kernels. All against the per-sequence reference."""
     import tile
     from tile.ops import kvcache
     torch = hopper
-    batch, sq, heads, kv_heads, s, d, page = 4, 512, 8, 2, 2048, 128, 16
+    batch, sq, heads, kv_heads, s = 4, 512, 8, 2, 2048
     k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
     v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
     q = randn(torch, batch, sq, heads, d, seed=1)
@@ -690,6 +693,9 @@ def test_kvcache_prefill_page_strides(hopper, layout):
     if layout == "interleaved":
         kv = torch.stack((k_pages, v_pages), dim=2)
         k_paged, v_paged = kv[:, :, 0], kv[:, :, 1]
+    elif layout == "heads_first":
+        k_paged, v_paged = (p.transpose(1, 2).contiguous().transpose(1, 2)
+                            for p in (k_pages, v_pages))
     else:
         block = page * kv_heads * d + 16
         pool = torch.full((2, blocks * block), float("nan"), device="cuda", dtype=q.dtype)
@@ -702,7 +708,7 @@ def test_kvcache_prefill_page_strides(hopper, layout):
                                       block_table=table, causal=True)
     torch.cuda.synchronize()
     (plan,) = kvcache.PLANS._values.values()
-    assert (plan.cache_prefill is not None) == (layout == "interleaved")
+    assert (plan.cache_prefill is not None) == (layout != "padded_blocks")
     assert_bottom_right(torch, (out,), q, (k_cache, v_cache), lengths)
 
 

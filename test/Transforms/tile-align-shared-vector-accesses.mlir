@@ -88,3 +88,17 @@ gpu.module @kernels {
     gpu.return
   }
 }
+
+// -----
+
+// A kernel with no tile op (tile's dialect not loaded by the parser): the
+// pass loads it to name the attribution's swizzle (a fuzzed input crashed
+// here).
+gpu.module @kernels {
+  gpu.func @no_tile_ops() workgroup(%w : memref<16x16xf16, 3>) kernel {
+    %c0 = arith.constant 0 : index
+    // expected-remark @below {{cannot prove 16-byte alignment (the buffer is only 2-byte aligned (buffer from a workgroup attribution; use tile.shared_alloc))}}
+    %v = vector.load %w[%c0, %c0] : memref<16x16xf16, 3>, vector<8xf16>
+    gpu.return
+  }
+}

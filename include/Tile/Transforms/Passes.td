@@ -209,6 +209,9 @@ def TileAlignSharedVectorAccessesPass
     Option<"remarks", "remarks", "bool", "true",
            "remark on vector accesses whose full alignment is not provable">,
   ];
+  // A buffer's swizzle (tile's attribute) is asked of every shared buffer,
+  // tile's or not.
+  let dependentDialects = ["::mlir::tile::TileDialect"];
 }
 
 def TileSwizzleAccessesPass : Pass<"tile-swizzle-accesses", "mlir::ModuleOp"> {

@@ -43,25 +43,66 @@ int64_t role_protocol::getClusterSize(gpu::GPUFuncOp kernel) {
   return size;
 }
 
+/// Whether `op` lies in a branch of an scf.if whose condition is a constant
+/// that does not take it.
+static bool isStaticallyDead(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       op = parent, parent = parent->getParentOp()) {
+    auto branch = dyn_cast<scf::IfOp>(parent);
+    if (!branch)
+      continue;
+    std::optional<int64_t> condition =
+        getConstantIntValue(branch.getCondition());
+    if (condition && op->getParentRegion() != (*condition != 0
+                                                   ? &branch.getThenRegion()
+                                                   : &branch.getElseRegion()))
+      return true;
+  }
+  return false;
+}
+
+/// The barrier group a TMA or bulk copy completes on.
+static Value getCopyBarriers(Operation *op) {
+  if (auto load = dyn_cast<TmaLoadOp>(op))
+    return load.getBarriers();
+  if (auto copy = dyn_cast<TmaCopyOp>(op))
+    return copy.getBarriers();
+  if (auto bulk = dyn_cast<BulkCopyGlobalToSharedOp>(op))
+    return bulk.getBarriers();
+  return Value();
+}
+
 void role_protocol::collectFilledBuffers(KernelFacts &facts) {
   // Copies that name their stages by different numbers of leading indices
   // (a chunk's box at (stage, group, chunk), a page's row groups at
   // (stage) and a row) fill the stages their common prefix names: parts of
-  // one stage, as the copies into a stage's rows.
-  auto fill = [&](Value dst, unsigned ringIndices) {
+  // one stage, as the copies into a stage's rows, when they complete on
+  // one barrier group; else the buffer is one stage. Copies in a branch
+  // that never runs (an scf.if on a constant: a kernel variant's folded
+  // path) fill nothing.
+  llvm::DenseMap<void *, Value> barriersOf;
+  auto fill = [&](Value dst, unsigned ringIndices, Value barriers) {
     void *root = getRootBuffer(dst).getAsOpaquePointer();
     auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
-    it->second = std::min(it->second, ringIndices);
+    auto [group, first] = barriersOf.try_emplace(root, barriers);
+    if (inserted || it->second == ringIndices)
+      return;
+    it->second = group->second == barriers && barriers
+                     ? std::min(it->second, ringIndices)
+                     : 0;
   };
   bool arrives = false, groups = false;
   SmallVector<AsyncCopyOp> asyncCopies;
   facts.kernel.walk([&](Operation *op) {
     arrives |= isa<AsyncCopyMBarrierArriveOp>(op);
     groups |= isa<AsyncCommitGroupOp, AsyncWaitGroupOp>(op);
+    if (isStaticallyDead(op))
+      return;
     if (auto copy = dyn_cast<AsyncCopyOp>(op))
       asyncCopies.push_back(copy);
     if (std::optional<SharedCopy> copy = getSharedCopy(op))
-      fill(copy->dst, copy->fillsRingStage ? copy->dstIndices.size() : 0);
+      fill(copy->dst, copy->fillsRingStage ? copy->dstIndices.size() : 0,
+           getCopyBarriers(op));
   });
   // In a kernel whose cp.async copies complete on mbarriers (each thread's
   // copies with its next cp.async arrive), they fill what they write like
@@ -75,7 +116,7 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
     auto type = cast<MemRefType>(copy.getDst().getType());
     bool ring =
         getRootBuffer(copy.getDst()) == copy.getDst() && type.getRank() >= 3;
-    fill(copy.getDst(), ring ? type.getRank() - 2 : 0);
+    fill(copy.getDst(), ring ? type.getRank() - 2 : 0, Value());
   }
 }
 

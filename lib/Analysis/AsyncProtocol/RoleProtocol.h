@@ -118,9 +118,12 @@ struct KernelFacts {
   int64_t clusterSize = 1;
   /// Root buffers that bulk copies or TMA loads write, whose reads are
   /// checked against the copies' barriers: for a ring (every copy fills one
-  /// whole stage, named by its leading indices) the number of those
-  /// indices; 0 for a buffer whose copies may write any part of it (one
-  /// stage: the whole buffer). In a kernel whose cp.async copies complete
+  /// whole stage, named by its leading indices, or part of one) the number
+  /// of those indices (the fewest, where copies on one barrier group name
+  /// stages by different numbers: their common prefix); 0 for a buffer
+  /// whose copies may write any part of it (one stage: the whole buffer).
+  /// Copies in an scf.if branch that a constant condition never takes do
+  /// not count. In a kernel whose cp.async copies complete
   /// on mbarriers (cp.async.mbarrier.arrive) and none by commit and wait
   /// groups, their buffers too: a ring's stage is named by all indices but
   /// the last two (a tile's rows and columns).

@@ -246,7 +246,9 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
 
 def block_heads_of(cache) -> Optional[int]:
     """H_b of a paged cache (blocks, page, Hkv, D): its block stride in head
-    strides (page_view), None where that is not a whole number."""
+    strides (page_view), None where that is not a whole number. The prefill
+    kernel's first TMA coordinate is block x H_b + head, a signed 32-bit
+    integer."""
     block_stride, head_stride = cache.stride(0), cache.stride(2)
     if head_stride <= 0 or block_stride % head_stride:
         return None
@@ -373,7 +375,8 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     # The prefill kernel takes a paged cache through page_view, one H_b for
     # both caches.
     viewed = not paged or (block_heads_of(k_cache) is not None
-                           and block_heads_of(k_cache) == block_heads_of(v_cache))
+                           and block_heads_of(k_cache) == block_heads_of(v_cache)
+                           and (blocks - 1) * block_heads_of(k_cache) + kv_heads < 2 ** 31)
     if chunk and viewed and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
         box_rows = cache_box_rows(page) if paged else LENGTHS_ONLY
         kind = "bottom_right" if causal else None

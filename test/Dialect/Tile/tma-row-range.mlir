@@ -198,3 +198,24 @@ gpu.module @k {
     gpu.return
   }
 }
+
+// -----
+
+// A row range of groups: a 16-token page of a D = 128 cache as a 5-D box
+// (page x H_b + head, 8-row group, chunk, row, 64) of [1, 2, 2, 8, 64]
+// fills two 8-row groups, each with both chunks, of a (2, 16, 2, 8, 64)
+// ring: one index for the stage, then the group where the box lands (a
+// group of 2 KB keeps the swizzle's phase whatever it is).
+!page = !tile.tma_desc<memref<?x?x?x?x?xbf16>, box = [1, 2, 2, 8, 64], swizzle = b128>
+!bars = !tile.mbarrier<count = 2>
+// CHECK-LABEL: gpu.func @group_range
+// CHECK: tile.tma_load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%{{.*}}] : !tile.tma_desc<memref<?x?x?x?x?xbf16>, box = [1, 2, 2, 8, 64], swizzle = b128>, memref<2x16x2x8x64xbf16, 3>, !tile.mbarrier<count = 2>
+gpu.module @k {
+  gpu.func @group_range(%k: !page, %slot: index, %s: index, %g: index) kernel {
+    %c0 = arith.constant 0 : index
+    %full = tile.mbarrier_alloc : !bars
+    %ring = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x16x2x8x64xbf16, 3>
+    tile.tma_load %k[%slot, %c0, %c0, %c0, %c0] to %ring[%s, %g], %full[%s] : !page, memref<2x16x2x8x64xbf16, 3>, !bars
+    gpu.return
+  }
+}

@@ -91,7 +91,7 @@ func.func @too_few_groups(%acc: vector<64xf32>) {
   %c0 = arith.constant 0 : index
   %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
   %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<8x2x8x64xbf16, 3>
-  // expected-error @below {{B 'memref<8x2x8x64xbf16, 3>' of row groups cannot hold 128x128 K-major tiles (T-WGMMA-3, T-WGMMA-6)}}
+  // expected-error @below {{B 'memref<8x2x8x64xbf16, 3>' of row groups cannot hold 128x128 K-major tiles from its indexed group and chunk (T-WGMMA-3, T-WGMMA-6)}}
   %0 = tile.warpgroup_mma %a[%c0, %c0, %c0], %b[%c0, %c0, %c0, %c0], %acc
       {shape = array<i64: 64, 128, 128>, wait = 1 : i32, b_row_groups}
       : memref<2x128x64xbf16, 3>, memref<8x2x8x64xbf16, 3>, vector<64xf32>
@@ -106,7 +106,7 @@ func.func @n_across_large_groups(%p: vector<64xbf16>, %acc: vector<64xf32>) {
   %c0 = arith.constant 0 : index
   %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
   %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x64x64xbf16, 3>
-  // expected-error @below {{B 'memref<2x2x64x64xbf16, 3>' of row groups cannot hold 128x128 K-major tiles (T-WGMMA-5, T-WGMMA-6)}}
+  // expected-error @below {{B 'memref<2x2x64x64xbf16, 3>' of row groups cannot hold 128x128 K-major tiles from its indexed group and chunk (T-WGMMA-5, T-WGMMA-6)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%c0, %c0, %c0, %c0], %acc
       {shape = array<i64: 64, 128, 128>, wait = 0 : i32, b_row_groups}
       : vector<64xbf16>, memref<2x2x64x64xbf16, 3>, vector<64xf32>
@@ -119,5 +119,44 @@ func.func @descriptor_rows(%i: index) {
   %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x2x16x64xbf16, 3>
   // expected-error @below {{expected a tile of 8-row groups as (groups, chunks, 8 rows, span), got 'memref<2x2x16x64xbf16, 3>' (T-WGMMA-6)}}
   %d = tile.wgmma_descriptor %b[%i, %i, %i, %i] {row_groups} : memref<2x2x16x64xbf16, 3>
+  return
+}
+
+// -----
+
+// From group 8 of 16, N = 128 would read groups 8 .. 23.
+func.func @groups_past_the_buffer(%acc: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %a = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<2x128x64xbf16, 3>
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<16x2x8x64xbf16, 3>
+  // expected-error @below {{B 'memref<16x2x8x64xbf16, 3>' of row groups cannot hold 128x128 K-major tiles from its indexed group and chunk (T-WGMMA-3, T-WGMMA-6)}}
+  %0 = tile.warpgroup_mma %a[%c0, %c0, %c0], %b[%c8, %c0, %c0, %c0], %acc
+      {shape = array<i64: 64, 128, 128>, wait = 1 : i32, b_row_groups}
+      : memref<2x128x64xbf16, 3>, memref<16x2x8x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// From chunk 1 of 2, an MN-major N of 128 would read chunks 1 and 2.
+func.func @chunks_past_the_buffer(%p: vector<64xbf16>, %acc: vector<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %b = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : memref<16x2x8x64xbf16, 3>
+  // expected-error @below {{B 'memref<16x2x8x64xbf16, 3>' of row groups cannot hold 128x128 (B MN-major) tiles from its indexed group and chunk (T-WGMMA-5, T-WGMMA-6)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%c0, %c1, %c0, %c0], %acc
+      {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b, b_row_groups}
+      : vector<64xbf16>, memref<16x2x8x64xbf16, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// 256 chunks of 1 KB: a group stride of 256 KB, past the 14-bit stride
+// byte offset.
+func.func @group_stride_too_large(%b: memref<1x256x8x64xbf16, 3>, %i: index) {
+  // expected-error @below {{the groups' stride of 262144 bytes does not fit the descriptor's stride byte offset (a multiple of 16 below 2^18) (T-WGMMA-6)}}
+  %d = tile.wgmma_descriptor %b[%i, %i, %i, %i] {row_groups} : memref<1x256x8x64xbf16, 3>
   return
 }
