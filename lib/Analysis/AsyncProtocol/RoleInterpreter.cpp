@@ -542,6 +542,44 @@ private:
     }
   }
 
+  /// Async reads of a B tile of row groups (T-WGMMA-6) at `buffer[indices]`,
+  /// (G, C, R, span), whose rows span `rows` and chunks `chunks`: each group
+  /// and chunk its own stage where a ring's stages name those dimensions.
+  void emitRowGroupReads(Operation *op, Value buffer, ValueRange indices,
+                         int64_t rows, int64_t chunks) {
+    std::optional<Stage> stage = stageOf(buffer, indices);
+    if (!stage || indices.size() < 4)
+      return;
+    int64_t groupRows =
+        cast<MemRefType>(buffer.getType()).getShape().take_back(2)[0];
+    size_t groupDim = indices.size() - 4, chunkDim = indices.size() - 3;
+    int64_t groups = llvm::divideCeil(rows, groupRows);
+    for (int64_t g = 0; g < (groupDim < stage->second.size() ? groups : 1);
+         ++g)
+      for (int64_t c = 0; c < (chunkDim < stage->second.size() ? chunks : 1);
+           ++c) {
+        Stage read = *stage;
+        if (groupDim < read.second.size())
+          read.second[groupDim] += g;
+        if (chunkDim < read.second.size())
+          read.second[chunkDim] += c;
+        emit({EventKind::AsyncRead, op, {}, 0, read});
+      }
+  }
+
+  /// Reads of a warpgroup MMA's B of row groups: N x K (K-major: N rows, K
+  /// over the chunks) or with transpose_b K x N (K rows, N over them).
+  template <typename MmaLikeOp>
+  void emitRowGroupReads(MmaLikeOp mma) {
+    ArrayRef<int64_t> shape = mma.getShape();
+    int64_t span = mma.getB().getType().getShape().back();
+    bool mnMajor = mma.getTransposeB();
+    int64_t rows = mnMajor ? shape[2] : shape[1];
+    int64_t chunks = llvm::divideCeil(mnMajor ? shape[1] : shape[2], span);
+    emitRowGroupReads(mma.getOperation(), mma.getB(), mma.getBIndices(), rows,
+                      chunks);
+  }
+
   /// Reads of the A and B tiles of a tile-level MMA.
   template <typename MmaLikeOp>
   void emitOperandReads(MmaLikeOp mma, EventKind kind) {
@@ -569,7 +607,13 @@ private:
     if (auto wait = dyn_cast<WgmmaWaitGroupOp>(op))
       return emit({EventKind::AsyncWait, op, {}, wait.getPending()});
     if (auto mma = dyn_cast<WarpgroupMmaOp>(op)) {
-      emitOperandReads(mma, EventKind::AsyncRead);
+      if (mma.getBRowGroups()) {
+        if (std::optional<Stage> stage = stageOf(mma.getA(), mma.getAIndices()))
+          emit({EventKind::AsyncRead, op, {}, 0, stage});
+        emitRowGroupReads(mma);
+      } else {
+        emitOperandReads(mma, EventKind::AsyncRead);
+      }
       emitExchangeRead(op, mma.getA(), mma.getAIndices(), /*async=*/true);
       emitExchangeRead(op, mma.getB(), mma.getBIndices(), /*async=*/true);
       emit({EventKind::AsyncCommit, op});
@@ -580,7 +624,10 @@ private:
       int64_t span = mma.getB().getType().getShape().back();
       int64_t chunks =
           llvm::divideCeil(mma.getShape()[mma.getTransposeB() ? 1 : 2], span);
-      emitChunkReads(op, mma.getB(), mma.getBIndices(), chunks);
+      if (mma.getBRowGroups())
+        emitRowGroupReads(mma);
+      else
+        emitChunkReads(op, mma.getB(), mma.getBIndices(), chunks);
       emitExchangeRead(op, mma.getB(), mma.getBIndices(), /*async=*/true);
       emit({EventKind::AsyncCommit, op});
       return emit({EventKind::AsyncWait, op, {}, mma.getWait()});
