@@ -138,7 +138,7 @@ def ring_aliases(head_dim: int, paged: bool) -> Dict[str, str]:
     128 rows, each chunk's rows together: one dense box a chunk; the page
     boxes placeholders of all the group's chunks)."""
     chunks, stages = head_dim // 64, 256 // head_dim
-    groups, rows = (QUERY_TILE // 8, 8) if paged else (1, QUERY_TILE)
+    groups, rows = (KEY_BLOCK // 8, 8) if paged else (1, KEY_BLOCK)
     desc = "!tile.tma_desc<memref<{}!e>, box = [{}], swizzle = b128>"
     aliases = {"!kvring": f"memref<{stages}x{groups}x{chunks}x{rows}x64x!e, 3>",
                "#ring_rows": f"{rows} : index",
@@ -153,7 +153,7 @@ def cache_aliases(box_rows: int, head_dim: int) -> Dict[str, str]:
     CACHE_BOX_ROWS) and all D / 64 chunks filling 128-key blocks."""
     box = f"1, {box_rows // 8}, {head_dim // 64}, 8, 64"
     return {"!kvpage": f"!tile.tma_desc<memref<?x?x?x?x?x!e>, box = [{box}], swizzle = b128>",
-            "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{QUERY_TILE // box_rows} : index"}
+            "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{KEY_BLOCK // box_rows} : index"}
 
 
 def attention_source(variant: Tuple) -> str:
@@ -211,6 +211,8 @@ HEAD_DIMS = (64, 128)
 ELEMENTS = FLOAT16_TYPES
 #: Query rows per work unit (a CTA's two consumer warpgroups, 64 each).
 QUERY_TILE = 128
+#: Keys per block of the K/V rings (a stage), the kernel's 128 as written.
+KEY_BLOCK = 128
 #: The kernels' unbounded window edge: keys i + d - left <= j <= i + d + right
 #: of query i with left, right < 2^30 keep their sums in 32-bit signed range.
 UNBOUNDED = 1 << 30
