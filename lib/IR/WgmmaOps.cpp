@@ -30,6 +30,11 @@ bool mlir::tile::isWgmmaAccumulatorType(Type acc, Type a, Type b) {
                          getWgmmaInstructionK(a, b).has_value());
 }
 
+int64_t mlir::tile::getRowGroupStrideBytes(MemRefType type) {
+  return type.getStridesAndOffset().first[type.getRank() - 4] *
+         type.getElementTypeBitWidth() / 8;
+}
+
 SwizzleAttr WgmmaDescriptorOp::getSwizzle() {
   return *getSharedBufferInfo(getBuffer()).swizzle;
 }
@@ -77,8 +82,7 @@ LogicalResult WgmmaDescriptorOp::verify() {
                          << type << " (T-WGMMA-6)";
   // The groups' stride is the 14-bit stride byte offset field, in 16 bytes.
   if (getRowGroups() && type.getLayout().isIdentity()) {
-    int64_t groupBytes = type.getStridesAndOffset().first[type.getRank() - 4] *
-                         type.getElementTypeBitWidth() / 8;
+    int64_t groupBytes = getRowGroupStrideBytes(type);
     if (groupBytes % 16 || groupBytes >> 4 >= (1 << 14))
       return emitOpError() << "the groups' stride of " << groupBytes
                            << " bytes does not fit the descriptor's stride "

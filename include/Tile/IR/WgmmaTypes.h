@@ -11,6 +11,7 @@
 #ifndef TILE_IR_WGMMATYPES_H
 #define TILE_IR_WGMMATYPES_H
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Types.h"
 #include <cstdint>
 #include <optional>
@@ -33,6 +34,11 @@ std::optional<int64_t> getWgmmaInstructionK(Type a, Type b);
 /// for f16 and 8-bit float inputs (PTX ISA, "wgmma.mma_async": .f16 D is
 /// not available with .bf16 inputs).
 bool isWgmmaAccumulatorType(Type acc, Type a, Type b);
+
+/// The bytes between the 8-row groups of a tile of row groups (T-WGMMA-6),
+/// `type` ending with (groups, chunks, 8, span): the stride of its groups'
+/// dimension, the descriptor's stride byte offset.
+int64_t getRowGroupStrideBytes(MemRefType type);
 
 } // namespace mlir::tile
 

@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include <map>
 
 using namespace mlir;
@@ -79,17 +80,23 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
   // one stage, as the copies into a stage's rows, when they complete on
   // one barrier group; else the buffer is one stage. Copies in a branch
   // that never runs (an scf.if on a constant: a kernel variant's folded
-  // path) fill nothing.
-  llvm::DenseMap<void *, Value> barriersOf;
+  // path) fill nothing. Per root buffer: the fewest and most leading
+  // indices its copies name stages by, and the barrier group they all
+  // complete on (null: several, or none).
+  struct Fills {
+    unsigned fewest, most;
+    Value barriers;
+  };
+  llvm::MapVector<void *, Fills> fills;
   auto fill = [&](Value dst, unsigned ringIndices, Value barriers) {
     void *root = getRootBuffer(dst).getAsOpaquePointer();
-    auto [it, inserted] = facts.filledBuffers.try_emplace(root, ringIndices);
-    auto [group, first] = barriersOf.try_emplace(root, barriers);
-    if (inserted || it->second == ringIndices)
-      return;
-    it->second = group->second == barriers && barriers
-                     ? std::min(it->second, ringIndices)
-                     : 0;
+    auto [it, inserted] =
+        fills.try_emplace(root, Fills{ringIndices, ringIndices, barriers});
+    Fills &f = it->second;
+    f.fewest = std::min(f.fewest, ringIndices);
+    f.most = std::max(f.most, ringIndices);
+    if (f.barriers != barriers)
+      f.barriers = Value();
   };
   bool arrives = false, groups = false;
   SmallVector<AsyncCopyOp> asyncCopies;
@@ -110,14 +117,17 @@ void role_protocol::collectFilledBuffers(KernelFacts &facts) {
   // two indices). A kernel that also completes copies by commit and wait
   // groups is left to the thread protocol: which arrive completes which
   // copy is not followed there.
-  if (!arrives || groups)
-    return;
-  for (AsyncCopyOp copy : asyncCopies) {
-    auto type = cast<MemRefType>(copy.getDst().getType());
-    bool ring =
-        getRootBuffer(copy.getDst()) == copy.getDst() && type.getRank() >= 3;
-    fill(copy.getDst(), ring ? type.getRank() - 2 : 0, Value());
+  if (arrives && !groups) {
+    for (AsyncCopyOp copy : asyncCopies) {
+      auto type = cast<MemRefType>(copy.getDst().getType());
+      bool ring =
+          getRootBuffer(copy.getDst()) == copy.getDst() && type.getRank() >= 3;
+      fill(copy.getDst(), ring ? type.getRank() - 2 : 0, Value());
+    }
   }
+  for (auto &[root, f] : fills)
+    facts.filledBuffers[root] =
+        f.fewest == f.most || f.barriers ? f.fewest : 0;
 }
 
 std::optional<BulkStoreSource>

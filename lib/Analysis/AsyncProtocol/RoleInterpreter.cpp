@@ -525,39 +525,22 @@ private:
 
   /// Async reads of the tile at `buffer[indices]` that covers `chunks`
   /// entries of the dimension before its last two (a tile's MN-major
-  /// chunks, K-major rows or K spans that continue there), each its own
-  /// stage where a ring's stages name that dimension.
+  /// chunks, K-major rows or K spans that continue there) and `groups`
+  /// entries of the one before that (a B of row groups, T-WGMMA-6), each its
+  /// own stage where a ring's stages name those dimensions.
   void emitChunkReads(Operation *op, Value buffer, ValueRange indices,
-                      int64_t chunks) {
+                      int64_t chunks, int64_t groups = 1) {
     std::optional<Stage> stage = stageOf(buffer, indices);
     if (!stage)
       return;
-    size_t chunkDim = indices.size() >= 3 ? indices.size() - 3 : indices.size();
-    for (int64_t c = 0; c < (chunkDim < stage->second.size() ? chunks : 1);
-         ++c) {
-      Stage read = *stage;
-      if (chunkDim < read.second.size())
-        read.second[chunkDim] += c;
-      emit({EventKind::AsyncRead, op, {}, 0, read});
-    }
-  }
-
-  /// Async reads of a B tile of row groups (T-WGMMA-6) at `buffer[indices]`,
-  /// (G, C, R, span), whose rows span `rows` and chunks `chunks`: each group
-  /// and chunk its own stage where a ring's stages name those dimensions.
-  void emitRowGroupReads(Operation *op, Value buffer, ValueRange indices,
-                         int64_t rows, int64_t chunks) {
-    std::optional<Stage> stage = stageOf(buffer, indices);
-    if (!stage || indices.size() < 4)
-      return;
-    int64_t groupRows =
-        cast<MemRefType>(buffer.getType()).getShape().take_back(2)[0];
-    size_t groupDim = indices.size() - 4, chunkDim = indices.size() - 3;
-    int64_t groups = llvm::divideCeil(rows, groupRows);
-    for (int64_t g = 0; g < (groupDim < stage->second.size() ? groups : 1);
-         ++g)
-      for (int64_t c = 0; c < (chunkDim < stage->second.size() ? chunks : 1);
-           ++c) {
+    size_t rank = indices.size();
+    size_t chunkDim = rank >= 3 ? rank - 3 : rank;
+    size_t groupDim = rank >= 4 ? rank - 4 : rank;
+    auto entries = [&](size_t dim, int64_t count) {
+      return dim < stage->second.size() ? count : int64_t(1);
+    };
+    for (int64_t g = 0; g < entries(groupDim, groups); ++g)
+      for (int64_t c = 0; c < entries(chunkDim, chunks); ++c) {
         Stage read = *stage;
         if (groupDim < read.second.size())
           read.second[groupDim] += g;
@@ -576,8 +559,9 @@ private:
     bool mnMajor = mma.getTransposeB();
     int64_t rows = mnMajor ? shape[2] : shape[1];
     int64_t chunks = llvm::divideCeil(mnMajor ? shape[1] : shape[2], span);
-    emitRowGroupReads(mma.getOperation(), mma.getB(), mma.getBIndices(), rows,
-                      chunks);
+    int64_t groupRows = mma.getB().getType().getShape().take_back(2)[0];
+    emitChunkReads(mma.getOperation(), mma.getB(), mma.getBIndices(), chunks,
+                   llvm::divideCeil(rows, groupRows));
   }
 
   /// Reads of the A and B tiles of a tile-level MMA.

@@ -72,12 +72,8 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     int64_t stride = (8 * span) >> 4;
     // Row groups (T-WGMMA-6): the 8-row groups are the dimension before
     // the chunks.
-    if (op.getRowGroups()) {
-      MemRefType type = op.getBuffer().getType();
-      int64_t groupStride =
-          type.getStridesAndOffset().first[type.getRank() - 4];
-      stride = (groupStride * type.getElementTypeBitWidth() / 8) >> 4;
-    }
+    if (op.getRowGroups())
+      stride = getRowGroupStrideBytes(op.getBuffer().getType()) >> 4;
     // The low word (start address, leading byte offset) in 32-bit
     // arithmetic, where the descriptors of one tile's K steps differ by a
     // constant; the high word (stride byte offset, layout) is a constant.

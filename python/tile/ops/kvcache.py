@@ -374,9 +374,9 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     cache_prefill = None
     # The prefill kernel takes a paged cache through page_view, one H_b for
     # both caches.
-    viewed = not paged or (block_heads_of(k_cache) is not None
-                           and block_heads_of(k_cache) == block_heads_of(v_cache)
-                           and (blocks - 1) * block_heads_of(k_cache) + kv_heads < 2 ** 31)
+    block_heads = block_heads_of(k_cache)
+    viewed = not paged or (block_heads is not None and block_heads == block_heads_of(v_cache)
+                           and (blocks - 1) * block_heads + kv_heads < 2 ** 31)
     if chunk and viewed and (paged or isinstance(lengths, torch.Tensor)) and not cap[0]:
         box_rows = cache_box_rows(page) if paged else LENGTHS_ONLY
         kind = "bottom_right" if causal else None
