@@ -753,6 +753,45 @@ def test_a_prefetching_fixup_gives_the_same_bits(torch_cuda, m, n, k, nn):
         assert torch.equal(outs[0].view(torch.int16), outs[1].view(torch.int16)), splits
 
 
+@pytest.mark.parametrize("width", [64, 128, 256])
+@pytest.mark.parametrize("nn", [True, False])
+def test_kernels_launched_in_clusters_read_their_mn_major_chunks(torch_cuda, width, nn):
+    """The persistent kernels launched as clusters of two CTAs (their text
+    has no cluster op; a launch may still ask for clusters) give the
+    unclustered results. A CTA in a cluster has shared addresses with bits
+    above the 18 that a wgmma descriptor encodes: before its start address
+    was masked (encode(x) = (x & 0x3FFFF) >> 4), they reached the leading
+    byte offset, and A B's MN-major B read every 64-column chunk past the
+    first from the wrong place (half of C wrong at 128-wide tiles)."""
+    from dataclasses import replace
+    from tile.core.devices import device
+    from tile.core.operands import operand_of
+    from tile.ops import matmul as matmul_ops
+    from tile.testing import relative_error
+    torch = torch_cuda
+    m, n, k = 256, 1024, 1024
+    a = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(k, n, device="cuda", dtype=torch.bfloat16)
+    kernel_b = b if nn else b.t().contiguous()
+    plan = matmul_ops.plan_matmul(operand_of(a), operand_of(b), None, device(a.get_device()))
+    # One whole tile a CTA (no split along K), an even grid.
+    plan = replace(plan, kernel="gemm_nn" if nn else "gemm_nt", b_transposed=not nn,
+                   tile_n=width, pingpong=False, grid=(2 * (n // width), 1, 1))
+    kernel = matmul_ops.kernel(plan)
+    buffers = matmul_ops.split_k_buffers(torch, plan, a.get_device())
+    # The plain epilogue reads no bias, residual, scale or amax: C and two
+    # small tensors stand in for them.
+    scale = torch.ones(1, device="cuda", dtype=torch.float32)
+    amax = torch.zeros(1, device="cuda", dtype=torch.int32)
+    want = a.float() @ b.float()
+    for cluster in (None, (2, 1, 1)):
+        c = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        kernel(*plan.arguments(a, kernel_b, c, buffers, c, c, scale, amax, unused_c=c),
+               grid=plan.grid, cluster=cluster)
+        torch.cuda.synchronize()
+        assert relative_error(c, want) < 1e-2, cluster
+
+
 @pytest.mark.parametrize("layout", ["gemm_nt", "gemm_nn"])
 @pytest.mark.parametrize("m, n, k", [(256, 512, 512), (200, 296, 200), (1024, 768, 2048)])
 def test_gpu_a_mn_major_kernels_match_torch(torch_cuda, layout, m, n, k):

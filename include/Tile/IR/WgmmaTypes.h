@@ -21,6 +21,11 @@ namespace mlir::tile {
 /// Bytes of K one wgmma.mma_async multiplies, whatever the input type.
 inline constexpr int64_t kWgmmaKBytes = 32;
 
+/// The shared-address bits a wgmma matrix descriptor encodes: its address
+/// and byte-offset fields are encode(x) = (x & 0x3FFFF) >> 4 (PTX ISA,
+/// "Matrix Descriptor Format"), 14 bits each.
+inline constexpr int64_t kWgmmaAddressMask = 0x3FFFF;
+
 /// Whether `type` is an 8-bit float wgmma takes (e4m3 = f8E4M3FN, e5m2 =
 /// f8E5M2).
 bool isWgmmaFp8(Type type);

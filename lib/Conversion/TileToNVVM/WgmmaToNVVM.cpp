@@ -88,12 +88,17 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     return success();
   }
 
-  /// The descriptor's start address field, (shared address >> 4), as an i32.
-  /// A verified tile (T-WGMMA-1) has an identity layout whose rows are one
-  /// swizzle span (32, 64 or 128 bytes) and a 16-byte aligned base, so it
-  /// is (base >> 4) + sum(index * stride bytes / 16) + innermost index *
-  /// element bytes / 16: 32-bit arithmetic in which the K steps of a tile
-  /// differ by constants.
+  /// The descriptor's start address field, as an i32: the PTX ISA's
+  /// encode(x) = (x & 0x3FFFF) >> 4 (wgmma's "Matrix Descriptor Format"), 14
+  /// bits, so that no higher bit of the shared address reaches the leading
+  /// byte offset at bit 16 (the shared::cta addresses of a CTA launched in a
+  /// cluster have bits above the 18: unmasked, they shifted an MN-major B's
+  /// chunks). A verified tile (T-WGMMA-1) has an identity layout whose rows
+  /// are one swizzle span (32, 64 or 128 bytes) and a 16-byte aligned base,
+  /// so it is encode(base) + sum(index * stride bytes / 16) + innermost
+  /// index * element bytes / 16 (the tile lies in the CTA's shared memory,
+  /// under 2^18 bytes from the window's start: no carry out of the field):
+  /// 32-bit arithmetic in which the K steps of a tile differ by constants.
   Value getStartAddress(WgmmaDescriptorOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();
@@ -116,7 +121,10 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
     Value base =
         getStridedElementPtr(rewriter, loc, type, adaptor.getBuffer(), zeros);
     Value start = LLVM::LShrOp::create(
-        rewriter, loc, LLVM::PtrToIntOp::create(rewriter, loc, i32, base),
+        rewriter, loc,
+        LLVM::AndOp::create(rewriter, loc,
+                            LLVM::PtrToIntOp::create(rewriter, loc, i32, base),
+                            constant(kWgmmaAddressMask)),
         constant(4));
     ValueRange indices = adaptor.getIndices();
     for (auto [index, stride] :

@@ -103,3 +103,30 @@ gpu.module @fence {
     gpu.return %r : vector<4xf32>
   }
 }
+
+// tile.wgmma_descriptor: the start address field is the PTX ISA's
+// encode(x) = (x & 0x3FFFF) >> 4 (higher bits of a shared address, which
+// a CTA launched in a cluster has, would reach the leading byte offset at
+// bit 16); then the indices in 16-byte units, the leading byte offset
+// (an MN-major tile's chunk stride, 32 rows x 128 B = 4096 >> 4 = 256, at
+// bit 16) and the constant high word (stride byte offset 1024 >> 4 = 64,
+// 128-byte swizzle: layout type 1 at bit 62).
+// CHECK-LABEL: gpu.func @descriptor_address(
+//       CHECK:   %[[P:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i32
+//  CHECK-NEXT:   %[[MASK:.*]] = llvm.mlir.constant(262143 : i32) : i32
+//  CHECK-NEXT:   %[[MASKED:.*]] = llvm.and %[[P]], %[[MASK]] : i32
+//  CHECK-NEXT:   %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
+//  CHECK-NEXT:   %[[START:.*]] = llvm.lshr %[[MASKED]], %[[FOUR]] : i32
+//       CHECK:   llvm.mlir.constant(16777216 : i32) : i32
+//       CHECK:   %[[LOW:.*]] = llvm.add %{{.*}}, %{{.*}} : i32
+//  CHECK-NEXT:   %[[WIDE:.*]] = llvm.zext %[[LOW]] : i32 to i64
+//  CHECK-NEXT:   %[[HIGH:.*]] = llvm.mlir.constant(4611686293305294848 : i64) : i64
+//  CHECK-NEXT:   llvm.or %[[WIDE]], %[[HIGH]] : i64
+gpu.module @descriptor {
+  gpu.func @descriptor_address(%k: index) -> i64 {
+    %c0 = arith.constant 0 : index
+    %bt = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x32x64xf16, 3>
+    %d = tile.wgmma_descriptor %bt[%c0, %k, %c0] {mn_major} : memref<2x32x64xf16, 3>
+    gpu.return %d : i64
+  }
+}

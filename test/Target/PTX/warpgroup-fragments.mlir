@@ -34,11 +34,13 @@
 //       CHECK: add.s32 [[MY:%r[0-9]+]], %r{{[0-9]+}}, 9;
 //       CHECK: bar.sync [[MY]], 256;
 //  CHECK-NEXT: wgmma.fence.sync.aligned;
-// The MN-major B descriptor: leading byte offset 64 K rows x 128 B = 8192
-// (512 << 16, added to the low word), stride byte offset 1024 (64 << 32),
-// 128B swizzle (1 << 62).
-//       CHECK: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, 33554432;
-//       CHECK: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305294848;
+// The MN-major B descriptor: the start address's 14 bits ((x & 0x3FFFF)
+// >> 4 of a 1024-byte aligned buffer: & 16320 after the shift), leading
+// byte offset 64 K rows x 128 B = 8192 (512 << 16: with the start masked,
+// an OR), stride byte offset 1024 (64 << 32), 128B swizzle (1 << 62); the
+// next K steps add 128 to the low word.
+//       CHECK: and.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16320;
+//       CHECK: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849280;
 // The first K step of a zero accumulator: scale-d = 0.
 //       CHECK: setp.ne.b32 p, 0, 0;
 //  CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
@@ -47,9 +49,10 @@
 //       CHECK: wgmma.commit_group.sync.aligned;
 //  CHECK-NEXT: wgmma.wait_group.sync.aligned 0;
 //  CHECK-NEXT: wgmma.fence.sync.aligned;
-// The K-major B descriptor: leading byte offset 16 (1 << 16, in the low word).
-//       CHECK: add.s32 %r{{[0-9]+}}, %r{{[0-9]+}}, 65536;
-//       CHECK: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305294848;
+// The K-major B descriptor: the masked start, leading byte offset 16 (1 <<
+// 16, an OR into the one constant: 4611686293305294848 + 65536).
+//       CHECK: and.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16320;
+//       CHECK: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305360384;
 //       CHECK: setp.ne.b32 p, 1, 0;
 //  CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{[{](%r[0-9]+, ){31}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 0;
 // CHECK-COUNT-3: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0;
