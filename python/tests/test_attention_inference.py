@@ -93,6 +93,14 @@ def test_split_heuristic():
     assert num_splits(128, 256, 132) == 1
     assert num_splits(8, 1, 132) == 1               # one block: nothing to split
     assert num_splits(1, 1000, 132, max_splits=64) <= 64
+    # Units that fit the CTAs get at most one item a CTA: a cache of one key
+    # past 4k (33 blocks; a decode step's append) takes 11 splits of three
+    # blocks, not 33 of one (two items a CTA ran 1.6x as long).
+    for blocks in (33, 65, 129, 257):
+        s = num_splits(8, blocks, 132)
+        assert 8 * s <= 132, (blocks, s)
+    assert num_splits(8, 33, 132) == 11
+    assert num_splits(16, 33, 132) * 16 <= 132
 
 
 def test_decode_combine_choice():

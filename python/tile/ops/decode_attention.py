@@ -893,7 +893,13 @@ def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) 
     KV heads x row tiles) on `sms` persistent CTAs that take the items
     (unit, split) in turn: the count that minimizes the busiest CTA's items
     times their blocks (plus ITEM_OVERHEAD each) and the combine's passes,
-    the fewest among equals."""
+    the fewest among equals; where the units fit the CTAs, no more items
+    than CTAs (a second item a CTA costs far more than the model's
+    overhead: NVIDIA H200, B = 1, 8 KV heads, D = 128, a 4097-key cache,
+    33 splits of one block 17.5 µs against 10.9 for 11 of three; 32769 keys
+    45.9 against 37.7 for 16)."""
+    if units <= sms:
+        max_splits = min(max_splits, max(1, sms // units))
     best, best_cost = 1, None
     for s in range(1, max(1, min(max_splits, blocks)) + 1):
         cost = (cdiv(units * s, sms) * (cdiv(blocks, s) + ITEM_OVERHEAD)
