@@ -65,6 +65,15 @@
 #head_dim = 128 : index
 #chunks = 2 : i32
 #kv_stages = 2 : index
+// When a warpgroup hands the tensor cores' turn on: once S_j = Q K_j^T is
+// done (false, #pv_wait 1, as written: the paged KV-cache variants and D =
+// 64, 6% and 1% slower the other way on an H200), or right after issuing
+// S_j and P_{j-1} V_{j-1} (true, FlashAttention-3's order, the P V
+// product's wait leaving both groups in flight, #pv_wait 2, until S_j's:
+// tile.attention's D = 128 variants ran 2.7-3.6% faster so, bench/NOTES.md;
+// tile.ops.attention.head_dim_aliases).
+#early_turn = false
+#pv_wait = 1 : i32
 // A KV cache's K and V (prefill against a paged cache) through a block
 // table, each as (block x %block_heads + head, 8-row group of the page,
 // chunk, row of the group, 64): boxes of #box_rows rows (a page of 16 or
@@ -114,6 +123,7 @@ module attributes {gpu.container_module} {
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
+      %early_turn = arith.constant #early_turn
       // A KV cache: K and V through the block table (%paged), and each
       // sequence's keys from seqlens[b] + %added (%per_sequence).
       %use_pages = arith.andi %paged, %true : i1
@@ -625,7 +635,8 @@ module attributes {gpu.container_module} {
             tile.mbarrier_wait_parity %q_full[%qs], %qph : !bars2
             // Block j: issue S_j = Q K_j^T and, behind it, O = O c_{j-1} +
             // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
-            // the turn over once S_j is done; the softmax of S_j runs under
+            // the turn over right after issuing both or once S_j is done
+            // (#early_turn); the softmax of S_j runs under
             // the other warpgroup's products; then P V of the last block.
             // (Not under this warpgroup's own P V: ptxas hoists the wait for
             // it to the top of the softmax's block; kept in place by a block
@@ -661,14 +672,23 @@ module attributes {gpu.container_module} {
                 tile.mbarrier_wait_parity %v_full[%s_prev], %ph_prev : !kvbars
                 // Leaves this block's S_j done, the product pending.
                 %o_pv = tile.warpgroup_mma_rs %p_prev, %sv_[%s_prev, %c0, %c0, %c0, %c0], %o_kept
-                    {shape = #pv, wait = 1 : i32, transpose_b, b_row_groups}
+                    {shape = #pv, wait = #pv_wait, transpose_b, b_row_groups}
                     : vector<64x!e>, !kvring, !acc
+                scf.if %early_turn {
+                  tile.named_barrier_arrive %next_turn, 256
+                  tile.wgmma_wait_group 1
+                }
                 scf.yield %o_pv : !acc
               } else {
                 tile.wgmma_wait_group 0
                 scf.yield %o_acc : !acc
               }
-              tile.named_barrier_arrive %next_turn, 256
+              // The turn, where not handed on above.
+              %handed = arith.andi %early_turn, %later : i1
+              %hand_now = arith.xori %handed, %true : i1
+              scf.if %hand_now {
+                tile.named_barrier_arrive %next_turn, 256
+              }
               // S_j is done: the K stage is free.
               scf.if %signals {
                 %ktok = tile.mbarrier_arrive %k_empty[%s] : !kvbars -> !tile.mbarrier_token

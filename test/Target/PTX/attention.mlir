@@ -116,7 +116,8 @@
 
 // A consumer's block in order: its turn, the 8 K steps of S = Q K^T (D =
 // 128) left pending (wait 1), then the 8 register-A steps of P V over the
-// 128 keys, then the other warpgroup's turn.
+// 128 keys left pending too (wait 2), then the other warpgroup's turn
+// (FlashAttention-3's order, #early_turn) and the wait for S (wait 1).
 // D128-LABEL: .visible .entry attention_d128(
 //       D128: bar.sync %r{{[0-9]+}}, 256;
 //  D128-NEXT: wgmma.fence.sync.aligned;
@@ -127,8 +128,9 @@
 // D128-COUNT-8: wgmma.mma_async.sync.aligned.m64n128k16.f32.[[T]].[[T]] {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1, 1;
 //   D128-NOT: wgmma.mma_async
 //       D128: wgmma.commit_group.sync.aligned;
-//  D128-NEXT: wgmma.wait_group.sync.aligned 1;
+//  D128-NEXT: wgmma.wait_group.sync.aligned 2;
 //       D128: bar.arrive %r{{[0-9]+}}, 256;
+//       D128: wgmma.wait_group.sync.aligned 1;
 //       D128: ex2.approx.ftz.f32
 
 // The same for D = 64: S in 4 K steps of one 64-wide chunk, P V as
