@@ -101,6 +101,10 @@ def test_split_heuristic():
         assert 8 * s <= 132, (blocks, s)
     assert num_splits(8, 33, 132) == 11
     assert num_splits(16, 33, 132) * 16 <= 132
+    # More units than CTAs keep the cost model (batch 34: 272 units, split
+    # in 8 ran faster than unsplit); no units, no splits.
+    assert num_splits(272, 33, 132) > 1
+    assert num_splits(0, 33, 132) == 1
 
 
 def test_decode_combine_choice():

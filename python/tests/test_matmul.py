@@ -762,7 +762,9 @@ def test_kernels_launched_in_clusters_read_their_mn_major_chunks(torch_cuda, wid
     above the 18 that a wgmma descriptor encodes: before its start address
     was masked (encode(x) = (x & 0x3FFFF) >> 4), they reached the leading
     byte offset, and A B's MN-major B read every 64-column chunk past the
-    first from the wrong place (half of C wrong at 128-wide tiles)."""
+    first from the wrong place (half of C wrong at 128- and 256-wide tiles;
+    64-wide tiles have one chunk, and A B^T's K-major B has no leading byte
+    offset the hardware reads, so those cases passed before too)."""
     from dataclasses import replace
     from tile.core.devices import device
     from tile.core.operands import operand_of

@@ -89,16 +89,14 @@ struct WgmmaDescriptorOpLowering : ConvertOpToLLVMPattern<WgmmaDescriptorOp> {
   }
 
   /// The descriptor's start address field, as an i32: the PTX ISA's
-  /// encode(x) = (x & 0x3FFFF) >> 4 (wgmma's "Matrix Descriptor Format"), 14
-  /// bits, so that no higher bit of the shared address reaches the leading
-  /// byte offset at bit 16 (the shared::cta addresses of a CTA launched in a
-  /// cluster have bits above the 18: unmasked, they shifted an MN-major B's
-  /// chunks). A verified tile (T-WGMMA-1) has an identity layout whose rows
-  /// are one swizzle span (32, 64 or 128 bytes) and a 16-byte aligned base,
-  /// so it is encode(base) + sum(index * stride bytes / 16) + innermost
-  /// index * element bytes / 16 (the tile lies in the CTA's shared memory,
-  /// under 2^18 bytes from the window's start: no carry out of the field):
-  /// 32-bit arithmetic in which the K steps of a tile differ by constants.
+  /// encode(x) = (x & 0x3FFFF) >> 4 (wgmma's "Matrix Descriptor Format"), so
+  /// that no higher bit of a shared address (a CTA in a cluster has its rank
+  /// at bit 24) reaches the leading byte offset at bit 16. A verified tile
+  /// (T-WGMMA-1) has an identity layout whose rows are one swizzle span and
+  /// a 16-byte aligned base, so it is encode(base) + sum(index * stride
+  /// bytes / 16) + innermost index * element bytes / 16, with no carry out
+  /// of the 14 bits (the CTA's shared memory is under 2^18 bytes): 32-bit
+  /// arithmetic in which the K steps of a tile differ by constants.
   Value getStartAddress(WgmmaDescriptorOp op, OpAdaptor adaptor,
                         ConversionPatternRewriter &rewriter) const {
     Location loc = op.getLoc();

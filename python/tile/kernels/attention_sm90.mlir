@@ -67,11 +67,10 @@
 #kv_stages = 2 : index
 // When a warpgroup hands the tensor cores' turn on: once S_j = Q K_j^T is
 // done (false, #pv_wait 1, as written: the paged KV-cache variants and D =
-// 64, 6% and 1% slower the other way on an H200), or right after issuing
-// S_j and P_{j-1} V_{j-1} (true, FlashAttention-3's order, the P V
-// product's wait leaving both groups in flight, #pv_wait 2, until S_j's:
-// tile.attention's D = 128 variants ran 2.7-3.6% faster so, bench/NOTES.md;
-// tile.ops.attention.head_dim_aliases).
+// 64, slower the other way), or right after issuing S_j and P_{j-1} V_{j-1}
+// (true: FlashAttention-3's order, the P V product's wait leaving both
+// groups in flight, #pv_wait 2, until S_j's; the other D = 128 variants,
+// faster so: tile.ops.attention.head_dim_aliases, bench/NOTES.md).
 #early_turn = false
 #pv_wait = 1 : i32
 // A KV cache's K and V (prefill against a paged cache) through a block

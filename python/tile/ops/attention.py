@@ -132,8 +132,8 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
             "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
             "#kv_stages": f"{stages} : index",
             # The tensor cores' turn handed on after issuing (D = 128) or
-            # once S is done (D = 64, and the paged variants, whose producer
-            # threads keep page ids: 1% and 6% faster so, NVIDIA H200).
+            # once S is done (D = 64 and the paged variants, whose producer
+            # threads keep page ids: faster so, bench/NOTES.md).
             "#early_turn": "true" if early else "false",
             "#pv_wait": f"{2 if early else 1} : i32"}
 

@@ -895,11 +895,9 @@ def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) 
     times their blocks (plus ITEM_OVERHEAD each) and the combine's passes,
     the fewest among equals; where the units fit the CTAs, no more items
     than CTAs (a second item a CTA costs far more than the model's
-    overhead: NVIDIA H200, B = 1, 8 KV heads, D = 128, a 4097-key cache,
-    33 splits of one block 17.5 µs against 10.9 for 11 of three; 32769 keys
-    45.9 against 37.7 for 16)."""
-    if units <= sms:
-        max_splits = min(max_splits, max(1, sms // units))
+    overhead: bench/NOTES.md, "Splits where the units fit the SMs")."""
+    if 0 < units <= sms:
+        max_splits = min(max_splits, sms // units)
     best, best_cost = 1, None
     for s in range(1, max(1, min(max_splits, blocks)) + 1):
         cost = (cdiv(units * s, sms) * (cdiv(blocks, s) + ITEM_OVERHEAD)

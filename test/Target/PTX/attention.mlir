@@ -117,7 +117,9 @@
 // A consumer's block in order: its turn, the 8 K steps of S = Q K^T (D =
 // 128) left pending (wait 1), then the 8 register-A steps of P V over the
 // 128 keys left pending too (wait 2), then the other warpgroup's turn
-// (FlashAttention-3's order, #early_turn) and the wait for S (wait 1).
+// (FlashAttention-3's order, #early_turn), the wait for S (wait 1) and
+// only then K's release (the protocol checker does not see a release
+// before that wait: this order is the test of it).
 // D128-LABEL: .visible .entry attention_d128(
 //       D128: bar.sync %r{{[0-9]+}}, 256;
 //  D128-NEXT: wgmma.fence.sync.aligned;
@@ -131,6 +133,7 @@
 //  D128-NEXT: wgmma.wait_group.sync.aligned 2;
 //       D128: bar.arrive %r{{[0-9]+}}, 256;
 //       D128: wgmma.wait_group.sync.aligned 1;
+//       D128: mbarrier.arrive.shared.b64
 //       D128: ex2.approx.ftz.f32
 
 // The same for D = 64: S in 4 K steps of one 64-wide chunk, P V as

@@ -37,8 +37,7 @@
 // The MN-major B descriptor: the start address's 14 bits ((x & 0x3FFFF)
 // >> 4 of a 1024-byte aligned buffer: & 16320 after the shift), leading
 // byte offset 64 K rows x 128 B = 8192 (512 << 16: with the start masked,
-// an OR), stride byte offset 1024 (64 << 32), 128B swizzle (1 << 62); the
-// next K steps add 128 to the low word.
+// an OR), stride byte offset 1024 (64 << 32), 128B swizzle (1 << 62).
 //       CHECK: and.b32 %r{{[0-9]+}}, %r{{[0-9]+}}, 16320;
 //       CHECK: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849280;
 // The first K step of a zero accumulator: scale-d = 0.
