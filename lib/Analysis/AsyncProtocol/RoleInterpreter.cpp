@@ -9,7 +9,7 @@
 //    Values a kernel cannot know statically (scalar arguments, memref sizes
 //    and strides, loaded data) take one sample value, the same in every
 //    role, so that loops all roles bound by the same expression run equally
-//    often. Block ids are 0 and the grid is one cluster.
+//    often. Block ids are 0 and the grid is KernelFacts::gridBlocks CTAs.
 //    tile.warp_specialize runs its producer region in warpgroup 0 and
 //    consumer i in warpgroup i + 1.
 //  - Barrier events. What an op does to its barrier comes from
@@ -166,7 +166,7 @@ private:
             ClusterCtaRankOp>(def))
       return 0;
     if (auto grid = dyn_cast<gpu::GridDimOp>(def))
-      return grid.getDimension() == gpu::Dimension::x ? facts.clusterSize : 1;
+      return grid.getDimension() == gpu::Dimension::x ? facts.gridBlocks : 1;
     if (isa<ClusterSizeOp>(def))
       return facts.clusterSize;
     // Loaded data: sample - 1, so that a loaded flag is false in one

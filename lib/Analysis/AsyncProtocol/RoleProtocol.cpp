@@ -5,7 +5,10 @@
 // (RoleDiscovery.cpp), each interpreted into a trace of barrier events
 // (RoleInterpreter.cpp), run concurrently against a model of the mbarrier
 // hardware (RoleSimulation.cpp). Unknown values take one sample value, the
-// same in every role; the kernel is simulated once per sample (kSamples).
+// same in every role; the kernel is simulated once per sample (kSamples), on
+// a grid of one cluster, or, where a loop then runs past the interpreter's
+// bound (a persistent kernel's loop over its units), of `sample` clusters,
+// block 0 taking its share of the work.
 // Each sample runs four schedules: the roles in thread order and reversed,
 // each with a fixed order (the first roles run as far ahead as they can: a
 // producer fills the whole ring before a consumer starts) and with a role
@@ -77,13 +80,20 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
   collectExchangedBuffers(facts);
 
   std::vector<Role> roles = findRoles(facts);
-  SmallVector<int64_t> modeledSamples;
+  SmallVector<std::pair<int64_t, int64_t>> modeledSamples;
   std::string reason;
   for (int64_t sample : kSamples) {
-    std::vector<Role> sampled = roles;
-    bool complete = llvm::all_of(sampled, [&](Role &role) {
-      return interpretRole(facts, sample, role, reason);
-    });
+    std::vector<Role> sampled;
+    bool complete = false;
+    for (int64_t clusters : {int64_t(1), sample}) {
+      facts.gridBlocks = clusters * facts.clusterSize;
+      sampled = roles;
+      complete = llvm::all_of(sampled, [&](Role &role) {
+        return interpretRole(facts, sample, role, reason);
+      });
+      if (complete || clusters == sample)
+        break;
+    }
     if (!complete)
       continue;
     SmallVector<unsigned> order;
@@ -112,7 +122,7 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
       return RoleVerdict::failed;
     }
     if (clean)
-      modeledSamples.push_back(sample);
+      modeledSamples.push_back({sample, facts.gridBlocks});
   }
   if (modeledSamples.empty())
     return skip(reason);
@@ -124,7 +134,11 @@ RoleVerdict tile::checkRoleProtocol(gpu::GPUFuncOp kernel, bool explain) {
       remark << role.threads << " from thread " << role.firstThread;
     });
     remark << ") simulated with sample values ";
-    llvm::interleaveComma(modeledSamples, remark);
+    llvm::interleaveComma(modeledSamples, remark, [&](auto modeled) {
+      remark << modeled.first;
+      if (modeled.second != facts.clusterSize)
+        remark << " (on " << modeled.second << " CTAs)";
+    });
     remark << ": nothing to report";
   }
   return RoleVerdict::clean;

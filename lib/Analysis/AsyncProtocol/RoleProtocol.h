@@ -140,6 +140,10 @@ struct KernelFacts {
   /// is checked against the other roles' writes and each write against
   /// their reads (T-PROTO-15).
   llvm::DenseMap<void *, unsigned> exchangedBuffers;
+  /// The CTAs of the grid (`gpu.grid_dim x`; block ids are 0): one cluster,
+  /// or a sample's clusters where a loop over the grid's work would run too
+  /// long on one (a persistent kernel's units: block 0 takes its share).
+  int64_t gridBlocks = 1;
 };
 
 //===----------------------------------------------------------------------===//

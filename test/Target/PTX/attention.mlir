@@ -118,8 +118,9 @@
 // 128) left pending (wait 1), then the 8 register-A steps of P V over the
 // 128 keys left pending too (wait 2), then the other warpgroup's turn
 // (FlashAttention-3's order, #early_turn), the wait for S (wait 1) and
-// only then K's release (the protocol checker does not see a release
-// before that wait: this order is the test of it).
+// only then K's release (a release before that wait would be safe by the
+// producer's order, so the protocol checker reports none: the order is
+// pinned here).
 // D128-LABEL: .visible .entry attention_d128(
 //       D128: bar.sync %r{{[0-9]+}}, 256;
 //  D128-NEXT: wgmma.fence.sync.aligned;
