@@ -109,7 +109,6 @@ LogicalResult tile::checkAlignedUniformity(gpu::GPUFuncOp kernel) {
                     llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>(),
                     llvm::DenseMap<void *, unsigned>()};
-  facts.gridBlocks = facts.clusterSize;
   int64_t blockThreads = (*dims)[0] * (*dims)[1] * (*dims)[2];
   auto value = [&](int64_t thread, Value v) {
     return evaluateInThread(facts, thread, v);

@@ -143,7 +143,7 @@ struct KernelFacts {
   /// The CTAs of the grid (`gpu.grid_dim x`; block ids are 0): one cluster,
   /// or a sample's clusters where a loop over the grid's work would run too
   /// long on one (a persistent kernel's units: block 0 takes its share).
-  int64_t gridBlocks = 1;
+  int64_t gridBlocks = clusterSize;
 };
 
 //===----------------------------------------------------------------------===//

@@ -65,13 +65,13 @@
 #head_dim = 128 : index
 #chunks = 2 : i32
 #kv_stages = 2 : index
-// When a warpgroup hands the tensor cores' turn on: once S_j = Q K_j^T is
-// done (false, #pv_wait 1, as written: the paged KV-cache variants and D =
-// 64, slower the other way), or right after issuing S_j and P_{j-1} V_{j-1}
-// (true: FlashAttention-3's order, the P V product's wait leaving both
-// groups in flight, #pv_wait 2, until S_j's; the other D = 128 variants,
-// faster so: tile.ops.attention.head_dim_aliases, bench/NOTES.md).
-#early_turn = false
+// The wgmma groups a warpgroup leaves in flight after issuing P_{j-1}
+// V_{j-1}, which decides when it hands the tensor cores' turn on: 1 (as
+// written: the paged KV-cache variants and D = 64, slower the other way),
+// the turn once S_j = Q K_j^T is done; 2 (the other D = 128 variants:
+// FlashAttention-3's order, faster so, bench/NOTES.md), the turn right after
+// issuing both products, then a wait for S_j alone
+// (tile.ops.attention.head_dim_aliases).
 #pv_wait = 1 : i32
 // A KV cache's K and V (prefill against a paged cache) through a block
 // table, each as (block x %block_heads + head, 8-row group of the page,
@@ -122,7 +122,9 @@ module attributes {gpu.container_module} {
       %consumers = arith.constant 2 : i32
       %false = arith.constant false
       %true = arith.constant true
-      %early_turn = arith.constant #early_turn
+      %pv_wait = arith.constant #pv_wait
+      %c2_groups = arith.constant 2 : i32
+      %early_turn = arith.cmpi eq, %pv_wait, %c2_groups : i32
       // A KV cache: K and V through the block table (%paged), and each
       // sequence's keys from seqlens[b] + %added (%per_sequence).
       %use_pages = arith.andi %paged, %true : i1
@@ -635,7 +637,7 @@ module attributes {gpu.container_module} {
             // Block j: issue S_j = Q K_j^T and, behind it, O = O c_{j-1} +
             // P_{j-1} V_{j-1} (one turn at the tensor cores for both); hand
             // the turn over right after issuing both or once S_j is done
-            // (#early_turn); the softmax of S_j runs under
+            // (#pv_wait); the softmax of S_j runs under
             // the other warpgroup's products; then P V of the last block.
             // (Not under this warpgroup's own P V: ptxas hoists the wait for
             // it to the top of the softmax's block; kept in place by a block

@@ -118,7 +118,7 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
     written: 128): O's accumulator fragment, the Q, K/V and O staging tiles
     of D / 64 chunks, K/V rings of 128 KB (256 / D stages; ring_aliases),
     the MMA and row shapes and the constants, and when a warpgroup hands
-    the tensor cores' turn on (#early_turn)."""
+    the tensor cores' turn on (#pv_wait)."""
     chunks, stages = head_dim // 64, 256 // head_dim
     early = head_dim == 128 and not paged
     return {"!acc": f"vector<{head_dim // 2}xf32>",
@@ -131,10 +131,10 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
             "#orows": f"array<i64: 64, {head_dim}>",
             "#head_dim": f"{head_dim} : index", "#chunks": f"{chunks} : i32",
             "#kv_stages": f"{stages} : index",
-            # The tensor cores' turn handed on after issuing (D = 128) or
-            # once S is done (D = 64 and the paged variants, whose producer
-            # threads keep page ids: faster so, bench/NOTES.md).
-            "#early_turn": "true" if early else "false",
+            # The tensor cores' turn handed on after issuing (D = 128: two
+            # groups in flight) or once S is done (D = 64 and the paged
+            # variants, whose producer threads keep page ids: faster so,
+            # bench/NOTES.md).
             "#pv_wait": f"{2 if early else 1} : i32"}
 
 

@@ -117,7 +117,7 @@
 // A consumer's block in order: its turn, the 8 K steps of S = Q K^T (D =
 // 128) left pending (wait 1), then the 8 register-A steps of P V over the
 // 128 keys left pending too (wait 2), then the other warpgroup's turn
-// (FlashAttention-3's order, #early_turn), the wait for S (wait 1) and
+// (FlashAttention-3's order, #pv_wait 2), the wait for S (wait 1) and
 // only then K's release (a release before that wait would be safe by the
 // producer's order, so the protocol checker reports none: the order is
 // pinned here).
