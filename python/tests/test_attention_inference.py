@@ -260,10 +260,14 @@ def test_bottom_right_causal(hopper, sq, sk):
 @pytest.mark.parametrize("causal, window", [(True, (100, 0)), (True, (255, -1)),
                                             (False, (64, 64)), (False, (0, 300)),
                                             ("bottom_right", (200, 0))])
-def test_sliding_windows(hopper, causal, window):
+@pytest.mark.parametrize("d", [64, 128])
+def test_sliding_windows(hopper, causal, window, d):
+    """Windows at both head dims: D = 64 compares a block's left edge only
+    where that edge cuts the block (#left_apart), D = 128 in every masked
+    block."""
     import tile
     torch = hopper
-    q, k, v = (randn(torch, 2, 4, 700, 64, dtype=torch.float16, seed=i) for i in range(3))
+    q, k, v = (randn(torch, 2, 4, 700, d, dtype=torch.float16, seed=i) for i in range(3))
     out = tile.attention(q, k, v, causal=causal, window_size=window)
     left, right = window_edges("x" if causal else None, window)
     lo = None if left == UNBOUNDED else -left
