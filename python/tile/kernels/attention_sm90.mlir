@@ -74,9 +74,9 @@
 // (tile.ops.attention.head_dim_aliases).
 #pv_wait = 1 : i32
 // Where a masked block compares the window's left edge: true (D = 64) only
-// in a block that edge cuts, so a causal diagonal block does without its
-// 128 instructions a thread (5-8% of a 1k-4k token causal call at D = 64);
-// false (as written: D = 128, whose consumers then spill) in every masked
+// in a block that edge cuts, so a causal diagonal block without a window
+// does without those compares (faster so, bench/NOTES.md); false (as
+// written: D = 128, whose consumers spill the other way) in every masked
 // block (tile.ops.attention.head_dim_aliases).
 #left_apart = false
 // A KV cache's K and V (prefill against a paged cache) through a block
@@ -733,19 +733,13 @@ module attributes {gpu.container_module} {
                 %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
                 %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
                 %sel = scf.if %left_apart -> vector<64xf32> {
-                  // The window's left edge only in a block it cuts (%under,
-                  // with the key and query recomputed there: kept, they
-                  // would hold registers through the select).
+                  // The window's left edge only in a block it cuts (%under).
                   %kept = arith.andi %in_keys, %below : vector<64xi1>
                   %cut_right = arith.select %kept, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
                   %cut_left = scf.if %under -> vector<64xf32> {
-                    %cols_l = tile.warpgroup_iota {dim = 1 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-                    %rows_l = tile.warpgroup_iota {dim = 0 : i64, shape = array<i64: 64, 128>} : vector<64xi32>
-                    %qrows_l = arith.addi %rows_l, %r0_s : vector<64xi32>
-                    %keys_l = arith.addi %cols_l, %n0_s : vector<64xi32>
                     %lo_l = vector.broadcast %lo_i32 : i32 to vector<64xi32>
-                    %first_key_l = arith.addi %qrows_l, %lo_l : vector<64xi32>
-                    %above_l = arith.cmpi sge, %keys_l, %first_key_l : vector<64xi32>
+                    %first_key_l = arith.addi %qrows, %lo_l : vector<64xi32>
+                    %above_l = arith.cmpi sge, %keys, %first_key_l : vector<64xi32>
                     %windowed = arith.select %above_l, %cut_right, %ninf_s : vector<64xi1>, vector<64xf32>
                     scf.yield %windowed : vector<64xf32>
                   } else {
