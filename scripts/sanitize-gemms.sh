@@ -231,6 +231,30 @@ for d in (64, 128):
             ref = torch.nn.functional.scaled_dot_product_attention(q[i].transpose(0, 1).float(), kb, vb, attn_mask=mask, enable_gqa=True)
             error = max(error, (o[i].transpose(0, 1).float() - ref).abs().max().item())
         print(f"attention_with_kvcache d{d} page {page} max abs error {error:.1e}")
+# The split-KV decode kernels (both consumers, their merge, the combine by
+# the last split and by the combine kernel): one query a sequence, GQA 8/2,
+# contiguous and paged caches, sequences of uneven lengths.
+for d in (64, 128):
+    for page in (0, 16, 32, 128):
+        q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16)
+        if page:
+            pool = b * s // page + 3
+            kp, vp = (torch.randn(pool, page, hkv, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+            table = torch.randperm(pool)[:b * s // page].view(b, s // page).to(device="cuda", dtype=torch.int32)
+            kc, vc = (c[table.long()].reshape(b, s, hkv, d) for c in (kp, vp))
+        else:
+            kp, vp = (torch.randn(b, s, hkv, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+            kc, vc, table = kp, vp, None
+        error = 0.0
+        for splits in (0, 1):
+            o = tile.attention_with_kvcache(q, kp, vp, cache_seqlens=lengths, block_table=table, num_splits=splits)
+            torch.cuda.synchronize()
+            for i in range(b):
+                n = int(lengths[i])
+                kb, vb = (c[i, :n].transpose(0, 1).float() for c in (kc, vc))
+                ref = torch.nn.functional.scaled_dot_product_attention(q[i].transpose(0, 1).float(), kb, vb, enable_gqa=True)
+                error = max(error, (o[i].transpose(0, 1).float() - ref).abs().max().item())
+        print(f"decode attention d{d} page {page} max abs error {error:.1e}")
 PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
 # The training kernels, from PyTorch at small odd shapes: the attention

@@ -4,12 +4,14 @@ against contiguous and paged KV caches (tile.attention,
 tile.attention_varlen, tile.attention_with_kvcache) -- the checks on plain
 shapes (no GPU) and the results against a float32 reference on the GPU,
 with errors no larger than twice SDPA's on the same inputs."""
+import itertools
+
 import pytest
 
 from tile.core.errors import MatmulError
 from tile.ops.attention import LENGTHS_ONLY, UNBOUNDED, check_attention, decodes, window_edges
 from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
-from tile.ops.decode_attention import (DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS,
+from tile.ops.decode_attention import (CONSUMERS, DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS,
                                        DecodeAttentionConfig, config_for, num_splits,
                                        prefers_decode)
 from tile.arrays import contiguous_strides
@@ -131,22 +133,22 @@ def test_decode_combine_choice():
 
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 def test_decode_kernels_compile(element):
-    """Every page size and head dim compiles (the protocol checker and
-    tile-check-target run in the pipeline) with the launch contract
-    tile.ops.decode_attention passes."""
-    for d in (64, 128):
-        for rows in PAGE_ROWS:
-            config = DecodeAttentionConfig(element, d, rows)
-            manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
-            params = manifest[config.name]["params"]
-            assert len(params) == 29
-            # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
-            # tokens are gathered by cp.async.
-            kind = "memref" if config.gathers else "tensor_map"
-            assert config.gathers == (rows < GATHER_BELOW)
-            assert [p["kind"] for p in params[1:3]] == [kind] * 2
-            assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
-            assert len(manifest["decode_attention_combine"]["params"]) == 9
+    """Every page size, head dim and consumer count compiles (the protocol
+    checker and tile-check-target run in the pipeline) with the launch
+    contract tile.ops.decode_attention passes."""
+    for d, rows, consumers in itertools.product((64, 128), PAGE_ROWS, CONSUMERS):
+        config = DecodeAttentionConfig(element, d, rows, consumers=consumers)
+        manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
+        assert manifest[config.name]["block"][0] == 128 * (1 + consumers)
+        params = manifest[config.name]["params"]
+        assert len(params) == 29
+        # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
+        # tokens are gathered by cp.async.
+        kind = "memref" if config.gathers else "tensor_map"
+        assert config.gathers == (rows < GATHER_BELOW)
+        assert [p["kind"] for p in params[1:3]] == [kind] * 2
+        assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
+        assert len(manifest["decode_attention_combine"]["params"]) == 9
     for d in (64, 128):
         append = CACHE_APPEND.module(CacheAppendConfig(element, d))
         params = append.manifest["kernels"]["cache_append"]["params"]

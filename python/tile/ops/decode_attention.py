@@ -17,12 +17,15 @@ that the busiest CTA has little more than its share (num_splits). Per item:
   copies, T-TMA-24); pages of 16 and 32 tokens are gathered by all 128
   threads with cp.async (a warp's 16-byte pieces whole rows; TMA boxes that
   small are more than the SM's TMA unit issues in a block's time);
-- warpgroup 1 loads its Q rows into shared memory (generic loads: Q is
-  B x Sq x H x D, any strides), then per block S = Q K^T (wgmma), masks
-  keys past the sequence (and, causal, after the bottom-right diagonal:
-  query t sees keys j <= seqlen - Sq + t), the online softmax, O += P V
-  (P in registers); it writes its normalized O rows (f32) and their log2
-  sum-exp to a workspace; in eager calls, where a unit has at most
+- warpgroups 1 and 2 (the consumers) load the Q rows into shared memory
+  (generic loads: Q is B x Sq x H x D, any strides), then take the blocks
+  in turn (block k of the CTA's stream by consumer k mod 2): per block S =
+  Q K^T (wgmma), masks keys past the sequence (and, causal, after the
+  bottom-right diagonal: query t sees keys j <= seqlen - Sq + t), the
+  online softmax, O += P V (P in registers); the second hands its rows'
+  (m, l, O) to the first through shared memory, which merges them and
+  writes the normalized O rows (f32) and their log2 sum-exp to a
+  workspace; in eager calls, where a unit has at most
   FUSED_COMBINE_ROWS rows, it counts its split in on the unit's counter,
   and the unit's last split (the counter's last taker, which resets it)
   weighs the splits' rows by exp2(lse - max) and writes out[b, t, h, :],
@@ -56,8 +59,8 @@ ROW_TILE = 64
 PAGE_ROWS = (16, 32, 64, 128)
 #: Head dimensions.
 HEAD_DIMS = (64, 128)
-#: Threads: the producer warpgroup and the consumer warpgroup.
-THREADS = 256
+#: Consumer warpgroups a CTA may have.
+CONSUMERS = (1, 2)
 #: Output rows per CTA of the combine kernel (one warp each).
 COMBINE_ROWS = 2
 #: Rows of a unit (Sq x group, at most ROW_TILE) that its last split
@@ -76,9 +79,12 @@ MAX_SPLITS = 64
 #: 32 rows of a 64-column chunk, 2 or 4 KB) are more than an SM's TMA unit
 #: issues in a block's time (16-token pages: 32 boxes a block, K and V).
 GATHER_BELOW = 64
-#: The consumer's named barrier after it stores Q (ids 0-8 belong to
-#: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
+#: The consumers' named barrier after they store Q and before their merge
+#: (ids 0-8 belong to gpu.barrier and the tile ops' warpgroups, T-BAR-1).
 Q_BARRIER = 9
+#: Consumer warpgroup w's own named barrier is OWN_BARRIERS + w (one
+#: consumer: Q_BARRIER).
+OWN_BARRIERS = 10
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,31 @@ class DecodeAttentionConfig:
     #: for D = 64). Measured on an H100 (batch 16 and 64, 4k and 32k keys):
     #: three stages of 64 KB ran 2-3% slower than two.
     ring: int = 0
+    #: Consumer warpgroups: with two, they take a unit's key blocks in turn
+    #: (block k of a CTA's stream by warpgroup k mod 2) and merge their
+    #: rows' (m, l, O) in shared memory before the epilogue: two warps a
+    #: scheduler on a block's softmax, whose one warp's latency bounds a
+    #: CTA's block rate (bench/NOTES.md, "The decode consumer, measured").
+    consumers: int = 2
+
+    @property
+    def threads(self) -> int:
+        """The producer warpgroup and the consumers'."""
+        return 128 * (1 + self.consumers)
+
+    @property
+    def registers(self) -> tuple:
+        """setmaxnreg's (producer, consumer) split: 24 / 256 with one
+        consumer; with two, 24 / 240 (504 of the 504 a thread slot: 65,536
+        / 384 threads, rounded down to 8), and where 128 producer threads
+        gather, the fewest consumer registers that do not spill (ptxas):
+        56 / 224 for 16-row pages, 72 / 216 for 32-row pages (their gathers'
+        addresses spill at 56)."""
+        if self.consumers == 1:
+            return 24, 256
+        if not self.gathers:
+            return 24, 240
+        return (56, 224) if self.page_rows == 16 else (72, 216)
 
     @property
     def stages(self) -> int:
@@ -116,6 +147,7 @@ class DecodeAttentionConfig:
     @property
     def name(self) -> str:
         suffix = f"_s{self.ring}" if self.ring else ""
+        suffix += f"_c{self.consumers}" if self.consumers != 2 else ""
         return f"decode_attention_d{self.head_dim}_p{self.page_rows}{suffix}"
 
     def validate(self) -> None:
@@ -126,6 +158,12 @@ class DecodeAttentionConfig:
         if self.page_rows not in PAGE_ROWS:
             raise ValueError(f"decode attention page rows must be one of {PAGE_ROWS}, got "
                              f"{self.page_rows}")
+        if self.consumers not in CONSUMERS:
+            raise ValueError(f"decode attention consumers must be 1 or 2, got {self.consumers}")
+        if self.stages % self.consumers:
+            # Consumer w takes the blocks of the stages s = w mod 2.
+            raise ValueError(f"decode attention with {self.consumers} consumers needs a "
+                             f"multiple of {self.consumers} stages, got {self.stages}")
 
 
 #: IR of a work item's decoding, the same in the producer and the consumer:
@@ -361,7 +399,8 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
                           if config.gathers else set()))
     constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
                             for n in constants if n not in (0, 1, 2))
-    q_vectors = 64 * d // 8 // 128  # 8-element vectors of Q per consumer thread
+    cons = config.consumers
+    q_vectors = 64 * d // 8 // (128 * cons)  # 8-element vectors of Q per consumer thread
     item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
@@ -452,7 +491,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
     # counter; the count's last taker (the flag in shared memory tells the
     # warpgroup) resets the counter for the next launch and combines, one
     # warp a row. Without, @decode_attention_combine does.
-    last_split = f"""tile.named_barrier_sync %q_barrier, 128
+    last_split = f"""tile.named_barrier_sync %own_barrier, 128
 %bu = arith.muli %b, %units_b : index
 %counter = arith.addi %bu, %gr : index
 %zero_i32 = arith.constant 0 : i32
@@ -470,7 +509,7 @@ scf.if %signals {{
     memref.store %zero_i32, %counters[%counter] : memref<?xi32>
   }}
 }}
-tile.named_barrier_sync %q_barrier, 128
+tile.named_barrier_sync %own_barrier, 128
 %flag = memref.load %last_flag[%c0] : memref<1xi32, 3>
 %combines = arith.cmpi ne, %flag, %zero_i32 : i32
 scf.if %combines {{
@@ -546,6 +585,30 @@ scf.if %in_row {{
     # Every thread (the consumers' groups are empty) waits for its cp.async
     # copies before it exits.
     gather_drain = "      tile.async_wait_all\n" if config.gathers else ""
+    consumer_head, merge_alloc, merge, merge_end = consumer_merge(config)
+    carried = ["%s0 = %wg", "%ph0 = %false"] + (["%par0 = %c0"] if cons > 1 else [])
+    carried_init = ", ".join(carried)
+    carried_types = ", ".join(["index", "i1", "index"][:len(carried)])
+    carried_yield = ", ".join(["%r#3", "%r#4", "%par_next"][:len(carried)])
+    if cons == 1:
+        q_intro = """          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load,
+          // once the previous item's products have read the last ones.
+          tile.named_barrier_sync %q_barrier, 128
+"""
+        first_block, j_start = "", "%j0"
+        o_all, m_all, l_all = "%r#0", "%r#1", "%r#2"
+    else:
+        q_intro = """          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load
+          // by both consumers (their last products of the previous item came
+          // before its merge barrier).
+"""
+        first_block = """          // This consumer's first block: the item's first where the CTA's
+          // block stream is at this warpgroup's parity, else its second.
+          %first_off = arith.xori %par0, %wg : index
+          %j_mine = arith.addi %j0, %first_off : index
+"""
+        j_start = "%j_mine"
+        o_all, m_all, l_all = "%o_all", "%m_all", "%l_all"
     return f"""// {config.name}: split-KV attention against a KV cache (tile.ops.decode_attention).
 !kv = !tile.tma_desc<memref<?x?x?x?x{e}>, box = [1, 1, {r}, 64], swizzle = b128>
 !kvm = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
@@ -565,7 +628,7 @@ module attributes {{gpu.container_module}} {{
         %per_sequence: i1, %added: index, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
         %direct: i1, %fused: i1) kernel
-        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
+        attributes {{known_block_size = array<i32: {config.threads}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -590,7 +653,7 @@ module attributes {{gpu.container_module}} {{
       %sv_ = tile.shared_alloc dynamic {{swizzle = #tile.swizzle<b128>}} : {ring}
       // Whether this CTA's split was its unit's last (the combine's).
       %last_flag = tile.shared_alloc : memref<1xi32, 3>
-      %k_full = tile.mbarrier_alloc : !bars
+{merge_alloc}      %k_full = tile.mbarrier_alloc : !bars
       %v_full = tile.mbarrier_alloc : !bars
       %k_empty = tile.mbarrier_alloc : !bars
       %v_empty = tile.mbarrier_alloc : !bars
@@ -604,11 +667,11 @@ module attributes {{gpu.container_module}} {{
         }}
       }}
       gpu.barrier
-      tile.warp_specialize producer(registers = 24) {{
-{producer}      }} consumers(1, registers = 256) {{
+      tile.warp_specialize producer(registers = {config.registers[0]}) {{
+{producer}      }} consumers({cons}, registers = {config.registers[1]}) {{
       ^bb0(%wg: index):
         %lane = arith.remui %tid, %c128 : index
-        %signals = arith.cmpi eq, %lane, %c0 : index
+{consumer_head}        %signals = arith.cmpi eq, %lane, %c0 : index
         %zero_s = arith.constant dense<0.0> : vector<64xf32>
         %zero_o = arith.constant dense<0.0> : vector<{acc}xf32>
         %zero_l = arith.constant dense<0.0> : vector<2xf32>
@@ -637,16 +700,13 @@ module attributes {{gpu.container_module}} {{
         %i32 = arith.constant 32 : index
         %c_d = arith.constant {d} : index
         %c_qv = arith.constant {q_vectors} : index
-        %cc:2 = scf.for %item = %cta to %items step %ctas
-            iter_args(%s0 = %c0, %ph0 = %false) -> (index, i1) {{
+        %cc:{len(carried)} = scf.for %item = %cta to %items step %ctas
+            iter_args({carried_init}) -> ({carried_types}) {{
 {item_consumer}
           %p0 = arith.muli %rt, %c64 : index
-          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load,
-          // once the previous item's products have read the last ones.
-          tile.named_barrier_sync %q_barrier, 128
-          scf.for %i = %c0 to %c_qv step %c1 {{
-            %vi = arith.muli %i, %c128 : index
-            %vl = arith.addi %vi, %lane : index
+{q_intro}          scf.for %i = %c0 to %c_qv step %c1 {{
+            %vi = arith.muli %i, %c_q_threads : index
+            %vl = arith.addi %vi, %q_lane : index
             %el = arith.muli %vl, %i8 : index
             %qr = arith.divui %el, %c_d : index
             %qc = arith.remui %el, %c_d : index
@@ -667,7 +727,7 @@ module attributes {{gpu.container_module}} {{
             vector.store %qv, %sq_[%c0, %qchunk, %qr, %qcol] : {qbuf}, vector<8x{e}>
           }}
           tile.fence_proxy_async shared_cta
-          tile.named_barrier_sync %q_barrier, 128
+          tile.named_barrier_sync %q_barrier, {128 * cons}
           // Key j is seen by query t where j < seqlen and, causal,
           // j <= seqlen - Sq + t (the bottom-right diagonal).
           %seqlen_i32c = arith.index_cast %seqlen : index to i32
@@ -683,7 +743,7 @@ module attributes {{gpu.container_module}} {{
           %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
           %sq1 = arith.subi %sq, %c1 : index
           %cut_rows = arith.select %causal, %sq1, %c0 : index
-          %r:5 = scf.for %j = %j0 to %j1 step %c1
+{first_block}          %r:5 = scf.for %j = {j_start} to %j1 step %c_consumers
               iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                         %s = %s0, %ph = %ph0)
               -> (vector<{acc}xf32>, vector<2xf32>, vector<2xf32>, index, i1) {{
@@ -772,7 +832,7 @@ module attributes {{gpu.container_module}} {{
                 }}
               }}
               tile.fence_proxy_async shared_cta
-              tile.named_barrier_sync %q_barrier, 128
+              tile.named_barrier_sync %own_barrier, 128
             }}
             %o_new = tile.warpgroup_mma_rs %p16, %sv_[%s, %c0, %c0, %c0], %o_scaled
                 {{shape = array<i64: 64, {d}, 128>, wait = 0 : i32, transpose_b}}
@@ -780,21 +840,23 @@ module attributes {{gpu.container_module}} {{
             scf.if %signals {{
               %vtok = tile.mbarrier_arrive %v_empty[%s] : !bars -> !tile.mbarrier_token
             }}
-            %next = arith.addi %s, %c1 : index
-            %wrap = arith.cmpi eq, %next, %c_stages : index
-            %ns = arith.select %wrap, %c0, %next : index
+            // The consumer's next block: `consumers` stages on.
+            %next = arith.addi %s, %c_consumers : index
+            %wrap = arith.cmpi uge, %next, %c_stages : index
+            %next_wrapped = arith.subi %next, %c_stages : index
+            %ns = arith.select %wrap, %next_wrapped, %next : index
             %nph = arith.xori %ph, %wrap : i1
             scf.yield %o_new, %m_new, %l_new, %ns, %nph
                 : vector<{acc}xf32>, vector<2xf32>, vector<2xf32>, index, i1
           }}
-          // O / l and log2(sum exp) = c m + log2(l) of each row (-inf and 0
+{merge}          // O / l and log2(sum exp) = c m + log2(l) of each row (-inf and 0
           // for a row that saw no key) into this split's workspace rows.
-          %l_final = tile.warpgroup_row_reduce <add> %r#2 {{shape = array<i64: 64, 128>}}
+          %l_final = tile.warpgroup_row_reduce <add> {l_all} {{shape = array<i64: 64, 128>}}
               : vector<2xf32> -> vector<2xf32>
           %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
           %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
           %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
-          %out = tile.warpgroup_scale %r#0 row_factors %inv_l : vector<2xf32>
+          %out = tile.warpgroup_scale {o_all} row_factors %inv_l : vector<2xf32>
               {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>
           %rows_left = arith.subi %rows_all, %p0 : index
           %rows_valid = arith.minui %rows_left, %c64 : index
@@ -809,7 +871,7 @@ module attributes {{gpu.container_module}} {{
             tile.warpgroup_mma_store %out, %out_rows[%orow0, %c0] bounds [%orow_end, %c_d]
                 {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>, memref<?x?x{e}>
           }} else {{
-            %m_final = arith.mulf %r#1, %c_l : vector<2xf32>
+            %m_final = arith.mulf {m_all}, %c_l : vector<2xf32>
             %log_l = math.log2 %l_final : vector<2xf32>
             %lse_raw = arith.addf %m_final, %log_l : vector<2xf32>
             %lse = arith.select %l_pos, %lse_raw, %ninf_l : vector<2xi1>, vector<2xf32>
@@ -846,7 +908,7 @@ module attributes {{gpu.container_module}} {{
             }}
 {combine}
           }}
-          scf.yield %r#3, %r#4 : index, i1
+{merge_end}          scf.yield {carried_yield} : {carried_types}
         }}
       }}
 {gather_drain}      gpu.return
@@ -868,6 +930,102 @@ module attributes {{gpu.container_module}} {{
   }}
 }}
 """
+
+
+def consumer_merge(config: DecodeAttentionConfig) -> tuple:
+    """IR of the consumers' split of a unit's blocks: (the consumer
+    region's head, the merge buffers' allocations, the merge after the
+    blocks, its end). With two consumers, warpgroup 1 stores its rows'
+    running maximum m, partial sums l and O accumulators in shared memory
+    (each thread its own fragment: both warpgroups' threads hold the same
+    rows and columns), and warpgroup 0 weighs both by exp2(c (m_w - m)),
+    m the larger, and runs the epilogue; the CTA's block stream's parity
+    after the item comes from its block count."""
+    cons, acc = config.consumers, config.head_dim // 2
+    head = f"""        %c_consumers = arith.constant {cons} : index
+        %c_q_threads = arith.constant {128 * cons} : index
+        %q_lane = arith.subi %tid, %c128 : index
+"""
+    if cons == 1:
+        head += f"        %own_barrier = arith.constant {Q_BARRIER} : i32\n"
+        return head, "", "", ""
+    head += f"""        // Each consumer's own named barrier (its 128 threads).
+        %own_base = arith.constant {OWN_BARRIERS} : i32
+        %wg_i32 = arith.index_cast %wg : index to i32
+        %own_barrier = arith.addi %own_base, %wg_i32 : i32
+"""
+    chunks = acc // 4
+    o_type = f"memref<{chunks}x128x4xf32, 3>"
+    alloc = f"""      // Consumer 1's (m, l) and O fragments, for consumer 0's merge.
+      %merge_ml = tile.shared_alloc : memref<2x128x2xf32, 3>
+      %merge_o = tile.shared_alloc dynamic : {o_type}
+"""
+    # Chunks of four (shared-memory row i holds the 128 threads' chunk i:
+    # 16-byte accesses without bank conflicts), split and joined again by
+    # vector.shuffle.
+    stores, loads = [], []
+    for i in range(chunks):
+        picks = ", ".join(str(4 * i + k) for k in range(4))
+        stores += [
+            f"            %mc{i} = arith.constant {i} : index",
+            f"            %o1_{i}_4 = vector.shuffle %r#0, %r#0 [{picks}] : vector<{acc}xf32>, "
+            f"vector<{acc}xf32>",
+            f"            vector.store %o1_{i}_4, %merge_o[%mc{i}, %lane, %c0] : {o_type}, "
+            "vector<4xf32>"]
+        loads += [
+            f"            %lc{i} = arith.constant {i} : index",
+            f"            %o1_w4_{i} = vector.load %merge_o[%lc{i}, %lane, %c0] : {o_type}, "
+            "vector<4xf32>"]
+    width, level = 4, [f"%o1_w4_{i}" for i in range(chunks)]
+    while len(level) > 1:
+        joined = []
+        for i in range(0, len(level), 2):
+            name = f"%o1_w{2 * width}_{i // 2}"
+            picks = ", ".join(str(k) for k in range(2 * width))
+            loads.append(f"            {name} = vector.shuffle {level[i]}, {level[i + 1]} [{picks}] "
+                         f": vector<{width}xf32>, vector<{width}xf32>")
+            joined.append(name)
+        level, width = joined, 2 * width
+    o1 = level[0]
+    ml = "memref<2x128x2xf32, 3>"
+    stores_text, loads_text = "\n".join(stores), "\n".join(loads)
+    merge = f"""          // Consumer 1's rows to consumer 0, which merges and stores them.
+          %second = arith.cmpi eq, %wg, %c1 : index
+          scf.if %second {{
+            vector.store %r#1, %merge_ml[%c0, %lane, %c0] : {ml}, vector<2xf32>
+            vector.store %r#2, %merge_ml[%c1, %lane, %c0] : {ml}, vector<2xf32>
+{stores_text}
+          }}
+          tile.named_barrier_sync %q_barrier, {128 * cons}
+          %n_item = arith.subi %j1, %j0 : index
+          %n_odd = arith.andi %n_item, %c1 : index
+          %par_next = arith.xori %par0, %n_odd : index
+          %first_wg = arith.cmpi eq, %wg, %c0 : index
+          scf.if %first_wg {{
+            %m1 = vector.load %merge_ml[%c0, %lane, %c0] : {ml}, vector<2xf32>
+            %l1 = vector.load %merge_ml[%c1, %lane, %c0] : {ml}, vector<2xf32>
+{loads_text}
+            // m the larger maximum (0 for rows that saw no key: weights 0).
+            %m_all = arith.maxnumf %r#1, %m1 : vector<2xf32>
+            %m_all_c = arith.mulf %m_all, %c_l : vector<2xf32>
+            %m_all_none = arith.cmpf oeq, %m_all, %ninf_l : vector<2xf32>
+            %m_ref = arith.select %m_all_none, %zero_l, %m_all_c : vector<2xi1>, vector<2xf32>
+            %m0_c = arith.mulf %r#1, %c_l : vector<2xf32>
+            %m0_d = arith.subf %m0_c, %m_ref : vector<2xf32>
+            %w0 = math.exp2 %m0_d fastmath<afn> : vector<2xf32>
+            %m1_c = arith.mulf %m1, %c_l : vector<2xf32>
+            %m1_d = arith.subf %m1_c, %m_ref : vector<2xf32>
+            %w1 = math.exp2 %m1_d fastmath<afn> : vector<2xf32>
+            %l0_w = arith.mulf %r#2, %w0 : vector<2xf32>
+            %l_all = math.fma %l1, %w1, %l0_w : vector<2xf32>
+            %w0_b = tile.warpgroup_broadcast_rows %w0 {{shape = array<i64: 64, {config.head_dim}>}}
+                : vector<2xf32> -> vector<{acc}xf32>
+            %w1_b = tile.warpgroup_broadcast_rows %w1 {{shape = array<i64: 64, {config.head_dim}>}}
+                : vector<2xf32> -> vector<{acc}xf32>
+            %o0_w = arith.mulf %r#0, %w0_b : vector<{acc}xf32>
+            %o_all = math.fma {o1}, %w1_b, %o0_w : vector<{acc}xf32>
+"""
+    return head, alloc, merge, "          }\n"
 
 
 def decode_attention_family() -> KernelFamily:
