@@ -79,12 +79,15 @@ MAX_SPLITS = 64
 #: 32 rows of a 64-column chunk, 2 or 4 KB) are more than an SM's TMA unit
 #: issues in a block's time (16-token pages: 32 boxes a block, K and V).
 GATHER_BELOW = 64
-#: The consumers' named barrier after they store Q and before their merge
-#: (ids 0-8 belong to gpu.barrier and the tile ops' warpgroups, T-BAR-1).
+#: The consumers' named barrier after they store Q (ids 0-8 belong to
+#: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
 Q_BARRIER = 9
 #: Consumer warpgroup w's own named barrier is OWN_BARRIERS + w (one
 #: consumer: Q_BARRIER).
 OWN_BARRIERS = 10
+#: The two consumers' barrier between the second's merge stores and the
+#: first's loads.
+MERGE_BARRIER = 12
 
 
 @dataclass(frozen=True)
@@ -996,7 +999,8 @@ def consumer_merge(config: DecodeAttentionConfig) -> tuple:
             vector.store %r#2, %merge_ml[%c1, %lane, %c0] : {ml}, vector<2xf32>
 {stores_text}
           }}
-          tile.named_barrier_sync %q_barrier, {128 * cons}
+          %merge_barrier = arith.constant {MERGE_BARRIER} : i32
+          tile.named_barrier_sync %merge_barrier, {128 * cons}
           %n_item = arith.subi %j1, %j0 : index
           %n_odd = arith.andi %n_item, %c1 : index
           %par_next = arith.xori %par0, %n_odd : index

@@ -9,7 +9,7 @@
 // K^T from two shared-memory descriptors and O += P V with P in registers
 // (m64n128k16 for D = 128, m64n64k16 P V for D = 64) by two consumer
 // warpgroups taking the blocks in turn, the second's rows handed to the
-// first through shared memory (16-byte stores, named barrier 9 across
+// first through shared memory (16-byte stores, named barrier 12 across
 // both), the log2-sum-exp of each row, and the combine's warp butterflies
 // and shuffles of the split weights, by a unit's last split (an arrival
 // counter between GPU-scope fences) or by the combine kernel.
@@ -120,7 +120,7 @@
 // then its 64 accumulators in sixteen 16-byte stores (thread t's chunk i
 // at (128 i + t) 16: no bank conflicts), loaded back the same way.
 // MERGE-LABEL: .visible .entry decode_attention_d128_p128(
-//       MERGE: bar.sync 9, 256;
+//       MERGE: bar.sync 12, 256;
 //       MERGE: st.shared.v2.b32 [%r[[ML:[0-9]+]]], {
 //  MERGE-NEXT: st.shared.v2.b32 [%r[[ML]]+1024], {
 // MERGE-COUNT-16: st.shared.v4.b32 [%r{{[0-9]+}}+{{[0-9]+}}], {%r
@@ -165,5 +165,5 @@
 // NO-WAIT-GATHERED-NEXT: tile.async_copy
 // GATHER-OVERWRITE: error: overwrites stage (0, 0) while a wgmma of thread 128 may still read it{{.*}}(T-PROTO-12)
 // GATHER-OVERWRITE-NEXT: tile.async_copy %k
-// CONSUMER-STEP: error: waits at named barrier 9 (thread {{128|256}}) for 256 threads, of which 128 arrive: every role is blocked or done, a hang (T-PROTO-11)
+// CONSUMER-STEP: error: waits at named barrier 12 (thread {{128|256}}) for 256 threads, of which 128 arrive: every role is blocked or done, a hang (T-PROTO-11)
 // NO-V-WAIT: error: reads stage (0{{.*}}) {{.*}}which this role never waited for{{.*}}(T-PROTO-12)
