@@ -38,7 +38,7 @@
                                 (tile.ops.decode_attention)
     python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
                                 [--softcap] [--cache-rows 0|16|32|64] [--lse]
-                                [--packed]
+                                [--packed] [--left-edge]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
@@ -210,6 +210,9 @@ def main(argv=None) -> None:
                          help="store the rows' log-sum-exps (the variant autograd runs)")
     prefill.add_argument("--packed", action="store_true",
                          help="the packed-sequence variant (tile.attention_varlen's)")
+    prefill.add_argument("--left-edge", action="store_true",
+                         help="compare a window's left edge (folded away without: the "
+                              "variant of calls with no window or an unbounded left)")
     prefill.add_argument("--cache-rows", type=int,
                          choices=(prefill_attention.LENGTHS_ONLY,)
                          + prefill_attention.CACHE_BOX_ROWS,
@@ -288,7 +291,7 @@ def main(argv=None) -> None:
         try:
             sys.stdout.write(prefill_attention.attention_source(
                 (args.element, args.softcap, args.head_dim, args.cache_rows, args.lse,
-                 args.packed)))
+                 args.packed, args.left_edge)))
         except ValueError as error:
             parser.error(str(error))
         return

@@ -73,12 +73,15 @@
 // issuing both products, then a wait for S_j alone
 // (tile.ops.attention.head_dim_aliases).
 #pv_wait = 1 : i32
-// Where a masked block compares the window's left edge: true (D = 64) only
-// in a block that edge cuts, so a causal diagonal block without a window
-// does without those compares (faster so, bench/NOTES.md); false (as
-// written: D = 128, whose consumers spill the other way) in every masked
-// block (tile.ops.attention.head_dim_aliases).
+// Where a masked block compares the window's left edge, in the variants
+// for windows with one (the others fold %has_left to false and compare no
+// left edge): true (D = 64) only in a block that edge cuts (faster so,
+// bench/NOTES.md); false (as written: D = 128, whose consumers spill the
+// other way) in every masked block (tile.ops.attention.head_dim_aliases).
 #left_apart = false
+// The unbounded window edge (tile.ops.attention.UNBOUNDED): a left below it
+// is an edge.
+#unbounded = 1073741824 : index
 // A KV cache's K and V (prefill against a paged cache) through a block
 // table, each as (block x %block_heads + head, 8-row group of the page,
 // chunk, row of the group, 64): boxes of #box_rows rows (a page of 16 or
@@ -136,6 +139,11 @@ module attributes {gpu.container_module} {
       // sequence's keys from seqlens[b] + %added (%per_sequence).
       %use_pages = arith.andi %paged, %true : i1
       %use_lengths = arith.andi %per_sequence, %true : i1
+      // Whether the window has a left edge (left below 2^30, the unbounded
+      // edge): the variants for calls without one fold it to false, and
+      // their masked blocks compare no left edge.
+      %c_unbounded = arith.constant #unbounded
+      %has_left = arith.cmpi ult, %left, %c_unbounded : index
       // For the backward (tile.ops.attention_backward): each query row's
       // negated log2 sum-exp into %lse[(b H + h) Sq + i] (packed sequences:
       // %lse[h total_q + cu_q[b] + i], flash_attn_varlen_func's layout);
@@ -715,7 +723,8 @@ module attributes {gpu.container_module} {
               // before the window's left edge of some row.
               %past_keys = arith.cmpi ugt, %n_end, %len_k : index
               %over = arith.cmpi sgt, %n_end, %r0_hi1 : index
-              %under = arith.cmpi slt, %n0, %r63_lo : index
+              %under_edge = arith.cmpi slt, %n0, %r63_lo : index
+              %under = arith.andi %under_edge, %has_left : i1
               %cut = arith.ori %over, %under : i1
               %needs_mask = arith.ori %past_keys, %cut : i1
               %masked = scf.if %needs_mask -> vector<64xf32> {
@@ -747,12 +756,19 @@ module attributes {gpu.container_module} {
                   }
                   scf.yield %cut_left : vector<64xf32>
                 } else {
-                  %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
-                  %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
-                  %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
-                  %seen = arith.andi %above, %below : vector<64xi1>
-                  %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                  %both = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+                  %both = scf.if %has_left -> vector<64xf32> {
+                    %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
+                    %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
+                    %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
+                    %seen = arith.andi %above, %below : vector<64xi1>
+                    %valid = arith.andi %in_keys, %seen : vector<64xi1>
+                    %edges = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+                    scf.yield %edges : vector<64xf32>
+                  } else {
+                    %in_window = arith.andi %in_keys, %below : vector<64xi1>
+                    %right_only = arith.select %in_window, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+                    scf.yield %right_only : vector<64xf32>
+                  }
                   scf.yield %both : vector<64xf32>
                 }
                 scf.yield %sel : vector<64xf32>

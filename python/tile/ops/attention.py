@@ -81,6 +81,13 @@ LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
 #: The switch of the rows' log-sum-exps the backward needs (folded to false
 #: but in the variants that save them: tile.ops.attention_backward's).
 LSE_SWITCH = "%keep_lse = arith.andi %save_lse, %true : i1"
+#: The switch of the window's left edge (as written, the kernel compares it
+#: where left is below UNBOUNDED), folded to false in the variants for calls
+#: without one (their masked blocks then compare each score with the right
+#: edge and the keys' end only: 64 adds, compares and ands a thread fewer a
+#: masked block) and to true in the others (a branch on it spills 56 bytes
+#: in the D = 128 consumers, ptxas).
+LEFT_SWITCH = "%has_left = arith.cmpi ult, %left, %c_unbounded : index"
 #: Packed sequences a call takes at most, 2^PACKED_HALVINGS: each of the
 #: prefill kernel's packed units finds its sequence in that many halvings
 #: of cu_seqlens_q (its #halvings; an unrolled loop, and more than 16 spill
@@ -169,21 +176,24 @@ def cache_aliases(box_rows: int, head_dim: int) -> Dict[str, str]:
 
 def attention_source(variant: Tuple) -> str:
     """The kernel @attention_d{D} for (element, softcap, D, box rows, lse[,
-    packed]):
+    packed[, left edge]]):
     `!e` and the head-dimension aliases redefined, the softcap branch kept
     or folded away; box rows None: tile.attention's (the KV-cache path
     folded away), LENGTHS_ONLY: a contiguous cache's per-sequence lengths,
     else a paged cache's, in boxes of that many rows (cache_aliases); with
     lse, the rows' negated log2 sum-exps stored for the backward; packed
-    (default False): tile.attention_varlen's units of packed row tiles."""
-    element, softcap, head_dim, box_rows, lse, *packed = variant
-    packed = bool(packed and packed[0])
+    (default False): tile.attention_varlen's units of packed row tiles; left
+    edge (default False): a window's left edge compared, else folded away."""
+    element, softcap, head_dim, box_rows, lse, *rest = variant
+    packed = bool(rest and rest[0])
+    left_edge = len(rest) > 1 and bool(rest[1])
     if packed and box_rows is not None:
         raise ValueError("the packed-sequence variants of the prefill kernel have no KV cache")
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
     paged = box_rows not in (None, LENGTHS_ONLY)
-    aliases = {"!e": element, **HALVINGS_ALIAS, **head_dim_aliases(head_dim, paged)}
+    aliases = {"!e": element, "#unbounded": f"{UNBOUNDED} : index", **HALVINGS_ALIAS,
+               **head_dim_aliases(head_dim, paged)}
     if paged:
         if box_rows not in CACHE_BOX_ROWS:
             raise ValueError(f"KV-cache boxes have {CACHE_BOX_ROWS} rows, got {box_rows}")
@@ -202,7 +212,8 @@ def attention_source(variant: Tuple) -> str:
     switches = [(SOFTCAP_SWITCH, not softcap and "false")]
     switches += [(PAGES_SWITCH, "true" if paged else "false"),
                  (LENGTHS_SWITCH, box_rows is None and "false"),
-                 (LSE_SWITCH, not lse and "false"), (PACKED_SWITCH, not packed and "false")]
+                 (LSE_SWITCH, not lse and "false"), (PACKED_SWITCH, not packed and "false"),
+                 (LEFT_SWITCH, "true" if left_edge else "false")]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:
@@ -349,13 +360,16 @@ def check_attention(q: Operand, k: Operand, v: Operand, out: Optional[Operand],
 
 
 def attention_kernel(element: str, head_dim: int, softcap: bool = False,
-                     box_rows: Optional[int] = None, lse: bool = False, packed: bool = False):
+                     box_rows: Optional[int] = None, lse: bool = False, packed: bool = False,
+                     left_edge: bool = False):
     """The kernel for "f16" or "bf16" elements and a head dim of HEAD_DIMS,
     with the logit softcap or without; `box_rows` for a KV cache's; `lse`
-    saving the rows' log-sum-exps; `packed` for packed sequences
-    (attention_source)."""
+    saving the rows' log-sum-exps; `packed` for packed sequences;
+    `left_edge` for windows with a left edge (attention_source)."""
     variant = (element, bool(softcap), head_dim, box_rows, bool(lse))
-    return ATTENTION.kernel(variant + (True,) if packed else variant, f"attention_d{head_dim}")
+    if packed or left_edge:
+        variant += (bool(packed), bool(left_edge))
+    return ATTENTION.kernel(variant, f"attention_d{head_dim}")
 
 
 #: The placeholder boxes of no_cache, per (device, dtype).
@@ -528,7 +542,8 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
                    lambda q, k, v, out: run(q, k, v, table, None, out, sk, 0))
         run(q, k, v, table, None, out, sk, 0)
         return out
-    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0)
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0,
+                              left_edge=left < UNBOUNDED)
     paired = paired_units(kind, batch * heads, sq, device.sms)
     # The launch prepared for this call shape and stream: the next such
     # call packs q, k, v and out only.
@@ -676,7 +691,8 @@ def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,
     if batch == 0 or max_seqlen_q == 0 or out.numel() == 0:
         return out
     check_tma_operands(what, (("out", operand_of(out)),))
-    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0, packed=True)
+    kernel = attention_kernel(BY_TORCH[dtype_name(q.dtype)].name, d, cap_in > 0, packed=True,
+                              left_edge=left < UNBOUNDED)
     kernel.launch_on(index, varlen_arguments(torch, q, k, v, out, cu_seqlens_q, cu_seqlens_k,
                                              (batch, heads, kv_heads),
                                              (left, right), scale, (cap_in, cap_out), kind),

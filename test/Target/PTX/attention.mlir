@@ -21,7 +21,7 @@
 // RUN: tile-opt %tile_kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.file.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.file.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a %t.file.ptx -o %t.file.cubin %}
-// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 128 --softcap --left-edge | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=128 --implicit-check-not=__nv_exp2f < %t.bf16.d128.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D128 < %t.bf16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d128.ptx -o %t.bf16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
@@ -29,7 +29,7 @@
 // RUN: FileCheck %s -DT=f16 -DD=128 --implicit-check-not=__nv_exp2f < %t.f16.d128.ptx
 // RUN: FileCheck %s -DT=f16 --check-prefix=D128 < %t.f16.d128.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.f16.d128.ptx -o %t.f16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
-// RUN: %python -m tile attention-prefill --element bf16 --head-dim 64 --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d64.ptx
+// RUN: %python -m tile attention-prefill --element bf16 --head-dim 64 --softcap --left-edge | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.bf16.d64.ptx
 // RUN: FileCheck %s -DT=bf16 -DD=64 --implicit-check-not=__nv_exp2f < %t.bf16.d64.ptx
 // RUN: FileCheck %s -DT=bf16 --check-prefix=D64 < %t.bf16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.bf16.d64.ptx -o %t.bf16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
@@ -60,10 +60,16 @@
 // RUN: %python -m tile attention-prefill > %t.nocap.mlir
 // RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
 // RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
+// RUN: grep -q "%%has_left = arith.constant false" %t.nocap.mlir
+// RUN: %python -m tile attention-prefill --left-edge | grep -q "%%has_left = arith.constant true"
+// RUN: tile-opt %t.nocap.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.nocap.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.nocap.ptx -o %t.nocap.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: not %python -m tile attention-prefill --cache-rows 16 --softcap 2>&1 | FileCheck %s --check-prefix=NO-CACHE-SOFTCAP
 
 // The variants tile.attention compiles with the softcap branch (folded
-// away for calls without a cap: the nocap lines), the KV-cache variants
+// away for calls without a cap: the nocap lines) and the window's left
+// edge (--left-edge; folded away for calls without one, whose masked
+// blocks then compare no left edge: the nocap lines), the KV-cache variants
 // and tile.attention_varlen's (--packed: units of the packed row tiles,
 // each a binary search of cu_seqlens_q; with the softcap branch, and
 // autograd's with the log-sum-exps) assemble without spills; a KV-cache variant with the softcap
