@@ -51,6 +51,8 @@ def families():
         for head_dim in (64, 128):
             for softcap in (False, True):
                 yield "attention", ATTENTION, (element, softcap, head_dim, None, False)
+            yield "attention-window", ATTENTION, (element, False, head_dim, None, False,
+                                                  False, True)
             yield "attention-lse", ATTENTION, (element, False, head_dim, None, True)
             yield "attention-packed", ATTENTION, (element, False, head_dim, None, False, True)
             yield "attention-cache", ATTENTION, (element, False, head_dim, 16, False)

@@ -231,9 +231,10 @@ for d in (64, 128):
             ref = torch.nn.functional.scaled_dot_product_attention(q[i].transpose(0, 1).float(), kb, vb, attn_mask=mask, enable_gqa=True)
             error = max(error, (o[i].transpose(0, 1).float() - ref).abs().max().item())
         print(f"attention_with_kvcache d{d} page {page} max abs error {error:.1e}")
-# The split-KV decode kernels (both consumers, their merge, the combine by
-# the last split and by the combine kernel): one query a sequence, GQA 8/2,
-# contiguous and paged caches, sequences of uneven lengths.
+# The split-KV decode kernels (both consumers and their merge, the combine
+# by the unit's last split, the direct store): one query a sequence, GQA
+# 8/2, contiguous and paged caches, sequences of uneven lengths; a CTA one
+# item each (several items a CTA: bench/NOTES.md, racecheck's reports).
 for d in (64, 128):
     for page in (0, 16, 32, 128):
         q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16)

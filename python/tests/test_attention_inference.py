@@ -261,12 +261,13 @@ def test_bottom_right_causal(hopper, sq, sk):
 
 @pytest.mark.parametrize("causal, window", [(True, (100, 0)), (True, (255, -1)),
                                             (False, (64, 64)), (False, (0, 300)),
-                                            ("bottom_right", (200, 0))])
+                                            ("bottom_right", (200, 0)), (False, (-1, 64))])
 @pytest.mark.parametrize("d", [64, 128])
 def test_sliding_windows(hopper, causal, window, d):
-    """Windows at both head dims: D = 64 compares a block's left edge only
-    where that edge cuts the block (#left_apart), D = 128 in every masked
-    block."""
+    """Windows at both head dims: with a left edge, the variants that
+    compare it (D = 64 only where it cuts a block, #left_apart; D = 128 in
+    every masked block); with an unbounded left (causal's (255, -1) too),
+    the variants without its compares."""
     import tile
     torch = hopper
     q, k, v = (randn(torch, 2, 4, 700, d, dtype=torch.float16, seed=i) for i in range(3))
@@ -315,6 +316,31 @@ def test_varlen(hopper, causal, heads, kv_heads, d):
         qs, ks, vs = (t[s].transpose(0, 1)[None] for t in (q, k, v))
         want = reference(torch, qs, ks, vs, hi=0 if causal else None)
         bound = sdpa_error(torch, qs, ks, vs, want, None, 0 if causal else None)
+        assert_close(torch, out[s].transpose(0, 1)[None], want, bound, q.dtype)
+
+
+@pytest.mark.parametrize("causal, window", [(True, (100, 0)), (False, (64, 64))])
+@pytest.mark.parametrize("d", [64, 128])
+def test_varlen_windows(hopper, causal, window, d):
+    """Packed sequences under a sliding window (the packed variants with the
+    left edge's compares) against per-sequence references."""
+    import tile
+    torch = hopper
+    lengths = [1, 300, 128, 700, 77]
+    cu = torch.tensor([0] + list(itertools_accumulate(lengths)), device="cuda",
+                      dtype=torch.int32)
+    total = sum(lengths)
+    q = randn(torch, total, 8, d, seed=1)
+    k, v = randn(torch, total, 2, d, seed=2), randn(torch, total, 2, d, seed=3)
+    out = tile.attention_varlen(q, k, v, cu, cu, max(lengths), causal=causal,
+                                window_size=window)
+    torch.cuda.synchronize()
+    left, right = window_edges("x" if causal else None, window)
+    for i, n in enumerate(lengths):
+        s = slice(int(cu[i]), int(cu[i + 1]))
+        qs, ks, vs = (t[s].transpose(0, 1)[None] for t in (q, k, v))
+        want = reference(torch, qs, ks, vs, lo=-left, hi=right)
+        bound = sdpa_error(torch, qs, ks, vs, want, -left, right)
         assert_close(torch, out[s].transpose(0, 1)[None], want, bound, q.dtype)
 
 
@@ -515,6 +541,32 @@ def test_kvcache_paged_and_contiguous(hopper, page, d):
                                         block_table=table, causal=True)
     torch.cuda.synchronize()
     assert_bottom_right(torch, (contiguous, paged), q, (k_cache, v_cache), lengths)
+
+
+@pytest.mark.parametrize("page", [None, 16, 128])
+def test_decode_several_items_a_cta(hopper, page):
+    """More units than SMs (a persistent CTA takes several, each its
+    consumers' block parity carried on) with uneven lengths, one split and
+    the chosen splits, contiguous and paged caches."""
+    import tile
+    torch = hopper
+    batch, heads, kv_heads, s, d = 70, 8, 2, 1024, 128
+    generator = torch.Generator(device="cpu").manual_seed(5)
+    lengths = torch.randint(1, s + 1, (batch,), generator=generator).to("cuda", torch.int32)
+    q = randn(torch, batch, 1, heads, d, seed=1)
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    poison_past((k_cache, v_cache), lengths)
+    if page is None:
+        caches, table = (k_cache, v_cache), None
+    else:
+        (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
+                                          for c in (k_cache, v_cache))
+        caches = (k_paged, v_paged)
+    outs = [tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table,
+                                        num_splits=splits) for splits in (1, 0)]
+    torch.cuda.synchronize()
+    assert_bottom_right(torch, outs, q, (k_cache, v_cache), lengths)
 
 
 def assert_bottom_right(torch, outs, q, caches, lengths):

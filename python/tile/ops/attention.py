@@ -221,10 +221,10 @@ def attention_source(variant: Tuple) -> str:
     return text
 
 
-#: The kernel @attention_d{D}; a variant is (element, softcap, D, box rows
-#: or None). 32-bit
-#: index arithmetic: the kernels' loop state takes half the registers
-#: (their coordinates are TMA's 32-bit ones anyway).
+#: The kernel @attention_d{D}; a variant is attention_source's (element,
+#: softcap, D, box rows or None, lse[, packed[, left edge]]). 32-bit index
+#: arithmetic: the kernels' loop state takes half the registers (their
+#: coordinates are TMA's 32-bit ones anyway).
 ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
                          options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.

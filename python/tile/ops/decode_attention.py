@@ -102,7 +102,7 @@ class DecodeAttentionConfig:
     #: three stages of 64 KB ran 2-3% slower than two.
     ring: int = 0
     #: Consumer warpgroups: with two, they take a unit's key blocks in turn
-    #: (block k of a CTA's stream by warpgroup k mod 2) and merge their
+    #: (block k of a CTA's stream by consumer k mod 2) and merge their
     #: rows' (m, l, O) in shared memory before the epilogue: two warps a
     #: scheduler on a block's softmax, whose one warp's latency bounds a
     #: CTA's block rate (bench/NOTES.md, "The decode consumer, measured").
@@ -169,7 +169,7 @@ class DecodeAttentionConfig:
                              f"multiple of {self.consumers} stages, got {self.stages}")
 
 
-#: IR of a work item's decoding, the same in the producer and the consumer:
+#: IR of a work item's decoding, the same in the producer and the consumers:
 #: (split, g row_tiles + rt, b) from %item, the sequence's keys (seqlens[b]
 #: + %added, or %length; at most its pages' capacity) and the split's key
 #: blocks [j0, j1).
@@ -938,10 +938,10 @@ module attributes {{gpu.container_module}} {{
 def consumer_merge(config: DecodeAttentionConfig) -> tuple:
     """IR of the consumers' split of a unit's blocks: (the consumer
     region's head, the merge buffers' allocations, the merge after the
-    blocks, its end). With two consumers, warpgroup 1 stores its rows'
+    blocks, its end). With two consumers, consumer 1 stores its rows'
     running maximum m, partial sums l and O accumulators in shared memory
-    (each thread its own fragment: both warpgroups' threads hold the same
-    rows and columns), and warpgroup 0 weighs both by exp2(c (m_w - m)),
+    (each thread its own fragment: both consumers' threads hold the same
+    rows and columns), and consumer 0 weighs both by exp2(c (m_w - m)),
     m the larger, and runs the epilogue; the CTA's block stream's parity
     after the item comes from its block count."""
     cons, acc = config.consumers, config.head_dim // 2

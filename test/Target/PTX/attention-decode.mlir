@@ -20,11 +20,13 @@
 // V without waiting for it, a stage whose announced bytes are a box (8 KB)
 // short of its boxes', and consumers that step one stage a block (or both
 // start at the item's first block): one blocks on a stage that is never
-// filled for it, and the other hangs at the merge barrier; gathering, a
-// producer whose copies never arrive on K's full barrier (the consumer deadlocks), a consumer
-// that reads K or V without waiting for the gathered stage, and one whose
-// S wgmma may still read K when it releases the stage (the next gather
-// overwrites it).
+// filled for it, and the other hangs at the merge barrier; over three
+// items of five blocks (persistent: the stream's parity flips each item)
+// clean, and a block parity not carried from one item to the next
+// reported the same way; gathering, a producer whose copies never arrive
+// on K's full barrier (the consumer deadlocks), a consumer that reads K or
+// V without waiting for the gathered stage, and one whose S wgmma may
+// still read K when it releases the stage (the next gather overwrites it).
 //
 // RUN: %python -m tile attention-decode --page 128 > %t.p128.mlir
 // RUN: tile-opt %t.p128.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.p128.ptx
@@ -59,6 +61,10 @@
 // RUN: sed 's/%%next = arith.addi %%s, %%c_consumers : index/%%next = arith.addi %%s, %%c1 : index/' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
 // RUN: sed 's/%%j_mine = arith.addi %%j0, %%first_off : index/%%j_mine = arith.addi %%j0, %%c0 : index/' %t.wrap.mlir \
+// RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
+// RUN: sed 's/%%items = arith.muli %%units, %%splits : index/%%items = arith.constant 3 : index/' %t.wrap.mlir > %t.items.mlir
+// RUN: tile-opt %t.items.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
+// RUN: sed 's/%%par_next = arith.xori %%par0, %%n_odd : index/%%par_next = arith.xori %%par0, %%c0 : index/' %t.items.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
 // RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.gather.mlir
 // RUN: tile-opt %t.gather.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
