@@ -11,7 +11,7 @@ import pytest
 from tile.core.errors import MatmulError
 from tile.ops.attention import LENGTHS_ONLY, UNBOUNDED, check_attention, decodes, window_edges
 from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
-from tile.ops.decode_attention import (CONSUMERS, DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS,
+from tile.ops.decode_attention import (DECODE_ATTENTION, GATHER_BELOW, PAGE_ROWS, THREADS,
                                        DecodeAttentionConfig, config_for, num_splits,
                                        prefers_decode)
 from tile.arrays import contiguous_strides
@@ -133,13 +133,13 @@ def test_decode_combine_choice():
 
 @pytest.mark.parametrize("element", ["f16", "bf16"])
 def test_decode_kernels_compile(element):
-    """Every page size, head dim and consumer count compiles (the protocol
-    checker and tile-check-target run in the pipeline) with the launch
-    contract tile.ops.decode_attention passes."""
-    for d, rows, consumers in itertools.product((64, 128), PAGE_ROWS, CONSUMERS):
-        config = DecodeAttentionConfig(element, d, rows, consumers=consumers)
+    """Every page size and head dim compiles (the protocol checker and
+    tile-check-target run in the pipeline) with the launch contract
+    tile.ops.decode_attention passes."""
+    for d, rows in itertools.product((64, 128), PAGE_ROWS):
+        config = DecodeAttentionConfig(element, d, rows)
         manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
-        assert manifest[config.name]["block"][0] == 128 * (1 + consumers)
+        assert manifest[config.name]["block"][0] == THREADS
         params = manifest[config.name]["params"]
         assert len(params) == 29
         # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
@@ -265,9 +265,8 @@ def test_bottom_right_causal(hopper, sq, sk):
 @pytest.mark.parametrize("d", [64, 128])
 def test_sliding_windows(hopper, causal, window, d):
     """Windows at both head dims: with a left edge, the variants that
-    compare it (D = 64 only where it cuts a block, #left_apart; D = 128 in
-    every masked block); with an unbounded left (causal's (255, -1) too),
-    the variants without its compares."""
+    compare it in every masked block; with an unbounded left (causal's
+    (255, -1) too), the variants without its compares."""
     import tile
     torch = hopper
     q, k, v = (randn(torch, 2, 4, 700, d, dtype=torch.float16, seed=i) for i in range(3))

@@ -73,12 +73,6 @@
 // issuing both products, then a wait for S_j alone
 // (tile.ops.attention.head_dim_aliases).
 #pv_wait = 1 : i32
-// Where a masked block compares the window's left edge, in the variants
-// for windows with one (the others fold %has_left to false and compare no
-// left edge): true (D = 64) only in a block that edge cuts (faster so,
-// bench/NOTES.md); false (as written: D = 128, whose consumers spill the
-// other way) in every masked block (tile.ops.attention.head_dim_aliases).
-#left_apart = false
 // The unbounded window edge (tile.ops.attention.UNBOUNDED): a left below it
 // is an edge.
 #unbounded = 1073741824 : index
@@ -132,7 +126,6 @@ module attributes {gpu.container_module} {
       %false = arith.constant false
       %true = arith.constant true
       %pv_wait = arith.constant #pv_wait
-      %left_apart = arith.constant #left_apart
       %c2_groups = arith.constant 2 : i32
       %early_turn = arith.cmpi eq, %pv_wait, %c2_groups : i32
       // A KV cache: K and V through the block table (%paged), and each
@@ -741,35 +734,18 @@ module attributes {gpu.container_module} {
                 %hi_s = vector.broadcast %hi_i32 : i32 to vector<64xi32>
                 %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
                 %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
-                %sel = scf.if %left_apart -> vector<64xf32> {
-                  // The window's left edge only in a block it cuts (%under).
-                  %kept = arith.andi %in_keys, %below : vector<64xi1>
-                  %cut_right = arith.select %kept, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                  %cut_left = scf.if %under -> vector<64xf32> {
-                    %lo_l = vector.broadcast %lo_i32 : i32 to vector<64xi32>
-                    %first_key_l = arith.addi %qrows, %lo_l : vector<64xi32>
-                    %above_l = arith.cmpi sge, %keys, %first_key_l : vector<64xi32>
-                    %windowed = arith.select %above_l, %cut_right, %ninf_s : vector<64xi1>, vector<64xf32>
-                    scf.yield %windowed : vector<64xf32>
-                  } else {
-                    scf.yield %cut_right : vector<64xf32>
-                  }
-                  scf.yield %cut_left : vector<64xf32>
+                %sel = scf.if %has_left -> vector<64xf32> {
+                  %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
+                  %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
+                  %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
+                  %seen = arith.andi %above, %below : vector<64xi1>
+                  %valid = arith.andi %in_keys, %seen : vector<64xi1>
+                  %edges = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+                  scf.yield %edges : vector<64xf32>
                 } else {
-                  %both = scf.if %has_left -> vector<64xf32> {
-                    %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
-                    %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
-                    %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
-                    %seen = arith.andi %above, %below : vector<64xi1>
-                    %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                    %edges = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                    scf.yield %edges : vector<64xf32>
-                  } else {
-                    %in_window = arith.andi %in_keys, %below : vector<64xi1>
-                    %right_only = arith.select %in_window, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                    scf.yield %right_only : vector<64xf32>
-                  }
-                  scf.yield %both : vector<64xf32>
+                  %in_window = arith.andi %in_keys, %below : vector<64xi1>
+                  %right_only = arith.select %in_window, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
+                  scf.yield %right_only : vector<64xf32>
                 }
                 scf.yield %sel : vector<64xf32>
               } else {

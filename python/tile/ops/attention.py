@@ -124,9 +124,8 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
     """The kernel source's head-dimension aliases for D = `head_dim` (as
     written: 128): O's accumulator fragment, the Q, K/V and O staging tiles
     of D / 64 chunks, K/V rings of 128 KB (256 / D stages; ring_aliases),
-    the MMA and row shapes and the constants, when a warpgroup hands
-    the tensor cores' turn on (#pv_wait) and where a masked block compares
-    the window's left edge (#left_apart)."""
+    the MMA and row shapes and the constants, and when a warpgroup hands
+    the tensor cores' turn on (#pv_wait)."""
     chunks, stages = head_dim // 64, 256 // head_dim
     early = head_dim == 128 and not paged
     return {"!acc": f"vector<{head_dim // 2}xf32>",
@@ -143,10 +142,7 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
             # groups in flight) or once S is done (D = 64 and the paged
             # variants, whose producer threads keep page ids: faster so,
             # bench/NOTES.md).
-            "#pv_wait": f"{2 if early else 1} : i32",
-            # A masked block's compares of the window's left edge only where
-            # that edge cuts it (D = 64; D = 128's consumers spill so).
-            "#left_apart": "true" if head_dim == 64 else "false"}
+            "#pv_wait": f"{2 if early else 1} : i32"}
 
 
 def ring_aliases(head_dim: int, paged: bool) -> Dict[str, str]:

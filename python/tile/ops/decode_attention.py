@@ -59,8 +59,14 @@ ROW_TILE = 64
 PAGE_ROWS = (16, 32, 64, 128)
 #: Head dimensions.
 HEAD_DIMS = (64, 128)
-#: Consumer warpgroups a CTA may have.
-CONSUMERS = (1, 2)
+#: Consumer warpgroups a CTA: they take a unit's key blocks in turn (block
+#: k of a CTA's stream by consumer k mod 2) and merge their rows' (m, l, O)
+#: in shared memory before the epilogue: two warps a scheduler on a block's
+#: softmax, whose one warp's latency bounded a CTA's block rate with one
+#: consumer (bench/NOTES.md, "The decode consumer, measured").
+CONSUMERS = 2
+#: Threads: the producer warpgroup and the consumers.
+THREADS = 128 * (1 + CONSUMERS)
 #: Output rows per CTA of the combine kernel (one warp each).
 COMBINE_ROWS = 2
 #: Rows of a unit (Sq x group, at most ROW_TILE) that its last split
@@ -82,8 +88,7 @@ GATHER_BELOW = 64
 #: The consumers' named barrier after they store Q (ids 0-8 belong to
 #: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
 Q_BARRIER = 9
-#: Consumer warpgroup w's own named barrier is OWN_BARRIERS + w (one
-#: consumer: Q_BARRIER).
+#: Consumer w's own named barrier is OWN_BARRIERS + w.
 OWN_BARRIERS = 10
 #: The two consumers' barrier between the second's merge stores and the
 #: first's loads.
@@ -101,28 +106,14 @@ class DecodeAttentionConfig:
     #: for D = 64). Measured on an H100 (batch 16 and 64, 4k and 32k keys):
     #: three stages of 64 KB ran 2-3% slower than two.
     ring: int = 0
-    #: Consumer warpgroups: with two, they take a unit's key blocks in turn
-    #: (block k of a CTA's stream by consumer k mod 2) and merge their
-    #: rows' (m, l, O) in shared memory before the epilogue: two warps a
-    #: scheduler on a block's softmax, whose one warp's latency bounds a
-    #: CTA's block rate (bench/NOTES.md, "The decode consumer, measured").
-    consumers: int = 2
-
-    @property
-    def threads(self) -> int:
-        """The producer warpgroup and the consumers'."""
-        return 128 * (1 + self.consumers)
 
     @property
     def registers(self) -> tuple:
-        """setmaxnreg's (producer, consumer) split: 24 / 256 with one
-        consumer; with two, 24 / 240 (504 of the 504 a thread slot: 65,536
-        / 384 threads, rounded down to 8), and where 128 producer threads
-        gather, the fewest consumer registers that do not spill (ptxas):
-        56 / 224 for 16-row pages, 72 / 216 for 32-row pages (their gathers'
-        addresses spill at 56)."""
-        if self.consumers == 1:
-            return 24, 256
+        """setmaxnreg's (producer, consumer) split: 24 / 240 (504 of the 504
+        a thread slot: 65,536 / 384 threads, rounded down to 8), and where
+        128 producer threads gather, the fewest consumer registers that do
+        not spill (ptxas): 56 / 224 for 16-row pages, 72 / 216 for 32-row
+        pages (their gathers' addresses spill at 56)."""
         if not self.gathers:
             return 24, 240
         return (56, 224) if self.page_rows == 16 else (72, 216)
@@ -150,7 +141,6 @@ class DecodeAttentionConfig:
     @property
     def name(self) -> str:
         suffix = f"_s{self.ring}" if self.ring else ""
-        suffix += f"_c{self.consumers}" if self.consumers != 2 else ""
         return f"decode_attention_d{self.head_dim}_p{self.page_rows}{suffix}"
 
     def validate(self) -> None:
@@ -161,12 +151,10 @@ class DecodeAttentionConfig:
         if self.page_rows not in PAGE_ROWS:
             raise ValueError(f"decode attention page rows must be one of {PAGE_ROWS}, got "
                              f"{self.page_rows}")
-        if self.consumers not in CONSUMERS:
-            raise ValueError(f"decode attention consumers must be 1 or 2, got {self.consumers}")
-        if self.stages % self.consumers:
+        if self.stages % CONSUMERS:
             # Consumer w takes the blocks of the stages s = w mod 2.
-            raise ValueError(f"decode attention with {self.consumers} consumers needs a "
-                             f"multiple of {self.consumers} stages, got {self.stages}")
+            raise ValueError(f"decode attention's {CONSUMERS} consumers need a multiple of "
+                             f"{CONSUMERS} stages, got {self.stages}")
 
 
 #: IR of a work item's decoding, the same in the producer and the consumers:
@@ -402,8 +390,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
                           if config.gathers else set()))
     constant_text = "".join(f"      %c{n} = arith.constant {n} : index\n"
                             for n in constants if n not in (0, 1, 2))
-    cons = config.consumers
-    q_vectors = 64 * d // 8 // (128 * cons)  # 8-element vectors of Q per consumer thread
+    q_vectors = 64 * d // 8 // (128 * CONSUMERS)  # 8-element vectors of Q per consumer thread
     item_producer, item_consumer = (textwrap.indent(ITEM_IR, " " * n) for n in (12, 10))
     page_text = "\n".join(page_lines).replace("{{", "{").replace("}}", "}")
     copies_text, v_text = "\n".join(copies), "\n".join(v_copies)
@@ -588,30 +575,7 @@ scf.if %in_row {{
     # Every thread (the consumers' groups are empty) waits for its cp.async
     # copies before it exits.
     gather_drain = "      tile.async_wait_all\n" if config.gathers else ""
-    consumer_head, merge_alloc, merge, merge_end = consumer_merge(config)
-    carried = ["%s0 = %wg", "%ph0 = %false"] + (["%par0 = %c0"] if cons > 1 else [])
-    carried_init = ", ".join(carried)
-    carried_types = ", ".join(["index", "i1", "index"][:len(carried)])
-    carried_yield = ", ".join(["%r#3", "%r#4", "%par_next"][:len(carried)])
-    if cons == 1:
-        q_intro = """          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load,
-          // once the previous item's products have read the last ones.
-          tile.named_barrier_sync %q_barrier, 128
-"""
-        first_block, j_start = "", "%j0"
-        o_all, m_all, l_all = "%r#0", "%r#1", "%r#2"
-    else:
-        q_intro = """          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load
-          // by both consumers (their last products of the previous item came
-          // before its merge barrier).
-"""
-        first_block = """          // This consumer's first block: the item's first where the CTA's
-          // block stream is at this warpgroup's parity, else its second.
-          %first_off = arith.xori %par0, %wg : index
-          %j_mine = arith.addi %j0, %first_off : index
-"""
-        j_start = "%j_mine"
-        o_all, m_all, l_all = "%o_all", "%m_all", "%l_all"
+    merge_alloc, merge = consumer_merge(config)
     return f"""// {config.name}: split-KV attention against a KV cache (tile.ops.decode_attention).
 !kv = !tile.tma_desc<memref<?x?x?x?x{e}>, box = [1, 1, {r}, 64], swizzle = b128>
 !kvm = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
@@ -631,7 +595,7 @@ module attributes {{gpu.container_module}} {{
         %per_sequence: i1, %added: index, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
         %direct: i1, %fused: i1) kernel
-        attributes {{known_block_size = array<i32: {config.threads}, 1, 1>}} {{
+        attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -671,10 +635,17 @@ module attributes {{gpu.container_module}} {{
       }}
       gpu.barrier
       tile.warp_specialize producer(registers = {config.registers[0]}) {{
-{producer}      }} consumers({cons}, registers = {config.registers[1]}) {{
+{producer}      }} consumers({CONSUMERS}, registers = {config.registers[1]}) {{
       ^bb0(%wg: index):
         %lane = arith.remui %tid, %c128 : index
-{consumer_head}        %signals = arith.cmpi eq, %lane, %c0 : index
+        %c_consumers = arith.constant {CONSUMERS} : index
+        %c_q_threads = arith.constant {128 * CONSUMERS} : index
+        %q_lane = arith.subi %tid, %c128 : index
+        // Each consumer's own named barrier (its 128 threads).
+        %own_base = arith.constant {OWN_BARRIERS} : i32
+        %wg_i32 = arith.index_cast %wg : index to i32
+        %own_barrier = arith.addi %own_base, %wg_i32 : i32
+        %signals = arith.cmpi eq, %lane, %c0 : index
         %zero_s = arith.constant dense<0.0> : vector<64xf32>
         %zero_o = arith.constant dense<0.0> : vector<{acc}xf32>
         %zero_l = arith.constant dense<0.0> : vector<2xf32>
@@ -703,11 +674,14 @@ module attributes {{gpu.container_module}} {{
         %i32 = arith.constant 32 : index
         %c_d = arith.constant {d} : index
         %c_qv = arith.constant {q_vectors} : index
-        %cc:{len(carried)} = scf.for %item = %cta to %items step %ctas
-            iter_args({carried_init}) -> ({carried_types}) {{
+        %cc:3 = scf.for %item = %cta to %items step %ctas
+            iter_args(%s0 = %wg, %ph0 = %false, %par0 = %c0) -> (index, i1, index) {{
 {item_consumer}
           %p0 = arith.muli %rt, %c64 : index
-{q_intro}          scf.for %i = %c0 to %c_qv step %c1 {{
+          // Q rows p0 .. p0 + 64 (zeros past Sq G), eight elements a load
+          // by both consumers (their last products of the previous item came
+          // before its merge barrier).
+          scf.for %i = %c0 to %c_qv step %c1 {{
             %vi = arith.muli %i, %c_q_threads : index
             %vl = arith.addi %vi, %q_lane : index
             %el = arith.muli %vl, %i8 : index
@@ -730,7 +704,7 @@ module attributes {{gpu.container_module}} {{
             vector.store %qv, %sq_[%c0, %qchunk, %qr, %qcol] : {qbuf}, vector<8x{e}>
           }}
           tile.fence_proxy_async shared_cta
-          tile.named_barrier_sync %q_barrier, {128 * cons}
+          tile.named_barrier_sync %q_barrier, {128 * CONSUMERS}
           // Key j is seen by query t where j < seqlen and, causal,
           // j <= seqlen - Sq + t (the bottom-right diagonal).
           %seqlen_i32c = arith.index_cast %seqlen : index to i32
@@ -746,7 +720,11 @@ module attributes {{gpu.container_module}} {{
           %not_causal_s = vector.broadcast %not_causal : i1 to vector<64xi1>
           %sq1 = arith.subi %sq, %c1 : index
           %cut_rows = arith.select %causal, %sq1, %c0 : index
-{first_block}          %r:5 = scf.for %j = {j_start} to %j1 step %c_consumers
+          // This consumer's first block: the item's first where the CTA's
+          // block stream is at this consumer's parity, else its second.
+          %first_off = arith.xori %par0, %wg : index
+          %j_mine = arith.addi %j0, %first_off : index
+          %r:5 = scf.for %j = %j_mine to %j1 step %c_consumers
               iter_args(%o_acc = %zero_o, %m_run = %ninf_l, %l_run = %zero_l,
                         %s = %s0, %ph = %ph0)
               -> (vector<{acc}xf32>, vector<2xf32>, vector<2xf32>, index, i1) {{
@@ -854,12 +832,12 @@ module attributes {{gpu.container_module}} {{
           }}
 {merge}          // O / l and log2(sum exp) = c m + log2(l) of each row (-inf and 0
           // for a row that saw no key) into this split's workspace rows.
-          %l_final = tile.warpgroup_row_reduce <add> {l_all} {{shape = array<i64: 64, 128>}}
+          %l_final = tile.warpgroup_row_reduce <add> %l_all {{shape = array<i64: 64, 128>}}
               : vector<2xf32> -> vector<2xf32>
           %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
           %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
           %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
-          %out = tile.warpgroup_scale {o_all} row_factors %inv_l : vector<2xf32>
+          %out = tile.warpgroup_scale %o_all row_factors %inv_l : vector<2xf32>
               {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>
           %rows_left = arith.subi %rows_all, %p0 : index
           %rows_valid = arith.minui %rows_left, %c64 : index
@@ -874,7 +852,7 @@ module attributes {{gpu.container_module}} {{
             tile.warpgroup_mma_store %out, %out_rows[%orow0, %c0] bounds [%orow_end, %c_d]
                 {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>, memref<?x?x{e}>
           }} else {{
-            %m_final = arith.mulf {m_all}, %c_l : vector<2xf32>
+            %m_final = arith.mulf %m_all, %c_l : vector<2xf32>
             %log_l = math.log2 %l_final : vector<2xf32>
             %lse_raw = arith.addf %m_final, %log_l : vector<2xf32>
             %lse = arith.select %l_pos, %lse_raw, %ninf_l : vector<2xi1>, vector<2xf32>
@@ -911,7 +889,8 @@ module attributes {{gpu.container_module}} {{
             }}
 {combine}
           }}
-{merge_end}          scf.yield {carried_yield} : {carried_types}
+          }}
+          scf.yield %r#3, %r#4, %par_next : index, i1, index
         }}
       }}
 {gather_drain}      gpu.return
@@ -936,27 +915,15 @@ module attributes {{gpu.container_module}} {{
 
 
 def consumer_merge(config: DecodeAttentionConfig) -> tuple:
-    """IR of the consumers' split of a unit's blocks: (the consumer
-    region's head, the merge buffers' allocations, the merge after the
-    blocks, its end). With two consumers, consumer 1 stores its rows'
+    """IR of the consumers' merge of a unit's rows: (the merge buffers'
+    allocations, the merge after the blocks, which opens consumer 0's
+    epilogue). Consumer 1 stores its rows'
     running maximum m, partial sums l and O accumulators in shared memory
     (each thread its own fragment: both consumers' threads hold the same
     rows and columns), and consumer 0 weighs both by exp2(c (m_w - m)),
     m the larger, and runs the epilogue; the CTA's block stream's parity
     after the item comes from its block count."""
-    cons, acc = config.consumers, config.head_dim // 2
-    head = f"""        %c_consumers = arith.constant {cons} : index
-        %c_q_threads = arith.constant {128 * cons} : index
-        %q_lane = arith.subi %tid, %c128 : index
-"""
-    if cons == 1:
-        head += f"        %own_barrier = arith.constant {Q_BARRIER} : i32\n"
-        return head, "", "", ""
-    head += f"""        // Each consumer's own named barrier (its 128 threads).
-        %own_base = arith.constant {OWN_BARRIERS} : i32
-        %wg_i32 = arith.index_cast %wg : index to i32
-        %own_barrier = arith.addi %own_base, %wg_i32 : i32
-"""
+    acc = config.head_dim // 2
     chunks = acc // 4
     o_type = f"memref<{chunks}x128x4xf32, 3>"
     alloc = f"""      // Consumer 1's (m, l) and O fragments, for consumer 0's merge.
@@ -1000,7 +967,7 @@ def consumer_merge(config: DecodeAttentionConfig) -> tuple:
 {stores_text}
           }}
           %merge_barrier = arith.constant {MERGE_BARRIER} : i32
-          tile.named_barrier_sync %merge_barrier, {128 * cons}
+          tile.named_barrier_sync %merge_barrier, {128 * CONSUMERS}
           %n_item = arith.subi %j1, %j0 : index
           %n_odd = arith.andi %n_item, %c1 : index
           %par_next = arith.xori %par0, %n_odd : index
@@ -1029,7 +996,7 @@ def consumer_merge(config: DecodeAttentionConfig) -> tuple:
             %o0_w = arith.mulf %r#0, %w0_b : vector<{acc}xf32>
             %o_all = math.fma {o1}, %w1_b, %o0_w : vector<{acc}xf32>
 """
-    return head, alloc, merge, "          }\n"
+    return alloc, merge
 
 
 def decode_attention_family() -> KernelFamily:
