@@ -142,8 +142,11 @@ module attributes {gpu.container_module} {
       // %lse[h total_q + cu_q[b] + i], flash_attn_varlen_func's layout);
       // tile.attention's own variants fold it away.
       %keep_lse = arith.andi %save_lse, %true : i1
-      // Packed sequences' units (%varlen): tile.attention_varlen's variants
-      // keep them, the others fold them away.
+      // Packed sequences (%varlen): their units, rows, lengths and direct
+      // stores. tile.attention_varlen's variants keep them, the others fold
+      // them away; the body tests %packed only (a runtime %varlen left in
+      // the dense variants makes their loop bounds look thread-dependent
+      // to ptxas: convergence guards and no uniform datapath in the loop).
       %packed = arith.andi %varlen, %true : i1
       %c_box_rows = arith.constant #box_rows
       %c_boxes = arith.constant #kv_boxes
@@ -281,7 +284,7 @@ module attributes {gpu.container_module} {
             // The sequence: the whole of Sq and Sk, or packed sequence b, rows
             // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
             %b1 = arith.addi %b, %c1 : index
-            %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+            %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
               %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
               %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
               %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -319,7 +322,7 @@ module attributes {gpu.container_module} {
               }
               scf.yield %c0, %sq, %c0, %len_cache : index, index, index, index
             }
-            %bt = arith.select %varlen, %c0, %b : index
+            %bt = arith.select %packed, %c0, %b : index
             // Causal diagonals: top left (key j <= query i) or bottom right
             // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
             // query i where i + lo <= j <= i + hi (signed).
@@ -560,7 +563,7 @@ module attributes {gpu.container_module} {
           // The sequence: the whole of Sq and Sk, or packed sequence b, rows
           // cu_q[b] .. cu_q[b + 1] and cu_k[b] .. cu_k[b + 1] of batch 0.
           %b1 = arith.addi %b, %c1 : index
-          %qrow0, %len_q, %krow0, %len_k = scf.if %varlen -> (index, index, index, index) {
+          %qrow0, %len_q, %krow0, %len_k = scf.if %packed -> (index, index, index, index) {
             %q0_i32 = memref.load %cu_q[%b] : memref<?xi32>
             %q1_i32 = memref.load %cu_q[%b1] : memref<?xi32>
             %k0_i32 = memref.load %cu_k[%b] : memref<?xi32>
@@ -598,7 +601,7 @@ module attributes {gpu.container_module} {
             }
             scf.yield %c0, %sq, %c0, %len_cache : index, index, index, index
           }
-          %bt = arith.select %varlen, %c0, %b : index
+          %bt = arith.select %packed, %c0, %b : index
           // Causal diagonals: top left (key j <= query i) or bottom right
           // (j <= i + Sk - Sq, for queries that end a KV cache); key j is seen by
           // query i where i + lo <= j <= i + hi (signed).
@@ -904,7 +907,7 @@ module attributes {gpu.container_module} {
                 %dense_row0 = arith.muli %bhh, %sq : index
                 %h_rows = arith.muli %h, %packed_rows : index
                 %packed_row0 = arith.addi %h_rows, %qrow0 : index
-                %head_row0 = arith.select %varlen, %packed_row0, %dense_row0 : index
+                %head_row0 = arith.select %packed, %packed_row0, %dense_row0 : index
                 %lse_a = vector.extract %nlse[0] : f32 from vector<2xf32>
                 %lse_b = vector.extract %nlse[1] : f32 from vector<2xf32>
                 %row_a = arith.addi %r0, %in_tile : index
@@ -923,7 +926,7 @@ module attributes {gpu.container_module} {
             }
             // Packed sequences: stores bounded by the sequence's last row
             // (a TMA box would write into the next sequence).
-            scf.if %varlen {
+            scf.if %packed {
               %orow = arith.addi %qrow0, %r0 : index
               %orow_end = arith.addi %qrow0, %len_q : index
               %ocol = arith.muli %h, %c_d : index
