@@ -126,17 +126,20 @@ def test_the_dense_variants_fold_the_packed_path():
     """tile.attention's variants (no window or a left edge, softcap, the
     backward's LSE) keep nothing of attention_varlen's packed sequences:
     they load nothing from global memory but by TMA (the lengths, offsets
-    and batch index are parameters). A runtime test of the packed flag left
-    in them loads the loop bounds from memory, and ptxas then guards the
-    consumer loop as divergent (convergence regions, descriptors off the
-    uniform datapath: 4-6% slower). The packed variant does load cu_seqlens."""
+    and batch index are parameters) and store O by TMA only (the LSE
+    variant stores its rows' sums). With the packed path left in under a
+    runtime flag, ptxas gave their consumer loop convergence guards and
+    moved it off the uniform datapath: 3-5% slower. The packed variant
+    loads cu_seqlens and stores its rows directly."""
     for d in HEAD_DIMS:
         for softcap, lse, left in ((False, False, False), (True, False, False),
                                    (False, True, False), (False, False, True)):
             variant = ("bf16", softcap, d, None, lse) + ((False, True) if left else ())
             ptx = ATTENTION.module(variant).ptx
             assert "ld.global" not in ptx, variant
-        assert "ld.global" in ATTENTION.module(("bf16", False, d, None, False, True)).ptx
+            assert ("st.global" in ptx) == lse, variant
+        packed = ATTENTION.module(("bf16", False, d, None, False, True)).ptx
+        assert "ld.global" in packed and "st.global" in packed
 
 
 # --- On the GPU -----------------------------------------------------------------

@@ -144,9 +144,9 @@ module attributes {gpu.container_module} {
       %keep_lse = arith.andi %save_lse, %true : i1
       // Packed sequences (%varlen): their units, rows, lengths and direct
       // stores. tile.attention_varlen's variants keep them, the others fold
-      // them away; the body tests %packed only (a runtime %varlen left in
-      // the dense variants makes their loop bounds look thread-dependent
-      // to ptxas: convergence guards and no uniform datapath in the loop).
+      // them away; the body tests %packed only (with a runtime %varlen left
+      // in the dense variants, ptxas gave their consumer loop convergence
+      // guards and moved it off the uniform datapath).
       %packed = arith.andi %varlen, %true : i1
       %c_box_rows = arith.constant #box_rows
       %c_boxes = arith.constant #kv_boxes
