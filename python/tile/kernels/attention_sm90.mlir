@@ -737,19 +737,17 @@ module attributes {gpu.container_module} {
                 %hi_s = vector.broadcast %hi_i32 : i32 to vector<64xi32>
                 %last_key = arith.addi %qrows, %hi_s : vector<64xi32>
                 %below = arith.cmpi sle, %keys, %last_key : vector<64xi32>
-                %sel = scf.if %has_left -> vector<64xf32> {
+                %seen = scf.if %has_left -> vector<64xi1> {
                   %lo_s = vector.broadcast %lo_i32 : i32 to vector<64xi32>
                   %first_key = arith.addi %qrows, %lo_s : vector<64xi32>
                   %above = arith.cmpi sge, %keys, %first_key : vector<64xi32>
-                  %seen = arith.andi %above, %below : vector<64xi1>
-                  %valid = arith.andi %in_keys, %seen : vector<64xi1>
-                  %edges = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                  scf.yield %edges : vector<64xf32>
+                  %between = arith.andi %above, %below : vector<64xi1>
+                  scf.yield %between : vector<64xi1>
                 } else {
-                  %in_window = arith.andi %in_keys, %below : vector<64xi1>
-                  %right_only = arith.select %in_window, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
-                  scf.yield %right_only : vector<64xf32>
+                  scf.yield %below : vector<64xi1>
                 }
+                %valid = arith.andi %in_keys, %seen : vector<64xi1>
+                %sel = arith.select %valid, %capped, %ninf_s : vector<64xi1>, vector<64xf32>
                 scf.yield %sel : vector<64xf32>
               } else {
                 scf.yield %capped : vector<64xf32>
