@@ -3,6 +3,7 @@
 device-to-device copy of the KV bytes.
 
     PYTHONPATH=python python3 bench/attention_inference.py [--parts gqa chunked decode varlen]
+                                                           [--decode-batches 1 16 64]
                                                            [--rounds 3] [--csv FILE] [--plot FILE.png]
 
 Parts (bf16, head dim 128):
@@ -18,7 +19,9 @@ Parts (bf16, head dim 128):
   and tile.attention_with_kvcache on the same keys in shuffled pages of 16,
   32 and 128 tokens, and contiguous with cache_seqlens a tensor,
   bottom-right causal (the prefill kernel's KV-cache variant).
-- decode: one query per sequence, 32/8 heads, B = 1, 16, 64, caches of 4k
+- decode: one query per sequence, 32/8 heads, B = 1, 16, 64 (--decode-batches:
+  others, e.g. 17 30 50 100, where the KV heads outnumber the SMs by a
+  fraction of a wave), caches of 4k
   and 32k keys: tile.attention_with_kvcache on a contiguous cache and on
   pages of 16 and 128 tokens against SDPA (enable_gqa, every backend that
   runs; the fastest is reported) on (B, Hkv, L, D) k and v, and a
@@ -80,6 +83,8 @@ def main():
                         choices=["gqa", "chunked", "decode", "varlen"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="fewer shapes")
+    parser.add_argument("--decode-batches", nargs="+", type=int, default=[1, 16, 64],
+                        help="the decode part's batches")
     parser.add_argument("--csv")
     parser.add_argument("--plot")
     args = parser.parse_args()
@@ -311,7 +316,7 @@ def bench_decode(torch, args):
     heads, kv = 32, 8
     print("== decode, 32/8 heads, kernel/user µs; bandwidth = bytes moved / kernel time")
     points = [(1, 4096), (64, 4096)] if args.quick else [
-        (b, l) for l in (4096, 32768) for b in (1, 16, 64)]
+        (b, l) for l in (4096, 32768) for b in args.decode_batches]
     for batch, length in points:
         torch.cuda.empty_cache()
         g = torch.Generator(device="cuda").manual_seed(batch * length)

@@ -109,6 +109,48 @@ def test_split_heuristic():
     assert num_splits(0, 33, 132) == 1
 
 
+def test_streamed_ranges_plan():
+    """Where the units outnumber the SMs, the CTAs stream equal ranges of
+    the units' blocks when that beats the split items' rounds: every CTA's
+    range in the grid, and no unit cut into more pieces than the
+    workspace's splits (a piece per CTA whose range meets the unit's)."""
+    from tile.ops.decode_attention import cdiv, plan_decode, streams_units
+    for batch, blocks in ((17, 32), (20, 33), (50, 32), (100, 32), (18, 8), (30, 256)):
+        units = batch * 8  # 32/8 heads, one query
+        assert streams_units(units, blocks, 132), (units, blocks)
+        decode = plan_decode("bf16", 132, batch, 1, 32, 8, 128, page=blocks * 128,
+                             capacity=blocks * 128, paged=False, scale_log2=1.0, causal=False)
+        span, splits = decode.shape_scalars[-2:]
+        assert decode.stream and decode.grid[0] == cdiv(units * blocks, span) <= 132
+        pieces = max(((u + 1) * blocks - 1) // span - u * blocks // span + 1
+                     for u in range(units))
+        assert pieces <= splits <= 2
+        assert decode.direct == (span % blocks == 0)
+    assert not streams_units(128, 32, 132)  # one unit a CTA: the split rule's
+
+
+def test_gathered_pages_reach():
+    """Pages below 64 tokens are gathered by cp.async unless the pool spans
+    more elements than 32-bit indices reach; then TMA boxes."""
+    from tile.ops.decode_attention import GATHER_REACH, config_for
+    from tile.ops.kvcache import span_elements
+    assert config_for("bf16", 128, 16, True, GATHER_REACH).gathers
+    wide = config_for("bf16", 128, 16, True, GATHER_REACH + 1)
+    assert not wide.gathers and wide.name == "decode_attention_d128_p16_boxes"
+    assert wide.registers == config_for("bf16", 128, 16, True).registers
+    assert not config_for("bf16", 128, 128, True).gathers
+
+    class View:  # a torch tensor's shape and strides
+        def __init__(self, shape, strides):
+            self.shape, self.strides = shape, strides
+
+        def stride(self):
+            return self.strides
+    assert span_elements(View((4, 16, 8, 128), (16384, 1024, 128, 1))) == 4 * 16 * 8 * 128
+    # The first 128 of 256 columns: the last row's unused half is not spanned.
+    assert span_elements(View((4, 16, 8, 128), (32768, 2048, 256, 1))) == 4 * 16 * 8 * 256 - 128
+
+
 def test_decode_combine_choice():
     """Who combines a split call: units of at most FUSED_COMBINE_ROWS rows
     (Sq x group; one per consumer warp) their last split in eager calls,
@@ -127,8 +169,13 @@ def test_decode_combine_choice():
                          ((1, 16, 64, 8, 4096), False)):  # 128 rows: two tiles
         decode = plan(*shape)
         assert decode.fused == fused and decode.shape_scalars[-1] > 1, shape
-    direct = plan(64, 1, 32, 8, 4096)  # 512 units fill the SMs: one split
-    assert direct.direct and direct.shape_scalars[-1] == 1
+    direct = plan(66, 1, 32, 8, 4096)  # 528 units: four a CTA, one split
+    assert direct.direct and not direct.stream and direct.shape_scalars[-1] == 1
+    # 512 units: the CTAs stream 125 of their 16,384 blocks each, a cut
+    # unit's two pieces through the workspace and the combine kernel.
+    streamed = plan(64, 1, 32, 8, 4096)
+    assert streamed.stream and not streamed.direct and not streamed.fused
+    assert streamed.shape_scalars[-2:] == (125, 2) and streamed.grid == (132, 1, 1)
 
 
 @pytest.mark.parametrize("element", ["f16", "bf16"])
@@ -136,19 +183,21 @@ def test_decode_kernels_compile(element):
     """Every page size and head dim compiles (the protocol checker and
     tile-check-target run in the pipeline) with the launch contract
     tile.ops.decode_attention passes."""
-    for d, rows in itertools.product((64, 128), PAGE_ROWS):
-        config = DecodeAttentionConfig(element, d, rows)
+    for d, rows, gather in itertools.product((64, 128), PAGE_ROWS, (True, False)):
+        if not gather and rows >= GATHER_BELOW:
+            continue  # by TMA boxes either way
+        config = DecodeAttentionConfig(element, d, rows, gather=gather)
         manifest = DECODE_ATTENTION.module(config).manifest["kernels"]
         assert manifest[config.name]["block"][0] == THREADS
         params = manifest[config.name]["params"]
-        assert len(params) == 29
+        assert len(params) == 31
         # K and V: TMA maps, or memrefs where pages below GATHER_BELOW
         # tokens are gathered by cp.async.
         kind = "memref" if config.gathers else "tensor_map"
-        assert config.gathers == (rows < GATHER_BELOW)
+        assert config.gathers == (rows < GATHER_BELOW and gather)
         assert [p["kind"] for p in params[1:3]] == [kind] * 2
         assert manifest[config.name]["dynamic_shared_bytes"] <= 227 * 1024
-        assert len(manifest["decode_attention_combine"]["params"]) == 9
+        assert len(manifest["decode_attention_combine"]["params"]) == 13
     for d in (64, 128):
         append = CACHE_APPEND.module(CacheAppendConfig(element, d))
         params = append.manifest["kernels"]["cache_append"]["params"]
@@ -566,6 +615,84 @@ def test_decode_several_items_a_cta(hopper, page):
                                         num_splits=splits) for splits in (1, 0)]
     torch.cuda.synchronize()
     assert_bottom_right(torch, outs, q, (k_cache, v_cache), lengths)
+
+
+@pytest.mark.parametrize("sq, strided_out, page", [(1, False, None), (1, True, None),
+                                                   (2, False, None), (1, False, 16),
+                                                   (3, False, 64)])
+def test_decode_streamed_ranges(hopper, sq, strided_out, page):
+    """More units than SMs, streamed: each CTA an equal range of the units'
+    blocks, the units its range cuts combined from their pieces, the whole
+    ones stored directly (one query, a contiguous out) or through the
+    combine; lengths of 0, 1 and the capacity among them; against one
+    split a unit and the float32 reference."""
+    import tile
+    from tile.ops import decode_attention, kvcache
+    torch = hopper
+    batch, heads, kv_heads, s, d = 70, 8, 2, 1024, 128
+    generator = torch.Generator(device="cpu").manual_seed(7)
+    lengths = torch.randint(1, s + 1, (batch,), generator=generator)
+    lengths[:3] = torch.tensor([0, 1, s])
+    lengths = lengths.to("cuda", torch.int32)
+    q = randn(torch, batch, sq, heads, d, seed=1)
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    poison_past((k_cache, v_cache), lengths)
+    if page is None:
+        caches, table = (k_cache, v_cache), None
+    else:
+        (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
+                                          for c in (k_cache, v_cache))
+        caches = (k_paged, v_paged)
+    units = batch * kv_heads * decode_attention.cdiv(sq * heads // kv_heads, 64)
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    assert decode_attention.streams_units(units, s // 128, sms)
+    outs = []
+    kvcache.PLANS.clear()
+    for splits in (1, 0):
+        buffer = torch.full((batch, heads, sq, d), float("nan"), device="cuda", dtype=q.dtype)
+        out = buffer.transpose(1, 2) if strided_out else None
+        outs.append(tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths,
+                                                block_table=table, causal=True,
+                                                num_splits=splits, out=out))
+    assert [plan.decode.stream for plan in kvcache.PLANS._values.values()] == [False, True]
+    torch.cuda.synchronize()
+    for out in outs:  # no keys: zeros
+        assert (out[0] == 0).all()
+    assert_bottom_right(torch, [out[1:] for out in outs], q[1:],
+                        (k_cache[1:], v_cache[1:]), lengths[1:])
+
+
+@pytest.mark.parametrize("page", [16, 32])
+def test_decode_pool_past_32_bits(hopper, page):
+    """Pages below 64 tokens in a pool of more than 2^31 elements (4 GB of
+    bf16 each for K and V): by TMA boxes, whose coordinates reach every page
+    (the gathers' 32-bit addresses would not); pages at both ends of the
+    pool."""
+    import tile
+    from tile.ops import kvcache
+    torch = hopper
+    batch, s, kv_heads, d = 2, 256, 8, 128
+    pool = (2**31 // (page * kv_heads * d)) + 8
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    lengths = torch.tensor([s, 100], device="cuda", dtype=torch.int32)
+    pages = s // page
+    ids = torch.cat([torch.arange(pool - pages, pool), torch.arange(pages)])
+    table = ids.view(batch, pages).to("cuda", torch.int32)
+    caches = []
+    for cache in (k_cache, v_cache):
+        paged = torch.empty((pool, page, kv_heads, d), device="cuda", dtype=cache.dtype)
+        paged[table.long().flatten()] = cache.view(batch * pages, page, kv_heads, d)
+        caches.append(paged)
+    q = randn(torch, batch, 1, 32, d, seed=1)
+    kvcache.PLANS.clear()
+    out = tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table)
+    (plan,) = kvcache.PLANS._values.values()
+    assert not plan.decode.kernel.name.endswith(f"p{page}")  # the boxes variant
+    torch.cuda.synchronize()
+    assert_bottom_right(torch, [out], q, (k_cache, v_cache), lengths)
+    del caches
 
 
 def assert_bottom_right(torch, outs, q, caches, lengths):

@@ -187,6 +187,8 @@ def main(argv=None) -> None:
                            default=128)
     attention.add_argument("--page", type=int, choices=decode_attention.PAGE_ROWS, default=128,
                            help="rows of a K/V TMA box (the page size if below 128)")
+    attention.add_argument("--boxes", action="store_true",
+                           help="pages below 64 tokens by TMA boxes, not cp.async gathers")
     backward = commands.add_parser("attention-backward",
                                    help="print the attention backward's kernels' tile IR")
     backward.add_argument("--element", choices=("f16", "bf16"), default="bf16")
@@ -274,7 +276,8 @@ def main(argv=None) -> None:
         return
     if args.command == "attention-decode":
         sys.stdout.write(decode_attention.decode_attention_source(
-            decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page)))
+            decode_attention.DecodeAttentionConfig(args.element, args.head_dim, args.page,
+                                                   gather=not args.boxes)))
         return
     if args.command == "attention-backward":
         if args.rows:

@@ -8,7 +8,12 @@ g G + p mod G for G query heads per KV head: GQA's group shares each K and V
 block), and splits each sequence's keys (flash-decoding) into items
 (split, (g, row tile), b) that one persistent CTA per SM takes in turn, its
 K/V ring running on from one item into the next; the splits are chosen so
-that the busiest CTA has little more than its share (num_splits). Per item:
+that the busiest CTA has little more than its share (num_splits). Where the
+units (b, g, row tile) outnumber the SMs by a fraction of a round, each CTA
+instead streams an equal range of all the units' key blocks (a stream-K
+schedule, streams_units): a unit the ranges cut is an item for each CTA
+whose range meets it, combined as splits are; the others are whole. Per
+item:
 
 - warpgroup 0 streams 128-key blocks of K and V into a ring of `stages`
   stages: one thread with TMA for a contiguous cache (B, S, Hkv, D), one
@@ -34,7 +39,8 @@ that the busiest CTA has little more than its share (num_splits). Per item:
   per output row) does the same;
 - with one split and one query (a batch that fills the SMs) the kernel
   writes a contiguous out itself (row tile rt: rows b H + g G + 64 rt
-  ..), no combine.
+  ..), no combine; streamed, so does a whole unit's item, and the combine
+  kernel passes over its rows.
 
     python3 -m tile attention-decode --head-dim 128 --page 16
 
@@ -75,7 +81,10 @@ COMBINE_ROWS = 2
 #: µs of host time a call, H200), for a longer tail on the GPU (the split's
 #: rows released and counted before the last reads them: +0.1-0.5 µs a call
 #: at 4 rows, +1.2 µs at 8, two a warp in turn), which CUDA graphs,
-#: launching for free, do not take.
+#: launching for free, do not take. Only where each CTA takes one item: a
+#: CTA's later items wait behind the combine (its rows released, counted
+#: and read back), which cost 1.5-3 µs an item on an H200 (batch 30, 8
+#: splits: 179 µs against 137 with the combine kernel).
 FUSED_COMBINE_ROWS = 4
 #: Splits the combine reads at a time (their loads in flight together).
 COMBINE_UNROLL = 16
@@ -85,6 +94,9 @@ MAX_SPLITS = 64
 #: 32 rows of a 64-column chunk, 2 or 4 KB) are more than an SM's TMA unit
 #: issues in a block's time (16-token pages: 32 boxes a block, K and V).
 GATHER_BELOW = 64
+#: The most elements a gathered pool may span (its last element's offset
+#: from the first below 2^31: the kernels' 32-bit indices).
+GATHER_REACH = 2**31 - 1
 #: The consumers' named barrier after they store Q (ids 0-8 belong to
 #: gpu.barrier and the tile ops' warpgroups, T-BAR-1).
 Q_BARRIER = 9
@@ -106,6 +118,11 @@ class DecodeAttentionConfig:
     #: for D = 64). Measured on an H100 (batch 16 and 64, 4k and 32k keys):
     #: three stages of 64 KB ran 2-3% slower than two.
     ring: int = 0
+    #: Pages below GATHER_BELOW tokens gathered by cp.async; False: by TMA
+    #: boxes as larger pages are (a pool whose elements reach past 2^31:
+    #: the gathers' 32-bit addresses do not get there, TMA's coordinates
+    #: do; config_for).
+    gather: bool = True
 
     @property
     def registers(self) -> tuple:
@@ -113,8 +130,10 @@ class DecodeAttentionConfig:
         a thread slot: 65,536 / 384 threads, rounded down to 8), and where
         128 producer threads gather, the fewest consumer registers that do
         not spill (ptxas): 56 / 224 for 16-row pages, 72 / 216 for 32-row
-        pages (their gathers' addresses spill at 56)."""
-        if not self.gathers:
+        pages (their gathers' addresses spill at 56); the same for pages
+        that small by TMA boxes (the producer's eight or four page ids a
+        block in flight spill at 24)."""
+        if self.page_rows >= GATHER_BELOW:
             return 24, 240
         return (56, 224) if self.page_rows == 16 else (72, 216)
 
@@ -136,11 +155,13 @@ class DecodeAttentionConfig:
     def gathers(self) -> bool:
         """Pages below GATHER_BELOW tokens come by cp.async, a row a
         producer thread (TMA boxes of 2-4 KB are too many a block)."""
-        return self.page_rows < GATHER_BELOW
+        return self.page_rows < GATHER_BELOW and self.gather
 
     @property
     def name(self) -> str:
         suffix = f"_s{self.ring}" if self.ring else ""
+        if self.page_rows < GATHER_BELOW and not self.gather:
+            suffix += "_boxes"
         return f"decode_attention_d{self.head_dim}_p{self.page_rows}{suffix}"
 
     def validate(self) -> None:
@@ -159,10 +180,26 @@ class DecodeAttentionConfig:
 
 #: IR of a work item's decoding, the same in the producer and the consumers:
 #: (split, g row_tiles + rt, b) from %item, the sequence's keys (seqlens[b]
-#: + %added, or %length; at most its pages' capacity) and the split's key
-#: blocks [j0, j1).
-ITEM_IR = """%split = arith.remui %item, %splits : index
-%rest = arith.divui %item, %splits : index
+#: + %added, or %length; at most its pages' capacity), the split's key
+#: blocks [j0, j1) and its unit's pieces (%unit_pieces: its splits). Split
+#: items: %item is split + splits unit, and split s takes blocks
+#: [s blocks_per_split, ...). Streamed: %item is the unit, whose capacity
+#: blocks are [unit unit_blocks, ...) of the CTAs' global block ranges
+#: (blocks_per_split each), and the split is the CTA's rank among those
+#: whose range meets the unit's.
+ITEM_IR = """%split_n = arith.remui %item, %splits : index
+%rest_n = arith.divui %item, %splits : index
+%rest = arith.select %stream, %item, %rest_n : index
+%ubase = arith.muli %item, %unit_blocks : index
+%uend = arith.addi %ubase, %unit_blocks : index
+%ulast = arith.subi %uend, %c1 : index
+%ufirst_cta = arith.divui %ubase, %blocks_per_split : index
+%ulast_cta = arith.divui %ulast, %blocks_per_split : index
+%split_s = arith.subi %cta, %ufirst_cta : index
+%split = arith.select %stream, %split_s, %split_n : index
+%unit_pieces_s1 = arith.subi %ulast_cta, %ufirst_cta : index
+%unit_pieces_s = arith.addi %unit_pieces_s1, %c1 : index
+%unit_pieces = arith.select %stream, %unit_pieces_s, %splits : index
 %gr = arith.remui %rest, %units_b : index
 %b = arith.divui %rest, %units_b : index
 %g = arith.divui %gr, %row_tiles : index
@@ -179,9 +216,15 @@ ITEM_IR = """%split = arith.remui %item, %splits : index
 %seqlen = arith.minui %seqlen_pos, %capacity : index
 %seqlen127 = arith.addi %seqlen, %c127 : index
 %blocks = arith.divui %seqlen127, %c128 : index
-%j0_raw = arith.muli %split, %blocks_per_split : index
+%lo_g = arith.maxui %range_lo, %ubase : index
+%lo_s = arith.subi %lo_g, %ubase : index
+%hi_g = arith.minui %range_hi, %uend : index
+%hi_s = arith.subi %hi_g, %ubase : index
+%j0_n = arith.muli %split, %blocks_per_split : index
+%j0_raw = arith.select %stream, %lo_s, %j0_n : index
 %j0 = arith.minui %j0_raw, %blocks : index
-%j1_raw = arith.addi %j0, %blocks_per_split : index
+%j1_n = arith.addi %j0, %blocks_per_split : index
+%j1_raw = arith.select %stream, %hi_s, %j1_n : index
 %j1 = arith.minui %j1_raw, %blocks : index"""
 
 
@@ -404,7 +447,7 @@ def decode_attention_source(config: DecodeAttentionConfig) -> str:
           }"""
     # The producer's items and their blocks (a thread, or every gathering
     # thread, runs them).
-    loop_head = f"""          %pp:2 = scf.for %item = %cta to %items step %ctas
+    loop_head = f"""          %pp:2 = scf.for %item = %item_lb to %item_ub step %item_step
               iter_args(%s0 = %c0, %ph0 = %true) -> (index, i1) {{
 {item_producer}
             %p:2 = scf.for %j = %j0 to %j1 step %c1
@@ -560,7 +603,23 @@ scf.if %in_row {{
   %base_u = arith.muli %bug, %c64 : index
   %base = arith.addi %base_u, %pr : index
   %stride = arith.muli %split_rows, %c64 : index
-{textwrap.dedent(combine_row_ir(d, e))}
+  // Streamed: the unit's pieces (the CTAs whose ranges meet its blocks);
+  // a whole unit of one query was written by its CTA.
+  %ubase = arith.muli %bug, %unit_blocks : index
+  %ulast0 = arith.addi %ubase, %unit_blocks : index
+  %ulast = arith.subi %ulast0, %c1 : index
+  %ufirst_cta = arith.divui %ubase, %blocks_per_split : index
+  %ulast_cta = arith.divui %ulast, %blocks_per_split : index
+  %pieces1 = arith.subi %ulast_cta, %ufirst_cta : index
+  %pieces = arith.addi %pieces1, %c1 : index
+  %splits = arith.select %stream, %pieces, %max_splits : index
+  %whole = arith.cmpi eq, %pieces, %c1 : index
+  %written0 = arith.andi %stream, %direct : i1
+  %written = arith.andi %written0, %whole : i1
+  %combines = arith.xori %written, %true : i1
+  scf.if %combines {{
+{textwrap.indent(textwrap.dedent(combine_row_ir(d, e)), "  ")}
+  }}
 }}""", "cr_")
     # K and V as TMA maps, or (gathered) as memrefs; the full barriers take
     # the producer thread's arrival, or the 128 gathering threads'. What
@@ -594,7 +653,7 @@ module attributes {{gpu.container_module}} {{
         %page: index, %blocks_per_split: index, %splits: index, %length: index,
         %per_sequence: i1, %added: index, %scale_log2: f32,
         %cap_in: f32, %cap_out: f32, %softcap: i1, %causal: i1, %paged: i1,
-        %direct: i1, %fused: i1) kernel
+        %direct: i1, %fused: i1, %stream: i1, %unit_blocks: index) kernel
         attributes {{known_block_size = array<i32: {THREADS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -611,6 +670,21 @@ module attributes {{gpu.container_module}} {{
       %units_b = arith.muli %kv_heads, %row_tiles : index
       %units = arith.muli %batch, %units_b : index
       %items = arith.muli %units, %splits : index
+      // Streamed: global blocks [range_lo, range_hi) of the units' capacity
+      // blocks, units u_first .. u_end - 1; split items: cta, cta + ctas, ..
+      %all_blocks = arith.muli %units, %unit_blocks : index
+      %range_lo = arith.muli %cta, %blocks_per_split : index
+      %range_end = arith.addi %range_lo, %blocks_per_split : index
+      %range_hi = arith.minui %range_end, %all_blocks : index
+      %in_range = arith.cmpi ult, %range_lo, %range_hi : index
+      %range_last = arith.subi %range_hi, %c1 : index
+      %u_first = arith.divui %range_lo, %unit_blocks : index
+      %u_last = arith.divui %range_last, %unit_blocks : index
+      %u_after = arith.addi %u_last, %c1 : index
+      %u_end = arith.select %in_range, %u_after, %u_first : index
+      %item_lb = arith.select %stream, %u_first, %cta : index
+      %item_ub = arith.select %stream, %u_end, %items : index
+      %item_step = arith.select %stream, %c1, %ctas : index
       %table_pages = memref.dim %table, %c1 : memref<?x?xi32>
       %last_page = arith.subi %table_pages, %c1 : index
       %paged_capacity = arith.muli %table_pages, %page : index
@@ -674,7 +748,7 @@ module attributes {{gpu.container_module}} {{
         %i32 = arith.constant 32 : index
         %c_d = arith.constant {d} : index
         %c_qv = arith.constant {q_vectors} : index
-        %cc:3 = scf.for %item = %cta to %items step %ctas
+        %cc:3 = scf.for %item = %item_lb to %item_ub step %item_step
             iter_args(%s0 = %wg, %ph0 = %false, %par0 = %c0) -> (index, i1, index) {{
 {item_consumer}
           %p0 = arith.muli %rt, %c64 : index
@@ -843,7 +917,9 @@ module attributes {{gpu.container_module}} {{
           %rows_valid = arith.minui %rows_left, %c64 : index
           // One split and one query: O / l straight into out, whose rows
           // b H + g G .. + G are this item's (no workspace, no combine).
-          scf.if %direct {{
+          %whole = arith.cmpi eq, %unit_pieces, %c1 : index
+          %direct_here = arith.andi %direct, %whole : i1
+          scf.if %direct_here {{
             %bh = arith.muli %b, %heads : index
             %gg = arith.muli %g, %group : index
             %bhg = arith.addi %bh, %gg : index
@@ -900,10 +976,12 @@ module attributes {{gpu.container_module}} {{
     // do not combine them (%fused false).
     gpu.func @decode_attention_combine(%ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
         %out4: !q4, %batch: index, %sq: index, %group: index, %kv_heads: index,
-        %row_tiles: index, %splits: index) kernel
+        %row_tiles: index, %max_splits: index, %blocks_per_split: index,
+        %unit_blocks: index, %direct: i1, %stream: i1) kernel
         attributes {{known_block_size = array<i32: {32 * COMBINE_ROWS}, 1, 1>}} {{
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
+      %true = arith.constant true
       %c64 = arith.constant 64 : index
       %c_d = arith.constant {d} : index
 {textwrap.indent(combine_kernel, " " * 6)}
@@ -1015,6 +1093,8 @@ DECODE_ATTENTION = decode_attention_family()
 ITEM_OVERHEAD = 0.3
 #: The combine's cost per COMBINE_UNROLL splits, in key blocks.
 COMBINE_OVERHEAD = 0.3
+#: The combine kernel's cost after streamed CTAs, in key blocks.
+STREAM_COMBINE = 1.0
 
 
 def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) -> int:
@@ -1035,12 +1115,41 @@ def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) 
             best, best_cost = s, cost
     return best
 
-def decode_cost(units: int, blocks: int, sms: int) -> float:
+def split_cost(units: int, blocks: int, sms: int, splits: int) -> float:
     """The busiest CTA's work in key blocks of one 64-row tile (and the
-    combine's) with the splits num_splits chooses."""
-    splits = num_splits(units, blocks, sms)
+    combine's) with the items (unit, split) taken in turn."""
     combine = COMBINE_OVERHEAD * cdiv(splits, COMBINE_UNROLL) if splits > 1 else 0.0
     return cdiv(units * splits, sms) * (cdiv(blocks, splits) + ITEM_OVERHEAD) + combine
+
+
+def stream_range(units: int, blocks: int, sms: int) -> int:
+    """Blocks of each CTA's range when the CTAs stream the units' blocks."""
+    return cdiv(units * blocks, sms)
+
+
+def stream_cost(units: int, blocks: int, sms: int) -> float:
+    """The busiest CTA's work, as split_cost's, when each CTA streams an
+    equal range of the units' blocks: its pieces (at most one a unit it
+    meets) and, where the ranges cut units, the combine's."""
+    span = stream_range(units, blocks, sms)
+    pieces = cdiv(span, blocks) + (1 if span % blocks else 0)
+    return span + pieces * ITEM_OVERHEAD + (STREAM_COMBINE if span % blocks else 0.0)
+
+
+def streams_units(units: int, blocks: int, sms: int) -> bool:
+    """Whether the CTAs stream the units' blocks (units beyond the SMs,
+    where the split items' rounds leave SMs idle) rather than take the
+    items of num_splits in turn."""
+    return units > sms and stream_cost(units, blocks, sms) < split_cost(
+        units, blocks, sms, num_splits(units, blocks, sms))
+
+
+def decode_cost(units: int, blocks: int, sms: int) -> float:
+    """The busiest CTA's work in key blocks of one 64-row tile (and the
+    combine's) with the schedule plan_decode chooses."""
+    if streams_units(units, blocks, sms):
+        return stream_cost(units, blocks, sms)
+    return split_cost(units, blocks, sms, num_splits(units, blocks, sms))
 
 
 def prefers_decode(batch: int, sq: int, heads: int, kv_heads: int, keys: int,
@@ -1063,12 +1172,14 @@ def prefers_decode(batch: int, sq: int, heads: int, kv_heads: int, keys: int,
     return decode_cost(decode_units, blocks, sms) <= prefill
 
 
-def config_for(element: str, head_dim: int, page: int, paged: bool) -> DecodeAttentionConfig:
+def config_for(element: str, head_dim: int, page: int, paged: bool,
+               pool_elements: int = 0) -> DecodeAttentionConfig:
     """The kernel for a contiguous cache (boxes of 128 rows, clipped by TMA
     at the capacity) or pages of `page` tokens (16, 32, 64 or a multiple of
-    128)."""
+    128) in a pool that spans `pool_elements` elements (gathered pages
+    address them with 32 bits: past that, TMA boxes)."""
     rows = min(page, KEY_BLOCK) if paged else KEY_BLOCK
-    return DecodeAttentionConfig(element, head_dim, rows)
+    return DecodeAttentionConfig(element, head_dim, rows, gather=pool_elements <= GATHER_REACH)
 
 
 @dataclass(frozen=True)
@@ -1077,7 +1188,9 @@ class DecodePlan:
     SM (or per item) and, unless its units' last splits combine (`fused`),
     the combine kernel; their scalar arguments (but the sequence length, a
     launch's), the workspace rows (splits x B x Hkv x row tiles x 64) and
-    the units' counters (B x Hkv x row tiles)."""
+    the units' counters (B x Hkv x row tiles). `stream`: each CTA takes an
+    equal range of the units' blocks (`shape_scalars`' blocks per split,
+    its splits the most pieces a unit is cut into)."""
     kernel: object
     combine: object
     grid: tuple
@@ -1094,6 +1207,9 @@ class DecodePlan:
     #: The units' last splits combine in eager calls (at most
     #: FUSED_COMBINE_ROWS rows).
     fused: bool
+    #: The CTAs stream ranges of the units' blocks, each `unit_blocks`.
+    stream: bool = False
+    unit_blocks: int = 1
 
     def launch(self, torch, index: int, q, k4, v4, table, seqlens, length: int, out,
                placeholders, stream=None, added: int = 0) -> None:
@@ -1132,6 +1248,10 @@ class DecodePlan:
         # combine), the length and added.
         shape_end = 10 + len(self.shape_scalars)
         direct = self.direct and out.is_contiguous()
+        # Streamed, a unit one CTA takes whole (one query) is stored as rows
+        # of a contiguous out; the cut units go through the workspace.
+        rows_too = self.stream and self.shape_scalars[1] == 1 and out.is_contiguous()
+        schedule = (self.stream, self.unit_blocks)
         if direct:
             ws_o, ws_lse = placeholders(torch.float32)
             # (B, Sq, H, D) out, for the combine: a placeholder view (the
@@ -1142,13 +1262,15 @@ class DecodePlan:
             ws_o, ws_lse, counters, lock = workspace(torch, index, stream,
                                                      self.workspace_rows, self.units,
                                                      self.head_dim)
-            buffers = (ws_o, ws_lse, counters, placeholders(q.dtype)[0], out)
+            rows = out.view(-1, self.head_dim) if rows_too else placeholders(q.dtype)[0]
+            buffers = (ws_o, ws_lse, counters, rows, out)
+        outs = (8,) if direct else (8, 9) if rows_too else (9,)
 
         def prepared(fused: bool):
             return self.kernel.prepare(
                 index, head + buffers + self.shape_scalars + lengths + self.mask_scalars
-                + (direct, fused), self.grid, stream,
-                varying=(0, 1, 2, 3, 4, 8 if direct else 9, shape_end, shape_end + 2))
+                + (direct or rows_too, fused) + schedule, self.grid, stream,
+                varying=(0, 1, 2, 3, 4) + outs + (shape_end, shape_end + 2))
         kernel = prepared(False)
         if direct:
             def run(q, k4, v4, table, seqlens, out, length, added):
@@ -1164,8 +1286,10 @@ class DecodePlan:
         capturing = torch.cuda.is_current_stream_capturing
         fusing = self.fused and not capturing()
         fused = []  # the fused launch, prepared on its first call
-        combine = self.combine.prepare(index, (ws_o, ws_lse, out) + self.combine_scalars,
-                                       self.combine_grid, stream, varying=(2,))
+        combine = self.combine.prepare(
+            index, (ws_o, ws_lse, out) + self.combine_scalars + (rows_too, self.stream),
+            self.combine_grid, stream, varying=(2,))
+        outs_of = (lambda out: (out, out)) if rows_too else (lambda out: (out,))
 
         def run_and_combine(q, k4, v4, table, seqlens, out, length, added):
             lengths, length, added = scalars(seqlens, length, added)
@@ -1177,7 +1301,7 @@ class DecodePlan:
                         fused.append(prepared(True))
                     fused[0](q, k4, v4, table, lengths, out, length, added)
                     return
-                kernel(q, k4, v4, table, lengths, out, length, added)
+                kernel(q, k4, v4, table, lengths, *outs_of(out), length, added)
                 combine(out)
         return run_and_combine
 
@@ -1218,20 +1342,31 @@ def workspace(torch, index: int, stream, rows: int, units: int, head_dim: int):
 
 def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_heads: int,
                 head_dim: int, *, page: int, capacity: int, paged: bool, scale_log2: float,
-                causal: bool, splits: int = 0, softcap=(0.0, 1.0)) -> DecodePlan:
+                causal: bool, splits: int = 0, softcap=(0.0, 1.0),
+                pool_elements: int = 0) -> DecodePlan:
     """The plan of a call: `element` "f16"/"bf16", `page` the tokens of a
     page (paged) and `capacity` the keys a sequence can hold (bounds the
     splits; the kernel clamps seqlens to it); `splits` 0 chooses them
     (num_splits); `softcap` the kernels' (cap_in, cap_out), cap_in 0 for
-    none (tile.ops.attention.softcap_factors)."""
+    none (tile.ops.attention.softcap_factors); `pool_elements` the elements
+    a paged cache spans (config_for)."""
     group = heads // kv_heads
     row_tiles = cdiv(sq * group, ROW_TILE)
     units = batch * kv_heads * row_tiles
     blocks = max(1, cdiv(capacity, KEY_BLOCK))
-    splits = min(splits or num_splits(units, blocks, sms), MAX_SPLITS)
-    per_split = cdiv(blocks, max(1, min(splits, blocks)))
-    splits = cdiv(blocks, per_split)
-    config = config_for(element, head_dim, page, paged)
+    stream = not splits and streams_units(units, blocks, sms)
+    if stream:
+        # Ranges of per_split blocks cut a unit of `blocks` into at most
+        # cdiv(blocks - 1, per_split) + 1 pieces (the workspace's splits).
+        per_split = stream_range(units, blocks, sms)
+        splits = min(cdiv(blocks - 1, per_split) + 1, blocks)
+        ctas = cdiv(units * blocks, per_split)
+    else:
+        splits = min(splits or num_splits(units, blocks, sms), MAX_SPLITS)
+        per_split = cdiv(blocks, max(1, min(splits, blocks)))
+        splits = cdiv(blocks, per_split)
+        ctas = min(units * splits, sms)
+    config = config_for(element, head_dim, page, paged, pool_elements)
     if config.page_rows < KEY_BLOCK and page != config.page_rows:
         # A box below 128 rows is a whole page: the producer takes block j's
         # pages as j n .. j n + n - 1 from row 0, not by dividing by the page.
@@ -1240,9 +1375,12 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
     return DecodePlan(
         DECODE_ATTENTION.kernel(config, config.name),
         DECODE_ATTENTION.kernel(config, "decode_attention_combine"),
-        (min(units * splits, sms), 1, 1), (cdiv(batch * sq * heads, COMBINE_ROWS), 1, 1),
+        (ctas, 1, 1), (cdiv(batch * sq * heads, COMBINE_ROWS), 1, 1),
         (batch, sq, group, kv_heads, row_tiles, page if paged else capacity, per_split, splits),
         (scale_log2, *softcap, softcap[0] > 0, bool(causal), bool(paged)),
-        (batch, sq, group, kv_heads, row_tiles, splits),
-        splits * units * ROW_TILE, units, head_dim, direct=splits == 1 and sq == 1,
-        fused=min(sq * group, ROW_TILE) <= FUSED_COMBINE_ROWS)
+        (batch, sq, group, kv_heads, row_tiles, splits, per_split, blocks),
+        splits * units * ROW_TILE, units, head_dim,
+        direct=sq == 1 and (splits == 1 or stream and per_split % blocks == 0),
+        fused=(not stream and min(sq * group, ROW_TILE) <= FUSED_COMBINE_ROWS
+               and units * splits <= sms),
+        stream=stream, unit_blocks=blocks)

@@ -359,7 +359,8 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
     decode = plan_decode(BY_TORCH[dtype_name(q.dtype)].name, device.sms, batch, sq, heads,
                          kv_heads, d, page=page, capacity=capacity, paged=paged,
                          scale_log2=scale * math.log2(math.e), causal=bool(causal),
-                         splits=int(num_splits), softcap=cap)
+                         splits=int(num_splits), softcap=cap,
+                         pool_elements=max(span_elements(k_cache), span_elements(v_cache)))
     append, grid = None, ()
     if k is not None and k.shape[1]:
         append = CACHE_APPEND.kernel(CacheAppendConfig(BY_TORCH[dtype_name(q.dtype)].name, d),
@@ -389,6 +390,12 @@ def plan_call(torch, q, k_cache, v_cache, k, v, lengths, block_table, causal, sc
             (device.sms, 1, 1))
     return CachePlan(decode, shape, paged, page, capacity, blocks, append, grid,
                      chunk and not paged, cache_prefill)
+
+
+def span_elements(tensor) -> int:
+    """Elements from a tensor's first to its last, by its strides."""
+    return 1 + sum((size - 1) * abs(stride) for size, stride in zip(tensor.shape, tensor.stride())
+                   if size > 0)
 
 
 def validate_cache(torch, lengths, block_table, blocks: int, capacity: int, appended: int) -> None:

@@ -22,7 +22,8 @@
 // start at the item's first block): one blocks on a stage that is never
 // filled for it, and the other hangs at the merge barrier; over three
 // items of five blocks (persistent: the stream's parity flips each item)
-// clean, and a block parity not carried from one item to the next
+// clean, whether the CTA streams a range of units' blocks or takes split
+// items in turn, and a block parity not carried from one item to the next
 // reported the same way; gathering, a producer whose copies never arrive
 // on K's full barrier (the consumer deadlocks), a consumer that reads K or
 // V without waiting for the gathered stage, and one whose S wgmma may
@@ -43,13 +44,17 @@
 // RUN: FileCheck %s --check-prefixes=CHECK,PAGE16 < %t.p16.ptx
 // RUN: FileCheck %s --check-prefix=GATHER < %t.p16.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.p16.ptx -o %t.p16.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-decode --page 16 --boxes > %t.boxes.mlir
+// RUN: tile-opt %t.boxes.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.boxes.ptx
+// RUN: FileCheck %s --check-prefix=BOXES < %t.boxes.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.boxes.ptx -o %t.boxes.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-decode --head-dim 64 --page 32 > %t.d64.mlir
 // RUN: tile-opt %t.d64.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.d64.ptx
 // RUN: FileCheck %s --check-prefixes=CHECK,D64 < %t.d64.ptx
 // RUN: FileCheck %s --check-prefix=GATHER64 < %t.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.d64.ptx -o %t.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 //
-// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p64.mlir > %t.wrap.mlir
+// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.select %%stream, %%hi_s, %%j1_n : index/%%j1_raw = arith.constant 5 : index/' %t.p64.mlir > %t.wrap.mlir
 // RUN: tile-opt %t.wrap.mlir -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.wrap.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: sed '/%%ktok = tile.mbarrier_arrive %%k_empty/d' %t.wrap.mlir \
@@ -62,11 +67,13 @@
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
 // RUN: sed 's/%%j_mine = arith.addi %%j0, %%first_off : index/%%j_mine = arith.addi %%j0, %%c0 : index/' %t.wrap.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
-// RUN: sed 's/%%items = arith.muli %%units, %%splits : index/%%items = arith.constant 3 : index/' %t.wrap.mlir > %t.items.mlir
+// RUN: sed 's/%%item_ub = arith.select %%stream, %%u_end, %%items : index/%%item_ub = arith.constant 3 : index/' %t.wrap.mlir > %t.items.mlir
+// RUN: sed -e 's/%%items = arith.muli %%units, %%splits : index/%%items = arith.constant 3 : index/' -e '1,/@decode_attention_combine/s/arith.select %%stream,/arith.select %%false,/' %t.wrap.mlir > %t.split-items.mlir
+// RUN: tile-opt %t.split-items.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: tile-opt %t.items.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: sed 's/%%par_next = arith.xori %%par0, %%n_odd : index/%%par_next = arith.xori %%par0, %%c0 : index/' %t.items.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CONSUMER-STEP
-// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.addi %%j0, %%blocks_per_split : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.gather.mlir
+// RUN: sed -e 's/%%blocks = arith.divui %%seqlen127, %%c128 : index/%%blocks = arith.constant 5 : index/' -e 's/%%j1_raw = arith.select %%stream, %%hi_s, %%j1_n : index/%%j1_raw = arith.constant 5 : index/' %t.p16.mlir > %t.gather.mlir
 // RUN: tile-opt %t.gather.mlir -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol=explain-roles -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=CLEAN --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: sed '/%%ktok = tile.mbarrier_arrive %%k_empty/d' %t.gather.mlir \
 // RUN:   | not tile-opt -tile-pipeline-async-copies -tile-lower-tile-ops -tile-verify-async-protocol -mlir-print-op-on-diagnostic=false -o /dev/null 2>&1 | FileCheck %s --check-prefix=NO-K-RELEASE
@@ -158,6 +165,18 @@
 //      GATHER: cp.async.mbarrier.arrive.noinc.shared.b64 [%r{{[0-9]+}}];
 //  GATHER-NOT: cp.async.bulk.tensor
 // GATHER-LABEL: .visible .entry decode_attention_combine(
+// A 16-token page by TMA boxes (a pool past 2^31 elements, which the
+// gathers' 32-bit addresses do not reach): eight 16-row boxes a 64-wide
+// chunk, the stage's 32 KB announced once; no cp.async; the producer at
+// 56 registers for its eight page ids in flight.
+// BOXES-LABEL: .visible .entry decode_attention_d128_p16_boxes(
+//  BOXES-DAG: setmaxnreg.inc.sync.aligned.u32 224;
+//  BOXES-DAG: setmaxnreg.dec.sync.aligned.u32 56;
+//  BOXES-NOT: cp.async.cg
+//      BOXES: mbarrier.arrive.expect_tx.shared.b64
+// BOXES-COUNT-16: cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+//  BOXES-NOT: cp.async.cg
+// BOXES-LABEL: .visible .entry decode_attention_combine(
 // GATHER64-LABEL: .visible .entry decode_attention_d64_p32(
 // GATHER64-COUNT-8: cp.async.cg.shared.global
 //      GATHER64: cp.async.mbarrier.arrive.noinc.shared.b64
