@@ -1095,6 +1095,10 @@ ITEM_OVERHEAD = 0.3
 COMBINE_OVERHEAD = 0.3
 #: The combine kernel's cost after streamed CTAs, in key blocks.
 STREAM_COMBINE = 1.0
+#: The share of the split items' cost that streaming must stay under: at
+#: batch 64 and 4k keys (a 1.3% saving by the model) the two schedules
+#: measured within -2.6% to +0.1% of each other on an H200, by cache layout.
+STREAM_MARGIN = 0.98
 
 
 def num_splits(units: int, blocks: int, sms: int, max_splits: int = MAX_SPLITS) -> int:
@@ -1139,8 +1143,8 @@ def stream_cost(units: int, blocks: int, sms: int) -> float:
 def streams_units(units: int, blocks: int, sms: int) -> bool:
     """Whether the CTAs stream the units' blocks (units beyond the SMs,
     where the split items' rounds leave SMs idle) rather than take the
-    items of num_splits in turn."""
-    return units > sms and stream_cost(units, blocks, sms) < split_cost(
+    items of num_splits in turn: where the model saves STREAM_MARGIN."""
+    return units > sms and stream_cost(units, blocks, sms) < STREAM_MARGIN * split_cost(
         units, blocks, sms, num_splits(units, blocks, sms))
 
 
