@@ -597,8 +597,8 @@ def test_kvcache_paged_and_contiguous(hopper, page, d):
 @pytest.mark.parametrize("page", [None, 16, 128])
 def test_decode_several_items_a_cta(hopper, page):
     """More units than SMs (a persistent CTA takes several, each its
-    consumers' block parity carried on) with uneven lengths, one split and
-    the chosen splits, contiguous and paged caches."""
+    consumers' block parity carried on) with uneven lengths, one split, four
+    and the rule's schedule, contiguous and paged caches."""
     import tile
     torch = hopper
     batch, heads, kv_heads, s, d = 70, 8, 2, 1024, 128
@@ -614,8 +614,10 @@ def test_decode_several_items_a_cta(hopper, page):
         (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
                                           for c in (k_cache, v_cache))
         caches = (k_paged, v_paged)
+    # One split, four (several items a CTA, the combine kernel) and the
+    # rule's (the CTAs streaming ranges of the units' blocks).
     outs = [tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table,
-                                        num_splits=splits) for splits in (1, 0)]
+                                        num_splits=splits) for splits in (1, 4, 0)]
     torch.cuda.synchronize()
     assert_bottom_right(torch, outs, q, (k_cache, v_cache), lengths)
 
@@ -653,8 +655,10 @@ def test_decode_streamed_ranges(hopper, sq, strided_out, page):
     outs = []
     kvcache.PLANS.clear()
     for splits in (1, 0):
-        buffer = torch.full((batch, heads, sq, d), float("nan"), device="cuda", dtype=q.dtype)
-        out = buffer.transpose(1, 2) if strided_out else None
+        # NaN where nothing is written: every row must be.
+        out = (torch.full((batch, heads, sq, d), float("nan"), device="cuda",
+                          dtype=q.dtype).transpose(1, 2) if strided_out else
+               torch.full((batch, sq, heads, d), float("nan"), device="cuda", dtype=q.dtype))
         outs.append(tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths,
                                                 block_table=table, causal=True,
                                                 num_splits=splits, out=out))
@@ -692,7 +696,7 @@ def test_decode_pool_past_32_bits(hopper, page):
     kvcache.PLANS.clear()
     out = tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table)
     (plan,) = kvcache.PLANS._values.values()
-    assert not plan.decode.kernel.name.endswith(f"p{page}")  # the boxes variant
+    assert plan.decode.kernel.name.endswith(f"p{page}_boxes")
     torch.cuda.synchronize()
     assert_bottom_right(torch, [out], q, (k_cache, v_cache), lengths)
     del caches

@@ -9,11 +9,11 @@ block), and splits each sequence's keys (flash-decoding) into items
 (split, (g, row tile), b) that one persistent CTA per SM takes in turn, its
 K/V ring running on from one item into the next; the splits are chosen so
 that the busiest CTA has little more than its share (num_splits). Where the
-units (b, g, row tile) outnumber the SMs by a fraction of a round, each CTA
-instead streams an equal range of all the units' key blocks (a stream-K
-schedule, streams_units): a unit the ranges cut is an item for each CTA
-whose range meets it, combined as splits are; the others are whole. Per
-item:
+units (b, g, row tile) outnumber the SMs and the items' rounds would leave
+SMs idle, each CTA instead streams an equal range of all the units' key
+blocks (a stream-K schedule, streams_units): a unit the ranges cut is an
+item for each CTA whose range meets it, combined as splits are; the
+others are whole. Per item:
 
 - warpgroup 0 streams 128-key blocks of K and V into a ring of `stages`
   stages: one thread with TMA for a contiguous cache (B, S, Hkv, D), one
@@ -642,10 +642,10 @@ scf.if %in_row {{
 !q4 = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
-    // CTA (split, g row_tiles + row tile, b): the keys of blocks
-    // [split blocks_per_split, ...) of sequence b, KV head g, query rows
-    // p = 64 row tile .. + 64 of the group's Sq G (query p / G, head
-    // g G + p mod G).
+    // Item (split, g row_tiles + row tile, b): the keys of blocks
+    // [split blocks_per_split, ...) of sequence b (streamed: of the CTA's
+    // range), KV head g, query rows p = 64 row tile .. + 64 of the group's
+    // Sq G (query p / G, head g G + p mod G).
     gpu.func @{config.name}(%q: !q4, %k: {kv_type}, %v: {kv_type}, %table: memref<?x?xi32>,
         %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,
         %counters: memref<?xi32>, %out_rows: memref<?x?x{e}>, %out4: !q4,
@@ -915,8 +915,9 @@ module attributes {{gpu.container_module}} {{
               {{shape = array<i64: 64, {d}>}} : vector<{acc}xf32>
           %rows_left = arith.subi %rows_all, %p0 : index
           %rows_valid = arith.minui %rows_left, %c64 : index
-          // One split and one query: O / l straight into out, whose rows
-          // b H + g G .. + G are this item's (no workspace, no combine).
+          // A whole unit (one split, or streamed whole) of one query: O / l
+          // straight into out, whose rows b H + g G .. + G are this item's
+          // (no workspace; the combine passes over them).
           %whole = arith.cmpi eq, %unit_pieces, %c1 : index
           %direct_here = arith.andi %direct, %whole : i1
           scf.if %direct_here {{
@@ -1183,7 +1184,8 @@ def config_for(element: str, head_dim: int, page: int, paged: bool,
     128) in a pool that spans `pool_elements` elements (gathered pages
     address them with 32 bits: past that, TMA boxes)."""
     rows = min(page, KEY_BLOCK) if paged else KEY_BLOCK
-    return DecodeAttentionConfig(element, head_dim, rows, gather=pool_elements <= GATHER_REACH)
+    return DecodeAttentionConfig(element, head_dim, rows,
+                                 gather=rows >= GATHER_BELOW or pool_elements <= GATHER_REACH)
 
 
 @dataclass(frozen=True)
@@ -1193,8 +1195,8 @@ class DecodePlan:
     the combine kernel; their scalar arguments (but the sequence length, a
     launch's), the workspace rows (splits x B x Hkv x row tiles x 64) and
     the units' counters (B x Hkv x row tiles). `stream`: each CTA takes an
-    equal range of the units' blocks (`shape_scalars`' blocks per split,
-    its splits the most pieces a unit is cut into)."""
+    equal range of the units' blocks (`shape_scalars`' blocks per split;
+    its splits bound the pieces a unit is cut into: the workspace's)."""
     kernel: object
     combine: object
     grid: tuple
@@ -1206,10 +1208,11 @@ class DecodePlan:
     workspace_rows: int
     units: int
     head_dim: int
-    #: One split of one query: the kernel writes a contiguous out itself.
+    #: Every unit whole (one split, or ranges of whole units) and one
+    #: query: the kernel writes a contiguous out itself, no combine.
     direct: bool
     #: The units' last splits combine in eager calls (at most
-    #: FUSED_COMBINE_ROWS rows).
+    #: FUSED_COMBINE_ROWS rows, one item a CTA).
     fused: bool
     #: The CTAs stream ranges of the units' blocks, each `unit_blocks`.
     stream: bool = False
@@ -1248,8 +1251,8 @@ class DecodePlan:
             return pad, max(0, min(int(length), 2**31 - 1)), 0
 
         # Varying: q, k4, v4, table, seqlens, out (by address: as rows where
-        # the kernel writes it directly, else as (B, Sq, H, D) for the
-        # combine), the length and added.
+        # the kernel writes it directly, as (B, Sq, H, D) for the combine,
+        # or both), the length and added.
         shape_end = 10 + len(self.shape_scalars)
         direct = self.direct and out.is_contiguous()
         # Streamed, a unit one CTA takes whole (one query) is stored as rows
