@@ -5,6 +5,7 @@ tile.attention_varlen, tile.attention_with_kvcache) -- the checks on plain
 shapes (no GPU) and the results against a float32 reference on the GPU,
 with errors no larger than twice SDPA's on the same inputs."""
 import itertools
+import re
 
 import pytest
 
@@ -127,6 +128,101 @@ def test_streamed_ranges_plan():
         assert pieces <= splits <= 2
         assert decode.direct == (span % blocks == 0)
     assert not streams_units(128, 32, 132)  # one unit a CTA: the split rule's
+
+
+def run_index_ir(ir: str, values: dict) -> dict:
+    """Evaluates the arith lines of `ir` (index = 32-bit unsigned, as the
+    kernels are compiled; i1 as 0/1) on `values` (names with their %),
+    adding what they define; other lines are skipped."""
+    mask = 2**32 - 1
+    ops = {"muli": lambda a, b: a * b, "addi": lambda a, b: a + b, "subi": lambda a, b: a - b,
+           "divui": lambda a, b: a // b, "remui": lambda a, b: a % b, "minui": min,
+           "maxui": max, "andi": lambda a, b: a & b, "xori": lambda a, b: a ^ b,
+           "maxsi": lambda a, b: max(a - ((a >> 31) << 32), b - ((b >> 31) << 32))}
+    predicates = {"ult": lambda a, b: a < b, "ugt": lambda a, b: a > b,
+                  "eq": lambda a, b: a == b}
+    for line in ir.splitlines():
+        match = re.match(r"\s*(%\w+) = arith\.(\w+) (.*?) : ", line)
+        if not match:
+            continue
+        name, op, args = match.groups()
+        if op == "constant":
+            values[name] = {"true": 1, "false": 0}.get(args, None)
+            if values[name] is None:
+                values[name] = int(args)
+            continue
+        if op == "cmpi":
+            predicate, rest = args.split(", ", 1)
+            a, b = (values[x] for x in rest.split(", "))
+            values[name] = int(predicates[predicate](a, b))
+        elif op == "select":
+            c, a, b = (values[x] for x in args.split(", "))
+            values[name] = a if c else b
+        else:
+            a, b = (values[x] for x in args.split(", "))
+            values[name] = ops[op](a, b) & mask
+    return values
+
+
+def test_schedule_arithmetic_covers_every_block():
+    """The kernel text's own index arithmetic (its prologue, the items'
+    decoding and the combine's piece count, evaluated as 32-bit unsigned
+    integers) under plan_decode's scalars, both schedules: every key block
+    of every sequence to exactly one (CTA, item), each unit's pieces
+    numbered 0 .. pieces - 1 by their CTAs, the combine counting the same
+    pieces, and the workspace's splits holding them."""
+    from tile.ops import decode_attention as da
+    source = da.decode_attention_source(DecodeAttentionConfig())
+    prologue = source[source.index("      %units_b = "):source.index("      %table_pages = ")]
+    item_ir = re.sub(r"%seqlen_raw = scf.if .*?\n}\n", "", da.ITEM_IR, flags=re.S)
+    combine_ir = source[source.index("%cr_ubase = ") - 8:source.index("scf.if %cr_combines")]
+    cases = [(17, 1, 32, 8, 4096), (50, 1, 32, 8, 4096), (18, 1, 32, 8, 1024),
+             (20, 1, 32, 8, 4097), (70, 3, 8, 2, 1000), (9, 16, 64, 8, 300), (200, 1, 8, 8, 200)]
+    streamed = set()
+    for batch, sq, heads, kv_heads, capacity in cases:
+        lengths = [capacity, 0, 1, capacity // 2 + 1] + [(37 * b) % (capacity + 1)
+                                                         for b in range(4, batch)]
+        for forced in (None, False, True):
+            rule = da.streams_units
+            if forced is not None:
+                da.streams_units = lambda *a: forced
+            try:
+                plan = da.plan_decode("bf16", 132, batch, sq, heads, kv_heads, 128,
+                                      page=capacity, capacity=capacity, paged=False,
+                                      scale_log2=1.0, causal=False)
+            finally:
+                da.streams_units = rule
+            (_, _, group, kv, row_tiles, _, per_split, splits) = plan.shape_scalars
+            args = {"%batch": batch, "%kv_heads": kv, "%row_tiles": row_tiles, "%splits": splits,
+                    "%blocks_per_split": per_split, "%unit_blocks": plan.unit_blocks,
+                    "%stream": int(plan.stream), "%ctas": plan.grid[0], "%c0": 0, "%c1": 1,
+                    "%c127": 127, "%c128": 128, "%capacity": capacity, "%direct": 1,
+                    "%max_splits": splits, "%true": 1}
+            seen, pieces_of = {}, {}
+            for cta in range(plan.grid[0]):
+                top = run_index_ir(prologue, dict(args, **{"%cta": cta}))
+                for item in range(top["%item_lb"], top["%item_ub"], top["%item_step"]):
+                    b = (item if plan.stream else item // splits) // (kv * row_tiles)
+                    v = run_index_ir(item_ir, dict(top, **{"%item": item,
+                                                          "%seqlen_raw": lengths[b]}))
+                    unit = v["%rest"]
+                    assert v["%split"] < splits and v["%b"] == b
+                    pieces_of.setdefault(unit, []).append((v["%split"], v["%unit_pieces"]))
+                    for j in range(v["%j0"], v["%j1"]):
+                        assert (unit, j) not in seen, (unit, j)
+                        seen[(unit, j)] = cta
+            units = batch * kv * row_tiles
+            want = {(u, j) for u in range(units)
+                    for j in range(da.cdiv(min(lengths[u // (kv * row_tiles)], capacity), 128))}
+            assert set(seen) == want, (batch, sq, heads, capacity, plan.stream)
+            assert sorted(pieces_of) == list(range(units))
+            for unit, got in pieces_of.items():
+                count = got[0][1]
+                assert sorted(got) == [(i, count) for i in range(count)], (unit, got)
+                combine = run_index_ir(combine_ir, dict(args, **{"%cr_bug": unit}))
+                assert combine["%cr_splits"] == count
+            streamed.add(plan.stream)
+    assert streamed == {False, True}
 
 
 def test_gathered_pages_reach():
