@@ -91,14 +91,36 @@ func.func @other_buffer_and_after_wait(%g: memref<64xf32>, %s: memref<64xf32, 3>
 
 // -----
 
-// T-PROTO-2: a commit inside `if` (cp_async_fence under a condition).
+// T-PROTO-2: a commit inside `if` (cp_async_fence under a condition), then
+// a wait whose count names different groups on the two paths.
 func.func @commit_in_if(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1) {
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
   // expected-warning @below {{commits 1 cp.async group(s) on one branch and 0 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
   scf.if %p {
     %grp = tile.async_commit_group
   }
+  tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+  %next = tile.async_commit_group
+  // expected-note @below {{this wait leaves 1 group(s) pending}}
+  tile.async_wait_group 1
   tile.async_wait_all
+  return
+}
+
+// -----
+
+// No count depends on a conditional commit that a wait_all (or
+// wait_group 0) follows: warp roles that commit differently and wait for
+// everything, e.g. consumers copying with cp.async beside a TMA producer.
+func.func @commit_in_if_then_wait_all(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1) {
+  scf.if %p {
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %grp = tile.async_commit_group
+    tile.async_wait_group 0
+  }
+  tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+  %grp = tile.async_commit_group
+  tile.async_wait_group 0
   return
 }
 

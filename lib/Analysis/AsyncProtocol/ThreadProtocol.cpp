@@ -16,8 +16,11 @@
 //    results follow the simulated iterations, so `stage = k mod N` rings
 //    and rings whose (stage, phase) is loop-carried are checked exactly.
 //  - scf.if branches are interpreted separately and joined; branches that
-//    commit different numbers of groups are reported (T-PROTO-2: a commit
-//    under a condition makes later wait_group counts name different groups).
+//    commit different numbers of groups are reported at the first later
+//    wait_group N > 0 before a wait that empties the FIFO (T-PROTO-2: a
+//    commit under a condition makes that count name different groups on
+//    the two paths; wait_group 0 and wait_all do not count, so warp roles
+//    that commit differently and never count groups are not reported).
 //  - Copies still open or in flight when the function returns: T-PROTO-3.
 //  - mbarrier ops on a group before any init (T-PROTO-4), a second init of
 //    the same barrier without inval (T-PROTO-5), a cluster-scope init not
@@ -108,6 +111,9 @@ struct State {
   /// Blocking parity waits so far per barrier (group, static index): the
   /// n-th wait of a thread is for phase n, so its parity must be n mod 2.
   std::map<std::pair<void *, int64_t>, int64_t> waitsDone;
+  /// The scf.if whose branches committed different numbers of groups, until
+  /// a wait empties the FIFO (T-PROTO-2).
+  Operation *divergentCommits = nullptr;
 
   bool operator==(const State &o) const {
     return open == o.open && pending == o.pending &&
@@ -115,7 +121,8 @@ struct State {
            unfencedClusterInits == o.unfencedClusterInits &&
            trackedBy == o.trackedBy && waitsDone == o.waitsDone &&
            barrierCopies == o.barrierCopies &&
-           unfencedWrites == o.unfencedWrites;
+           unfencedWrites == o.unfencedWrites &&
+           divergentCommits == o.divergentCommits;
   }
 };
 
@@ -150,6 +157,8 @@ void join(State &a, const State &b) {
   }
   for (const auto &[buffer, store] : b.unfencedWrites)
     a.unfencedWrites.emplace(buffer, store);
+  if (!a.divergentCommits)
+    a.divergentCommits = b.divergentCommits;
   // Wait counts that differ between paths are unknown from here on.
   for (auto it = a.waitsDone.begin(); it != a.waitsDone.end();) {
     auto other = b.waitsDone.find(it->first);
@@ -264,13 +273,18 @@ private:
     }
     if (auto wait = dyn_cast<AsyncWaitGroupOp>(op)) {
       size_t keep = wait.getPendingAttr().getValue().getZExtValue();
+      if (keep > 0 && state.divergentCommits)
+        reportDivergentCommits(state.divergentCommits, wait);
       while (state.pending.size() > keep)
         state.pending.pop_front();
+      if (keep == 0)
+        state.divergentCommits = nullptr;
       return;
     }
     if (isa<AsyncWaitAllOp>(op)) {
       state.pending.clear();
       state.open = Group();
+      state.divergentCommits = nullptr;
       return;
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -385,22 +399,28 @@ private:
     State thenState = state, elseState = state;
     visitRegion(ifOp.getThenRegion(), thenState);
     visitRegion(ifOp.getElseRegion(), elseState);
-    // Loop simulation revisits the if: count commits until it is reported.
-    int64_t thenCount = 0, elseCount = 0;
-    if (!reported.contains(ifOp)) {
-      thenCount = countCommits(ifOp.getThenRegion());
-      elseCount = countCommits(ifOp.getElseRegion());
-    }
-    if (thenCount != elseCount) {
-      InFlightDiagnostic diag = report(ifOp, /*error=*/false);
-      diag << "commits " << thenCount << " cp.async group(s) on one branch and "
-           << elseCount << " on the other: later wait_group counts name "
-           << "different groups on the two paths; commit unconditionally "
-              "(an empty group is legal) (T-PROTO-2)";
-    }
     join(thenState, elseState);
     state = thenState;
+    if (countCommits(ifOp.getThenRegion()) != countCommits(ifOp.getElseRegion()))
+      state.divergentCommits = ifOp;
     bindIfResults(ifOp);
+  }
+
+  /// T-PROTO-2: `wait` counts groups that `ifOp`'s branches committed in
+  /// different numbers.
+  void reportDivergentCommits(Operation *ifOp, AsyncWaitGroupOp wait) {
+    if (reported.contains(ifOp))
+      return;
+    auto branches = cast<scf::IfOp>(ifOp);
+    InFlightDiagnostic diag = report(ifOp, /*error=*/false);
+    diag << "commits " << countCommits(branches.getThenRegion())
+         << " cp.async group(s) on one branch and "
+         << countCommits(branches.getElseRegion())
+         << " on the other: later wait_group counts name "
+         << "different groups on the two paths; commit unconditionally "
+            "(an empty group is legal) (T-PROTO-2)";
+    diag.attachNote(wait.getLoc())
+        << "this wait leaves " << wait.getPending() << " group(s) pending";
   }
 
   /// The results of `ifOp`: the taken branch's when the condition is known,
