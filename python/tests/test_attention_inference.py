@@ -133,7 +133,9 @@ def test_streamed_ranges_plan():
 def run_index_ir(ir: str, values: dict) -> dict:
     """Evaluates the arith lines of `ir` (index = 32-bit unsigned, as the
     kernels are compiled; i1 as 0/1) on `values` (names with their %),
-    adding what they define; other lines are skipped."""
+    adding what they define; lines of other ops are skipped (a value they
+    would define is then missing: KeyError), an op or predicate not listed
+    here fails."""
     mask = 2**32 - 1
     ops = {"muli": lambda a, b: a * b, "addi": lambda a, b: a + b, "subi": lambda a, b: a - b,
            "divui": lambda a, b: a // b, "remui": lambda a, b: a % b, "minui": min,
@@ -142,14 +144,15 @@ def run_index_ir(ir: str, values: dict) -> dict:
     predicates = {"ult": lambda a, b: a < b, "ugt": lambda a, b: a > b,
                   "eq": lambda a, b: a == b}
     for line in ir.splitlines():
-        match = re.match(r"\s*(%\w+) = arith\.(\w+) (.*?) : ", line)
+        match = re.match(r"\s*(%\w+) = arith\.(\w+) (.*?) : (\w+)", line)
         if not match:
             continue
-        name, op, args = match.groups()
+        name, op, args, result = match.groups()
+        width = 1 if result == "i1" else mask
         if op == "constant":
-            values[name] = {"true": 1, "false": 0}.get(args, None)
+            values[name] = {"true": 1, "false": 0}.get(args)
             if values[name] is None:
-                values[name] = int(args)
+                values[name] = int(args) & width
             continue
         if op == "cmpi":
             predicate, rest = args.split(", ", 1)
@@ -160,69 +163,98 @@ def run_index_ir(ir: str, values: dict) -> dict:
             values[name] = a if c else b
         else:
             a, b = (values[x] for x in args.split(", "))
-            values[name] = ops[op](a, b) & mask
+            values[name] = ops[op](a, b) & width
     return values
+
+
+def kernel_parameters(source: str, kernel: str) -> list:
+    """The parameter names of `kernel` in the module text, in order."""
+    head = source[source.index(f"gpu.func @{kernel}("):]
+    return re.findall(r"(%\w+): ", head[:head.index(") kernel")])
 
 
 def test_schedule_arithmetic_covers_every_block():
     """The kernel text's own index arithmetic (its prologue, the items'
     decoding and the combine's piece count, evaluated as 32-bit unsigned
-    integers) under plan_decode's scalars, both schedules: every key block
-    of every sequence to exactly one (CTA, item), each unit's pieces
-    numbered 0 .. pieces - 1 by their CTAs, the combine counting the same
-    pieces, and the workspace's splits holding them."""
+    integers) on the scalars DecodePlan packs for both kernels, both
+    schedules, contiguous and paged: every key block of every sequence
+    (lengths negative, 0, 1, past the capacity clamped) to exactly one
+    (CTA, item) of the producer's, each unit's pieces numbered 0 .. pieces
+    - 1 by their CTAs, the combine counting the same pieces."""
     from tile.ops import decode_attention as da
-    source = da.decode_attention_source(DecodeAttentionConfig())
-    prologue = source[source.index("      %units_b = "):source.index("      %table_pages = ")]
+    config = DecodeAttentionConfig()
+    source = da.decode_attention_source(config)
+    start = source.index("      %units_b = ")
+    prologue = source[start:source.index("      %sq_ = ", start)]
     item_ir = re.sub(r"%seqlen_raw = scf.if .*?\n}\n", "", da.ITEM_IR, flags=re.S)
-    combine_ir = source[source.index("%cr_ubase = ") - 8:source.index("scf.if %cr_combines")]
-    cases = [(17, 1, 32, 8, 4096), (50, 1, 32, 8, 4096), (18, 1, 32, 8, 1024),
-             (20, 1, 32, 8, 4097), (70, 3, 8, 2, 1000), (9, 16, 64, 8, 300), (200, 1, 8, 8, 200)]
-    streamed = set()
-    for batch, sq, heads, kv_heads, capacity in cases:
-        lengths = [capacity, 0, 1, capacity // 2 + 1] + [(37 * b) % (capacity + 1)
-                                                         for b in range(4, batch)]
-        for forced in (None, False, True):
+    start = source.rindex("\n", 0, source.index("%cr_ubase = ")) + 1
+    combine_ir = source[start:source.index("scf.if %cr_combines")]
+    main_names = kernel_parameters(source, config.name)[10:]
+    combine_names = kernel_parameters(source, "decode_attention_combine")[3:]
+    mask = 2**32 - 1
+    # (batch, Sq, H, Hkv, capacity, page or 0)
+    cases = [(17, 1, 32, 8, 4096, 0), (50, 1, 32, 8, 4096, 0), (18, 1, 32, 8, 1024, 0),
+             (20, 1, 32, 8, 4097, 0), (70, 3, 8, 2, 1000, 0), (9, 16, 64, 8, 300, 0),
+             (200, 1, 8, 8, 200, 0), (33, 1, 32, 8, 256, 0), (140, 1, 8, 8, 100, 0),
+             (10, 1, 8, 8, 1, 0), (30, 1, 32, 8, 4096, 16), (24, 2, 32, 8, 2048, 256)]
+    chosen = set()
+    for batch, sq, heads, kv_heads, capacity, page in cases:
+        lengths = [capacity, 0, 1, -5, -2**31, capacity + 5, 2 * capacity] + [
+            (37 * b) % (capacity + 1) for b in range(7, batch)]
+        # The rule's schedule, split items, streamed ranges, 3 splits (of
+        # blocks that 3 does not divide: the last split ends past them).
+        for forced in (None, False, True, 3):
             rule = da.streams_units
-            if forced is not None:
+            if isinstance(forced, bool):
                 da.streams_units = lambda *a: forced
             try:
                 plan = da.plan_decode("bf16", 132, batch, sq, heads, kv_heads, 128,
-                                      page=capacity, capacity=capacity, paged=False,
-                                      scale_log2=1.0, causal=False)
+                                      page=page or capacity, capacity=capacity,
+                                      paged=bool(page), scale_log2=1.0, causal=False,
+                                      splits=3 if forced == 3 else 0)
             finally:
                 da.streams_units = rule
-            (_, _, group, kv, row_tiles, _, per_split, splits) = plan.shape_scalars
-            args = {"%batch": batch, "%kv_heads": kv, "%row_tiles": row_tiles, "%splits": splits,
-                    "%blocks_per_split": per_split, "%unit_blocks": plan.unit_blocks,
-                    "%stream": int(plan.stream), "%ctas": plan.grid[0], "%c0": 0, "%c1": 1,
-                    "%c127": 127, "%c128": 128, "%capacity": capacity, "%direct": 1,
-                    "%max_splits": splits, "%true": 1}
+            if forced is None:
+                chosen.add(plan.stream)
+            rows_too = plan.stream and sq == 1
+            packed = (plan.shape_scalars + (0, 1, 0) + plan.mask_scalars
+                      + (plan.direct or rows_too, plan.fused, plan.stream, plan.unit_blocks))
+            args = dict(zip(main_names, (int(x) for x in packed)))
+            args.update({"%cta": 0, "%ctas": plan.grid[0], "%c0": 0, "%c1": 1, "%c127": 127,
+                         "%c128": 128, "%true": 1, "%false": 0,
+                         "%table_pages": capacity // page if page else 1})
+            combine_args = dict(zip(combine_names, (int(x) for x in plan.combine_scalars
+                                                    + (rows_too, plan.stream))))
+            combine_args.update({"%c0": 0, "%c1": 1, "%true": 1})
+            units_b = args["%kv_heads"] * args["%row_tiles"]
+            splits = args["%splits"]
             seen, pieces_of = {}, {}
             for cta in range(plan.grid[0]):
                 top = run_index_ir(prologue, dict(args, **{"%cta": cta}))
                 for item in range(top["%item_lb"], top["%item_ub"], top["%item_step"]):
-                    b = (item if plan.stream else item // splits) // (kv * row_tiles)
+                    b = (item if plan.stream else item // splits) // units_b
                     v = run_index_ir(item_ir, dict(top, **{"%item": item,
-                                                          "%seqlen_raw": lengths[b]}))
+                                                          "%seqlen_raw": lengths[b] & mask}))
                     unit = v["%rest"]
                     assert v["%split"] < splits and v["%b"] == b
                     pieces_of.setdefault(unit, []).append((v["%split"], v["%unit_pieces"]))
                     for j in range(v["%j0"], v["%j1"]):
                         assert (unit, j) not in seen, (unit, j)
                         seen[(unit, j)] = cta
-            units = batch * kv * row_tiles
+            units = batch * units_b
             want = {(u, j) for u in range(units)
-                    for j in range(da.cdiv(min(lengths[u // (kv * row_tiles)], capacity), 128))}
-            assert set(seen) == want, (batch, sq, heads, capacity, plan.stream)
+                    for j in range(da.cdiv(max(0, min(lengths[u // units_b], capacity)), 128))}
+            assert set(seen) == want, (batch, sq, heads, capacity, page, plan.stream)
             assert sorted(pieces_of) == list(range(units))
             for unit, got in pieces_of.items():
                 count = got[0][1]
                 assert sorted(got) == [(i, count) for i in range(count)], (unit, got)
-                combine = run_index_ir(combine_ir, dict(args, **{"%cr_bug": unit}))
+                combine = run_index_ir(combine_ir, dict(combine_args, **{"%cr_bug": unit}))
                 assert combine["%cr_splits"] == count
-            streamed.add(plan.stream)
-    assert streamed == {False, True}
+                # A whole unit of one query was stored by its CTA: the
+                # combine passes over it exactly then.
+                assert combine["%cr_combines"] == int(not (rows_too and count == 1))
+    assert chosen == {False, True}  # the rule streams some cases, not all
 
 
 def test_gathered_pages_reach():
