@@ -95,13 +95,13 @@ func.func @other_buffer_and_after_wait(%g: memref<64xf32>, %s: memref<64xf32, 3>
 // a wait whose count names different groups on the two paths.
 func.func @commit_in_if(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1) {
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
-  // expected-warning @below {{commits 1 cp.async group(s) on one branch and 0 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
+  // expected-warning @below {{leaves 1 cp.async group(s) committed since the last full wait on one branch and 0 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
   scf.if %p {
     %grp = tile.async_commit_group
   }
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
   %next = tile.async_commit_group
-  // expected-note @below {{this wait leaves 1 group(s) pending}}
+  // expected-note @below {{this wait leaves 1 group(s) pending of the 1 or 0 committed}}
   tile.async_wait_group 1
   tile.async_wait_all
   return
@@ -109,18 +109,106 @@ func.func @commit_in_if(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p
 
 // -----
 
-// No count depends on a conditional commit that a wait_all (or
-// wait_group 0) follows: warp roles that commit differently and wait for
-// everything, e.g. consumers copying with cp.async beside a TMA producer.
-func.func @commit_in_if_then_wait_all(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1) {
+// T-PROTO-2 through a loop's back edge: the conditional commit at the
+// bottom, the count at the top of the next iteration.
+func.func @commit_in_if_in_loop(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %n: index, %p: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    // expected-note @below {{this wait leaves 1 group(s) pending of the 2 or 1 committed}}
+    tile.async_wait_group 1
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %a = tile.async_commit_group
+    // expected-warning @below {{leaves 2 cp.async group(s) committed since the last full wait on one branch and 1 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
+    scf.if %p {
+      tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+      %b = tile.async_commit_group
+    }
+  }
+  tile.async_wait_all
+  return
+}
+
+// -----
+
+// Every conditional commit before the count is reported, not the last one.
+func.func @two_commits_in_ifs(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1, %q: i1) {
+  // expected-warning @below {{leaves 1 cp.async group(s) committed since the last full wait on one branch and 0 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
   scf.if %p {
     tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
-    %grp = tile.async_commit_group
+    %b = tile.async_commit_group
+  }
+  // expected-warning @below {{leaves 2 cp.async group(s) committed since the last full wait on one branch and 1 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
+  scf.if %q {
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %b = tile.async_commit_group
+  }
+  // expected-note @+2 {{this wait leaves 1 group(s) pending of the 1 or 0 committed}}
+  // expected-note @+1 {{this wait leaves 1 group(s) pending of the 2 or 1 committed}}
+  tile.async_wait_group 1
+  tile.async_wait_all
+  return
+}
+
+// -----
+
+// One pass of an scf.while body: reported at the if, whatever follows.
+func.func @commit_in_if_in_while(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %n: index, %p: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.while (%k = %c0) : (index) -> index {
+    %c = arith.cmpi ult, %k, %n : index
+    scf.condition(%c) %k : index
+  } do {
+  ^bb0(%k: index):
+    tile.async_wait_group 1
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %a = tile.async_commit_group
+    // expected-warning @below {{leaves 2 cp.async group(s) committed since the last full wait on one branch and 1 on the other: later wait_group counts name different groups on the two paths; commit unconditionally (an empty group is legal) (T-PROTO-2)}}
+    scf.if %p {
+      tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+      %b = tile.async_commit_group
+    }
+    %k1 = arith.addi %k, %c1 : index
+    scf.yield %k1 : index
+  }
+  tile.async_wait_all
+  return
+}
+
+// -----
+
+// No count depends on a conditional commit that a full wait follows, in the
+// branch or after it: warp roles that commit differently and wait for
+// everything (consumers copying with cp.async beside a TMA producer), then a
+// counted pipeline; nor on a condition the simulation knows (a prologue's
+// first iterations).
+func.func @conditional_commits_that_no_count_names(%g: memref<64xf32>, %s: memref<64xf32, 3>, %i: index, %p: i1, %q: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  scf.if %p {
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %b = tile.async_commit_group
     tile.async_wait_group 0
   }
+  scf.if %q {
+    tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+    %b = tile.async_commit_group
+  }
+  tile.async_wait_all
   tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
-  %grp = tile.async_commit_group
-  tile.async_wait_group 0
+  %a = tile.async_commit_group
+  scf.for %k = %c0 to %c4 step %c1 {
+    %first = arith.cmpi ult, %k, %c2 : index
+    scf.if %first {
+      tile.async_copy %g[%i] to %s[%i], 16 bytes, cache = cg : memref<64xf32> to memref<64xf32, 3>
+      %b = tile.async_commit_group
+    }
+    tile.async_wait_group 1
+  }
+  tile.async_wait_all
   return
 }
 

@@ -73,9 +73,10 @@ def TileVerifyAsyncProtocolPass
       that a cp.async group may still be writing, given the wait_group counts
       in between (groups complete in FIFO order), or that a bulk copy / TMA
       load may still be writing before a wait on its barrier;
-    - T-PROTO-2 (warning): scf.if branches that commit different numbers of
-      groups (a commit under a condition), reported where a later
-      wait_group N > 0 counts them before a wait empties the FIFO;
+    - T-PROTO-2 (warning): scf.if branches that leave different numbers of
+      groups committed since a wait last emptied the FIFO (a commit under a
+      condition), reported at the if with a note at the first later
+      wait_group N > 0 that counts them (in an scf.while body, at once);
     - T-PROTO-3 (warning): copies still in flight when the kernel returns;
     - T-PROTO-4 (error): an mbarrier used before any mbarrier_init;
     - T-PROTO-5 (error): a barrier initialized twice without mbarrier_inval;

@@ -15,12 +15,14 @@
 //    compare/select or remui, a phase bit flipped by xori) and scf.if
 //    results follow the simulated iterations, so `stage = k mod N` rings
 //    and rings whose (stage, phase) is loop-carried are checked exactly.
-//  - scf.if branches are interpreted separately and joined; branches that
-//    commit different numbers of groups are reported at the first later
-//    wait_group N > 0 before a wait that empties the FIFO (T-PROTO-2: a
-//    commit under a condition makes that count name different groups on
-//    the two paths; wait_group 0 and wait_all do not count, so warp roles
-//    that commit differently and never count groups are not reported).
+//  - scf.if branches are interpreted separately and joined. Branches that
+//    leave different numbers of groups committed since the last wait that
+//    emptied the FIFO (T-PROTO-2: a commit under a condition) are reported
+//    at the if, with a note at the first later wait_group N > 0 before
+//    such a wait: its count names different groups on the two paths.
+//    wait_group 0 and wait_all count none, so warp roles that commit
+//    differently and wait for everything are not reported. Inside an
+//    scf.while (one pass of its body) the if is reported at once.
 //  - Copies still open or in flight when the function returns: T-PROTO-3.
 //  - mbarrier ops on a group before any init (T-PROTO-4), a second init of
 //    the same barrier without inval (T-PROTO-5), a cluster-scope init not
@@ -51,6 +53,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <deque>
 #include <map>
@@ -111,9 +114,12 @@ struct State {
   /// Blocking parity waits so far per barrier (group, static index): the
   /// n-th wait of a thread is for phase n, so its parity must be n mod 2.
   std::map<std::pair<void *, int64_t>, int64_t> waitsDone;
-  /// The scf.if whose branches committed different numbers of groups, until
-  /// a wait empties the FIFO (T-PROTO-2).
-  Operation *divergentCommits = nullptr;
+  /// The scf.ifs whose branches committed different numbers of groups,
+  /// until a wait empties the FIFO (T-PROTO-2).
+  llvm::SmallSetVector<Operation *, 2> divergentCommits;
+  /// Groups committed since a wait last emptied the FIFO (on joins the
+  /// larger; not compared: it grows in pipelined loops).
+  int64_t committedSinceEmpty = 0;
 
   bool operator==(const State &o) const {
     return open == o.open && pending == o.pending &&
@@ -157,8 +163,8 @@ void join(State &a, const State &b) {
   }
   for (const auto &[buffer, store] : b.unfencedWrites)
     a.unfencedWrites.emplace(buffer, store);
-  if (!a.divergentCommits)
-    a.divergentCommits = b.divergentCommits;
+  a.divergentCommits.insert(b.divergentCommits.begin(), b.divergentCommits.end());
+  a.committedSinceEmpty = std::max(a.committedSinceEmpty, b.committedSinceEmpty);
   // Wait counts that differ between paths are unknown from here on.
   for (auto it = a.waitsDone.begin(); it != a.waitsDone.end();) {
     auto other = b.waitsDone.find(it->first);
@@ -182,6 +188,8 @@ public:
 private:
   /// Concrete values of index/integer SSA values in the current simulation.
   llvm::DenseMap<Value, int64_t> values;
+  /// The commit counts of each T-PROTO-2 if's branches, for its report.
+  llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> divergentCounts;
   /// Ops already reported, so that loop simulation reports each once.
   llvm::DenseSet<Operation *> reported;
   bool hadError = false;
@@ -269,22 +277,24 @@ private:
     if (isa<AsyncCommitGroupOp>(op)) {
       state.pending.push_back(state.open);
       state.open = Group();
+      ++state.committedSinceEmpty;
       return;
     }
     if (auto wait = dyn_cast<AsyncWaitGroupOp>(op)) {
       size_t keep = wait.getPendingAttr().getValue().getZExtValue();
-      if (keep > 0 && state.divergentCommits)
-        reportDivergentCommits(state.divergentCommits, wait);
+      for (Operation *ifOp : state.divergentCommits)
+        if (keep > 0)
+          reportDivergentCommits(ifOp, wait);
       while (state.pending.size() > keep)
         state.pending.pop_front();
       if (keep == 0)
-        state.divergentCommits = nullptr;
+        emptied(state);
       return;
     }
     if (isa<AsyncWaitAllOp>(op)) {
       state.pending.clear();
       state.open = Group();
-      state.divergentCommits = nullptr;
+      emptied(state);
       return;
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op))
@@ -395,32 +405,52 @@ private:
       diag.attachNote(left->firstCopy->getLoc()) << "copy issued here";
   }
 
+  /// A wait emptied the FIFO: later counts name the same groups again.
+  static void emptied(State &state) {
+    state.divergentCommits.clear();
+    state.committedSinceEmpty = 0;
+  }
+
   void visitIf(scf::IfOp ifOp, State &state) {
     State thenState = state, elseState = state;
     visitRegion(ifOp.getThenRegion(), thenState);
     visitRegion(ifOp.getElseRegion(), elseState);
+    int64_t thenCount = thenState.committedSinceEmpty;
+    int64_t elseCount = elseState.committedSinceEmpty;
     join(thenState, elseState);
     state = thenState;
-    if (countCommits(ifOp.getThenRegion()) != countCommits(ifOp.getElseRegion()))
-      state.divergentCommits = ifOp;
+    // A condition the simulation knows (a loop's first iterations) takes
+    // one path only.
+    if (thenCount != elseCount && !evaluate(ifOp.getCondition())) {
+      divergentCounts[ifOp] = {thenCount, elseCount};
+      // One pass of a while body: a wait at its top is not seen after it.
+      if (ifOp->getParentOfType<scf::WhileOp>())
+        reportDivergentCommits(ifOp, nullptr);
+      else
+        state.divergentCommits.insert(ifOp);
+    }
     bindIfResults(ifOp);
   }
 
-  /// T-PROTO-2: `wait` counts groups that `ifOp`'s branches committed in
-  /// different numbers.
-  void reportDivergentCommits(Operation *ifOp, AsyncWaitGroupOp wait) {
+  /// T-PROTO-2: `ifOp`'s branches committed different numbers of groups
+  /// and `wait` (if known) counts them.
+  void reportDivergentCommits(Operation *ifOp, Operation *wait) {
     if (reported.contains(ifOp))
       return;
-    auto branches = cast<scf::IfOp>(ifOp);
+    auto [thenCount, elseCount] = divergentCounts.lookup(ifOp);
     InFlightDiagnostic diag = report(ifOp, /*error=*/false);
-    diag << "commits " << countCommits(branches.getThenRegion())
-         << " cp.async group(s) on one branch and "
-         << countCommits(branches.getElseRegion())
-         << " on the other: later wait_group counts name "
-         << "different groups on the two paths; commit unconditionally "
-            "(an empty group is legal) (T-PROTO-2)";
-    diag.attachNote(wait.getLoc())
-        << "this wait leaves " << wait.getPending() << " group(s) pending";
+    diag << "leaves " << thenCount
+         << " cp.async group(s) committed since the last full wait on one "
+            "branch and "
+         << elseCount
+         << " on the other: later wait_group counts name different groups "
+            "on the two paths; commit unconditionally (an empty group is "
+            "legal) (T-PROTO-2)";
+    if (auto counted = dyn_cast_or_null<AsyncWaitGroupOp>(wait))
+      diag.attachNote(counted.getLoc())
+          << "this wait leaves " << counted.getPending()
+          << " group(s) pending of the " << thenCount << " or " << elseCount
+          << " committed";
   }
 
   /// The results of `ifOp`: the taken branch's when the condition is known,
@@ -469,15 +499,6 @@ private:
       values.erase(arg);
     for (Value result : forOp.getResults())
       values.erase(result);
-  }
-
-  static int64_t countCommits(Region &region) {
-    int64_t count = 0;
-    region.walk([&](Operation *op) {
-      if (isa<AsyncCommitGroupOp, AsyncWaitAllOp>(op))
-        ++count;
-    });
-    return count;
   }
 
   void visitFor(scf::ForOp forOp, State &state) {
