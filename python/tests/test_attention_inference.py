@@ -701,6 +701,21 @@ def paged_cache(torch, k_cache, page, seed=0):
     return paged, table
 
 
+def decode_caches(torch, batch, s, kv_heads, d, lengths, page):
+    """Contiguous (B, S, Hkv, D) K and V caches (slots past `lengths`
+    poisoned) and the caches a call takes: those, or (page is not None)
+    their shuffled pages and block table: (k, v, (k or pages, v or pages),
+    table or None)."""
+    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
+    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
+    poison_past((k_cache, v_cache), lengths)
+    if page is None:
+        return k_cache, v_cache, (k_cache, v_cache), None
+    (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
+                                      for c in (k_cache, v_cache))
+    return k_cache, v_cache, (k_paged, v_paged), table
+
+
 @pytest.mark.parametrize("page", [16, 32, 64, 128, 256])
 @pytest.mark.parametrize("d", [64, 128])
 def test_kvcache_paged_and_contiguous(hopper, page, d):
@@ -733,15 +748,7 @@ def test_decode_several_items_a_cta(hopper, page):
     generator = torch.Generator(device="cpu").manual_seed(5)
     lengths = torch.randint(1, s + 1, (batch,), generator=generator).to("cuda", torch.int32)
     q = randn(torch, batch, 1, heads, d, seed=1)
-    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
-    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
-    poison_past((k_cache, v_cache), lengths)
-    if page is None:
-        caches, table = (k_cache, v_cache), None
-    else:
-        (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
-                                          for c in (k_cache, v_cache))
-        caches = (k_paged, v_paged)
+    k_cache, v_cache, caches, table = decode_caches(torch, batch, s, kv_heads, d, lengths, page)
     # One split, four (several items a CTA, the combine kernel) and the
     # rule's (the CTAs streaming ranges of the units' blocks).
     outs = [tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table,
@@ -768,15 +775,7 @@ def test_decode_streamed_ranges(hopper, sq, strided_out, page):
     lengths[:3] = torch.tensor([0, 1, s])
     lengths = lengths.to("cuda", torch.int32)
     q = randn(torch, batch, sq, heads, d, seed=1)
-    k_cache = randn(torch, batch, s, kv_heads, d, seed=2)
-    v_cache = randn(torch, batch, s, kv_heads, d, seed=3)
-    poison_past((k_cache, v_cache), lengths)
-    if page is None:
-        caches, table = (k_cache, v_cache), None
-    else:
-        (k_paged, table), (v_paged, _) = (paged_cache(torch, c, page, seed=page)
-                                          for c in (k_cache, v_cache))
-        caches = (k_paged, v_paged)
+    k_cache, v_cache, caches, table = decode_caches(torch, batch, s, kv_heads, d, lengths, page)
     units = batch * kv_heads * decode_attention.cdiv(sq * heads // kv_heads, 64)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     assert decode_attention.streams_units(units, s // 128, sms)
