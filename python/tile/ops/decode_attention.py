@@ -178,6 +178,17 @@ class DecodeAttentionConfig:
                              f"{CONSUMERS} stages, got {self.stages}")
 
 
+#: IR of streamed unit %unit's capacity blocks [%ubase, %uend) and its
+#: pieces %unit_pieces_s (the CTAs whose ranges of blocks_per_split blocks
+#: meet them): the kernel's items and the combine kernel both count them.
+UNIT_PIECES_IR = """%ubase = arith.muli %unit, %unit_blocks : index
+%uend = arith.addi %ubase, %unit_blocks : index
+%ulast = arith.subi %uend, %c1 : index
+%ufirst_cta = arith.divui %ubase, %blocks_per_split : index
+%ulast_cta = arith.divui %ulast, %blocks_per_split : index
+%unit_pieces_s1 = arith.subi %ulast_cta, %ufirst_cta : index
+%unit_pieces_s = arith.addi %unit_pieces_s1, %c1 : index"""
+
 #: IR of a work item's decoding, the same in the producer and the consumers:
 #: (split, g row_tiles + rt, b) from %item, the sequence's keys (seqlens[b]
 #: + %added, or %length; at most its pages' capacity), the split's key
@@ -186,19 +197,13 @@ class DecodeAttentionConfig:
 #: [s blocks_per_split, ...). Streamed: %item is the unit, whose capacity
 #: blocks are [unit unit_blocks, ...) of the CTAs' global block ranges
 #: (blocks_per_split each), and the split is the CTA's rank among those
-#: whose range meets the unit's.
+#: whose range meets the unit's (UNIT_PIECES_IR).
 ITEM_IR = """%split_n = arith.remui %item, %splits : index
 %rest_n = arith.divui %item, %splits : index
 %rest = arith.select %stream, %item, %rest_n : index
-%ubase = arith.muli %item, %unit_blocks : index
-%uend = arith.addi %ubase, %unit_blocks : index
-%ulast = arith.subi %uend, %c1 : index
-%ufirst_cta = arith.divui %ubase, %blocks_per_split : index
-%ulast_cta = arith.divui %ulast, %blocks_per_split : index
+""" + UNIT_PIECES_IR.replace("%unit,", "%item,") + """
 %split_s = arith.subi %cta, %ufirst_cta : index
 %split = arith.select %stream, %split_s, %split_n : index
-%unit_pieces_s1 = arith.subi %ulast_cta, %ufirst_cta : index
-%unit_pieces_s = arith.addi %unit_pieces_s1, %c1 : index
 %unit_pieces = arith.select %stream, %unit_pieces_s, %splits : index
 %gr = arith.remui %rest, %units_b : index
 %b = arith.divui %rest, %units_b : index
@@ -605,15 +610,9 @@ scf.if %in_row {{
   %stride = arith.muli %split_rows, %c64 : index
   // Streamed: the unit's pieces (the CTAs whose ranges meet its blocks);
   // a whole unit of one query was written by its CTA.
-  %ubase = arith.muli %bug, %unit_blocks : index
-  %ulast0 = arith.addi %ubase, %unit_blocks : index
-  %ulast = arith.subi %ulast0, %c1 : index
-  %ufirst_cta = arith.divui %ubase, %blocks_per_split : index
-  %ulast_cta = arith.divui %ulast, %blocks_per_split : index
-  %pieces1 = arith.subi %ulast_cta, %ufirst_cta : index
-  %pieces = arith.addi %pieces1, %c1 : index
-  %splits = arith.select %stream, %pieces, %max_splits : index
-  %whole = arith.cmpi eq, %pieces, %c1 : index
+{textwrap.indent(UNIT_PIECES_IR.replace("%unit,", "%bug,"), "  ")}
+  %splits = arith.select %stream, %unit_pieces_s, %max_splits : index
+  %whole = arith.cmpi eq, %unit_pieces_s, %c1 : index
   %written0 = arith.andi %stream, %direct : i1
   %written = arith.andi %written0, %whole : i1
   %combines = arith.xori %written, %true : i1
