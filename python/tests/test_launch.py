@@ -48,12 +48,12 @@ def test_hopper_gemm_matches_torch(torch_cuda, kernels, layout, shape, ctas, sch
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
     unread = torch.zeros(1, device="cuda", dtype=torch.float32)
-    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
+    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read (C's rows: C's)
     kernel = module.kernel(f"gemm_{layout}")
     want = a.float() @ (b.t() if layout == "nt" else b).float()
     for _ in range(2):  # the counters are back at zero after a launch
         c.fill_(float("nan"))
-        kernel(a, b, c, m, n, k, workspace, counters, c, c, *unread, grid=(grid, 1, 1),
+        kernel(a, b, c, m, n, k, workspace, counters, c, c, *unread, c, grid=(grid, 1, 1),
                block=(384, 1, 1))
         assert not c.isnan().any()
         assert relative_error(c, want) < 2e-3
@@ -80,9 +80,9 @@ def test_tma_precondition_raises(torch_cuda, kernels):
     workspace = torch.zeros(1024, 128, device="cuda", dtype=torch.float32)
     counters = torch.zeros(4, device="cuda", dtype=torch.int32)
     unread = torch.zeros(1, device="cuda", dtype=torch.float32)
-    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
+    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read (C's rows: C's)
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
-        kernel(a, b, c, 200, 300, 200, workspace, counters, c, c, *unread, grid=(1, 1, 1),
+        kernel(a, b, c, 200, 300, 200, workspace, counters, c, c, *unread, c, grid=(1, 1, 1),
                block=(384, 1, 1))
 
 
@@ -165,3 +165,108 @@ def test_dlpack_arrays_without_copies(torch_cuda, examples):
     assert torch.equal(dst, src)
     with pytest.raises(TypeError, match="expected elements f16"):
         kernel(_DLPackOnly(src.float()), _DLPackOnly(dst), grid=(4, 1, 1), block=(128, 1, 1))
+
+
+# A producer that spins before it writes and a consumer that reads what it
+# wrote: both wait for the grid before them (tile.grid_dependency_wait), so
+# launched as programmatic dependents they still see each other's writes.
+DEPENDENT_CHAIN = """
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @produce(%out: memref<?xf32>, %value: f32, %spins: index) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      tile.grid_dependency_wait
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c256 = arith.constant 256 : index
+      %one = arith.constant 1.0 : f32
+      %growth = arith.constant 1.0000001 : f32
+      %huge = arith.constant 1.0e30 : f32
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c256 : index
+      %i = arith.addi %base, %tid : index
+      %acc = scf.for %s = %c0 to %spins step %c1 iter_args(%a = %one) -> f32 {
+        %g = arith.mulf %a, %growth : f32
+        scf.yield %g : f32
+      }
+      %big = arith.cmpf ogt, %acc, %huge : f32
+      %extra = arith.select %big, %one, %value : f32
+      %written = arith.addf %extra, %value : f32
+      memref.store %written, %out[%i] : memref<?xf32>
+      gpu.return
+    }
+    gpu.func @consume(%in: memref<?xf32>, %out: memref<?xf32>) kernel
+        attributes {known_block_size = array<i32: 256, 1, 1>} {
+      tile.grid_dependency_wait
+      %c256 = arith.constant 256 : index
+      %one = arith.constant 1.0 : f32
+      %tid = gpu.thread_id x
+      %bid = gpu.block_id x
+      %base = arith.muli %bid, %c256 : index
+      %i = arith.addi %base, %tid : index
+      %x = memref.load %in[%i] : memref<?xf32>
+      %y = arith.addf %x, %one : f32
+      memref.store %y, %out[%i] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_dependent_launch_manifest():
+    module = tile.compile(DEPENDENT_CHAIN, chip="sm_90a")
+    assert module.manifest["kernels"]["produce"]["dependent_launch"] is True
+    assert module.manifest["kernels"]["consume"]["dependent_launch"] is True
+    kernel = module.kernel("consume")
+    assert kernel._dependent == int(tile.launch.DEPENDENT_LAUNCH)
+
+
+def test_dependent_launches_see_the_grid_before(torch_cuda):
+    """Each consumer reads the producer launched just before it on the
+    stream, while the driver may start it before the producer ends."""
+    torch = torch_cuda
+    module = tile.compile(DEPENDENT_CHAIN, chip="sm_90a")
+    produce, consume = module.kernel("produce"), module.kernel("consume")
+    n = 132 * 8 * 256
+    buffer = torch.zeros(n, device="cuda")
+    results = [torch.zeros(n, device="cuda") for _ in range(8)]
+    for round_, result in enumerate(results):
+        produce(buffer, float(round_), 2000, grid=(n // 256, 1, 1))
+        consume(buffer, result, grid=(n // 256, 1, 1))
+    torch.cuda.synchronize()
+    for round_, result in enumerate(results):
+        assert torch.equal(result, torch.full_like(result, 2.0 * round_ + 1.0)), round_
+
+
+def test_decode_step_kernels_wait_for_the_grid_before():
+    """The kernels of a decode step (the decode GEMM, its gated and split-K
+    forms, decode attention and its combine, the cache append, RMSNorm,
+    RoPE, the gated activation, the staging copy) are dependent launches;
+    the persistent GEMM is not (yet)."""
+    from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
+    from tile.ops.decode import DECODE, DecodeConfig
+    from tile.ops.decode_attention import DECODE_ATTENTION, DecodeAttentionConfig
+    from tile.ops.epilogue import Epilogue
+    from tile.ops.gated_activation import GATED_ACTIVATION, GatedActivationConfig
+    from tile.ops.matmul import GEMM
+    from tile.ops.rms_norm import RMS_NORM, config_for
+    from tile.ops.rope import ROPE, RopeConfig
+    from tile.ops.staging import STAGE_ROWS, StageRowsConfig
+    gated = DecodeConfig("nt", 16, 4, "bf16", columns=128,
+                         epilogue=Epilogue(gated=True, activation="silu"))
+    families = [(DECODE, DecodeConfig("nt", 8, 6, "bf16", spans=2, split_k=True)),
+                (DECODE, gated),
+                (DECODE_ATTENTION, DecodeAttentionConfig("bf16", 128, 16)),
+                (CACHE_APPEND, CacheAppendConfig("bf16", 128)),
+                (RMS_NORM, config_for("bf16", 4096, True)),
+                (ROPE, RopeConfig("bf16", 128, True)),
+                (GATED_ACTIVATION, GatedActivationConfig()),
+                (STAGE_ROWS, StageRowsConfig())]
+    for family, variant in families:
+        kernels = family.module(variant).manifest["kernels"]
+        for name, entry in kernels.items():
+            assert entry["dependent_launch"] is True, (family.name, name)
+    persistent = GEMM.module(("bf16",)).manifest["kernels"]
+    assert not any(entry["dependent_launch"] for entry in persistent.values())

@@ -40,6 +40,13 @@ the varying arrays by address (maps encoded once per address, a memref's
 descriptor fields reused with its alignment checked) and scalars, and makes
 one foreign call.
 
+A kernel whose manifest has `dependent_launch` (it waits for the grids
+before it: tile.grid_dependency_wait) is launched as a programmatic
+dependent of the previous kernel of its stream: the driver prepares its
+launch while that kernel runs, and its CTAs set up shared memory before
+they wait for it; `TILE_DEPENDENT_LAUNCH=0` in the environment launches
+every kernel in plain stream order instead.
+
 Launches are stream-ordered and return at once: on `stream` (a
 torch.cuda.Stream, a raw CUstream int, or None for PyTorch's current stream
 on the kernel's device when PyTorch is imported, else the legacy default
@@ -55,6 +62,7 @@ call on that device says so and names the first failure)."""
 import ctypes
 import math
 import operator
+import os
 import struct
 import threading
 from typing import Optional
@@ -70,6 +78,9 @@ from .runtime import DEFAULT_TIMEOUT, LAUNCH_CONFIG, Runtime, ordinal
 # the element table, and index (64-bit in the host's launches) and i1.
 _SCALARS = {e.name: e.scalar for e in ELEMENTS if e.scalar}
 _SCALARS.update(index="q", i1="?")
+#: Whether kernels that wait for the grids before them are launched as
+#: programmatic dependents (Kernel, PreparedLaunch; read when a Kernel is made).
+DEPENDENT_LAUNCH = os.environ.get("TILE_DEPENDENT_LAUNCH", "1") != "0"
 # Whether this process compared the element table with a manifest's contract.
 _CONTRACT_CHECKED = []
 
@@ -185,6 +196,7 @@ class Kernel:
         self._shared = manifest["dynamic_shared_bytes"]
         cluster = manifest.get("cluster")
         self._cluster = tuple(cluster) if cluster and cluster != [1, 1, 1] else None
+        self._dependent = int(bool(manifest.get("dependent_launch")) and DEPENDENT_LAUNCH)
         contract = module.manifest.get("contract")
         if contract is not None and not _CONTRACT_CHECKED:
             check_against_contract(contract)  # the element table is the contract's
@@ -309,7 +321,7 @@ class Kernel:
                       else streams.stream_handle(stream, on)) or 0
             LAUNCH_CONFIG.pack_into(self._config, 0, function, *grid, *block,
                                     *(cluster or (0, 0, 0)), shared, handle,
-                                    self._params.address, self._count)
+                                    self._params.address, self._count, self._dependent)
             if host:
                 self._launch_with_host_arrays(host, handle, on)
                 return
@@ -375,7 +387,7 @@ class PreparedLaunch:
         self._config = bytearray(LAUNCH_CONFIG.size)
         LAUNCH_CONFIG.pack_into(self._config, 0, kernel.function(device), *grid, *block,
                                 *(kernel._cluster or (0, 0, 0)), kernel._shared, handle,
-                                self._params.address, kernel._count)
+                                self._params.address, kernel._count, kernel._dependent)
         self._config_address = ctypes.addressof(
             (ctypes.c_char * len(self._config)).from_buffer(self._config))
         self._launch = kernel.runtime.lib.tileRtLaunch

@@ -18,9 +18,10 @@ from .core.errors import TileRuntimeError
 from .toolchain import Toolchain, find_toolchain
 
 #: runtime/include/tile/Runtime.h's TileRtLaunchConfig: function, grid[3],
-#: block[3], cluster[3], sharedBytes, stream, params, paramCount (checked
-#: against tileRtLaunchConfigBytes when the library loads).
-LAUNCH_CONFIG = struct.Struct("<Q3q3q3qqQQq")
+#: block[3], cluster[3], sharedBytes, stream, params, paramCount,
+#: dependentLaunch (checked against tileRtLaunchConfigBytes when the library
+#: loads).
+LAUNCH_CONFIG = struct.Struct("<Q3q3q3qqQQqq")
 #: The watchdog of synchronize() and of synchronous (host-array) launches.
 DEFAULT_TIMEOUT = float(os.environ.get("TILE_TIMEOUT", "120"))
 

@@ -158,6 +158,85 @@ std::string tile_rt::afterLastKernel() {
   return kernel ? "last kernel launched: '" + kernel->name + "'" : "";
 }
 
+/// Launches `function` with cuLaunchKernelEx and the attributes that plain
+/// cuLaunchKernel has no parameter for: a cluster shape (when `cluster` is
+/// given) and programmatic stream serialization (`dependent`: the kernel may
+/// start before the previous kernel of `stream` completes, and waits for it
+/// with griddepcontrol.wait).
+static void launchWithAttributes(CUfunction function, const intptr_t *cluster,
+                                 bool dependent, intptr_t gridX, intptr_t gridY,
+                                 intptr_t gridZ, intptr_t blockX,
+                                 intptr_t blockY, intptr_t blockZ, int32_t smem,
+                                 CUstream stream, void **params, void **extra) {
+  // A known kernel runs in its own context (no other is made current); an
+  // unknown one in the thread's.
+  const KernelInfo *kernel = findKernel(function);
+  Driver &d = kernel ? usableDriver() : driver();
+  ScopedContext inKernelContext(kernel ? kernel->context : nullptr);
+  if (cluster) {
+    intptr_t clusterX = cluster[0], clusterY = cluster[1],
+             clusterZ = cluster[2];
+    if (clusterX < 1 || clusterY < 1 || clusterZ < 1 || gridX % clusterX ||
+        gridY % clusterY || gridZ % clusterZ)
+      reportError("kernel '%s': grid (%ld, %ld, %ld) is not a multiple of the "
+                  "cluster shape (%ld, %ld, %ld)",
+                  nameOf(kernel), long(gridX), long(gridY), long(gridZ),
+                  long(clusterX), long(clusterY), long(clusterZ));
+    constexpr intptr_t kPortableClusterSize = 8;
+    if (clusterX * clusterY * clusterZ > kPortableClusterSize)
+      check(d.cuFuncSetAttribute(
+                function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                1),
+            "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
+            std::string("kernel '") + nameOf(kernel) + "'");
+  }
+  prepareSharedMemory(d, function, smem, kernel);
+
+  CUlaunchAttribute attributes[2];
+  std::memset(attributes, 0, sizeof(attributes));
+  unsigned count = 0;
+  if (cluster) {
+    CUlaunchAttribute &attribute = attributes[count++];
+    attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attribute.value.clusterDim.x = cluster[0];
+    attribute.value.clusterDim.y = cluster[1];
+    attribute.value.clusterDim.z = cluster[2];
+  }
+  if (dependent) {
+    CUlaunchAttribute &attribute = attributes[count++];
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+  }
+  CUlaunchConfig config;
+  std::memset(&config, 0, sizeof(config));
+  config.gridDimX = gridX;
+  config.gridDimY = gridY;
+  config.gridDimZ = gridZ;
+  config.blockDimX = blockX;
+  config.blockDimY = blockY;
+  config.blockDimZ = blockZ;
+  config.sharedMemBytes = smem;
+  config.hStream = stream;
+  config.attrs = attributes;
+  config.numAttrs = count;
+  noteLaunch(kernel);
+  CUevent start = beginTimedLaunch(d, stream);
+  checkWith(d.cuLaunchKernelEx(&config, function, params, extra),
+            "cuLaunchKernelEx", [&] {
+              std::string what = std::string("kernel '") + nameOf(kernel) + "'";
+              if (cluster)
+                what += ", cluster (" + std::to_string(cluster[0]) + ", " +
+                        std::to_string(cluster[1]) + ", " +
+                        std::to_string(cluster[2]) + ")";
+              if (dependent)
+                what += ", programmatic dependent launch";
+              return what + ", grid (" + std::to_string(gridX) + ", " +
+                     std::to_string(gridY) + ", " + std::to_string(gridZ) +
+                     ")";
+            });
+  endTimedLaunch(d, stream, start, kernel);
+}
+
 //===----------------------------------------------------------------------===//
 // Entry points
 //===----------------------------------------------------------------------===//
@@ -202,70 +281,29 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
                              intptr_t blockX, intptr_t blockY, intptr_t blockZ,
                              int32_t smem, CUstream stream, void **params,
                              void **extra, size_t /*paramsCount*/) {
-  // A known kernel runs in its own context (no other is made current); an
-  // unknown one in the thread's.
-  const KernelInfo *kernel = findKernel(function);
-  Driver &d = kernel ? usableDriver() : driver();
-  ScopedContext inKernelContext(kernel ? kernel->context : nullptr);
-  if (clusterX < 1 || clusterY < 1 || clusterZ < 1 || gridX % clusterX ||
-      gridY % clusterY || gridZ % clusterZ)
-    reportError("kernel '%s': grid (%ld, %ld, %ld) is not a multiple of the "
-                "cluster shape (%ld, %ld, %ld)",
-                nameOf(kernel), long(gridX), long(gridY), long(gridZ),
-                long(clusterX), long(clusterY), long(clusterZ));
-  constexpr intptr_t kPortableClusterSize = 8;
-  if (clusterX * clusterY * clusterZ > kPortableClusterSize)
-    check(d.cuFuncSetAttribute(
-              function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
-          "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)",
-          std::string("kernel '") + nameOf(kernel) + "'");
-  prepareSharedMemory(d, function, smem, kernel);
-
-  CUlaunchAttribute attribute;
-  std::memset(&attribute, 0, sizeof(attribute));
-  attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  attribute.value.clusterDim.x = clusterX;
-  attribute.value.clusterDim.y = clusterY;
-  attribute.value.clusterDim.z = clusterZ;
-  CUlaunchConfig config;
-  std::memset(&config, 0, sizeof(config));
-  config.gridDimX = gridX;
-  config.gridDimY = gridY;
-  config.gridDimZ = gridZ;
-  config.blockDimX = blockX;
-  config.blockDimY = blockY;
-  config.blockDimZ = blockZ;
-  config.sharedMemBytes = smem;
-  config.hStream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  noteLaunch(kernel);
-  CUevent start = beginTimedLaunch(d, stream);
-  checkWith(d.cuLaunchKernelEx(&config, function, params, extra),
-            "cuLaunchKernelEx", [&] {
-              return std::string("kernel '") + nameOf(kernel) +
-                     "', cluster (" + std::to_string(clusterX) + ", " +
-                     std::to_string(clusterY) + ", " +
-                     std::to_string(clusterZ) + "), grid (" +
-                     std::to_string(gridX) + ", " + std::to_string(gridY) +
-                     ", " + std::to_string(gridZ) + ")";
-            });
-  endTimedLaunch(d, stream, start, kernel);
+  const intptr_t cluster[3] = {clusterX, clusterY, clusterZ};
+  launchWithAttributes(function, cluster, /*dependent=*/false, gridX, gridY,
+                       gridZ, blockX, blockY, blockZ, smem, stream, params,
+                       extra);
 }
 
 void tileRtLaunch(const TileRtLaunchConfig *c) {
   auto function = static_cast<CUfunction>(c->function);
   auto stream = static_cast<CUstream>(c->stream);
-  if (c->cluster[0] > 0)
-    mgpuLaunchClusterKernel(function, c->cluster[0], c->cluster[1],
-                            c->cluster[2], c->grid[0], c->grid[1], c->grid[2],
-                            c->block[0], c->block[1], c->block[2],
-                            int32_t(c->sharedBytes), stream, c->params, nullptr,
-                            size_t(c->paramCount));
-  else
+  bool dependent = c->dependentLaunch != 0;
+  if (c->cluster[0] > 0 || dependent) {
+    const intptr_t cluster[3] = {intptr_t(c->cluster[0]),
+                                 intptr_t(c->cluster[1]),
+                                 intptr_t(c->cluster[2])};
+    launchWithAttributes(function, c->cluster[0] > 0 ? cluster : nullptr,
+                         dependent, c->grid[0], c->grid[1], c->grid[2],
+                         c->block[0], c->block[1], c->block[2],
+                         int32_t(c->sharedBytes), stream, c->params, nullptr);
+  } else {
     mgpuLaunchKernel(function, c->grid[0], c->grid[1], c->grid[2], c->block[0],
                      c->block[1], c->block[2], int32_t(c->sharedBytes), stream,
                      c->params, nullptr, size_t(c->paramCount));
+  }
 }
 
 size_t tileRtLaunchConfigBytes(void) { return sizeof(TileRtLaunchConfig); }

@@ -5,7 +5,8 @@
 // whether it is the identity; whether the kernel may write through it; the
 // base alignment its accesses assume: the element's for memref.load/store,
 // more for an aligned vector access or a cp.async), the dynamic shared
-// memory its buffers need, and its block and cluster shapes.
+// memory its buffers need, its block and cluster shapes, and whether it waits
+// for the grids before it (`dependent_launch`: tile.grid_dependency_wait).
 //
 // RUN: tile-opt %s --tile-to-ptx-pipeline="chip=sm_90a" -o %t.mlir
 // RUN: tile-translate --kernel-manifest %t.mlir | FileCheck %s
@@ -24,6 +25,7 @@
 // CHECK-NEXT:       1,
 // CHECK-NEXT:       1
 // CHECK-NEXT:     ],
+// CHECK-NEXT:     "dependent_launch": false,
 // CHECK-NEXT:     "dynamic_shared_bytes": 8192,
 // CHECK-NEXT:     "module": "kernels",
 // CHECK-NEXT:     "params": [
@@ -97,6 +99,7 @@
 // CHECK-NEXT:     ]
 // CHECK-NEXT:   },
 // CHECK-NEXT:   "vectors": {
+// CHECK-NEXT:     "dependent_launch": false,
 // CHECK-NEXT:     "dynamic_shared_bytes": 0,
 // CHECK-NEXT:     "module": "kernels",
 // CHECK-NEXT:     "params": [

@@ -118,6 +118,7 @@ def Tile_AsyncWaitAllOp : Tile_Op<"async_wait_all", [Tile_Sm80Op]> {
 
 include "Tile/IR/MBarrierOps.td"
 include "Tile/IR/ClusterOps.td"
+include "Tile/IR/GridDependencyOps.td"
 include "Tile/IR/BulkCopyOps.td"
 include "Tile/IR/SharedMemoryOps.td"
 include "Tile/IR/TmaOps.td"

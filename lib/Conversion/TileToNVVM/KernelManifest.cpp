@@ -10,7 +10,9 @@
 // base address that the compiled code assumes; a layout that is not strided
 // has no memref descriptor a launcher could fill and is rejected.
 // Tensor-map parameters carry every encoding parameter with the contract's
-// CUDA enum values (TensorMapContract.h).
+// CUDA enum values (TensorMapContract.h). `dependent_launch` says that the
+// kernel waits for the grids before it (tile.grid_dependency_wait), so a
+// launcher may start it as a programmatic dependent.
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/Passes.h"
@@ -357,6 +359,12 @@ struct TileKernelManifestPass
         add("block", b.getI64ArrayAttr(*block));
       if (std::optional<SmallVector<int64_t>> cluster = clusters.lookup(kernel))
         add("cluster", b.getI64ArrayAttr(*cluster));
+      // A kernel that waits for the grids before it (T-PDL-1) is launched
+      // as a programmatic dependent of the previous kernel of its stream.
+      bool waits = kernel.walk([](GridDependencyWaitOp) {
+                           return WalkResult::interrupt();
+                         }).wasInterrupted();
+      add("dependent_launch", b.getBoolAttr(waits));
       kernels.push_back(
           b.getNamedAttr(kernel.getName(), b.getDictionaryAttr(fields)));
       return WalkResult::advance();

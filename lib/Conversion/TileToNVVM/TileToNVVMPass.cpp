@@ -63,6 +63,7 @@ void tile::populateTileToNVVMConversionPatterns(
   populateAsyncCopyToNVVMPatterns(converter, patterns);
   populateMBarrierToNVVMPatterns(converter, patterns, debugWaitLimit);
   populateClusterToNVVMPatterns(converter, patterns);
+  populateGridDependencyToNVVMPatterns(converter, patterns);
   populateBulkCopyToNVVMPatterns(converter, patterns);
   populateSharedMemoryToNVVMPatterns(converter, patterns);
   populateTmaToNVVMPatterns(converter, patterns);

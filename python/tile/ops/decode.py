@@ -444,6 +444,11 @@ module attributes {{gpu.container_module}} {{
         }}
       }}
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1). No early trigger
+      // (tile.launch_dependents): the next kernel's CTAs, placed beside
+      // this grid's last ones, made both slower (bench/NOTES.md).
+      tile.grid_dependency_wait
       // Warpgroup 0 produces (its first thread), warpgroup 1 consumes.
       %producer = arith.cmpi ult, %tid, %c128 : index
       scf.if %producer {{

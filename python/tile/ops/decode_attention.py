@@ -707,6 +707,9 @@ module attributes {{gpu.container_module}} {{
         }}
       }}
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = {config.registers[0]}) {{
 {producer}      }} consumers({CONSUMERS}, registers = {config.registers[1]}) {{
       ^bb0(%wg: index):
@@ -984,6 +987,7 @@ module attributes {{gpu.container_module}} {{
       %true = arith.constant true
       %c64 = arith.constant 64 : index
       %c_d = arith.constant {d} : index
+      tile.grid_dependency_wait
 {textwrap.indent(combine_kernel, " " * 6)}
       gpu.return
     }}

@@ -11,12 +11,15 @@ def kernel_module(header: Sequence[str], name: str, params: Sequence[str], threa
                   body: Sequence[str]) -> str:
     """A module holding kernel @name(params) of `threads` threads a block,
     whose body is `body` (lines, indented here) and a gpu.return, after the
-    `header` lines (comments, type aliases)."""
+    `header` lines (comments, type aliases). The body starts with
+    tile.grid_dependency_wait: the kernel is launched as a programmatic
+    dependent of the kernel before it and touches memory only after it."""
     lines = list(header) + [
         "module attributes {gpu.container_module} {",
         "  gpu.module @kernels {",
         f"    gpu.func @{name}({', '.join(params)}) kernel",
-        f"        attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{"]
+        f"        attributes {{known_block_size = array<i32: {threads}, 1, 1>}} {{",
+        INDENT + "tile.grid_dependency_wait"]
     lines += [INDENT + line for line in body]
     lines += [INDENT + "gpu.return", "    }", "  }", "}"]
     return "\n".join(lines) + "\n"

@@ -85,7 +85,10 @@ void tileRtPrintKernelTimes(void);
 /// A whole launch as one record, for callers that pay per argument of a call
 /// (Python's ctypes): the kernel, grid and block in blocks and threads, the
 /// cluster shape (all 0: no cluster), dynamic shared memory, the stream and
-/// the kernel-parameter pointers, as for cuLaunchKernel.
+/// the kernel-parameter pointers, as for cuLaunchKernel; `dependentLaunch`
+/// non-zero launches the kernel as a programmatic dependent of the previous
+/// kernel of the stream (CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+/// only for kernels that wait for it, the manifest's `dependent_launch`).
 typedef struct TileRtLaunchConfig {
   void *function; /* CUfunction (mgpuModuleGetFunction) */
   int64_t grid[3];
@@ -95,6 +98,7 @@ typedef struct TileRtLaunchConfig {
   void *stream;
   void **params;
   int64_t paramCount;
+  int64_t dependentLaunch;
 } TileRtLaunchConfig;
 
 /// Launches `config` like mgpuLaunchKernel / mgpuLaunchClusterKernel.

@@ -37,6 +37,11 @@ void populateMBarrierToNVVMPatterns(const LLVMTypeConverter &converter,
 void populateClusterToNVVMPatterns(const LLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 
+/// Patterns lowering the programmatic-dependent-launch ops
+/// (tile.grid_dependency_wait, tile.launch_dependents) to NVVM griddepcontrol.
+void populateGridDependencyToNVVMPatterns(const LLVMTypeConverter &converter,
+                                          RewritePatternSet &patterns);
+
 /// Patterns lowering the 1D bulk copies and bulk groups to NVVM.
 void populateBulkCopyToNVVMPatterns(const LLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
