@@ -17,7 +17,6 @@ for ends, so this sum grows with overlap: it is not the time a user
 waits), and a checksum of the output, which must be the same both ways.
 """
 import argparse
-import csv
 import os
 import statistics
 import subprocess
@@ -33,7 +32,7 @@ CHAIN = 20
 def measure(tokens):
     """One process's rows: (tokens, user µs, graph µs per MLP, kernel µs,
     checksum) per token count."""
-    import harness  # noqa: F401  (puts python/ on sys.path)
+    import harness  # (also puts python/ on sys.path)
     import torch
     import tile
     from tile.testing import kernel_us
@@ -56,16 +55,7 @@ def measure(tokens):
                 y = tile.gated_mlp(y, gate_up, down, residual=y)
             return y
         checksum = call().double().sum().item()
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for _ in range(3):
-                chain()
-        torch.cuda.current_stream().wait_stream(stream)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, stream=stream):
-            chain()
-        torch.cuda.synchronize()
+        graph = harness.capture_graph(torch, chain)
         samples = {"user": [], "graph": [], "kernel": []}
         for _ in range(5):
             samples["user"].append(harness.user_us(call, 50)[0])
@@ -118,11 +108,7 @@ def main():
               f"graph {sums[0, 'graph_us'] / sums[1, 'graph_us']:.3f}; outputs "
               f"{'the same' if len(checks) == 1 else 'DIFFER'}")
     if args.csv:
-        with open(args.csv, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=list(results[0]))
-            writer.writeheader()
-            writer.writerows(results)
-
+        harness.write_csv(results, args.csv)
 
 if __name__ == "__main__":
     main()

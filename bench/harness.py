@@ -216,6 +216,23 @@ def packed_offsets(torch, lengths: Sequence[int]):
     return torch.tensor(ends, device="cuda", dtype=torch.int32)
 
 
+def capture_graph(torch, run: Callable[[], object]):
+    """A CUDA graph of one call of `run`: warmed up on a side stream (three
+    calls), then captured on that stream (tile keeps split-K workspaces per
+    stream: the warm-up makes them before the capture)."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            run()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph, stream=stream):
+        run()
+    torch.cuda.synchronize()
+    return graph
+
+
 def write_csv(rows: List[Dict[str, object]], path: str) -> None:
     """The rows as a CSV file with a header: every key of any row, in the
     order they first appear (a row without one leaves its cell empty)."""

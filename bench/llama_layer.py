@@ -460,23 +460,6 @@ def kernel_categories(torch, run: Callable, repeats: int, seen: set,
     return times
 
 
-def capture(torch, run: Callable):
-    """A CUDA graph of one call of `run`: warmed up on a side stream (three
-    calls), then captured on that stream (tile keeps split-K workspaces per
-    stream: the warm-up makes them before the capture)."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            run()
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, stream=stream):
-        run()
-    torch.cuda.synchronize()
-    return graph
-
-
 def check(torch, runs: Dict[str, Callable]) -> Dict[str, float]:
     """tile's layer output and attention output against torch's (torch runs
     first; in decode each call writes its own new key and value before
@@ -504,7 +487,7 @@ def measure(torch, args, case: str, fields: Dict[str, object], runs: Dict[str, C
     graphs = {}
     for side in ([] if args.no_graphs else SIDES):
         try:
-            graphs[side] = capture(torch, runs[side])
+            graphs[side] = harness.capture_graph(torch, runs[side])
         except Exception as error:  # any capture failure: n/a, not a crash
             message = str(error).splitlines()[0] if str(error) else ""
             print(f"{case}: {side} CUDA graph: n/a ({type(error).__name__}: {message})")
