@@ -7,9 +7,9 @@ gated MLP with its residual (two decode GEMMs, tile.gated_mlp), bf16.
 
 Each round runs this script's measurement in two fresh processes, one with
 TILE_DEPENDENT_LAUNCH=0 (every kernel in plain stream order) and one with
-it on (kernels that wait with tile.grid_dependency_wait are started while
-the kernel before them runs), in turn: the setting is read when kernels
-load. Per side and token count: the user path (CUDA events around 50
+it on (kernels that wait with tile.grid_dependency_wait are launched as
+programmatic dependents: prepared while the kernel before them runs and
+started as it completes), in turn: the setting is read at import. Per side and token count: the user path (CUDA events around 50
 back-to-back calls), a CUDA graph of 20 chained MLPs (each output the next
 input, as layers are) replayed and divided by 20, the CUPTI kernel sum of
 one call (a dependent kernel's record starts before the kernel it waits

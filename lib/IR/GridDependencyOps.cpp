@@ -5,6 +5,7 @@
 #include "Tile/IR/MemorySpace.h"
 #include "Tile/IR/TileOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -14,14 +15,18 @@ using namespace mlir::tile;
 
 /// Whether `op` itself (not the ops in its regions) may read or write global
 /// memory: it takes a global memref, a pointer into global (or generic)
-/// memory or a tensor map and is not free of memory effects, or it calls a
-/// function. TMA's L2 prefetches and the descriptor prefetch read global
-/// memory only into caches that the previous grid's writes keep coherent.
+/// memory or a tensor map and is not free of memory effects, it calls a
+/// function, or it is inline assembly with side effects (whose addresses may
+/// be plain integers). The L2 prefetches (TMA's and the bulk one) and the
+/// descriptor prefetch read global memory only into caches that the previous
+/// grid's writes keep coherent.
 static bool mayAccessGlobalMemory(Operation *op) {
-  if (isa<TmaPrefetchOp, TmaPrefetchDescriptorOp>(op))
+  if (isa<TmaPrefetchOp, TmaPrefetchDescriptorOp, BulkPrefetchOp>(op))
     return false;
   if (isa<CallOpInterface>(op))
     return true;
+  if (auto assembly = dyn_cast<LLVM::InlineAsmOp>(op))
+    return assembly.getHasSideEffects();
   if (isMemoryEffectFree(op))
     return false;
   for (Type type : op->getOperandTypes()) {
@@ -37,12 +42,12 @@ static bool mayAccessGlobalMemory(Operation *op) {
 }
 
 LogicalResult GridDependencyWaitOp::verify() {
-  // T-PDL-1: in a kernel's entry block, once.
+  // T-PDL-1: in a kernel's entry block (not inside a region), once.
   auto kernel = (*this)->getParentOfType<gpu::GPUFuncOp>();
   if (!kernel || !kernel.isKernel() || (*this)->getBlock() != &kernel.getBody().front())
-    return emitOpError() << "expected directly in the body of a gpu.func kernel, "
-                            "before any branch, so that every thread waits "
-                            "(T-PDL-1)";
+    return emitOpError() << "expected directly in the body of a gpu.func kernel "
+                            "(its entry block, not inside a region), so that "
+                            "every thread waits (T-PDL-1)";
   GridDependencyWaitOp first;
   kernel.walk([&](GridDependencyWaitOp wait) {
     if (!first)

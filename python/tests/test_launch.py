@@ -168,14 +168,16 @@ def test_dlpack_arrays_without_copies(torch_cuda, examples):
 
 
 # A producer that spins before it writes and a consumer that reads what it
-# wrote: both wait for the grid before them (tile.grid_dependency_wait), so
-# launched as programmatic dependents they still see each other's writes.
+# wrote: both wait for the grid before them (tile.grid_dependency_wait) and
+# then let the next kernel start (tile.launch_dependents), so each runs
+# beside the one before it and still sees its writes.
 DEPENDENT_CHAIN = """
 module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @produce(%out: memref<?xf32>, %value: f32, %spins: index) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       tile.grid_dependency_wait
+      tile.launch_dependents
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c256 = arith.constant 256 : index
@@ -199,6 +201,7 @@ module attributes {gpu.container_module} {
     gpu.func @consume(%in: memref<?xf32>, %out: memref<?xf32>) kernel
         attributes {known_block_size = array<i32: 256, 1, 1>} {
       tile.grid_dependency_wait
+      tile.launch_dependents
       %c256 = arith.constant 256 : index
       %one = arith.constant 1.0 : f32
       %tid = gpu.thread_id x
@@ -225,7 +228,8 @@ def test_dependent_launch_manifest():
 
 def test_dependent_launches_see_the_grid_before(torch_cuda):
     """Each consumer reads the producer launched just before it on the
-    stream, while the driver may start it before the producer ends."""
+    stream, which triggers its launch early (a consumer without the wait
+    would read the buffer while the producer still spins)."""
     torch = torch_cuda
     module = tile.compile(DEPENDENT_CHAIN, chip="sm_90a")
     produce, consume = module.kernel("produce"), module.kernel("consume")

@@ -43,9 +43,10 @@ one foreign call.
 A kernel whose manifest has `dependent_launch` (it waits for the grids
 before it: tile.grid_dependency_wait) is launched as a programmatic
 dependent of the previous kernel of its stream: the driver prepares its
-launch while that kernel runs, and its CTAs set up shared memory before
-they wait for it; `TILE_DEPENDENT_LAUNCH=0` in the environment launches
-every kernel in plain stream order instead.
+launch while that kernel runs and starts it once that kernel triggers (its
+completion, for tile's kernels), without the launch gap; its CTAs set up
+shared memory before they wait. `TILE_DEPENDENT_LAUNCH=0` in the
+environment launches every kernel in plain stream order instead.
 
 Launches are stream-ordered and return at once: on `stream` (a
 torch.cuda.Stream, a raw CUstream int, or None for PyTorch's current stream
@@ -79,8 +80,10 @@ from .runtime import DEFAULT_TIMEOUT, LAUNCH_CONFIG, Runtime, ordinal
 _SCALARS = {e.name: e.scalar for e in ELEMENTS if e.scalar}
 _SCALARS.update(index="q", i1="?")
 #: Whether kernels that wait for the grids before them are launched as
-#: programmatic dependents (Kernel, PreparedLaunch; read when a Kernel is made).
-DEPENDENT_LAUNCH = os.environ.get("TILE_DEPENDENT_LAUNCH", "1") != "0"
+#: programmatic dependents: TILE_DEPENDENT_LAUNCH at import (0, false, off or
+#: no: plain stream order); a Kernel takes the setting when it is made.
+DEPENDENT_LAUNCH = os.environ.get("TILE_DEPENDENT_LAUNCH", "1").strip().lower() not in (
+    "0", "false", "off", "no")
 # Whether this process compared the element table with a manifest's contract.
 _CONTRACT_CHECKED = []
 

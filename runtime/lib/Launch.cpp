@@ -232,7 +232,10 @@ static void launchWithAttributes(CUfunction function, const intptr_t *cluster,
                 what += ", programmatic dependent launch";
               return what + ", grid (" + std::to_string(gridX) + ", " +
                      std::to_string(gridY) + ", " + std::to_string(gridZ) +
-                     ")";
+                     "), block (" + std::to_string(blockX) + ", " +
+                     std::to_string(blockY) + ", " + std::to_string(blockZ) +
+                     "), " + std::to_string(smem) +
+                     " bytes of dynamic shared memory";
             });
   endTimedLaunch(d, stream, start, kernel);
 }

@@ -7,7 +7,10 @@
 // llvm.nvvm.griddepcontrol.wait IntrNoMem, which lets the optimizer move
 // memory accesses across it, while every global access of the kernel must
 // stay after it (T-PDL-2); CUTLASS's cudaGridDependencySynchronize is the
-// same asm with a "memory" clobber.
+// same asm with a "memory" clobber. The clobber orders what LLVM's alias
+// analysis lets a call touch: loads it proves untouchable by any call
+// (through `noalias` kernel arguments never captured, or marked invariant)
+// could still move above it; the lowering emits neither today.
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"

@@ -2,7 +2,7 @@
 
 // T-PDL-1: the wait is a kernel's, directly in its body.
 func.func @not_a_kernel() {
-  // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel, before any branch, so that every thread waits (T-PDL-1)}}
+  // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
   tile.grid_dependency_wait
   return
 }
@@ -14,7 +14,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @branch(%flag: i1) kernel {
       scf.if %flag {
-        // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel, before any branch, so that every thread waits (T-PDL-1)}}
+        // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
         tile.grid_dependency_wait
       }
       gpu.return
@@ -92,6 +92,22 @@ module attributes {gpu.container_module} {
       // expected-note @below {{the access}}
       memref.store %zero, %out[%c0] : memref<?xf32>
       // expected-error @below {{'tile.grid_dependency_wait' op expected no access to global memory before the wait: 'memref.store'}}
+      tile.grid_dependency_wait
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// T-PDL-2: inline assembly with side effects may address global memory
+// through plain integers.
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @asm_first(%address: i64) kernel {
+      // expected-note @below {{the access}}
+      %x = llvm.inline_asm has_side_effects "ld.global.f32 $0, [$1];", "=f,l" %address : (i64) -> f32
+      // expected-error @below {{'tile.grid_dependency_wait' op expected no access to global memory before the wait: 'llvm.inline_asm'}}
       tile.grid_dependency_wait
       gpu.return
     }

@@ -10,6 +10,7 @@
 // CHECK-LABEL: gpu.func @dependent
 //       CHECK:   tile.tma_prefetch_descriptor %{{.*}}
 //       CHECK:   tile.tma_prefetch %{{.*}}[%{{.*}}, %{{.*}}]
+//       CHECK:   tile.bulk_prefetch %{{.*}}[%{{.*}}], %{{.*}} : memref<?xf32>
 //       CHECK:   tile.grid_dependency_wait
 //       CHECK:   tile.launch_dependents
 module attributes {gpu.container_module} {
@@ -18,6 +19,7 @@ module attributes {gpu.container_module} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %one = arith.constant 1 : i32
+      %bytes = arith.constant 4096 : i32
       %zero = arith.constant 0.0 : f32
       %tid = gpu.thread_id x
       %buffer = tile.shared_alloc : memref<64xf32, 3>
@@ -26,6 +28,7 @@ module attributes {gpu.container_module} {
       scf.if %first {
         tile.tma_prefetch_descriptor %w : !d
         tile.tma_prefetch %w[%c0, %c0] : !d
+        tile.bulk_prefetch %out[%c0], %bytes : memref<?xf32>
         tile.mbarrier_init %bars[%c0], %one : !bars
         memref.store %zero, %buffer[%c0] : memref<64xf32, 3>
       }
