@@ -42,14 +42,20 @@ static bool mayAccessGlobalMemory(Operation *op) {
 }
 
 LogicalResult GridDependencyWaitOp::verify() {
-  // T-PDL-1: in a kernel's entry block (not inside a region), once.
-  auto kernel = (*this)->getParentOfType<gpu::GPUFuncOp>();
-  if (!kernel || !kernel.isKernel() || (*this)->getBlock() != &kernel.getBody().front())
+  // T-PDL-1: in a kernel's entry block (not inside a region), once: a
+  // gpu.func kernel's, or a gpu.launch body's (outlined into one).
+  Operation *parent = (*this)->getParentOp();
+  Region *body = nullptr;
+  if (auto kernel = dyn_cast<gpu::GPUFuncOp>(parent); kernel && kernel.isKernel())
+    body = &kernel.getBody();
+  else if (auto launch = dyn_cast<gpu::LaunchOp>(parent))
+    body = &launch.getBody();
+  if (!body || (*this)->getBlock() != &body->front())
     return emitOpError() << "expected directly in the body of a gpu.func kernel "
-                            "(its entry block, not inside a region), so that "
-                            "every thread waits (T-PDL-1)";
+                            "or a gpu.launch (its entry block, not inside a "
+                            "region), so that every thread waits (T-PDL-1)";
   GridDependencyWaitOp first;
-  kernel.walk([&](GridDependencyWaitOp wait) {
+  parent->walk([&](GridDependencyWaitOp wait) {
     if (!first)
       first = wait;
   });

@@ -24,9 +24,9 @@ def Tile_GridDependencyWaitOp : Tile_Op<"grid_dependency_wait", [Tile_MinSm<90>]
     by tile's launchers (the kernel manifest's `dependent_launch`); launched
     otherwise, the wait returns at once. Requires sm_90.
 
-    T-PDL-1: it sits directly in the body of a `gpu.func` kernel (its entry
-    block, not inside a region), once: every thread passes it before it
-    touches global memory. T-PDL-2: nothing before it reads or writes global
+    T-PDL-1: it sits directly in the body of a `gpu.func` kernel or of a
+    `gpu.launch` (its entry block, not inside a region), once: every thread
+    passes it before it touches global memory. T-PDL-2: nothing before it reads or writes global
     memory (the previous grid may still write what it reads, or read what it
     writes): shared memory, barriers, `tma_prefetch_descriptor`,
     `tma_prefetch` and `bulk_prefetch` (into L2, which the previous grid's

@@ -2,7 +2,7 @@
 
 // T-PDL-1: the wait is a kernel's, directly in its body.
 func.func @not_a_kernel() {
-  // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
+  // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel or a gpu.launch (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
   tile.grid_dependency_wait
   return
 }
@@ -14,7 +14,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     gpu.func @branch(%flag: i1) kernel {
       scf.if %flag {
-        // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
+        // expected-error @below {{'tile.grid_dependency_wait' op expected directly in the body of a gpu.func kernel or a gpu.launch (its entry block, not inside a region), so that every thread waits (T-PDL-1)}}
         tile.grid_dependency_wait
       }
       gpu.return
