@@ -1144,20 +1144,22 @@ def stream_cost(units: int, blocks: int, sms: int) -> float:
     return span + pieces * ITEM_OVERHEAD + (STREAM_COMBINE if span % blocks else 0.0)
 
 
-def streams_units(units: int, blocks: int, sms: int) -> bool:
+def streams_units(units: int, blocks: int, sms: int, splits: int = 0) -> bool:
     """Whether the CTAs stream the units' blocks (units beyond the SMs,
     where the split items' rounds leave SMs idle) rather than take the
-    items of num_splits in turn: where the model saves STREAM_MARGIN."""
+    items of num_splits in turn (`splits`, where the caller has it): where
+    the model saves STREAM_MARGIN."""
     return units > sms and stream_cost(units, blocks, sms) < STREAM_MARGIN * split_cost(
-        units, blocks, sms, num_splits(units, blocks, sms))
+        units, blocks, sms, splits or num_splits(units, blocks, sms))
 
 
 def decode_cost(units: int, blocks: int, sms: int) -> float:
     """The busiest CTA's work in key blocks of one 64-row tile (and the
     combine's) with the schedule plan_decode chooses."""
-    if streams_units(units, blocks, sms):
+    splits = num_splits(units, blocks, sms)
+    if streams_units(units, blocks, sms, splits):
         return stream_cost(units, blocks, sms)
-    return split_cost(units, blocks, sms, num_splits(units, blocks, sms))
+    return split_cost(units, blocks, sms, splits)
 
 
 def prefers_decode(batch: int, sq: int, heads: int, kv_heads: int, keys: int,
@@ -1364,7 +1366,8 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
     row_tiles = cdiv(sq * group, ROW_TILE)
     units = batch * kv_heads * row_tiles
     blocks = max(1, cdiv(capacity, KEY_BLOCK))
-    stream = not splits and streams_units(units, blocks, sms)
+    chosen = splits or num_splits(units, blocks, sms)
+    stream = not splits and streams_units(units, blocks, sms, chosen)
     if stream:
         # Ranges of per_split blocks cut a unit of `blocks` into at most
         # cdiv(blocks - 1, per_split) + 1 pieces (the workspace's splits).
@@ -1372,7 +1375,7 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
         splits = min(cdiv(blocks - 1, per_split) + 1, blocks)
         ctas = cdiv(units * blocks, per_split)
     else:
-        splits = min(splits or num_splits(units, blocks, sms), MAX_SPLITS)
+        splits = min(chosen, MAX_SPLITS)
         per_split = cdiv(blocks, max(1, min(splits, blocks)))
         splits = cdiv(blocks, per_split)
         ctas = min(units * splits, sms)
