@@ -247,8 +247,9 @@ def test_dependent_launches_see_the_grid_before(torch_cuda):
 def test_decode_step_kernels_wait_for_the_grid_before():
     """The kernels of a decode step (the decode GEMM, its gated and split-K
     forms, decode attention and its combine, the cache append, RMSNorm,
-    RoPE, the gated activation, the staging copy) are dependent launches;
-    the persistent GEMM is not (yet)."""
+    RoPE, the gated activation, the staging copy) are dependent launches,
+    and so are the persistent GEMMs (bf16, FP8, grouped), attention and its
+    backward."""
     from tile.ops.cache_append import CACHE_APPEND, CacheAppendConfig
     from tile.ops.decode import DECODE, DecodeConfig
     from tile.ops.decode_attention import DECODE_ATTENTION, DecodeAttentionConfig
@@ -272,5 +273,17 @@ def test_decode_step_kernels_wait_for_the_grid_before():
         kernels = family.module(variant).manifest["kernels"]
         for name, entry in kernels.items():
             assert entry["dependent_launch"] is True, (family.name, name)
-    persistent = GEMM.module(("bf16",)).manifest["kernels"]
-    assert not any(entry["dependent_launch"] for entry in persistent.values())
+    from tile.ops.attention import ATTENTION
+    from tile.ops.attention_backward import (ATTENTION_BACKWARD,
+                                             ATTENTION_BACKWARD_FUSED)
+    from tile.ops.grouped import GROUPED
+    from tile.ops.scaled_matmul import FP8
+    persistent = [(GEMM, ("bf16",)), (FP8, ("f8E4M3FN", "f8E4M3FN", "bf16")),
+                  (GROUPED, ("bf16",)),
+                  (ATTENTION, ("bf16", False, 128, None, False)),
+                  (ATTENTION_BACKWARD, ("bf16", 128)),
+                  (ATTENTION_BACKWARD_FUSED, ("bf16", 128))]
+    for family, variant in persistent:
+        kernels = family.module(variant).manifest["kernels"]
+        assert kernels and all(entry["dependent_launch"]
+                               for entry in kernels.values()), family.name

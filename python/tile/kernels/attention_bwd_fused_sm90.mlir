@@ -103,6 +103,9 @@ module attributes {gpu.container_module} {
         // at entry and applies setmaxnreg (at D = 64 it otherwise ignored
         // it, C7508, and spilled).
         attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index

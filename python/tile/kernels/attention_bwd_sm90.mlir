@@ -82,6 +82,9 @@ module attributes {gpu.container_module} {
         // .minnctapersm 1: ptxas applies setmaxnreg (else C7508 at D = 64,
         // whose consumers ran 3-4% slower).
         attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c64 = arith.constant 64 : index
@@ -387,6 +390,9 @@ module attributes {gpu.container_module} {
         // .minnctapersm 1: ptxas applies setmaxnreg (else C7508 at D = 64,
         // whose consumers ran 3-4% slower).
         attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c63 = arith.constant 63 : index

@@ -203,6 +203,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 24) {
         // Thread 0 runs the loop and issues the copies; through a table,
         // threads 0 .. #kv_boxes - 1 run it and thread i issues box i (the

@@ -193,6 +193,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
         // starts at phase 1 of the empty barriers, which fresh barriers
@@ -469,6 +472,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
         // starts at phase 1 of the empty barriers, which fresh barriers

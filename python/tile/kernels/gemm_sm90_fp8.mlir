@@ -128,6 +128,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
         // starts at phase 1 of the empty barriers, which fresh barriers
@@ -335,6 +338,9 @@ module attributes {gpu.container_module} {
       // Both CTAs' barriers exist before either signals the other's.
       tile.cluster_arrive aligned
       tile.cluster_wait aligned
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
         // starts at phase 1 of the empty barriers, which fresh barriers
@@ -486,6 +492,9 @@ module attributes {gpu.container_module} {
         }
       }
       gpu.barrier
+      // Launched as a programmatic dependent: global memory only after the
+      // grid before this one (T-PDL-1).
+      tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         scf.if %first {
           %pt:2 = scf.for %tile = %cta to %tiles step %ctas

@@ -206,6 +206,9 @@ module attributes {gpu.container_module} {
                               %n: index, %k: index, %ws: !workspace,
                               %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -386,6 +389,9 @@ module attributes {gpu.container_module} {
                                   %n: index, %k: index, %sa: !scales, %sb: !scales,
                                   %ws: !workspace, %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -576,6 +582,9 @@ module attributes {gpu.container_module} {
                                             %n: index, %k: index, %sa: !block_scales,
                                             %sb: !block_scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -817,6 +826,9 @@ module attributes {gpu.container_module} {
                                             %n: index, %k: index, %sa: !scales,
                                             %sb: !scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
+      // Launched as a programmatic dependent: every access of global memory
+      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c6 = arith.constant 6 : index
