@@ -180,7 +180,9 @@ def test_schedule_arithmetic_covers_every_block():
     schedules, contiguous and paged: every key block of every sequence
     (lengths negative, 0, 1, past the capacity clamped) to exactly one
     (CTA, item) of the producer's, each unit's pieces numbered 0 .. pieces
-    - 1 by their CTAs, the combine counting the same pieces."""
+    - 1 by their CTAs, the combine counting the same pieces; split items
+    divide the sequence's own blocks, not its capacity's (no split more
+    than cdiv(blocks, splits): a cache far larger than its sequences)."""
     from tile.ops import decode_attention as da
     config = DecodeAttentionConfig()
     source = da.decode_attention_source(config)
@@ -196,7 +198,8 @@ def test_schedule_arithmetic_covers_every_block():
     cases = [(17, 1, 32, 8, 4096, 0), (50, 1, 32, 8, 4096, 0), (18, 1, 32, 8, 1024, 0),
              (20, 1, 32, 8, 4097, 0), (70, 3, 8, 2, 1000, 0), (9, 16, 64, 8, 300, 0),
              (200, 1, 8, 8, 200, 0), (33, 1, 32, 8, 256, 0), (140, 1, 8, 8, 100, 0),
-             (10, 1, 8, 8, 1, 0), (30, 1, 32, 8, 4096, 16), (24, 2, 32, 8, 2048, 256)]
+             (10, 1, 8, 8, 1, 0), (30, 1, 32, 8, 4096, 16), (24, 2, 32, 8, 2048, 256),
+             (9, 1, 32, 8, 32768, 0), (3, 1, 32, 8, 131072, 64)]
     chosen = set()
     for batch, sq, heads, kv_heads, capacity, page in cases:
         lengths = [capacity, 0, 1, -5, -2**31, capacity + 5, 2 * capacity] + [
@@ -241,6 +244,9 @@ def test_schedule_arithmetic_covers_every_block():
                     for j in range(v["%j0"], v["%j1"]):
                         assert (unit, j) not in seen, (unit, j)
                         seen[(unit, j)] = cta
+                    if not plan.stream:
+                        own = da.cdiv(max(0, min(lengths[b], capacity)), 128)
+                        assert v["%j1"] - v["%j0"] <= da.cdiv(own, splits), (unit, v["%split"])
             units = batch * units_b
             want = {(u, j) for u in range(units)
                     for j in range(da.cdiv(max(0, min(lengths[u // units_b], capacity)), 128))}
@@ -755,6 +761,22 @@ def test_decode_several_items_a_cta(hopper, page):
                                         num_splits=splits) for splits in (1, 4, 0)]
     torch.cuda.synchronize()
     assert_bottom_right(torch, outs, q, (k_cache, v_cache), lengths)
+
+
+@pytest.mark.parametrize("page", [None, 64])
+def test_decode_cache_far_larger_than_its_sequences(hopper, page):
+    """A cache sized for long sequences (the splits chosen for its 16k
+    keys) holding a few thousand keys, one and a few hundred: each
+    sequence's splits divide its own blocks, past them the slots are NaN."""
+    import tile
+    torch = hopper
+    batch, heads, kv_heads, s, d = 3, 32, 8, 16384, 128
+    lengths = torch.tensor([4097, 1, 300], device="cuda", dtype=torch.int32)
+    q = randn(torch, batch, 1, heads, d, seed=1)
+    k_cache, v_cache, caches, table = decode_caches(torch, batch, s, kv_heads, d, lengths, page)
+    out = tile.attention_with_kvcache(q, *caches, cache_seqlens=lengths, block_table=table)
+    torch.cuda.synchronize()
+    assert_bottom_right(torch, (out,), q, (k_cache, v_cache), lengths)
 
 
 @pytest.mark.parametrize("sq, strided_out, page", [(1, False, None), (1, True, None),

@@ -194,7 +194,9 @@ UNIT_PIECES_IR = """%ubase = arith.muli %unit, %unit_blocks : index
 #: + %added, or %length; at most its pages' capacity), the split's key
 #: blocks [j0, j1) and its unit's pieces (%unit_pieces: its splits). Split
 #: items: %item is split + splits unit, and split s takes blocks
-#: [s blocks_per_split, ...). Streamed: %item is the unit, whose capacity
+#: [s n, s n + n) of the sequence's own blocks, n = cdiv(its blocks,
+#: splits): its keys, not the capacity the splits were chosen for, are
+#: divided (a cache of 32k keys holding 4k splits its 4k). Streamed: %item is the unit, whose capacity
 #: blocks are [unit unit_blocks, ...) of the CTAs' global block ranges
 #: (blocks_per_split each), and the split is the CTA's rank among those
 #: whose range meets the unit's (UNIT_PIECES_IR).
@@ -225,10 +227,13 @@ ITEM_IR = """%split_n = arith.remui %item, %splits : index
 %lo_s = arith.subi %lo_g, %ubase : index
 %hi_g = arith.minui %range_hi, %uend : index
 %hi_s = arith.subi %hi_g, %ubase : index
-%j0_n = arith.muli %split, %blocks_per_split : index
+%splits_less1 = arith.subi %splits, %c1 : index
+%blocks_up = arith.addi %blocks, %splits_less1 : index
+%split_blocks = arith.divui %blocks_up, %splits : index
+%j0_n = arith.muli %split, %split_blocks : index
 %j0_raw = arith.select %stream, %lo_s, %j0_n : index
 %j0 = arith.minui %j0_raw, %blocks : index
-%j1_n = arith.addi %j0, %blocks_per_split : index
+%j1_n = arith.addi %j0, %split_blocks : index
 %j1_raw = arith.select %stream, %hi_s, %j1_n : index
 %j1 = arith.minui %j1_raw, %blocks : index"""
 
@@ -641,9 +646,9 @@ scf.if %in_row {{
 !q4 = memref<?x?x?x?x{e}, strided<[?, ?, ?, 1], offset: ?>>
 module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
-    // Item (split, g row_tiles + row tile, b): the keys of blocks
-    // [split blocks_per_split, ...) of sequence b (streamed: of the CTA's
-    // range), KV head g, query rows p = 64 row tile .. + 64 of the group's
+    // Item (split, g row_tiles + row tile, b): the keys of the split's
+    // share of sequence b's blocks (streamed: of the CTA's range of
+    // blocks_per_split), KV head g, query rows p = 64 row tile .. + 64 of the group's
     // Sq G (query p / G, head g G + p mod G).
     gpu.func @{config.name}(%q: !q4, %k: {kv_type}, %v: {kv_type}, %table: memref<?x?xi32>,
         %seqlens: memref<?xi32>, %ws_o: memref<?x?xf32>, %ws_lse: memref<?xf32>,

@@ -19,8 +19,10 @@ by default, `softcap` as tile.attention's. Returns a contiguous
 (B, Sq, H, D) `out`.
 
 The kernels (tile.ops.decode_attention) split each sequence's keys over
-CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape and
-the SM count, or, where the KV heads outnumber the SMs, equal ranges of all
+CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape,
+the capacity and the SM count, each split taking an equal share of its
+sequence's own blocks, so a cache sized past its sequences costs the
+splits nothing; or, where the KV heads outnumber the SMs, equal ranges of all
 the sequences' key blocks, one a CTA; `num_splits` n > 0: n splits a
 sequence, taken by the CTAs in turn). A chunk of queries whose 128-row tiles fill the SMs
 (`prefers_decode` false: chunked prefill) runs tile.attention's prefill
