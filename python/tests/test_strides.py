@@ -413,16 +413,16 @@ def test_gpu_tensor_map_parameters_check_strides(torch_cuda, kernels):
     workspace = torch.empty((grid * 1024, 128), device="cuda", dtype=torch.float32)
     counters = torch.zeros(grid * 4, device="cuda", dtype=torch.int32)
     unread = torch.zeros(1, device="cuda", dtype=torch.float32)
-    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read
-    kernel(a, b, c, m, n, k, workspace, counters, c, c, *unread, grid=(grid, 1, 1), block=(384, 1, 1),
-           synchronize=True)
+    unread = (unread, unread.view(torch.int32))  # no FP8 C: not read (C's rows: C's)
+    kernel(a, b, c, m, n, k, workspace, counters, c, c, *unread, c, grid=(grid, 1, 1),
+           block=(384, 1, 1), synchronize=True)
     assert relative_error(c, a.float() @ b.float().t()) < 2e-3
     transposed = torch.randn(k, m, device="cuda", dtype=torch.float16).t()
     with pytest.raises(TileRuntimeError, match="T-TMA-9"):
-        kernel(transposed, b, c, m, n, k, workspace, counters, c, c, *unread, grid=(grid, 1, 1),
+        kernel(transposed, b, c, m, n, k, workspace, counters, c, c, *unread, c, grid=(grid, 1, 1),
                block=(384, 1, 1))
     with pytest.raises(OperandError, match=r"argument 0: .*positive strides.*\(0, 1\)"):
-        kernel(a[:1].expand(m, k), b, c, m, n, k, workspace, counters, c, c, *unread,
+        kernel(a[:1].expand(m, k), b, c, m, n, k, workspace, counters, c, c, *unread, c,
                grid=(grid, 1, 1), block=(384, 1, 1))
 
 
