@@ -5,11 +5,12 @@ admits and passes `cache_seqlens`, the keys each sequence holds.
 
     PYTHONPATH=python python3 bench/decode_capacity.py [--batches 1 4 16 64]
         [--lengths 4096 32768] [--capacities 1 4 32] [--pages 0 64]
-        [--rounds 3] [--csv FILE]
+        [--in-order] [--rounds 3] [--csv FILE]
 
 Per point (B sequences of L keys, 32/8 heads, D = 128, bf16, one query):
 tile.attention_with_kvcache on a contiguous (B, C, Hkv, D) cache (page 0)
-or shuffled pages (a block table of C / page columns) of capacity C = L x
+or pages (a block table of C / page columns; shuffled over the pool, or
+with --in-order each sequence's pages consecutive) of capacity C = L x
 each of --capacities (where memory allows), cache_seqlens = L. Kernel time
 from CUPTI: the median over --rounds of the summed time of tile's kernels
 in back-to-back calls, each call after a 256 MB write that evicts the L2
@@ -43,6 +44,8 @@ def main():
                         help="capacities as multiples of the length")
     parser.add_argument("--pages", nargs="+", type=int, default=[0, 64],
                         help="page sizes (0: a contiguous cache)")
+    parser.add_argument("--in-order", action="store_true",
+                        help="pages in the pool in sequence order (else shuffled)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--csv")
     args = parser.parse_args()
@@ -56,7 +59,8 @@ def main():
             for page in args.pages:
                 base = None
                 for times in args.capacities:
-                    row = point(torch, flush, batch, length, length * times, page, args.rounds)
+                    row = point(torch, flush, batch, length, length * times, page, args.rounds,
+                                args.in_order)
                     if row is None:
                         continue
                     base = base or row["tile_us"]
@@ -70,7 +74,7 @@ def main():
         harness.write_csv(rows, args.csv)
 
 
-def point(torch, flush, batch, length, capacity, page, rounds):
+def point(torch, flush, batch, length, capacity, page, rounds, in_order=False):
     """The row of one (B, L, C, page), or None (memory, or WRONG)."""
     cache_bytes = 2 * batch * capacity * KV_HEADS * D * 2
     if cache_bytes > 0.6 * torch.cuda.mem_get_info()[0]:
@@ -87,7 +91,8 @@ def point(torch, flush, batch, length, capacity, page, rounds):
     table = None
     if page:
         pages = capacity // page
-        order = torch.randperm(batch * pages, device="cuda", generator=g).int()
+        order = (torch.arange(batch * pages, device="cuda", dtype=torch.int32) if in_order
+                 else torch.randperm(batch * pages, device="cuda", generator=g).int())
         table = order.view(batch, pages)
         k_cache = torch.full((batch * pages, page, KV_HEADS, D), float("nan"), device="cuda",
                              dtype=torch.bfloat16)
@@ -128,6 +133,7 @@ def point(torch, flush, batch, length, capacity, page, rounds):
         times = harness.kernel_breakdown(flushed, repeats)
         samples.append(sum(us for name, us in times.items() if "decode_attention" in name))
     return dict(batch=batch, length=length, capacity=capacity, page=page,
+                pages="in order" if in_order and page else "shuffled" if page else "",
                 tile_us=statistics.median(samples), max_error=error, sdpa_error=sdpa_error)
 
 
