@@ -66,8 +66,8 @@ def main():
                     base = base or row["tile_us"]
                     row.update(card=card, of_capacity_l=row["tile_us"] / base)
                     rows.append(row)
-                    print(f"b{batch:<3d} L{length:<6d} {'contiguous' if not page else f'page {page}':>10s}"
-                          f" capacity {row['capacity']:>7d}: {row['tile_us']:8.1f} µs "
+                    layout = f"page {page}" if page else "contiguous"
+                    print(f"b{batch:<3d} L{length:<6d} {layout:>10s} capacity {row['capacity']:>7d}: {row['tile_us']:8.1f} µs "
                           f"({row['of_capacity_l']:4.2f} of capacity L), max error "
                           f"{row['max_error']:.1e} (SDPA {row['sdpa_error']:.1e})", flush=True)
     if args.csv:

@@ -196,8 +196,9 @@ UNIT_PIECES_IR = """%ubase = arith.muli %unit, %unit_blocks : index
 #: items: %item is split + splits unit, and split s takes blocks
 #: [s n, s n + n) of the sequence's own blocks, n = cdiv(its blocks,
 #: splits): its keys, not the capacity the splits were chosen for, are
-#: divided (a cache of 32k keys holding 4k splits its 4k). Streamed: %item is the unit, whose capacity
-#: blocks are [unit unit_blocks, ...) of the CTAs' global block ranges
+#: divided (a cache of 32k keys holding 4k splits its 4k). Streamed:
+#: %item is the unit, whose capacity blocks are [unit unit_blocks, ...)
+#: of the CTAs' global block ranges
 #: (blocks_per_split each), and the split is the CTA's rank among those
 #: whose range meets the unit's (UNIT_PIECES_IR).
 ITEM_IR = """%split_n = arith.remui %item, %splits : index
