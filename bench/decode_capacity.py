@@ -18,7 +18,9 @@ in back-to-back calls, each call after a 256 MB write that evicts the L2
 decode step. Each side is first checked against a float32 reference of
 its L keys (max abs error at most twice SDPA's on the same problem, else
 WRONG and not timed). Printed: µs per capacity and the ratio to the
-capacity-L time of the same layout.
+capacity-L time of the same layout (NaN where capacity L is not among
+--capacities). Kernels wait for the grid before them as tile launches them
+(programmatic dependent launch unless TILE_DEPENDENT_LAUNCH=0).
 """
 import argparse
 import statistics
@@ -49,6 +51,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--csv")
     args = parser.parse_args()
+    for page in args.pages:
+        if page and any(length % page for length in args.lengths):
+            parser.error(f"every length must be a multiple of the page ({page} tokens)")
     torch = harness.torch_or_exit("decode_capacity.py")
     harness.describe_device()
     card = torch.cuda.get_device_name(0)
@@ -57,17 +62,18 @@ def main():
     for length in args.lengths:
         for batch in args.batches:
             for page in args.pages:
-                base = None
+                base = float("nan")  # capacity L's time (NaN: not run)
                 for times in args.capacities:
                     row = point(torch, flush, batch, length, length * times, page, args.rounds,
                                 args.in_order)
                     if row is None:
                         continue
-                    base = base or row["tile_us"]
+                    base = row["tile_us"] if times == 1 else base
                     row.update(card=card, of_capacity_l=row["tile_us"] / base)
                     rows.append(row)
                     layout = f"page {page}" if page else "contiguous"
-                    print(f"b{batch:<3d} L{length:<6d} {layout:>10s} capacity {row['capacity']:>7d}: {row['tile_us']:8.1f} µs "
+                    print(f"b{batch:<3d} L{length:<6d} {layout:>10s} capacity "
+                          f"{row['capacity']:>7d}: {row['tile_us']:8.1f} µs "
                           f"({row['of_capacity_l']:4.2f} of capacity L), max error "
                           f"{row['max_error']:.1e} (SDPA {row['sdpa_error']:.1e})", flush=True)
     if args.csv:

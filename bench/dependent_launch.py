@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Programmatic dependent launches against plain stream order: Llama-3-8B's
-gated MLP with its residual (two decode GEMMs, tile.gated_mlp), bf16.
+gated MLP with its residual (tile.gated_mlp: two GEMMs, the decode kernels
+at a few tokens, the persistent ones past them), bf16.
 
     PYTHONPATH=python python3 bench/dependent_launch.py [--tokens 1 16]
         [--rounds 2] [--csv out.csv]

@@ -199,11 +199,13 @@ def test_schedule_arithmetic_covers_every_block():
              (20, 1, 32, 8, 4097, 0), (70, 3, 8, 2, 1000, 0), (9, 16, 64, 8, 300, 0),
              (200, 1, 8, 8, 200, 0), (33, 1, 32, 8, 256, 0), (140, 1, 8, 8, 100, 0),
              (10, 1, 8, 8, 1, 0), (30, 1, 32, 8, 4096, 16), (24, 2, 32, 8, 2048, 256),
-             (9, 1, 32, 8, 32768, 0), (3, 1, 32, 8, 131072, 64)]
+             (9, 1, 32, 8, 32768, 0), (10, 1, 32, 8, 131072, 64)]
     chosen = set()
     for batch, sq, heads, kv_heads, capacity, page in cases:
-        lengths = [capacity, 0, 1, -5, -2**31, capacity + 5, 2 * capacity] + [
-            (37 * b) % (capacity + 1) for b in range(7, batch)]
+        # (And a 32nd and a 7th of the capacity: several blocks in a cache
+        # far larger.)
+        lengths = [capacity, 0, 1, -5, -2**31, capacity + 5, 2 * capacity, capacity // 32 + 5,
+                   capacity // 7] + [(37 * b) % (capacity + 1) for b in range(9, batch)]
         # The rule's schedule, split items, streamed ranges, 3 splits (of
         # blocks that 3 does not divide: the last split ends past them).
         for forced in (None, False, True, 3):
@@ -767,7 +769,10 @@ def test_decode_several_items_a_cta(hopper, page):
 def test_decode_cache_far_larger_than_its_sequences(hopper, page):
     """A cache sized for long sequences (the splits chosen for its 16k
     keys) holding a few thousand keys, one and a few hundred: each
-    sequence's splits divide its own blocks, past them the slots are NaN."""
+    sequence's splits divide its own blocks, past them the slots are NaN.
+    The right numbers here; that the work is spread over the splits (a
+    division by the capacity was right too, only slow) is
+    test_schedule_arithmetic_covers_every_block's."""
     import tile
     torch = hopper
     batch, heads, kv_heads, s, d = 3, 32, 8, 16384, 128

@@ -244,7 +244,7 @@ def test_dependent_launches_see_the_grid_before(torch_cuda):
         assert torch.equal(result, torch.full_like(result, 2.0 * round_ + 1.0)), round_
 
 
-def test_decode_step_kernels_wait_for_the_grid_before():
+def test_tile_kernels_wait_for_the_grid_before():
     """The kernels of a decode step (the decode GEMM, its gated and split-K
     forms, decode attention and its combine, the cache append, RMSNorm,
     RoPE, the gated activation, the staging copy) are dependent launches,

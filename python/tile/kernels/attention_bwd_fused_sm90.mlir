@@ -104,7 +104,7 @@ module attributes {gpu.container_module} {
         // it, C7508, and spilled).
         attributes {known_block_size = array<i32: 384, 1, 1>, nvvm.minctasm = 1 : i32} {
       // Launched as a programmatic dependent: every access of global memory
-      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      // after the grid before this one (T-PDL-1, T-PDL-2; it reads its offsets first).
       tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

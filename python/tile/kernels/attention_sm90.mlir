@@ -204,7 +204,7 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1).
+      // grid before this one (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 24) {
         // Thread 0 runs the loop and issues the copies; through a table,

@@ -129,7 +129,7 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1).
+      // grid before this one (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
@@ -339,7 +339,7 @@ module attributes {gpu.container_module} {
       tile.cluster_arrive aligned
       tile.cluster_wait aligned
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1).
+      // grid before this one (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         // One thread issues the copies; the rest of the warpgroup idles. It
@@ -493,7 +493,7 @@ module attributes {gpu.container_module} {
       }
       gpu.barrier
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1).
+      // grid before this one (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       tile.warp_specialize producer(registers = 40) {
         scf.if %first {

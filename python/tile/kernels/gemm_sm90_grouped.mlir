@@ -207,7 +207,7 @@ module attributes {gpu.container_module} {
                               %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       // Launched as a programmatic dependent: every access of global memory
-      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      // after the grid before this one (T-PDL-1, T-PDL-2; it reads its offsets first).
       tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -390,7 +390,7 @@ module attributes {gpu.container_module} {
                                   %ws: !workspace, %counters: !counters) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       // Launched as a programmatic dependent: every access of global memory
-      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      // after the grid before this one (T-PDL-1, T-PDL-2; it reads its offsets first).
       tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -583,7 +583,7 @@ module attributes {gpu.container_module} {
                                             %sb: !block_scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       // Launched as a programmatic dependent: every access of global memory
-      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      // after the grid before this one (T-PDL-1, T-PDL-2; it reads its offsets first).
       tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -827,7 +827,7 @@ module attributes {gpu.container_module} {
                                             %sb: !scales) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       // Launched as a programmatic dependent: every access of global memory
-      // after the grid before this one (T-PDL-1; it reads its offsets first).
+      // after the grid before this one (T-PDL-1, T-PDL-2; it reads its offsets first).
       tile.grid_dependency_wait
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index

@@ -57,7 +57,7 @@ module attributes {{gpu.container_module}} {{
       %c_vectors = arith.constant {vectors} : index
       %c_threads = arith.constant {THREADS} : index
       %true = arith.constant true
-      // Launched as a programmatic dependent (T-PDL-1).
+      // Launched as a programmatic dependent (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       %tid = gpu.thread_id x
       %bid = gpu.block_id x

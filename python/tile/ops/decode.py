@@ -445,7 +445,7 @@ module attributes {{gpu.container_module}} {{
       }}
       gpu.barrier
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1). No early trigger
+      // grid before this one (T-PDL-1, T-PDL-2). No early trigger
       // (tile.launch_dependents): the next kernel's CTAs, placed beside
       // this grid's last ones, made both slower (bench/NOTES.md).
       tile.grid_dependency_wait

@@ -714,7 +714,7 @@ module attributes {{gpu.container_module}} {{
       }}
       gpu.barrier
       // Launched as a programmatic dependent: global memory only after the
-      // grid before this one (T-PDL-1).
+      // grid before this one (T-PDL-1, T-PDL-2).
       tile.grid_dependency_wait
       tile.warp_specialize producer(registers = {config.registers[0]}) {{
 {producer}      }} consumers({CONSUMERS}, registers = {config.registers[1]}) {{
@@ -1381,6 +1381,9 @@ def plan_decode(element: str, sms: int, batch: int, sq: int, heads: int, kv_head
         splits = min(cdiv(blocks - 1, per_split) + 1, blocks)
         ctas = cdiv(units * blocks, per_split)
     else:
+        # The kernel divides each sequence's own blocks by the splits; the
+        # capacity's division only drops splits that a full sequence would
+        # leave empty (33 blocks in 16 splits: 11 of 3).
         splits = min(chosen, MAX_SPLITS)
         per_split = cdiv(blocks, max(1, min(splits, blocks)))
         splits = cdiv(blocks, per_split)

@@ -22,9 +22,10 @@ The kernels (tile.ops.decode_attention) split each sequence's keys over
 CTAs so that the SMs are filled (`num_splits` 0: chosen from the shape,
 the capacity and the SM count, each split taking an equal share of its
 sequence's own blocks, so a cache sized past its sequences costs the
-splits nothing; or, where the KV heads outnumber the SMs, equal ranges of all
-the sequences' key blocks, one a CTA; `num_splits` n > 0: n splits a
-sequence, taken by the CTAs in turn). A chunk of queries whose 128-row tiles fill the SMs
+splits nothing; or, where the KV heads outnumber the SMs, equal ranges of
+all the sequences' capacity blocks, one a CTA, which a cache sized past
+its sequences leaves uneven; `num_splits` n > 0: n splits a sequence,
+taken by the CTAs in turn). A chunk of queries whose 128-row tiles fill the SMs
 (`prefers_decode` false: chunked prefill) runs tile.attention's prefill
 kernel instead (bottom-right causal): against a contiguous cache with one
 length for all (at least Sq keys), tile.attention itself; against a paged
