@@ -37,7 +37,7 @@ struct Driver {
   X(cuCtxSynchronize)                                                          \
   X(cuModuleLoadData) X(cuModuleLoadDataEx) X(cuModuleUnload)                  \
   X(cuModuleGetFunction) X(cuFuncSetAttribute) X(cuFuncGetAttribute)           \
-  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuStreamCreate) X(cuStreamDestroy)   \
+  X(cuLaunchKernelEx) X(cuStreamCreate) X(cuStreamDestroy)                     \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent)                 \
   X(cuEventCreate) X(cuEventDestroy) X(cuEventSynchronize) X(cuEventRecord)    \
   X(cuEventQuery) X(cuEventElapsedTime) X(cuMemAlloc) X(cuMemAllocManaged)     \

@@ -158,11 +158,12 @@ std::string tile_rt::afterLastKernel() {
   return kernel ? "last kernel launched: '" + kernel->name + "'" : "";
 }
 
-/// Launches `function` with cuLaunchKernelEx and the attributes that plain
-/// cuLaunchKernel has no parameter for: a cluster shape (when `cluster` is
-/// given) and programmatic stream serialization (`dependent`: the kernel may
-/// start before the previous kernel of `stream` completes, and waits for it
-/// with griddepcontrol.wait).
+/// Launches `function` with cuLaunchKernelEx (every launch of the runtime,
+/// plain ones with no attribute) and the attributes that cuLaunchKernel has
+/// no parameter for: a cluster shape (when `cluster` is given) and
+/// programmatic stream serialization (`dependent`: the kernel may start
+/// before the previous kernel of `stream` completes, and waits for it with
+/// griddepcontrol.wait).
 static void launchWithAttributes(CUfunction function, const intptr_t *cluster,
                                  bool dependent, intptr_t gridX, intptr_t gridY,
                                  intptr_t gridZ, intptr_t blockX,
@@ -255,25 +256,9 @@ void mgpuLaunchKernel(CUfunction function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
                       intptr_t blockZ, int32_t smem, CUstream stream,
                       void **params, void **extra, size_t /*paramsCount*/) {
-  // A known kernel runs in its own context (no other is made current); an
-  // unknown one in the thread's.
-  const KernelInfo *kernel = findKernel(function);
-  Driver &d = kernel ? usableDriver() : driver();
-  ScopedContext inKernelContext(kernel ? kernel->context : nullptr);
-  prepareSharedMemory(d, function, smem, kernel);
-  noteLaunch(kernel);
-  CUevent start = beginTimedLaunch(d, stream);
-  checkWith(d.cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
-                             blockZ, smem, stream, params, extra),
-            "cuLaunchKernel", [&] {
-              return std::string("kernel '") + nameOf(kernel) + "', grid (" +
-                     std::to_string(gridX) + ", " + std::to_string(gridY) +
-                     ", " + std::to_string(gridZ) + "), block (" +
-                     std::to_string(blockX) + ", " + std::to_string(blockY) +
-                     ", " + std::to_string(blockZ) + "), " +
-                     std::to_string(smem) + " bytes of dynamic shared memory";
-            });
-  endTimedLaunch(d, stream, start, kernel);
+  launchWithAttributes(function, /*cluster=*/nullptr, /*dependent=*/false,
+                       gridX, gridY, gridZ, blockX, blockY, blockZ, smem,
+                       stream, params, extra);
 }
 
 /// MLIR passes the total grid in blocks (gridX = number of blocks along x),
@@ -293,20 +278,13 @@ void mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
 void tileRtLaunch(const TileRtLaunchConfig *c) {
   auto function = static_cast<CUfunction>(c->function);
   auto stream = static_cast<CUstream>(c->stream);
-  bool dependent = c->dependentLaunch != 0;
-  if (c->cluster[0] > 0 || dependent) {
-    const intptr_t cluster[3] = {intptr_t(c->cluster[0]),
-                                 intptr_t(c->cluster[1]),
-                                 intptr_t(c->cluster[2])};
-    launchWithAttributes(function, c->cluster[0] > 0 ? cluster : nullptr,
-                         dependent, c->grid[0], c->grid[1], c->grid[2],
-                         c->block[0], c->block[1], c->block[2],
-                         int32_t(c->sharedBytes), stream, c->params, nullptr);
-  } else {
-    mgpuLaunchKernel(function, c->grid[0], c->grid[1], c->grid[2], c->block[0],
-                     c->block[1], c->block[2], int32_t(c->sharedBytes), stream,
-                     c->params, nullptr, size_t(c->paramCount));
-  }
+  const intptr_t cluster[3] = {intptr_t(c->cluster[0]),
+                               intptr_t(c->cluster[1]),
+                               intptr_t(c->cluster[2])};
+  launchWithAttributes(function, c->cluster[0] > 0 ? cluster : nullptr,
+                       c->dependentLaunch != 0, c->grid[0], c->grid[1],
+                       c->grid[2], c->block[0], c->block[1], c->block[2],
+                       int32_t(c->sharedBytes), stream, c->params, nullptr);
 }
 
 size_t tileRtLaunchConfigBytes(void) { return sizeof(TileRtLaunchConfig); }
