@@ -178,7 +178,7 @@ def check_errors(name, tile_errors, sdpa_errors) -> bool:
     twice SDPA's (and 2e-3)."""
     print(f"    abs error max / mean: tile {tile_errors[0]:.2e} / {tile_errors[1]:.2e}, "
           f"SDPA {sdpa_errors[0]:.2e} / {sdpa_errors[1]:.2e}")
-    if tile_errors[0] > max(2 * sdpa_errors[0], 2e-3):
+    if not harness.within_sdpa_error(tile_errors[0], sdpa_errors[0]):
         print(f"{name}: WRONG tile error {tile_errors[0]:.2e} > 2 x SDPA's {sdpa_errors[0]:.2e}")
         return False
     return True
@@ -293,7 +293,8 @@ def bench_chunked(torch, args):
                              for side in [f"tile_paged{page}_bottom_right" for page in paged]
                              + ["tile_seqlens_bottom_right"]))
         name = f"chunk q{sq} k{sk}"
-        if not check_errors(name, error, theirs) or bottom_right > max(2 * theirs[0], 2e-3):
+        if (not check_errors(name, error, theirs)
+                or not harness.within_sdpa_error(bottom_right, theirs[0])):
             print(f"{name}: bottom-right max error {bottom_right:.2e}")
             continue
         times = time_sides(torch, runs, args.rounds, 20)
@@ -383,7 +384,8 @@ def bench_decode(torch, args):
         theirs = reference_errors(torch, torch.nn.functional.scaled_dot_product_attention(
             q, k, v, enable_gqa=True), q, k, v, heads=every)
         name = f"decode b{batch} L{length}"
-        if not check_errors(name, error, theirs) or paged_error > max(2 * theirs[0], 2e-3):
+        if (not check_errors(name, error, theirs)
+                or not harness.within_sdpa_error(paged_error, theirs[0])):
             print(f"{name}: paged max error {paged_error:.2e}")
             continue
         repeats = max(5, min(200, int(2e10 / kv_bytes)))

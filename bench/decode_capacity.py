@@ -124,7 +124,7 @@ def point(torch, flush, batch, length, capacity, page, rounds, in_order=False):
     theirs = torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, enable_gqa=True)
     error = (out - want).abs().max().item()
     sdpa_error = (theirs.float() - want).abs().max().item()
-    if not error <= max(2 * sdpa_error, 2e-3):
+    if not harness.within_sdpa_error(error, sdpa_error):
         print(f"b{batch} L{length} capacity {capacity} page {page}: WRONG, max error "
               f"{error:.2e} (SDPA {sdpa_error:.2e})")
         return None

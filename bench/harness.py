@@ -216,6 +216,13 @@ def packed_offsets(torch, lengths: Sequence[int]):
     return torch.tensor(ends, device="cuda", dtype=torch.int32)
 
 
+def within_sdpa_error(error: float, sdpa_error: float) -> bool:
+    """Whether an attention kernel's max abs error against a float32
+    reference passes as right: at most twice SDPA's on the same problem (or
+    2e-3); NaN does not."""
+    return error <= max(2 * sdpa_error, 2e-3)
+
+
 def capture_graph(torch, run: Callable[[], object]):
     """A CUDA graph of one call of `run`: warmed up on a side stream (three
     calls), then captured on that stream (tile keeps split-K workspaces per
