@@ -726,8 +726,8 @@ LogicalResult WarpgroupMmaOp::verify() {
 }
 
 LogicalResult WarpgroupMmaRsOp::verify() {
-  // T-WGMMA-5: A's fragments in registers, B a T-WGMMA-1 tile, one 16-bit
-  // type; the shape and the accumulators agree.
+  // T-WGMMA-5: A's fragments in registers, B a T-WGMMA-1 tile of A's type
+  // (16-bit, or 8-bit floats K-major); the shape and the accumulators agree.
   ArrayRef<int64_t> shape = getShape();
   MemRefType b = getB().getType();
   if (int64_t(getBIndices().size()) != b.getRank())
@@ -738,14 +738,19 @@ LogicalResult WarpgroupMmaRsOp::verify() {
   int64_t m = shape[0], n = shape[1], k = shape[2];
   Type element = getA().getType().getElementType();
   if (b.getElementType() != element)
-    return emitOpError() << "A in registers and B are of one 16-bit type "
-                            "(f16 or bf16), got "
+    return emitOpError() << "A in registers and B are of one type (f16, "
+                            "bf16 or an 8-bit float), got "
                          << element << " and " << b.getElementType()
                          << " (T-WGMMA-5)";
-  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < 16 || k % 16)
+  int64_t step = *getWgmmaInstructionK(element, element);
+  if (m < 64 || m % 64 || n < 8 || n > 256 || n % 8 || k < step || k % step)
     return emitOpError() << "shape " << m << "x" << n << "x" << k
                          << " is not M = 64 i, N a multiple of 8 in [8, 256], "
-                            "K = 16 j (T-WGMMA-5)";
+                            "K = "
+                         << step << " j (T-WGMMA-5)";
+  if (isWgmmaFp8(element) && getTransposeB())
+    return emitOpError() << "an 8-bit float B must be K-major: wgmma "
+                            "transposes only f16/bf16 tiles (T-WGMMA-5)";
   VectorType a = getA().getType();
   if (a.getNumElements() != m / 64 * k / 2)
     return emitOpError() << "a thread holds " << m / 64 * k / 2
@@ -753,7 +758,7 @@ LogicalResult WarpgroupMmaRsOp::verify() {
                          << " A tile (the accumulator layout of that tile), "
                             "got "
                          << a << " (T-WGMMA-5)";
-  if (failed(verifyExpansion(*this, (m / 64) * (k / 16),
+  if (failed(verifyExpansion(*this, (m / 64) * (k / step),
                              "wgmma instructions per warpgroup")) ||
       failed(verifyWgmmaTile(*this, getB(), getTransposeB())) ||
       failed(getBRowGroups()
@@ -767,7 +772,8 @@ LogicalResult WarpgroupMmaRsOp::verify() {
   Type accElement = getAcc().getType().getElementType();
   if (!isWgmmaAccumulatorType(accElement, element, element))
     return emitOpError() << "accumulates " << element
-                         << " in f32, or in f16 for f16 tiles; got "
+                         << " in f32, or in f16 for f16 and 8-bit float "
+                            "tiles; got "
                          << accElement << " (T-WGMMA-5)";
   if (failed(
           verifyMmaAccumulators(*this, m, n, getAcc().getType(), "T-WGMMA-5")))

@@ -125,24 +125,30 @@ LogicalResult WgmmaOp::verify() {
 
 LogicalResult WgmmaRsOp::verify() {
   // T-WGMMA-4: m64nNk16 with A's 8 16-bit elements per thread in registers,
-  // B of A's type; N/2 accumulators per thread.
+  // or m64nNk32 with 16 8-bit floats; B of A's type; N/2 accumulators per
+  // thread.
   int64_t n = getN();
   if (n < 8 || n > 256 || n % 8)
     return emitOpError() << "N must be a multiple of 8 in [8, 256], got " << n
                          << " (T-WGMMA-4)";
   VectorType a = getA().getType();
-  if (a.getNumElements() != 8)
-    return emitOpError() << "a thread holds 8 elements of the 64x16 A tile, "
-                            "got "
-                         << a << " (T-WGMMA-4)";
   Type input = a.getElementType();
+  int64_t k = *getWgmmaInstructionK(input, input);
+  if (a.getNumElements() != k / 2)
+    return emitOpError() << "a thread holds " << k / 2
+                         << " elements of the 64x" << k << " " << input
+                         << " A tile, got " << a << " (T-WGMMA-4)";
+  if (isWgmmaFp8(input) && getTransposeB())
+    return emitOpError() << "an 8-bit float B must be K-major: PTX "
+                            "transposes only f16/bf16 tiles (T-WGMMA-4)";
   Type acc = getAcc().getType().getElementType();
   if (!isWgmmaAccumulatorType(acc, input, input))
     return emitOpError() << "accumulates " << input
-                         << " in f32, or in f16 for f16 inputs; got " << acc
-                         << " (T-WGMMA-4)";
+                         << " in f32, or in f16 for f16 and 8-bit float "
+                            "inputs; got "
+                         << acc << " (T-WGMMA-4)";
   if (getAcc().getType().getNumElements() != n / 2)
-    return emitOpError() << "m64n" << n << "k16 needs " << n / 2
+    return emitOpError() << "m64n" << n << "k" << k << " needs " << n / 2
                          << " accumulators per thread, got "
                          << getAcc().getType() << " (T-WGMMA-4)";
   return success();

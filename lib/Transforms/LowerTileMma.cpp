@@ -284,10 +284,15 @@ struct WarpgroupMmaOpLowering : OpRewritePattern<WarpgroupMmaOp> {
   }
 };
 
-/// Lowers `tile.warpgroup_mma_rs`: fence, per 16-wide K step the
-/// descriptor of B and one tile.wgmma_rs per 64-row block on the block's 8
-/// A elements of the step (its 16 columns in the accumulator layout),
-/// commit, wait.
+/// Lowers `tile.warpgroup_mma_rs`: fence, per K step (16 wide for 16-bit,
+/// 32 for 8-bit inputs) the descriptor of B and one tile.wgmma_rs per
+/// 64-row block on the block's A elements of the step (its columns in the
+/// accumulator layout), commit, wait. 16-bit: the step's 8 elements are the
+/// fragment as they are. 8-bit: its 16 elements are 8-column blocks j of
+/// four (row r: 4j, 4j + 1; row r + 8: 4j + 2, 4j + 3), and the fragment's
+/// register i holds 4 K-consecutive bytes of one row: blocks (2 (i / 2),
+/// 2 (i / 2) + 1) of row r (i even) or r + 8 (i odd), so the K order within
+/// each 16 columns is the op's permutation (T-WGMMA-5).
 struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(WarpgroupMmaRsOp op,
@@ -300,16 +305,25 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
     SmallVector<Value> accs =
         splitBlocks(rewriter, loc, op.getAcc(), blocks, perBlock);
     Type element = op.getA().getType().getElementType();
-    auto fragmentType = VectorType::get({8}, element);
+    int64_t step = *getWgmmaInstructionK(element, element);
+    bool fp8 = isWgmmaFp8(element);
+    auto fragmentType = VectorType::get({step / 2}, element);
+    // The fragment's elements within the step's: in place (16-bit), or
+    // row r's blocks 0, 1, row r + 8's, then blocks 2, 3 alike (8-bit).
+    SmallVector<int64_t> order;
+    for (int64_t e = 0; e < step / 2; ++e)
+      order.push_back(e);
+    if (fp8)
+      order = {0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
     WgmmaFenceOp::create(rewriter, loc);
-    for (int64_t step = 0; step < k; step += 16) {
+    for (int64_t kk = 0; kk < k; kk += step) {
       Value descB =
-          createBDescriptor(rewriter, loc, op.getB(), op.getBIndices(), step,
+          createBDescriptor(rewriter, loc, op.getB(), op.getBIndices(), kk,
                             transposeB, op.getBRowGroups());
       for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<int64_t> positions;
-        for (int64_t e = 0; e < 8; ++e)
-          positions.push_back(i * k / 2 + step / 2 + e);
+        for (int64_t e : order)
+          positions.push_back(i * k / 2 + kk / 2 + e);
         Value fragment = vector::ShuffleOp::create(
             rewriter, loc, fragmentType, op.getA(), op.getA(), positions);
         accs[i] =

@@ -723,6 +723,23 @@ func.func @work_unit_split_k(%i: index, %t: index, %k: index, %c: index, %w: ind
 //  CHECK-NEXT: tile.wgmma_commit_group
 //  CHECK-NEXT: tile.wgmma_wait_group 1
 //  CHECK-NEXT: gpu.return %[[O]] : vector<64xf32>
+// 8-bit floats (a 64x128x128 tile, B K-major): 32-wide K steps, four wgmmas,
+// each descriptor 32 columns on; step k's fragment is its 16 accumulator
+// elements with row r's 8-column blocks first (4 of each: 0, 1 of block 0,
+// 4, 5 of block 1), then row r + 8's (2, 3, 6, 7), then blocks 2 and 3
+// alike: the registers stay in place and the K order is T-WGMMA-5's.
+// CHECK-LABEL: gpu.func @mma_rs_fp8
+//  CHECK-SAME: (%[[P8:[a-z0-9]+]]: vector<64xf8E4M3FN>
+//       CHECK: tile.wgmma_fence
+//       CHECK: tile.wgmma_descriptor
+//  CHECK-NEXT: %[[F0:.*]] = vector.shuffle %[[P8]], %[[P8]] [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15] : vector<64xf8E4M3FN>, vector<64xf8E4M3FN>
+//  CHECK-NEXT: tile.wgmma_rs %[[F0]], %{{.*}}, %{{.*}} {n = 128 : i64} : vector<16xf8E4M3FN>, vector<64xf32>
+//       CHECK: vector.shuffle %[[P8]], %[[P8]] [16, 17, 20, 21, 18, 19, 22, 23, 24, 25, 28, 29, 26, 27, 30, 31]
+//       CHECK: vector.shuffle %[[P8]], %[[P8]] [32, 33, 36, 37, 34, 35, 38, 39, 40, 41, 44, 45, 42, 43, 46, 47]
+//       CHECK: vector.shuffle %[[P8]], %[[P8]] [48, 49, 52, 53, 50, 51, 54, 55, 56, 57, 60, 61, 58, 59, 62, 63]
+//  CHECK-NEXT: tile.wgmma_rs
+//  CHECK-NEXT: tile.wgmma_commit_group
+//  CHECK-NEXT: tile.wgmma_wait_group 0
 // A zero accumulator stays a zero constant (scale-d = 0) for each block;
 // K-major B keeps its indices for the first K step.
 // CHECK-LABEL: gpu.func @mma_rs_zero
@@ -742,6 +759,13 @@ gpu.module @mma_rs {
     %sv = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x1x64x64xbf16, 3>
     %0 = tile.warpgroup_mma_rs %p, %sv[%s, %q, %r, %z], %o {shape = array<i64: 128, 64, 64>, wait = 1 : i32, transpose_b}
         : vector<64xbf16>, memref<2x1x64x64xbf16, 3>, vector<64xf32>
+    gpu.return %0 : vector<64xf32>
+  }
+  gpu.func @mma_rs_fp8(%p: vector<64xf8E4M3FN>, %o: vector<64xf32>, %s: index) -> vector<64xf32> {
+    %c0 = arith.constant 0 : index
+    %sv = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x128xf8E4M3FN, 3>
+    %0 = tile.warpgroup_mma_rs %p, %sv[%s, %c0, %c0], %o {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+        : vector<64xf8E4M3FN>, memref<2x128x128xf8E4M3FN, 3>, vector<64xf32>
     gpu.return %0 : vector<64xf32>
   }
   gpu.func @mma_rs_zero(%p: vector<16xf16>, %i: index) -> vector<64xf16> {

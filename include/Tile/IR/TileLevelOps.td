@@ -326,19 +326,31 @@ def Tile_WarpgroupMmaRsOp : Tile_Op<"warpgroup_mma_rs",
   let description = [{
     `tile.warpgroup_mma` with A in registers (PTX's register form of
     wgmma.mma_async; CUTLASS's RS): the M x K tile of A is `a`,
-    `vector<(M/64 * K/2) x f16|bf16>` in the layout of an M x K warpgroup
+    `vector<(M/64 * K/2) x T>` in the layout of an M x K warpgroup
     accumulator (element [i K/2, (i + 1) K/2) of 64-row block i, wgmma's D
     layout), so the product of a previous `tile.warpgroup_mma`, converted
-    to 16 bits (`arith.truncf`), is the A of the next one without a trip
-    through shared memory (attention's P V). B is a shared tile as in
+    (`arith.truncf`), is the A of the next one without a trip through
+    shared memory (attention's P V). B is a shared tile as in
     `tile.warpgroup_mma` (N x K K-major, or with `transpose_b` MN-major:
     (N chunks, K rows, span); with `b_row_groups` (G, C, R, span), R-row
-    groups of K holding the N chunks); `acc` the M x N accumulators. Expands to
-    `wgmma.fence`, per 16-wide K step one `tile.wgmma_rs` per 64 rows on
-    the step's 8 A elements, `wgmma.commit_group` and `wgmma.wait_group
-    wait`: with a non-zero wait the registers of `a` must stay unchanged
-    (they are SSA values: they do) until a later wait completes the group.
-    Invariant T-WGMMA-5. Requires sm_90a.
+    groups of K holding the N chunks); `acc` the M x N accumulators.
+
+    T is f16 or bf16 (K = 16 j), or an 8-bit float (f8E4M3FN, f8E5M2; K =
+    32 j, B K-major). With 8-bit floats the accumulator layout is not
+    wgmma's A fragment, and the registers stay where they are: within each
+    16 columns, column c = 8h + 2t + u (h, u < 2, t < 4) of `a` multiplies
+    row 4t + 2h + u of B's 16 K rows (the fragment's register i holds
+    columns 2t, 2t + 1, 8 + 2t, 9 + 2t of one row; FlashAttention-3's
+    register permutation, here left to B). So `a` times a B whose K rows
+    are stored in that order within each 16 is the plain product (e.g.
+    attention's V^T with its keys so permuted).
+
+    Expands to `wgmma.fence`, per K step (16 or 32 wide) one
+    `tile.wgmma_rs` per 64 rows on the step's A elements,
+    `wgmma.commit_group` and `wgmma.wait_group wait`: with a non-zero wait
+    the registers of `a` must stay unchanged (they are SSA values: they do)
+    until a later wait completes the group. Invariant T-WGMMA-5. Requires
+    sm_90a.
 
     Example (attention's O += P V: P a 64x128 score tile in registers, V a
     128x128 stage as two 64-column chunks):
@@ -349,7 +361,7 @@ def Tile_WarpgroupMmaRsOp : Tile_Op<"warpgroup_mma_rs",
         : vector<64xbf16>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a,
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16, F8E4M3FN, F8E5M2]>:$a,
                        Arg<AnyMemRef, "swizzled shared B", [MemRead]>:$b,
                        Variadic<Index>:$bIndices,
                        VectorOfRankAndType<[1], [F32, F16]>:$acc,

@@ -114,27 +114,35 @@ def Tile_WgmmaRsOp : Tile_Op<"wgmma_rs", [Tile_Sm90aOp,
     AllTypesMatch<["acc", "result"]>]> {
   let summary = "warpgroup D += A * B with A from registers";
   let description = [{
-    The register-A form of `wgmma.mma_async.sync.aligned.m64nNk16` (PTX's
-    "wgmma.mma_async with A in registers"; CUTLASS's RS): each thread holds
-    its part of the 64x16 A tile, `vector<8 x f16>` or `vector<8 x bf16>`
-    in the layout of a 64x16 wgmma accumulator (elements 4j + {0, 1}: row
-    16 (warp mod 4) + lane / 4, columns 8j + 2 (lane mod 4) + {0, 1};
-    4j + {2, 3}: the same columns 8 rows down), so a 16-column slice of an
-    accumulator converted to 16 bits is an A fragment (FlashAttention's P).
-    B is a shared-memory descriptor as in `tile.wgmma` (K-major, or MN-major
-    with `transpose_b`); A and B are of one type; the accumulators are
-    `vector<N/2 x f32>` (or f16 for f16 inputs). The A registers must not
-    change before the op's group completes. A constant zero `acc` is
-    scale-d = 0. No upstream NVVM op takes A from registers: it lowers to
-    inline PTX. Invariant T-WGMMA-4. Requires sm_90a.
+    The register-A form of `wgmma.mma_async.sync.aligned.m64nNkK` (PTX's
+    "wgmma.mma_async with A in registers"; CUTLASS's RS). With 16-bit
+    inputs (K = 16) each thread holds its part of the 64x16 A tile,
+    `vector<8 x f16>` or `vector<8 x bf16>` in the layout of a 64x16 wgmma
+    accumulator (elements 4j + {0, 1}: row 16 (warp mod 4) + lane / 4,
+    columns 8j + 2 (lane mod 4) + {0, 1}; 4j + {2, 3}: the same columns 8
+    rows down), so a 16-column slice of an accumulator converted to 16 bits
+    is an A fragment (FlashAttention's P). With 8-bit floats (f8E4M3FN or
+    f8E5M2, K = 32) it holds `vector<16 x f8...>`, PTX's fragment of the
+    64x32 A tile: elements 4i + {0..3} are row 16 (warp mod 4) + lane / 4
+    (i even) or 8 rows down (i odd), columns 16 (i / 2) + 4 (lane mod 4) +
+    {0..3}. B is a shared-memory descriptor as in `tile.wgmma` (K-major, or
+    MN-major with `transpose_b` for 16-bit inputs); A and B are of one
+    type; the accumulators are `vector<N/2 x f32>` (or f16 for f16 and
+    8-bit inputs). The A registers must not change before the op's group
+    completes. A constant zero `acc` is scale-d = 0. No upstream NVVM op
+    takes A from registers: it lowers to inline PTX. Invariant T-WGMMA-4.
+    Requires sm_90a.
 
     Example:
     ```mlir
     %d = tile.wgmma_rs %a, %db, %acc {n = 128 : i64, transpose_b}
         : vector<8xbf16>, vector<64xf32>
+    %e = tile.wgmma_rs %a8, %db8, %acc {n = 128 : i64}
+        : vector<16xf8E4M3FN>, vector<64xf32>
     ```
   }];
-  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16]>:$a, I64:$descB,
+  let arguments = (ins VectorOfRankAndType<[1], [F16, BF16, F8E4M3FN, F8E5M2]>:$a,
+                       I64:$descB,
                        VectorOfRankAndType<[1], [F32, F16]>:$acc,
                        I64Attr:$n, UnitAttr:$transpose_b);
   let results = (outs VectorOfRankAndType<[1], [F32, F16]>:$result);

@@ -11,7 +11,11 @@
 // instead: NaN for f8E4M3FN (no infinity; |x| > 464, the midpoint between
 // 448 and 480), +-inf for f8E5M2 (|x| >= 61440, the midpoint between 57344
 // and 65536, a tie that rounds to the even infinity). Infinities overflow
-// alike; NaN stays NaN. f16 and bf16 extend to f32 exactly first.
+// alike; NaN stays NaN. f16 and bf16 extend to f32 exactly first. Where the
+// op's fast-math flags make the overflow value poison (`nnan` for
+// f8E4M3FN, whose overflow is NaN; `ninf` for f8E5M2), the saturated byte
+// stands and the fix-up is left out (e.g. attention's probabilities, which
+// cannot overflow: one cvt a pair).
 //===----------------------------------------------------------------------===//
 
 #include "Tile/Conversion/TileToNVVM/TileToNVVM.h"
@@ -108,7 +112,34 @@ struct TruncFToFp8Lowering : ConvertOpToLLVMPattern<arith::TruncFOp> {
       return x;
     };
     Fp8Overflow overflow = getOverflow(element);
+    arith::FastMathFlags poisonOverflow =
+        isa<Float8E4M3FNType>(element) ? arith::FastMathFlags::nnan
+                                       : arith::FastMathFlags::ninf;
+    std::optional<arith::FastMathFlags> flags = op.getFastmath();
+    bool fixOverflows =
+        !flags || !bitEnumContainsAll(*flags, poisonOverflow);
     auto pairType = VectorType::get({2}, i8);
+    Type i16 = rewriter.getI16Type();
+    if (vectorType && !fixOverflows && count % 2 == 0) {
+      // No fix-up: each cvt's 16 bits are two elements as they lie in the
+      // vector (the first in the low byte), so the pairs are one vector
+      // of i16 bitcast to the bytes: no byte is split out and packed
+      // again (a register of 8-bit MMA fragment is two cvts).
+      Value pairs =
+          LLVM::UndefOp::create(rewriter, loc, VectorType::get({count / 2}, i16));
+      for (int64_t i = 0; i < count; i += 2) {
+        Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
+            rewriter, loc, i16, elementAt(i + 1), elementAt(i),
+            NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
+            /*relu=*/false, element);
+        pairs = LLVM::InsertElementOp::create(rewriter, loc, pairs, pair,
+                                              index(i / 2));
+      }
+      rewriter.replaceOp(op, LLVM::BitcastOp::create(
+                                 rewriter, loc, VectorType::get({count}, i8),
+                                 pairs));
+      return success();
+    }
     SmallVector<Value> bytes;
     for (int64_t i = 0; i < count; i += 2) {
       Value first = elementAt(i);
@@ -117,11 +148,14 @@ struct TruncFToFp8Lowering : ConvertOpToLLVMPattern<arith::TruncFOp> {
       Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
           rewriter, loc, pairType, second, first, NVVM::FPRoundingMode::RN,
           NVVM::SaturationMode::SATFINITE, /*relu=*/false, element);
-      for (int64_t h = 0; h < 2 && i + h < count; ++h)
-        bytes.push_back(fixOverflow(
-            rewriter, loc, h ? second : first,
-            LLVM::ExtractElementOp::create(rewriter, loc, pair, index(h)),
-            overflow));
+      for (int64_t h = 0; h < 2 && i + h < count; ++h) {
+        Value byte =
+            LLVM::ExtractElementOp::create(rewriter, loc, pair, index(h));
+        bytes.push_back(fixOverflows ? fixOverflow(rewriter, loc,
+                                                   h ? second : first, byte,
+                                                   overflow)
+                                     : byte);
+      }
     }
     if (!vectorType) {
       rewriter.replaceOp(op, bytes.front());

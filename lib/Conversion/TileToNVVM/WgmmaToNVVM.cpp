@@ -312,7 +312,7 @@ struct WgmmaOpLowering : ConvertOpToLLVMPattern<WgmmaOp> {
 /// registers; PTX ISA, "wgmma.mma_async", the form with `a` a vector of
 /// four .b32 registers): the accumulators are outputs tied to their inputs
 /// (none for a constant zero, which is scale-d = 0), A's 8 16-bit elements
-/// four packed registers, B the descriptor.
+/// (or 16 8-bit floats) four packed registers, B the descriptor.
 struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
   using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
   LogicalResult
@@ -339,16 +339,22 @@ struct WgmmaRsOpLowering : ConvertOpToLLVMPattern<WgmmaRsOp> {
     // accumulator inputs tied to the outputs.
     std::string ptx;
     llvm::raw_string_ostream os(ptx);
-    std::string element =
-        op.getA().getType().getElementType().isF16() ? "f16" : "bf16";
+    Type input = op.getA().getType().getElementType();
+    std::string element = NVVM::stringifyWGMMATypes(getWgmmaType(input)).str();
+    bool fp8 = isWgmmaFp8(input);
     os << "{\n.reg .pred p;\nsetp.ne.b32 p, " << (zeroAcc ? 0 : 1)
-       << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k16."
-       << (f16 ? "f16" : "f32") << "." << element << "." << element << " {";
+       << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << op.getN() << "k"
+       << *getWgmmaInstructionK(input, input) << "." << (f16 ? "f16" : "f32")
+       << "." << element << "." << element << " {";
     for (int64_t r = 0; r < registers; ++r)
       os << (r ? ", $" : "$") << r;
     os << "}, {$" << registers << ", $" << registers + 1 << ", $"
        << registers + 2 << ", $" << registers + 3 << "}, $" << registers + 4
-       << ", p, 1, 1, " << (op.getTransposeB() ? 1 : 0) << ";\n}";
+       << ", p, 1, 1";
+    // 8-bit floats have no transpose operand (K-major only).
+    if (!fp8)
+      os << ", " << (op.getTransposeB() ? 1 : 0);
+    os << ";\n}";
     std::string inputs;
     llvm::raw_string_ostream cs(inputs);
     cs << ",r,r,r,r,l";

@@ -63,3 +63,29 @@ func.func @host(%x: f32) -> f8E4M3FN {
   %q = arith.truncf %x : f32 to f8E4M3FN
   return %q : f8E4M3FN
 }
+
+// With the fast-math flag that makes the overflow value poison (nnan for
+// E4M3FN, whose overflow is NaN; ninf for E5M2) the saturated bytes stand:
+// one cvt a pair, its 16 bits (the first element low) one i16 of a vector
+// bitcast to the bytes, no fix-up. Other flags keep it.
+// CHECK-LABEL: gpu.func @poison_overflow(
+//       CHECK: %[[P0:.*]] = nvvm.convert.f32x2.to.f8x2 %[[X1:.*]], %[[X0:.*]] {{.*}} : i16(f8E4M3FN)
+//       CHECK: %[[V:.*]] = llvm.insertelement %[[P0]], %{{.*}}[%{{.*}} : i64] : vector<1xi16>
+//       CHECK: llvm.bitcast %[[V]] : vector<1xi16> to vector<2xi8>
+//   CHECK-NOT: llvm.icmp
+//       CHECK: nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E5M2)
+//   CHECK-NOT: llvm.icmp
+//       CHECK: nvvm.convert.f32x2.to.f8x2 {{.*}} : vector<2xi8>(f8E4M3FN)
+//       CHECK: llvm.icmp "ugt"
+gpu.module @poison {
+  gpu.func @poison_overflow(%x: vector<2xf32>, %out: memref<2xf8E4M3FN>, %out5: memref<2xf8E5M2>) kernel {
+    %c0 = arith.constant 0 : index
+    %q = arith.truncf %x fastmath<nnan> : vector<2xf32> to vector<2xf8E4M3FN>
+    vector.store %q, %out[%c0] : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
+    %r = arith.truncf %x fastmath<ninf> : vector<2xf32> to vector<2xf8E5M2>
+    vector.store %r, %out5[%c0] : memref<2xf8E5M2>, vector<2xf8E5M2>
+    %t = arith.truncf %x fastmath<ninf> : vector<2xf32> to vector<2xf8E4M3FN>
+    vector.store %t, %out[%c0] : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
+    gpu.return
+  }
+}

@@ -71,6 +71,15 @@ gpu.module @k {
 //  CHECK-NEXT: llvm.bitcast %[[R0]] : i32 to vector<2xf16>
 // CHECK-COUNT-3: llvm.bitcast %{{.*}} : i32 to vector<2xf16>
 //   CHECK-NOT: tile.wgmma_rs
+// 8-bit floats: m64nNk32 with .e4m3 (or .e5m2) A and B; A's 16 bytes are
+// the four .b32 registers; no imm-trans-b operand (K-major only).
+// CHECK-LABEL: gpu.func @rs_e4m3(
+//  CHECK-SAME: %[[A:[a-z0-9]+]]: vector<16xf8E4M3FN>, %[[DB:[a-z0-9]+]]: i64, %[[ACC:[a-z0-9]+]]: vector<8xf32>)
+//       CHECK: %[[AI:.*]] = builtin.unrealized_conversion_cast %[[A]] : vector<16xf8E4M3FN> to vector<16xi8>
+//       CHECK: llvm.bitcast %[[AI]] : vector<16xi8> to vector<4xi32>
+//       CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n16k32.f32.e4m3.e4m3 {$0, $1, $2, $3, $4, $5, $6, $7}, {$8, $9, $10, $11}, $12, p, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,r,r,r,r,l,0,1,2,3,4,5,6,7"
+// CHECK-LABEL: gpu.func @rs_e5m2_f16(
+//       CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n16k32.f16.e5m2.e5m2 {$0, $1, $2, $3}, {$4, $5, $6, $7}, $8, p, 1, 1;\0A}", "=r,=r,=r,=r,r,r,r,r,l,0,1,2,3"
 gpu.module @rs {
   gpu.func @rs_bf16(%a: vector<8xbf16>, %db: i64, %acc: vector<8xf32>) -> vector<8xf32> {
     %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64, transpose_b} : vector<8xbf16>, vector<8xf32>
@@ -83,6 +92,14 @@ gpu.module @rs {
   }
   gpu.func @rs_f16(%a: vector<8xf16>, %db: i64, %acc: vector<8xf16>) -> vector<8xf16> {
     %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64} : vector<8xf16>, vector<8xf16>
+    gpu.return %0 : vector<8xf16>
+  }
+  gpu.func @rs_e4m3(%a: vector<16xf8E4M3FN>, %db: i64, %acc: vector<8xf32>) -> vector<8xf32> {
+    %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64} : vector<16xf8E4M3FN>, vector<8xf32>
+    gpu.return %0 : vector<8xf32>
+  }
+  gpu.func @rs_e5m2_f16(%a: vector<16xf8E5M2>, %db: i64, %acc: vector<8xf16>) -> vector<8xf16> {
+    %0 = tile.wgmma_rs %a, %db, %acc {n = 16 : i64} : vector<16xf8E5M2>, vector<8xf16>
     gpu.return %0 : vector<8xf16>
   }
 }

@@ -538,11 +538,13 @@ func.func @wgmma_b_n_and_k(%acc: vector<64xf32>, %i: index) {
 // tile.warpgroup_mma_rs (T-WGMMA-5): A in registers in the accumulator
 // layout of the M x K tile (M/64 * K/2 16-bit elements), B a swizzled
 // shared tile: MN-major (attention's P V: V as (N chunks, K rows, span)),
-// K-major, or K-major with K over two spans.
+// K-major, or K-major with K over two spans; 8-bit floats (K = 32 j) with
+// B K-major.
 // CHECK-LABEL: gpu.func @warpgroup_rs
 // CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, transpose_b, wait = 1 : i32} : vector<64xbf16>, memref<2x2x128x64xbf16, 3>, vector<64xf32>
 // CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 128, 64, 64>, wait = 0 : i32} : vector<64xf16>, memref<64x64xf16, 3>, vector<64xf16>
 // CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, wait = 0 : i32} : vector<64xbf16>, memref<2x128x64xbf16, 3>, vector<64xf32>
+// CHECK: tile.warpgroup_mma_rs %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}], %{{.*}} {shape = array<i64: 64, 128, 128>, wait = 0 : i32} : vector<64xf8E4M3FN>, memref<2x128x128xf8E4M3FN, 3>, vector<64xf32>
 gpu.module @k {
   gpu.func @warpgroup_rs(%p: vector<64xbf16>, %ph: vector<64xf16>, %o: vector<64xf32>, %oh: vector<64xf16>, %s: index) kernel {
     %c0 = arith.constant 0 : index
@@ -555,6 +557,10 @@ gpu.module @k {
         : vector<64xf16>, memref<64x64xf16, 3>, vector<64xf16>
     %2 = tile.warpgroup_mma_rs %p, %sk[%c0, %c0, %c0], %0 {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
         : vector<64xbf16>, memref<2x128x64xbf16, 3>, vector<64xf32>
+    %s8 = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<2x128x128xf8E4M3FN, 3>
+    %p8 = arith.truncf %o : vector<64xf32> to vector<64xf8E4M3FN>
+    %3 = tile.warpgroup_mma_rs %p8, %s8[%s, %c0, %c0], %2 {shape = array<i64: 64, 128, 128>, wait = 0 : i32}
+        : vector<64xf8E4M3FN>, memref<2x128x128xf8E4M3FN, 3>, vector<64xf32>
     gpu.return
   }
 }
@@ -583,7 +589,7 @@ func.func @rs_shape_rank(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
 
 func.func @rs_types(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
-  // expected-error @below {{A in registers and B are of one 16-bit type (f16 or bf16), got 'bf16' and 'f16' (T-WGMMA-5)}}
+  // expected-error @below {{A in registers and B are of one type (f16, bf16 or an 8-bit float), got 'bf16' and 'f16' (T-WGMMA-5)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xbf16>, memref<128x64xf16, 3>, vector<64xf32>
   return
@@ -591,12 +597,34 @@ func.func @rs_types(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
 
 // -----
 
-// No register form takes 8-bit floats.
+// A and B of one type: a 16-bit A with an 8-bit B.
 func.func @rs_fp8_b(%p: vector<32xf16>, %o: vector<64xf32>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
-  // expected-error @below {{A in registers and B are of one 16-bit type (f16 or bf16), got 'f16' and 'f8E4M3FN' (T-WGMMA-5)}}
+  // expected-error @below {{A in registers and B are of one type (f16, bf16 or an 8-bit float), got 'f16' and 'f8E4M3FN' (T-WGMMA-5)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xf16>, memref<128x128xf8E4M3FN, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// 8-bit floats: K = 32 j (wgmma's k32).
+func.func @rs_fp8_k(%p: vector<24xf8E4M3FN>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+  // expected-error @below {{shape 64x128x48 is not M = 64 i, N a multiple of 8 in [8, 256], K = 32 j (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 48>, wait = 0 : i32}
+      : vector<24xf8E4M3FN>, memref<128x128xf8E4M3FN, 3>, vector<64xf32>
+  return
+}
+
+// -----
+
+// 8-bit floats: B K-major only (wgmma transposes 16-bit tiles only).
+func.func @rs_fp8_transposed(%p: vector<64xf8E4M3FN>, %o: vector<64xf32>, %i: index) {
+  %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<1x128x128xf8E4M3FN, 3>
+  // expected-error @below {{an 8-bit float B must be K-major: wgmma transposes only f16/bf16 tiles (T-WGMMA-5)}}
+  %0 = tile.warpgroup_mma_rs %p, %b[%i, %i, %i], %o {shape = array<i64: 64, 128, 128>, wait = 0 : i32, transpose_b}
+      : vector<64xf8E4M3FN>, memref<1x128x128xf8E4M3FN, 3>, vector<64xf32>
   return
 }
 
@@ -709,7 +737,7 @@ func.func @rs_b_n_and_k(%p: vector<64xbf16>, %o: vector<64xf32>, %i: index) {
 
 func.func @rs_bf16_f16_accumulators(%p: vector<32xbf16>, %o: vector<64xf16>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
-  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 tiles; got 'f16' (T-WGMMA-5)}}
+  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 and 8-bit float tiles; got 'f16' (T-WGMMA-5)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xbf16>, memref<128x64xbf16, 3>, vector<64xf16>
   return
@@ -739,7 +767,7 @@ func.func @rs_wait(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
 
 func.func @rs_a_type(%p: vector<32xf32>, %o: vector<64xf32>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xbf16, 3>
-  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type values of ranks 1, but got 'vector<32xf32>'}}
+  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type or f8E4M3FN type or f8E5M2 type values of ranks 1, but got 'vector<32xf32>'}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xf32>, memref<128x64xbf16, 3>, vector<64xf32>
   return

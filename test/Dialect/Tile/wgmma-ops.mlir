@@ -200,12 +200,13 @@ func.func @f16_accumulator_count(%d: i64, %acc: vector<16xf16>) {
 
 // -----
 
-// tile.wgmma_rs (T-WGMMA-4): A's 8 16-bit elements per thread in registers,
-// B a descriptor (K-major, or MN-major with transpose_b), N/2 f32
-// accumulators, or f16 ones for f16 inputs.
+// tile.wgmma_rs (T-WGMMA-4): A's 8 16-bit elements (or 16 8-bit floats) per
+// thread in registers, B a descriptor (K-major, or MN-major with
+// transpose_b), N/2 f32 accumulators, or f16 ones for f16 and 8-bit inputs.
 // CHECK-LABEL: gpu.func @wgmma_rs
 gpu.module @k {
-  gpu.func @wgmma_rs(%a: vector<8xbf16>, %ah: vector<8xf16>, %db: i64, %acc: vector<64xf32>, %hacc: vector<32xf16>) kernel {
+  gpu.func @wgmma_rs(%a: vector<8xbf16>, %ah: vector<8xf16>, %db: i64, %acc: vector<64xf32>, %hacc: vector<32xf16>,
+                     %a8: vector<16xf8E4M3FN>, %a5: vector<16xf8E5M2>) kernel {
     // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 128 : i64, transpose_b} : vector<8xbf16>, vector<64xf32>
     %0 = tile.wgmma_rs %a, %db, %acc {n = 128 : i64, transpose_b} : vector<8xbf16>, vector<64xf32>
     // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 64 : i64} : vector<8xf16>, vector<32xf16>
@@ -215,6 +216,10 @@ gpu.module @k {
     // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 8 : i64} : vector<8xbf16>, vector<4xf32>
     %small = arith.constant dense<0.0> : vector<4xf32>
     %3 = tile.wgmma_rs %a, %db, %small {n = 8 : i64} : vector<8xbf16>, vector<4xf32>
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 128 : i64} : vector<16xf8E4M3FN>, vector<64xf32>
+    %4 = tile.wgmma_rs %a8, %db, %acc {n = 128 : i64} : vector<16xf8E4M3FN>, vector<64xf32>
+    // CHECK: tile.wgmma_rs %{{.*}}, %{{.*}}, %{{.*}} {n = 64 : i64} : vector<16xf8E5M2>, vector<32xf16>
+    %5 = tile.wgmma_rs %a5, %db, %hacc {n = 64 : i64} : vector<16xf8E5M2>, vector<32xf16>
     gpu.return
   }
 }
@@ -238,15 +243,31 @@ func.func @rs_n_too_large(%a: vector<8xbf16>, %d: i64, %acc: vector<132xf32>) {
 // -----
 
 func.func @rs_a_elements(%a: vector<16xbf16>, %d: i64, %acc: vector<32xf32>) {
-  // expected-error @below {{a thread holds 8 elements of the 64x16 A tile, got 'vector<16xbf16>' (T-WGMMA-4)}}
+  // expected-error @below {{a thread holds 8 elements of the 64x16 'bf16' A tile, got 'vector<16xbf16>' (T-WGMMA-4)}}
   %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<16xbf16>, vector<32xf32>
   return
 }
 
 // -----
 
+func.func @rs_fp8_elements(%a: vector<8xf8E4M3FN>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{a thread holds 16 elements of the 64x32 'f8E4M3FN' A tile, got 'vector<8xf8E4M3FN>' (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xf8E4M3FN>, vector<32xf32>
+  return
+}
+
+// -----
+
+func.func @rs_fp8_transposed(%a: vector<16xf8E4M3FN>, %d: i64, %acc: vector<32xf32>) {
+  // expected-error @below {{an 8-bit float B must be K-major: PTX transposes only f16/bf16 tiles (T-WGMMA-4)}}
+  %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64, transpose_b} : vector<16xf8E4M3FN>, vector<32xf32>
+  return
+}
+
+// -----
+
 func.func @rs_a_too_few(%a: vector<4xf16>, %d: i64, %acc: vector<32xf32>) {
-  // expected-error @below {{a thread holds 8 elements of the 64x16 A tile, got 'vector<4xf16>' (T-WGMMA-4)}}
+  // expected-error @below {{a thread holds 8 elements of the 64x16 'f16' A tile, got 'vector<4xf16>' (T-WGMMA-4)}}
   %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<4xf16>, vector<32xf32>
   return
 }
@@ -255,7 +276,7 @@ func.func @rs_a_too_few(%a: vector<4xf16>, %d: i64, %acc: vector<32xf32>) {
 
 // PTX has no .f16 D with .bf16 inputs.
 func.func @rs_bf16_f16_accumulators(%a: vector<8xbf16>, %d: i64, %acc: vector<32xf16>) {
-  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 inputs; got 'f16' (T-WGMMA-4)}}
+  // expected-error @below {{accumulates 'bf16' in f32, or in f16 for f16 and 8-bit float inputs; got 'f16' (T-WGMMA-4)}}
   %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xbf16>, vector<32xf16>
   return
 }
@@ -280,7 +301,7 @@ func.func @rs_f16_accumulator_count(%a: vector<8xf16>, %d: i64, %acc: vector<64x
 
 // A in registers is f16 or bf16 (the type constraint).
 func.func @rs_a_type(%a: vector<8xf32>, %d: i64, %acc: vector<32xf32>) {
-  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type values of ranks 1, but got 'vector<8xf32>'}}
+  // expected-error @below {{operand #0 must be vector of 16-bit float or bfloat16 type or f8E4M3FN type or f8E5M2 type values of ranks 1, but got 'vector<8xf32>'}}
   %r = tile.wgmma_rs %a, %d, %acc {n = 64 : i64} : vector<8xf32>, vector<32xf32>
   return
 }
