@@ -258,6 +258,26 @@ for d in (64, 128):
         print(f"decode attention d{d} page {page} max abs error {error:.1e}")
 PY
 sanitize_python attention "attention" attention "$WORK/attention.py"
+# FP8 attention (the e4m3 variant of attention_sm90.mlir and its V^T layout
+# kernel): GQA 4/2, an odd sequence length (V^T's keys padded to 16),
+# causal and not, per-head descale factors, against float32 attention of
+# the dequantized inputs.
+cat > "$WORK/attention_fp8.py" <<PY
+import sys; sys.path.insert(0, "$ROOT/python")
+import torch, tile
+for causal in (False, True):
+    q, k, v = (torch.randn(2, h, 333, 128, device="cuda") for h in (4, 2, 2))
+    # One factor a (batch, KV head): q's over the KV head's two query heads.
+    scales = [x.unflatten(1, (2, -1)).abs().amax(dim=(2, 3, 4)) / 448 for x in (q, k, v)]
+    q8, k8, v8 = (x.div(s.repeat_interleave(x.shape[1] // 2, 1)[:, :, None, None]).to(torch.float8_e4m3fn) for x, s in zip((q, k, v), scales))
+    o = tile.attention(q8, k8, v8, causal=causal, enable_gqa=True, q_descale=scales[0], k_descale=scales[1], v_descale=scales[2])
+    torch.cuda.synchronize()
+    qd, kd, vd = (x.float() * s.repeat_interleave(x.shape[1] // 2, 1)[:, :, None, None] for x, s in zip((q8, k8, v8), scales))
+    ref = torch.nn.functional.scaled_dot_product_attention(qd, kd, vd, is_causal=causal, enable_gqa=True)
+    print(f"attention fp8 causal={causal} max abs error {(o.float() - ref).abs().max().item():.1e}")
+PY
+sanitize_python attention "attention fp8" attention "$WORK/attention_fp8.py"
+sanitize_python attention "fp8 V layout" fp8_v_layout "$WORK/attention_fp8.py"
 # The training kernels, from PyTorch at small odd shapes: the attention
 # forward that saves the log-sum-exps and the backward (GQA 4/2, Sq = 200
 # and Sk = 330: a partial last query tile and key block, both causal

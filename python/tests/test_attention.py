@@ -84,12 +84,13 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
     maps, the packed output rows and cu_seqlens of attention_varlen, B, H,
     the GQA group, Sq, Sk, the window's edges, the scale times log2(e) and
     the softcap's two factors (f32) and four flags (softcap, bottom-right
-    diagonal, paired tiles, packed sequences), the KV-cache path's, and the
-    backward's log-sum-exps (a float32 vector and a flag)."""
+    diagonal, paired tiles, packed sequences), the KV-cache path's, the
+    backward's log-sum-exps (a float32 vector and a flag) and the FP8
+    variant's descale factors."""
     for d in HEAD_DIMS:
         params = ATTENTION.module((element, False, d, None, False)).manifest["kernels"][
             f"attention_d{d}"]["params"]
-        assert len(params) == 32
+        assert len(params) == 36
         assert [(p["kind"], p["rank"], p["element"]) for p in params[:3]] == [
             ("tensor_map", 4, element)] * 3
         assert [p["box"] for p in params[1:3]] == [[1, 1, 128, 64]] * 2
@@ -110,6 +111,10 @@ def test_the_kernels_compile_and_take_the_launch_arguments(element):
         assert [p["type"] for p in params[28:30]] == ["i1", "i1"]
         assert (params[30]["rank"], params[30]["element"], params[31]["type"]) == (1, "f32",
                                                                                   "i1")
+        # The FP8 variant's descale factors (three (B, Hkv) float32 matrices
+        # and a flag; placeholders here, folded away).
+        assert [(p["rank"], p["element"]) for p in params[32:35]] == [(2, "f32")] * 3
+        assert params[35]["type"] == "i1"
     # The KV-cache variants: a box of a page's 16 or 32 rows, else 64, in
     # 8-row groups of both 64-column chunks (D = 128); their dense maps are
     # placeholders of a ring's 8-row group.

@@ -36,13 +36,14 @@
                                 [--page 16|32|64|128]
                                 prints a KV-cache attention kernel
                                 (tile.ops.decode_attention)
-    python3 -m tile attention-prefill [--element f16|bf16] [--head-dim 64|128]
+    python3 -m tile attention-prefill [--element f16|bf16|f8E4M3FN] [--head-dim 64|128]
                                 [--softcap] [--cache-rows 0|16|32|64] [--lse]
                                 [--packed] [--left-edge]
                                 prints a variant of the prefill attention
                                 kernel (kernels/attention_sm90.mlir, as
                                 tile.attention compiles it; with a KV
-                                cache's boxes, attention_with_kvcache)
+                                cache's boxes, attention_with_kvcache;
+                                f8E4M3FN: the FP8 variant, D = 128)
     python3 -m tile attention-backward [--element f16|bf16] [--head-dim 64|128] [--rows|--deterministic] [--packed]
                                 prints the attention backward's fused kernel
                                 (kernels/attention_bwd_fused_sm90.mlir, as
@@ -203,7 +204,8 @@ def main(argv=None) -> None:
                           help="the packed-sequence variant (tile.attention_varlen's)")
     prefill = commands.add_parser("attention-prefill",
                                   help="print a variant of the prefill attention kernel's tile IR")
-    prefill.add_argument("--element", choices=("f16", "bf16"), default="bf16")
+    prefill.add_argument("--element", choices=("f16", "bf16", prefill_attention.FP8_ELEMENT),
+                         default="bf16")
     prefill.add_argument("--head-dim", type=int, choices=prefill_attention.HEAD_DIMS,
                          default=128)
     prefill.add_argument("--softcap", action="store_true",

@@ -36,11 +36,23 @@
 //   tile-opt python/tile/kernels/attention_sm90.mlir --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32"
 // (tile.attention in python/tile/ops/attention.py compiles and runs it.)
 
-// The element type of Q, K, V and O (f16 or bf16); tile.attention compiles
-// its variants by redefining this alias.
+// The element type of Q, K and V (f16 or bf16; f8E4M3FN in the FP8
+// variant) and of O (!eo: !e's, bf16 in the FP8 variant); tile.attention
+// compiles its variants by redefining these aliases.
 !e = bf16
+!eo = bf16
 !d4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 128, 64], swizzle = b128>
-!o4 = !tile.tma_desc<memref<?x?x?x?x!e>, box = [1, 1, 64, 64], swizzle = b128>
+!o4 = !tile.tma_desc<memref<?x?x?x?x!eo>, box = [1, 1, 64, 64], swizzle = b128>
+// FP8 (tile.attention on e4m3 operands): per (batch, KV head) factors that scale Q
+// K^T and V back from their 8-bit quantisation (FlashAttention-3's
+// q/k/v_descale), any strides; the 16-bit variants fold them away.
+!descale = memref<?x?xf32, strided<[?, ?], offset: ?>>
+// The probabilities' exponent offset: P = exp2(c s - c m + #p_offset), 0 as
+// written; the FP8 variant's 8 puts P in [0, 256] (e4m3's range reaches
+// 448), where 8-bit P keeps more of the small probabilities
+// (FlashAttention-3's Max_offset); l carries the same factor, O / l
+// cancels it.
+#p_offset = 0.0 : f32
 !bars2 = !tile.mbarrier<count = 2>
 // The head dimension D, 128 as written: tile.attention compiles D = 64 by
 // redefining these aliases (tile.ops.attention.head_dim_aliases) and
@@ -57,7 +69,7 @@
 !qtile = memref<2x2x128x64x!e, 3>
 !kvring = memref<2x16x2x8x64x!e, 3>
 #ring_rows = 8 : index
-!ostage = memref<2x2x64x64x!e, 3>
+!ostage = memref<2x2x64x64x!eo, 3>
 !kvbars = !tile.mbarrier<count = 2>
 #qk = array<i64: 64, 128, 128>
 #pv = array<i64: 64, 128, 128>
@@ -97,7 +109,7 @@ module attributes {gpu.container_module} {
   gpu.module @kernels {
     // One function for both head dimensions (the aliases above); the copies
     // of a second 64-wide chunk run where %two_chunks (#chunks = 2, D = 128).
-    gpu.func @attention_d128(%q: !d4, %k: !kvd4, %v: !kvd4, %o: !o4, %o_rows: memref<?x?x!e>,
+    gpu.func @attention_d128(%q: !d4, %k: !kvd4, %v: !kvd4, %o: !o4, %o_rows: memref<?x?x!eo>,
                              %cu_q: memref<?xi32>, %cu_k: memref<?xi32>, %batch: index,
                              %heads: index, %group: index, %sq: index, %sk: index,
                              %left: index, %right: index, %scale_log2: f32,
@@ -106,7 +118,9 @@ module attributes {gpu.container_module} {
                              %table: memref<?x?xi32>, %seqlens: memref<?xi32>, %page: index,
                              %block_heads: index, %added: index, %paged: i1,
                              %per_sequence: i1,
-                             %lse: memref<?xf32>, %save_lse: i1) kernel
+                             %lse: memref<?xf32>, %save_lse: i1,
+                             %q_descale: !descale, %k_descale: !descale,
+                             %v_descale: !descale, %descaled: i1) kernel
         attributes {known_block_size = array<i32: 384, 1, 1>} {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
@@ -142,6 +156,8 @@ module attributes {gpu.container_module} {
       // %lse[h total_q + cu_q[b] + i], flash_attn_varlen_func's layout);
       // tile.attention's own variants fold it away.
       %keep_lse = arith.andi %save_lse, %true : i1
+      // The FP8 variant's descale factors (folded away in the others).
+      %use_descale = arith.andi %descaled, %true : i1
       // Packed sequences (%varlen): their units, rows, lengths and direct
       // stores. tile.attention_varlen's variants keep them, the others fold
       // them away; the body tests %packed only (with a runtime %varlen left
@@ -174,7 +190,7 @@ module attributes {gpu.container_module} {
       // passes %batch 1 and %sq the layout's rows (the units' grid: H rows
       // of its tiles), and a unit finds its sequence by a binary search of
       // the tiles' starts (tile.ops.attention.varlen_arguments).
-      %packed_rows = memref.dim %o_rows, %c0 : memref<?x?x!e>
+      %packed_rows = memref.dim %o_rows, %c0 : memref<?x?x!eo>
       %mlast = arith.subi %tiles_m, %c1 : index
       %sq_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !qtile
       %sk_ = tile.shared_alloc dynamic {swizzle = #tile.swizzle<b128>} : !kvring
@@ -299,7 +315,7 @@ module attributes {gpu.container_module} {
               // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
               // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
               // out and loop over no more keys than there are.
-              %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+              %total_q = memref.dim %o_rows, %c0 : memref<?x?x!eo>
               %q0_pos = arith.maxsi %q0_raw, %c0 : index
               %q0 = arith.minsi %q0_pos, %total_q : index
               %q1_lo = arith.maxsi %q1_raw, %q0 : index
@@ -471,8 +487,9 @@ module attributes {gpu.container_module} {
         %ninf_s = arith.constant dense<0xFF800000> : vector<64xf32>
         %one_l = arith.constant dense<1.0> : vector<2xf32>
         %all_lanes = arith.constant -1 : i32
-        %c_l = vector.broadcast %scale_log2 : f32 to vector<2xf32>
-        %c_s = vector.broadcast %scale_log2 : f32 to vector<64xf32>
+        %one_f = arith.constant 1.0 : f32
+        %p_offset = arith.constant #p_offset
+        %p_offset_l = vector.broadcast %p_offset : f32 to vector<2xf32>
         // Logit softcap (Gemma 2): scores c tanh(scale s / c) / scale, as
         // cap_out tanh(y) = cap_out - 2 cap_out / (exp2(2 log2(e) y) + 1)
         // with y = cap_in s: a product, exp2, reciprocal and FMA an element
@@ -482,7 +499,6 @@ module attributes {gpu.container_module} {
         %two_log2e = arith.constant 2.88539008 : f32
         %minus_two = arith.constant -2.0 : f32
         %cap_k = arith.mulf %cap_in, %two_log2e : f32
-        %cap_k_s = vector.broadcast %cap_k : f32 to vector<64xf32>
         %cap_m2 = arith.mulf %cap_out, %minus_two : f32
         %cap_m2_s = vector.broadcast %cap_m2 : f32 to vector<64xf32>
         %one_s = arith.constant dense<1.0> : vector<64xf32>
@@ -559,6 +575,24 @@ module attributes {gpu.container_module} {
           }
           // GQA: query head h reads K and V head h / group.
           %hk = arith.divui %h, %group : index
+          // The unit's score scale c (FP8: times its Q and K descale
+          // factors, which a softcap takes inside its tanh instead) and
+          // its V factor, applied with 1 / l.
+          %qk_descale, %v_factor = scf.if %use_descale -> (f32, f32) {
+            %qd = memref.load %q_descale[%b, %hk] : !descale
+            %kd = memref.load %k_descale[%b, %hk] : !descale
+            %vd = memref.load %v_descale[%b, %hk] : !descale
+            %qkd = arith.mulf %qd, %kd : f32
+            scf.yield %qkd, %vd : f32, f32
+          } else {
+            scf.yield %one_f, %one_f : f32, f32
+          }
+          %scale_descaled = arith.mulf %scale_log2, %qk_descale : f32
+          %scale_unit = arith.select %use_cap, %scale_log2, %scale_descaled : f32
+          %c_l = vector.broadcast %scale_unit : f32 to vector<2xf32>
+          %c_s = vector.broadcast %scale_unit : f32 to vector<64xf32>
+          %cap_k_unit = arith.mulf %cap_k, %qk_descale : f32
+          %cap_k_s = vector.broadcast %cap_k_unit : f32 to vector<64xf32>
           %heavy_p = arith.subi %mlast, %pi : index
           %heavy = arith.select %paired, %heavy_p, %pi : index
           %single = arith.cmpi eq, %heavy, %pi : index
@@ -578,7 +612,7 @@ module attributes {gpu.container_module} {
             // Offsets clamped to 0 <= q0 <= q1 <= the packed rows and 0 <= k0 <=
             // k1 <= the packed keys (Sk): bad cu_seqlens write nothing outside
             // out and loop over no more keys than there are.
-            %total_q = memref.dim %o_rows, %c0 : memref<?x?x!e>
+            %total_q = memref.dim %o_rows, %c0 : memref<?x?x!eo>
             %q0_pos = arith.maxsi %q0_raw, %c0 : index
             %q0 = arith.minsi %q0_pos, %total_q : index
             %q1_lo = arith.maxsi %q1_raw, %q0 : index
@@ -768,7 +802,8 @@ module attributes {gpu.container_module} {
               %m_old_scaled = arith.mulf %m_run, %c_l : vector<2xf32>
               %m_diff = arith.subf %m_old_scaled, %m_scaled : vector<2xf32>
               %correction = math.exp2 %m_diff fastmath<afn> : vector<2xf32>
-              %m_b = tile.warpgroup_broadcast_rows %m_scaled {shape = array<i64: 64, 128>}
+              %m_offset = arith.subf %m_scaled, %p_offset_l : vector<2xf32>
+              %m_b = tile.warpgroup_broadcast_rows %m_offset {shape = array<i64: 64, 128>}
                   : vector<2xf32> -> vector<64xf32>
               %s_scaled = arith.mulf %masked, %c_s fastmath<contract> : vector<64xf32>
               %exponent = arith.subf %s_scaled, %m_b fastmath<contract> : vector<64xf32>
@@ -879,7 +914,9 @@ module attributes {gpu.container_module} {
             %l_pos = arith.cmpf ogt, %l_final, %zero_l : vector<2xf32>
             %l_inv = arith.divf %one_l, %l_final : vector<2xf32>
             %inv_l = arith.select %l_pos, %l_inv, %zero_l : vector<2xi1>, vector<2xf32>
-            %out = tile.warpgroup_scale %o_final row_factors %inv_l : vector<2xf32>
+            %v_factor_l = vector.broadcast %v_factor : f32 to vector<2xf32>
+            %o_factors = arith.mulf %inv_l, %v_factor_l : vector<2xf32>
+            %out = tile.warpgroup_scale %o_final row_factors %o_factors : vector<2xf32>
                 {shape = #orows} : !acc
             // -(c m + log2 l) of the warpgroup's rows (-inf for a row that saw
             // no key), stored by each quad's first lane: rows 16 warp + lane
@@ -933,7 +970,7 @@ module attributes {gpu.container_module} {
               %ocol = arith.muli %h, %c_d : index
               %ocol_end = arith.addi %ocol, %c_d : index
               tile.warpgroup_mma_store %out, %o_rows[%orow, %ocol] bounds [%orow_end, %ocol_end]
-                  {shape = #orows} : !acc, memref<?x?x!e>
+                  {shape = #orows} : !acc, memref<?x?x!eo>
             } else {
               tile.warpgroup_tma_store %out, %staging[%wg] to %o[%b, %h, %r0, %c0] {shape = #orows}
                   : !acc, !ostage, !o4

@@ -41,6 +41,24 @@ work of the whole call (query tiles in pairs of equal causal cost where
 there are enough of them), on the current stream (or `stream`), without
 waiting; the GPU must be an sm_90 (H100, H200).
 
+FP8 (FlashAttention-3's FP8 forward): float8_e4m3fn q, k and v run the
+kernel's FP8 variant (D = 128), softmax(scale (q_descale q) (k_descale
+k)^T) (v_descale v) into a bfloat16 out, the descale factors float32
+tensors of shape (B, Hkv) (flash_attn's), any shape that broadcasts to it
+(a 0-d per-tensor scale), or None (1); the same masks, windows, softcap and
+GQA. Both products are e4m3 wgmmas (m64n128k32): S = Q K^T, and P V with P
+converted to e4m3 in registers (P = exp2(c s - c m + 8): in [0, 256], so
+small probabilities keep their bits; l carries the same factor). wgmma's
+8-bit operands are K-major, so V enters as V^T: each call first runs
+tile.ops.fp8_v_layout (one generated kernel moving V's bytes; a prefill's
+V is a small part of its work, a KV cache's would be moved every step:
+caches stay on the 16-bit kernels). Eager only: no autograd formula and no
+torch.compile operator.
+
+    q8, k8, v8 = (x.to(torch.float8_e4m3fn) for x in (q / qs, k / ks, v / vs))
+    o = tile.attention(q8, k8, v8, causal=True, q_descale=qs, k_descale=ks,
+                       v_descale=vs)            # bf16 (B, H, Sq, D)
+
 `attention_varlen` takes packed sequences as flash_attn_varlen_func: q
 (total_q, H, D), k and v (total_k, Hkv, D), sequence b in rows
 cu_seqlens_q[b] .. cu_seqlens_q[b + 1] (int32 on the GPU, B + 1 entries,
@@ -68,6 +86,7 @@ from ..core.operands import (TMA_ALIGNMENT, Operand, cdiv, operand_of, signature
                              require_cuda_tensors)
 from .decode_attention import plan_decode, prefers_decode
 from .attention_backward_rows import packed_pitch
+from .fp8_v_layout import reads_in_place, v_layout_buffer, v_layout_launch
 from ..core.routing import no_backward, operators, recorded, routed
 
 #: The softcap switch of the kernels' source; a variant without softcap
@@ -81,6 +100,11 @@ LENGTHS_SWITCH = "%use_lengths = arith.andi %per_sequence, %true : i1"
 #: The switch of the rows' log-sum-exps the backward needs (folded to false
 #: but in the variants that save them: tile.ops.attention_backward's).
 LSE_SWITCH = "%keep_lse = arith.andi %save_lse, %true : i1"
+#: The switch of the FP8 variant's descale factors (folded to false in the
+#: 16-bit variants, to true in FP8's).
+DESCALE_SWITCH = "%use_descale = arith.andi %descaled, %true : i1"
+#: The element of the FP8 variant's Q, K and V (and of `fp8_v_layout`'s V^T).
+FP8_ELEMENT = "f8E4M3FN"
 #: The switch of the window's left edge (as written, the kernel compares it
 #: where left is below UNBOUNDED), folded to false in the variants for calls
 #: without one (their masked blocks then compare each score with the right
@@ -131,7 +155,7 @@ def head_dim_aliases(head_dim: int, paged: bool = False) -> Dict[str, str]:
     return {"!acc": f"vector<{head_dim // 2}xf32>",
             "!qtile": f"memref<2x{chunks}x128x64x!e, 3>",
             **ring_aliases(head_dim, paged),
-            "!ostage": f"memref<2x{chunks}x64x64x!e, 3>",
+            "!ostage": f"memref<2x{chunks}x64x64x!eo, 3>",
             "!kvbars": f"!tile.mbarrier<count = {stages}>",
             "#qk": f"array<i64: 64, 128, {head_dim}>",
             "#pv": f"array<i64: 64, {head_dim}, 128>",
@@ -170,6 +194,47 @@ def cache_aliases(box_rows: int, head_dim: int) -> Dict[str, str]:
             "#box_rows": f"{box_rows} : index", "#kv_boxes": f"{KEY_BLOCK // box_rows} : index"}
 
 
+def fp8_aliases(head_dim: int) -> Dict[str, str]:
+    """The FP8 variant's aliases (D = 128): e4m3 Q, K and V^T in 128-byte
+    rows, one 128-element chunk each (wgmma's 8-bit operands are K-major: V
+    comes as V^T, fp8_v_layout); K and V^T blocks of 16 KB in a ring of four
+    stages (128 KB, as the 16-bit kernels'; two measured the same); a bf16 O
+    in D / 64 chunks of 64; P offset by 8 (#p_offset); the turn handed on
+    once S is done (#pv_wait 1: 4% faster than after issuing both products,
+    H200, bench/NOTES.md)."""
+    stages = 4
+    desc = "!tile.tma_desc<memref<{}!e>, box = [{}], swizzle = b128>"
+    return {"!e": FP8_ELEMENT, "!eo": "bf16",
+            "!acc": f"vector<{head_dim // 2}xf32>",
+            "!d4": desc.format("?x" * 4, f"1, 1, 128, {head_dim}"),
+            "!qtile": f"memref<2x1x128x{head_dim}x!e, 3>",
+            "!kvring": f"memref<{stages}x1x1x{KEY_BLOCK}x{head_dim}x!e, 3>",
+            "#ring_rows": f"{KEY_BLOCK} : index",
+            "!kvd4": desc.format("?x" * 4, f"1, 1, {KEY_BLOCK}, {head_dim}"),
+            "!kvpage": desc.format("?x" * 5, f"1, 1, 1, {KEY_BLOCK}, {head_dim}"),
+            "!ostage": f"memref<2x{head_dim // 64}x64x64x!eo, 3>",
+            "!kvbars": f"!tile.mbarrier<count = {stages}>",
+            "#qk": f"array<i64: 64, 128, {head_dim}>",
+            "#pv": f"array<i64: 64, {head_dim}, 128>",
+            "#orows": f"array<i64: 64, {head_dim}>",
+            "#head_dim": f"{head_dim} : index", "#chunks": "1 : i32",
+            "#kv_stages": f"{stages} : index", "#pv_wait": "1 : i32",
+            "#p_offset": "8.0 : f32"}
+
+
+#: The FP8 variant's edits of the source beyond its aliases: P to e4m3
+#: with nnan (P lies in [0, 256]: no overflow to fix, T-TARGET-7), P V with
+#: V^T K-major (no transpose_b), V^T's blocks at (D row 0, key n0).
+FP8_EDITS = (
+    ("%p16 = arith.truncf %probs : vector<64xf32> to vector<64x!e>",
+     "%p16 = arith.truncf %probs fastmath<nnan> : vector<64xf32> to vector<64x!e>", 1),
+    ("wait = #pv_wait, transpose_b, b_row_groups}", "wait = #pv_wait, b_row_groups}", 1),
+    ("wait = 0 : i32, transpose_b, b_row_groups}", "wait = 0 : i32, b_row_groups}", 1),
+    ("tile.tma_copy %v[%bt, %hk, %kn0, %c0] to %sv_[%s, %c0, %c0]",
+     "tile.tma_copy %v[%bt, %hk, %c0, %kn0] to %sv_[%s, %c0, %c0]", 1),
+)
+
+
 def attention_source(variant: Tuple) -> str:
     """The kernel @attention_d{D} for (element, softcap, D, box rows, lse[,
     packed[, left edge]]):
@@ -179,23 +244,35 @@ def attention_source(variant: Tuple) -> str:
     else a paged cache's, in boxes of that many rows (cache_aliases); with
     lse, the rows' negated log2 sum-exps stored for the backward; packed
     (default False): tile.attention_varlen's units of packed row tiles; left
-    edge (default False): a window's left edge compared, else folded away."""
+    edge (default False): a window's left edge compared, else folded away.
+    Element FP8_ELEMENT: the FP8 variant (fp8_aliases, FP8_EDITS; D = 128,
+    no cache, lse or packed sequences), its descale factors kept."""
     element, softcap, head_dim, box_rows, lse, *rest = variant
     packed = bool(rest and rest[0])
     left_edge = len(rest) > 1 and bool(rest[1])
+    fp8 = element == FP8_ELEMENT
     if packed and box_rows is not None:
         raise ValueError("the packed-sequence variants of the prefill kernel have no KV cache")
     if head_dim not in HEAD_DIMS:
         raise ValueError(f"attention kernels take D = 64 or 128, got {head_dim}")
+    if fp8 and (head_dim not in FP8_HEAD_DIMS or box_rows is not None or lse or packed):
+        raise ValueError(f"the FP8 attention kernel takes D = "
+                         f"{', '.join(map(str, FP8_HEAD_DIMS))}, no cache, no saved "
+                         "log-sum-exps and no packed sequences")
     paged = box_rows not in (None, LENGTHS_ONLY)
-    aliases = {"!e": element, "#unbounded": f"{UNBOUNDED} : index", **HALVINGS_ALIAS,
-               **head_dim_aliases(head_dim, paged)}
+    aliases = {"!e": element, "!eo": element, "#unbounded": f"{UNBOUNDED} : index",
+               **HALVINGS_ALIAS, **head_dim_aliases(head_dim, paged)}
+    if fp8:
+        aliases.update(fp8_aliases(head_dim))
     if paged:
         if box_rows not in CACHE_BOX_ROWS:
             raise ValueError(f"KV-cache boxes have {CACHE_BOX_ROWS} rows, got {box_rows}")
         aliases.update(cache_aliases(box_rows, head_dim))
     text = redefine_aliases(read_kernel("attention_sm90.mlir"), aliases)
     text = text.replace("@attention_d128(", f"@attention_d{head_dim}(")
+    for written, edited, count in (FP8_EDITS if fp8 else ()):
+        assert text.count(written) == count, f"attention_sm90.mlir: '{written}' moved"
+        text = text.replace(written, edited)
     if box_rows is not None and softcap:
         # With the table's loads and per-sequence lengths, the D = 128
         # softcap kernel spills a few bytes whatever the register split:
@@ -209,7 +286,8 @@ def attention_source(variant: Tuple) -> str:
     switches += [(PAGES_SWITCH, "true" if paged else "false"),
                  (LENGTHS_SWITCH, box_rows is None and "false"),
                  (LSE_SWITCH, not lse and "false"), (PACKED_SWITCH, not packed and "false"),
-                 (LEFT_SWITCH, "true" if left_edge else "false")]
+                 (LEFT_SWITCH, "true" if left_edge else "false"),
+                 (DESCALE_SWITCH, "true" if fp8 else "false")]
     for switch, fold in switches:
         assert switch in text, f"attention_sm90.mlir: the switch '{switch}' moved"
         if fold:
@@ -225,6 +303,9 @@ ATTENTION = KernelFamily("attention_sm90.mlir", attention_source,
                          options={"index-bitwidth": 32})
 #: Head dimensions the kernels are built for: @attention_d64, @attention_d128.
 HEAD_DIMS = (64, 128)
+#: Head dimensions of the FP8 variant: 128-byte e4m3 rows (one 128-byte
+#: swizzle span; D = 64 would take 64-byte spans, not built).
+FP8_HEAD_DIMS = (128,)
 #: Element types (PyTorch dtype names) of the 16-bit kernels.
 ELEMENTS = FLOAT16_TYPES
 #: Query rows per work unit (a CTA's two consumer warpgroups, 64 each).
@@ -382,7 +463,10 @@ def no_cache(torch, device, dtype) -> tuple:
     key = (device, dtype)
     boxes = _BOXES.get(key)
     if boxes is None:
-        boxes = _BOXES[key] = torch.zeros((1, 1, 2, 128, 64), device=device, dtype=dtype)
+        # A 128-byte row of one chunk (the FP8 variant's) or two of 64.
+        chunks = 1 if torch.empty((), dtype=dtype).element_size() == 1 else 2
+        boxes = _BOXES[key] = torch.zeros((1, 1, chunks, 128, 128 // chunks), device=device,
+                                          dtype=dtype)
     return (boxes, boxes, table, lengths, 1, 1, 0, False, False) + no_lse(torch, device)
 
 
@@ -395,11 +479,11 @@ def dense_arguments(torch, q, k, v, out, shape: Tuple[int, int, int, int, int],
     kind, paired units; `nlse` the backward's log-sum-exps to store (None:
     not saved). The softmax takes exp2: the scale comes times log2(e)."""
     batch, heads, kv_heads, sq, sk = shape
-    rows = placeholders(torch, q.device, q.dtype)[0]
+    rows = placeholders(torch, q.device, out.dtype)[0]
     cu = placeholders(torch, q.device, torch.int32)[1]
     cache = no_cache(torch, q.device, q.dtype)
     if nlse is not None:
-        cache = cache[:-2] + (nlse, True)
+        cache = cache[:-6] + (nlse, True) + cache[-4:]
     return ((q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind == "bottom_right",
                paired, False) + cache)
@@ -407,8 +491,16 @@ def dense_arguments(torch, q, k, v, out, shape: Tuple[int, int, int, int, int],
 
 def no_lse(torch, device) -> tuple:
     """The log-sum-exp parameters of a launch that does not save them (its
-    variant folds the stores away): a placeholder vector, False."""
-    return (placeholders(torch, device, torch.float32)[1], False)
+    variant folds the stores away): a placeholder vector, False; then
+    no_descale's."""
+    return (placeholders(torch, device, torch.float32)[1], False) + no_descale(torch, device)
+
+
+def no_descale(torch, device) -> tuple:
+    """The FP8 descale parameters of a 16-bit launch (its variant folds
+    them away): three placeholder matrices, False."""
+    rows = placeholders(torch, device, torch.float32)[0]
+    return (rows, rows, rows, False)
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
@@ -467,7 +559,7 @@ READY = PreparedCalls()
 
 def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] = None, *,
               enable_gqa: bool = False, window_size=(-1, -1), softcap: float = 0.0, out=None,
-              stream=None):
+              stream=None, q_descale=None, k_descale=None, v_descale=None):
     """softmax(q k^T scale) v, as torch.nn.functional.scaled_dot_product_attention
     (q, k, v, is_causal=causal, scale=scale, enable_gqa=enable_gqa); into
     `out` when given. `causal` is False, True / "top_left" or
@@ -480,8 +572,20 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     Under torch.compile it runs as the operator tile::attention; where
     autograd records it, as tile::attention_lse, whose backward is
     tile.ops.attention_backward's kernels (no window or softcap there;
-    tile.library)."""
+    tile.library).
+
+    float8_e4m3fn q, k and v run the FP8 kernel (D = 128, bf16 out) with
+    flash_attn's `q_descale`, `k_descale`, `v_descale` ((B, Hkv) float32
+    tensors, or None): attention_fp8, the module's documentation."""
     import torch
+    if getattr(q, "dtype", None) == torch.float8_e4m3fn:
+        return attention_fp8(q, k, v, causal, scale, enable_gqa=enable_gqa,
+                             window_size=window_size, softcap=softcap, q_descale=q_descale,
+                             k_descale=k_descale, v_descale=v_descale, out=out, stream=stream)
+    if q_descale is not None or k_descale is not None or v_descale is not None:
+        raise MatmulError("tile.attention: q_descale, k_descale and v_descale scale "
+                          "float8_e4m3fn operands (the FP8 kernel), got q of "
+                          f"{getattr(q, 'dtype', type(q).__name__)}")
     if routed(torch, q, k, v):
         ops = operators(torch, "tile.attention", stream)
         left, right = (int(edge) for edge in window_size)
@@ -552,6 +656,151 @@ def attention(q, k, v, causal: Union[bool, str] = False, scale: Optional[float] 
     return out
 
 
+#: What FP8 calls' errors name.
+FP8_WHAT = "tile.attention (FP8)"
+
+
+def descale_matrix(torch, factor, name: str, batch: int, kv_heads: int, device, ones):
+    """A descale factor as the kernel's (B, Hkv) float32 view (any strides:
+    a broadcast scalar has stride 0), or MatmulError."""
+    if factor is None:
+        return ones
+    if not isinstance(factor, torch.Tensor):
+        raise MatmulError(f"{FP8_WHAT}: {name} must be a float32 tensor of shape ({batch}, "
+                          f"{kv_heads}) or one that broadcasts to it (flash_attn's "
+                          f"descale), got {type(factor).__name__}")
+    if factor.dtype != torch.float32 or factor.device != device:
+        raise MatmulError(f"{FP8_WHAT}: {name} must be a float32 tensor on {device}, got "
+                          f"{factor.dtype} on {factor.device}")
+    try:
+        return factor.expand(batch, kv_heads)
+    except RuntimeError:
+        raise MatmulError(f"{FP8_WHAT}: {name} of shape {tuple(factor.shape)} does not broadcast "
+                          f"to (B, Hkv) = ({batch}, {kv_heads})") from None
+
+
+def check_fp8_attention(torch, q, k, v, out, enable_gqa: bool) -> Tuple[int, ...]:
+    """(B, H, Hkv, Sq, Sk, D) of FP8 attention, or MatmulError."""
+    e4m3 = torch.float8_e4m3fn
+    if not (q.dtype == k.dtype == v.dtype == e4m3):
+        raise MatmulError(f"{FP8_WHAT} takes float8_e4m3fn q, k and v (all three), got q "
+                          f"{q.dtype}, k {k.dtype} and v {v.dtype}")
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        if t.dim() != 4:
+            raise MatmulError(f"{FP8_WHAT}: {name} must be 4-D (batch, heads, sequence, head "
+                              f"dim), got shape {tuple(t.shape)}")
+    batch, heads, sq, d = q.shape
+    if tuple(k.shape) != tuple(v.shape) or (k.shape[0], k.shape[3]) != (batch, d):
+        raise MatmulError(f"{FP8_WHAT}: k and v must both be ({batch}, Hkv, Sk, {d}) for q of "
+                          f"shape {tuple(q.shape)}, got k {tuple(k.shape)} and v "
+                          f"{tuple(v.shape)}")
+    kv_heads, sk = k.shape[1], k.shape[2]
+    check_heads(FP8_WHAT, heads, kv_heads, enable_gqa)
+    if d not in FP8_HEAD_DIMS:
+        raise MatmulError(f"{FP8_WHAT}: head dim D = {d}; the FP8 kernel takes D = "
+                          f"{', '.join(map(str, FP8_HEAD_DIMS))}")
+    if sk == 0 and batch * heads * sq:
+        raise MatmulError(f"{FP8_WHAT}: Sk = 0: no keys to attend to")
+    shape = (batch, heads, sq, d)
+    if out is not None and (tuple(out.shape) != shape or out.dtype != torch.bfloat16):
+        raise MatmulError(f"{FP8_WHAT}: out must be a bfloat16 tensor of shape {shape}, got "
+                          f"{out.dtype} {tuple(out.shape)}")
+    for name, t in (("q", q), ("k", k), ("out", out)):
+        if t is None:
+            continue
+        pitch = TMA_ALIGNMENT // t.element_size()
+        if t.stride(-1) != 1 or any(s % pitch for s in t.stride()[:-1]) \
+                or t.data_ptr() % TMA_ALIGNMENT:
+            raise MatmulError(f"{FP8_WHAT}: {name} has strides {t.stride()} at "
+                              f"{t.data_ptr():#x}; TMA needs the innermost stride 1, the "
+                              f"others multiples of {pitch} elements (16 bytes, T-TMA-9) "
+                              "and a 16-byte aligned address (T-TMA-10)")
+    if v.stride(-1) != 1:
+        raise MatmulError(f"{FP8_WHAT}: v needs a contiguous head dim, got strides {v.stride()}")
+    return batch, heads, kv_heads, sq, sk, d
+
+
+#: The (1, 1) float32 ones of a call without a descale factor, per device.
+_ONES = {}
+#: FP8 calls by shape and stream (as READY): a call like an earlier one
+#: runs the two prepared launches, V's layout into the call shape's own V^T
+#: buffer (kept with the launches; the stream orders its reuse: a call's
+#: layout kernel runs after the previous call's attention kernel has read
+#: it) and the attention kernel, packing q, k, v, out and the factors given.
+FP8_READY = PreparedCalls()
+#: The positions of the three descale factors in the kernel's arguments.
+DESCALE_ARGUMENTS = (32, 33, 34)
+
+
+def attention_fp8(q, k, v, causal=False, scale: Optional[float] = None, *,
+                  enable_gqa: bool = False, window_size=(-1, -1), softcap: float = 0.0,
+                  q_descale=None, k_descale=None, v_descale=None, out=None, stream=None):
+    """FP8 attention, tile.attention's path for float8_e4m3fn q, k and v
+    (the module's documentation): bf16 (B, H, Sq, D)."""
+    import torch
+    if torch.compiler.is_dynamo_compiling() or (
+            torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))):
+        raise MatmulError(f"{FP8_WHAT} runs eagerly: it has no autograd formula and no "
+                          "torch.compile operator")
+    factors = (q_descale, k_descale, v_descale)
+    try:
+        ready_key = (signature(q), signature(k), signature(v), signature(out),
+                     bool(enable_gqa), causal, scale, tuple(window_size), softcap) + tuple(
+                         None if f is None else signature(f) for f in factors)
+    except (AttributeError, TypeError):  # not tensors: the checks say why
+        ready_key = None
+    ready = FP8_READY.find(ready_key, stream)
+    if ready is not None:
+        run, index, out_shape = ready
+        if out is None:
+            out = new_output(torch, out_shape, q, stream, index, dtype=torch.bfloat16)
+        run(q, k, v, out, *factors)
+        return out
+    index = require_cuda_tensors(torch, FP8_WHAT, q=q, k=k, v=v, out=out)
+    device = devices.device(index)
+    devices.require_hopper(FP8_WHAT, device)
+    kind = causal_kind(causal)
+    left, right = window_edges(kind, window_size)
+    batch, heads, kv_heads, sq, sk, d = check_fp8_attention(torch, q, k, v, out,
+                                                            bool(enable_gqa))
+    check_diagonal(kind, sq, sk)
+    scale = check_scale(scale, d)
+    cap_in, cap_out = softcap_factors(softcap, scale)
+    ones = _ONES.get(q.device)
+    if ones is None:
+        ones = _ONES[q.device] = torch.ones((1, 1), device=q.device, dtype=torch.float32)
+    descales = tuple(descale_matrix(torch, factor, name, batch, kv_heads, q.device,
+                                    ones.expand(batch, kv_heads))
+                     for factor, name in zip(factors, ("q_descale", "k_descale", "v_descale")))
+    if out is None:
+        out = new_output(torch, (batch, heads, sq, d), q, stream, index, dtype=torch.bfloat16)
+    if out.numel() == 0:
+        return out
+    vt = v_layout_buffer(torch, v)
+    layout_kernel, layout_grid = v_layout_launch(v)
+    kernel = attention_kernel(FP8_ELEMENT, d, cap_in > 0, left_edge=left < UNBOUNDED)
+    paired = paired_units(kind, batch * heads, sq, device.sms)
+    arguments = dense_arguments(torch, q, k, vt, out, (batch, heads, kv_heads, sq, sk),
+                                (left, right), scale, (cap_in, cap_out), kind, paired)
+    arguments = arguments[:-4] + descales + (True,)
+    if not reads_in_place(v):
+        # The layout kernel reads a contiguous copy: no prepared call.
+        layout_kernel.launch_on(index, (v.contiguous(), vt), layout_grid, stream)
+        kernel.launch_on(index, arguments, (device.sms, 1, 1), stream)
+        return out
+    layout = layout_kernel.prepare(index, (v, vt), layout_grid, stream, varying=(0,))
+    given = tuple(i for i, factor in zip(DESCALE_ARGUMENTS, factors) if factor is not None)
+    attend = kernel.prepare(index, arguments, (device.sms, 1, 1), stream,
+                            varying=(0, 1, 3) + given)
+
+    def run(q, k, v, out, *factors):
+        layout(v)
+        attend(q, k, out, *(f.expand(batch, kv_heads) for f in factors if f is not None))
+    FP8_READY.keep(ready_key, index, (batch, heads, sq, d), stream, run)
+    run(q, k, v, out, *factors)
+    return out
+
+
 def check_varlen(q: Operand, k: Operand, v: Operand, cu_q: Operand, cu_k: Operand,
                  device: devices.Device, enable_gqa: bool) -> Tuple[int, int, int, int]:
     """(B, H, Hkv, D) of packed sequences, or MatmulError."""
@@ -617,7 +866,7 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     total, d = q.shape[0], q.shape[2]
     cache = no_cache(torch, q.device, q.dtype)
     if nlse is not None:
-        cache = cache[:-2] + (nlse, True)
+        cache = cache[:-6] + (nlse, True) + cache[-4:]
     # The units' grid: one batch of H rows of the packed layout's tiles.
     return (tuple(packed_batch(t) for t in (q, k, v, out))
             + (out.view(total, heads * d), cu_q, cu_k, 1, heads, heads // kv_heads,

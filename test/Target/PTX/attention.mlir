@@ -57,6 +57,9 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.lse.f16.d128.ptx -o %t.packed.lse.f16.d128.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill --element bf16 --head-dim 64 --packed --softcap | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.packed.bf16.d64.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.packed.bf16.d64.ptx -o %t.packed.bf16.d64.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
+// RUN: %python -m tile attention-prefill --element f8E4M3FN --softcap --left-edge | tile-opt --tile-to-ptx-pipeline="chip=sm_90a index-bitwidth=32" | tile-translate --extract-ptx -o %t.fp8.ptx
+// RUN: FileCheck %s --check-prefix=FP8 --implicit-check-not=1139277824 < %t.fp8.ptx
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a -v %t.fp8.ptx -o %t.fp8.cubin 2>&1 | FileCheck %s --check-prefix=NO-SPILLS %}
 // RUN: %python -m tile attention-prefill > %t.nocap.mlir
 // RUN: not grep -q "arith.andi %%softcap" %t.nocap.mlir
 // RUN: grep -q "%%use_cap = arith.constant false" %t.nocap.mlir
@@ -159,3 +162,28 @@
 //  D64-NEXT: wgmma.wait_group.sync.aligned 1;
 //       D64: bar.arrive %r{{[0-9]+}}, 256;
 //       D64: ex2.approx.ftz.f32
+
+// The FP8 variant (e4m3 Q, K and V^T, bf16 O): Q, K and V^T each one 4-D
+// box of 128 rows of 128 bytes; a consumer's block as D = 128's with e4m3
+// wgmmas: the 4 K steps of S = Q K^T (k32, two descriptors), then P
+// converted by one cvt a pair (no overflow fix-up: the nnan truncf,
+// T-TARGET-7) and the 4 register-A steps of P V (four .b32 A registers,
+// no transpose operand: V^T is K-major, T-WGMMA-5), S done (wait 1) before
+// the turn is handed on (#pv_wait 1, as D = 64's);
+// the (B, Hkv) descale factors loaded once a unit; O stored by TMA in
+// bf16.
+// FP8-LABEL: .visible .entry attention_d128(
+//       FP8: ld.global.b32
+//       FP8: bar.sync %r{{[0-9]+}}, 256;
+//  FP8-NEXT: wgmma.fence.sync.aligned;
+// FP8-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+//       FP8: wgmma.commit_group.sync.aligned;
+//  FP8-NEXT: wgmma.wait_group.sync.aligned 1;
+//       FP8: wgmma.fence.sync.aligned;
+// FP8-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{[{](%r[0-9]+, ){63}%r[0-9]+[}]}}, {{[{](%r[0-9]+, ){3}%r[0-9]+[}]}}, %rd{{[0-9]+}}, p, 1, 1;
+//   FP8-NOT: wgmma.mma_async
+//       FP8: wgmma.commit_group.sync.aligned;
+//  FP8-NEXT: wgmma.wait_group.sync.aligned 1;
+//       FP8: bar.arrive %r{{[0-9]+}}, 256;
+//       FP8: cvt.rn.satfinite.e4m3x2.f32
+//       FP8: cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group
