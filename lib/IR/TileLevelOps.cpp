@@ -738,8 +738,8 @@ LogicalResult WarpgroupMmaRsOp::verify() {
   int64_t m = shape[0], n = shape[1], k = shape[2];
   Type element = getA().getType().getElementType();
   if (b.getElementType() != element)
-    return emitOpError() << "A in registers and B are of one type (f16, "
-                            "bf16 or an 8-bit float), got "
+    return emitOpError() << "A in registers and B are of the same type (f16, "
+                            "bf16, f8E4M3FN or f8E5M2), got "
                          << element << " and " << b.getElementType()
                          << " (T-WGMMA-5)";
   int64_t step = *getWgmmaInstructionK(element, element);

@@ -153,15 +153,20 @@ def test_gqa_lengths_that_differ_and_per_tensor_factors(hopper):
     assert_fp8_close(torch, out, want[:, :, -300:], want_abs[:, :, -300:])
 
 
-def test_repeated_calls_take_the_prepared_launches(hopper):
+def test_repeated_calls_take_the_prepared_launches(hopper, monkeypatch):
     """A call like an earlier one (shapes, strides, options, which factors
-    are given) runs the prepared launches on new tensors: V^T's buffer is
-    the call shape's own, the factors packed by address."""
+    are given) runs the prepared launches on new tensors (no kernel looked
+    up again): V^T allocated each call, the factors packed by address; and
+    on a side stream (`stream=`) the same results."""
     import tile
-    from tile.ops.attention import FP8_READY
+    from tile.ops import attention as attention_module
     torch = hopper
     b, h, s, d = 2, 4, 300, 128
-    FP8_READY.clear()
+    attention_module.FP8_READY.clear()
+    lookups = []
+    kernel_of = attention_module.attention_kernel
+    monkeypatch.setattr(attention_module, "attention_kernel",
+                        lambda *args, **kw: lookups.append(args) or kernel_of(*args, **kw))
     for seed in (1, 2, 3):
         (q8, qs), (k8, ks), (v8, vs) = (quantized(torch, b, h, s, d, seed=10 * seed + i)
                                         for i in range(3))
@@ -170,7 +175,41 @@ def test_repeated_calls_take_the_prepared_launches(hopper):
         want, want_abs = reference(torch, dequantized(torch, q8, qs),
                                    dequantized(torch, k8, ks), v8.float(), True, d ** -0.5)
         assert_fp8_close(torch, out, want, want_abs)
-    assert len(FP8_READY) == 1
+    assert len(lookups) == 1 and len(attention_module.FP8_READY) == 1
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    side = tile.attention(q8, k8, v8, causal=True, q_descale=qs, k_descale=ks, stream=stream)
+    stream.synchronize()
+    assert torch.equal(side, out)
+
+
+def test_compiles_without_a_graph_break(hopper):
+    """torch.compile(fullgraph=True) of FP8 attention between PyTorch ops:
+    the operator tile::attention_fp8 (a bf16 out of the fake's shape), the
+    same bits as the eager call; autograd recording the call is an error."""
+    import tile
+    from tile.core.errors import MatmulError
+    torch = hopper
+    b, h, s, d = 1, 4, 256, 128
+    (q8, qs), (k8, ks), (v8, vs) = (quantized(torch, b, h, s, d, seed=40 + i) for i in range(3))
+
+    def block(q8, k8, v8, qs, ks, vs):
+        o = tile.attention(q8, k8, v8, causal=True, q_descale=qs, k_descale=ks, v_descale=vs)
+        return o * 2  # exact either way: the same bits eager and compiled
+
+    eager = block(q8, k8, v8, qs, ks, vs)
+    # tile was imported before torch here: its operators register now, not
+    # while Dynamo traces (tile.library's documentation).
+    tile.library.register(torch)
+    compiled = torch.compile(block, fullgraph=True)(q8, k8, v8, qs, ks, vs)
+    torch.cuda.synchronize()
+    assert torch.equal(eager, compiled)
+    try:
+        q_grad = q8.clone().requires_grad_()
+    except RuntimeError:  # a PyTorch without gradients of float8 tensors
+        return
+    with pytest.raises(MatmulError, match="has no backward"):
+        tile.attention(q_grad, k8, v8)
 
 
 def test_window_softcap_scale_and_out(hopper):

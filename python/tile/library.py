@@ -8,6 +8,8 @@ autograd". The operators:
     tile::matmul(a, b, ...) -> C            f16/bf16 (and FP8 forward)
     tile::matmul_amax(a, b, ..., amax) -> (C, amax raised)
     tile::attention(q, k, v, ...) -> O      forward only (inference)
+    tile::attention_fp8(q, k, v, ..., q_descale, k_descale, v_descale) -> O
+                                            e4m3 in, bf16 out, forward only
     tile::attention_lse(q, k, v, ...) -> (O, nlse)
                                             with autograd: nlse is each query
                                             row's negated log2 sum-exp
@@ -187,6 +189,22 @@ def _register_others(torch) -> None:
     @tile_attention.register_fake
     def _(q, k, v, causal, scale, enable_gqa, window_left, window_right, softcap):
         return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],))
+
+    @torch.library.custom_op("tile::attention_fp8", mutates_args=())
+    def tile_attention_fp8(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],
+                           enable_gqa: bool, window_left: int, window_right: int,
+                           softcap: float, q_descale: Optional[Tensor],
+                           k_descale: Optional[Tensor], v_descale: Optional[Tensor]) -> Tensor:
+        with torch.no_grad():
+            return attention_op.attention_fp8(
+                q, k, v, causal_kind(causal) or False, scale, enable_gqa=enable_gqa,
+                window_size=(window_left, window_right), softcap=softcap, q_descale=q_descale,
+                k_descale=k_descale, v_descale=v_descale)
+
+    @tile_attention_fp8.register_fake
+    def _(q, k, v, causal, scale, enable_gqa, window_left, window_right, softcap, q_descale,
+          k_descale, v_descale):
+        return q.new_empty(tuple(q.shape[:-1]) + (v.shape[-1],), dtype=torch.bfloat16)
 
     @torch.library.custom_op("tile::attention_lse", mutates_args=())
     def tile_attention_lse(q: Tensor, k: Tensor, v: Tensor, causal: str, scale: Optional[float],

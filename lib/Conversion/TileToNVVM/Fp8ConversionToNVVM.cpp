@@ -128,8 +128,9 @@ struct TruncFToFp8Lowering : ConvertOpToLLVMPattern<arith::TruncFOp> {
       Value pairs =
           LLVM::UndefOp::create(rewriter, loc, VectorType::get({count / 2}, i16));
       for (int64_t i = 0; i < count; i += 2) {
+        Value low = elementAt(i), high = elementAt(i + 1);
         Value pair = NVVM::ConvertF32x2ToF8x2Op::create(
-            rewriter, loc, i16, elementAt(i + 1), elementAt(i),
+            rewriter, loc, i16, high, low,
             NVVM::FPRoundingMode::RN, NVVM::SaturationMode::SATFINITE,
             /*relu=*/false, element);
         pairs = LLVM::InsertElementOp::create(rewriter, loc, pairs, pair,

@@ -52,8 +52,9 @@ small probabilities keep their bits; l carries the same factor). wgmma's
 8-bit operands are K-major, so V enters as V^T: each call first runs
 tile.ops.fp8_v_layout (one generated kernel moving V's bytes; a prefill's
 V is a small part of its work, a KV cache's would be moved every step:
-caches stay on the 16-bit kernels). Eager only: no autograd formula and no
-torch.compile operator.
+caches stay on the 16-bit kernels). Forward only (an error where autograd
+records the call); under torch.compile it is the operator
+tile::attention_fp8.
 
     q8, k8, v8 = (x.to(torch.float8_e4m3fn) for x in (q / qs, k / ks, v / vs))
     o = tile.attention(q8, k8, v8, causal=True, q_descale=qs, k_descale=ks,
@@ -74,7 +75,7 @@ sequences (no window or softcap there).
 import math
 from typing import Dict, Optional, Tuple, Union
 
-from ..core import devices
+from ..core import devices, streams
 from ..core.streams import new_output
 from ..core.caches import LruCache, PreparedCalls, placeholders
 from ..core.elements import BY_TORCH, FLOAT16_TYPES, dtype_name
@@ -702,9 +703,11 @@ def check_fp8_attention(torch, q, k, v, out, enable_gqa: bool) -> Tuple[int, ...
     if sk == 0 and batch * heads * sq:
         raise MatmulError(f"{FP8_WHAT}: Sk = 0: no keys to attend to")
     shape = (batch, heads, sq, d)
-    if out is not None and (tuple(out.shape) != shape or out.dtype != torch.bfloat16):
-        raise MatmulError(f"{FP8_WHAT}: out must be a bfloat16 tensor of shape {shape}, got "
-                          f"{out.dtype} {tuple(out.shape)}")
+    if out is not None and (tuple(out.shape) != shape or out.dtype != torch.bfloat16
+                            or min(out.stride()[:3], default=1) <= 0):
+        raise MatmulError(f"{FP8_WHAT}: out must be a bfloat16 tensor of shape {shape} (any "
+                          f"TMA strides), got {out.dtype} {tuple(out.shape)} with strides "
+                          f"{tuple(out.stride())}")
     for name, t in (("q", q), ("k", k), ("out", out)):
         if t is None:
             continue
@@ -723,10 +726,9 @@ def check_fp8_attention(torch, q, k, v, out, enable_gqa: bool) -> Tuple[int, ...
 #: The (1, 1) float32 ones of a call without a descale factor, per device.
 _ONES = {}
 #: FP8 calls by shape and stream (as READY): a call like an earlier one
-#: runs the two prepared launches, V's layout into the call shape's own V^T
-#: buffer (kept with the launches; the stream orders its reuse: a call's
-#: layout kernel runs after the previous call's attention kernel has read
-#: it) and the attention kernel, packing q, k, v, out and the factors given.
+#: runs the two prepared launches, V's layout and the attention kernel,
+#: packing q, k, v, V^T (allocated each call on the launch's stream), out
+#: and the factors given.
 FP8_READY = PreparedCalls()
 #: The positions of the three descale factors in the kernel's arguments.
 DESCALE_ARGUMENTS = (32, 33, 34)
@@ -738,11 +740,16 @@ def attention_fp8(q, k, v, causal=False, scale: Optional[float] = None, *,
     """FP8 attention, tile.attention's path for float8_e4m3fn q, k and v
     (the module's documentation): bf16 (B, H, Sq, D)."""
     import torch
-    if torch.compiler.is_dynamo_compiling() or (
-            torch.is_grad_enabled() and any(t.requires_grad for t in (q, k, v))):
-        raise MatmulError(f"{FP8_WHAT} runs eagerly: it has no autograd formula and no "
-                          "torch.compile operator")
     factors = (q_descale, k_descale, v_descale)
+    if routed(torch, q, k, v):
+        # Under torch.compile: the operator tile::attention_fp8 (forward
+        # only: autograd recording the call is an error).
+        ops = operators(torch, FP8_WHAT, stream)
+        no_backward(torch, FP8_WHAT, q, k, v)
+        left, right = (int(edge) for edge in window_size)
+        result = ops.attention_fp8(q, k, v, causal_kind(causal) or "none", scale,
+                                   bool(enable_gqa), left, right, float(softcap), *factors)
+        return result if out is None else out.copy_(result)
     try:
         ready_key = (signature(q), signature(k), signature(v), signature(out),
                      bool(enable_gqa), causal, scale, tuple(window_size), softcap) + tuple(
@@ -776,26 +783,32 @@ def attention_fp8(q, k, v, causal=False, scale: Optional[float] = None, *,
         out = new_output(torch, (batch, heads, sq, d), q, stream, index, dtype=torch.bfloat16)
     if out.numel() == 0:
         return out
-    vt = v_layout_buffer(torch, v)
-    layout_kernel, layout_grid = v_layout_launch(v)
+    layout_kernel, layout_grid = v_layout_launch(torch, v)
     kernel = attention_kernel(FP8_ELEMENT, d, cap_in > 0, left_edge=left < UNBOUNDED)
     paired = paired_units(kind, batch * heads, sq, device.sms)
-    arguments = dense_arguments(torch, q, k, vt, out, (batch, heads, kv_heads, sq, sk),
-                                (left, right), scale, (cap_in, cap_out), kind, paired)
-    arguments = arguments[:-4] + descales + (True,)
-    if not reads_in_place(v):
-        # The layout kernel reads a contiguous copy: no prepared call.
-        layout_kernel.launch_on(index, (v.contiguous(), vt), layout_grid, stream)
-        kernel.launch_on(index, arguments, (device.sms, 1, 1), stream)
-        return out
-    layout = layout_kernel.prepare(index, (v, vt), layout_grid, stream, varying=(0,))
+    # V^T (and V's copy where its rows are not 16-byte aligned) allocated on
+    # the launch's stream: ordered before the kernels, freed after them.
+    launch_stream = None if stream is None else streams.torch_stream(torch, stream, index)
+    with streams.running_on(torch, launch_stream):
+        vt = v_layout_buffer(torch, v)
+        arguments = dense_arguments(torch, q, k, vt, out, (batch, heads, kv_heads, sq, sk),
+                                    (left, right), scale, (cap_in, cap_out), kind, paired)
+        arguments = arguments[:-4] + descales + (True,)
+        if not reads_in_place(v):
+            # The layout kernel reads a contiguous copy: no prepared call.
+            layout_kernel.launch_on(index, (v.contiguous(), vt), layout_grid, stream)
+            kernel.launch_on(index, arguments, (device.sms, 1, 1), stream)
+            return out
+    layout = layout_kernel.prepare(index, (v, vt), layout_grid, stream, varying=(0, 1))
     given = tuple(i for i, factor in zip(DESCALE_ARGUMENTS, factors) if factor is not None)
     attend = kernel.prepare(index, arguments, (device.sms, 1, 1), stream,
-                            varying=(0, 1, 3) + given)
+                            varying=(0, 1, 2, 3) + given)
 
     def run(q, k, v, out, *factors):
-        layout(v)
-        attend(q, k, out, *(f.expand(batch, kv_heads) for f in factors if f is not None))
+        with streams.running_on(torch, launch_stream):
+            vt = v_layout_buffer(torch, v)
+        layout(v, vt)
+        attend(q, k, vt, out, *(f.expand(batch, kv_heads) for f in factors if f is not None))
     FP8_READY.keep(ready_key, index, (batch, heads, sq, d), stream, run)
     run(q, k, v, out, *factors)
     return out

@@ -6,7 +6,9 @@ kernel (a CTA per 64 keys of a (batch, KV head), through shared memory).
 
     vt = fp8_v_layout(torch, v)      # (B, Hkv, D, Sk rounded up to 16)
 """
+from ..core.errors import MatmulError
 from ..core.operands import cdiv
+from ..core.streams import running_on
 from ..family import KernelFamily
 from .kernel_text import index_constants, kernel_module
 
@@ -18,9 +20,14 @@ KEY_GROUP = 16
 #: Keys of a CTA of the layout kernel, and its threads.
 LAYOUT_KEYS = 64
 LAYOUT_THREADS = 256
-#: Bytes of a staged key row in shared memory (D = 128 and 16: the rows'
-#: 16-byte stores stay aligned).
+#: Head dims the kernel takes: a CTA's 64 keys x D bytes are one or two
+#: 16-byte loads and stores a thread.
+LAYOUT_HEAD_DIMS = (64, 128)
+#: Bytes of a staged key row in shared memory: the longest row (128) and 16
+#: more, so that the rows' 16-byte stores stay aligned.
 LAYOUT_PITCH = 144
+#: The most CTAs along the grid's y (CUDA's limit): the key tiles of 64.
+MAX_KEY_TILES = 65535
 
 
 def register_order(position: int) -> int:
@@ -31,20 +38,23 @@ def register_order(position: int) -> int:
 
 
 def v_layout_source(config) -> str:
-    """@fp8_v_layout: a CTA per 64 keys of one (batch, KV head); its 256
-    threads load the keys' rows (16 bytes a thread, zeros past Sk) into
-    shared memory, then write V^T's rows d, 16 columns a thread (one key
-    group, in register order), a warp's 32 rows of one group."""
+    """@fp8_v_layout for head dim `config` (LAYOUT_HEAD_DIMS): a CTA per 64
+    keys of one (batch, KV head) (grid x the B Hkv heads, y the key tiles);
+    its 256 threads load the keys' rows (16 bytes a thread, zeros past Sk)
+    into shared memory, then write V^T's rows d, 16 columns a thread (one
+    key group, in register order), a warp's 32 rows of one group."""
     d = config
+    if d not in LAYOUT_HEAD_DIMS:
+        raise ValueError(f"fp8_v_layout takes D = 64 or 128, got {d}")
     loads, stores = LAYOUT_KEYS * d // 16, d * LAYOUT_KEYS // 16
-    body = ["%bg = gpu.block_id y", "%tile = gpu.block_id x", "%tid = gpu.thread_id x",
+    body = ["%bg = gpu.block_id x", "%tile = gpu.block_id y", "%tid = gpu.thread_id x",
             "%heads = memref.dim %v, %c1 : !v", "%b = arith.divui %bg, %heads : index",
             "%g = arith.remui %bg, %heads : index", "%sk = memref.dim %v, %c2 : !v",
             "%padded = memref.dim %vt, %c3 : !vt",
             f"%key0 = arith.muli %tile, %c{LAYOUT_KEYS} : index",
             f"%rows = tile.shared_alloc : memref<{LAYOUT_KEYS}x{LAYOUT_PITCH}x!e, 3>",
             "%zeros = arith.constant dense<0.0> : vector<16x!e>"]
-    for i in range(loads // LAYOUT_THREADS):
+    for i in range(cdiv(loads, LAYOUT_THREADS)):
         body += [f"%lp{i} = arith.addi %tid, %c{i * LAYOUT_THREADS} : index",
                  f"%lrow{i} = arith.divui %lp{i}, %c{d // 16} : index",
                  f"%lslot{i} = arith.remui %lp{i}, %c{d // 16} : index",
@@ -59,7 +69,7 @@ def v_layout_source(config) -> str:
                  f"vector.store %lv{i}, %rows[%lrow{i}, %lcol{i}] : "
                  f"memref<{LAYOUT_KEYS}x{LAYOUT_PITCH}x!e, 3>, vector<16x!e>"]
     body.append("gpu.barrier")
-    for i in range(stores // LAYOUT_THREADS):
+    for i in range(cdiv(stores, LAYOUT_THREADS)):
         body += [f"%sp{i} = arith.addi %tid, %c{i * LAYOUT_THREADS} : index",
                  f"%row{i} = arith.remui %sp{i}, %c{d} : index",
                  f"%group{i} = arith.divui %sp{i}, %c{d} : index",
@@ -106,11 +116,17 @@ def v_layout_buffer(torch, v):
                        dtype=v.dtype)
 
 
-def v_layout_launch(v):
+def v_layout_launch(torch, v):
     """(kernel, grid) of @fp8_v_layout for `v`: a CTA per 64 keys of each
-    (batch, KV head)."""
+    (batch, KV head); or MatmulError for a V it does not take."""
+    if v.dtype != torch.float8_e4m3fn or v.dim() != 4:
+        raise MatmulError(f"fp8_v_layout takes a (B, Hkv, Sk, D) float8_e4m3fn V, got "
+                          f"{v.dtype} of shape {tuple(v.shape)}")
     batch, kv_heads, sk, d = v.shape
-    return V_LAYOUT.kernel(d, "fp8_v_layout"), (cdiv(sk, LAYOUT_KEYS), batch * kv_heads, 1)
+    if d not in LAYOUT_HEAD_DIMS or cdiv(sk, LAYOUT_KEYS) > MAX_KEY_TILES:
+        raise MatmulError(f"fp8_v_layout takes D = 64 or 128 and at most "
+                          f"{MAX_KEY_TILES * LAYOUT_KEYS} keys, got D = {d} and Sk = {sk}")
+    return V_LAYOUT.kernel(d, "fp8_v_layout"), (batch * kv_heads, cdiv(sk, LAYOUT_KEYS), 1)
 
 
 def fp8_v_layout(torch, v, stream=None):
@@ -120,12 +136,15 @@ def fp8_v_layout(torch, v, stream=None):
     (h, u < 2, t < 4): wgmma's 8-bit P registers hold the keys in that
     order (tile.warpgroup_mma_rs, T-WGMMA-5). One launch of @fp8_v_layout
     (V's rows read 16 bytes a thread: a V whose strides are not multiples
-    of 16 bytes is made contiguous first)."""
-    vt = v_layout_buffer(torch, v)
-    if vt.numel() == 0:
-        return vt
-    if not reads_in_place(v):
-        v = v.contiguous()
-    kernel, grid = v_layout_launch(v)
-    kernel.launch_on(v.device.index, (v, vt), grid, stream)
+    of 16 bytes is made contiguous first). D = 64 or 128. On `stream` (a
+    torch stream; None: the current one), which also allocates V^T and the
+    copy."""
+    kernel, grid = v_layout_launch(torch, v)
+    with running_on(torch, stream):
+        vt = v_layout_buffer(torch, v)
+        if vt.numel() == 0:
+            return vt
+        if not reads_in_place(v):
+            v = v.contiguous()
+        kernel.launch_on(v.device.index, (v, vt), grid, stream)
     return vt

@@ -77,6 +77,15 @@ func.func @host(%x: f32) -> f8E4M3FN {
 //   CHECK-NOT: llvm.icmp
 //       CHECK: nvvm.convert.f32x2.to.f8x2 {{.*}} : vector<2xi8>(f8E4M3FN)
 //       CHECK: llvm.icmp "ugt"
+// Four elements: pair i (elements 2i + 1, 2i, the first low) is i16 i.
+//       CHECK: %[[E0:.*]] = llvm.extractelement %[[Y:[a-z0-9]+]][%{{.*}} : i64] : vector<4xf32>
+//       CHECK: %[[E1:.*]] = llvm.extractelement %[[Y]][%{{.*}} : i64] : vector<4xf32>
+//       CHECK: %[[Q0:.*]] = nvvm.convert.f32x2.to.f8x2 %[[E1]], %[[E0]] {{.*}} : i16(f8E4M3FN)
+//       CHECK: %[[W0:.*]] = llvm.insertelement %[[Q0]], %{{.*}}[%[[I0:.*]] : i64] : vector<2xi16>
+//       CHECK: %[[Q1:.*]] = nvvm.convert.f32x2.to.f8x2 {{.*}} : i16(f8E4M3FN)
+//       CHECK: %[[W1:.*]] = llvm.insertelement %[[Q1]], %[[W0]][%{{.*}} : i64] : vector<2xi16>
+//       CHECK: llvm.bitcast %[[W1]] : vector<2xi16> to vector<4xi8>
+//   CHECK-NOT: llvm.icmp
 gpu.module @poison {
   gpu.func @poison_overflow(%x: vector<2xf32>, %out: memref<2xf8E4M3FN>, %out5: memref<2xf8E5M2>) kernel {
     %c0 = arith.constant 0 : index
@@ -86,6 +95,12 @@ gpu.module @poison {
     vector.store %r, %out5[%c0] : memref<2xf8E5M2>, vector<2xf8E5M2>
     %t = arith.truncf %x fastmath<ninf> : vector<2xf32> to vector<2xf8E4M3FN>
     vector.store %t, %out[%c0] : memref<2xf8E4M3FN>, vector<2xf8E4M3FN>
+    gpu.return
+  }
+  gpu.func @poison_pairs(%y: vector<4xf32>, %out: memref<4xf8E4M3FN>) kernel {
+    %c0 = arith.constant 0 : index
+    %q = arith.truncf %y fastmath<nnan> : vector<4xf32> to vector<4xf8E4M3FN>
+    vector.store %q, %out[%c0] : memref<4xf8E4M3FN>, vector<4xf8E4M3FN>
     gpu.return
   }
 }

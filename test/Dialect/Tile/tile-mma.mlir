@@ -589,7 +589,7 @@ func.func @rs_shape_rank(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
 
 func.func @rs_types(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x64xf16, 3>
-  // expected-error @below {{A in registers and B are of one type (f16, bf16 or an 8-bit float), got 'bf16' and 'f16' (T-WGMMA-5)}}
+  // expected-error @below {{A in registers and B are of the same type (f16, bf16, f8E4M3FN or f8E5M2), got 'bf16' and 'f16' (T-WGMMA-5)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xbf16>, memref<128x64xf16, 3>, vector<64xf32>
   return
@@ -600,7 +600,7 @@ func.func @rs_types(%p: vector<32xbf16>, %o: vector<64xf32>, %i: index) {
 // A and B of one type: a 16-bit A with an 8-bit B.
 func.func @rs_fp8_b(%p: vector<32xf16>, %o: vector<64xf32>, %i: index) {
   %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
-  // expected-error @below {{A in registers and B are of one type (f16, bf16 or an 8-bit float), got 'f16' and 'f8E4M3FN' (T-WGMMA-5)}}
+  // expected-error @below {{A in registers and B are of the same type (f16, bf16, f8E4M3FN or f8E5M2), got 'f16' and 'f8E4M3FN' (T-WGMMA-5)}}
   %0 = tile.warpgroup_mma_rs %p, %b[%i, %i], %o {shape = array<i64: 64, 128, 64>, wait = 0 : i32}
       : vector<32xf16>, memref<128x128xf8E4M3FN, 3>, vector<64xf32>
   return
