@@ -49,6 +49,40 @@ def test_the_v_layout_kernel_moves_16_bytes_a_thread():
     assert [register_order(p) for p in range(8)] == [0, 1, 8, 9, 2, 3, 10, 11]
 
 
+def test_the_v_layout_undoes_the_lowerings_register_order():
+    """The one permutation written twice (C++ and Python), checked against
+    each other: tile-opt's lowering of an 8-bit tile.warpgroup_mma_rs puts
+    accumulator element e of a 32-column step into fragment slot f (its
+    vector.shuffle), where element e is row (e / 2) mod 2 (8 rows down),
+    column 8 (e / 4) + 2t + e mod 2, and slot f is row (f / 4) mod 2, K
+    16 (f / 8) + 4t + f mod 4 (PTX's fragments); fp8_v_layout stores key c
+    at V^T column k for each such pair (register_order(k) = c)."""
+    import re
+    import subprocess
+    from tile.ops.fp8_v_layout import register_order
+    from tile.toolchain import find_toolchain
+    module = """gpu.module @k {
+  gpu.func @rs(%p: vector<16xf8E4M3FN>, %o: vector<64xf32>) -> vector<64xf32> {
+    %c0 = arith.constant 0 : index
+    %b = tile.shared_alloc {swizzle = #tile.swizzle<b128>} : memref<128x128xf8E4M3FN, 3>
+    %r = tile.warpgroup_mma_rs %p, %b[%c0, %c0], %o {shape = array<i64: 64, 128, 32>, wait = 0 : i32}
+        : vector<16xf8E4M3FN>, memref<128x128xf8E4M3FN, 3>, vector<64xf32>
+    gpu.return %r : vector<64xf32>
+  }
+}"""
+    lowered = subprocess.run([str(find_toolchain().tile_opt), "-tile-lower-tile-ops"],
+                             input=module, capture_output=True, text=True, check=True).stdout
+    order = [int(x) for x in re.search(r"vector.shuffle %\w+, %\w+ \[([0-9, ]+)\]",
+                                       lowered).group(1).split(",")]
+    assert sorted(order) == list(range(16))
+    for t in range(4):
+        for f, e in enumerate(order):
+            assert (e // 2) % 2 == (f // 4) % 2, (f, e)  # the same row
+            column = 8 * (e // 4) + 2 * t + e % 2
+            k = 16 * (f // 8) + 4 * t + f % 4
+            assert column // 16 == k // 16 and register_order(k % 16) == column % 16, (t, f, e)
+
+
 def test_the_fp8_variant_has_no_cache_lse_or_packed_form():
     for variant in ((FP8_ELEMENT, False, 128, 16, False), (FP8_ELEMENT, False, 128, None, True),
                     (FP8_ELEMENT, False, 128, None, False, True), (FP8_ELEMENT, False, 64, None,
