@@ -39,9 +39,7 @@ TOKENS = 16384
 HEAD_ELEMENTS = 2048  # heads x head dim
 
 
-def length(text: str) -> int:
-    """A sequence length: 4096, or 4k for 4096."""
-    return int(text[:-1]) * 1024 if text.lower().endswith("k") else int(text)
+length = harness.length
 
 
 def main():

@@ -39,8 +39,7 @@ HEADS = 16
 HEAD_DIM = 128
 
 
-def length(text: str) -> int:
-    return int(text[:-1]) * 1024 if text.lower().endswith("k") else int(text)
+length = harness.length
 
 
 def quantize(torch, x, kv_heads_of):

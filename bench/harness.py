@@ -30,6 +30,12 @@ DTYPES = ("f16", "bf16")
 SM80_SMEM = 65536      # examples/hgemm_sm80.mlir @run: the staged C tile
 
 
+def length(text: str) -> int:
+    """A sequence length or token count from the command line: 4096, or 4k
+    for 4096."""
+    return int(text[:-1]) * 1024 if text.lower().endswith("k") else int(text)
+
+
 def cdiv(a: int, b: int) -> int:
     return -(-a // b)
 

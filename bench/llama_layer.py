@@ -141,9 +141,7 @@ GEMM_MARKERS = ("gemm", "sm90_xmma", "cutlass", "nvjet", "gemv", "cublas", "spli
 RECORDS = ("kernel", "gpu_memcpy", "gpu_memset")  # CUPTI record kinds counted
 
 
-def length(text: str) -> int:
-    """A token count: 4096, or 4k for 4096."""
-    return int(text[:-1]) * 1024 if text.lower().endswith("k") else int(text)
+length = harness.length
 
 
 def short(n: int) -> str:

@@ -308,13 +308,10 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
     int64_t step = *getWgmmaInstructionK(element, element);
     bool fp8 = isWgmmaFp8(element);
     auto fragmentType = VectorType::get({step / 2}, element);
-    // The fragment's elements within the step's: in place (16-bit), or
-    // row r's blocks 0, 1, row r + 8's, then blocks 2, 3 alike (8-bit).
-    SmallVector<int64_t> order;
-    for (int64_t e = 0; e < step / 2; ++e)
-      order.push_back(e);
-    if (fp8)
-      order = {0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15};
+    // The 8-bit fragment's elements within the step's: row r's blocks 0
+    // and 1, row r + 8's, then blocks 2 and 3 alike (16-bit: in place).
+    static constexpr int64_t kFp8Order[16] = {0, 1, 4,  5,  2,  3,  6,  7,
+                                              8, 9, 12, 13, 10, 11, 14, 15};
     WgmmaFenceOp::create(rewriter, loc);
     for (int64_t kk = 0; kk < k; kk += step) {
       Value descB =
@@ -322,8 +319,8 @@ struct WarpgroupMmaRsOpLowering : OpRewritePattern<WarpgroupMmaRsOp> {
                             transposeB, op.getBRowGroups());
       for (int64_t i = 0; i < blocks; ++i) {
         SmallVector<int64_t> positions;
-        for (int64_t e : order)
-          positions.push_back(i * k / 2 + kk / 2 + e);
+        for (int64_t e = 0; e < step / 2; ++e)
+          positions.push_back(i * k / 2 + kk / 2 + (fp8 ? kFp8Order[e] : e));
         Value fragment = vector::ShuffleOp::create(
             rewriter, loc, fragmentType, op.getA(), op.getA(), positions);
         accs[i] =

@@ -196,29 +196,24 @@ def cache_aliases(box_rows: int, head_dim: int) -> Dict[str, str]:
 
 
 def fp8_aliases(head_dim: int) -> Dict[str, str]:
-    """The FP8 variant's aliases (D = 128): e4m3 Q, K and V^T in 128-byte
-    rows, one 128-element chunk each (wgmma's 8-bit operands are K-major: V
-    comes as V^T, fp8_v_layout); K and V^T blocks of 16 KB in a ring of four
-    stages (128 KB, as the 16-bit kernels'; two measured the same); a bf16 O
-    in D / 64 chunks of 64; P offset by 8 (#p_offset); the turn handed on
-    once S is done (#pv_wait 1: 4% faster than after issuing both products,
-    H200, bench/NOTES.md)."""
+    """The FP8 variant's aliases (D = 128) over head_dim_aliases' (which
+    give O's accumulators, its bf16 staging in D / 64 chunks of 64 and the
+    MMA and row shapes): e4m3 Q, K and V^T in 128-byte rows, one
+    128-element chunk each (wgmma's 8-bit operands are K-major: V comes as
+    V^T, fp8_v_layout); K and V^T blocks of 16 KB in a ring of four stages
+    (128 KB, as the 16-bit kernels'; two measured the same); a bf16 O; P
+    offset by 8 (#p_offset); the turn handed on once S is done (#pv_wait 1:
+    4% faster than after issuing both products, H200, bench/NOTES.md)."""
     stages = 4
     desc = "!tile.tma_desc<memref<{}!e>, box = [{}], swizzle = b128>"
     return {"!e": FP8_ELEMENT, "!eo": "bf16",
-            "!acc": f"vector<{head_dim // 2}xf32>",
             "!d4": desc.format("?x" * 4, f"1, 1, 128, {head_dim}"),
             "!qtile": f"memref<2x1x128x{head_dim}x!e, 3>",
             "!kvring": f"memref<{stages}x1x1x{KEY_BLOCK}x{head_dim}x!e, 3>",
             "#ring_rows": f"{KEY_BLOCK} : index",
             "!kvd4": desc.format("?x" * 4, f"1, 1, {KEY_BLOCK}, {head_dim}"),
             "!kvpage": desc.format("?x" * 5, f"1, 1, 1, {KEY_BLOCK}, {head_dim}"),
-            "!ostage": f"memref<2x{head_dim // 64}x64x64x!eo, 3>",
-            "!kvbars": f"!tile.mbarrier<count = {stages}>",
-            "#qk": f"array<i64: 64, 128, {head_dim}>",
-            "#pv": f"array<i64: 64, {head_dim}, 128>",
-            "#orows": f"array<i64: 64, {head_dim}>",
-            "#head_dim": f"{head_dim} : index", "#chunks": "1 : i32",
+            "!kvbars": f"!tile.mbarrier<count = {stages}>", "#chunks": "1 : i32",
             "#kv_stages": f"{stages} : index", "#pv_wait": "1 : i32",
             "#p_offset": "8.0 : f32"}
 
@@ -459,49 +454,46 @@ def no_cache(torch, device, dtype) -> tuple:
     folds their path away): a placeholder 5-D tensor for the two page
     tensor maps (encoded once per device and dtype, not per k and v), a
     placeholder table and lengths, page 1 of one head a block, nothing
-    added, no pages, one length; then no_lse's."""
+    added, no pages, one length."""
     table, lengths = placeholders(torch, device, torch.int32)
     key = (device, dtype)
     boxes = _BOXES.get(key)
     if boxes is None:
         # A 128-byte row of one chunk (the FP8 variant's) or two of 64.
-        chunks = 1 if torch.empty((), dtype=dtype).element_size() == 1 else 2
+        chunks = 1 if BY_TORCH[dtype_name(dtype)].bytes == 1 else 2
         boxes = _BOXES[key] = torch.zeros((1, 1, chunks, 128, 128 // chunks), device=device,
                                           dtype=dtype)
-    return (boxes, boxes, table, lengths, 1, 1, 0, False, False) + no_lse(torch, device)
+    return (boxes, boxes, table, lengths, 1, 1, 0, False, False)
 
 
 def dense_arguments(torch, q, k, v, out, shape: Tuple[int, int, int, int, int],
                     window: Tuple[int, int], scale: float, cap: Tuple[float, float],
-                    kind: Optional[str], paired: bool, nlse=None) -> tuple:
+                    kind: Optional[str], paired: bool, nlse=None, descales=None) -> tuple:
     """The prefill kernel's arguments for (B, H, S, D) q, k, v and out, not
     packed and without a cache: `shape` (B, H, Hkv, Sq, Sk), the window's
     (left, right) edges (window_edges), the softcap's factors, the causal
-    kind, paired units; `nlse` the backward's log-sum-exps to store (None:
-    not saved). The softmax takes exp2: the scale comes times log2(e)."""
+    kind, paired units; then trailing_arguments' (`nlse`, `descales`).
+    The softmax takes exp2: the scale comes times log2(e)."""
     batch, heads, kv_heads, sq, sk = shape
     rows = placeholders(torch, q.device, out.dtype)[0]
     cu = placeholders(torch, q.device, torch.int32)[1]
-    cache = no_cache(torch, q.device, q.dtype)
-    if nlse is not None:
-        cache = cache[:-6] + (nlse, True) + cache[-4:]
     return ((q, k, v, out, rows, cu, cu, batch, heads, heads // kv_heads, sq, sk) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind == "bottom_right",
-               paired, False) + cache)
+               paired, False) + no_cache(torch, q.device, q.dtype)
+            + trailing_arguments(torch, q.device, nlse, descales))
 
 
-def no_lse(torch, device) -> tuple:
-    """The log-sum-exp parameters of a launch that does not save them (its
-    variant folds the stores away): a placeholder vector, False; then
-    no_descale's."""
-    return (placeholders(torch, device, torch.float32)[1], False) + no_descale(torch, device)
-
-
-def no_descale(torch, device) -> tuple:
-    """The FP8 descale parameters of a 16-bit launch (its variant folds
-    them away): three placeholder matrices, False."""
-    rows = placeholders(torch, device, torch.float32)[0]
-    return (rows, rows, rows, False)
+def trailing_arguments(torch, device, nlse=None, descales=None) -> tuple:
+    """The kernel's last parameters: the backward's log-sum-exps to store
+    (`nlse`; None: a placeholder vector, its variant folds the stores away)
+    and its flag; the FP8 variant's three (B, Hkv) descale matrices
+    (`descales`; None: placeholders, the 16-bit variants fold them away)
+    and their flag."""
+    lse = (placeholders(torch, device, torch.float32)[1], False) if nlse is None else (nlse, True)
+    if descales is None:
+        rows = placeholders(torch, device, torch.float32)[0]
+        return lse + (rows, rows, rows, False)
+    return lse + tuple(descales) + (True,)
 
 
 def softcap_factors(softcap: float, scale: float) -> Tuple[float, float]:
@@ -708,16 +700,8 @@ def check_fp8_attention(torch, q, k, v, out, enable_gqa: bool) -> Tuple[int, ...
         raise MatmulError(f"{FP8_WHAT}: out must be a bfloat16 tensor of shape {shape} (any "
                           f"TMA strides), got {out.dtype} {tuple(out.shape)} with strides "
                           f"{tuple(out.stride())}")
-    for name, t in (("q", q), ("k", k), ("out", out)):
-        if t is None:
-            continue
-        pitch = TMA_ALIGNMENT // t.element_size()
-        if t.stride(-1) != 1 or any(s % pitch for s in t.stride()[:-1]) \
-                or t.data_ptr() % TMA_ALIGNMENT:
-            raise MatmulError(f"{FP8_WHAT}: {name} has strides {t.stride()} at "
-                              f"{t.data_ptr():#x}; TMA needs the innermost stride 1, the "
-                              f"others multiples of {pitch} elements (16 bytes, T-TMA-9) "
-                              "and a 16-byte aligned address (T-TMA-10)")
+    check_tma_operands(FP8_WHAT, (("q", operand_of(q)), ("k", operand_of(k)),
+                                  ("out", None if out is None else operand_of(out))))
     if v.stride(-1) != 1:
         raise MatmulError(f"{FP8_WHAT}: v needs a contiguous head dim, got strides {v.stride()}")
     return batch, heads, kv_heads, sq, sk, d
@@ -792,8 +776,8 @@ def attention_fp8(q, k, v, causal=False, scale: Optional[float] = None, *,
     with streams.running_on(torch, launch_stream):
         vt = v_layout_buffer(torch, v)
         arguments = dense_arguments(torch, q, k, vt, out, (batch, heads, kv_heads, sq, sk),
-                                    (left, right), scale, (cap_in, cap_out), kind, paired)
-        arguments = arguments[:-4] + descales + (True,)
+                                    (left, right), scale, (cap_in, cap_out), kind, paired,
+                                    descales=descales)
         if not reads_in_place(v):
             # The layout kernel reads a contiguous copy: no prepared call.
             layout_kernel.launch_on(index, (v.contiguous(), vt), layout_grid, stream)
@@ -877,15 +861,13 @@ def varlen_arguments(torch, q, k, v, out, cu_q, cu_k, shape: Tuple[int, int, int
     (the kernel finds each tile's sequence)."""
     batch, heads, kv_heads = shape
     total, d = q.shape[0], q.shape[2]
-    cache = no_cache(torch, q.device, q.dtype)
-    if nlse is not None:
-        cache = cache[:-6] + (nlse, True) + cache[-4:]
     # The units' grid: one batch of H rows of the packed layout's tiles.
     return (tuple(packed_batch(t) for t in (q, k, v, out))
             + (out.view(total, heads * d), cu_q, cu_k, 1, heads, heads // kv_heads,
                packed_pitch(total, batch), k.shape[0]) + window
             + (scale * math.log2(math.e), cap[0], cap[1], cap[0] > 0, kind != "top_left",
-               False, True) + cache)
+               False, True) + no_cache(torch, q.device, q.dtype)
+            + trailing_arguments(torch, q.device, nlse))
 
 
 def attention_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q: int,

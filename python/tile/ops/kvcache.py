@@ -58,7 +58,7 @@ from ..core.operands import operand_of, require_cuda_tensors, signature
 from ..core.routing import no_backward
 from .attention import (ELEMENTS, HEAD_DIMS, LENGTHS_ONLY, attention, attention_kernel,
                         cache_box_rows, check_heads, check_scale, check_tma_operands,
-                        new_output, no_cache, no_lse,
+                        new_output, no_cache, trailing_arguments,
                         paired_units, placeholders, softcap_factors, tma_layout_problem,
                         window_edges)
 from .cache_append import CACHE_APPEND, CacheAppendConfig, append_grid
@@ -224,7 +224,7 @@ def attention_with_kvcache(q, k_cache, v_cache, k=None, v=None, cache_seqlens=No
                 + prefill.shape + (sk,) + prefill.mask + paged
                 + (table, lengths if lengths_is_tensor else pad_lengths, plan.page, block_heads,
                    appended if lengths_is_tensor else 0, plan.paged, lengths_is_tensor)
-                + no_lse(torch, q.device),
+                + trailing_arguments(torch, q.device),
                 prefill.grid, stream)
             return out
         if not steady:
